@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+// The hotel-imager command line. Each command lives in its own file and registers itself here.
+import { Command } from 'commander';
+
+const program = new Command();
+program
+  .name('hotel-imager')
+  .description('Furniture asset service and avatar rendering service for Habbo-style hotels')
+  .showHelpAfterError();
+
+// Commands are registered by the modules below (one file a command).
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+});

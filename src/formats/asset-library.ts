@@ -1,0 +1,140 @@
+// An asset library = the JSON document of a `.nitro` bundle plus its sprites cut out of the
+// spritesheet. Furni bundles and figure libraries both load into this; the SWF reader produces it too.
+import { type RgbaImage, createImage, cropImage } from '../imaging/image.js';
+import { decodeImage, encodePng } from '../imaging/codec.js';
+import { FormatError } from './errors.js';
+import { readNitroBundle, writeNitroBundle } from './nitro-container.js';
+import { type NitroAssetData, type NitroSpriteFrame } from './nitro-asset-types.js';
+
+export interface AssetLibrary {
+  /** Document name, e.g. `chair_plasty` or `hh_human_body`. */
+  name: string;
+  /** The JSON document without its `spritesheet` (the sprites below replace it). */
+  data: NitroAssetData;
+  /** Sprite images keyed by asset name without the `<name>_` prefix the spritesheet adds. */
+  sprites: Map<string, RgbaImage>;
+}
+
+/** Reads a `.nitro` bundle holding `<name>.json` and the spritesheet image it names. */
+export async function readAssetLibrary(bundle: Uint8Array, file = '<buffer>'): Promise<AssetLibrary> {
+  const files = readNitroBundle(bundle, file);
+  const jsonName = [...files.keys()].find((n) => n.endsWith('.json'));
+  if (!jsonName) throw new FormatError('nitro bundle', file, 'no .json document inside');
+  let data: NitroAssetData;
+  try {
+    data = JSON.parse(files.get(jsonName)!.toString('utf8')) as NitroAssetData;
+  } catch (e) {
+    throw new FormatError('nitro bundle', file, `${jsonName} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (typeof data !== 'object' || data === null) throw new FormatError('nitro bundle', file, `${jsonName} is not an object`);
+  const name = typeof data.name === 'string' && data.name ? data.name : jsonName.replace(/\.json$/, '');
+  const sheet = data.spritesheet;
+  const sprites = new Map<string, RgbaImage>();
+  if (sheet && sheet.frames && Object.keys(sheet.frames).length > 0) {
+    const imageName = sheet.meta?.image ?? `${name}.png`;
+    const imageData = files.get(imageName) ?? [...files.entries()].find(([n]) => n.endsWith('.png'))?.[1];
+    if (!imageData) throw new FormatError('nitro bundle', file, `spritesheet image ${imageName} is missing`);
+    let atlas: RgbaImage;
+    try {
+      atlas = await decodeImage(imageData);
+    } catch (e) {
+      throw new FormatError('nitro bundle', file, `spritesheet ${imageName} does not decode: ${(e as Error).message}`);
+    }
+    const prefix = `${name}_`;
+    for (const key of Object.keys(sheet.frames).sort()) {
+      const assetName = key.startsWith(prefix) ? key.slice(prefix.length) : key;
+      sprites.set(assetName, cutSprite(atlas, sheet.frames[key]!, file, key));
+    }
+  }
+  const { spritesheet: _drop, ...rest } = data;
+  return { name, data: rest as NitroAssetData, sprites };
+}
+
+function cutSprite(atlas: RgbaImage, f: NitroSpriteFrame, file: string, key: string): RgbaImage {
+  const { x, y, w, h } = f.frame;
+  if (f.rotated) throw new FormatError('nitro bundle', file, `sprite ${key} is rotated in the atlas, which is not supported`);
+  if (x < 0 || y < 0 || x + w > atlas.width || y + h > atlas.height) {
+    throw new FormatError('nitro bundle', file, `sprite ${key} lies outside the ${atlas.width}x${atlas.height} atlas`);
+  }
+  const piece = cropImage(atlas, { x, y, width: w, height: h });
+  // Trimmed frames: put the trimmed piece back at its place in the untrimmed source size.
+  const src = f.spriteSourceSize;
+  const size = f.sourceSize;
+  if (f.trimmed && src && size && (size.w !== w || size.h !== h || src.x !== 0 || src.y !== 0)) {
+    const full = createImage(size.w, size.h);
+    for (let row = 0; row < h; row++) {
+      const ty = src.y + row;
+      if (ty < 0 || ty >= size.h) continue;
+      const from = row * w * 4;
+      full.data.set(piece.data.subarray(from, from + Math.min(w, size.w - src.x) * 4), (ty * size.w + src.x) * 4);
+    }
+    return full;
+  }
+  return piece;
+}
+
+/** Packs sprites into one atlas (shelf packing, deterministic order) and writes a `.nitro` bundle. */
+export async function writeAssetLibrary(lib: AssetLibrary): Promise<Buffer> {
+  const names = [...lib.sprites.keys()].sort();
+  const { placements, width, height } = packShelves(names.map((n) => ({ key: n, width: lib.sprites.get(n)!.width, height: lib.sprites.get(n)!.height })));
+  const atlas = createImage(Math.max(1, width), Math.max(1, height));
+  const frames: Record<string, NitroSpriteFrame> = {};
+  for (const p of placements) {
+    const img = lib.sprites.get(p.key)!;
+    for (let row = 0; row < img.height; row++) {
+      atlas.data.set(img.data.subarray(row * img.width * 4, (row + 1) * img.width * 4), ((p.y + row) * atlas.width + p.x) * 4);
+    }
+    frames[`${lib.name}_${p.key}`] = {
+      frame: { x: p.x, y: p.y, w: img.width, h: img.height },
+      rotated: false,
+      trimmed: false,
+      spriteSourceSize: { x: 0, y: 0, w: img.width, h: img.height },
+      sourceSize: { w: img.width, h: img.height },
+      pivot: { x: 0.5, y: 0.5 },
+    };
+  }
+  const imageName = `${lib.name}.png`;
+  const doc: NitroAssetData = {
+    ...lib.data,
+    name: lib.name,
+    spritesheet: { meta: { image: imageName, format: 'RGBA8888', size: { w: atlas.width, h: atlas.height }, scale: 1 }, frames },
+  };
+  const entries: [string, Uint8Array][] = [[`${lib.name}.json`, Buffer.from(JSON.stringify(doc))]];
+  if (names.length > 0) entries.push([imageName, await encodePng(atlas)]);
+  return writeNitroBundle(entries);
+}
+
+export interface PackInput {
+  key: string;
+  width: number;
+  height: number;
+}
+export interface Placement extends PackInput {
+  x: number;
+  y: number;
+}
+
+/** Shelf packing: tallest first, rows up to a width near the square root of the total area. */
+export function packShelves(items: PackInput[], padding = 1): { placements: Placement[]; width: number; height: number } {
+  const sorted = [...items].sort((a, b) => b.height - a.height || b.width - a.width || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const area = sorted.reduce((s, i) => s + (i.width + padding) * (i.height + padding), 0);
+  const maxItem = sorted.reduce((m, i) => Math.max(m, i.width), 0);
+  const rowWidth = Math.max(maxItem, Math.ceil(Math.sqrt(area) * 1.1));
+  const placements: Placement[] = [];
+  let x = 0;
+  let y = 0;
+  let rowHeight = 0;
+  let width = 0;
+  for (const it of sorted) {
+    if (x > 0 && x + it.width > rowWidth) {
+      y += rowHeight + padding;
+      x = 0;
+      rowHeight = 0;
+    }
+    placements.push({ ...it, x, y });
+    x += it.width + padding;
+    rowHeight = Math.max(rowHeight, it.height);
+    width = Math.max(width, x - padding);
+  }
+  return { placements, width, height: sorted.length ? y + rowHeight : 0 };
+}

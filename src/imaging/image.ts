@@ -1,0 +1,98 @@
+// The one pixel type every module shares: straight (not premultiplied) RGBA, row-major, 4 bytes a pixel.
+export interface RgbaImage {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8Array;
+}
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export function createImage(width: number, height: number): RgbaImage {
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0) {
+    throw new RangeError(`invalid image size ${width}x${height}`);
+  }
+  return { width, height, data: new Uint8Array(width * height * 4) };
+}
+
+/** Copies a rectangle out of an image; parts outside the source stay transparent. */
+export function cropImage(src: RgbaImage, rect: Rect): RgbaImage {
+  const out = createImage(rect.width, rect.height);
+  for (let y = 0; y < rect.height; y++) {
+    const sy = rect.y + y;
+    if (sy < 0 || sy >= src.height) continue;
+    const x0 = Math.max(0, -rect.x);
+    const x1 = Math.min(rect.width, src.width - rect.x);
+    if (x1 <= x0) continue;
+    const from = (sy * src.width + rect.x + x0) * 4;
+    out.data.set(src.data.subarray(from, from + (x1 - x0) * 4), (y * rect.width + x0) * 4);
+  }
+  return out;
+}
+
+export function flipHorizontal(src: RgbaImage): RgbaImage {
+  const out = createImage(src.width, src.height);
+  const s = src.data;
+  const d = out.data;
+  for (let y = 0; y < src.height; y++) {
+    const row = y * src.width;
+    for (let x = 0; x < src.width; x++) {
+      const si = (row + x) * 4;
+      const di = (row + src.width - 1 - x) * 4;
+      d[di] = s[si]!;
+      d[di + 1] = s[si + 1]!;
+      d[di + 2] = s[si + 2]!;
+      d[di + 3] = s[si + 3]!;
+    }
+  }
+  return out;
+}
+
+/** Bounding box of the pixels whose alpha is above zero, or null for a fully transparent image. */
+export function alphaBounds(img: RgbaImage): Rect | null {
+  let minX = img.width;
+  let minY = img.height;
+  let maxX = -1;
+  let maxY = -1;
+  const d = img.data;
+  for (let y = 0; y < img.height; y++) {
+    for (let x = 0; x < img.width; x++) {
+      if (d[(y * img.width + x) * 4 + 3]! > 0) {
+        if (x < minX) minX = x;
+        if (x > maxX) maxX = x;
+        if (y < minY) minY = y;
+        if (y > maxY) maxY = y;
+      }
+    }
+  }
+  if (maxX < 0) return null;
+  return { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
+}
+
+export function hasVisiblePixel(img: RgbaImage): boolean {
+  const d = img.data;
+  for (let i = 3; i < d.length; i += 4) if (d[i]! > 0) return true;
+  return false;
+}
+
+/** Integer nearest-neighbour upscale (size l is exactly 2x of size m). */
+export function scaleNearest(src: RgbaImage, factor: number): RgbaImage {
+  if (!Number.isInteger(factor) || factor < 1) throw new RangeError(`scale factor must be a positive integer, got ${factor}`);
+  const out = createImage(src.width * factor, src.height * factor);
+  const s32 = new Uint32Array(src.data.buffer, src.data.byteOffset, src.width * src.height);
+  const d32 = new Uint32Array(out.data.buffer, out.data.byteOffset, out.width * out.height);
+  for (let y = 0; y < out.height; y++) {
+    const srow = Math.floor(y / factor) * src.width;
+    const drow = y * out.width;
+    for (let x = 0; x < out.width; x++) d32[drow + x] = s32[srow + Math.floor(x / factor)]!;
+  }
+  return out;
+}
+
+export function imagesEqual(a: RgbaImage, b: RgbaImage): boolean {
+  return a.width === b.width && a.height === b.height && Buffer.from(a.data.buffer, a.data.byteOffset, a.data.length).equals(Buffer.from(b.data.buffer, b.data.byteOffset, b.data.length));
+}

@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readAssetLibrary, writeAssetLibrary, packShelves } from '../../src/formats/asset-library.js';
+import { createImage, imagesEqual } from '../../src/imaging/image.js';
+import { realdata } from '../helpers/realdata.js';
+
+function solid(w: number, h: number, rgba: [number, number, number, number]) {
+  const img = createImage(w, h);
+  for (let i = 0; i < w * h; i++) img.data.set(rgba, i * 4);
+  return img;
+}
+
+test('sprites survive a write/read round trip pixel for pixel', async () => {
+  const sprites = new Map([
+    ['lib_64_a_2_0', solid(5, 7, [255, 0, 0, 255])],
+    ['lib_64_b_2_0', solid(3, 2, [0, 0, 255, 128])],
+    ['lib_64_c_2_0', solid(1, 1, [0, 0, 0, 0])],
+  ]);
+  const bundle = await writeAssetLibrary({ name: 'lib', data: { name: 'lib', assets: { lib_64_a_2_0: { x: 3, y: 4 } } }, sprites });
+  const back = await readAssetLibrary(bundle, 'lib.nitro');
+  assert.equal(back.name, 'lib');
+  assert.deepEqual(back.data.assets, { lib_64_a_2_0: { x: 3, y: 4 } });
+  assert.equal(back.data.spritesheet, undefined);
+  for (const [k, v] of sprites) assert.ok(imagesEqual(back.sprites.get(k)!, v), k);
+  assert.deepEqual(await writeAssetLibrary(back), bundle, 'deterministic');
+});
+
+test('shelf packing never overlaps', () => {
+  const items = Array.from({ length: 40 }, (_, i) => ({ key: `k${i}`, width: 1 + ((i * 7) % 23), height: 1 + ((i * 13) % 17) }));
+  const { placements, width, height } = packShelves(items);
+  for (const a of placements) {
+    assert.ok(a.x + a.width <= width && a.y + a.height <= height);
+    for (const b of placements) {
+      if (a === b) continue;
+      const overlap = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+      assert.ok(!overlap, `${a.key} overlaps ${b.key}`);
+    }
+  }
+});
+
+const body = realdata('nitro/bundled/figure/hh_human_body.nitro');
+test('real hh_human_body: h_std_bd_1_2_0 has offset -22,50 and size 25x57', { skip: body.skip }, async () => {
+  const lib = await readAssetLibrary(readFileSync(body.path), 'hh_human_body.nitro');
+  assert.equal(lib.name, 'hh_human_body');
+  assert.deepEqual(lib.data.assets!['h_std_bd_1_2_0'], { x: -22, y: 50 });
+  const s = lib.sprites.get('h_std_bd_1_2_0')!;
+  assert.equal(s.width, 25);
+  assert.equal(s.height, 57);
+});
+
+const chair = realdata('nitro/bundled/furniture/chair_plasty.nitro');
+test('real furni bundle: aliases have no sprite, real assets do', { skip: chair.skip }, async () => {
+  const lib = await readAssetLibrary(readFileSync(chair.path), 'chair_plasty.nitro');
+  assert.equal(lib.data.assets!['chair_plasty_64_a_4_0']!.source, 'chair_plasty_64_a_2_0');
+  assert.ok(lib.sprites.has('chair_plasty_64_a_2_0'));
+  assert.ok(!lib.sprites.has('chair_plasty_64_a_4_0'));
+  assert.equal(lib.data.visualizations!.length, 2);
+});
