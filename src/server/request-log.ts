@@ -1,0 +1,64 @@
+// One structured log line per request (method, path, status, bytes, ms), in place of Fastify's
+// default pair of verbose request/response lines.
+import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export function parseLogLevel(v: string): LogLevel {
+  const level = v.toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new Error(`unknown log level "${v}" (one of ${LOG_LEVELS.join(', ')})`);
+  }
+  return level as LogLevel;
+}
+
+export interface ServerLogOptions {
+  level: LogLevel;
+  /** Where JSON lines go; stdout when absent. */
+  stream?: NodeJS.WritableStream;
+}
+
+/** Fastify options for the pino logger with its per-request logging turned off. */
+export function serverLogOptions(opts: ServerLogOptions): Pick<FastifyServerOptions, 'logger' | 'logController'> {
+  return {
+    logger: opts.stream ? { level: opts.level, stream: opts.stream } : { level: opts.level },
+    logController: new LogController({ disableRequestLogging: true }),
+  };
+}
+
+/** The path of a raw request URL without its query string, capped so a hostile URL cannot bloat logs. */
+export function logPath(rawUrl: string): string {
+  const q = rawUrl.indexOf('?');
+  const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  return path.length > 512 ? path.slice(0, 512) + '…' : path;
+}
+
+/** Writes the request line at `info` (pino drops it below that level). */
+export function logRequest(request: FastifyRequest, reply: FastifyReply): void {
+  const status = reply.statusCode;
+  const length = reply.getHeader('content-length');
+  // HEAD, 204 and 304 send headers only; a Content-Length there describes a body never sent.
+  const bodyless = request.method === 'HEAD' || status === 204 || status === 304;
+  request.log.info(
+    {
+      method: request.method,
+      path: logPath(request.raw.url ?? ''),
+      status,
+      bytes: bodyless || length === undefined ? 0 : Number(length),
+      ms: Math.round(reply.elapsedTime * 100) / 100,
+    },
+    'request',
+  );
+}
+
+/**
+ * Logs every routed request once it is answered. Requests Fastify answers before routing (its
+ * `frameworkErrors` path) skip hooks: a handler there calls logRequest itself.
+ */
+export function installRequestLog(app: FastifyInstance): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    logRequest(request, reply);
+    done();
+  });
+}
