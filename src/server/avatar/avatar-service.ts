@@ -1,0 +1,184 @@
+// What /avatar.png answers, independent of the HTTP framework: parse, resolve a username, look in the
+// caches, guard uncached renders with the limits, render in the pool, and turn every failure into the
+// spec's fallback redirect (never a 5xx).
+import { LRUCache } from 'lru-cache';
+import { normalizeAction, normalizeGesture, type AvatarRequest } from '../../avatar/request.js';
+import { avatarCacheKey } from './cache-key.js';
+import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
+import { cachedImage, type CachedImage, type ImageCache } from './image-cache.js';
+import { type ClientRateLimiter, type RenderBudget } from './limits.js';
+import { parseAvatarQuery, type AvatarIdentity, type AvatarPose } from './params.js';
+import { RenderBusyError, RenderFailedError, type DebugRenderOutput, type RenderOutput } from './render-pool.js';
+import { type UserLookup } from './user-lookup.js';
+
+export const FIGURE_CACHE_CONTROL = 'public, max-age=31536000, immutable, stale-while-revalidate=86400';
+export const USER_CACHE_CONTROL = 'public, max-age=3600, stale-while-revalidate=86400';
+
+/** What the service needs from the renderer side: the pool for pixels, the hotel for a cheap frame count. */
+export interface AvatarRenderer {
+  frameCount(req: AvatarRequest): number;
+  render(key: string, req: AvatarRequest): Promise<RenderOutput>;
+  renderDebug(req: AvatarRequest): Promise<DebugRenderOutput>;
+}
+
+export interface AvatarServiceDeps {
+  renderer: AvatarRenderer;
+  rendererVersion: string;
+  cache: ImageCache;
+  users: UserLookup;
+  clientRate: ClientRateLimiter;
+  budget: RenderBudget;
+  fallbackUrl: string;
+  /** How long a failed key answers render-failed-cached without retrying. */
+  failureTtlMs: number;
+  log?: (level: 'info' | 'warn', msg: string, fields: Record<string, unknown>) => void;
+}
+
+export type AvatarAnswer =
+  | { kind: 'image'; image: CachedImage; cacheControl: string; source: 'memory' | 'disk' | 'render' }
+  | { kind: 'bad-request'; reason: string }
+  | { kind: 'fallback'; reason: FallbackReason; location: string; detail: string };
+
+export type DebugAnswer =
+  | { kind: 'debug'; req: AvatarRequest; key: string; output: DebugRenderOutput }
+  | { kind: 'bad-request'; reason: string }
+  | { kind: 'failed'; req?: AvatarRequest; reason: FallbackReason; detail: string };
+
+interface Failure {
+  code: string;
+  message: string;
+}
+
+export class AvatarService {
+  private readonly failures: LRUCache<string, Failure>;
+  private readonly pending = new Map<string, Promise<CachedImage>>();
+  readonly fallbackCounts: Record<FallbackReason, number>;
+  private renders = 0;
+
+  constructor(private readonly deps: AvatarServiceDeps) {
+    this.failures = new LRUCache<string, Failure>({ max: 10_000, ttl: Math.max(1, deps.failureTtlMs) });
+    this.fallbackCounts = Object.fromEntries(FALLBACK_REASONS.map((r) => [r, 0])) as Record<FallbackReason, number>;
+  }
+
+  async answer(rawQuery: string, client: string): Promise<AvatarAnswer> {
+    const parsed = parseAvatarQuery(rawQuery);
+    if (!parsed.ok) return { kind: 'bad-request', reason: parsed.reason };
+    const { identity, pose, pairs } = parsed.query;
+    const fallback = (reason: FallbackReason, detail: string): AvatarAnswer => this.fallback(reason, detail, identity, pose);
+    try {
+      const figure = await this.figureOf(identity);
+      if (!figure.ok) return fallback('user-unresolved', figure.detail);
+      const req = this.request(figure.figure, pose);
+      const key = avatarCacheKey({
+        pairs,
+        identity,
+        resolvedFigure: figure.figure,
+        animates: req.animated,
+        rendererVersion: this.deps.rendererVersion,
+      });
+      const cacheControl = identity.kind === 'figure' ? FIGURE_CACHE_CONTROL : USER_CACHE_CONTROL;
+      const hot = this.deps.cache.getMemory(key);
+      if (hot) return { kind: 'image', image: hot, cacheControl, source: 'memory' };
+      const onDisk = await this.deps.cache.getDisk(key);
+      if (onDisk) return { kind: 'image', image: onDisk, cacheControl, source: 'disk' };
+      const failed = this.failures.get(key);
+      if (failed) return fallback('render-failed-cached', `${failed.code}: ${failed.message}`);
+      let job = this.pending.get(key);
+      if (!job) {
+        // Only a new render costs the client's rate and the instance's budget; joining one is free.
+        if (!this.deps.clientRate.take(client)) return fallback('rate-limited', `client ${client} is over its render rate`);
+        if (!this.deps.budget.take()) return fallback('no-budget', 'the render budget of this window is spent');
+        job = this.startRender(key, req);
+      }
+      return { kind: 'image', image: await job, cacheControl, source: 'render' };
+    } catch (err) {
+      if (err instanceof RenderBusyError) return fallback('busy', err.message);
+      if (err instanceof RenderFailedError) return fallback('render-failed', `${err.code}: ${err.message}`);
+      return fallback('unexpected', (err as Error)?.message ?? String(err));
+    }
+  }
+
+  /** A fresh render with the layer description, for /render; never cached. */
+  async debug(rawQuery: string, client: string): Promise<DebugAnswer> {
+    const parsed = parseAvatarQuery(rawQuery);
+    if (!parsed.ok) return { kind: 'bad-request', reason: parsed.reason };
+    const { identity, pose, pairs } = parsed.query;
+    let req: AvatarRequest | undefined;
+    try {
+      const figure = await this.figureOf(identity);
+      if (!figure.ok) return { kind: 'failed', reason: 'user-unresolved', detail: figure.detail };
+      req = this.request(figure.figure, pose);
+      const key = avatarCacheKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: this.deps.rendererVersion });
+      if (!this.deps.clientRate.take(client)) return { kind: 'failed', req, reason: 'rate-limited', detail: `client ${client} is over its render rate` };
+      const output = await this.deps.renderer.renderDebug(req);
+      return { kind: 'debug', req, key, output };
+    } catch (err) {
+      const reason: FallbackReason = err instanceof RenderBusyError ? 'busy' : err instanceof RenderFailedError ? 'render-failed' : 'unexpected';
+      const detail = err instanceof RenderFailedError ? `${err.code}: ${err.message}` : (err as Error)?.message ?? String(err);
+      return { kind: 'failed', req, reason, detail };
+    }
+  }
+
+  stats(): { renders: number; inFlight: number; recentFailures: number; fallbacks: Record<FallbackReason, number> } {
+    return { renders: this.renders, inFlight: this.pending.size, recentFailures: this.failures.size, fallbacks: { ...this.fallbackCounts } };
+  }
+
+  private async figureOf(identity: AvatarIdentity): Promise<{ ok: true; figure: string } | { ok: false; detail: string }> {
+    if (identity.kind === 'figure') return { ok: true, figure: identity.figure };
+    const found = await this.deps.users.resolve(identity.name);
+    return found.ok ? { ok: true, figure: found.figure } : { ok: false, detail: `${found.reason}: ${found.detail}` };
+  }
+
+  /** The renderer's request; a pose that cannot animate under this crop becomes the plain still. */
+  private request(figure: string, pose: AvatarPose): AvatarRequest {
+    const req: AvatarRequest = { figure, ...pose };
+    if (req.animated) {
+      let frames = 1;
+      try {
+        frames = this.deps.renderer.frameCount(req);
+      } catch {
+        frames = 1; // the render itself reports what is wrong with the figure
+      }
+      if (frames <= 1) {
+        req.animated = false;
+        req.frames = 0;
+      }
+    } else {
+      req.frames = 0;
+    }
+    return req;
+  }
+
+  private startRender(key: string, req: AvatarRequest): Promise<CachedImage> {
+    const job = this.deps.renderer
+      .render(key, req)
+      .then((out) => {
+        this.renders++;
+        const image = cachedImage(out.png, out.frames);
+        this.deps.cache.put(key, image);
+        return image;
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof RenderBusyError)) {
+          const e = err as Error & { code?: string };
+          this.failures.set(key, { code: e?.code ?? e?.name ?? 'Error', message: e?.message ?? String(err) });
+        }
+        throw err;
+      })
+      .finally(() => this.pending.delete(key));
+    this.pending.set(key, job);
+    return job;
+  }
+
+  private fallback(reason: FallbackReason, detail: string, identity: AvatarIdentity, pose: AvatarPose): AvatarAnswer {
+    this.fallbackCounts[reason]++;
+    const location = fallbackLocation(this.deps.fallbackUrl, {
+      identity,
+      pose,
+      action: normalizeAction(pose.action),
+      gesture: normalizeGesture(pose.gesture),
+    });
+    this.deps.log?.(reason === 'unexpected' ? 'warn' : 'info', 'avatar fallback', { reason, detail });
+    return { kind: 'fallback', reason, location, detail };
+  }
+}

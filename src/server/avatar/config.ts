@@ -1,0 +1,143 @@
+// Avatar service settings: defaults, then environment variables, then command-line flags.
+// Every setting is documented in docs/avatar-service.md.
+import { availableParallelism } from 'node:os';
+import { parseLogLevel, type LogLevel } from '../request-log.js';
+
+export interface AvatarServiceConfig {
+  host: string;
+  port: number;
+  /** Hotel assets (Nitro or Flash layout); undefined = the built-in sample kit. */
+  assetsDir?: string;
+  fallbackUrl: string;
+  userApiBase: string;
+  userLookupTimeoutMs: number;
+  userCacheTtlMs: number;
+  userNegativeTtlMs: number;
+  memoryCacheBytes: number;
+  diskCacheDir?: string;
+  diskCacheBytes: number;
+  /** Bytes of decoded figure libraries each render worker keeps. */
+  libraryCacheBytes?: number;
+  workers: number;
+  maxQueue: number;
+  maxQueueWaitMs: number;
+  renderTimeoutMs: number;
+  clientRatePerSecond: number;
+  clientBurst: number;
+  budgetRenders: number;
+  budgetWindowMs: number;
+  failureTtlMs: number;
+  trustProxy: boolean;
+  logLevel: LogLevel;
+}
+
+const MiB = 1024 * 1024;
+
+export function defaultAvatarConfig(): AvatarServiceConfig {
+  return {
+    host: '0.0.0.0',
+    port: 8081,
+    fallbackUrl: 'https://www.habbo.com/habbo-imaging/avatarimage',
+    userApiBase: 'https://www.habbo.com',
+    userLookupTimeoutMs: 3000,
+    userCacheTtlMs: 60 * 60 * 1000,
+    userNegativeTtlMs: 60 * 1000,
+    memoryCacheBytes: 256 * MiB,
+    diskCacheBytes: 2048 * MiB,
+    workers: availableParallelism(),
+    maxQueue: 1024,
+    maxQueueWaitMs: 10_000,
+    renderTimeoutMs: 20_000,
+    clientRatePerSecond: 200,
+    clientBurst: 2000,
+    budgetRenders: 0,
+    budgetWindowMs: 60_000,
+    failureTtlMs: 60_000,
+    trustProxy: false,
+    logLevel: 'info',
+  };
+}
+
+/** Environment variable → setting. Sizes are in MiB, times in ms unless the name says otherwise. */
+export const AVATAR_ENV: Record<string, { key: keyof AvatarServiceConfig; kind: 'int' | 'mib' | 'string' | 'bool' | 'level' }> = {
+  HOTEL_IMAGER_AVATAR_HOST: { key: 'host', kind: 'string' },
+  HOTEL_IMAGER_AVATAR_PORT: { key: 'port', kind: 'int' },
+  HOTEL_IMAGER_AVATAR_ASSETS: { key: 'assetsDir', kind: 'string' },
+  HOTEL_IMAGER_FALLBACK_URL: { key: 'fallbackUrl', kind: 'string' },
+  HOTEL_IMAGER_USER_API: { key: 'userApiBase', kind: 'string' },
+  HOTEL_IMAGER_USER_TIMEOUT_MS: { key: 'userLookupTimeoutMs', kind: 'int' },
+  HOTEL_IMAGER_USER_CACHE_MS: { key: 'userCacheTtlMs', kind: 'int' },
+  HOTEL_IMAGER_USER_NEGATIVE_CACHE_MS: { key: 'userNegativeTtlMs', kind: 'int' },
+  HOTEL_IMAGER_AVATAR_CACHE_MB: { key: 'memoryCacheBytes', kind: 'mib' },
+  HOTEL_IMAGER_AVATAR_CACHE_DIR: { key: 'diskCacheDir', kind: 'string' },
+  HOTEL_IMAGER_AVATAR_DISK_CACHE_MB: { key: 'diskCacheBytes', kind: 'mib' },
+  HOTEL_IMAGER_AVATAR_LIBRARY_CACHE_MB: { key: 'libraryCacheBytes', kind: 'mib' },
+  HOTEL_IMAGER_RENDER_WORKERS: { key: 'workers', kind: 'int' },
+  HOTEL_IMAGER_RENDER_QUEUE: { key: 'maxQueue', kind: 'int' },
+  HOTEL_IMAGER_RENDER_QUEUE_WAIT_MS: { key: 'maxQueueWaitMs', kind: 'int' },
+  HOTEL_IMAGER_RENDER_TIMEOUT_MS: { key: 'renderTimeoutMs', kind: 'int' },
+  HOTEL_IMAGER_CLIENT_RATE: { key: 'clientRatePerSecond', kind: 'int' },
+  HOTEL_IMAGER_CLIENT_BURST: { key: 'clientBurst', kind: 'int' },
+  HOTEL_IMAGER_RENDER_BUDGET: { key: 'budgetRenders', kind: 'int' },
+  HOTEL_IMAGER_RENDER_BUDGET_WINDOW_MS: { key: 'budgetWindowMs', kind: 'int' },
+  HOTEL_IMAGER_FAILURE_CACHE_MS: { key: 'failureTtlMs', kind: 'int' },
+  HOTEL_IMAGER_TRUST_PROXY: { key: 'trustProxy', kind: 'bool' },
+  HOTEL_IMAGER_LOG_LEVEL: { key: 'logLevel', kind: 'level' },
+};
+
+export function parseNonNegativeInt(text: string, what: string): number {
+  if (!/^\d+$/.test(text.trim())) throw new Error(`${what} must be a whole number ≥ 0, got "${text}"`);
+  return Number(text.trim());
+}
+
+function parseBool(text: string, what: string): boolean {
+  const v = text.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+  throw new Error(`${what} must be true or false, got "${text}"`);
+}
+
+/** Applies one textual setting (from the environment or a flag) to the config. */
+export function applySetting(cfg: AvatarServiceConfig, key: keyof AvatarServiceConfig, kind: string, text: string, what: string): void {
+  const rec = cfg as unknown as Record<string, unknown>;
+  switch (kind) {
+    case 'int':
+      rec[key] = parseNonNegativeInt(text, what);
+      break;
+    case 'mib':
+      rec[key] = parseNonNegativeInt(text, what) * MiB;
+      break;
+    case 'bool':
+      rec[key] = parseBool(text, what);
+      break;
+    case 'level':
+      rec[key] = parseLogLevel(text);
+      break;
+    default:
+      rec[key] = text;
+  }
+}
+
+export function avatarConfigFromEnv(env: NodeJS.ProcessEnv, base: AvatarServiceConfig = defaultAvatarConfig()): AvatarServiceConfig {
+  const cfg = { ...base };
+  for (const [name, { key, kind }] of Object.entries(AVATAR_ENV)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') applySetting(cfg, key, kind, value, name);
+  }
+  return validateAvatarConfig(cfg);
+}
+
+export function validateAvatarConfig(cfg: AvatarServiceConfig): AvatarServiceConfig {
+  if (cfg.port > 65535) throw new Error(`port ${cfg.port} is out of range`);
+  if (cfg.workers < 1) throw new Error('at least one render worker is needed');
+  for (const [what, url] of [['fallback URL', cfg.fallbackUrl], ['user API base', cfg.userApiBase]] as const) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error(`the ${what} "${url}" is not an absolute URL`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`the ${what} must be http or https`);
+  }
+  return cfg;
+}

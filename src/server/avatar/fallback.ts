@@ -1,0 +1,42 @@
+// The 302 to the upstream imager (spec §7.2): same parameter names, normalised values, and no
+// `animated`/`frames` (the upstream animates on its own terms).
+import { type AvatarIdentity, type AvatarPose } from './params.js';
+
+export const FALLBACK_REASONS = [
+  'user-unresolved',
+  'busy',
+  'rate-limited',
+  'no-budget',
+  'render-failed',
+  'render-failed-cached',
+  'unexpected',
+] as const;
+export type FallbackReason = (typeof FALLBACK_REASONS)[number];
+
+export const FALLBACK_CACHE_CONTROL = 'public, max-age=60';
+
+export interface FallbackTarget {
+  identity: AvatarIdentity;
+  pose: AvatarPose;
+  /** Canonical forms from the renderer (normalizeAction / normalizeGesture). */
+  action: string;
+  gesture: string;
+}
+
+export function fallbackLocation(fallbackUrl: string, target: FallbackTarget): string {
+  const q = new URLSearchParams();
+  if (target.identity.kind === 'figure') q.set('figure', target.identity.figure);
+  else q.set('user', target.identity.name);
+  q.set('direction', String(target.pose.direction));
+  q.set('head_direction', String(target.pose.headDirection));
+  q.set('size', target.pose.size);
+  q.set('action', target.action);
+  q.set('gesture', target.gesture);
+  q.set('headonly', target.pose.headOnly ? '1' : '0');
+  // URLSearchParams writes spaces as '+', which the upstream reads the same; keep ',', '=', '.' readable.
+  const query = q.toString().replace(/%2C/g, ',');
+  const hashAt = fallbackUrl.indexOf('#');
+  const base = hashAt >= 0 ? fallbackUrl.slice(0, hashAt) : fallbackUrl;
+  const joiner = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
+  return base + joiner + query;
+}

@@ -1,0 +1,192 @@
+// Rendered images by cache key: an LRU in memory bounded in bytes, and optionally a directory on disk
+// (bounded too) that survives restarts. Disk writes go to a temporary name and are renamed into place,
+// so a crash never leaves a torn image behind.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
+import { keyDigest } from './cache-key.js';
+import { pngFrameCount } from './png-frames.js';
+
+export interface CachedImage {
+  body: Buffer;
+  /** Strong ETag, quoted. */
+  etag: string;
+  frames: number;
+}
+
+export interface ImageCacheOptions {
+  memoryBytes: number;
+  /** Directory for the disk cache; undefined disables it. */
+  diskDir?: string;
+  diskBytes: number;
+}
+
+export interface ImageCacheStats {
+  memory: { entries: number; bytes: number; maxBytes: number; hits: number; misses: number };
+  disk: { dir: string | null; entries: number; bytes: number; maxBytes: number; hits: number; writes: number; errors: number };
+}
+
+const ENTRY_OVERHEAD = 256;
+
+export function imageEtag(body: Uint8Array): string {
+  return '"' + createHash('sha256').update(body).digest('base64url').slice(0, 32) + '"';
+}
+
+export function cachedImage(body: Buffer, frames: number): CachedImage {
+  return { body, etag: imageEtag(body), frames };
+}
+
+export class ImageCache {
+  private readonly memory: LRUCache<string, CachedImage>;
+  private memoryHits = 0;
+  private memoryMisses = 0;
+  /** Disk entries oldest first: digest → size. */
+  private readonly diskIndex = new Map<string, number>();
+  private diskBytesUsed = 0;
+  private diskHits = 0;
+  private diskWrites = 0;
+  private diskErrors = 0;
+  private readonly madeDirs = new Set<string>();
+
+  constructor(private readonly opts: ImageCacheOptions, private readonly onError: (msg: string) => void = () => undefined) {
+    this.memory = new LRUCache<string, CachedImage>({
+      maxSize: Math.max(1, opts.memoryBytes),
+      sizeCalculation: (v) => v.body.length + ENTRY_OVERHEAD,
+    });
+  }
+
+  /** Reads what an earlier run left on disk, oldest first, and trims it to the budget. */
+  async open(): Promise<void> {
+    const dir = this.opts.diskDir;
+    if (dir === undefined) return;
+    await mkdir(dir, { recursive: true });
+    const found: { digest: string; size: number; mtime: number }[] = [];
+    for (const sub of await readdir(dir)) {
+      if (!/^[0-9a-f]{2}$/.test(sub)) continue;
+      for (const name of await readdir(join(dir, sub)).catch(() => [] as string[])) {
+        const path = join(dir, sub, name);
+        if (name.includes('.tmp-')) {
+          await unlink(path).catch(() => undefined); // left by a crash mid-write
+          continue;
+        }
+        const m = /^([0-9a-f]{64})\.png$/.exec(name);
+        if (!m) continue;
+        const st = await stat(path).catch(() => undefined);
+        if (st?.isFile()) found.push({ digest: m[1]!, size: st.size, mtime: st.mtimeMs });
+      }
+    }
+    found.sort((a, b) => a.mtime - b.mtime);
+    for (const f of found) {
+      this.diskIndex.set(f.digest, f.size);
+      this.diskBytesUsed += f.size;
+    }
+    await this.trimDisk();
+  }
+
+  /** The hot path: memory only, synchronous. */
+  getMemory(key: string): CachedImage | undefined {
+    const hit = this.memory.get(key);
+    if (hit) this.memoryHits++;
+    else this.memoryMisses++;
+    return hit;
+  }
+
+  async getDisk(key: string): Promise<CachedImage | undefined> {
+    const dir = this.opts.diskDir;
+    if (dir === undefined) return undefined;
+    const digest = keyDigest(key);
+    const size = this.diskIndex.get(digest);
+    if (size === undefined) return undefined;
+    try {
+      const body = await readFile(this.diskPath(digest));
+      const image = cachedImage(body, pngFrameCount(body));
+      this.diskHits++;
+      this.diskIndex.delete(digest);
+      this.diskIndex.set(digest, size);
+      this.memory.set(key, image);
+      return image;
+    } catch (err) {
+      this.diskErrors++;
+      this.forgetDisk(digest);
+      this.onError(`disk cache read failed for ${digest}: ${(err as Error).message}`);
+      return undefined;
+    }
+  }
+
+  /** Stores in memory now and on disk in the background. */
+  put(key: string, image: CachedImage): void {
+    this.memory.set(key, image);
+    if (this.opts.diskDir !== undefined) {
+      this.writeDisk(keyDigest(key), image.body).catch((err: unknown) => {
+        this.diskErrors++;
+        this.onError(`disk cache write failed: ${(err as Error).message}`);
+      });
+    }
+  }
+
+  stats(): ImageCacheStats {
+    return {
+      memory: {
+        entries: this.memory.size,
+        bytes: this.memory.calculatedSize,
+        maxBytes: this.opts.memoryBytes,
+        hits: this.memoryHits,
+        misses: this.memoryMisses,
+      },
+      disk: {
+        dir: this.opts.diskDir ?? null,
+        entries: this.diskIndex.size,
+        bytes: this.diskBytesUsed,
+        maxBytes: this.opts.diskBytes,
+        hits: this.diskHits,
+        writes: this.diskWrites,
+        errors: this.diskErrors,
+      },
+    };
+  }
+
+  private diskPath(digest: string): string {
+    return join(this.opts.diskDir!, digest.slice(0, 2), digest + '.png');
+  }
+
+  private async writeDisk(digest: string, body: Buffer): Promise<void> {
+    if (this.diskIndex.has(digest)) return;
+    if (body.length > this.opts.diskBytes) return;
+    const sub = join(this.opts.diskDir!, digest.slice(0, 2));
+    if (!this.madeDirs.has(sub)) {
+      await mkdir(sub, { recursive: true });
+      this.madeDirs.add(sub);
+    }
+    const final = this.diskPath(digest);
+    const tmp = `${final}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    try {
+      await writeFile(tmp, body);
+      await rename(tmp, final);
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      throw err;
+    }
+    this.diskWrites++;
+    if (!this.diskIndex.has(digest)) {
+      this.diskIndex.set(digest, body.length);
+      this.diskBytesUsed += body.length;
+    }
+    await this.trimDisk();
+  }
+
+  private forgetDisk(digest: string): void {
+    const size = this.diskIndex.get(digest);
+    if (size === undefined) return;
+    this.diskIndex.delete(digest);
+    this.diskBytesUsed -= size;
+  }
+
+  private async trimDisk(): Promise<void> {
+    while (this.diskBytesUsed > this.opts.diskBytes && this.diskIndex.size > 0) {
+      const oldest = this.diskIndex.keys().next().value as string;
+      this.forgetDisk(oldest);
+      await unlink(this.diskPath(oldest)).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+// Query string of /avatar.png → the renderer's request, exactly per spec §4.1.
+// Unknown values never reject a request; only a missing identity or an oversized figure is a 400.
+
+/** Mirrors `AvatarRequest` of src/avatar/request.ts minus the figure, which may still need a user lookup. */
+export interface AvatarPose {
+  direction: number;
+  headDirection: number;
+  size: 's' | 'm' | 'l';
+  action: string;
+  gesture: string;
+  headOnly: boolean;
+  animated: boolean;
+  frames: number;
+}
+
+export type AvatarIdentity = { kind: 'figure'; figure: string } | { kind: 'user'; name: string };
+
+export interface ParsedAvatarQuery {
+  identity: AvatarIdentity;
+  pose: AvatarPose;
+  /** Every parameter as sent (decoded, first value of a repeated name), sorted by name: the cache key input. */
+  pairs: [string, string][];
+}
+
+export type ParseResult = { ok: true; query: ParsedAvatarQuery } | { ok: false; reason: string };
+
+export const MAX_FIGURE_BYTES = 4096;
+export const MAX_FRAMES = 24;
+/** Habbo names are at most a few dozen characters; longer ones are not worth a lookup. */
+export const MAX_USER_NAME_CHARS = 64;
+const DEFAULT_DIRECTION = 2;
+
+const TRUE_VALUES = new Set(['1', 'true', 'yes', 'on']);
+
+/** 1/true/yes/on (any case) are true; everything else, including 0/false/no/off and empty, is false. */
+export function parseBoolean(value: string | undefined): boolean {
+  return value !== undefined && TRUE_VALUES.has(value.trim().toLowerCase());
+}
+
+/** Integers wrap into 0-7 (9 → 1, -1 → 7); anything non-integer gives the fallback. */
+export function parseDirection(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const text = value.trim();
+  if (!/^[+-]?\d{1,15}$/.test(text)) return fallback;
+  const n = Number(text);
+  return ((n % 8) + 8) % 8;
+}
+
+/** s, m, l; b is m; absent or empty is l; any other value is m. */
+export function parseSize(value: string | undefined): 's' | 'm' | 'l' {
+  if (value === undefined || value === '') return 'l';
+  if (value === 's' || value === 'm' || value === 'l') return value;
+  return 'm';
+}
+
+/** 1-24, above 24 clamps to 24; 0, absent, negative or non-numeric mean the whole loop (0). */
+export function parseFrames(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const text = value.trim();
+  if (!/^[+-]?\d+$/.test(text)) return 0;
+  const n = Number(text);
+  if (!(n >= 1)) return 0;
+  return Math.min(MAX_FRAMES, Math.floor(n));
+}
+
+/** Splits a raw query string (without `?`) into decoded pairs; the first value of a repeated name wins. */
+export function queryPairs(rawQuery: string): Map<string, string> {
+  const map = new Map<string, string>();
+  if (rawQuery === '') return map;
+  for (const [name, value] of new URLSearchParams(rawQuery)) {
+    if (!map.has(name)) map.set(name, value);
+  }
+  return map;
+}
+
+export function parseAvatarQuery(rawQuery: string): ParseResult {
+  const params = queryPairs(rawQuery);
+  const figure = params.get('figure');
+  const user = params.get('user');
+  let identity: AvatarIdentity;
+  if (figure !== undefined && figure !== '') {
+    if (Buffer.byteLength(figure, 'utf8') > MAX_FIGURE_BYTES) {
+      return { ok: false, reason: `the figure parameter is longer than ${MAX_FIGURE_BYTES} bytes (4 KiB)\n` };
+    }
+    identity = { kind: 'figure', figure };
+  } else if (user !== undefined && user.trim() !== '') {
+    identity = { kind: 'user', name: user.trim() };
+  } else {
+    return {
+      ok: false,
+      reason: 'missing required parameter: figure (a figure string such as hd-180-1.ch-210-66), or user (a username)\n',
+    };
+  }
+  const direction = parseDirection(params.get('direction'), DEFAULT_DIRECTION);
+  const pose: AvatarPose = {
+    direction,
+    headDirection: parseDirection(params.get('head_direction'), direction),
+    size: parseSize(params.get('size')),
+    action: params.get('action') ?? '',
+    gesture: params.get('gesture') ?? '',
+    headOnly: parseBoolean(params.get('headonly')),
+    animated: parseBoolean(params.get('animated')),
+    frames: parseFrames(params.get('frames')),
+  };
+  const pairs = [...params].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { ok: true, query: { identity, pose, pairs } };
+}

@@ -1,0 +1,285 @@
+// Renders off the event loop: worker threads (one a core by default), a bounded queue with a bounded
+// wait, and coalescing so identical concurrent cold requests render once.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { type AvatarRequest } from '../../avatar/request.js';
+import { type RenderJobMessage, type WorkerInit, type WorkerMessage } from './render-protocol.js';
+
+export interface RenderOutput {
+  png: Buffer;
+  frames: number;
+  width: number;
+  height: number;
+}
+
+export interface DebugRenderOutput extends RenderOutput {
+  layers: unknown[];
+}
+
+/** The queue is full or the job waited too long: answer with the fallback, try again later. */
+export class RenderBusyError extends Error {
+  override name = 'RenderBusyError';
+}
+
+/** The renderer rejected this request (unknown set, unloadable asset, timeout). */
+export class RenderFailedError extends Error {
+  override name = 'RenderFailedError';
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+/** The worker died under the job; not a judgement on the request itself. */
+export class RenderCrashError extends Error {
+  override name = 'RenderCrashError';
+}
+
+export interface RenderPoolOptions extends WorkerInit {
+  /** Worker threads; defaults to the number of cores. */
+  workers?: number;
+  /** Jobs allowed to wait for a worker; one more is refused as busy. */
+  maxQueue: number;
+  /** A job waiting longer than this is refused as busy. */
+  maxQueueWaitMs: number;
+  /** A render running longer than this is abandoned (the worker is replaced). */
+  renderTimeoutMs: number;
+}
+
+export interface RenderPoolStats {
+  workers: number;
+  ready: number;
+  busy: number;
+  queued: number;
+  maxQueue: number;
+  rendered: number;
+  failed: number;
+  refusedBusy: number;
+  coalesced: number;
+  restarts: number;
+}
+
+interface Job {
+  msg: RenderJobMessage;
+  resolve: (out: DebugRenderOutput) => void;
+  reject: (err: Error) => void;
+  waitTimer?: NodeJS.Timeout;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job?: Job;
+  runTimer?: NodeJS.Timeout;
+}
+
+/** Under tsx the worker entry is TypeScript; Node's worker does not apply tsx's hooks by itself. */
+function spawnWorker(init: WorkerInit): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  if (!fromSource) return new Worker(new URL('./render-worker.js', import.meta.url), { workerData: init });
+  const entry = new URL('./render-worker.ts', import.meta.url).href;
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(boot, { eval: true, workerData: init });
+}
+
+export class RenderPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private readonly inFlight = new Map<string, Promise<RenderOutput>>();
+  private nextId = 1;
+  private closed = false;
+  private rendered = 0;
+  private failed = 0;
+  private refusedBusy = 0;
+  private coalesced = 0;
+  private restarts = 0;
+  private readonly size: number;
+
+  private constructor(private readonly opts: RenderPoolOptions) {
+    this.size = Math.max(1, opts.workers ?? availableParallelism());
+  }
+
+  /** Starts the workers and waits until each has loaded the hotel. */
+  static async start(opts: RenderPoolOptions): Promise<RenderPool> {
+    const pool = new RenderPool(opts);
+    try {
+      await Promise.all(Array.from({ length: pool.size }, () => pool.addSlot()));
+    } catch (err) {
+      await pool.close();
+      throw err;
+    }
+    return pool;
+  }
+
+  /** Renders once per key however many callers ask for it at the same time. */
+  render(key: string, req: AvatarRequest): Promise<RenderOutput> {
+    const pending = this.inFlight.get(key);
+    if (pending) {
+      this.coalesced++;
+      return pending;
+    }
+    const p = this.submit(req, false).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, p);
+    return p;
+  }
+
+  /** True when a render for this key is already running or queued (joining it costs nothing). */
+  isInFlight(key: string): boolean {
+    return this.inFlight.has(key);
+  }
+
+  renderDebug(req: AvatarRequest): Promise<DebugRenderOutput> {
+    return this.submit(req, true);
+  }
+
+  stats(): RenderPoolStats {
+    return {
+      workers: this.slots.length,
+      ready: this.slots.filter((s) => s.ready).length,
+      busy: this.slots.filter((s) => s.job).length,
+      queued: this.queue.length,
+      maxQueue: this.opts.maxQueue,
+      rendered: this.rendered,
+      failed: this.failed,
+      refusedBusy: this.refusedBusy,
+      coalesced: this.coalesced,
+      restarts: this.restarts,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) {
+      clearTimeout(job.waitTimer);
+      job.reject(new RenderBusyError('the render pool is shutting down'));
+    }
+    await Promise.all(
+      this.slots.splice(0).map(async (slot) => {
+        clearTimeout(slot.runTimer);
+        slot.job?.reject(new RenderBusyError('the render pool is shutting down'));
+        await slot.worker.terminate();
+      }),
+    );
+  }
+
+  private submit(req: AvatarRequest, debug: boolean): Promise<DebugRenderOutput> {
+    return new Promise<DebugRenderOutput>((resolve, reject) => {
+      if (this.closed) {
+        reject(new RenderBusyError('the render pool is shut down'));
+        return;
+      }
+      const job: Job = { msg: { id: this.nextId++, req, debug }, resolve, reject };
+      const idle = this.slots.find((s) => s.ready && !s.job);
+      if (idle) {
+        this.run(idle, job);
+        return;
+      }
+      if (this.queue.length >= this.opts.maxQueue) {
+        this.refusedBusy++;
+        reject(new RenderBusyError(`render queue full (${this.opts.maxQueue} waiting)`));
+        return;
+      }
+      job.waitTimer = setTimeout(() => {
+        const at = this.queue.indexOf(job);
+        if (at >= 0) {
+          this.queue.splice(at, 1);
+          this.refusedBusy++;
+          reject(new RenderBusyError(`waited ${this.opts.maxQueueWaitMs} ms for a render worker`));
+        }
+      }, this.opts.maxQueueWaitMs);
+      this.queue.push(job);
+    });
+  }
+
+  private run(slot: Slot, job: Job): void {
+    clearTimeout(job.waitTimer);
+    slot.job = job;
+    slot.runTimer = setTimeout(() => {
+      if (slot.job !== job) return;
+      slot.job = undefined;
+      this.failed++;
+      job.reject(new RenderFailedError('timeout', `render took longer than ${this.opts.renderTimeoutMs} ms`));
+      this.replace(slot);
+    }, this.opts.renderTimeoutMs);
+    slot.worker.postMessage(job.msg);
+  }
+
+  private finish(slot: Slot): void {
+    clearTimeout(slot.runTimer);
+    slot.job = undefined;
+    const next = this.queue.shift();
+    if (next) this.run(slot, next);
+  }
+
+  private onMessage(slot: Slot, msg: WorkerMessage): void {
+    if (msg.type === 'ready' || msg.type === 'init-failed') return; // handled during start
+    const job = slot.job;
+    if (!job || job.msg.id !== msg.id) return; // a job already given up on (timeout)
+    this.finish(slot);
+    if (msg.type === 'done') {
+      this.rendered++;
+      const png = Buffer.from(msg.png.buffer, msg.png.byteOffset, msg.png.byteLength);
+      job.resolve({ png, frames: msg.frames, width: msg.width, height: msg.height, layers: msg.layers ?? [] });
+    } else {
+      this.failed++;
+      job.reject(new RenderFailedError(msg.code, msg.message));
+    }
+  }
+
+  private addSlot(): Promise<void> {
+    const worker = spawnWorker({ assetsDir: this.opts.assetsDir, libraryCacheBytes: this.opts.libraryCacheBytes });
+    const slot: Slot = { worker, ready: false };
+    this.slots.push(slot);
+    return new Promise<void>((resolve, reject) => {
+      worker.on('message', (msg: WorkerMessage) => {
+        if (msg.type === 'ready') {
+          slot.ready = true;
+          resolve();
+          const next = slot.job ? undefined : this.queue.shift();
+          if (next) this.run(slot, next);
+        } else if (msg.type === 'init-failed') {
+          reject(new Error(`render worker could not load the assets: ${msg.message}`));
+          this.dropSlot(slot);
+          void worker.terminate();
+        } else {
+          this.onMessage(slot, msg);
+        }
+      });
+      worker.on('error', (err) => {
+        if (!slot.ready) reject(err);
+        this.crashed(slot, err);
+      });
+      worker.on('exit', (code) => {
+        if (!slot.ready) reject(new Error(`render worker exited with code ${code} while starting`));
+        this.crashed(slot, new Error(`render worker exited with code ${code}`));
+      });
+    });
+  }
+
+  private crashed(slot: Slot, err: Error): void {
+    if (!this.slots.includes(slot)) return;
+    const job = slot.job;
+    clearTimeout(slot.runTimer);
+    slot.job = undefined;
+    if (job) {
+      this.failed++;
+      job.reject(new RenderCrashError(err.message));
+    }
+    if (slot.ready) this.replace(slot);
+    else this.dropSlot(slot);
+  }
+
+  /** Swaps a stuck or dead worker for a fresh one. */
+  private replace(slot: Slot): void {
+    this.dropSlot(slot);
+    void slot.worker.terminate();
+    if (this.closed) return;
+    this.restarts++;
+    this.addSlot().catch(() => undefined);
+  }
+
+  private dropSlot(slot: Slot): void {
+    const at = this.slots.indexOf(slot);
+    if (at >= 0) this.slots.splice(at, 1);
+  }
+}

@@ -1,0 +1,124 @@
+// HTTP adapter for the avatar service (Fastify): /avatar.png and /avatar (GET, HEAD, OPTIONS),
+// /render, /healthz, /version. Every response carries `Access-Control-Allow-Origin: *` (spec §5).
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ifNoneMatchMatches } from '../etag.js';
+import { installRequestLog, serverLogOptions, type LogLevel } from '../request-log.js';
+import { type AvatarService } from './avatar-service.js';
+import { FALLBACK_CACHE_CONTROL } from './fallback.js';
+import { renderDebugPage } from './render-page.js';
+
+export interface AvatarAppOptions {
+  service: AvatarService;
+  /** Body of /healthz and /version; `ok: false` makes /healthz answer 503. */
+  health: () => Record<string, unknown> & { ok: boolean };
+  logLevel: LogLevel;
+  logStream?: NodeJS.WritableStream;
+  /** Take the client address from X-Forwarded-For (behind a CDN or proxy) for the per-client limit. */
+  trustProxy: boolean;
+}
+
+const AVATAR_PATHS = ['/avatar.png', '/avatar'];
+const ALLOW = 'GET, HEAD, OPTIONS';
+
+function rawQueryOf(request: FastifyRequest): string {
+  const url = request.raw.url ?? '';
+  const at = url.indexOf('?');
+  return at < 0 ? '' : url.slice(at + 1);
+}
+
+function plain(reply: FastifyReply, status: number, text: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('access-control-allow-origin', '*')
+    .header('content-type', 'text/plain; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(text);
+}
+
+export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
+  const app = Fastify({
+    ...serverLogOptions({ level: opts.logLevel, stream: opts.logStream }),
+    trustProxy: opts.trustProxy,
+    // The avatar route reads the raw query itself (every parameter as sent).
+    querystringParser: () => ({}),
+    maxParamLength: 8192,
+  });
+  installRequestLog(app);
+  const { service } = opts;
+
+  const avatar = async (request: FastifyRequest, reply: FastifyReply) => {
+    const answer = await service.answer(rawQueryOf(request), request.ip);
+    reply.header('access-control-allow-origin', '*');
+    if (answer.kind === 'bad-request') return plain(reply, 400, answer.reason);
+    if (answer.kind === 'fallback') {
+      return reply
+        .code(302)
+        .header('location', answer.location)
+        .header('cache-control', FALLBACK_CACHE_CONTROL)
+        .header('x-imager-fallback', answer.reason)
+        .header('content-type', 'text/plain; charset=utf-8')
+        .send(`fallback (${answer.reason}): ${answer.location}\n`);
+    }
+    const { image } = answer;
+    reply
+      .header('etag', image.etag)
+      .header('cache-control', answer.cacheControl)
+      .header('x-imager-frames', String(image.frames))
+      .header('x-imager-cache', answer.source);
+    const inm = request.headers['if-none-match'];
+    if (typeof inm === 'string' && ifNoneMatchMatches(inm, image.etag)) return reply.code(304).send();
+    return reply.code(200).header('content-type', 'image/png').send(image.body);
+  };
+
+  const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
+    const asked = request.headers['access-control-request-headers'];
+    return reply
+      .code(204)
+      .header('access-control-allow-origin', '*')
+      .header('access-control-allow-methods', ALLOW)
+      .header('access-control-allow-headers', typeof asked === 'string' && asked !== '' ? asked : 'if-none-match')
+      .header('access-control-expose-headers', 'etag, x-imager-frames, x-imager-fallback')
+      .header('access-control-max-age', '86400')
+      .header('allow', ALLOW)
+      .send();
+  };
+
+  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
+    plain(reply.header('allow', ALLOW), 405, 'method not allowed\n');
+
+  for (const path of AVATAR_PATHS) {
+    app.get(path, avatar);
+    app.options(path, preflight);
+    app.route({ method: ['POST', 'PUT', 'DELETE', 'PATCH'], url: path, handler: notAllowed });
+  }
+
+  app.get('/render', async (request, reply) => {
+    const q = rawQueryOf(request);
+    const answer = await service.debug(q, request.ip);
+    return reply
+      .code(answer.kind === 'bad-request' ? 400 : 200)
+      .header('access-control-allow-origin', '*')
+      .header('cache-control', 'no-store')
+      .header('content-type', 'text/html; charset=utf-8')
+      .send(renderDebugPage(answer, q));
+  });
+
+  const health = (forHealthz: boolean) => async (_request: FastifyRequest, reply: FastifyReply) => {
+    const body = opts.health();
+    return reply
+      .code(forHealthz && !body.ok ? 503 : 200)
+      .header('access-control-allow-origin', '*')
+      .header('cache-control', 'no-store')
+      .send(body);
+  };
+  app.get('/healthz', health(true));
+  app.get('/version', health(false));
+
+  app.setNotFoundHandler(async (_request, reply) => plain(reply, 404, 'not found\n'));
+  app.setErrorHandler(async (err: Error & { statusCode?: number }, request, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) request.log.error({ err }, 'unhandled error');
+    return plain(reply, status, status === 500 ? 'internal error\n' : `${err.message}\n`);
+  });
+  return app;
+}
