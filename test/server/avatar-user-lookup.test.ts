@@ -1,0 +1,89 @@
+// Username → figure against a real local HTTP server standing in for the hotel's public user API:
+// found, unknown (404), slow (timeout), down (connection refused); plus the positive and negative caches.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { UserLookup, DEFAULT_USER_LOOKUP } from '../../src/server/avatar/user-lookup.js';
+import { deadBase, startFakeUserApi } from './avatar-fixtures.js';
+
+test('found: the figureString, cached (case-insensitively) for the next ask', async () => {
+  const api = await startFakeUserApi({ Bob: 'hd-180-1.ch-210-66' });
+  try {
+    const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: api.base });
+    const first = await users.resolve('Bob');
+    assert.deepEqual(first, { ok: true, figure: 'hd-180-1.ch-210-66', cached: false });
+    const again = await users.resolve('bob');
+    assert.deepEqual(again, { ok: true, figure: 'hd-180-1.ch-210-66', cached: true });
+    assert.deepEqual(api.hits, ['Bob']);
+  } finally {
+    await api.close();
+  }
+});
+
+test('concurrent asks for one name make one request', async () => {
+  const api = await startFakeUserApi({ carol: 'hd-185-2' }, { slowMs: 50 });
+  try {
+    const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: api.base });
+    const all = await Promise.all([1, 2, 3, 4].map(() => users.resolve('carol')));
+    assert.ok(all.every((r) => r.ok && r.figure === 'hd-185-2'));
+    assert.equal(api.hits.length, 1);
+  } finally {
+    await api.close();
+  }
+});
+
+test('unknown name (404): unresolved, and remembered for the negative TTL only', async () => {
+  const api = await startFakeUserApi({});
+  try {
+    const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: api.base, negativeTtlMs: 150 });
+    const r = await users.resolve('nobody');
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.equal(r.reason, 'unknown');
+    const cached = await users.resolve('nobody');
+    assert.equal(cached.cached, true);
+    assert.equal(api.hits.length, 1);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await users.resolve('nobody');
+    assert.equal(api.hits.length, 2, 'asked again once the negative entry expired');
+  } finally {
+    await api.close();
+  }
+});
+
+test('slow API: times out instead of hanging', async () => {
+  const api = await startFakeUserApi({ dave: 'hd-180-1' }, { slowMs: 2000 });
+  try {
+    const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: api.base, timeoutMs: 100 });
+    const started = Date.now();
+    const r = await users.resolve('dave');
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.equal(r.reason, 'timeout');
+    assert.ok(Date.now() - started < 1500);
+  } finally {
+    await api.close();
+  }
+});
+
+test('API down (connection refused): unreachable', async () => {
+  const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: await deadBase() });
+  const r = await users.resolve('erin');
+  assert.equal(r.ok, false);
+  if (!r.ok) {
+    assert.equal(r.reason, 'unreachable');
+    assert.match(r.detail, /ECONNREFUSED/);
+  }
+});
+
+test('an answer without a usable figureString is a bad response', async () => {
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"x"}'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    const r = await users.resolve('x');
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.equal(r.reason, 'bad-response');
+  } finally {
+    server.close();
+  }
+});
