@@ -1,0 +1,184 @@
+// Request action tokens + gesture → the active actions of the pose: which action governs each body
+// part, the main (posture) action and its geometry type, head-turn prevention and held items.
+import { type ActionDefinitionJson, type AvatarActionsDoc } from './gamedata-types.js';
+import { type AnimationSetXml, type AnimationFrameXml, type PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
+import { type AvatarGeometry } from './geometry.js';
+import { parseAction, normalizeGesture, type ItemToken, type PlainToken } from './request.js';
+
+/** Request token → action state in HabboAvatarActions. */
+const TOKEN_STATE: Record<PlainToken | ItemToken, string> = {
+  lay: 'lay',
+  sit: 'sit',
+  wlk: 'mv',
+  wav: 'wave',
+  respect: 'respect',
+  blow: 'blow',
+  laugh: 'laugh',
+  dance: 'dance',
+  spk: 'talk',
+  sleep: 'sleep',
+  crr: 'cri',
+  drk: 'usei',
+  sig: 'sign',
+};
+const GESTURE_STATE: Record<string, string> = { sml: 'sml', sad: 'sad', agr: 'agr', srp: 'srp', spk: 'talk', eyb: 'sleep' };
+
+/** The walk cycle is drawn as one still mid-stride frame (spec §4.2). */
+export const WALK_STILL_FRAME = 1;
+/** Actions whose cycle the service never animates (drawn from the frame above or frame 0). */
+const STILL_STATES = new Set(['mv', 'laugh', 'dance', 'sign', 'sit', 'lay', 'std']);
+
+/** One step of a part's animation after dropping repeats. */
+export interface PartStep {
+  number: number;
+  /** Asset action override for this step ('' = the action's own). */
+  assetAction: string;
+}
+
+export interface ActionIndex {
+  byState: Map<string, ActionDefinitionJson>;
+  defaultAction: ActionDefinitionJson;
+}
+
+export function indexActions(doc: AvatarActionsDoc): ActionIndex {
+  const byState = new Map<string, ActionDefinitionJson>();
+  for (const a of doc.actions ?? []) if (a && typeof a.state === 'string' && !byState.has(a.state)) byState.set(a.state, a);
+  const defaultAction = byState.get('std') ?? (doc.actions ?? []).find((a) => a.isDefault) ?? {
+    id: 'Default',
+    state: 'std',
+    precedence: 1000,
+    main: true,
+    isDefault: true,
+    geometryType: 'vertical',
+    activePartSet: 'figure',
+    assetPartDefinition: 'std',
+  };
+  return { byState, defaultAction };
+}
+
+export interface PartSetIndex {
+  active: Map<string, Set<string>>;
+  flipped: Map<string, string>;
+}
+
+export function indexPartSets(doc: PartSetsXml): PartSetIndex {
+  const active = new Map<string, Set<string>>();
+  for (const s of doc.activePartSets) active.set(s.id, new Set(s.setTypes));
+  const flipped = new Map<string, string>();
+  for (const p of doc.parts) if (p.flippedSetType) flipped.set(p.setType, p.flippedSetType);
+  return { active, flipped };
+}
+
+export interface AnimationIndex {
+  /** action id (`Wave`) → part type → steps with repeats dropped */
+  byAction: Map<string, Map<string, PartStep[]>>;
+}
+
+function dropRepeats(frames: AnimationFrameXml[]): PartStep[] {
+  const out: PartStep[] = [];
+  for (const f of frames) {
+    const step = { number: f.number, assetAction: f.assetPartDefinition ?? '' };
+    const last = out[out.length - 1];
+    if (last && last.number === step.number && last.assetAction === step.assetAction) continue;
+    out.push(step);
+  }
+  return out;
+}
+
+export function indexAnimations(doc: AnimationSetXml): AnimationIndex {
+  const byAction = new Map<string, Map<string, PartStep[]>>();
+  for (const a of doc.actions) {
+    const m = new Map<string, PartStep[]>();
+    for (const p of a.parts) m.set(p.setType, dropRepeats(p.frames));
+    byAction.set(a.id, m);
+  }
+  return { byAction };
+}
+
+export interface ActiveAction {
+  def: ActionDefinitionJson;
+  /** Asset action token drawn for this action's parts (`wav`, `lsp` while lying…). */
+  assetAction: string;
+  activeParts: Set<string>;
+}
+
+export interface Pose {
+  main: ActiveAction;
+  geometryType: string;
+  /** `std`, or `lay` for the horizontal geometry. */
+  defaultAssetAction: string;
+  /** Body part id → governing action. Body parts absent here use the default action. */
+  bodyParts: Map<string, ActiveAction>;
+  preventHeadTurn: boolean;
+  lying: boolean;
+  /** Held items: part type (`ri`, `li`) → sprite id. */
+  items: Map<string, number>;
+  /** Canonical action list (for keys and debugging). */
+  actions: ActiveAction[];
+}
+
+function makeActive(def: ActionDefinitionJson, parts: PartSetIndex, lying: boolean): ActiveAction {
+  const assetAction = lying && def.lay ? def.lay : def.assetPartDefinition;
+  return { def, assetAction, activeParts: parts.active.get(def.activePartSet ?? '') ?? new Set() };
+}
+
+export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIndex, partSets: PartSetIndex, geometry: AvatarGeometry): Pose {
+  const parsed = parseAction(rawAction);
+  const states: string[] = [];
+  for (const t of parsed.plain) states.push(TOKEN_STATE[t]);
+  for (const t of parsed.items.keys()) states.push(TOKEN_STATE[t]);
+  const g = normalizeGesture(rawGesture);
+  if (g !== 'std') states.push(GESTURE_STATE[g]!);
+
+  let defs = [...new Set(states)].map((s) => idx.byState.get(s)).filter((d): d is ActionDefinitionJson => !!d && d.assetPartDefinition !== '');
+  if (!defs.includes(idx.defaultAction)) defs.push(idx.defaultAction);
+  // `prevents` names states or action ids (`Sleep`), compared without case.
+  const prevented = new Set(defs.flatMap((d) => (d.prevents ?? []).map((p) => String(p).toLowerCase())));
+  defs = defs.filter((d) => d === idx.defaultAction || !(prevented.has(d.state.toLowerCase()) || prevented.has(d.id.toLowerCase())));
+
+  const mainDef = defs.filter((d) => d.main).sort((a, b) => a.precedence - b.precedence)[0] ?? idx.defaultAction;
+  const lying = mainDef.geometryType === 'horizontal';
+  const geometryType = mainDef.geometryType || 'vertical';
+  const actives = defs.map((d) => makeActive(d, partSets, lying));
+  // Weakest first; each stronger action then takes over the body parts its part set touches. While
+  // lying, actions with a lay variant (talk, gestures) draw over the lying body's head.
+  const order = [...actives].sort((a, b) => {
+    const la = lying && a.def.lay ? 1 : 0;
+    const lb = lying && b.def.lay ? 1 : 0;
+    return la - lb || b.def.precedence - a.def.precedence;
+  });
+  const bodyParts = new Map<string, ActiveAction>();
+  for (const a of order) {
+    if (a.def.main && a.def !== mainDef) continue; // a weaker posture (sit under lay) is dropped
+    const touched = new Set([...a.activeParts].map((t) => geometry.bodyPartOf(geometryType, t)));
+    for (const bp of touched) bodyParts.set(bp, a);
+  }
+  const items = new Map<string, number>();
+  const drk = parsed.items.get('drk');
+  const crr = parsed.items.get('crr');
+  const sig = parsed.items.get('sig');
+  // The stronger hand-item action (drk before crr) decides what the right hand holds.
+  if (drk !== undefined && actives.some((a) => a.def.state === 'usei')) items.set('ri', drk);
+  else if (crr !== undefined && actives.some((a) => a.def.state === 'cri')) items.set('ri', crr);
+  if (sig !== undefined && actives.some((a) => a.def.state === 'sign')) items.set('li', sig);
+  const main = actives.find((a) => a.def === mainDef)!;
+  return {
+    main,
+    geometryType,
+    defaultAssetAction: lying ? 'lay' : 'std',
+    bodyParts,
+    preventHeadTurn: lying || actives.some((a) => !!a.def.preventHeadTurn),
+    lying,
+    items,
+    actions: actives.sort((a, b) => a.def.precedence - b.def.precedence),
+  };
+}
+
+/** The animation steps of a part under its governing action; [] when the action has none for it. */
+export function stepsFor(anims: AnimationIndex, action: ActiveAction, partType: string): PartStep[] {
+  return anims.byAction.get(action.def.id)?.get(partType) ?? [];
+}
+
+export function isAnimatingAction(action: ActiveAction): boolean {
+  return !STILL_STATES.has(action.def.state);
+}

@@ -1,0 +1,107 @@
+// Draw order from the avatar geometry: every body part (and every part type inside it) sits at a
+// point with a radius; rotate the points about the vertical axis by the direction's angle and draw the
+// farthest from the camera first. This reproduces the reference client's ordering, including its
+// tie-breaking (ascending stable sort by distance, drawn back to front).
+import { type AvatarGeometryXml, type GeometryTypeXml, type AvatarSetXml, type DrawOrderXml } from '../formats/gamedata/avatar-xml-types.js';
+
+const DIRECTION_ANGLE = [45, 90, 135, 180, 225, 270, 315, 0];
+
+export interface OrderedBodyPart {
+  id: string;
+  /** Part types of this body part, first drawn first. */
+  partTypes: string[];
+}
+
+function distance(cameraZ: number, x: number, z: number, radius: number, angleDeg: number): number {
+  const a = (angleDeg * Math.PI) / 180;
+  const tz = x * Math.sin(a) + z * Math.cos(a);
+  return Math.min(Math.abs(cameraZ - tz - radius), Math.abs(cameraZ - tz + radius));
+}
+
+/** Nearest first, stable; callers draw the reverse. */
+function byDistance<T>(items: T[], d: (t: T) => number): T[] {
+  return items.map((t, i) => ({ t, i, d: d(t) })).sort((a, b) => a.d - b.d || a.i - b.i).map((e) => e.t);
+}
+
+function collectBodyParts(sets: AvatarSetXml[], id: string): string[] | null {
+  for (const s of sets) {
+    if (s.id === id) return flatten(s);
+    const inner = collectBodyParts(s.avatarSets, id);
+    if (inner) return inner;
+  }
+  return null;
+}
+function flatten(s: AvatarSetXml): string[] {
+  return [...s.bodyParts, ...s.avatarSets.flatMap(flatten)];
+}
+
+export class AvatarGeometry {
+  private readonly orderCache = new Map<string, OrderedBodyPart[]>();
+  private readonly bodyPartOfCache = new Map<string, Map<string, string>>();
+
+  constructor(
+    private readonly doc: AvatarGeometryXml,
+    private readonly drawOrder?: DrawOrderXml,
+  ) {}
+
+  type(geometryType: string): GeometryTypeXml {
+    return this.doc.types.find((t) => t.id === geometryType) ?? this.doc.types.find((t) => t.id === 'vertical') ?? this.doc.types[0]!;
+  }
+
+  /** Body part id holding a part type in this geometry type (unknown part types go to the torso). */
+  bodyPartOf(geometryType: string, partType: string): string {
+    let m = this.bodyPartOfCache.get(geometryType);
+    if (!m) {
+      m = new Map();
+      for (const bp of this.type(geometryType).bodyParts) for (const it of bp.items) m.set(it.id, bp.id);
+      this.bodyPartOfCache.set(geometryType, m);
+    }
+    return m.get(partType) ?? 'torso';
+  }
+
+  /**
+   * Body parts of an avatar set (`full`, `head`, `body`) in drawing order for a direction, each with
+   * its part types in drawing order. `action` selects a draworder.xml list when the hotel has one.
+   */
+  ordered(avatarSet: string, geometryType: string, direction: number, action = 'std'): OrderedBodyPart[] {
+    const key = `${avatarSet}|${geometryType}|${direction}|${this.drawOrder ? action : ''}`;
+    const hit = this.orderCache.get(key);
+    if (hit) return hit;
+    const type = this.type(geometryType);
+    const members = new Set(collectBodyParts(this.doc.avatarSets, avatarSet) ?? type.bodyParts.map((b) => b.id));
+    const angle = DIRECTION_ANGLE[direction] ?? 0;
+    const cz = this.doc.camera.z;
+    const parts = type.bodyParts.filter((b) => members.has(b.id));
+    const nearFirst = byDistance(parts, (b) => distance(cz, b.x, b.z, b.radius, angle));
+    let out: OrderedBodyPart[] = nearFirst.reverse().map((b) => ({
+      id: b.id,
+      partTypes: byDistance(b.items, (it) => distance(cz, it.x, it.z, it.radius, angle))
+        .reverse()
+        .map((it) => it.id),
+    }));
+    const explicit = this.explicitOrder(action, direction);
+    if (explicit) out = this.applyExplicit(out, explicit);
+    this.orderCache.set(key, out);
+    return out;
+  }
+
+  /** draworder.xml: one explicit list per action and direction; we keep body-part grouping for crops. */
+  private explicitOrder(action: string, direction: number): string[] | null {
+    if (!this.drawOrder) return null;
+    const a = this.drawOrder.actions.find((x) => x.id === action) ?? this.drawOrder.actions.find((x) => x.id === 'std');
+    const d = a?.directions.find((x) => x.id === direction);
+    return d && d.parts.length > 0 ? d.parts : null;
+  }
+
+  private applyExplicit(parts: OrderedBodyPart[], order: string[]): OrderedBodyPart[] {
+    // Flatten into single-part-type groups in the explicit order; part types missing from the list
+    // keep their geometric place after the listed ones of their body part.
+    const rank = new Map(order.map((t, i) => [t, i]));
+    const all: { bp: string; t: string; r: number; i: number }[] = [];
+    let i = 0;
+    for (const bp of parts) for (const t of bp.partTypes) all.push({ bp: bp.id, t, r: rank.get(t) ?? Number.MAX_SAFE_INTEGER, i: i++ });
+    const listed = all.filter((e) => e.r !== Number.MAX_SAFE_INTEGER).sort((a, b) => a.r - b.r);
+    const rest = all.filter((e) => e.r === Number.MAX_SAFE_INTEGER);
+    return [...listed, ...rest].map((e) => ({ id: e.bp, partTypes: [e.t] }));
+  }
+}

@@ -1,0 +1,66 @@
+// The loaded avatar model of one hotel: figure data, figure map + lazy libraries, actions,
+// geometry, part sets and animations (the hotel's own documents when it has them, else built-in).
+import { type AnimationSetXml, type AvatarGeometryXml, type DrawOrderXml, type PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
+import { indexActions, indexAnimations, indexPartSets, type ActionIndex, type AnimationIndex, type PartSetIndex } from './actions.js';
+import { builtinAnimations } from './builtin/animations.js';
+import { builtinGeometry } from './builtin/geometry.js';
+import { builtinPartSets } from './builtin/partsets.js';
+import { indexFigureData, type FigureIndex } from './figure.js';
+import { type AvatarActionsDoc, type FigureDataDoc, type FigureMapDoc } from './gamedata-types.js';
+import { AvatarGeometry } from './geometry.js';
+import { LibraryStore, type LibraryLoader } from './library.js';
+
+export interface AvatarHotel {
+  layout: 'nitro' | 'flash' | 'memory';
+  figure: FigureIndex;
+  libraries: LibraryStore;
+  actions: ActionIndex;
+  partSets: PartSetIndex;
+  animations: AnimationIndex;
+  geometry: AvatarGeometry;
+  /** Libraries position `sh_` sprites themselves, so size s draws them instead of halving `h`. */
+  smallSprites: boolean;
+  /** Library with the hand items (`h_crr_ri_<id>_…`), when the hotel has one. */
+  itemLibrary: string | undefined;
+  /** Where geometry/part sets/animations came from, for /render and docs. */
+  sources: { geometry: 'hotel' | 'builtin'; partSets: 'hotel' | 'builtin'; animations: 'hotel' | 'builtin'; drawOrder: 'hotel' | 'geometry' };
+}
+
+export interface AvatarHotelInput {
+  layout: AvatarHotel['layout'];
+  figureData: FigureDataDoc;
+  figureMap: FigureMapDoc;
+  actions: AvatarActionsDoc;
+  geometry?: AvatarGeometryXml;
+  partSets?: PartSetsXml;
+  animations?: AnimationSetXml;
+  drawOrder?: DrawOrderXml;
+  /** Names of the libraries the hotel has. */
+  libraryNames: Iterable<string>;
+  loadLibrary: LibraryLoader;
+  libraryCacheBytes?: number;
+  smallSprites?: boolean;
+}
+
+export function createAvatarHotel(input: AvatarHotelInput): AvatarHotel {
+  const available = new Set(input.libraryNames);
+  const libraries = new LibraryStore(input.figureMap, available, input.loadLibrary, { cacheBytes: input.libraryCacheBytes });
+  const itemLibrary = available.has('hh_human_item') ? 'hh_human_item' : [...available].find((n) => /(^|_)item$/.test(n) && !n.includes('_50_'));
+  return {
+    layout: input.layout,
+    figure: indexFigureData(input.figureData),
+    libraries,
+    actions: indexActions(input.actions),
+    partSets: indexPartSets(input.partSets ?? builtinPartSets()),
+    animations: indexAnimations(input.animations ?? builtinAnimations()),
+    geometry: new AvatarGeometry(input.geometry ?? builtinGeometry(), input.drawOrder),
+    smallSprites: !!input.smallSprites,
+    itemLibrary,
+    sources: {
+      geometry: input.geometry ? 'hotel' : 'builtin',
+      partSets: input.partSets ? 'hotel' : 'builtin',
+      animations: input.animations ? 'hotel' : 'builtin',
+      drawOrder: input.drawOrder ? 'hotel' : 'geometry',
+    },
+  };
+}

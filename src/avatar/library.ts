@@ -1,0 +1,155 @@
+// Figure libraries: which library holds a part (from the figure map), lazy loading on first use into
+// a byte-bounded LRU, and asset lookup inside a library (aliases, flipped aliases).
+import { LRUCache } from 'lru-cache';
+import { type AssetLibrary } from '../formats/asset-library.js';
+import { type RgbaImage } from '../imaging/image.js';
+import { AvatarRenderError } from './errors.js';
+import { type FigureMapDoc } from './gamedata-types.js';
+
+export interface ResolvedAsset {
+  sprite: RgbaImage;
+  /** Registration offset as the library stores it (sprite top-left = registration − offset). */
+  x: number;
+  y: number;
+  /** The asset is an alias drawn mirrored. */
+  flipH: boolean;
+  /** Name of the asset looked up (not the alias source). */
+  name: string;
+}
+
+interface RawAsset {
+  x?: number;
+  y?: number;
+  source?: string;
+  flipH?: boolean;
+  usesPalette?: boolean;
+}
+
+/** One loaded library with a memo of resolved asset names. */
+export class FigureLibrary {
+  private readonly memo = new Map<string, ResolvedAsset | null>();
+  readonly bytes: number;
+
+  constructor(readonly lib: AssetLibrary) {
+    let b = 4096;
+    for (const s of lib.sprites.values()) b += s.data.length;
+    this.bytes = b;
+  }
+
+  get name(): string {
+    return this.lib.name;
+  }
+
+  /** True when the library positions `sh_` (small) sprites itself. */
+  hasSmallOffsets(): boolean {
+    const assets = (this.lib.data.assets ?? {}) as Record<string, RawAsset>;
+    for (const [n, a] of Object.entries(assets)) if (n.startsWith('sh_') && a && (a.x !== undefined || a.source)) return true;
+    return false;
+  }
+
+  asset(name: string): ResolvedAsset | null {
+    const hit = this.memo.get(name);
+    if (hit !== undefined) return hit;
+    const r = this.resolve(name, 0);
+    this.memo.set(name, r);
+    return r;
+  }
+
+  private resolve(name: string, depth: number): ResolvedAsset | null {
+    if (depth > 4) return null;
+    const assets = (this.lib.data.assets ?? {}) as Record<string, RawAsset>;
+    const a = assets[name];
+    if (a) {
+      const src = a.source && a.source !== name ? a.source : name;
+      let sprite = this.lib.sprites.get(src);
+      let flipH = !!a.flipH;
+      if (!sprite && a.source && a.source !== name) {
+        // An alias of an alias: take the pixels (and flip) of the final source, our own offset.
+        const inner = this.resolve(a.source, depth + 1);
+        if (inner) {
+          sprite = inner.sprite;
+          flipH = flipH !== inner.flipH;
+        }
+      }
+      if (!sprite) return null;
+      return { sprite, x: Number(a.x ?? 0), y: Number(a.y ?? 0), flipH, name };
+    }
+    const aliases = (this.lib.data as { aliases?: Record<string, { link?: string; fliph?: number | boolean }> }).aliases;
+    const al = aliases?.[name];
+    if (al?.link) {
+      const inner = this.resolve(al.link, depth + 1);
+      if (inner) return { ...inner, flipH: inner.flipH !== !!al.fliph, name };
+    }
+    return null;
+  }
+}
+
+export type LibraryLoader = (name: string) => Promise<AssetLibrary>;
+
+export interface LibraryStoreOptions {
+  /** Upper bound of decoded sprite bytes kept in memory (default 512 MiB). */
+  cacheBytes?: number;
+}
+
+export class LibraryStore {
+  private readonly cache: LRUCache<string, FigureLibrary>;
+  private readonly inflight = new Map<string, Promise<FigureLibrary>>();
+  /** `type:id` → library names holding that part, preferred first. */
+  private readonly partLibs = new Map<string, string[]>();
+
+  constructor(
+    map: FigureMapDoc,
+    readonly available: Set<string>,
+    private readonly loader: LibraryLoader,
+    opts: LibraryStoreOptions = {},
+  ) {
+    this.cache = new LRUCache<string, FigureLibrary>({
+      maxSize: Math.max(1 << 20, opts.cacheBytes ?? 512 * 1024 * 1024),
+      sizeCalculation: (l) => l.bytes,
+    });
+    for (const lib of map.libraries ?? []) {
+      if (!lib?.id || !available.has(lib.id)) continue;
+      for (const p of lib.parts ?? []) {
+        if (p?.id === null || p?.id === undefined || !p.type) continue;
+        const key = `${p.type}:${p.id}`;
+        const list = this.partLibs.get(key) ?? [];
+        if (!list.includes(lib.id)) list.push(lib.id);
+        this.partLibs.set(key, list);
+      }
+    }
+    // The small-size `hh_human_50_*` copies are a last resort for every part.
+    for (const list of this.partLibs.values()) list.sort((a, b) => Number(a.startsWith('hh_human_50_')) - Number(b.startsWith('hh_human_50_')));
+  }
+
+  librariesFor(type: string, id: number): string[] {
+    return this.partLibs.get(`${type}:${id}`) ?? [];
+  }
+
+  peek(name: string): FigureLibrary | undefined {
+    return this.cache.get(name);
+  }
+
+  get size(): number {
+    return this.cache.size;
+  }
+
+  async get(name: string): Promise<FigureLibrary> {
+    const hit = this.cache.get(name);
+    if (hit) return hit;
+    const pending = this.inflight.get(name);
+    if (pending) return pending;
+    const p = (async () => {
+      try {
+        const lib = new FigureLibrary(await this.loader(name));
+        this.cache.set(name, lib);
+        return lib;
+      } catch (e) {
+        throw new AvatarRenderError('asset-load', `figure library ${name} could not be loaded: ${(e as Error).message}`);
+      } finally {
+        this.inflight.delete(name);
+      }
+    })();
+    this.inflight.set(name, p);
+    return p;
+  }
+}

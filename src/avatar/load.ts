@@ -1,0 +1,63 @@
+// Loads a hotel's avatar assets from a folder. Nitro layout: gamedata/*.json + bundled/figure/*.nitro.
+// Only the gamedata is read up front; libraries are read on first use (see library.ts).
+import { existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readAssetLibrary } from '../formats/asset-library.js';
+import { AvatarRenderError } from './errors.js';
+import { createAvatarHotel, type AvatarHotel } from './hotel.js';
+
+export interface LoadAvatarHotelOptions {
+  /** Bound on decoded library bytes kept in memory (default 512 MiB). */
+  libraryCacheBytes?: number;
+}
+
+async function readJson<T>(file: string): Promise<T> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new AvatarRenderError('gamedata', `cannot read ${file}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, '')) as T;
+  } catch (e) {
+    throw new AvatarRenderError('gamedata', `${file} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export async function loadAvatarHotel(assetsDir: string, opts: LoadAvatarHotelOptions = {}): Promise<AvatarHotel> {
+  const gamedata = join(assetsDir, 'gamedata');
+  if (existsSync(join(gamedata, 'FigureData.json'))) return loadNitroHotel(assetsDir, opts);
+  throw new AvatarRenderError('gamedata', `${assetsDir} has no gamedata/FigureData.json (Nitro layout)`);
+}
+
+async function loadNitroHotel(assetsDir: string, opts: LoadAvatarHotelOptions): Promise<AvatarHotel> {
+  const gamedata = join(assetsDir, 'gamedata');
+  const figureDir = join(assetsDir, 'bundled', 'figure');
+  const [figureData, figureMap, actions, files] = await Promise.all([
+    readJson<import('./gamedata-types.js').FigureDataDoc>(join(gamedata, 'FigureData.json')),
+    readJson<import('./gamedata-types.js').FigureMapDoc>(join(gamedata, 'FigureMap.json')),
+    existsSync(join(gamedata, 'HabboAvatarActions.json'))
+      ? readJson<import('./gamedata-types.js').AvatarActionsDoc>(join(gamedata, 'HabboAvatarActions.json'))
+      : Promise.resolve({ actions: [] }),
+    readdir(figureDir).catch(() => [] as string[]),
+  ]);
+  if (!figureData || !Array.isArray(figureData.setTypes)) throw new AvatarRenderError('gamedata', 'FigureData.json has no setTypes');
+  if (!figureMap || !Array.isArray(figureMap.libraries)) throw new AvatarRenderError('gamedata', 'FigureMap.json has no libraries');
+  const names = files.filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -'.nitro'.length));
+  return createAvatarHotel({
+    layout: 'nitro',
+    figureData,
+    figureMap,
+    actions,
+    libraryNames: names,
+    libraryCacheBytes: opts.libraryCacheBytes,
+    // Nitro bundles lose the `sh_` offsets (nitro-converter), so size s halves the `h` sprites.
+    smallSprites: false,
+    loadLibrary: async (name) => {
+      const file = join(figureDir, `${name}.nitro`);
+      return readAssetLibrary(await readFile(file), file);
+    },
+  });
+}
