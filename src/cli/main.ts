@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The hotel-imager command line. Each command lives in its own file and registers itself here.
 import { Command } from 'commander';
+import { registerBuildCommand } from './build.js';
 
 const program = new Command();
 program
@@ -9,6 +10,7 @@ program
   .showHelpAfterError();
 
 // Commands are registered by the modules below (one file a command).
+registerBuildCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : String(err));

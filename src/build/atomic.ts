@@ -1,0 +1,23 @@
+// Atomic file writes: a temporary name in the same directory, then rename. A reader (the server, a
+// killed build's rerun) sees either the previous file or the new one, never a torn one.
+import { mkdir, rename, writeFile, unlink } from 'node:fs/promises';
+import { dirname, basename, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Temporary names left by a killed build; safe to delete on the next run. */
+export function isTempName(name: string): boolean {
+  return name.startsWith('.') && name.endsWith('.tmp');
+}

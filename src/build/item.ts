@@ -1,0 +1,119 @@
+// Building one item: the asset file of a base classname → its published files (a still per classname
+// and colour row, the catalogue icon, the bundle) and a result per classname. No file I/O here.
+import { type AssetLibrary } from '../formats/asset-library.js';
+import { writeFurniBundle } from '../formats/furni-bundle.js';
+import { furniModelFromLibrary, sizeOf } from '../furni/model.js';
+import { renderRoom, renderIcon, chooseStill, ROOM_SIZE } from '../furni/render.js';
+import { encodePng } from '../imaging/codec.js';
+
+export type ItemStatus = 'ok' | 'failed' | 'skipped';
+
+export interface ClassnameResult {
+  classname: string;
+  status: ItemStatus;
+  /** Why it failed or was skipped. */
+  reason?: string;
+  /** Things worth knowing that are not failures (no icon, colour id not in the table…). */
+  notes?: string[];
+  state?: number;
+  direction?: number;
+}
+
+export interface ItemTask {
+  /** Base classname (no `*n`). */
+  base: string;
+  revision: number;
+  /** Colour ids of the `<base>*<n>` rows to publish. */
+  variants: number[];
+  /** Absolute path of the asset file (.nitro or .swf). */
+  assetFile: string;
+  layout: 'nitro' | 'flash';
+}
+
+export interface ItemOutput {
+  /** Path relative to the corpus directory. */
+  path: string;
+  bytes: Buffer;
+}
+
+export const rendersDir = 'furni-renders';
+export const thumbsDir = 'catalog-thumbs';
+export const bundlesDir = 'hof_furni';
+
+export function renderPath(classname: string): string {
+  return `${rendersDir}/${classname}.png`;
+}
+export function thumbPath(base: string): string {
+  return `${thumbsDir}/${base}.png`;
+}
+export function bundlePath(revision: number, base: string): string {
+  return `${bundlesDir}/${revision}/${base}.bundle`;
+}
+
+export type LibraryLoader = (bytes: Uint8Array, file: string) => Promise<AssetLibrary>;
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: LibraryLoader): Promise<{ outputs: ItemOutput[]; results: ClassnameResult[] }> {
+  const classnames = [task.base, ...task.variants.map((n) => `${task.base}*${n}`)];
+  let lib: AssetLibrary;
+  try {
+    lib = await load(assetBytes, task.assetFile);
+  } catch (e) {
+    const reason = `asset file unreadable: ${message(e)}`;
+    return { outputs: [], results: classnames.map((classname) => ({ classname, status: 'failed', reason })) };
+  }
+  const outputs: ItemOutput[] = [];
+  const results: ClassnameResult[] = [];
+  let model;
+  try {
+    model = furniModelFromLibrary(lib);
+  } catch (e) {
+    const reason = `asset data invalid: ${message(e)}`;
+    return { outputs: [], results: classnames.map((classname) => ({ classname, status: 'failed', reason })) };
+  }
+  const room = sizeOf(model, ROOM_SIZE);
+  const still = chooseStill(model);
+  // The base classname is colour 0, as the client treats a classname without `*n`.
+  const colours: [string, number][] = [[task.base, 0], ...task.variants.map((n): [string, number] => [`${task.base}*${n}`, n])];
+  for (const [classname, colorId] of colours) {
+    try {
+      if (!room) {
+        results.push({ classname, status: 'skipped', reason: 'empty render: no size-64 visualization' });
+        continue;
+      }
+      const r = renderRoom(model, { colorId });
+      if (!r.image) {
+        results.push({ classname, status: 'skipped', reason: 'empty render: no visible pixel at size 64', state: r.state, direction: r.direction });
+        continue;
+      }
+      outputs.push({ path: renderPath(classname), bytes: await encodePng(r.image) });
+      const res: ClassnameResult = { classname, status: 'ok', state: r.state, direction: r.direction };
+      if (classname !== task.base && room.colors[String(colorId)] === undefined) res.notes = [`colour ${colorId} is not in the colour table: drawn untinted`];
+      results.push(res);
+    } catch (e) {
+      results.push({ classname, status: 'failed', reason: `render failed: ${message(e)}` });
+    }
+  }
+  const base = results[0]!;
+  try {
+    const icon = renderIcon(model, 0);
+    if (icon) outputs.push({ path: thumbPath(task.base), bytes: await encodePng(icon) });
+    else (base.notes ??= []).push('no icon: no drawable size-1 icon layer');
+  } catch (e) {
+    (base.notes ??= []).push(`icon failed: ${message(e)}`);
+  }
+  try {
+    outputs.push({ path: bundlePath(task.revision, task.base), bytes: await writeFurniBundle(model) });
+  } catch (e) {
+    if (base.status === 'ok') {
+      base.status = 'failed';
+      base.reason = `bundle failed: ${message(e)}`;
+    }
+  }
+  if (still && base.status === 'ok') {
+    base.state = still.state;
+    base.direction = still.direction;
+  }
+  return { outputs, results };
+}

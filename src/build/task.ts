@@ -1,0 +1,42 @@
+// One item's file work, shared by the worker threads and the in-process path: read the asset file,
+// build, write the outputs atomically, and describe them (size + sha256) for corpus.json.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { buildItem, type ItemTask, type ClassnameResult } from './item.js';
+import { libraryLoader } from './loaders.js';
+import { writeFileAtomic } from './atomic.js';
+
+export interface PublishedFile {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+export interface TaskResult {
+  base: string;
+  /** sha256 of the asset file as read (part of the incremental input key). */
+  assetSha256: string;
+  files: PublishedFile[];
+  results: ClassnameResult[];
+}
+
+export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+export async function runTask(task: ItemTask, outDir: string): Promise<TaskResult> {
+  const classnames = [task.base, ...task.variants.map((n) => `${task.base}*${n}`)];
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(task.assetFile);
+  } catch (e) {
+    const reason = `asset file unreadable: ${(e as Error).message}`;
+    return { base: task.base, assetSha256: '', files: [], results: classnames.map((classname) => ({ classname, status: 'failed', reason })) };
+  }
+  const { outputs, results } = await buildItem(task, bytes, libraryLoader(task.layout));
+  const files: PublishedFile[] = [];
+  for (const o of outputs) {
+    await writeFileAtomic(join(outDir, o.path), o.bytes);
+    files.push({ path: o.path, size: o.bytes.length, sha256: sha256(o.bytes) });
+  }
+  return { base: task.base, assetSha256: sha256(bytes), files, results };
+}

@@ -1,0 +1,13 @@
+// Worker thread entry: builds the items the pool sends, one at a time.
+import { parentPort } from 'node:worker_threads';
+import { runTask } from './task.js';
+import { type ItemTask } from './item.js';
+
+if (!parentPort) throw new Error('build worker must run in a worker thread');
+const port = parentPort;
+port.on('message', (msg: { id: number; task: ItemTask; outDir: string }) => {
+  runTask(msg.task, msg.outDir).then(
+    (result) => port.postMessage({ id: msg.id, result }),
+    (err: unknown) => port.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) }),
+  );
+});

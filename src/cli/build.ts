@@ -1,0 +1,78 @@
+// `hotel-imager build`: a hotel's furni assets → the static corpus the furni service serves.
+import { type Command, InvalidArgumentError } from 'commander';
+import cliProgress from 'cli-progress';
+import { runBuild, type BuildProgress, type BuildSummary } from '../build/run.js';
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number ≥ 1');
+  return n;
+}
+
+function progressReporter(): { onProgress: (p: BuildProgress) => void; stop: () => void } {
+  if (process.stderr.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      { format: 'build [{bar}] {value}/{total} items | {rate} items/s | {unchanged} unchanged | eta {eta_formatted}', stream: process.stderr, hideCursor: true },
+      cliProgress.Presets.shades_classic,
+    );
+    const t0 = Date.now();
+    let started = false;
+    return {
+      onProgress: (p) => {
+        const rate = (p.done / Math.max(0.001, (Date.now() - t0) / 1000)).toFixed(0);
+        if (!started) {
+          bar.start(p.total, p.done, { rate, unchanged: p.unchanged });
+          started = true;
+        } else bar.update(p.done, { rate, unchanged: p.unchanged });
+      },
+      stop: () => started && bar.stop(),
+    };
+  }
+  // Not a terminal (CI, logs): a plain line every 5 seconds and at the end.
+  const t0 = Date.now();
+  let last = 0;
+  return {
+    onProgress: (p) => {
+      const now = Date.now();
+      if (p.done === p.total || now - last >= 5000) {
+        last = now;
+        const rate = p.done / Math.max(0.001, (now - t0) / 1000);
+        process.stderr.write(`build: ${p.done}/${p.total} items (${p.total ? Math.floor((p.done * 100) / p.total) : 100}%), ${rate.toFixed(0)} items/s, ${p.unchanged} unchanged\n`);
+      }
+    },
+    stop: () => undefined,
+  };
+}
+
+export function printSummary(s: BuildSummary, out: (line: string) => void = (l) => process.stdout.write(l + '\n')): void {
+  const c = s.report.counts;
+  out(`${s.layout} layout: ${c.ok} ok, ${c.failed} failed, ${c.skipped} skipped (${s.rebuilt} items built, ${s.unchanged} unchanged)`);
+  out(`published: ${s.corpus.counts.renders} renders, ${s.corpus.counts.icons} icons, ${s.corpus.counts.bundles} bundles`);
+  const notable = Object.entries(s.report.items).filter(([, e]) => e.status !== 'ok');
+  for (const [cn, e] of notable.slice(0, 50)) out(`  ${e.status} ${cn}: ${e.reason ?? ''}`);
+  if (notable.length > 50) out(`  … ${notable.length - 50} more in build-report.json`);
+}
+
+export function registerBuildCommand(program: Command): void {
+  program
+    .command('build')
+    .description('build the furni corpus (renders, catalogue icons, bundles, corpus.json) from a hotel asset folder')
+    .requiredOption('--assets <dir>', 'hotel asset folder (Nitro: gamedata/ + bundled/furniture/; Flash: gamedata/ + hof_furni/)')
+    .requiredOption('--out <dir>', 'corpus output folder')
+    .option('--only <classname...>', 'build only these classnames (the rest of the corpus is kept)')
+    .option('--jobs <n>', 'worker threads (default: all cores)', positiveInt)
+    .option('--furnidata <file>', 'furnidata file (overrides the layout default)')
+    .option('--furni-dir <dir>', 'folder of furni asset files (overrides the layout default)')
+    .option('--strict', 'exit with status 1 when any item failed')
+    .action(async (o: { assets: string; out: string; only?: string[]; jobs?: number; furnidata?: string; furniDir?: string; strict?: boolean }) => {
+      const progress = progressReporter();
+      let summary: BuildSummary;
+      try {
+        summary = await runBuild({ assets: o.assets, out: o.out, only: o.only, jobs: o.jobs, furnidata: o.furnidata, furniDir: o.furniDir, onProgress: progress.onProgress });
+      } finally {
+        progress.stop();
+      }
+      printSummary(summary);
+      if (o.strict && summary.report.counts.failed > 0) process.exitCode = 1;
+    });
+}
