@@ -33,7 +33,8 @@ export const LYING_H: Placement = { rx: 62, ry: 64, mirrorShift: 0, exceptionShi
 // window around the head, the same for every head part. Lying: a fixed window on the horizontal plane.
 const M_FULL = { x: 0, y: 0, width: 64, height: 110 };
 export const M_HEAD = { x: 6, y: 10, width: 54, height: 62 };
-export const M_LAY = { x: 9, y: 10, width: 110, height: 64 };
+// Lying faces right (direction 2) or left (4, mirrored about the registration): the window follows.
+export const M_LAY = { x: 24, y: 16, width: 110, height: 64 };
 
 // The small scale (`sh_` sprites positioned by the hotel, Flash libraries): half-scale registration
 // and the client's small mirror constant (31 for both the body and exception parts).
@@ -41,13 +42,19 @@ export const UPRIGHT_SH: Placement = { rx: 0, ry: 50, mirrorShift: 31, exception
 export const LYING_SH: Placement = { rx: 31, ry: 32, mirrorShift: 0, exceptionShift: -31 };
 
 /** Size-s windows when drawing `sh_` sprites directly (no scaling). */
-export function smallWindow(headOnly: boolean, lying: boolean): OutputWindow {
+export function smallWindow(headOnly: boolean, lying: boolean, mirrored = false): OutputWindow {
   if (headOnly) return { x: 3, y: 5, width: 27, height: 30, scale: 1 };
-  if (lying) return { x: 4, y: 5, width: 56, height: 33, scale: 1 };
+  if (lying) return { x: mirrored ? 2 * LYING_SH.rx - 12 - 56 : 12, y: 8, width: 56, height: 33, scale: 1 };
   return { x: 0, y: 0, width: 33, height: 56, scale: 1 };
 }
 
-export function outputWindow(size: AvatarSize, headOnly: boolean, lying: boolean): OutputWindow {
+export function outputWindow(size: AvatarSize, headOnly: boolean, lying: boolean, mirrored = false): OutputWindow {
+  const w = plainWindow(size, headOnly, lying);
+  if (lying && !headOnly && mirrored) return { ...w, x: 2 * LYING_H.rx - w.x - w.width };
+  return w;
+}
+
+function plainWindow(size: AvatarSize, headOnly: boolean, lying: boolean): OutputWindow {
   const base = headOnly ? M_HEAD : lying ? M_LAY : M_FULL;
   if (size === 'm') return { ...base, scale: 1 };
   if (size === 'l') return { ...base, scale: 2 };

@@ -77,8 +77,17 @@ function isMirrorException(assetAction: string, partType: string): boolean {
   return ALWAYS_OWN_SPRITES.has(partType) || !!MIRROR_EXCEPTIONS[assetAction]?.has(partType);
 }
 
+function stripLay(raw: string): string {
+  return String(raw ?? '')
+    .split(',')
+    .filter((t) => t.trim().toLowerCase() !== 'lay')
+    .join(',');
+}
+
 function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
-  const pose = resolvePose(req.action, req.gesture, hotel.actions, hotel.partSets, hotel.geometry);
+  // The head-only crop has one canvas for every pose: a lying avatar shows its upright head there.
+  const action = req.headOnly ? stripLay(req.action) : req.action;
+  const pose = resolvePose(action, req.gesture, hotel.actions, hotel.partSets, hotel.geometry);
   const figure = resolveFigure(req.figure, hotel.figure);
   let bodyDir = wrapDirection(req.direction);
   let headDir = wrapDirection(req.headDirection, bodyDir);
@@ -88,7 +97,8 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
 
   const small = req.size === 's' && hotel.smallSprites;
   const placement = pose.lying ? (small ? LYING_SH : LYING_H) : small ? UPRIGHT_SH : UPRIGHT_H;
-  const window = small ? smallWindow(req.headOnly, pose.lying) : outputWindow(req.size, req.headOnly, pose.lying);
+  const lyingMirrored = pose.lying && bodyDir >= 4 && bodyDir <= 6;
+  const window = small ? smallWindow(req.headOnly, pose.lying, lyingMirrored) : outputWindow(req.size, req.headOnly, pose.lying, lyingMirrored);
 
   const byType = new Map<string, FigurePart[]>();
   for (const p of figure.parts) {
