@@ -15,8 +15,8 @@ export function parseLogLevel(v: string): LogLevel {
 
 export interface ServerLogOptions {
   level: LogLevel;
-  /** Where JSON lines go; stdout when absent. */
-  stream?: NodeJS.WritableStream;
+  /** Where JSON lines go (anything with write(line)); stdout when absent. */
+  stream?: { write(line: string): unknown };
 }
 
 /** Fastify options for the pino logger with its per-request logging turned off. */

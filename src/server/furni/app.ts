@@ -1,0 +1,149 @@
+// The furniture asset service: corpus files with immutable caching, strong ETags and open CORS, plus
+// /healthz and /version. Asset GET/HEAD go to the raw asset handler (the hot path); Fastify answers
+// everything else. Every path allows GET, HEAD and OPTIONS only.
+import { createServer } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { BuildInfo } from '../build-info.js';
+import { installRequestLog, logRequest, serverLogOptions, type ServerLogOptions } from '../request-log.js';
+import { createAssetHandler, NOT_FOUND_BODY, NOT_FOUND_HEADERS } from './asset-handler.js';
+import type { CorpusStore } from './corpus-store.js';
+
+export const FURNI_SERVICE_NAME = 'hotel-imager-furni';
+const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+/** Headers a browser may send on a cross-origin asset request, when the preflight names none we can echo. */
+const DEFAULT_ALLOWED_HEADERS = 'If-None-Match, If-Modified-Since, Cache-Control, Range';
+const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
+const KEEP_ALIVE_MS = 72_000;
+
+export interface FurniAppOptions {
+  store: CorpusStore;
+  buildInfo: BuildInfo;
+  /** package.json version of the service. */
+  version: string;
+  log: ServerLogOptions;
+}
+
+export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
+  const { store } = opts;
+  let requests = 0;
+  const nextId = () => `req-${(++requests).toString(36)}`;
+  // The asset handler logs through the app's logger, which exists once Fastify has built it.
+  let app: FastifyInstance | undefined;
+  const handleAsset = createAssetHandler(
+    store,
+    {
+      info: (o, m) => app!.log.info(o, m),
+      warn: (o, m) => app!.log.warn(o, m),
+      error: (o, m) => app!.log.error(o, m),
+    },
+    nextId,
+  );
+
+  app = Fastify({
+    ...serverLogOptions(opts.log),
+    genReqId: nextId,
+    serverFactory: (fastifyHandler) => {
+      const server = createServer((req, res) => {
+        if (!handleAsset(req, res)) fastifyHandler(req, res);
+      });
+      server.keepAliveTimeout = KEEP_ALIVE_MS;
+      return server;
+    },
+    // Requests this service answers carry no body; anything else is refused before it is read.
+    bodyLimit: 1024,
+    return503OnClosing: true,
+    // A malformed percent-escape names nothing we serve: 404 like any other unknown name, not a 400.
+    frameworkErrors: (err, request, rawReply) => {
+      const reply = rawReply as FastifyReply;
+      if (err.code === 'FST_ERR_BAD_URL') gate(request, reply, sendNotFound);
+      else reply.code(400).headers({ 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' }).send('bad request');
+      logRequest(request, reply);
+    },
+  });
+  installRequestLog(app);
+
+  const jsonHeaders = {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'access-control-allow-origin': '*',
+  };
+
+  app.get('/version', (_request, reply) => {
+    reply.headers(jsonHeaders).send(
+      JSON.stringify({
+        service: FURNI_SERVICE_NAME,
+        version: opts.version,
+        commit: opts.buildInfo.commit,
+        builtAt: opts.buildInfo.builtAt,
+        source: opts.buildInfo.source,
+      }),
+    );
+  });
+
+  app.get('/healthz', async (_request, reply) => {
+    const storage = await store.health();
+    reply
+      .code(storage.ok ? 200 : 503)
+      .headers(jsonHeaders)
+      .send(
+        JSON.stringify({
+          service: FURNI_SERVICE_NAME,
+          version: opts.version,
+          commit: opts.buildInfo.commit,
+          status: storage.ok ? 'ok' : 'fail',
+          checks: { storage },
+        }),
+      );
+  });
+
+  // Every other path and method. The gate runs on onRequest, before any body would be parsed.
+  app.route({
+    method: app.supportedMethods,
+    url: '*',
+    onRequest: (request, reply, done) => {
+      if (request.method === 'GET' || request.method === 'HEAD') return done();
+      gate(request, reply, sendNotFound);
+    },
+    handler: (_request, reply) => sendNotFound(reply),
+  });
+  app.setNotFoundHandler((request, reply) => gate(request, reply, sendNotFound));
+
+  return app;
+}
+
+/** GET/HEAD get `read`; OPTIONS the CORS preflight (any path); every other method 405. */
+function gate(request: FastifyRequest, reply: FastifyReply, read: (reply: FastifyReply) => void): void {
+  if (request.method === 'GET' || request.method === 'HEAD') read(reply);
+  else if (request.method === 'OPTIONS') sendPreflight(request, reply);
+  else sendMethodNotAllowed(reply);
+}
+
+function sendNotFound(reply: FastifyReply): void {
+  reply.code(404).headers(NOT_FOUND_HEADERS).send(NOT_FOUND_BODY);
+}
+
+function sendPreflight(request: FastifyRequest, reply: FastifyReply): void {
+  const asked = request.headers['access-control-request-headers'];
+  const allowHeaders = typeof asked === 'string' && HEADER_LIST.test(asked.trim()) ? asked.trim() : DEFAULT_ALLOWED_HEADERS;
+  reply
+    .code(204)
+    .headers({
+      allow: ALLOWED_METHODS,
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': ALLOWED_METHODS,
+      'access-control-allow-headers': allowHeaders,
+      'access-control-max-age': '86400',
+    })
+    .send();
+}
+
+function sendMethodNotAllowed(reply: FastifyReply): void {
+  reply
+    .code(405)
+    .headers({
+      allow: ALLOWED_METHODS,
+      'content-type': 'text/plain; charset=utf-8',
+      'access-control-allow-origin': '*',
+    })
+    .send('method not allowed');
+}

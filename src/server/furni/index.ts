@@ -1,0 +1,83 @@
+// Starting and stopping the furniture asset service: what `serve furni` and `start` call.
+import type { FastifyInstance } from 'fastify';
+import { readBuildInfo, readPackageVersion } from '../build-info.js';
+import { bufferedLineStream } from '../log-stream.js';
+import type { LogLevel } from '../request-log.js';
+import { createFurniApp } from './app.js';
+import { CorpusStore } from './corpus-store.js';
+
+export { createFurniApp, FURNI_SERVICE_NAME } from './app.js';
+export { CorpusStore } from './corpus-store.js';
+
+export const DEFAULT_FURNI_PORT = 8080;
+export const DEFAULT_MEMORY_BUDGET = 256 * 1024 * 1024;
+export const DEFAULT_CHECK_INTERVAL_MS = 2000;
+
+export interface FurniServerOptions {
+  corpus: string;
+  port?: number;
+  host?: string;
+  logLevel?: LogLevel;
+  memoryBudget?: number;
+  /** How often corpus.json is checked for a rebuild, in ms. */
+  checkIntervalMs?: number;
+  /** Log destination; stdout through a buffered line writer when absent. */
+  logStream?: { write(line: string): unknown };
+}
+
+export interface RunningFurniServer {
+  app: FastifyInstance;
+  store: CorpusStore;
+  /** Base URL, e.g. http://127.0.0.1:8080 */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startFurniServer(opts: FurniServerOptions): Promise<RunningFurniServer> {
+  const logLevel = opts.logLevel ?? 'info';
+  // The store logs through the app's logger, which exists only once the app does; bridge the two.
+  let app: FastifyInstance | undefined;
+  const store = new CorpusStore({
+    dir: opts.corpus,
+    memoryBudget: opts.memoryBudget ?? DEFAULT_MEMORY_BUDGET,
+    checkIntervalMs: opts.checkIntervalMs ?? DEFAULT_CHECK_INTERVAL_MS,
+    log: {
+      info: (o, m) => app?.log.info(o, m),
+      warn: (o, m) => app?.log.warn(o, m),
+      error: (o, m) => app?.log.error(o, m),
+    },
+  });
+  const ownStream = opts.logStream ? undefined : bufferedLineStream(1);
+  app = createFurniApp({
+    store,
+    buildInfo: readBuildInfo(),
+    version: readPackageVersion(),
+    log: { level: logLevel, stream: opts.logStream ?? ownStream! },
+  });
+  await store.open();
+  store.startWatching();
+  const host = opts.host ?? '127.0.0.1';
+  try {
+    await app.listen({ port: opts.port ?? DEFAULT_FURNI_PORT, host });
+  } catch (e) {
+    store.stop();
+    await app.close();
+    ownStream?.close();
+    throw e;
+  }
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? DEFAULT_FURNI_PORT);
+  const started = app;
+  return {
+    app: started,
+    store,
+    port,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close: async () => {
+      store.stop();
+      await started.close();
+      ownStream?.close();
+    },
+  };
+}
