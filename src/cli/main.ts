@@ -2,6 +2,7 @@
 // The hotel-imager command line. Each command lives in its own file and registers itself here.
 import { Command } from 'commander';
 import { registerBuildCommand } from './build.js';
+import { registerSampleKitCommand } from './sample-kit.js';
 
 const program = new Command();
 program
@@ -11,6 +12,7 @@ program
 
 // Commands are registered by the modules below (one file a command).
 registerBuildCommand(program);
+registerSampleKitCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : String(err));

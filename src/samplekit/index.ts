@@ -1,0 +1,166 @@
+// The built-in sample kit: our own procedurally drawn hotel in the Nitro layout (figure gamedata and
+// libraries from ./avatar, furnidata and furni bundles from ./furni). Both services use it as their
+// default assets; most tests use it as their fixture.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type KitFile } from './kit-file.js';
+import { type FurniKitOptions, furniKitStream } from './furni/index.js';
+
+export type { KitFile } from './kit-file.js';
+
+export interface SampleKitOptions extends FurniKitOptions {}
+
+export const KIT_STAMP = 'kit.json';
+
+/** The stamp written beside the kit; `ensureSampleKit` compares it to decide whether to rebuild. */
+export interface KitStamp {
+  format: 1;
+  generatorVersion: string;
+  options: { extraFurni: number };
+  files: number;
+  /** sha256 over every file's path, length and bytes, in kit order. */
+  contentHash: string;
+}
+
+type AvatarModule = { avatarKitFiles(): Promise<KitFile[]> };
+
+async function avatarFiles(): Promise<KitFile[]> {
+  // The avatar half is written in parallel with this file; load it by a computed name so the
+  // furni half builds on its own until it lands.
+  const specifier = './avatar/index.js';
+  let mod: AvatarModule;
+  try {
+    mod = (await import(specifier)) as AvatarModule;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && !existsSync(fileURLToPath(new URL('./avatar/index.js', import.meta.url))) && !existsSync(fileURLToPath(new URL('./avatar/index.ts', import.meta.url)))) return [];
+    throw e;
+  }
+  return mod.avatarKitFiles();
+}
+
+/** Every kit file in a fixed order: avatar files, then FurnitureData.json, then furni bundles. */
+export async function* sampleKitStream(opts: SampleKitOptions = {}): AsyncGenerator<KitFile> {
+  for (const f of await avatarFiles()) yield f;
+  yield* furniKitStream(opts);
+}
+
+export async function buildSampleKit(opts: SampleKitOptions = {}): Promise<KitFile[]> {
+  const out: KitFile[] = [];
+  for await (const f of sampleKitStream(opts)) out.push(f);
+  return out;
+}
+
+/**
+ * A hash of the generator's own source (this folder plus the writers it depends on): any change to
+ * how the kit is drawn or encoded changes it, so a stale kit on disk is noticed without a manual bump.
+ */
+export function generatorVersion(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const h = createHash('sha256');
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const d of entries) {
+      const p = join(dir, d.name);
+      if (d.isDirectory()) walk(p);
+      else if (/\.(ts|js)$/.test(d.name) && !d.name.endsWith('.d.ts')) files.push(p);
+    }
+  };
+  walk(here);
+  for (const dep of ['../formats/asset-library', '../formats/nitro-container', '../imaging/codec', '../imaging/image']) {
+    for (const ext of ['.ts', '.js']) {
+      const p = resolve(here, dep + ext);
+      if (existsSync(p)) files.push(p);
+    }
+  }
+  for (const p of files) {
+    h.update(p.slice(here.length));
+    h.update('\0');
+    h.update(readFileSync(p));
+  }
+  return h.digest('hex').slice(0, 32);
+}
+
+function normaliseOptions(opts: SampleKitOptions): { extraFurni: number } {
+  return { extraFurni: opts.extraFurni ?? 0 };
+}
+
+/**
+ * Writes the kit to `dir` atomically: into a temporary sibling folder first, then renamed into place,
+ * so a reader never sees half a kit. Returns the stamp written as `kit.json`.
+ */
+export async function writeSampleKit(dir: string, opts: SampleKitOptions = {}): Promise<KitStamp> {
+  const target = resolve(dir);
+  await mkdir(dirname(target), { recursive: true });
+  const tmp = `${target}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    const hash = createHash('sha256');
+    let files = 0;
+    const made = new Set<string>();
+    for await (const f of sampleKitStream(opts)) {
+      const p = join(tmp, f.path);
+      const parent = dirname(p);
+      if (!made.has(parent)) {
+        await mkdir(parent, { recursive: true });
+        made.add(parent);
+      }
+      await writeFile(p, f.data);
+      hash.update(`${f.path}\0${f.data.length}\0`);
+      hash.update(f.data);
+      files++;
+    }
+    const stamp: KitStamp = { format: 1, generatorVersion: generatorVersion(), options: normaliseOptions(opts), files, contentHash: hash.digest('hex') };
+    await writeFile(join(tmp, KIT_STAMP), JSON.stringify(stamp, null, 2) + '\n');
+    await swapInto(tmp, target);
+    return stamp;
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+async function swapInto(tmp: string, target: string): Promise<void> {
+  try {
+    await rename(tmp, target);
+    return;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EISDIR' && code !== 'ENOTDIR') throw e;
+  }
+  // Something is at the target: move it aside, move ours in, then delete the old one.
+  const old = `${target}.old-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  await rename(target, old);
+  try {
+    await rename(tmp, target);
+  } catch (e) {
+    await rename(old, target).catch(() => undefined);
+    throw e;
+  }
+  await rm(old, { recursive: true, force: true });
+}
+
+/** The stamp of the kit in `dir`, or null when there is none or it does not parse. */
+export async function readKitStamp(dir: string): Promise<KitStamp | null> {
+  try {
+    const s = JSON.parse(await readFile(join(dir, KIT_STAMP), 'utf8')) as KitStamp;
+    return s && s.format === 1 && typeof s.generatorVersion === 'string' ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Makes sure `dir` holds the current kit: returns at once when its stamp matches this generator and
+ * these options, otherwise (re)writes it. Returns whether it wrote.
+ */
+export async function ensureSampleKit(dir: string, opts: SampleKitOptions = {}): Promise<{ written: boolean; stamp: KitStamp }> {
+  const want = normaliseOptions(opts);
+  const version = generatorVersion();
+  const current = await readKitStamp(dir);
+  if (current && current.generatorVersion === version && current.options?.extraFurni === want.extraFurni) {
+    return { written: false, stamp: current };
+  }
+  return { written: true, stamp: await writeSampleKit(dir, opts) };
+}
