@@ -75,7 +75,14 @@ function place(model: FurniModel, size: SizeDef, direction: number, frames: Laye
   return out;
 }
 
-function compose(placed: Placed[], crop: boolean): RgbaImage | null {
+/** A composed image and where the item's origin (the sprite offsets' 0,0) lies in it. */
+export interface Composed {
+  image: RgbaImage;
+  originX: number;
+  originY: number;
+}
+
+function compose(placed: Placed[], crop: boolean): Composed | null {
   const drawn = placed.filter((p) => p.sprite.image.width > 0 && p.sprite.image.height > 0);
   if (drawn.length === 0) return null;
   let x0 = Infinity;
@@ -96,7 +103,8 @@ function compose(placed: Placed[], crop: boolean): RgbaImage | null {
   }
   const bounds = alphaBounds(canvas);
   if (!bounds) return null;
-  return crop ? cropImage(canvas, bounds) : canvas;
+  if (!crop) return { image: canvas, originX: -x0, originY: -y0 };
+  return { image: cropImage(canvas, bounds), originX: -x0 - bounds.x, originY: -y0 - bounds.y };
 }
 
 const lightCache = new WeakMap<RgbaImage, RgbaImage>();
@@ -178,9 +186,18 @@ export interface RenderRequest {
 }
 
 /** Renders one size-64 frame without the shadow, cropped to the pixels with alpha > 0; null when empty. */
-export function renderRoom(model: FurniModel, req: RenderRequest = {}): { image: RgbaImage | null; state: number; direction: number } {
+export interface RoomRender {
+  image: RgbaImage | null;
+  state: number;
+  direction: number;
+  /** Where the item's origin lies in the image (sprite left = originX − asset.x + layer.x + frame.x). */
+  originX: number;
+  originY: number;
+}
+
+export function renderRoom(model: FurniModel, req: RenderRequest = {}): RoomRender {
   const size = sizeOf(model, ROOM_SIZE);
-  if (!size) return { image: null, state: 0, direction: 0 };
+  if (!size) return { image: null, state: 0, direction: 0, originX: 0, originY: 0 };
   const choice = req.state === undefined || req.direction === undefined ? chooseStill(model) : null;
   const state = req.state ?? choice?.state ?? 0;
   const direction = req.direction !== undefined ? validDirection(size, req.direction) : (choice?.direction ?? 0);
@@ -189,7 +206,8 @@ export function renderRoom(model: FurniModel, req: RenderRequest = {}): { image:
   const frames = framesAt(size, animation, req.tick ?? 0, direction);
   const cn = model.def.classname;
   const placed = place(model, size, direction, frames, req.colorId, (i, f) => roomAssetName(cn, size.size, i, direction, f));
-  return { image: compose(placed, true), state, direction };
+  const c = compose(placed, true);
+  return { image: c?.image ?? null, state, direction, originX: c?.originX ?? 0, originY: c?.originY ?? 0 };
 }
 
 /** The still the corpus publishes for a classname and colour. */
@@ -208,5 +226,5 @@ export function renderIcon(model: FurniModel, colorId = 0): RgbaImage | null {
   const frames = framesAt(size, undefined, 0, direction);
   const cn = model.def.classname;
   const placed = place(model, size, direction, frames, colorId, (i) => iconAssetName(cn, i));
-  return compose(placed, false);
+  return compose(placed, false)?.image ?? null;
 }
