@@ -40,8 +40,7 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
     ...serverLogOptions({ level: opts.logLevel, stream: opts.logStream }),
     trustProxy: opts.trustProxy,
     // The avatar route reads the raw query itself (every parameter as sent).
-    querystringParser: () => ({}),
-    maxParamLength: 8192,
+    routerOptions: { querystringParser: () => ({}), maxParamLength: 8192 },
   });
   installRequestLog(app);
   const { service } = opts;

@@ -1,0 +1,97 @@
+// `hotel-imager serve avatar`: the /avatar.png imager service. Settings come from flags, then
+// environment variables, then defaults (see docs/avatar-service.md).
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { type Command } from 'commander';
+import { ensureSampleKit } from '../samplekit/index.js';
+import { applySetting, avatarConfigFromEnv, validateAvatarConfig, type AvatarServiceConfig } from '../server/avatar/config.js';
+import { startAvatarService } from '../server/avatar/index.js';
+
+interface Flag {
+  flag: string;
+  key: keyof AvatarServiceConfig;
+  kind: 'int' | 'mib' | 'string' | 'bool' | 'level';
+  help: string;
+}
+
+const FLAGS: Flag[] = [
+  { flag: '--assets <dir>', key: 'assetsDir', kind: 'string', help: 'hotel assets folder, Nitro or Flash layout (default: the built-in sample kit)' },
+  { flag: '--port <n>', key: 'port', kind: 'int', help: 'TCP port (default 8081)' },
+  { flag: '--host <addr>', key: 'host', kind: 'string', help: 'address to listen on (default 0.0.0.0)' },
+  { flag: '--fallback-url <url>', key: 'fallbackUrl', kind: 'string', help: 'upstream imager for 302 fallbacks (default https://www.habbo.com/habbo-imaging/avatarimage)' },
+  { flag: '--user-api <url>', key: 'userApiBase', kind: 'string', help: 'base of the public user API for ?user= (default https://www.habbo.com)' },
+  { flag: '--user-timeout-ms <n>', key: 'userLookupTimeoutMs', kind: 'int', help: 'user API timeout (default 3000)' },
+  { flag: '--user-cache-ms <n>', key: 'userCacheTtlMs', kind: 'int', help: 'how long a name → figure mapping is kept (default 3600000 = 1 h)' },
+  { flag: '--user-negative-cache-ms <n>', key: 'userNegativeTtlMs', kind: 'int', help: 'how long an unknown name is remembered (default 60000)' },
+  { flag: '--cache-mb <n>', key: 'memoryCacheBytes', kind: 'mib', help: 'memory image cache budget in MiB (default 256)' },
+  { flag: '--cache-dir <dir>', key: 'diskCacheDir', kind: 'string', help: 'disk image cache directory, survives restarts (default: none)' },
+  { flag: '--disk-cache-mb <n>', key: 'diskCacheBytes', kind: 'mib', help: 'disk image cache budget in MiB (default 2048)' },
+  { flag: '--library-cache-mb <n>', key: 'libraryCacheBytes', kind: 'mib', help: 'decoded figure libraries kept per worker, MiB (default: the renderer’s)' },
+  { flag: '--workers <n>', key: 'workers', kind: 'int', help: 'render worker threads (default: number of cores)' },
+  { flag: '--queue <n>', key: 'maxQueue', kind: 'int', help: 'renders allowed to wait for a worker before "busy" (default 1024)' },
+  { flag: '--queue-wait-ms <n>', key: 'maxQueueWaitMs', kind: 'int', help: 'longest wait for a worker before "busy" (default 10000)' },
+  { flag: '--render-timeout-ms <n>', key: 'renderTimeoutMs', kind: 'int', help: 'longest single render (default 20000)' },
+  { flag: '--client-rate <n>', key: 'clientRatePerSecond', kind: 'int', help: 'uncached renders per second per client, 0 = no limit (default 200)' },
+  { flag: '--client-burst <n>', key: 'clientBurst', kind: 'int', help: 'uncached renders a client may do at once (default 2000)' },
+  { flag: '--budget <n>', key: 'budgetRenders', kind: 'int', help: 'uncached renders per budget window for the instance, 0 = no budget (default 0)' },
+  { flag: '--budget-window-ms <n>', key: 'budgetWindowMs', kind: 'int', help: 'budget window (default 60000)' },
+  { flag: '--failure-cache-ms <n>', key: 'failureTtlMs', kind: 'int', help: 'how long a failed render is answered from memory (default 60000)' },
+  { flag: '--trust-proxy', key: 'trustProxy', kind: 'bool', help: 'take the client address from X-Forwarded-For (behind a CDN or proxy)' },
+  { flag: '--log-level <level>', key: 'logLevel', kind: 'level', help: 'fatal, error, warn, info (one line per request), debug, trace or silent (default info)' },
+];
+
+function optionName(flag: string): string {
+  const long = flag.split(' ')[0]!.slice(2);
+  return long.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** Where the built-in sample kit is written when no --assets is given. */
+export function defaultSampleKitDir(env: NodeJS.ProcessEnv = process.env): string {
+  const root = env.HOTEL_IMAGER_CACHE ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'hotel-imager');
+  return join(root, 'sample-kit');
+}
+
+/** Defaults, then environment, then flags. */
+export function avatarConfigFromFlags(options: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): AvatarServiceConfig {
+  const cfg = avatarConfigFromEnv(env);
+  for (const f of FLAGS) {
+    const value = options[optionName(f.flag)];
+    if (value === undefined) continue;
+    applySetting(cfg, f.key, f.kind, value === true ? 'true' : String(value), f.flag.split(' ')[0]!);
+  }
+  return validateAvatarConfig(cfg);
+}
+
+/** Fills in the sample kit when no assets were given, starts the service and stops it on SIGINT/SIGTERM. */
+export async function runAvatarService(cfg: AvatarServiceConfig): Promise<{ url: string; close(): Promise<void> }> {
+  let assetsDir = cfg.assetsDir;
+  if (assetsDir === undefined) {
+    assetsDir = defaultSampleKitDir();
+    await ensureSampleKit(assetsDir);
+  }
+  const running = await startAvatarService({ ...cfg, assetsDir });
+  running.app.log.info(
+    { url: running.url, assets: assetsDir, workers: cfg.workers, cacheDir: cfg.diskCacheDir ?? null },
+    `avatar service listening on ${running.url} — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
+  );
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    running.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return { url: running.url, close: running.close };
+}
+
+/** Adds `avatar` under the `serve` command group. */
+export function registerServeAvatarCommand(serve: Command): void {
+  const cmd = serve
+    .command('avatar')
+    .description('serve /avatar.png, a drop-in replacement for the Habbo imager, rendered from the hotel’s own assets');
+  for (const f of FLAGS) cmd.option(f.flag, f.help);
+  cmd.action(async (options: Record<string, unknown>) => {
+    await runAvatarService(avatarConfigFromFlags(options));
+  });
+}

@@ -1,0 +1,130 @@
+// Composition of the avatar service: the hotel (for cheap frame counts), the render pool, the caches,
+// the user lookup and the limits, behind the Fastify routes.
+import { type FastifyInstance } from 'fastify';
+import { animationFrameCount, loadAvatarHotel, RENDERER_VERSION } from '../../avatar/index.js';
+import { readBuildInfo, readPackageVersion } from '../build-info.js';
+import { AvatarService, type AvatarRenderer } from './avatar-service.js';
+import { type AvatarServiceConfig } from './config.js';
+import { ImageCache } from './image-cache.js';
+import { ClientRateLimiter, RenderBudget } from './limits.js';
+import { RenderPool } from './render-pool.js';
+import { buildAvatarApp } from './routes.js';
+import { UserLookup } from './user-lookup.js';
+
+export interface AvatarServiceInstance {
+  app: FastifyInstance;
+  service: AvatarService;
+  pool: RenderPool;
+  cache: ImageCache;
+  config: AvatarServiceConfig & { assetsDir: string };
+  /** Stops the HTTP server (if listening) and the render workers. */
+  close(): Promise<void>;
+}
+
+export interface OpenAvatarServiceOptions {
+  logStream?: NodeJS.WritableStream;
+  /** Wraps the pool-backed renderer (tests use this to force failures the real renderer cannot produce). */
+  wrapRenderer?: (renderer: AvatarRenderer) => AvatarRenderer;
+}
+
+/** Loads the assets, starts the workers and builds the app; does not listen. */
+export async function openAvatarService(
+  config: AvatarServiceConfig & { assetsDir: string },
+  opts: OpenAvatarServiceOptions = {},
+): Promise<AvatarServiceInstance> {
+  const startedAt = Date.now();
+  const hotel = await loadAvatarHotel(config.assetsDir, { libraryCacheBytes: config.libraryCacheBytes });
+  const cache = new ImageCache({ memoryBytes: config.memoryCacheBytes, diskDir: config.diskCacheDir, diskBytes: config.diskCacheBytes });
+  await cache.open();
+  const pool = await RenderPool.start({
+    assetsDir: config.assetsDir,
+    libraryCacheBytes: config.libraryCacheBytes,
+    workers: config.workers,
+    maxQueue: config.maxQueue,
+    maxQueueWaitMs: config.maxQueueWaitMs,
+    renderTimeoutMs: config.renderTimeoutMs,
+  });
+  let renderer: AvatarRenderer = {
+    frameCount: (req) => animationFrameCount(hotel, req),
+    render: (key, req) => pool.render(key, req),
+    renderDebug: (req) => pool.renderDebug(req),
+  };
+  if (opts.wrapRenderer) renderer = opts.wrapRenderer(renderer);
+  const users = new UserLookup({
+    apiBase: config.userApiBase,
+    timeoutMs: config.userLookupTimeoutMs,
+    ttlMs: config.userCacheTtlMs,
+    negativeTtlMs: config.userNegativeTtlMs,
+    errorTtlMs: Math.min(config.userNegativeTtlMs, 10_000),
+    maxEntries: 50_000,
+  });
+  const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
+  let app: FastifyInstance | undefined;
+  const service = new AvatarService({
+    renderer,
+    rendererVersion: RENDERER_VERSION,
+    cache,
+    users,
+    clientRate: new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst }),
+    budget,
+    fallbackUrl: config.fallbackUrl,
+    failureTtlMs: config.failureTtlMs,
+    log: (level, msg, fields) => app?.log[level](fields, msg),
+  });
+  const build = readBuildInfo();
+  const version = readPackageVersion();
+  const health = () => {
+    const poolStats = pool.stats();
+    return {
+      ok: poolStats.ready > 0,
+      service: 'hotel-imager avatar',
+      version,
+      commit: build.commit,
+      builtAt: build.builtAt,
+      buildInfoSource: build.source,
+      rendererVersion: RENDERER_VERSION,
+      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      assets: { dir: config.assetsDir, loaded: true, workersReady: poolStats.ready },
+      cache: cache.stats(),
+      renders: service.stats(),
+      pool: poolStats,
+      users: users.stats(),
+      limits: {
+        clientRatePerSecond: config.clientRatePerSecond,
+        clientBurst: config.clientBurst,
+        budget: budget.stats(),
+      },
+    };
+  };
+  app = buildAvatarApp({ service, health, logLevel: config.logLevel, logStream: opts.logStream, trustProxy: config.trustProxy });
+  const built = app;
+  return {
+    app: built,
+    service,
+    pool,
+    cache,
+    config,
+    close: async () => {
+      await built.close();
+      await pool.close();
+    },
+  };
+}
+
+/** Opens the service and listens on the configured host and port; resolves to the base URL. */
+export async function startAvatarService(
+  config: AvatarServiceConfig & { assetsDir: string },
+  opts: OpenAvatarServiceOptions = {},
+): Promise<AvatarServiceInstance & { url: string }> {
+  const instance = await openAvatarService(config, opts);
+  try {
+    await instance.app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    await instance.close();
+    throw err;
+  }
+  const addr = instance.app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return { ...instance, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
+}

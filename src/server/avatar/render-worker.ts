@@ -1,0 +1,51 @@
+// Worker thread of the render pool: loads the hotel once, then renders and encodes on request, so
+// pixel work never blocks the HTTP event loop.
+import { parentPort, workerData } from 'node:worker_threads';
+import { AvatarRenderError, encodeAvatar, loadAvatarHotel, renderAvatar } from '../../avatar/index.js';
+import { type RenderJobMessage, type WorkerInit, type WorkerMessage } from './render-protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('render-worker.ts runs only as a worker thread');
+const init = workerData as WorkerInit;
+
+function post(msg: WorkerMessage, transfer: ArrayBuffer[] = []): void {
+  port!.postMessage(msg, transfer);
+}
+
+async function main(): Promise<void> {
+  let hotel: Awaited<ReturnType<typeof loadAvatarHotel>>;
+  try {
+    hotel = await loadAvatarHotel(init.assetsDir, { libraryCacheBytes: init.libraryCacheBytes });
+  } catch (err) {
+    post({ type: 'init-failed', message: (err as Error).message });
+    return;
+  }
+  port!.on('message', (job: RenderJobMessage) => {
+    void (async () => {
+      try {
+        const render = await renderAvatar(hotel, job.req);
+        const encoded = await encodeAvatar(render);
+        // A private copy so its whole ArrayBuffer can be transferred without copying again.
+        const png = new Uint8Array(encoded.length);
+        png.set(encoded);
+        const layers = job.debug ? (JSON.parse(JSON.stringify(render.layers)) as unknown[]) : undefined;
+        post(
+          { type: 'done', id: job.id, png, frames: render.frames.length, width: render.width, height: render.height, layers },
+          [png.buffer],
+        );
+      } catch (err) {
+        const e = err as Error;
+        post({
+          type: 'failed',
+          id: job.id,
+          name: e?.name ?? 'Error',
+          code: err instanceof AvatarRenderError ? err.code : e?.name ?? 'Error',
+          message: e?.message ?? String(err),
+        });
+      }
+    })();
+  });
+  post({ type: 'ready' });
+}
+
+void main();
