@@ -1,0 +1,65 @@
+// Real-socket helpers for the furni service tests: raw request targets go out exactly as written
+// (node:http does not normalise `..` or backslashes the way fetch does).
+import { request } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFurniServer, type FurniServerOptions, type RunningFurniServer } from '../../src/server/furni/index.js';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export function rawRequest(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    // Node's client frames a DELETE body only when told its length.
+    const framed = body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers };
+    const req = request({ host: '127.0.0.1', port, method, path, headers: framed, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export interface TestServer extends RunningFurniServer {
+  lines: string[];
+  /** Parsed JSON log lines whose msg is "request". */
+  requestLines(): Record<string, unknown>[];
+}
+
+export async function startTestServer(opts: Omit<FurniServerOptions, 'logStream' | 'port' | 'host'>): Promise<TestServer> {
+  const lines: string[] = [];
+  const server = await startFurniServer({
+    checkIntervalMs: 50,
+    ...opts,
+    port: 0,
+    host: '127.0.0.1',
+    logStream: { write: (line: string) => lines.push(line) },
+  });
+  return {
+    ...server,
+    lines,
+    requestLines: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request'),
+  };
+}
+
+export async function tempDir(prefix: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Polls until `check` holds (or fails after `ms`), for effects that land on a timer. */
+export async function eventually(check: () => Promise<boolean> | boolean, ms = 3000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > until) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
