@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { registerBuildCommand } from './build.js';
 import { registerSampleKitCommand } from './sample-kit.js';
+import { registerServeCommand } from './serve.js';
 
 const program = new Command();
 program
@@ -13,6 +14,7 @@ program
 // Commands are registered by the modules below (one file a command).
 registerBuildCommand(program);
 registerSampleKitCommand(program);
+registerServeCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : String(err));

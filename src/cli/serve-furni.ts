@@ -1,0 +1,104 @@
+// `hotel-imager serve furni`: the static furniture asset service over a built corpus. Settings come
+// from flags, then environment variables, then defaults (see docs/furni-service.md).
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { parseLogLevel, type LogLevel } from '../server/request-log.js';
+import {
+  DEFAULT_CHECK_INTERVAL_MS,
+  DEFAULT_FURNI_PORT,
+  DEFAULT_MEMORY_BUDGET,
+  startFurniServer,
+  type FurniServerOptions,
+  type RunningFurniServer,
+} from '../server/furni/index.js';
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3,
+};
+
+/** "268435456", "256M", "256MiB", "1g" → bytes (binary units). */
+export function parseByteSize(v: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(v);
+  const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw new InvalidArgumentError('expected a byte count such as 268435456, 256M or 1GiB');
+  return Math.floor(Number(m[1]) * unit);
+}
+
+function port(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
+  return n;
+}
+
+function positiveMs(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 10) throw new InvalidArgumentError('expected milliseconds ≥ 10');
+  return n;
+}
+
+function level(v: string): LogLevel {
+  try {
+    return parseLogLevel(v);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+}
+
+/** Starts the service and stops it cleanly on SIGINT/SIGTERM. */
+export async function runFurniService(opts: FurniServerOptions): Promise<RunningFurniServer> {
+  const running = await startFurniServer(opts);
+  const health = await running.store.health();
+  if (!health.ok) {
+    running.app.log.error({ corpus: running.store.dir, error: health.error }, 'serving without a usable corpus: every asset is 404 until corpus.json loads');
+  }
+  running.app.log.info(
+    { url: running.url, corpus: running.store.dir, files: health.corpus?.files ?? 0 },
+    `furni service listening on ${running.url}`,
+  );
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    running.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return running;
+}
+
+/** Adds `furni` under the `serve` command group. */
+export function registerServeFurniCommand(serve: Command): void {
+  serve
+    .command('furni')
+    .description('serve a built furni corpus: /furni-renders/, /catalog-thumbs/, /hof_furni/, /healthz, /version')
+    .addOption(new Option('--corpus <dir>', 'corpus folder written by `hotel-imager build`').env('HOTEL_IMAGER_FURNI_CORPUS').makeOptionMandatory())
+    .addOption(new Option('--port <n>', 'TCP port').env('HOTEL_IMAGER_FURNI_PORT').argParser(port).default(DEFAULT_FURNI_PORT))
+    .addOption(new Option('--host <addr>', 'address to listen on').env('HOTEL_IMAGER_FURNI_HOST').default('0.0.0.0'))
+    .addOption(
+      new Option('--log-level <level>', 'fatal, error, warn, info (one line per request), debug, trace or silent')
+        .env('HOTEL_IMAGER_LOG_LEVEL')
+        .argParser(level)
+        .default('info'),
+    )
+    .addOption(
+      new Option('--memory-budget <bytes>', 'bytes of hot files kept in memory, e.g. 268435456, 256M, 1G; 0 = always read from disk')
+        .env('HOTEL_IMAGER_FURNI_MEMORY_BUDGET')
+        .argParser(parseByteSize)
+        .default(DEFAULT_MEMORY_BUDGET, '256M'),
+    )
+    .addOption(
+      new Option('--check-interval <ms>', 'how often corpus.json is checked for a finished rebuild')
+        .env('HOTEL_IMAGER_FURNI_CHECK_INTERVAL_MS')
+        .argParser(positiveMs)
+        .default(DEFAULT_CHECK_INTERVAL_MS),
+    )
+    .action(async (o: { corpus: string; port: number; host: string; logLevel: LogLevel; memoryBudget: number; checkInterval: number }) => {
+      await runFurniService({
+        corpus: o.corpus,
+        port: o.port,
+        host: o.host,
+        logLevel: o.logLevel,
+        memoryBudget: o.memoryBudget,
+        checkIntervalMs: o.checkInterval,
+      });
+    });
+}
