@@ -13,7 +13,7 @@ import { runTasks } from './pool.js';
 import { loadState, saveState, inputKey, STATE_FILE, type ItemState } from './state.js';
 import { corpusIndex, buildReport, type ReportEntry, type BuildReport, type CorpusIndex } from './corpus.js';
 import { writeFileAtomic, isTempName } from './atomic.js';
-import { type PublishedFile } from './task.js';
+import { type PublishedFile, sha256 } from './task.js';
 
 export interface BuildOptions extends LayoutOverrides {
   assets: string;
@@ -120,16 +120,17 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
       if (prev) unchangedBases.add(p.task.base); // not asked for: keep what was published
       continue;
     }
-    if (
-      prev &&
-      prev.inputKey !== '' &&
-      prev.assetSize === p.size &&
-      prev.assetMtimeMs === p.mtimeMs &&
-      prev.inputKey === inputKey(RENDERER_VERSION, p.task, prev.assetSha256) &&
-      (await Promise.all(prev.files.map((f) => fileMatches(out, f)))).every(Boolean)
-    ) {
-      unchangedBases.add(p.task.base);
-      continue;
+    if (prev && prev.inputKey !== '' && prev.inputKey === inputKey(RENDERER_VERSION, p.task, prev.assetSha256)) {
+      // Size and mtime unchanged: trust the recorded hash; otherwise hash the file to be sure.
+      let same = prev.assetSize === p.size && prev.assetMtimeMs === p.mtimeMs;
+      if (!same && prev.assetSize === p.size) {
+        same = sha256(await readFile(p.task.assetFile)) === prev.assetSha256;
+        if (same) prev.assetMtimeMs = p.mtimeMs;
+      }
+      if (same && (await Promise.all(prev.files.map((f) => fileMatches(out, f)))).every(Boolean)) {
+        unchangedBases.add(p.task.base);
+        continue;
+      }
     }
     queue.push(p);
   }

@@ -1,0 +1,169 @@
+// The furni build pipeline on the sample kit: outputs, report, corpus.json, round trip, incremental
+// rebuilds, --only, worker threads, a killed build, exit codes.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, unlinkSync, readdirSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { furniKitFiles } from '../../src/samplekit/furni/index.js';
+import { runBuild, CORPUS_FILE, REPORT_FILE } from '../../src/build/run.js';
+import { type CorpusIndex, type BuildReport } from '../../src/build/corpus.js';
+import { readFurniBundle } from '../../src/formats/furni-bundle.js';
+import { renderStill } from '../../src/furni/render.js';
+import { encodePng, decodeImage } from '../../src/imaging/codec.js';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const root = mkdtempSync(join(tmpdir(), 'hi-build-test-'));
+const kit = join(root, 'kit');
+const fixed = () => new Date('2026-01-01T00:00:00Z');
+
+before(async () => {
+  for (const f of await furniKitFiles({ extraFurni: 3 })) {
+    mkdirSync(dirname(join(kit, f.path)), { recursive: true });
+    writeFileSync(join(kit, f.path), f.data);
+  }
+});
+
+const readJson = <T>(p: string): T => JSON.parse(readFileSync(p, 'utf8')) as T;
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+test('build: renders per classname and colour row, icons for bases, bundles per revision; failures reported', async () => {
+  const out = join(root, 'out-main');
+  const s = await runBuild({ assets: kit, out, jobs: 1, now: fixed });
+  const r = readJson<BuildReport>(join(out, REPORT_FILE));
+  assert.deepEqual(r.counts, s.report.counts);
+  for (const cn of ['kit_corrupt_trunc', 'kit_corrupt_garbage', 'kit_corrupt_json']) {
+    assert.equal(r.items[cn]!.status, 'failed', cn);
+    assert.match(r.items[cn]!.reason!, /asset file unreadable/);
+    assert.ok(!existsSync(join(out, 'furni-renders', `${cn}.png`)));
+  }
+  assert.equal(r.items['kit_missing_bundle']!.status, 'skipped');
+  assert.match(r.items['kit_missing_bundle']!.reason!, /no asset file/);
+  assert.equal(r.items['kit_noicon']!.status, 'ok');
+  assert.match(r.items['kit_noicon']!.notes!.join(), /no icon/);
+  assert.ok(!existsSync(join(out, 'catalog-thumbs', 'kit_noicon.png')));
+  assert.match(r.items['kit_sofa_colors*5']!.notes!.join(), /colour 5 is not in the colour table/);
+  for (const p of ['furni-renders/kit_sofa_colors*5.png', 'furni-renders/kit_sofa_colors*12.png', 'furni-renders/kit_vase_colors*0.png', 'catalog-thumbs/kit_sofa_colors.png', 'hof_furni/61012/kit_sofa_colors.bundle']) {
+    assert.ok(existsSync(join(out, p)), p);
+  }
+  assert.ok(!existsSync(join(out, 'catalog-thumbs', 'kit_sofa_colors*1.png')));
+  assert.equal(r.items['kit_lamp_state2']!.state, 2);
+  assert.equal(r.counts.failed, 3);
+});
+
+test('corpus.json: every published file with its size and sha256, sorted, with counts', async () => {
+  const out = join(root, 'out-main');
+  const c = readJson<CorpusIndex>(join(out, CORPUS_FILE));
+  assert.equal(c.format, 1);
+  assert.equal(c.builtAt, '2026-01-01T00:00:00.000Z');
+  const paths = Object.keys(c.files);
+  assert.deepEqual(paths, [...paths].sort());
+  for (const [p, f] of Object.entries(c.files)) {
+    const b = readFileSync(join(out, p));
+    assert.equal(b.length, f.size, p);
+    assert.equal(sha(b), f.sha256, p);
+  }
+  assert.equal(c.counts.renders, paths.filter((p) => p.startsWith('furni-renders/')).length);
+  assert.equal(c.counts.icons, readdirSync(join(out, 'catalog-thumbs')).length);
+  assert.equal(c.counts.bundles, paths.filter((p) => p.endsWith('.bundle')).length);
+});
+
+test('round trip: every still re-rendered from its bundle alone is byte-identical to the published PNG', async () => {
+  const out = join(root, 'out-main');
+  const c = readJson<CorpusIndex>(join(out, CORPUS_FILE));
+  let checked = 0;
+  for (const p of Object.keys(c.files).filter((x) => x.endsWith('.bundle'))) {
+    const base = p.replace(/^.*\//, '').replace(/\.bundle$/, '');
+    const { model } = await readFurniBundle(readFileSync(join(out, p)), p);
+    for (const r of Object.keys(c.files).filter((x) => x === `furni-renders/${base}.png` || x.startsWith(`furni-renders/${base}*`))) {
+      const star = r.slice(0, -4).split('*')[1];
+      const img = renderStill(model, star === undefined ? 0 : Number(star));
+      assert.ok((await encodePng(img!)).equals(readFileSync(join(out, r))), r);
+      checked++;
+    }
+  }
+  assert.ok(checked > 40);
+});
+
+test('incremental: an unchanged rebuild builds nothing; a changed or deleted input/output rebuilds that item', async () => {
+  const out = join(root, 'out-main');
+  const again = await runBuild({ assets: kit, out, jobs: 1, now: fixed });
+  assert.equal(again.rebuilt, 3); // only the three failed items are retried
+  assert.ok(again.unchanged > 30);
+  // Same bytes, new mtime: hashed, still unchanged.
+  const crate = join(kit, 'bundled/furniture/kit_crate.nitro');
+  writeFileSync(crate, readFileSync(crate));
+  assert.equal((await runBuild({ assets: kit, out, jobs: 1, now: fixed })).rebuilt, 3);
+  unlinkSync(join(out, 'furni-renders', 'kit_crate.png'));
+  const after = await runBuild({ assets: kit, out, jobs: 1, now: fixed });
+  assert.equal(after.rebuilt, 4);
+  assert.ok(existsSync(join(out, 'furni-renders', 'kit_crate.png')));
+});
+
+test('--only builds the named items and keeps the rest of the corpus', async () => {
+  const out = join(root, 'out-only');
+  const s = await runBuild({ assets: kit, out, jobs: 1, only: ['kit_sofa_colors*3'], now: fixed });
+  assert.equal(s.rebuilt, 1);
+  assert.deepEqual(Object.keys(s.corpus.files).filter((p) => p.startsWith('catalog-thumbs/')), ['catalog-thumbs/kit_sofa_colors.png']);
+  await runBuild({ assets: kit, out, jobs: 1, now: fixed });
+  const s2 = await runBuild({ assets: kit, out, jobs: 1, only: ['kit_crate'], now: fixed });
+  assert.equal(s2.rebuilt, 0);
+  assert.ok('furni-renders/kit_sofa_colors*3.png' in s2.corpus.files);
+});
+
+test('worker threads give the same files as the in-thread build', async () => {
+  const out = join(root, 'out-jobs2');
+  const s = await runBuild({ assets: kit, out, jobs: 2, now: fixed });
+  const main = readJson<CorpusIndex>(join(root, 'out-main', CORPUS_FILE));
+  assert.deepEqual(s.corpus.files, main.files);
+});
+
+test('a classname dropped from furnidata leaves the corpus and its files are removed', async () => {
+  const assets = join(root, 'kit-drop');
+  cpSync(kit, assets, { recursive: true });
+  const out = join(root, 'out-drop');
+  await runBuild({ assets, out, jobs: 1, now: fixed });
+  assert.ok(existsSync(join(out, 'furni-renders', 'kit_crate.png')));
+  const fdPath = join(assets, 'gamedata/FurnitureData.json');
+  const fd = readJson<{ roomitemtypes: { furnitype: { classname: string }[] } }>(fdPath);
+  fd.roomitemtypes.furnitype = fd.roomitemtypes.furnitype.filter((r) => r.classname !== 'kit_crate');
+  writeFileSync(fdPath, JSON.stringify(fd));
+  const s = await runBuild({ assets, out, jobs: 1, now: fixed });
+  assert.ok(!existsSync(join(out, 'furni-renders', 'kit_crate.png')));
+  assert.ok(!('furni-renders/kit_crate.png' in s.corpus.files));
+  assert.equal(s.report.items['kit_crate']!.status, 'skipped');
+  assert.match(s.report.items['kit_crate']!.reason!, /no furnidata row/);
+});
+
+const cli = (args: string[]) => [process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'build', ...args]] as const;
+
+test('a killed build leaves a servable corpus; the rerun completes it; exit codes', async () => {
+  const out = join(root, 'out-kill');
+  cpSync(join(root, 'out-main'), out, { recursive: true });
+  // Force a full rebuild (lost state), then kill it part way through.
+  rmSync(join(out, '.hotel-imager-build.json'));
+  const [node, args] = cli(['--assets', kit, '--out', out, '--jobs', '1']);
+  const child = spawn(node, args, { cwd: repo, stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 1500));
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+  const c = readJson<CorpusIndex>(join(out, CORPUS_FILE));
+  for (const [p, f] of Object.entries(c.files)) {
+    const b = readFileSync(join(out, p));
+    assert.equal(b.length, f.size, p);
+    if (p.endsWith('.png')) await decodeImage(b);
+  }
+  const done = spawnSync(node, args, { cwd: repo, encoding: 'utf8' });
+  assert.equal(done.status, 0, done.stderr);
+  assert.match(done.stdout, /3 failed/);
+  const names = readdirSync(join(out, 'furni-renders'));
+  assert.ok(!names.some((n) => n.endsWith('.tmp')));
+  const strict = spawnSync(cli(['--assets', kit, '--out', out, '--strict'])[0], cli(['--assets', kit, '--out', out, '--strict'])[1], { cwd: repo, encoding: 'utf8' });
+  assert.equal(strict.status, 1);
+  const bad = spawnSync(node, cli(['--assets', join(root, 'nowhere'), '--out', out])[1], { cwd: repo, encoding: 'utf8' });
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /no furni assets found/);
+});
