@@ -1,0 +1,104 @@
+// End to end: the real build pipeline writes the sample kit's corpus, and both the service started in
+// process and the `serve furni` command serve every listed file byte for byte.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile, readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
+import { furniKitFiles } from '../../src/samplekit/furni/index.js';
+import { runBuild } from '../../src/build/run.js';
+import { rawRequest, startTestServer, tempDir } from './furni-http-helpers.js';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+let tmp: { dir: string; cleanup: () => Promise<void> };
+let corpus: string;
+let listed: Record<string, { size: number; sha256: string }>;
+
+before(async () => {
+  tmp = await tempDir('furni-pipeline-');
+  const kit = join(tmp.dir, 'kit');
+  for (const f of await furniKitFiles({ extraFurni: 0 })) {
+    await mkdir(dirname(join(kit, f.path)), { recursive: true });
+    await writeFile(join(kit, f.path), f.data);
+  }
+  corpus = join(tmp.dir, 'corpus');
+  await runBuild({ assets: kit, out: corpus, jobs: 1, now: () => new Date('2026-01-01T00:00:00Z') });
+  listed = JSON.parse(await readFile(join(corpus, 'corpus.json'), 'utf8')).files;
+});
+after(() => tmp.cleanup());
+
+function urlOf(key: string): string {
+  return '/' + key.split('/').map(encodeURIComponent).join('/');
+}
+
+test('every file the pipeline lists is served with its bytes, type and ETag', async () => {
+  const srv = await startTestServer({ corpus, memoryBudget: 1 << 20 });
+  try {
+    const keys = Object.keys(listed).filter((k) => k !== 'build-report.json');
+    assert.ok(keys.some((k) => k.startsWith('furni-renders/') && k.includes('*')), 'the kit has colour variants');
+    assert.ok(keys.some((k) => k.startsWith('hof_furni/')), 'the kit has bundles');
+    for (const key of keys) {
+      const res = await rawRequest(srv.port, 'GET', urlOf(key));
+      assert.equal(res.status, 200, key);
+      assert.equal(res.body.length, listed[key]!.size, key);
+      assert.equal(createHash('sha256').update(res.body).digest('hex'), listed[key]!.sha256, key);
+      assert.equal(res.headers.etag, `"${listed[key]!.sha256}"`, key);
+      assert.equal(res.headers['content-type'], key.endsWith('.bundle') ? 'application/octet-stream' : 'image/png', key);
+      if (key.endsWith('.png')) assert.deepEqual([...res.body.subarray(1, 4)], [0x50, 0x4e, 0x47], `${key} is a PNG`);
+    }
+    const health = JSON.parse((await rawRequest(srv.port, 'GET', '/healthz')).body.toString());
+    assert.equal(health.status, 'ok');
+    assert.equal(health.checks.storage.corpus.files, keys.length);
+  } finally {
+    await srv.close();
+  }
+});
+
+test('`hotel-imager serve furni` serves the corpus and stops cleanly on SIGTERM', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'serve', 'furni', '--corpus', corpus, '--port', '0', '--host', '127.0.0.1'], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    let out = '';
+    const port = await new Promise<number>((resolvePort, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20000);
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /furni service listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolvePort(Number(m[1]));
+        }
+      });
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    const key = Object.keys(listed).find((k) => k.startsWith('furni-renders/'))!;
+    const res = await rawRequest(port, 'GET', urlOf(key));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.etag, `"${listed[key]!.sha256}"`);
+    const version = JSON.parse((await rawRequest(port, 'GET', '/version')).body.toString());
+    assert.match(version.commit, /^([0-9a-f]{40}|unknown)$/);
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    // The request line made it to stdout before exit.
+    assert.ok(out.split('\n').some((l) => l.includes('"msg":"request"') && l.includes('"status":200')), out);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+test('`serve furni` rejects a bad flag value with a clear message', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'serve', 'furni', '--corpus', corpus, '--memory-budget', 'lots'], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | null>((r) => child.on('exit', r));
+  assert.notEqual(code, 0);
+  assert.match(err, /memory-budget/);
+});
