@@ -35,7 +35,7 @@ export interface AvatarServiceDeps {
 }
 
 export type AvatarAnswer =
-  | { kind: 'image'; image: CachedImage; cacheControl: string; source: 'memory' | 'disk' | 'render' }
+  | { kind: 'image'; image: CachedImage; key: string; cacheControl: string; source: 'memory' | 'disk' | 'render' }
   | { kind: 'bad-request'; reason: string }
   | { kind: 'fallback'; reason: FallbackReason; location: string; detail: string };
 
@@ -78,9 +78,9 @@ export class AvatarService {
       });
       const cacheControl = identity.kind === 'figure' ? FIGURE_CACHE_CONTROL : USER_CACHE_CONTROL;
       const hot = this.deps.cache.getMemory(key);
-      if (hot) return { kind: 'image', image: hot, cacheControl, source: 'memory' };
+      if (hot) return { kind: 'image', image: hot, key, cacheControl, source: 'memory' };
       const onDisk = await this.deps.cache.getDisk(key);
-      if (onDisk) return { kind: 'image', image: onDisk, cacheControl, source: 'disk' };
+      if (onDisk) return { kind: 'image', image: onDisk, key, cacheControl, source: 'disk' };
       const failed = this.failures.get(key);
       if (failed) return fallback('render-failed-cached', `${failed.code}: ${failed.message}`);
       let job = this.pending.get(key);
@@ -90,7 +90,7 @@ export class AvatarService {
         if (!this.deps.budget.take()) return fallback('no-budget', 'the render budget of this window is spent');
         job = this.startRender(key, req);
       }
-      return { kind: 'image', image: await job, cacheControl, source: 'render' };
+      return { kind: 'image', image: await job, key, cacheControl, source: 'render' };
     } catch (err) {
       if (err instanceof RenderBusyError) return fallback('busy', err.message);
       if (err instanceof RenderFailedError) return fallback('render-failed', `${err.code}: ${err.message}`);
@@ -117,6 +117,11 @@ export class AvatarService {
       const detail = err instanceof RenderFailedError ? `${err.code}: ${err.message}` : (err as Error)?.message ?? String(err);
       return { kind: 'failed', req, reason, detail };
     }
+  }
+
+  /** The image for a key if it is in memory (the raw hot path of the routes). */
+  memoryImage(key: string): CachedImage | undefined {
+    return this.deps.cache.getMemory(key);
   }
 
   stats(): { renders: number; inFlight: number; recentFailures: number; fallbacks: Record<FallbackReason, number> } {

@@ -1,9 +1,11 @@
 // HTTP adapter for the avatar service (Fastify): /avatar.png and /avatar (GET, HEAD, OPTIONS),
 // /render, /healthz, /version. Every response carries `Access-Control-Allow-Origin: *` (spec §5).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { ifNoneMatchMatches } from '../etag.js';
-import { installRequestLog, serverLogOptions, type LogLevel } from '../request-log.js';
-import { type AvatarService } from './avatar-service.js';
+import { installRequestLog, logPath, serverLogOptions, type LogLevel } from '../request-log.js';
+import { FIGURE_CACHE_CONTROL, type AvatarService } from './avatar-service.js';
 import { FALLBACK_CACHE_CONTROL } from './fallback.js';
 import { renderDebugPage } from './render-page.js';
 
@@ -35,13 +37,76 @@ function plain(reply: FastifyReply, status: number, text: string): FastifyReply 
     .send(text);
 }
 
+/** Raw URLs of `?figure=` requests already answered from cache → their cache key. */
+type HotUrls = LRUCache<string, string>;
+
+/**
+ * The hot path on Node's own request handler: a GET/HEAD whose exact URL was answered before and whose
+ * image is still in the memory cache goes straight to the socket. Everything else (first sight of a URL,
+ * `?user=` requests, evicted images, other routes) is left to Fastify. Returns false when not handled.
+ */
+function createHotHandler(service: AvatarService, hot: HotUrls, log: () => FastifyInstance['log'] | undefined, nextId: () => string) {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const url = req.url ?? '';
+    const key = hot.get(url);
+    if (key === undefined) return false;
+    const image = service.memoryImage(key);
+    if (image === undefined) {
+      hot.delete(url);
+      return false;
+    }
+    const started = performance.now();
+    const inm = req.headers['if-none-match'];
+    const notModified = typeof inm === 'string' && ifNoneMatchMatches(inm, image.etag);
+    const headers: Record<string, string> = {
+      'access-control-allow-origin': '*',
+      etag: image.etag,
+      'cache-control': FIGURE_CACHE_CONTROL,
+      'x-imager-frames': String(image.frames),
+      'x-imager-cache': 'memory',
+    };
+    let status = 200;
+    if (notModified) {
+      status = 304;
+      res.writeHead(304, headers);
+      res.end();
+    } else {
+      headers['content-type'] = 'image/png';
+      headers['content-length'] = String(image.body.length);
+      res.writeHead(200, headers);
+      if (method === 'HEAD') res.end();
+      else res.end(image.body);
+    }
+    const logger = log();
+    if (logger !== undefined && logger.level !== 'silent' && logger.level !== 'warn' && logger.level !== 'error' && logger.level !== 'fatal') {
+      const bytes = status === 200 && method === 'GET' ? image.body.length : 0;
+      const ms = Math.round((performance.now() - started) * 100) / 100;
+      logger.info({ reqId: nextId(), method, path: logPath(url), status, bytes, ms }, 'request');
+    }
+    return true;
+  };
+}
+
 export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
+  const hot: HotUrls = new LRUCache<string, string>({ max: 100_000 });
+  let requests = 0;
+  const nextId = () => `req-${(++requests).toString(36)}`;
+  let built: FastifyInstance | undefined;
+  const hotHandler = createHotHandler(opts.service, hot, () => built?.log, nextId);
   const app = Fastify({
     ...serverLogOptions({ level: opts.logLevel, stream: opts.logStream }),
+    genReqId: nextId,
+    serverFactory: (fastifyHandler) =>
+      createServer((req, res) => {
+        if (!hotHandler(req, res)) fastifyHandler(req, res);
+      }),
     trustProxy: opts.trustProxy,
     // The avatar route reads the raw query itself (every parameter as sent).
     routerOptions: { querystringParser: () => ({}), maxParamLength: 8192 },
   });
+  built = app;
   installRequestLog(app);
   const { service } = opts;
 
@@ -59,6 +124,7 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
         .send(`fallback (${answer.reason}): ${answer.location}\n`);
     }
     const { image } = answer;
+    if (answer.cacheControl === FIGURE_CACHE_CONTROL) hot.set(request.raw.url ?? '', answer.key);
     reply
       .header('etag', image.etag)
       .header('cache-control', answer.cacheControl)
