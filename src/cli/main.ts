@@ -2,6 +2,7 @@
 // The hotel-imager command line. Each command lives in its own file and registers itself here.
 import { Command } from 'commander';
 import { registerBuildCommand } from './build.js';
+import { registerConvertCommand } from './convert.js';
 import { registerSampleKitCommand } from './sample-kit.js';
 import { registerServeCommand } from './serve.js';
 
@@ -13,6 +14,7 @@ program
 
 // Commands are registered by the modules below (one file a command).
 registerBuildCommand(program);
+registerConvertCommand(program);
 registerSampleKitCommand(program);
 registerServeCommand(program);
 

@@ -1,0 +1,231 @@
+// Flash layout → Nitro layout. Reads a hotel's Flash-era folder (gamedata/*.xml|txt, gordon/ figure
+// libraries, hof_furni/[<revision>/] furni SWFs) and writes the Nitro layout the rest of the project
+// reads (gamedata/*.json, bundled/figure/*.nitro, bundled/furniture/*.nitro). A file that cannot be
+// converted is reported and skipped; everything else is still written.
+import { mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
+import { writeAssetLibrary } from '../formats/asset-library.js';
+import { readFigureSwf } from '../formats/flash/figure-library.js';
+import { readFurniSwf } from '../formats/flash/furni-library.js';
+import { type FurnitureData } from '../formats/furnidata.js';
+import type { FigureMapDoc } from '../avatar/gamedata-types.js';
+import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../formats/gamedata/figure-xml.js';
+import { type FurnidataProblem } from '../formats/gamedata/furnidata-txt.js';
+import { readFurnidataAny, type FurnidataFormat } from '../formats/gamedata/furnidata-any.js';
+
+export interface ConvertOptions {
+  /** Flash layout root. */
+  from: string;
+  /** Nitro layout root to write (created if missing). */
+  to: string;
+  /** Files converted at once (default 2: SWF decoding and PNG encoding are CPU-bound). */
+  concurrency?: number;
+  onProgress?: (p: { done: number; total: number; file: string }) => void;
+}
+
+export interface ConvertEntry {
+  /** Source path relative to `from`. */
+  source: string;
+  /** Written path relative to `to`. */
+  target: string;
+}
+
+export interface ConvertFailure {
+  source: string;
+  reason: string;
+}
+
+export interface ConvertReport {
+  gamedata: ConvertEntry[];
+  figures: ConvertEntry[];
+  furniture: ConvertEntry[];
+  failed: ConvertFailure[];
+  /** Furni SWFs left out because another revision of the same classname was chosen. */
+  superseded: string[];
+  /** SWFs in the figure folders that figuremap does not name (pets, effects): not figure libraries. */
+  skipped: string[];
+  /** Legacy furnidata rows that could not be read. */
+  furnidataProblems: FurnidataProblem[];
+}
+
+async function isDir(p: string): Promise<boolean> {
+  return stat(p).then((s) => s.isDirectory(), () => false);
+}
+async function isFile(p: string): Promise<boolean> {
+  return stat(p).then((s) => s.isFile(), () => false);
+}
+
+/** Writes through a temporary file and a rename, so a crash never leaves a half-written output. */
+async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, data);
+  await rename(tmp, path);
+}
+
+async function listSwfs(dir: string): Promise<string[]> {
+  if (!(await isDir(dir))) return [];
+  return (await readdir(dir, { withFileTypes: true }))
+    .filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.swf'))
+    .map((e) => join(dir, e.name))
+    .sort();
+}
+
+/** Figure libraries: `gordon/*.swf`, `gordon/<release>/*.swf`, or `figure/*.swf`. */
+async function findFigureSwfs(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const base of ['gordon', 'figure']) {
+    const dir = join(root, base);
+    if (!(await isDir(dir))) continue;
+    out.push(...(await listSwfs(dir)));
+    for (const e of (await readdir(dir, { withFileTypes: true })).filter((x) => x.isDirectory()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      out.push(...(await listSwfs(join(dir, e.name))));
+    }
+  }
+  return out;
+}
+
+/**
+ * Figure libraries are the `hh_human_*` libraries and the ones figuremap names; other SWFs sharing the
+ * folder (pets, effects) are not figure libraries. Without a figuremap every SWF there is tried.
+ */
+function isFigureLibrary(file: string, mapped: Set<string> | undefined): boolean {
+  const name = basename(file).replace(/\.swf$/i, '').toLowerCase();
+  return name.startsWith('hh_human_') || mapped === undefined || mapped.has(name);
+}
+
+/**
+ * Furni SWFs by classname: `hof_furni/<cn>.swf` and `hof_furni/<revision>/<cn>.swf`. When several
+ * revisions exist, the furnidata revision wins, else the highest revision folder.
+ */
+async function findFurniSwfs(root: string, revisions: Map<string, number>): Promise<{ chosen: Map<string, string>; superseded: string[] }> {
+  const dir = join(root, 'hof_furni');
+  const candidates = new Map<string, { path: string; revision: number }[]>();
+  const add = (path: string, revision: number) => {
+    const cn = basename(path).replace(/\.swf$/i, '');
+    const list = candidates.get(cn) ?? [];
+    list.push({ path, revision });
+    candidates.set(cn, list);
+  };
+  for (const p of await listSwfs(dir)) add(p, -1);
+  if (await isDir(dir)) {
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      if (e.isDirectory() && /^\d+$/.test(e.name)) for (const p of await listSwfs(join(dir, e.name))) add(p, Number(e.name));
+    }
+  }
+  const chosen = new Map<string, string>();
+  const superseded: string[] = [];
+  for (const cn of [...candidates.keys()].sort()) {
+    const list = candidates.get(cn)!.sort((a, b) => b.revision - a.revision || (a.path < b.path ? -1 : 1));
+    const want = revisions.get(cn);
+    const pick = list.find((c) => c.revision === want) ?? list[0]!;
+    chosen.set(cn, pick.path);
+    for (const c of list) if (c !== pick) superseded.push(c.path);
+  }
+  return { chosen, superseded };
+}
+
+async function pool<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.max(1, Math.min(size, items.length)) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  });
+  await Promise.all(workers);
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export async function convertFlashToNitro(opts: ConvertOptions): Promise<ConvertReport> {
+  const { from, to } = opts;
+  if (!(await isDir(from))) throw new Error(`not a folder: ${from}`);
+  const report: ConvertReport = { gamedata: [], figures: [], furniture: [], failed: [], superseded: [], skipped: [], furnidataProblems: [] };
+  const rel = (p: string) => relative(from, p) || p;
+  const fail = (source: string, e: unknown) => report.failed.push({ source: rel(source), reason: message(e) });
+  const gd = join(from, 'gamedata');
+
+  // Gamedata: each document on its own, so one bad file does not stop the others.
+  const documents: [string, string, (text: string, file: string) => unknown][] = [
+    ['figuredata.xml', 'FigureData.json', parseFigureDataXml],
+    ['figuremap.xml', 'FigureMap.json', parseFigureMapXml],
+    ['HabboAvatarActions.xml', 'HabboAvatarActions.json', parseAvatarActionsXml],
+  ];
+  let mappedLibraries: Set<string> | undefined;
+  for (const [src, dst, parse] of documents) {
+    const path = join(gd, src);
+    if (!(await isFile(path))) continue;
+    try {
+      const doc = parse(await readFile(path, 'utf8'), src);
+      if (src === 'figuremap.xml') mappedLibraries = new Set((doc as FigureMapDoc).libraries.map((l) => l.id.toLowerCase()));
+      await writeAtomic(join(to, 'gamedata', dst), JSON.stringify(doc));
+      report.gamedata.push({ source: rel(path), target: join('gamedata', dst) });
+    } catch (e) {
+      fail(path, e);
+    }
+  }
+  let furnidata: FurnitureData | undefined;
+  for (const [name, format] of [['furnidata.xml', 'xml'], ['furnidata.json', 'json'], ['furnidata.txt', 'txt']] as [string, FurnidataFormat][]) {
+    const path = join(gd, name);
+    if (!(await isFile(path))) continue;
+    try {
+      const { data, problems } = readFurnidataAny(await readFile(path), name, format);
+      furnidata = data;
+      report.furnidataProblems = problems;
+      await writeAtomic(join(to, 'gamedata', 'FurnitureData.json'), JSON.stringify(data));
+      report.gamedata.push({ source: rel(path), target: join('gamedata', 'FurnitureData.json') });
+      break;
+    } catch (e) {
+      fail(path, e);
+    }
+  }
+
+  const revisions = new Map<string, number>();
+  if (furnidata) {
+    for (const row of [...furnidata.roomitemtypes.furnitype, ...furnidata.wallitemtypes.furnitype]) {
+      const base = row.classname.split('*')[0]!;
+      if (!revisions.has(base)) revisions.set(base, row.revision);
+    }
+  }
+  const figureCandidates = await findFigureSwfs(from);
+  const figureFiles = figureCandidates.filter((p) => isFigureLibrary(p, mappedLibraries));
+  report.skipped = figureCandidates.filter((p) => !isFigureLibrary(p, mappedLibraries)).map(rel);
+  const { chosen, superseded } = await findFurniSwfs(from, revisions);
+  report.superseded = superseded.map(rel);
+  type Job = { kind: 'figure' | 'furniture'; path: string; name: string };
+  const jobs: Job[] = [
+    ...figureFiles.map((p) => ({ kind: 'figure' as const, path: p, name: basename(p).replace(/\.swf$/i, '') })),
+    ...[...chosen].map(([cn, p]) => ({ kind: 'furniture' as const, path: p, name: cn })),
+  ];
+  const seenFigure = new Set<string>();
+  let done = 0;
+  await pool(jobs, opts.concurrency ?? 2, async (job) => {
+    try {
+      const bytes = await readFile(job.path);
+      if (job.kind === 'figure') {
+        // A later release folder holding the same library is skipped: the first (top-level) one wins.
+        if (seenFigure.has(job.name)) return;
+        seenFigure.add(job.name);
+        const lib = await readFigureSwf(bytes, rel(job.path));
+        const target = join('bundled', 'figure', `${job.name}.nitro`);
+        await writeAtomic(join(to, target), await writeAssetLibrary(lib));
+        report.figures.push({ source: rel(job.path), target });
+      } else {
+        const lib = await readFurniSwf(bytes, rel(job.path));
+        const target = join('bundled', 'furniture', `${job.name}.nitro`);
+        await writeAtomic(join(to, target), await writeAssetLibrary(lib));
+        report.furniture.push({ source: rel(job.path), target });
+      }
+    } catch (e) {
+      fail(job.path, e);
+    } finally {
+      opts.onProgress?.({ done: ++done, total: jobs.length, file: rel(job.path) });
+    }
+  });
+  const bySource = (a: { source: string }, b: { source: string }) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0);
+  report.figures.sort(bySource);
+  report.furniture.sort(bySource);
+  report.failed.sort(bySource);
+  await writeAtomic(join(to, 'convert-report.json'), JSON.stringify(report, null, 2) + '\n');
+  return report;
+}
