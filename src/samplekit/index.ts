@@ -93,14 +93,19 @@ function normaliseOptions(opts: SampleKitOptions): { extraFurni: number } {
  * so a reader never sees half a kit. Returns the stamp written as `kit.json`.
  */
 export async function writeSampleKit(dir: string, opts: SampleKitOptions = {}): Promise<KitStamp> {
+  return writeKitFrom(dir, opts, sampleKitStream(opts), generatorVersion());
+}
+
+/** The writer behind `writeSampleKit`, for any stream of kit files (tests use the furni half alone). */
+export async function writeKitFrom(dir: string, opts: SampleKitOptions, files: AsyncIterable<KitFile>, version: string): Promise<KitStamp> {
   const target = resolve(dir);
   await mkdir(dirname(target), { recursive: true });
   const tmp = `${target}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     const hash = createHash('sha256');
-    let files = 0;
+    let count = 0;
     const made = new Set<string>();
-    for await (const f of sampleKitStream(opts)) {
+    for await (const f of files) {
       const p = join(tmp, f.path);
       const parent = dirname(p);
       if (!made.has(parent)) {
@@ -110,9 +115,9 @@ export async function writeSampleKit(dir: string, opts: SampleKitOptions = {}): 
       await writeFile(p, f.data);
       hash.update(`${f.path}\0${f.data.length}\0`);
       hash.update(f.data);
-      files++;
+      count++;
     }
-    const stamp: KitStamp = { format: 1, generatorVersion: generatorVersion(), options: normaliseOptions(opts), files, contentHash: hash.digest('hex') };
+    const stamp: KitStamp = { format: 1, generatorVersion: version, options: normaliseOptions(opts), files: count, contentHash: hash.digest('hex') };
     await writeFile(join(tmp, KIT_STAMP), JSON.stringify(stamp, null, 2) + '\n');
     await swapInto(tmp, target);
     return stamp;
@@ -156,11 +161,15 @@ export async function readKitStamp(dir: string): Promise<KitStamp | null> {
  * these options, otherwise (re)writes it. Returns whether it wrote.
  */
 export async function ensureSampleKit(dir: string, opts: SampleKitOptions = {}): Promise<{ written: boolean; stamp: KitStamp }> {
+  return ensureKitFrom(dir, opts, () => sampleKitStream(opts), generatorVersion());
+}
+
+/** The logic behind `ensureSampleKit`, for any kit source. */
+export async function ensureKitFrom(dir: string, opts: SampleKitOptions, files: () => AsyncIterable<KitFile>, version: string): Promise<{ written: boolean; stamp: KitStamp }> {
   const want = normaliseOptions(opts);
-  const version = generatorVersion();
   const current = await readKitStamp(dir);
   if (current && current.generatorVersion === version && current.options?.extraFurni === want.extraFurni) {
     return { written: false, stamp: current };
   }
-  return { written: true, stamp: await writeSampleKit(dir, opts) };
+  return { written: true, stamp: await writeKitFrom(dir, opts, files(), version) };
 }
