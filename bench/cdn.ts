@@ -1,0 +1,341 @@
+// npm run bench:cdn — the furni asset service against nginx on the same corpus, same load generator,
+// loopback only, bounded in time:
+//   1. cached 200: one hot render URL;            req/s and p99 for each server, and the ratio
+//   2. 304: the same URL with its If-None-Match;  req/s and p99 for each server, and the ratio
+//   3. spread 200: random URLs over the whole corpus (wrk only), same figures
+//   4. memory: RSS of the service sampled every 5 s through a 60 s spread run (flat or not)
+// nginx (Debian package) and wrk are installed with apt-get when missing (needs root); autocannon
+// (a dev dependency) can be chosen instead of wrk with --generator autocannon, but as a single Node
+// thread it saturates before either server does, which flatters the ratio.
+// Both servers get one process/worker, the same CPU (pinned with taskset when there is one; the load
+// generator gets the other), and a buffered access log to a file.
+//
+// Flags: --corpus DIR (default: a generated corpus of --files PNG-sized files), --files N (3000),
+//        --duration S (10 per measurement), --soak S (60), --connections N (50), --generator wrk|autocannon,
+//        --no-pin (let the scheduler place processes; better when other work loads the machine)
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { existsSync, readFileSync, writeFileSync, mkdirSync, chmodSync, openSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { corpusJson, fakePng } from '../test/server/furni-fixture.js';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+interface Args {
+  corpus?: string;
+  files: number;
+  duration: number;
+  soak: number;
+  connections: number;
+  generator: 'wrk' | 'autocannon';
+  pin: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { files: 3000, duration: 10, soak: 60, connections: 50, generator: 'wrk', pin: true };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    if (flag === '--no-pin') {
+      a.pin = false;
+      continue;
+    }
+    const v = argv[++i];
+    if (v === undefined) throw new Error(`${flag} needs a value`);
+    if (flag === '--corpus') a.corpus = resolve(v);
+    else if (flag === '--files') a.files = Math.max(10, Number(v));
+    else if (flag === '--duration') a.duration = Math.max(1, Number(v));
+    else if (flag === '--soak') a.soak = Math.max(0, Number(v));
+    else if (flag === '--connections') a.connections = Math.max(1, Number(v));
+    else if (flag === '--generator' && (v === 'wrk' || v === 'autocannon')) a.generator = v;
+    else throw new Error(`unknown flag ${flag} ${v}`);
+  }
+  return a;
+}
+
+function has(cmd: string): string | undefined {
+  for (const dir of ['/usr/sbin', '/usr/bin', '/usr/local/sbin', '/usr/local/bin', '/sbin', '/bin']) {
+    if (existsSync(join(dir, cmd))) return join(dir, cmd);
+  }
+  return undefined;
+}
+
+let aptUpdated = false;
+/** The Debian package's binary, installing the package if missing. */
+function ensureTool(bin: string, packages: string[]): string {
+  const found = has(bin);
+  if (found) return found;
+  if (process.getuid?.() !== 0) throw new Error(`${bin} is not installed and this is not root: apt-get install ${packages[0]}`);
+  for (const pkg of packages) {
+    console.log(`installing ${pkg} (apt-get)…`);
+    if (!aptUpdated) {
+      spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+      aptUpdated = true;
+    }
+    spawnSync('apt-get', ['install', '-y', '-qq', pkg], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const now = has(bin);
+    if (now) return now;
+  }
+  throw new Error(`could not install ${bin} (tried ${packages.join(', ')})`);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+  });
+}
+
+/** A corpus shaped like the real one: ~70% renders (1–8 KiB), ~20% icons (~0.5 KiB), ~10% bundles (20–60 KiB). */
+function generateCorpus(dir: string, n: number): void {
+  const files: Record<string, Buffer> = {};
+  for (let i = 0; i < n; i++) {
+    const r = i % 10;
+    if (r < 7) files[`furni-renders/bench_item_${i}${i % 3 === 0 ? `*${i % 7}` : ''}.png`] = fakePng(i, 1024 + ((i * 2654435761) >>> 0) % 7168);
+    else if (r < 9) files[`catalog-thumbs/bench_item_${i}.png`] = fakePng(i, 400 + (i % 300));
+    else files[`hof_furni/${60000 + (i % 50)}/bench_item_${i}.bundle`] = fakePng(i, 20480 + ((i * 40503) >>> 0) % 40960);
+  }
+  for (const [p, data] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true, mode: 0o755 });
+    writeFileSync(join(dir, p), data);
+  }
+  writeFileSync(join(dir, 'corpus.json'), corpusJson(files, { builtAt: new Date().toISOString(), rendererVersion: 'bench' }));
+}
+
+async function waitForHttp(url: string, ms = 20000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      const r = await fetch(url);
+      await r.arrayBuffer();
+      if (r.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > until) throw new Error(`${url} did not come up`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function rssKiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : NaN;
+}
+
+interface LoadResult {
+  rps: number;
+  p99ms: number;
+  non2xx3xx: number;
+  errors: number;
+}
+
+let pinning = true;
+function pin(cpu: string, cmd: string, args: string[]): [string, string[]] {
+  return pinning && has('taskset') ? ['taskset', ['-c', cpu, cmd, ...args]] : [cmd, args];
+}
+
+function wrkLatencyMs(text: string): number {
+  const m = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(text);
+  if (!m) return NaN;
+  const v = Number(m[1]);
+  return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+}
+
+async function runWrk(wrk: string, url: string, headers: Record<string, string>, seconds: number, connections: number, script?: string): Promise<LoadResult> {
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '--timeout', '5s'];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
+  if (script) args.push('-s', script);
+  args.push(url);
+  const [cmd, full] = pin('1', wrk, args);
+  const out = await new Promise<string>((res, rej) => {
+    const p = spawn(cmd, full, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    p.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    p.on('error', rej);
+    p.on('exit', () => res(text));
+  });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+  const non = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const errors = sock ? sock.slice(1).reduce((s, x) => s + Number(x), 0) : 0;
+  return { rps, p99ms: wrkLatencyMs(out), non2xx3xx: non, errors };
+}
+
+async function runAutocannon(url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<LoadResult> {
+  const autocannon = createRequire(import.meta.url)('autocannon') as (
+    o: Record<string, unknown>,
+  ) => Promise<{ requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number; '3xx': number }>;
+  const r = await autocannon({ url, headers, duration: seconds, connections });
+  return { rps: r.requests.average, p99ms: r.latency.p99, non2xx3xx: r.non2xx - r['3xx'], errors: r.errors };
+}
+
+function nginxConfig(dir: string, corpus: string, port: number): string {
+  const asRoot = process.getuid?.() === 0 ? 'user root root;' : '';
+  return `# nginx as a static origin for the same corpus, configured the usual way for speed.
+${asRoot}
+worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/nginx-error.log warn;
+events { worker_connections 4096; }
+http {
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  access_log ${dir}/nginx-access.log combined buffer=64k flush=1s;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  open_file_cache max=20000 inactive=60s;
+  open_file_cache_valid 60s;
+  types { image/png png; application/octet-stream bundle; }
+  default_type application/octet-stream;
+  server {
+    listen 127.0.0.1:${port};
+    root ${corpus};
+    location / {
+      add_header Cache-Control "public, max-age=31536000, immutable";
+      add_header Access-Control-Allow-Origin "*";
+    }
+  }
+}
+`;
+}
+
+function fmt(r: LoadResult): string {
+  const extra = r.non2xx3xx || r.errors ? ` (${r.non2xx3xx} bad statuses, ${r.errors} socket errors)` : '';
+  return `${Math.round(r.rps).toString().padStart(7)} req/s  p99 ${r.p99ms.toFixed(2).padStart(7)} ms${extra}`;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  pinning = args.pin;
+  const nginx = ensureTool('nginx', ['nginx', 'nginx-light']);
+  const wrk = args.generator === 'wrk' ? ensureTool('wrk', ['wrk']) : undefined;
+  const work = await mkdtemp(join(tmpdir(), 'bench-cdn-'));
+  chmodSync(work, 0o755);
+  const children: ChildProcess[] = [];
+  const cleanup = () => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  };
+  process.on('SIGINT', () => {
+    cleanup();
+    process.exit(130);
+  });
+  try {
+    let corpus = args.corpus;
+    if (!corpus) {
+      corpus = join(work, 'corpus');
+      generateCorpus(corpus, args.files);
+    }
+    const manifest = JSON.parse(readFileSync(join(corpus, 'corpus.json'), 'utf8')) as { files: Record<string, { size: number; sha256: string }> };
+    const keys = Object.keys(manifest.files).filter((k) => /^(furni-renders|catalog-thumbs)\/[^/]+\.png$|^hof_furni\/[^/]+\/[^/]+\.bundle$/.test(k));
+    const hotKey = keys.find((k) => k.startsWith('furni-renders/'));
+    if (!hotKey) throw new Error(`${corpus}: no renders listed in corpus.json`);
+    const totalBytes = keys.reduce((s, k) => s + manifest.files[k]!.size, 0);
+    const urlPath = (k: string) => '/' + k.split('/').map(encodeURIComponent).join('/');
+
+    const ourPort = await freePort();
+    const nginxPort = await freePort();
+    const [svcCmd, svcArgs] = pin('0', process.execPath, [
+      '--import', 'tsx', join(repo, 'src/cli/main.ts'), 'serve', 'furni',
+      '--corpus', corpus, '--port', String(ourPort), '--host', '127.0.0.1', '--log-level', 'info',
+      '--memory-budget', String(Math.max(64 * 1024 * 1024, totalBytes * 2)),
+    ]);
+    const ourLog = openSync(join(work, 'service-access.log'), 'w');
+    const svc = spawn(svcCmd, svcArgs, { cwd: repo, stdio: ['ignore', ourLog, 'inherit'] });
+    children.push(svc);
+    writeFileSync(join(work, 'nginx.conf'), nginxConfig(work, corpus, nginxPort));
+    const [ngCmd, ngArgs] = pin('0', nginx, ['-c', join(work, 'nginx.conf'), '-p', work]);
+    const ng = spawn(ngCmd, ngArgs, { stdio: ['ignore', 'inherit', 'inherit'] });
+    children.push(ng);
+    const ours = `http://127.0.0.1:${ourPort}`;
+    const theirs = `http://127.0.0.1:${nginxPort}`;
+    await Promise.all([waitForHttp(`${ours}/healthz`), waitForHttp(`${theirs}/`)]);
+    const svcPid = svc.pid!;
+
+    // Each server's own ETag for the hot file (nginx's is mtime-size, ours the sha256).
+    const hot = urlPath(hotKey);
+    const etag = async (base: string) => {
+      const r = await fetch(base + hot);
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`${base}${hot}: ${r.status}`);
+      return r.headers.get('etag') ?? '';
+    };
+    const [ourTag, theirTag] = [await etag(ours), await etag(theirs)];
+    // wrk picks a random corpus path per request for the spread runs.
+    const script = join(work, 'spread.lua');
+    writeFileSync(
+      script,
+      `local paths = {\n${keys.map((k) => `  ${JSON.stringify(urlPath(k))},`).join('\n')}\n}\n` +
+        `math.randomseed(42)\nrequest = function() return wrk.format("GET", paths[math.random(#paths)]) end\n`,
+    );
+
+    const load = (base: string, path: string, headers: Record<string, string>, seconds: number, spread = false) =>
+      args.generator === 'wrk' ? runWrk(wrk!, base + path, headers, seconds, args.connections, spread ? script : undefined) : runAutocannon(base + path, headers, seconds, args.connections);
+
+    console.log(`corpus: ${corpus} (${keys.length} files, ${(totalBytes / 1048576).toFixed(1)} MiB); hot file ${hotKey}`);
+    console.log(`generator: ${args.generator}, ${args.connections} connections, ${args.duration} s per run; ` +
+      `${pinning && has('taskset') ? 'servers pinned to CPU 0, generator to CPU 1' : 'no taskset: nothing pinned'}; loadavg before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+    // Warm both (our memory cache, nginx's open_file_cache and the page cache).
+    await load(ours, hot, {}, 2);
+    await load(theirs, hot, {}, 2);
+
+    const scenarios: [string, (base: string) => Promise<LoadResult>][] = [
+      ['cached 200', (b) => load(b, hot, {}, args.duration)],
+      ['304', (b) => load(b, hot, { 'If-None-Match': b === ours ? ourTag : theirTag }, args.duration)],
+    ];
+    if (args.generator === 'wrk') scenarios.push(['spread 200', (b) => load(b, '/', {}, args.duration, true)]);
+    const results: { name: string; ours: LoadResult; nginx: LoadResult }[] = [];
+    for (const [i, [name, run]] of scenarios.entries()) {
+      // Alternate the order so drift in the shared machine's load does not favour one server.
+      let a: LoadResult, b: LoadResult;
+      if (i % 2 === 0) {
+        a = await run(ours);
+        b = await run(theirs);
+      } else {
+        b = await run(theirs);
+        a = await run(ours);
+      }
+      results.push({ name, ours: a, nginx: b });
+      console.log(`${name.padEnd(11)} service ${fmt(a)}\n${''.padEnd(11)} nginx   ${fmt(b)}\n${''.padEnd(11)} ratio   ${((a.rps / b.rps) * 100).toFixed(0)}% of nginx req/s`);
+    }
+
+    let rss: { t: number; kib: number }[] = [];
+    if (args.soak > 0) {
+      const samples: { t: number; kib: number }[] = [{ t: 0, kib: rssKiB(svcPid) }];
+      const t0 = Date.now();
+      const timer = setInterval(() => samples.push({ t: Math.round((Date.now() - t0) / 1000), kib: rssKiB(svcPid) }), 5000);
+      const soak = await (args.generator === 'wrk' ? load(ours, '/', {}, args.soak, true) : load(ours, hot, {}, args.soak));
+      clearInterval(timer);
+      samples.push({ t: Math.round((Date.now() - t0) / 1000), kib: rssKiB(svcPid) });
+      rss = samples;
+      const mib = (k: number) => (k / 1024).toFixed(1);
+      const afterWarm = samples.filter((s) => s.t >= 10);
+      const lo = Math.min(...afterWarm.map((s) => s.kib));
+      const hi = Math.max(...afterWarm.map((s) => s.kib));
+      console.log(`memory     ${args.soak} s ${args.generator === 'wrk' ? 'spread' : 'cached'} run at ${Math.round(soak.rps)} req/s: RSS MiB ${samples.map((s) => `${s.t}s=${mib(s.kib)}`).join(' ')}`);
+      console.log(`${''.padEnd(11)}after 10 s: ${mib(lo)}–${mib(hi)} MiB (spread ${mib(hi - lo)} MiB; cache budget covers the ${(totalBytes / 1048576).toFixed(1)} MiB corpus); nginx RSS ${mib(rssKiB(ng.pid!))} MiB`);
+    }
+    console.log(`loadavg after: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (the machine may be shared: compare ratios, not absolutes)`);
+    writeFileSync(join(work, 'results.json'), JSON.stringify({ args, results, rss }, null, 2));
+  } finally {
+    cleanup();
+    await new Promise((r) => setTimeout(r, 300));
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});
