@@ -1,8 +1,12 @@
-// Runs item tasks on N worker threads (or in this thread when N is 1). A crashed worker fails only its
-// item and is replaced.
+// Runs item tasks on N worker threads (or in this thread when N is 1). Each runner keeps a few items
+// in flight so its thread computes while image encoding waits on libvips. A crashed worker fails only
+// the items it held and is replaced.
 import { Worker } from 'node:worker_threads';
 import { runTask, type TaskResult } from './task.js';
 import { type ItemTask } from './item.js';
+
+/** Items in flight per runner. */
+const PER_RUNNER = 3;
 
 /** Under tsx (tests, dev runs) the worker entry is TypeScript: register tsx's hooks inside the worker first. */
 function spawnWorker(): Worker {
@@ -19,10 +23,11 @@ function crashResult(task: ItemTask, reason: string): TaskResult {
   return { base: task.base, assetSha256: '', files: [], results: classnames.map((classname) => ({ classname, status: 'failed' as const, reason })) };
 }
 
-export async function runTasks(tasks: ItemTask[], outDir: string, jobs: number, onResult: ResultHandler): Promise<void> {
-  if (tasks.length === 0) return;
-  if (jobs <= 1) {
-    for (const t of tasks) {
+async function runInThread(tasks: ItemTask[], outDir: string, onResult: ResultHandler): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < tasks.length) {
+      const t = tasks[next++]!;
       let r: TaskResult;
       try {
         r = await runTask(t, outDir);
@@ -31,43 +36,47 @@ export async function runTasks(tasks: ItemTask[], outDir: string, jobs: number, 
       }
       onResult(t, r);
     }
-    return;
-  }
+  };
+  await Promise.all(Array.from({ length: PER_RUNNER }, lane));
+}
+
+export async function runTasks(tasks: ItemTask[], outDir: string, jobs: number, onResult: ResultHandler): Promise<void> {
+  if (tasks.length === 0) return;
+  if (jobs <= 1) return runInThread(tasks, outDir, onResult);
   let next = 0;
-  const count = Math.min(jobs, tasks.length);
+  const count = Math.min(jobs, Math.ceil(tasks.length / PER_RUNNER));
   await new Promise<void>((resolveAll) => {
     let active = 0;
-    let failedToStart = 0;
-    const startWorker = () => {
+    let crashes = 0;
+    const start = () => {
       const worker = spawnWorker();
       active++;
-      let current: { id: number; task: ItemTask } | undefined;
+      const held = new Map<number, ItemTask>();
       const feed = () => {
-        if (next >= tasks.length) {
-          current = undefined;
-          void worker.terminate();
-          return;
+        while (held.size < PER_RUNNER && next < tasks.length) {
+          const id = next++;
+          held.set(id, tasks[id]!);
+          worker.postMessage({ id, task: tasks[id]!, outDir });
         }
-        const id = next++;
-        current = { id, task: tasks[id]! };
-        worker.postMessage({ id, task: current.task, outDir });
+        if (held.size === 0) void worker.terminate();
       };
       worker.on('message', (msg: { id: number; result?: TaskResult; error?: string }) => {
-        const task = tasks[msg.id]!;
+        const task = held.get(msg.id);
+        if (!task) return;
+        held.delete(msg.id);
         onResult(task, msg.result ?? crashResult(task, `build error: ${msg.error}`));
         feed();
       });
       worker.on('error', (err) => {
-        if (current) onResult(current.task, crashResult(current.task, `worker crashed: ${err.message}`));
-        current = undefined;
-        failedToStart++;
+        for (const t of held.values()) onResult(t, crashResult(t, `worker crashed: ${err.message}`));
+        held.clear();
+        crashes++;
       });
       worker.on('exit', () => {
         active--;
-        // Replace a crashed worker while work remains (unless workers cannot start at all).
-        if (next < tasks.length && failedToStart < jobs * 4) startWorker();
+        // Replace a crashed worker while work remains, unless workers cannot start at all.
+        if (next < tasks.length && crashes < jobs * 4) start();
         else if (active === 0) {
-          // Anything never handed out (workers could not start): fail it with the reason.
           while (next < tasks.length) {
             const t = tasks[next++]!;
             onResult(t, crashResult(t, 'no build worker could start'));
@@ -77,6 +86,6 @@ export async function runTasks(tasks: ItemTask[], outDir: string, jobs: number, 
       });
       feed();
     };
-    for (let i = 0; i < count; i++) startWorker();
+    for (let i = 0; i < count; i++) start();
   });
 }
