@@ -310,6 +310,8 @@ test('hot files come from memory within the budget; larger ones are read from di
       await rm(join(corpus, 'furni-renders', 'big.png'));
       assert.deepEqual((await rawRequest(srv.port, 'GET', '/furni-renders/small.png')).body, small);
       assertNotFound(await rawRequest(srv.port, 'GET', '/furni-renders/big.png'), 'big file gone from disk');
+      assert.equal((await rawRequest(srv.port, 'HEAD', '/furni-renders/big.png')).status, 404, 'HEAD agrees with GET');
+      assert.equal((await rawRequest(srv.port, 'HEAD', '/furni-renders/small.png')).status, 200);
     } finally {
       await srv.close();
     }

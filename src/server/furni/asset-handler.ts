@@ -59,8 +59,13 @@ export function createAssetHandler(store: CorpusStore, log: AccessLog, nextId: (
 
   const sendBody = (req: IncomingMessage, res: ServerResponse, file: CorpusFile, body: Buffer, started: number) => {
     res.writeHead(200, file.headers);
-    res.end(body);
-    finish(req, 200, body.length, started);
+    if (req.method === 'HEAD') {
+      res.end();
+      finish(req, 200, 0, started);
+    } else {
+      res.end(body);
+      finish(req, 200, body.length, started);
+    }
   };
 
   const readFailed = (req: IncomingMessage, res: ServerResponse, file: CorpusFile, err: unknown, started: number) => {
@@ -99,12 +104,7 @@ export function createAssetHandler(store: CorpusStore, log: AccessLog, nextId: (
       finish(req, 304, 0, started);
       return true;
     }
-    if (req.method === 'HEAD') {
-      res.writeHead(200, file.headers);
-      res.end();
-      finish(req, 200, 0, started);
-      return true;
-    }
+    // HEAD takes the same road as GET (a listed file gone from disk is 404 for both), minus the body.
     const body = store.body(file);
     if (Buffer.isBuffer(body)) sendBody(req, res, file, body, started);
     else
