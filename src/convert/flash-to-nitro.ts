@@ -65,10 +65,13 @@ async function writeAtomic(path: string, data: Uint8Array | string): Promise<voi
 
 async function listSwfs(dir: string): Promise<string[]> {
   if (!(await isDir(dir))) return [];
-  return (await readdir(dir, { withFileTypes: true }))
-    .filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.swf'))
-    .map((e) => join(dir, e.name))
-    .sort();
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (!e.name.toLowerCase().endsWith('.swf')) continue;
+    // Symlinked files count too (hotels often link release folders together).
+    if (e.isFile() || (e.isSymbolicLink() && (await isFile(join(dir, e.name))))) out.push(join(dir, e.name));
+  }
+  return out.sort();
 }
 
 /** Figure libraries: `gordon/*.swf`, `gordon/<release>/*.swf`, or `figure/*.swf`. */
@@ -78,8 +81,8 @@ async function findFigureSwfs(root: string): Promise<string[]> {
     const dir = join(root, base);
     if (!(await isDir(dir))) continue;
     out.push(...(await listSwfs(dir)));
-    for (const e of (await readdir(dir, { withFileTypes: true })).filter((x) => x.isDirectory()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      out.push(...(await listSwfs(join(dir, e.name))));
+    for (const name of (await readdir(dir)).sort()) {
+      if (await isDir(join(dir, name))) out.push(...(await listSwfs(join(dir, name))));
     }
   }
   return out;
@@ -109,8 +112,8 @@ async function findFurniSwfs(root: string, revisions: Map<string, number>): Prom
   };
   for (const p of await listSwfs(dir)) add(p, -1);
   if (await isDir(dir)) {
-    for (const e of await readdir(dir, { withFileTypes: true })) {
-      if (e.isDirectory() && /^\d+$/.test(e.name)) for (const p of await listSwfs(join(dir, e.name))) add(p, Number(e.name));
+    for (const name of (await readdir(dir)).sort()) {
+      if (/^\d+$/.test(name) && (await isDir(join(dir, name)))) for (const p of await listSwfs(join(dir, name))) add(p, Number(name));
     }
   }
   const chosen = new Map<string, string>();

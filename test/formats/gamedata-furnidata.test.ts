@@ -58,7 +58,7 @@ const XML = `<?xml version="1.0" encoding="UTF-8"?>
     <furnitype id="5" classname="table_x">
       <revision>12</revision><defaultdir>2</defaultdir><xdim>2</xdim><ydim>3</ydim>
       <partcolors><color>#ffffff</color><color>#ABCDEF</color></partcolors>
-      <name>Tom & Jerry's table</name><description>Fish &amp; chips</description>
+      <name>Tom & Jerry's table</name><description>Fish &amp; chips &#233;&#x2764; &lt;3</description>
       <adurl/><offerid>9</offerid><buyout>1</buyout><rentofferid>-1</rentofferid><rentbuyout>0</rentbuyout>
       <bc>0</bc><excludeddynamic>0</excludeddynamic><customparams/><specialtype>1</specialtype>
       <canstandon>0</canstandon><cansiton>1</cansiton><canlayon>0</canlayon><furniline>tables</furniline>
@@ -74,7 +74,7 @@ test('furnidata.xml: bare & escaped, fields and order as nitro-converter writes 
   const r = data.roomitemtypes.furnitype[0]!;
   assert.deepEqual(Object.keys(r), ['id', 'classname', 'revision', 'category', 'defaultdir', 'xdim', 'ydim', 'partcolors', 'name', 'description', 'adurl', 'offerid', 'buyout', 'rentofferid', 'rentbuyout', 'bc', 'excludeddynamic', 'customparams', 'specialtype', 'canstandon', 'cansiton', 'canlayon', 'furniline', 'environment', 'rare']);
   assert.equal(r.name, "Tom & Jerry's table");
-  assert.equal(r.description, 'Fish & chips');
+  assert.equal(r.description, 'Fish & chips \u00e9\u2764 <3');
   assert.deepEqual(r.partcolors, { color: ['#ffffff', '#ABCDEF'] });
   assert.equal(r.buyout, true);
   assert.equal(r.cansiton, true);

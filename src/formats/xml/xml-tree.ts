@@ -18,8 +18,9 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   parseTagValue: false,
   trimValues: true,
-  processEntities: true,
-  htmlEntities: true,
+  // Entities are decoded below, only where a `&` occurs: the library's own pass costs more than the parse.
+  processEntities: false,
+  htmlEntities: false,
   ignoreDeclaration: true,
   ignorePiTags: true,
 });
@@ -36,14 +37,28 @@ export function escapeBareAmpersands(xml: string): string {
 
 type Ordered = Record<string, unknown>;
 
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/** Decodes XML character and entity references; unknown names stay as written. */
+export function decodeEntities(v: string): string {
+  if (!v.includes('&')) return v;
+  return v.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z][a-zA-Z0-9]*);/g, (m, e: string) => {
+    if (e[0] === '#') {
+      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+    }
+    return NAMED[e] ?? m;
+  });
+}
+
 function convert(node: Ordered): XmlElement | string | undefined {
   let name: string | undefined;
   for (const k of Object.keys(node)) if (k !== ':@') name = k;
   if (name === undefined) return undefined;
-  if (name === '#text') return String(node['#text'] ?? '');
+  if (name === '#text') return decodeEntities(String(node['#text'] ?? ''));
   const attrs: Record<string, string> = {};
   const rawAttrs = node[':@'] as Record<string, unknown> | undefined;
-  if (rawAttrs) for (const [k, v] of Object.entries(rawAttrs)) attrs[k] = String(v);
+  if (rawAttrs) for (const [k, v] of Object.entries(rawAttrs)) attrs[k] = decodeEntities(String(v));
   const children: XmlElement[] = [];
   let text = '';
   for (const c of (node[name] as Ordered[] | undefined) ?? []) {

@@ -1,0 +1,232 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { convertFlashToNitro } from '../src/convert/flash-to-nitro.js';
+import { readAssetLibrary } from '../src/formats/asset-library.js';
+import { readFurniSwf } from '../src/formats/flash/furni-library.js';
+import { readFigureSwf } from '../src/formats/flash/figure-library.js';
+import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../src/formats/gamedata/figure-xml.js';
+import { parseAnimationXml, parseGeometryXml, parsePartSetsXml } from '../src/formats/gamedata/avatar-xml.js';
+import { furniModelFromLibrary } from '../src/furni/model.js';
+import { renderIcon, renderStill } from '../src/furni/render.js';
+import { createAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRequest } from '../src/avatar/index.js';
+import { hasVisiblePixel, imagesEqual, type RgbaImage } from '../src/imaging/image.js';
+import { makeImage, writeSwf } from './helpers/swf-writer.js';
+import { realdata } from './helpers/realdata.js';
+
+function tmp(): string {
+  return mkdtempSync(join(tmpdir(), 'hotel-imager-convert-'));
+}
+
+const CN = 'kit_lamp';
+function kitFurniSwf(revisionMark: number): Buffer {
+  const body = makeImage(6, 8, (x, y) => [200, 100 + revisionMark, 50, y < 2 ? 128 : 255]);
+  const shade = makeImage(4, 3, (x) => [255, 255, 255, x === 0 ? 0 : 255]);
+  const shadow = makeImage(6, 2, () => [0, 0, 0, 255]);
+  const icon = makeImage(3, 3, () => [250, 200, 0, 255]);
+  return writeSwf({
+    bitmaps: [
+      { kind: 'lossless', id: 1, format: 5, alpha: true, image: body },
+      { kind: 'lossless', id: 2, format: 3, alpha: true, image: shade },
+      { kind: 'lossless', id: 3, format: 5, alpha: false, image: shadow },
+      { kind: 'lossless', id: 4, format: 3, alpha: false, image: icon },
+    ],
+    binaries: [
+      { id: 10, data: `<object type="${CN}" visualization="furniture_static" logic="furniture_basic"/>` },
+      { id: 11, data: `<assets><asset name="${CN}_64_a_2_0" x="3" y="10"/><asset name="${CN}_64_a_4_0" source="${CN}_64_a_2_0" flipH="1" x="3" y="10"/>
+        <asset name="${CN}_64_b_2_0" x="2" y="14"/><asset name="${CN}_64_b_4_0" source="${CN}_64_b_2_0" flipH="1" x="2" y="14"/>
+        <asset name="${CN}_64_sd_2_0" x="3" y="-2"/><asset name="${CN}_64_sd_4_0" source="${CN}_64_sd_2_0" x="3" y="-2"/><asset name="${CN}_icon_a" x="1" y="1"/></assets>` },
+      { id: 12, data: `<objectData type="${CN}"><model><dimensions x="1" y="1" z="1"/><directions><direction id="90"/><direction id="180"/></directions></model></objectData>` },
+      { id: 13, data: `<visualizationData type="${CN}"><visualization size="64" layerCount="2" angle="45"><layers><layer id="0" z="1"/><layer id="1" z="2" ink="ADD"/></layers>
+        <directions><direction id="2"/><direction id="4"/></directions><colors><color id="1"><colorLayer id="1" color="40A0FF"/></color></colors></visualization>
+        <visualization size="1" layerCount="1" angle="360"><layers><layer id="0"/></layers></visualization></visualizationData>` },
+      { id: 14, data: `<manifest><library name="${CN}"/></manifest>` },
+    ],
+    symbols: [
+      { id: 1, name: `${CN}_${CN}_64_a_2_0` }, { id: 2, name: `${CN}_${CN}_64_b_2_0` }, { id: 3, name: `${CN}_${CN}_64_sd_2_0` }, { id: 4, name: `${CN}_${CN}_icon_a` },
+      { id: 10, name: `${CN}_index` }, { id: 11, name: `${CN}_${CN}_assets` }, { id: 12, name: `${CN}_${CN}_logic` }, { id: 13, name: `${CN}_${CN}_visualization` },
+      { id: 14, name: `${CN}_manifest` }, { id: 0, name: CN },
+    ],
+  });
+}
+
+function kitFigureSwf(): Buffer {
+  return writeSwf({
+    bitmaps: [
+      { kind: 'lossless', id: 1, format: 5, alpha: true, image: makeImage(5, 9, () => [240, 200, 160, 255]) },
+      { kind: 'lossless', id: 2, format: 5, alpha: true, image: makeImage(3, 5, () => [240, 200, 160, 255]) },
+    ],
+    binaries: [{ id: 3, data: `<manifest><library name="hh_human_kit"><assets><asset name="h_std_bd_1_2_0" mimeType="image/png"><param key="offset" value="-22,50"/></asset>
+      <asset name="sh_std_bd_1_2_0" mimeType="image/png"><param key="offset" value="-10,25"/></asset></assets></library></manifest>` }],
+    symbols: [{ id: 1, name: 'hh_human_kit_h_std_bd_1_2_0' }, { id: 2, name: 'hh_human_kit_sh_std_bd_1_2_0' }, { id: 3, name: 'hh_human_kit_manifest' }, { id: 0, name: 'hh_human_kit' }],
+  }, 'lzma');
+}
+
+function writeKitFlashLayout(dir: string): void {
+  mkdirSync(join(dir, 'gamedata'), { recursive: true });
+  mkdirSync(join(dir, 'gordon'), { recursive: true });
+  mkdirSync(join(dir, 'hof_furni', '7'), { recursive: true });
+  mkdirSync(join(dir, 'hof_furni', '9'), { recursive: true });
+  writeFileSync(join(dir, 'gamedata', 'figuredata.xml'), '<figuredata><colors><palette id="1"><color id="1" index="0" club="0" selectable="1">FFCB98</color></palette></colors><sets><settype type="bd" paletteid="1" mand_m_0="1" mand_f_0="1" mand_m_1="0" mand_f_1="0"><set id="1" gender="U" club="0" colorable="1" selectable="0"><part id="1" type="bd" colorable="1" index="0" colorindex="1"/></set></settype></sets></figuredata>');
+  writeFileSync(join(dir, 'gamedata', 'figuremap.xml'), '<map><lib id="hh_human_kit" revision="1"><part id="1" type="bd"/></lib></map>');
+  writeFileSync(join(dir, 'gamedata', 'HabboAvatarActions.xml'), '<actions><action id="Default" precedence="1000" state="std" main="1" isdefault="1" geometrytype="vertical" activepartset="figure" assetpartdefinition="std"/></actions>');
+  writeFileSync(join(dir, 'gamedata', 'furnidata.txt'), `[["s","1","${CN}","7","2","1","1","","Kit Lamp","","","-1","-1"],["s","2","${CN}*1","7","2","1","1","#ffffff,#40A0FF","Blue Kit Lamp","","","-1","-1"],\n["s","3","broken,"1"]]`);
+  writeFileSync(join(dir, 'gordon', 'hh_human_kit.swf'), kitFigureSwf());
+  writeFileSync(join(dir, 'gordon', 'hh_pets.swf'), Buffer.from('not a figure library'));
+  // Two revisions of the lamp: furnidata names revision 7, so 7 wins over the newer folder 9.
+  writeFileSync(join(dir, 'hof_furni', '7', `${CN}.swf`), kitFurniSwf(0));
+  writeFileSync(join(dir, 'hof_furni', '9', `${CN}.swf`), kitFurniSwf(50));
+  writeFileSync(join(dir, 'hof_furni', 'broken_item.swf'), Buffer.from('CWS\x0a\x40\x00\x00\x00garbage-not-zlib'));
+}
+
+test('convert: kit Flash layout → Nitro layout; bad files reported, the rest written, renders pixel-identical', async () => {
+  const from = tmp();
+  const to = tmp();
+  try {
+    writeKitFlashLayout(from);
+    const report = await convertFlashToNitro({ from, to });
+    assert.deepEqual(report.gamedata.map((g) => g.target).sort(), ['gamedata/FigureData.json', 'gamedata/FigureMap.json', 'gamedata/FurnitureData.json', 'gamedata/HabboAvatarActions.json']);
+    assert.deepEqual(report.figures, [{ source: 'gordon/hh_human_kit.swf', target: 'bundled/figure/hh_human_kit.nitro' }]);
+    assert.deepEqual(report.furniture, [{ source: join('hof_furni', '7', `${CN}.swf`), target: `bundled/furniture/${CN}.nitro` }]);
+    assert.deepEqual(report.superseded, [join('hof_furni', '9', `${CN}.swf`)]);
+    assert.deepEqual(report.skipped, ['gordon/hh_pets.swf']);
+    assert.equal(report.failed.length, 1);
+    assert.equal(report.failed[0]!.source, 'hof_furni/broken_item.swf');
+    assert.match(report.failed[0]!.reason, /broken_item\.swf.*bad zlib stream/);
+    assert.deepEqual(report.furnidataProblems.map((p) => p.line), [2]);
+    assert.deepEqual(JSON.parse(readFileSync(join(to, 'convert-report.json'), 'utf8')), JSON.parse(JSON.stringify(report)));
+
+    const furniData = JSON.parse(readFileSync(join(to, 'gamedata', 'FurnitureData.json'), 'utf8'));
+    assert.deepEqual(furniData.roomitemtypes.furnitype.map((r: { classname: string }) => r.classname), [CN, `${CN}*1`]);
+    assert.equal(JSON.parse(readFileSync(join(to, 'gamedata', 'FigureMap.json'), 'utf8')).libraries[0].id, 'hh_human_kit');
+
+    // The converted bundle is the same model, so every render is pixel-identical.
+    const fromSwf = furniModelFromLibrary(await readFurniSwf(readFileSync(join(from, 'hof_furni', '7', `${CN}.swf`)), `${CN}.swf`));
+    const fromNitro = furniModelFromLibrary(await readAssetLibrary(readFileSync(join(to, 'bundled', 'furniture', `${CN}.nitro`)), `${CN}.nitro`));
+    for (const color of [0, 1]) {
+      const a = renderStill(fromSwf, color)!;
+      const b = renderStill(fromNitro, color)!;
+      assert.ok(a && hasVisiblePixel(a), `colour ${color} renders`);
+      assert.ok(imagesEqual(a, b), `still colour ${color} identical`);
+    }
+    assert.ok(imagesEqual(renderIcon(fromSwf)!, renderIcon(fromNitro)!), 'icon identical');
+
+    const figSwf = await readFigureSwf(readFileSync(join(from, 'gordon', 'hh_human_kit.swf')), 'hh_human_kit.swf');
+    const figNitro = await readAssetLibrary(readFileSync(join(to, 'bundled', 'figure', 'hh_human_kit.nitro')), 'hh_human_kit.nitro');
+    assert.deepEqual(figNitro.data, figSwf.data);
+    for (const [k, img] of figSwf.sprites) assert.ok(imagesEqual(figNitro.sprites.get(k)!, img), k);
+
+    // Same input → byte-identical output.
+    const again = tmp();
+    try {
+      await convertFlashToNitro({ from, to: again });
+      for (const f of ['gamedata/FigureData.json', 'gamedata/FurnitureData.json', `bundled/furniture/${CN}.nitro`, 'bundled/figure/hh_human_kit.nitro', 'convert-report.json']) {
+        assert.deepEqual(readFileSync(join(again, f)), readFileSync(join(to, f)), f);
+      }
+    } finally {
+      rmSync(again, { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(from, { recursive: true, force: true });
+    rmSync(to, { recursive: true, force: true });
+  }
+});
+
+test('convert: a missing source folder is a clear error', async () => {
+  await assert.rejects(convertFlashToNitro({ from: join(tmpdir(), 'no-such-hotel-imager-dir'), to: tmp() }), /not a folder/);
+});
+
+// Real data: a subset (all furni, the figure libraries one outfit needs at both sizes) keeps it quick.
+const flash = realdata('flash');
+const FIGURE_LIBS = ['body', 'face', 'hair', 'shirt', 'leg', 'shoe', 'item'].flatMap((n) => [`hh_human_${n}`, `hh_human_50_${n}`]);
+
+function linkSubset(root: string, into: string): void {
+  mkdirSync(join(into, 'gordon'), { recursive: true });
+  symlinkSync(join(root, 'gamedata'), join(into, 'gamedata'));
+  symlinkSync(join(root, 'hof_furni'), join(into, 'hof_furni'));
+  for (const n of FIGURE_LIBS) symlinkSync(join(root, 'gordon', `${n}.swf`), join(into, 'gordon', `${n}.swf`));
+}
+
+function hotelFrom(gamedata: { figureData: unknown; figureMap: unknown; actions: unknown }, load: (name: string) => Promise<import('../src/formats/asset-library.js').AssetLibrary>, xmlDir: string): AvatarHotel {
+  const g = (f: string) => readFileSync(join(xmlDir, f), 'utf8');
+  return createAvatarHotel({
+    layout: 'flash',
+    figureData: gamedata.figureData as never,
+    figureMap: gamedata.figureMap as never,
+    actions: gamedata.actions as never,
+    geometry: parseGeometryXml(g('HabboAvatarGeometry.xml')),
+    partSets: parsePartSetsXml(g('HabboAvatarPartSets.xml')),
+    animations: parseAnimationXml(g('HabboAvatarAnimation.xml')),
+    libraryNames: FIGURE_LIBS,
+    smallSprites: true,
+    loadLibrary: load,
+  });
+}
+
+test('convert real Flash data: every furni and figure library converts; renders from SWF and from the converted bundles are pixel-identical', { skip: flash.skip }, async () => {
+  const from = tmp();
+  const to = tmp();
+  try {
+    linkSubset(flash.path, from);
+    const report = await convertFlashToNitro({ from, to });
+    assert.deepEqual(report.failed, []);
+    assert.equal(report.furniture.length, 36);
+    assert.equal(report.figures.length, FIGURE_LIBS.length);
+    assert.equal(report.gamedata.length, 4);
+
+    for (const f of readdirSync(join(from, 'hof_furni')).filter((n) => n.endsWith('.swf'))) {
+      const cn = f.replace(/\.swf$/, '');
+      const swfLib = await readFurniSwf(readFileSync(join(from, 'hof_furni', f)), f);
+      const a = furniModelFromLibrary(swfLib);
+      const b = furniModelFromLibrary(await readAssetLibrary(readFileSync(join(to, 'bundled', 'furniture', `${cn}.nitro`)), `${cn}.nitro`));
+      const colors = Object.keys(swfLib.data.visualizations!.find((v) => v.size === 64)?.colors ?? {}).map(Number);
+      for (const color of [0, ...colors]) {
+        const sa = renderStill(a, color);
+        const sb = renderStill(b, color);
+        assert.equal(sa === null, sb === null, `${cn}*${color}: both render or neither`);
+        if (sa && sb) assert.ok(imagesEqual(sa, sb), `${cn}*${color}: still identical`);
+      }
+      const ia = renderIcon(a);
+      const ib = renderIcon(b);
+      if (ia && ib) assert.ok(imagesEqual(ia, ib), `${cn}: icon identical`);
+    }
+
+    const xmlDir = join(flash.path, 'gamedata');
+    const g = (f: string) => readFileSync(join(xmlDir, f), 'utf8');
+    const swfHotel = hotelFrom(
+      { figureData: parseFigureDataXml(g('figuredata.xml')), figureMap: parseFigureMapXml(g('figuremap.xml')), actions: parseAvatarActionsXml(g('HabboAvatarActions.xml')) },
+      async (n) => readFigureSwf(readFileSync(join(flash.path, 'gordon', `${n}.swf`)), `${n}.swf`),
+      xmlDir,
+    );
+    const j = (f: string) => JSON.parse(readFileSync(join(to, 'gamedata', f), 'utf8'));
+    const nitroHotel = hotelFrom(
+      { figureData: j('FigureData.json'), figureMap: j('FigureMap.json'), actions: j('HabboAvatarActions.json') },
+      async (n) => readAssetLibrary(readFileSync(join(to, 'bundled', 'figure', `${n}.nitro`)), `${n}.nitro`),
+      xmlDir,
+    );
+    const base: AvatarRequest = { figure: 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-61', direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0 };
+    const requests: AvatarRequest[] = [
+      base,
+      { ...base, size: 's' },
+      { ...base, direction: 4, headDirection: 3, action: 'wav', animated: true },
+      { ...base, direction: 3, headDirection: 3, action: 'crr=1' },
+      { ...base, direction: 6, headDirection: 6, action: 'sit', size: 's' },
+      { ...base, action: 'lay' },
+      { ...base, direction: 7, headDirection: 7, headOnly: true },
+    ];
+    for (const req of requests) {
+      const ra = await renderAvatar(swfHotel, req);
+      const rb = await renderAvatar(nitroHotel, req);
+      assert.equal(ra.frames.length, rb.frames.length);
+      ra.frames.forEach((fa: RgbaImage, i: number) => {
+        assert.ok(hasVisiblePixel(fa), `${JSON.stringify(req)} frame ${i} is not blank`);
+        assert.ok(imagesEqual(fa, rb.frames[i]!), `${JSON.stringify(req)} frame ${i} identical`);
+      });
+    }
+  } finally {
+    rmSync(from, { recursive: true, force: true });
+    rmSync(to, { recursive: true, force: true });
+  }
+});
