@@ -6,6 +6,8 @@ import { readNitroBundle } from '../../src/formats/nitro-container.js';
 import { FormatError } from '../../src/formats/errors.js';
 import { hasVisiblePixel } from '../../src/imaging/image.js';
 import { type KitFile } from '../../src/samplekit/kit-file.js';
+import { AtlasCache } from '../../src/samplekit/furni/fast-bundle.js';
+import { GeneratedSprites, generatedLibrary, generatedSpec } from '../../src/samplekit/furni/generated.js';
 
 const filesP = furniKitFiles({ extraFurni: 25 });
 const byPath = async () => new Map((await filesP).map((f: KitFile) => [f.path, f.data]));
@@ -84,4 +86,18 @@ test('every asset entry resolves: drawn sprites exist, aliases point at drawn as
     }
     assert.ok(hasVisiblePixel([...lib.sprites.values()].reduce((a, b) => (a.width * a.height >= b.width * b.height ? a : b))), it.classname);
   }
+});
+
+test('generated bundles: the shared-atlas writer gives exactly writeAssetLibrary bytes', async () => {
+  const sprites = new GeneratedSprites();
+  const atlases = new AtlasCache();
+  for (let i = 1; i <= 45; i++) {
+    const spec = generatedSpec(i);
+    const lib = generatedLibrary(spec, sprites);
+    const fast = await atlases.write(lib, spec.spriteSetKey);
+    assert.ok(fast.equals(await writeAssetLibrary(lib)), spec.classname);
+  }
+  // Item i is a pure function of i: templates and colours cycle, names and ids follow the index.
+  assert.equal(generatedSpec(17000).classname, 'kit_gen_17000');
+  assert.deepEqual([generatedSpec(1).template, generatedSpec(11).template, generatedSpec(21).template, generatedSpec(31).template, generatedSpec(41).template], ['box', 'duo', 'blinker', 'plaque', 'box']);
 });
