@@ -7,6 +7,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type KitFile } from './kit-file.js';
+import { avatarKitFiles } from './avatar/index.js';
 import { type FurniKitOptions, furniKitStream } from './furni/index.js';
 
 export type { KitFile } from './kit-file.js';
@@ -25,25 +26,9 @@ export interface KitStamp {
   contentHash: string;
 }
 
-type AvatarModule = { avatarKitFiles(): Promise<KitFile[]> };
-
-async function avatarFiles(): Promise<KitFile[]> {
-  // The avatar half is written in parallel with this file; load it by a computed name so the
-  // furni half builds on its own until it lands.
-  const specifier = './avatar/index.js';
-  let mod: AvatarModule;
-  try {
-    mod = (await import(specifier)) as AvatarModule;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && !existsSync(fileURLToPath(new URL('./avatar/index.js', import.meta.url))) && !existsSync(fileURLToPath(new URL('./avatar/index.ts', import.meta.url)))) return [];
-    throw e;
-  }
-  return mod.avatarKitFiles();
-}
-
 /** Every kit file in a fixed order: avatar files, then FurnitureData.json, then furni bundles. */
 export async function* sampleKitStream(opts: SampleKitOptions = {}): AsyncGenerator<KitFile> {
-  for (const f of await avatarFiles()) yield f;
+  for (const f of await avatarKitFiles()) yield f;
   yield* furniKitStream(opts);
 }
 
@@ -70,7 +55,7 @@ export function generatorVersion(): string {
     }
   };
   walk(here);
-  for (const dep of ['../formats/asset-library', '../formats/nitro-container', '../imaging/codec', '../imaging/image']) {
+  for (const dep of ['../formats/asset-library', '../formats/nitro-container', '../imaging/codec', '../imaging/image', '../imaging/composite']) {
     for (const ext of ['.ts', '.js']) {
       const p = resolve(here, dep + ext);
       if (existsSync(p)) files.push(p);
