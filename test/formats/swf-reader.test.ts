@@ -161,6 +161,9 @@ test('bad input: typed errors naming the file and the offset', async () => {
   await rejects(Buffer.from('FWS'), 'short.swf', /too short/);
   const shortPixels = writeSwf({ extraTags: [{ code: 36, body: Buffer.concat([Buffer.from([1, 0, 5, 4, 0, 4, 0]), deflateSync(Buffer.alloc(10))]) }] }, 'none');
   await rejects(shortPixels, 'short-pixels.swf', /pixel data has 10 bytes, needs 64/);
+  // A header claiming 65535×65535 must be refused before anything that size is allocated.
+  const huge = writeSwf({ extraTags: [{ code: 36, body: Buffer.concat([Buffer.from([1, 0, 5, 0xff, 0xff, 0xff, 0xff]), deflateSync(Buffer.alloc(16))]) }] }, 'none');
+  await rejects(huge, 'huge.swf', /65535x65535 is larger than/);
 });
 
 test('every truncation and many corruptions of a file give a typed error or a result, never a crash', async () => {

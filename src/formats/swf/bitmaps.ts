@@ -9,6 +9,9 @@ export const TAG_DEFINE_BITS_LOSSLESS2 = 36;
 export const TAG_DEFINE_BITS_JPEG2 = 21;
 export const TAG_DEFINE_BITS_JPEG3 = 35;
 
+/** 4096×4096: far beyond any Habbo sprite, small enough that a lying header cannot exhaust memory. */
+const MAX_BITMAP_PIXELS = 4096 * 4096;
+
 /** Flash stores alpha bitmaps premultiplied; undo it, rounding to the nearest value. Alpha 0 → all zero. */
 function unpremultiply(c: number, a: number): number {
   if (a === 0) return 0;
@@ -44,13 +47,15 @@ export function decodeLossless(code: number, body: Uint8Array, file: string, off
   } else if (format !== 5 && !(format === 4 && !withAlpha)) {
     throw new SwfFormatError(file, `unsupported bitmap format ${format} in tag ${code}`, offset);
   }
-  const img = createImage(width, height);
-  if (width === 0 || height === 0) return img;
+  if (width === 0 || height === 0) return createImage(width, height);
+  // Check the size a header claims before allocating for it: a corrupt header must not exhaust memory.
+  if (width * height > MAX_BITMAP_PIXELS) throw new SwfFormatError(file, `bitmap ${width}x${height} is larger than any asset library holds`, offset);
   const px = inflateOrThrow(body.subarray(pos), file, offset + pos, `bitmap ${width}x${height}`);
-  const out = img.data;
   const need = (n: number) => {
     if (px.length < n) throw new SwfFormatError(file, `bitmap ${width}x${height} format ${format}: pixel data has ${px.length} bytes, needs ${n}`, offset + pos);
   };
+  const img = createImage(width, height);
+  const out = img.data;
   if (format === 3) {
     const entry = withAlpha ? 4 : 3;
     const stride = (width + 3) & ~3;
