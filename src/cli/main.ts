@@ -5,6 +5,7 @@ import { registerBuildCommand } from './build.js';
 import { registerConvertCommand } from './convert.js';
 import { registerSampleKitCommand } from './sample-kit.js';
 import { registerServeCommand } from './serve.js';
+import { registerStartCommand } from './start.js';
 
 const program = new Command();
 program
@@ -17,6 +18,7 @@ registerBuildCommand(program);
 registerConvertCommand(program);
 registerSampleKitCommand(program);
 registerServeCommand(program);
+registerStartCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : String(err));
