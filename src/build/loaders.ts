@@ -1,17 +1,16 @@
 // Readers for each layout's inputs, chosen by the layout: asset file → AssetLibrary, furnidata → rows.
 import { readAssetLibrary } from '../formats/asset-library.js';
-import { readFurnitureDataJson, type FurnitureData } from '../formats/furnidata.js';
+import { readFurniSwf } from '../formats/flash/furni-library.js';
+import { type FurnitureData } from '../formats/furnidata.js';
+import { readFurnidataAny } from '../formats/gamedata/furnidata-any.js';
 import { type LibraryLoader } from './item.js';
 import { type LayoutKind } from './layout.js';
 
 export function libraryLoader(kind: LayoutKind): LibraryLoader {
-  if (kind === 'nitro') return readAssetLibrary;
-  return async () => {
-    throw new Error('furni SWF import is not available in this build');
-  };
+  return kind === 'nitro' ? readAssetLibrary : (bytes, file) => readFurniSwf(bytes, file);
 }
 
-export async function readFurnidata(bytes: Uint8Array, file: string, format: 'json' | 'xml' | 'txt'): Promise<FurnitureData> {
-  if (format === 'json') return readFurnitureDataJson(bytes, file);
-  throw new Error(`furnidata ${format} reader is not available in this build (${file})`);
+/** Furnidata rows plus the legacy rows that could not be read (reported, not fatal). */
+export async function readFurnidata(bytes: Uint8Array, file: string, format: 'json' | 'xml' | 'txt'): Promise<{ data: FurnitureData; problems: { line: number; reason: string; excerpt: string }[] }> {
+  return readFurnidataAny(bytes, file, format);
 }

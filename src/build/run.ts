@@ -71,13 +71,15 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const started = Date.now();
   const out = resolve(opts.out);
   const layout = await detectLayout(opts.assets, opts);
-  const furnidata = await readFurnidata(await readFile(layout.furnidataFile), layout.furnidataFile, layout.furnidataFormat);
+  const { data: furnidata, problems } = await readFurnidata(await readFile(layout.furnidataFile), layout.furnidataFile, layout.furnidataFormat);
   await mkdir(out, { recursive: true });
   await removeTempFiles(out);
 
   // Group the furnidata rows by base classname; a `*n` row shares the asset of its base.
   const groups = new Map<string, { revision?: number; firstRevision: number; variants: Set<number> }>();
   const entries: ReportEntry[] = [];
+  // Legacy furnidata rows that could not be read are reported under their line number.
+  for (const p of problems) entries.push({ classname: `furnidata line ${p.line}`, status: 'skipped', reason: `unreadable furnidata row: ${p.reason} (${p.excerpt})` });
   for (const { row } of allFurniRows(furnidata)) {
     const { base, colorId } = splitClassname(row.classname);
     if (row.classname.includes('*') && colorId === undefined) {
