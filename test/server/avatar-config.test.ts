@@ -1,0 +1,78 @@
+// Avatar service settings: defaults, environment variables, flags (flags win), and clear errors;
+// and a render pool pointed at a folder with no hotel fails to start with a message, not a hang.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { avatarConfigFromEnv, defaultAvatarConfig } from '../../src/server/avatar/config.js';
+import { avatarConfigFromFlags, defaultSampleKitDir } from '../../src/cli/serve-avatar.js';
+import { RenderPool } from '../../src/server/avatar/render-pool.js';
+
+test('defaults: port 8081, the public Habbo imager and API, limits that never trip on page traffic', () => {
+  const d = defaultAvatarConfig();
+  assert.equal(d.port, 8081);
+  assert.equal(d.fallbackUrl, 'https://www.habbo.com/habbo-imaging/avatarimage');
+  assert.equal(d.userApiBase, 'https://www.habbo.com');
+  assert.equal(d.assetsDir, undefined);
+  assert.equal(d.userCacheTtlMs, 3_600_000);
+  assert.ok(d.clientBurst >= 500 && d.maxQueue >= 64);
+  assert.equal(d.budgetRenders, 0);
+});
+
+test('environment variables set every setting; flags win over them', () => {
+  const env = {
+    HOTEL_IMAGER_AVATAR_PORT: '9000',
+    HOTEL_IMAGER_AVATAR_ASSETS: '/srv/hotel',
+    HOTEL_IMAGER_FALLBACK_URL: 'http://127.0.0.1:1/img',
+    HOTEL_IMAGER_USER_API: 'http://127.0.0.1:2',
+    HOTEL_IMAGER_AVATAR_CACHE_MB: '64',
+    HOTEL_IMAGER_AVATAR_CACHE_DIR: '/var/cache/avatars',
+    HOTEL_IMAGER_RENDER_WORKERS: '3',
+    HOTEL_IMAGER_CLIENT_RATE: '5',
+    HOTEL_IMAGER_RENDER_BUDGET: '100',
+    HOTEL_IMAGER_TRUST_PROXY: 'yes',
+    HOTEL_IMAGER_LOG_LEVEL: 'warn',
+  };
+  const fromEnv = avatarConfigFromEnv(env);
+  assert.equal(fromEnv.port, 9000);
+  assert.equal(fromEnv.assetsDir, '/srv/hotel');
+  assert.equal(fromEnv.fallbackUrl, 'http://127.0.0.1:1/img');
+  assert.equal(fromEnv.userApiBase, 'http://127.0.0.1:2');
+  assert.equal(fromEnv.memoryCacheBytes, 64 * 1024 * 1024);
+  assert.equal(fromEnv.diskCacheDir, '/var/cache/avatars');
+  assert.equal(fromEnv.workers, 3);
+  assert.equal(fromEnv.clientRatePerSecond, 5);
+  assert.equal(fromEnv.budgetRenders, 100);
+  assert.equal(fromEnv.trustProxy, true);
+  assert.equal(fromEnv.logLevel, 'warn');
+  const flags = avatarConfigFromFlags({ port: '9100', workers: '1', cacheMb: '8', trustProxy: true }, env);
+  assert.equal(flags.port, 9100);
+  assert.equal(flags.workers, 1);
+  assert.equal(flags.memoryCacheBytes, 8 * 1024 * 1024);
+  assert.equal(flags.assetsDir, '/srv/hotel', 'untouched settings keep the environment value');
+});
+
+test('bad settings are refused with the name of the setting', () => {
+  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_PORT: 'eighty' }), /HOTEL_IMAGER_AVATAR_PORT/);
+  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_FALLBACK_URL: 'not a url' }), /fallback URL/);
+  assert.throws(() => avatarConfigFromFlags({ workers: '0' }, {}), /worker/);
+  assert.throws(() => avatarConfigFromFlags({ logLevel: 'loud' }, {}), /log level/);
+});
+
+test('the sample kit goes under HOTEL_IMAGER_CACHE, else the XDG cache folder', () => {
+  assert.equal(defaultSampleKitDir({ HOTEL_IMAGER_CACHE: '/c' }), join('/c', 'sample-kit'));
+  assert.equal(defaultSampleKitDir({ XDG_CACHE_HOME: '/x' }), join('/x', 'hotel-imager', 'sample-kit'));
+});
+
+test('a render pool over a folder without a hotel fails to start, saying why', async () => {
+  const empty = await mkdtemp(join(tmpdir(), 'no-hotel-'));
+  try {
+    await assert.rejects(
+      RenderPool.start({ assetsDir: empty, workers: 1, maxQueue: 1, maxQueueWaitMs: 1000, renderTimeoutMs: 1000 }),
+      /render worker could not load the assets/,
+    );
+  } finally {
+    await rm(empty, { recursive: true, force: true });
+  }
+});
