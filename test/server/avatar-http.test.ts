@@ -394,3 +394,30 @@ test('garbage never produces a 5xx', async () => {
     await res.arrayBuffer();
   }
 });
+
+test('render pool: a full queue refuses at once; a dead worker fails only its job and is replaced', async () => {
+  const { RenderPool, RenderBusyError, RenderCrashError } = await import('../../src/server/avatar/render-pool.js');
+  const pool = await RenderPool.start({ assetsDir: kit, workers: 1, maxQueue: 1, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
+  try {
+    const req = (direction: number) => ({
+      figure: FIG, direction, headDirection: direction, size: 'l' as const, action: 'wav', gesture: '', headOnly: false, animated: true, frames: 0,
+    });
+    const running = pool.render('a', req(0));
+    const queued = pool.render('b', req(1));
+    await assert.rejects(pool.render('c', req(2)), RenderBusyError);
+    assert.equal(pool.render('a', req(0)), running, 'same key joins the render in flight');
+    await Promise.all([running, queued]);
+
+    // Kill the worker under a job: that job fails as a crash, the pool starts a new worker.
+    const victim = pool.render('d', req(3));
+    const slots = (pool as unknown as { slots: { worker: { terminate(): Promise<number> } }[] }).slots;
+    await slots[0]!.worker.terminate();
+    await assert.rejects(victim, RenderCrashError);
+    for (let i = 0; i < 100 && pool.stats().ready === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(pool.stats().restarts, 1);
+    const after = await pool.render('e', req(4));
+    assert.equal(after.frames, 2);
+  } finally {
+    await pool.close();
+  }
+});
