@@ -154,26 +154,31 @@ test('/healthz is 503 when the corpus folder is not readable', { skip: process.g
   }
 });
 
+function gitHead(): string {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    return 'unknown'; // a clone without git metadata
+  }
+}
+
 test('/version reports the commit and build time: from git when run from source', async () => {
   const tmp = await tempDir('furni-version-');
   try {
     const corpus = join(tmp.dir, 'corpus');
     await writeCorpusFixture(corpus, {});
+    // Others may commit while this runs: the answer must be HEAD as of the server's start.
+    const headBefore = gitHead();
     const srv = await startTestServer({ corpus });
+    const headAfter = gitHead();
     try {
       const res = await rawRequest(srv.port, 'GET', '/version');
       assert.equal(res.status, 200);
       assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
       const v = JSON.parse(res.body.toString());
       assert.equal(v.service, 'hotel-imager-furni');
-      let head = 'unknown';
-      try {
-        head = execFileSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-      } catch {
-        // a clone without git metadata
-      }
-      assert.equal(v.commit, head);
-      assert.equal(v.source, head === 'unknown' ? 'unknown' : 'git');
+      assert.ok([headBefore, headAfter].includes(v.commit), `${v.commit} is HEAD`);
+      assert.equal(v.source, v.commit === 'unknown' ? 'unknown' : 'git');
       assert.ok(!Number.isNaN(Date.parse(v.builtAt)), 'builtAt is a timestamp');
     } finally {
       await srv.close();

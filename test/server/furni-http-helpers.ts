@@ -55,7 +55,7 @@ export async function tempDir(prefix: string): Promise<{ dir: string; cleanup: (
 }
 
 /** Polls until `check` holds (or fails after `ms`), for effects that land on a timer. */
-export async function eventually(check: () => Promise<boolean> | boolean, ms = 3000): Promise<void> {
+export async function eventually(check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     if (await check()) return;
