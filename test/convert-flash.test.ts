@@ -4,10 +4,10 @@ import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertFlashToNitro } from '../src/convert/flash-to-nitro.js';
+import { flashFigureLoader, readFlashAvatarSources } from '../src/convert/flash-layout.js';
 import { readAssetLibrary } from '../src/formats/asset-library.js';
 import { readFurniSwf } from '../src/formats/flash/furni-library.js';
 import { readFigureSwf } from '../src/formats/flash/figure-library.js';
-import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../src/formats/gamedata/figure-xml.js';
 import { parseAnimationXml, parseGeometryXml, parsePartSetsXml } from '../src/formats/gamedata/avatar-xml.js';
 import { furniModelFromLibrary } from '../src/furni/model.js';
 import { renderIcon, renderStill } from '../src/furni/render.js';
@@ -134,6 +134,26 @@ test('convert: kit Flash layout → Nitro layout; bad files reported, the rest w
   }
 });
 
+test('Flash layout: avatar sources and figure libraries read straight from the SWF folder', async () => {
+  const root = tmp();
+  try {
+    writeKitFlashLayout(root);
+    const src = await readFlashAvatarSources(root);
+    assert.deepEqual([...src.libraries.keys()], ['hh_human_kit'], 'hh_pets is not a figure library');
+    assert.equal(src.figureData.setTypes[0]!.type, 'bd');
+    assert.equal(src.figureMap.libraries[0]!.id, 'hh_human_kit');
+    assert.equal(src.actions.actions[0]!.id, 'Default');
+    assert.equal(src.geometry, undefined);
+    const lib = await flashFigureLoader(src.libraries)('hh_human_kit');
+    assert.deepEqual(lib.data.assets!.h_std_bd_1_2_0, { x: -22, y: 50 });
+    await assert.rejects(flashFigureLoader(src.libraries)('hh_human_nope'), /no figure library hh_human_nope/);
+    rmSync(join(root, 'gamedata', 'figuremap.xml'));
+    await assert.rejects(readFlashAvatarSources(root), /no gamedata\/figuremap\.xml/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('convert: a missing source folder is a clear error', async () => {
   await assert.rejects(convertFlashToNitro({ from: join(tmpdir(), 'no-such-hotel-imager-dir'), to: tmp() }), /not a folder/);
 });
@@ -194,12 +214,10 @@ test('convert real Flash data: every furni and figure library converts; renders 
     }
 
     const xmlDir = join(flash.path, 'gamedata');
-    const g = (f: string) => readFileSync(join(xmlDir, f), 'utf8');
-    const swfHotel = hotelFrom(
-      { figureData: parseFigureDataXml(g('figuredata.xml')), figureMap: parseFigureMapXml(g('figuremap.xml')), actions: parseAvatarActionsXml(g('HabboAvatarActions.xml')) },
-      async (n) => readFigureSwf(readFileSync(join(flash.path, 'gordon', `${n}.swf`)), `${n}.swf`),
-      xmlDir,
-    );
+    const sources = await readFlashAvatarSources(flash.path);
+    assert.equal(sources.libraries.size, 26);
+    assert.ok(sources.geometry && sources.animations && sources.partSets && sources.drawOrder);
+    const swfHotel = hotelFrom(sources, flashFigureLoader(sources.libraries), xmlDir);
     const j = (f: string) => JSON.parse(readFileSync(join(to, 'gamedata', f), 'utf8'));
     const nitroHotel = hotelFrom(
       { figureData: j('FigureData.json'), figureMap: j('FigureMap.json'), actions: j('HabboAvatarActions.json') },

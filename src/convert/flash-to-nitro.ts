@@ -2,7 +2,7 @@
 // libraries, hof_furni/[<revision>/] furni SWFs) and writes the Nitro layout the rest of the project
 // reads (gamedata/*.json, bundled/figure/*.nitro, bundled/furniture/*.nitro). A file that cannot be
 // converted is reported and skipped; everything else is still written.
-import { mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { writeAssetLibrary } from '../formats/asset-library.js';
 import { readFigureSwf } from '../formats/flash/figure-library.js';
@@ -12,6 +12,7 @@ import type { FigureMapDoc } from '../avatar/gamedata-types.js';
 import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../formats/gamedata/figure-xml.js';
 import { type FurnidataProblem } from '../formats/gamedata/furnidata-txt.js';
 import { readFurnidataAny, type FurnidataFormat } from '../formats/gamedata/furnidata-any.js';
+import { findFigureFolderSwfs, isDir, isFigureLibrary, isFile, listSwfs } from './flash-layout.js';
 
 export interface ConvertOptions {
   /** Flash layout root. */
@@ -48,53 +49,12 @@ export interface ConvertReport {
   furnidataProblems: FurnidataProblem[];
 }
 
-async function isDir(p: string): Promise<boolean> {
-  return stat(p).then((s) => s.isDirectory(), () => false);
-}
-async function isFile(p: string): Promise<boolean> {
-  return stat(p).then((s) => s.isFile(), () => false);
-}
-
 /** Writes through a temporary file and a rename, so a crash never leaves a half-written output. */
 async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
   await writeFile(tmp, data);
   await rename(tmp, path);
-}
-
-async function listSwfs(dir: string): Promise<string[]> {
-  if (!(await isDir(dir))) return [];
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    if (!e.name.toLowerCase().endsWith('.swf')) continue;
-    // Symlinked files count too (hotels often link release folders together).
-    if (e.isFile() || (e.isSymbolicLink() && (await isFile(join(dir, e.name))))) out.push(join(dir, e.name));
-  }
-  return out.sort();
-}
-
-/** Figure libraries: `gordon/*.swf`, `gordon/<release>/*.swf`, or `figure/*.swf`. */
-async function findFigureSwfs(root: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const base of ['gordon', 'figure']) {
-    const dir = join(root, base);
-    if (!(await isDir(dir))) continue;
-    out.push(...(await listSwfs(dir)));
-    for (const name of (await readdir(dir)).sort()) {
-      if (await isDir(join(dir, name))) out.push(...(await listSwfs(join(dir, name))));
-    }
-  }
-  return out;
-}
-
-/**
- * Figure libraries are the `hh_human_*` libraries and the ones figuremap names; other SWFs sharing the
- * folder (pets, effects) are not figure libraries. Without a figuremap every SWF there is tried.
- */
-function isFigureLibrary(file: string, mapped: Set<string> | undefined): boolean {
-  const name = basename(file).replace(/\.swf$/i, '').toLowerCase();
-  return name.startsWith('hh_human_') || mapped === undefined || mapped.has(name);
 }
 
 /**
@@ -190,7 +150,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
       if (!revisions.has(base)) revisions.set(base, row.revision);
     }
   }
-  const figureCandidates = await findFigureSwfs(from);
+  const figureCandidates = await findFigureFolderSwfs(from);
   const figureFiles = figureCandidates.filter((p) => isFigureLibrary(p, mappedLibraries));
   report.skipped = figureCandidates.filter((p) => !isFigureLibrary(p, mappedLibraries)).map(rel);
   const { chosen, superseded } = await findFurniSwfs(from, revisions);
