@@ -59,7 +59,8 @@ export function spriteKeys(type: string, id: number): SpriteKey[] {
     case 'ey':
       return [...keys(['std', 'sml', 'sad', 'agr', 'srp', 'eyb'], FACE_DIRS), ...LAY(['lay', 'lsm', 'lsa', 'lag', 'lsr', 'ley'])];
     case 'fa':
-      return [...keys(['std'], id === 8010 ? FACE_DIRS : BASE_DIRS), ...keys(['spk'], id === 8010 ? FACE_DIRS : BASE_DIRS, [0, 1]), ...LAY()];
+      // Facial hair is not seen from behind: no sprites for 0 and 7 (a renderer draws nothing there).
+      return [...keys(['std'], FACE_DIRS), ...keys(['spk'], FACE_DIRS, [0, 1]), ...LAY()];
     case 'ea':
     case 'hr':
     case 'hrb':
@@ -108,7 +109,7 @@ const PATTERN: Record<string, Fill> = {
   hd: G(0xfa),
   lh: G(0xcc),
   rh: G(0xf0),
-  fc: G(0xc4),
+  fc: G(0xdc),
   hr: (x, y) => (((x + y) % 6) + 6) % 6 < 3 ? G(0xff) : G(0xc8),
   hrb: (x, y) => (((x - y) % 6) + 6) % 6 < 3 ? G(0xe8) : G(0xac),
   ch: (_x, y) => (y % 4 < 2 ? G(0xff) : G(0xd2)),
@@ -475,7 +476,7 @@ function faOps(id: number, action: string, dir: number, frame: number, fill: Fil
     const mx = g.hcx + g.faceX + (dir === 1 ? 1 : 0);
     return [{ shapes: [rect(mx - 4, 47 + dy, 8, 2), rect(mx - 5, 48 + dy, 2, 2), rect(mx + 3, 48 + dy, 2, 2)], fill }];
   }
-  if (!g.face) return [{ shapes: [ellipse(g.hcx, 53 + dy, g.headRx - 2, 4, { y0: 52 + dy })], fill }];
+  if (!g.face) return null;
   return [{ shapes: [ellipse(g.hcx + g.faceX * 0.6, 51 + dy, g.headRx - 3, 6.5, { y0: 48 + dy })], fill }];
 }
 
