@@ -3,7 +3,7 @@
 // default assets; most tests use it as their fixture.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type KitFile } from './kit-file.js';
@@ -84,6 +84,7 @@ export async function writeSampleKit(dir: string, opts: SampleKitOptions = {}): 
 /** The writer behind `writeSampleKit`, for any stream of kit files (tests use the furni half alone). */
 export async function writeKitFrom(dir: string, opts: SampleKitOptions, files: AsyncIterable<KitFile>, version: string): Promise<KitStamp> {
   const target = resolve(dir);
+  await refuseForeignTarget(target);
   await mkdir(dirname(target), { recursive: true });
   const tmp = `${target}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
@@ -108,6 +109,22 @@ export async function writeKitFrom(dir: string, opts: SampleKitOptions, files: A
     return stamp;
   } finally {
     await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The kit replaces its folder as a whole, so it must never be pointed at a folder of other files. */
+async function refuseForeignTarget(target: string): Promise<void> {
+  let entries: string[];
+  try {
+    const s = await stat(target);
+    if (!s.isDirectory()) throw new Error(`cannot write the sample kit to ${target}: it is a file, not a folder`);
+    entries = await readdir(target);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  if (entries.length > 0 && !entries.includes(KIT_STAMP)) {
+    throw new Error(`refusing to replace ${target}: it is not empty and holds no ${KIT_STAMP}, so it is not a sample kit`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, writeFile, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -130,4 +130,20 @@ test('a failing kit source leaves the previous kit untouched', async (t) => {
 test('the generator version is a stable hash of the generator source', () => {
   assert.match(generatorVersion(), /^[0-9a-f]{32}$/);
   assert.equal(generatorVersion(), generatorVersion());
+});
+
+test('the kit never replaces a folder that is not a kit, nor a file', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'kit-test-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  const foreign = join(root, 'photos');
+  await writeKitFrom(join(root, 'empty-ok'), {}, furniKitStream(), 'v1');
+  await mkdir(foreign);
+  await writeFile(join(foreign, 'holiday.jpg'), 'precious');
+  await assert.rejects(writeKitFrom(foreign, {}, furniKitStream(), 'v1'), /refusing to replace .*photos.*not a sample kit/);
+  await assert.rejects(ensureKitFrom(foreign, {}, () => furniKitStream(), 'v1'), /refusing to replace/);
+  assert.equal(await readFile(join(foreign, 'holiday.jpg'), 'utf8'), 'precious');
+  const file = join(root, 'file');
+  await writeFile(file, 'x');
+  await assert.rejects(writeKitFrom(file, {}, furniKitStream(), 'v1'), /is a file/);
+  assert.deepEqual((await readdir(root)).sort(), ['empty-ok', 'file', 'photos']);
 });
