@@ -44,7 +44,17 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
     genReqId: nextId,
     serverFactory: (fastifyHandler) => {
       const server = createServer((req, res) => {
-        if (!handleAsset(req, res)) fastifyHandler(req, res);
+        let handled: boolean;
+        try {
+          handled = handleAsset(req, res);
+        } catch (err) {
+          // A bug in the hot path must cost one request, never the process.
+          app!.log.error({ path: req.url, error: (err as Error).stack ?? String(err) }, 'asset handler failed');
+          if (res.headersSent) res.destroy();
+          else res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' }).end('internal error');
+          return;
+        }
+        if (!handled) fastifyHandler(req, res);
       });
       server.keepAliveTimeout = KEEP_ALIVE_MS;
       return server;
