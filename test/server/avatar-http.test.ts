@@ -387,10 +387,13 @@ test('garbage never produces a 5xx', async () => {
     '/avatar.png?figure=%00%01',
     '/avatar.png?figure=hd-180-1&figure=ch-210-66',
     '/nope',
+    '/%',
+    '/avatar.png/%zz',
   ];
   for (const p of paths) {
     const res = await get(svc.url, p);
     assert.ok(res.status < 500, `${p} → ${res.status}`);
+    assert.equal(res.headers.get('access-control-allow-origin'), '*', `${p} carries CORS`);
     await res.arrayBuffer();
   }
 });

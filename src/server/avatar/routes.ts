@@ -103,6 +103,13 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
         if (!hotHandler(req, res)) fastifyHandler(req, res);
       }),
     trustProxy: opts.trustProxy,
+    // A URL Fastify cannot route (a malformed escape in the path) is still answered with CORS.
+    frameworkErrors: (err, _request, rawReply) => {
+      void (rawReply as FastifyReply)
+        .code(400)
+        .headers({ 'access-control-allow-origin': '*', 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+        .send(`bad request: ${err.message}\n`);
+    },
     // The avatar route reads the raw query itself (every parameter as sent).
     routerOptions: { querystringParser: () => ({}), maxParamLength: 8192 },
   });
