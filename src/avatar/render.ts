@@ -114,10 +114,15 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
 
   const parts: PlannedPart[] = [];
   const avatarSet = req.headOnly ? 'head' : 'full';
-  for (const bp of hotel.geometry.ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction)) {
+  const ordered = hotel.geometry.ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction);
+  // Part types the geometry does not know are still drawn: on top of the torso's own parts.
+  const placed = new Set(hotel.geometry.ordered('full', pose.geometryType, bodyDir, pose.main.assetAction).flatMap((b) => b.partTypes));
+  const extra = [...byType.keys()].filter((t) => !placed.has(t) && t !== 'ri' && t !== 'li');
+  for (const bp of ordered) {
     const governing = pose.bodyParts.get(bp.id) ?? null;
     const direction = bp.id === 'head' ? headDir : bodyDir;
-    for (const type of bp.partTypes) {
+    const types = bp.id === 'torso' && extra.length > 0 ? [...bp.partTypes, ...extra] : bp.partTypes;
+    for (const type of types) {
       const list = byType.get(type);
       if (!list) continue;
       if (direction === 7 && (type === 'fc' || type === 'ey')) continue;

@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assembleApng, encodeApng, readPngChunks, crc32 } from '../../src/imaging/apng.js';
+import { decodeImage, encodePng } from '../../src/imaging/codec.js';
+import { createImage, imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
+
+function frame(v: number): RgbaImage {
+  const img = createImage(5, 4);
+  for (let i = 0; i < 20; i++) img.data.set([v, 255 - v, 7, i % 2 ? 255 : 100], i * 4);
+  return img;
+}
+
+/** Rebuilds frame n of an APNG as a plain PNG (IHDR + its IDAT/fdAT data) to decode it. */
+function extractFrame(apng: Buffer, n: number): Buffer {
+  const chunks = readPngChunks(apng);
+  const ihdr = chunks.find((c) => c.type === 'IHDR')!;
+  let idx = -1;
+  const data: Buffer[] = [];
+  for (const c of chunks) {
+    if (c.type === 'fcTL') idx++;
+    else if (idx === n && c.type === 'IDAT') data.push(c.data);
+    else if (idx === n && c.type === 'fdAT') data.push(c.data.subarray(4));
+  }
+  const chunk = (type: string, d: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(d.length);
+    const td = Buffer.concat([Buffer.from(type, 'latin1'), d]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(td));
+    return Buffer.concat([len, td, crc]);
+  };
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr.data), chunk('IDAT', Buffer.concat(data)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+test('APNG: acTL loops forever, every fcTL is the full canvas at 1/6 s, sequence numbers run 0..n', async () => {
+  const frames = [frame(10), frame(120), frame(250)];
+  const apng = await encodeApng(frames);
+  const chunks = readPngChunks(apng);
+  const types = chunks.map((c) => c.type);
+  assert.equal(types[0], 'IHDR');
+  assert.equal(types[1], 'acTL');
+  assert.equal(types.at(-1), 'IEND');
+  const actl = chunks[1]!.data;
+  assert.equal(actl.readUInt32BE(0), 3);
+  assert.equal(actl.readUInt32BE(4), 0);
+  const fctl = chunks.filter((c) => c.type === 'fcTL').map((c) => c.data);
+  assert.equal(fctl.length, 3);
+  const seqs: number[] = [];
+  for (const c of chunks) if (c.type === 'fcTL' || c.type === 'fdAT') seqs.push(c.data.readUInt32BE(0));
+  assert.deepEqual(seqs, seqs.map((_, i) => i));
+  for (const f of fctl) {
+    assert.deepEqual([f.readUInt32BE(4), f.readUInt32BE(8), f.readUInt32BE(12), f.readUInt32BE(16)], [5, 4, 0, 0]);
+    assert.deepEqual([f.readUInt16BE(20), f.readUInt16BE(22)], [1, 6]);
+    assert.deepEqual([f[24], f[25]], [0, 0]);
+  }
+  // first frame is the default image: a plain decoder sees frame 0
+  assert.ok(imagesEqual(await decodeImage(apng), frames[0]!), 'default image is frame 0');
+  for (let i = 0; i < 3; i++) assert.ok(imagesEqual(await decodeImage(extractFrame(apng, i)), frames[i]!), `frame ${i}`);
+});
+
+test('APNG bytes are deterministic; mismatched frame sizes are refused', async () => {
+  const a = await encodeApng([frame(1), frame(2)]);
+  const b = await encodeApng([frame(1), frame(2)]);
+  assert.ok(a.equals(b), 'same frames, same bytes');
+  const other = await encodePng(createImage(3, 3));
+  assert.throws(() => assembleApng([readyPng(a), other]), /differs/);
+  assert.throws(() => assembleApng([]), RangeError);
+  assert.throws(() => readPngChunks(Buffer.from('nope')), /not a PNG/);
+});
+
+function readyPng(apng: Buffer): Buffer {
+  return extractFrame(apng, 0);
+}
