@@ -91,6 +91,7 @@ test('200 image/png with ETag, x-imager-frames, CORS and the figure Cache-Contro
   assert.equal(res.headers.get('x-imager-frames'), '1');
   assert.equal(res.headers.get('access-control-allow-origin'), '*');
   assert.equal(res.headers.get('cache-control'), FIGURE_CC);
+  assert.match(res.headers.get('access-control-expose-headers')!, /x-imager-frames/);
   assert.deepEqual([...body.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   assert.deepEqual(pngSize(body), [128, 220], 'no size → l');
 });

@@ -20,6 +20,8 @@ export interface AvatarAppOptions {
 }
 
 const AVATAR_PATHS = ['/avatar.png', '/avatar'];
+/** So page scripts can read the frame count and cache facts of a cross-origin image response. */
+const EXPOSE = 'etag, x-imager-frames, x-imager-fallback, x-imager-cache';
 const ALLOW = 'GET, HEAD, OPTIONS';
 
 function rawQueryOf(request: FastifyRequest): string {
@@ -66,6 +68,7 @@ function createHotHandler(service: AvatarService, hot: HotUrls, log: () => Fasti
       'cache-control': FIGURE_CACHE_CONTROL,
       'x-imager-frames': String(image.frames),
       'x-imager-cache': 'memory',
+      'access-control-expose-headers': EXPOSE,
     };
     let status = 200;
     if (notModified) {
@@ -127,6 +130,7 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
         .header('location', answer.location)
         .header('cache-control', FALLBACK_CACHE_CONTROL)
         .header('x-imager-fallback', answer.reason)
+        .header('access-control-expose-headers', EXPOSE)
         .header('content-type', 'text/plain; charset=utf-8')
         .send(`fallback (${answer.reason}): ${answer.location}\n`);
     }
@@ -136,7 +140,8 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
       .header('etag', image.etag)
       .header('cache-control', answer.cacheControl)
       .header('x-imager-frames', String(image.frames))
-      .header('x-imager-cache', answer.source);
+      .header('x-imager-cache', answer.source)
+      .header('access-control-expose-headers', EXPOSE);
     const inm = request.headers['if-none-match'];
     if (typeof inm === 'string' && ifNoneMatchMatches(inm, image.etag)) return reply.code(304).send();
     return reply.code(200).header('content-type', 'image/png').send(image.body);
@@ -149,7 +154,7 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
       .header('access-control-allow-origin', '*')
       .header('access-control-allow-methods', ALLOW)
       .header('access-control-allow-headers', typeof asked === 'string' && asked !== '' ? asked : 'if-none-match')
-      .header('access-control-expose-headers', 'etag, x-imager-frames, x-imager-fallback')
+      .header('access-control-expose-headers', EXPOSE)
       .header('access-control-max-age', '86400')
       .header('allow', ALLOW)
       .send();
