@@ -71,7 +71,7 @@ test('sample-kit command: full Nitro layout, deterministic, stamped, with a cont
   assert.equal(legend.split('\n').filter((l) => /^ {2}\d+ /.test(l)).length, sprites);
   assert.match(legend, /kit_crate_64_a_2_0 \d+x\d+/);
   assert.match(legend, /bundled\/figure\//);
-  assert.deepEqual(await readdir(root), ['kit', 'sheet.png', 'sheet.txt'].sort(), 'no temporary folders left');
+  assert.deepEqual((await readdir(root)).sort(), ['kit', 'sheet.png', 'sheet.txt'], 'no temporary folders left');
   await assert.rejects(program.parseAsync(['sample-kit', '--out', out, '--furni', 'many'], { from: 'user' }));
 });
 
