@@ -211,7 +211,7 @@ export const FURNI_EXPECTATIONS: readonly FurniExpectation[] = [
     still: { state: 1, direction: 2, visibleLayers: 3 },
     states: { 0: { visibleLayers: 2, frames: 1 }, 1: { visibleLayers: 3, frames: 1 } },
     iconLayers: 1,
-    looks: 'grey door frame A, open leaf B1, yellow light C1; NO pink D squares. Animations "100" (transitionTo 1) and "101" (transitionFrom 1) show D and have 4 visible layers: taking them for states gives a wrong still',
+    looks: 'grey door frame A, open leaf B1, yellow light C1; NO pink D squares. Animations "100" (transitionTo 1; 4 visible layers) and "101" (transitionFrom 1; 3) both show D: taking "100" for a state gives a wrong still',
   },
   {
     classname: 'kit_gate_transdup',
