@@ -36,17 +36,11 @@ export const M_HEAD = { x: 6, y: 10, width: 54, height: 62 };
 // Lying faces right (direction 2) or left (4, mirrored about the registration): the window follows.
 export const M_LAY = { x: 24, y: 16, width: 110, height: 64 };
 
-// The small scale (`sh_` sprites positioned by the hotel, Flash libraries): half-scale registration
-// and the client's small mirror constant (31 for both the body and exception parts).
-export const UPRIGHT_SH: Placement = { rx: 0, ry: 50, mirrorShift: 31, exceptionShift: 0 };
-export const LYING_SH: Placement = { rx: 31, ry: 32, mirrorShift: 0, exceptionShift: -31 };
-
-/** Size-s windows when drawing `sh_` sprites directly (no scaling). */
-export function smallWindow(headOnly: boolean, lying: boolean, mirrored = false): OutputWindow {
-  if (headOnly) return { x: 3, y: 5, width: 27, height: 30, scale: 1 };
-  if (lying) return { x: mirrored ? 2 * LYING_SH.rx - 12 - 56 : 12, y: 8, width: 56, height: 33, scale: 1 };
-  return { x: 0, y: 0, width: 33, height: 56, scale: 1 };
-}
+// The small scale (`sh_` sprites positioned by the hotel, Flash libraries), doubled onto the normal
+// scale's plane: half-scale registration and the client's small mirror constant (31 for the body and
+// for exception parts alike), times two.
+export const UPRIGHT_SH2: Placement = { rx: 0, ry: 100, mirrorShift: 62, exceptionShift: 0 };
+export const LYING_SH2: Placement = { rx: 62, ry: 64, mirrorShift: 0, exceptionShift: -62 };
 
 export function outputWindow(size: AvatarSize, headOnly: boolean, lying: boolean, mirrored = false): OutputWindow {
   const w = plainWindow(size, headOnly, lying);
@@ -59,10 +53,10 @@ function plainWindow(size: AvatarSize, headOnly: boolean, lying: boolean): Outpu
   if (size === 'm') return { ...base, scale: 1 };
   if (size === 'l') return { ...base, scale: 2 };
   // Size s (33×56, 27×30, 56×33) is half of a window a little larger (or, head only, a little
-  // shorter) than size m's, centred on it.
-  if (headOnly) return { x: base.x, y: base.y + 1, width: 54, height: 60, scale: 0.5 };
-  if (lying) return { x: base.x - 1, y: base.y - 1, width: 112, height: 66, scale: 0.5 };
-  return { x: base.x - 1, y: base.y - 1, width: 66, height: 112, scale: 0.5 };
+  // shorter) than size m's. Its origin is on even coordinates so that `sh_` sprites drawn doubled
+  // come back pixel for pixel after halving.
+  if (headOnly) return { x: base.x, y: base.y, width: 54, height: 60, scale: 0.5 };
+  return { x: base.x, y: base.y, width: lying ? 112 : 66, height: lying ? 66 : 112, scale: 0.5 };
 }
 
 /** Final pixel size of the image for a request (the spec's §2.3 table). */

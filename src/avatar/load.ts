@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAssetLibrary } from '../formats/asset-library.js';
+import { flashFigureLoader, readFlashAvatarSources } from '../convert/flash-layout.js';
 import { AvatarRenderError } from './errors.js';
 import { createAvatarHotel, type AvatarHotel } from './hotel.js';
 
@@ -29,7 +30,33 @@ async function readJson<T>(file: string): Promise<T> {
 export async function loadAvatarHotel(assetsDir: string, opts: LoadAvatarHotelOptions = {}): Promise<AvatarHotel> {
   const gamedata = join(assetsDir, 'gamedata');
   if (existsSync(join(gamedata, 'FigureData.json'))) return loadNitroHotel(assetsDir, opts);
-  throw new AvatarRenderError('gamedata', `${assetsDir} has no gamedata/FigureData.json (Nitro layout)`);
+  if (existsSync(join(gamedata, 'figuredata.xml'))) return loadFlashHotel(assetsDir, opts);
+  throw new AvatarRenderError('gamedata', `${assetsDir} has neither gamedata/FigureData.json (Nitro layout) nor gamedata/figuredata.xml (Flash layout)`);
+}
+
+/** Flash layout: XML gamedata (with the hotel's own geometry, animations, part sets, draw order when present) + figure SWFs. */
+async function loadFlashHotel(assetsDir: string, opts: LoadAvatarHotelOptions): Promise<AvatarHotel> {
+  let src;
+  try {
+    src = await readFlashAvatarSources(assetsDir);
+  } catch (e) {
+    throw new AvatarRenderError('gamedata', (e as Error).message);
+  }
+  return createAvatarHotel({
+    layout: 'flash',
+    figureData: src.figureData,
+    figureMap: src.figureMap,
+    actions: src.actions,
+    geometry: src.geometry,
+    partSets: src.partSets,
+    animations: src.animations,
+    drawOrder: src.drawOrder,
+    libraryNames: src.libraries.keys(),
+    libraryCacheBytes: opts.libraryCacheBytes,
+    // The SWFs keep the small-size `sh_` sprites with their offsets.
+    smallSprites: [...src.libraries.keys()].some((n) => n.startsWith('hh_human_50_')),
+    loadLibrary: flashFigureLoader(src.libraries),
+  });
 }
 
 async function loadNitroHotel(assetsDir: string, opts: LoadAvatarHotelOptions): Promise<AvatarHotel> {

@@ -4,7 +4,7 @@
 import { drawSprite } from '../imaging/composite.js';
 import { createImage, scaleNearest, type RgbaImage } from '../imaging/image.js';
 import { isAnimatingAction, resolvePose, stepsFor, WALK_STILL_FRAME, type ActiveAction, type PartStep, type Pose } from './actions.js';
-import { LYING_H, LYING_SH, UPRIGHT_H, UPRIGHT_SH, outputWindow, smallWindow, type OutputWindow, type Placement } from './canvas.js';
+import { LYING_H, LYING_SH2, UPRIGHT_H, UPRIGHT_SH2, outputWindow, type OutputWindow, type Placement } from './canvas.js';
 import { downscaleHalf } from './downscale.js';
 import { AvatarRenderError } from './errors.js';
 import { resolveFigure, type FigurePart } from './figure.js';
@@ -56,8 +56,10 @@ interface PlannedPart {
 interface Plan {
   pose: Pose;
   parts: PlannedPart[];
-  prefix: 'h' | 'sh';
+  /** Size s on a hotel with small sprites: try `sh_` sprites (drawn doubled) before `h_`. */
+  small: boolean;
   placement: Placement;
+  smallPlacement: Placement;
   window: OutputWindow;
   /** Distinct frames of the pose inside the crop (1 = still). */
   loop: number;
@@ -96,9 +98,10 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
   if (pose.preventHeadTurn) headDir = bodyDir;
 
   const small = req.size === 's' && hotel.smallSprites;
-  const placement = pose.lying ? (small ? LYING_SH : LYING_H) : small ? UPRIGHT_SH : UPRIGHT_H;
+  const placement = pose.lying ? LYING_H : UPRIGHT_H;
+  const smallPlacement = pose.lying ? LYING_SH2 : UPRIGHT_SH2;
   const lyingMirrored = pose.lying && bodyDir >= 4 && bodyDir <= 6;
-  const window = small ? smallWindow(req.headOnly, pose.lying, lyingMirrored) : outputWindow(req.size, req.headOnly, pose.lying, lyingMirrored);
+  const window = outputWindow(req.size, req.headOnly, pose.lying, lyingMirrored);
 
   const byType = new Map<string, FigurePart[]>();
   for (const p of figure.parts) {
@@ -149,7 +152,7 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
     if (!setsWithLibrary.has(s)) throw new AvatarRenderError('asset-load', `no figure library holds the parts of set ${s}`);
   }
   const loop = parts.reduce((m, p) => (p.animates ? Math.max(m, p.steps.length) : m), 1);
-  return { pose, parts, prefix: small ? 'sh' : 'h', placement, window, loop };
+  return { pose, parts, small, placement, smallPlacement, window, loop };
 }
 
 /** Distinct frames the pose has under this crop (1 = still); no library is loaded. */
@@ -172,6 +175,16 @@ function findSprite(libs: FigureLibrary[], names: string[]): Sprite | null {
   return null;
 }
 
+const doubledCache = new WeakMap<RgbaImage, RgbaImage>();
+function doubledSprite(img: RgbaImage): RgbaImage {
+  let d = doubledCache.get(img);
+  if (!d) {
+    d = scaleNearest(img, 2);
+    doubledCache.set(img, d);
+  }
+  return d;
+}
+
 function hex(rgb: number): string {
   return `#${rgb.toString(16).padStart(6, '0')}`;
 }
@@ -186,7 +199,7 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
   const cap = clampFrames(req.frames);
   if (cap > 0) frameCount = Math.min(frameCount, cap);
 
-  const { placement: pl, window: win, pose } = p;
+  const { window: win, pose } = p;
   const frames: RgbaImage[] = [];
   const layers: DrawnLayer[] = [];
   const outScale = win.scale;
@@ -205,35 +218,42 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
       const exception = mirrored && isMirrorException(assetAction, type);
       const assetDir = mirrored && !exception ? 6 - dir : dir;
       const drawType = mirrored && !exception ? hotel.partSets.flipped.get(type) ?? type : type;
-      const base = `${p.prefix}_%A_${drawType}_${item.part.id}_${assetDir}_`;
+      const base = `_%A_${drawType}_${item.part.id}_${assetDir}_`;
       const names = [
         base.replace('%A', assetAction) + step.number,
         base.replace('%A', assetAction) + '0',
         base.replace('%A', pose.defaultAssetAction) + step.number,
         base.replace('%A', pose.defaultAssetAction) + '0',
-      ];
+      ].filter((n, i, a) => a.indexOf(n) === i);
       const libs = item.libraries.map((n) => loaded.get(n)!).filter(Boolean);
-      const found = findSprite(libs, [...new Set(names)]);
+      // Size s: the hotel's own small sprite where it has one (drawn doubled, halved back exactly).
+      let found = p.small ? findSprite(libs, names.map((n) => 'sh' + n)) : null;
+      const doubled = !!found;
+      if (!found) found = findSprite(libs, names.map((n) => 'h' + n));
       if (!found) continue;
       const { asset } = found;
-      const w = asset.sprite.width;
+      const sprite = doubled ? doubledSprite(asset.sprite) : asset.sprite;
+      const pl = doubled ? p.smallPlacement : p.placement;
+      const ax = doubled ? asset.x * 2 : asset.x;
+      const ay = doubled ? asset.y * 2 : asset.y;
+      const w = sprite.width;
       let left: number;
       let flip: boolean;
       if (!mirrored) {
-        left = pl.rx - asset.x;
+        left = pl.rx - ax;
         flip = asset.flipH;
       } else if (exception) {
-        left = pl.rx + pl.exceptionShift - asset.x;
+        left = pl.rx + pl.exceptionShift - ax;
         flip = asset.flipH;
       } else {
-        left = pl.rx + pl.mirrorShift + asset.x - w;
+        left = pl.rx + pl.mirrorShift + ax - w;
         flip = !asset.flipH;
       }
-      const top = pl.ry - asset.y;
+      const top = pl.ry - ay;
       const dx = left - win.x;
       const dy = top - win.y;
       const tint = item.part.tint;
-      drawSprite(canvas, asset.sprite, dx, dy, { flipH: flip, tint });
+      drawSprite(canvas, sprite, dx, dy, { flipH: flip, tint });
       layers.push({
         frame: f,
         order: order++,
@@ -246,7 +266,7 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
         x: dx * outScale,
         y: dy * outScale,
         width: w * outScale,
-        height: asset.sprite.height * outScale,
+        height: sprite.height * outScale,
         flip,
         tint: tint === undefined ? null : hex(tint),
       });
