@@ -138,7 +138,8 @@ test('hidden layers: a hat hides the hair; the mc slot is drawn', async () => {
   const hat = await renderAvatar(hotel, req({ figure: `${FIG}.hr-30-61.ha-40` }));
   ok(!hat.layers.some((l) => l.partType === 'hr'));
   ok(hat.layers.some((l) => l.partType === 'ha'));
-  const mc = await renderAvatar(hotel, req({ figure: `${FIG}.mc-50` }));
+  // mc sits on the left wrist: in front of the body where the left arm is (direction 4)
+  const mc = await renderAvatar(hotel, req({ figure: `${FIG}.mc-50`, direction: 4, headDirection: 4 }));
   ok(mc.layers.some((l) => l.partType === 'mc'));
   ok(countColour(mc.frames[0]!, C.mc) > 0);
 });
