@@ -425,3 +425,17 @@ test('render pool: a full queue refuses at once; a dead worker fails only its jo
     await pool.close();
   }
 });
+
+test('memory budget: an evicted image is rendered again, never served stale from the socket fast path', async () => {
+  const s = await start({ memoryCacheBytes: 2000 }); // room for one size-m image
+  const a = `/avatar.png?figure=${FIG}&size=m&direction=2`;
+  const b = `/avatar.png?figure=${FIG}&size=m&direction=4`;
+  const first = await image(a, s.url);
+  assert.equal((await image(a, s.url)).res.headers.get('x-imager-cache'), 'memory');
+  await image(b, s.url);
+  const again = await image(a, s.url);
+  assert.equal(again.res.headers.get('x-imager-cache'), 'render', 'a was evicted by b');
+  assert.deepEqual(again.body, first.body, 'and renders to the same bytes');
+  const stats = s.cache.stats().memory;
+  assert.ok(stats.bytes <= 2000, `${stats.bytes} bytes within the 2000-byte budget`);
+});
