@@ -160,6 +160,26 @@ test('avatar kit: offsets follow the real convention (top-left at (−x, 100−y
   }
 });
 
+test('avatar kit: own 4-6 sprites meet the mirrored body at the documented placement (mirror 67 + x − w, own −x + 2)', async () => {
+  const { libs } = await kit();
+  const body = libs.get('bundled/figure/hh_human_body.nitro')!;
+  const swap: Record<string, string> = { lh: 'rh', rh: 'lh' };
+  for (const d of [4, 5, 6]) {
+    for (const [action, type, frame] of [['wav', 'lh', 0], ['wav', 'lh', 1], ['sig', 'lh', 0], ['respect', 'lh', 0], ['drk', 'rh', 0], ['blw', 'rh', 1]] as [string, string, number][]) {
+      const own = sprite(body, `h_${action}_${type}_1_${d}_${frame}`)!;
+      const mirroredStd = sprite(body, `h_std_${swap[type]}_1_${6 - d}_0`)!;
+      const ownLeft = -own.asset.x! + 2;
+      const ownTop = 100 - own.asset.y!;
+      const stdLeft = 67 + mirroredStd.asset.x! - mirroredStd.image!.width;
+      const stdTop = 100 - mirroredStd.asset.y!;
+      // the shoulder (top of the hanging arm) lies inside the raised arm's box
+      const shoulderX = stdLeft + mirroredStd.image!.width / 2;
+      assert.ok(shoulderX >= ownLeft - 1 && shoulderX <= ownLeft + own.image!.width + 1, `${action} ${type} dir ${d}: shoulder x ${shoulderX} vs ${ownLeft}..${ownLeft + own.image!.width}`);
+      assert.ok(stdTop + 2 >= ownTop && stdTop + 2 <= ownTop + own.image!.height, `${action} ${type} dir ${d}: shoulder y`);
+    }
+  }
+});
+
 test('avatar kit: colorable parts are greyscale (tint shows), eyes and fixed-colour parts are not', async () => {
   const { files, libs } = await kit();
   const data = doc<FigureData>(files, 'gamedata/FigureData.json');
