@@ -1,0 +1,118 @@
+// Real Habbo data (when ../shared/realdata is present): figures built from the hotel's FigureData render
+// in every direction and pose from both layouts, with the body parts where they belong.
+// Set AVATAR_SHEETS=<dir> to also write contact sheets there (never commit them: real art).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { animationFrameCount, encodeAvatar, loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRequest, type DrawnLayer } from '../../src/avatar/index.js';
+import { encodePng } from '../../src/imaging/codec.js';
+import { drawSprite } from '../../src/imaging/composite.js';
+import { createImage, type RgbaImage } from '../../src/imaging/image.js';
+import { realdata } from '../helpers/realdata.js';
+
+const nitro = realdata('nitro');
+const flash = realdata('flash');
+const ok = (v: unknown, m = 'expected a truthy value') => assert.equal(!!v, true, m);
+
+/** Common sets of each type that the hotel can draw (every part has a library), first few by id. */
+function commonFigures(hotel: AvatarHotel, count: number): string[] {
+  const pick = (type: string) => {
+    const sets = [...(hotel.figure.sets.get(type)?.values() ?? [])]
+      .filter((s) => s.parts.length > 0 && s.parts.every((p) => hotel.libraries.librariesFor(p.type, p.id).length > 0) && !s.club)
+      .sort((a, b) => a.id - b.id);
+    return sets;
+  };
+  const types = ['hd', 'hr', 'ch', 'lg', 'sh'];
+  const byType = types.map((t) => pick(t));
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const parts = byType.map((sets, j) => (sets.length ? `${types[j]}-${sets[(i * (j + 3)) % sets.length]!.id}-${[1, 61, 66, 82, 80][j]}` : '')).filter(Boolean);
+    out.push(parts.join('.'));
+  }
+  return out;
+}
+
+function req(figure: string, over: Partial<AvatarRequest>): AvatarRequest {
+  return { figure, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over };
+}
+
+function box(layers: DrawnLayer[], type: string) {
+  const l = layers.find((x) => x.partType === type);
+  return l ? { x0: l.x, y0: l.y, x1: l.x + l.width, y1: l.y + l.height } : null;
+}
+
+function sheet(rows: RgbaImage[][]): RgbaImage {
+  const w = Math.max(...rows.flat().map((i) => i.width)) + 2;
+  const h = Math.max(...rows.flat().map((i) => i.height)) + 2;
+  const out = createImage(w * Math.max(...rows.map((r) => r.length)), h * rows.length);
+  rows.forEach((row, y) =>
+    row.forEach((img, x) => {
+      const bg = createImage(img.width, img.height);
+      for (let i = 0; i < bg.data.length; i += 4) bg.data.set([205, 220, 235, 255], i);
+      drawSprite(out, bg, x * w, y * h);
+      drawSprite(out, img, x * w, y * h);
+    }),
+  );
+  return out;
+}
+
+const POSES = ['std', 'wav', 'sit', 'lay', 'crr=2', 'sig=3', 'spk', 'drk=5', 'wlk', 'respect', 'blow'];
+
+async function exercise(t: { diagnostic: (m: string) => void }, dir: string, label: string) {
+  const started = Date.now();
+  const hotel = await loadAvatarHotel(dir);
+  const sheets = process.env.AVATAR_SHEETS;
+  // Two figures keep the suite quick; contact sheets get four.
+  const count = sheets ? 4 : 2;
+  const figures = commonFigures(hotel, count);
+  ok(figures.length === count && figures.every((f) => f.includes('hd-')), 'figures built from FigureData');
+  for (const [fi, figure] of figures.entries()) {
+    const rows: RgbaImage[][] = [];
+    for (const action of POSES) {
+      const row: RgbaImage[] = [];
+      for (let d = 0; d < 8; d++) {
+        const r = await renderAvatar(hotel, req(figure, { action, direction: d, headDirection: d, animated: true }));
+        assert.equal(r.frames.length, animationFrameCount(hotel, req(figure, { action, direction: d, headDirection: d })), `${label} ${figure} ${action} ${d}`);
+        row.push(...r.frames);
+        const f0 = r.layers.filter((l) => l.frame === 0);
+        ok(f0.some((l) => l.partType === 'hd'), `${label} ${figure} ${action} ${d}: head drawn`);
+        if (action === 'std') {
+          // heads on necks, legs under bodies: the head's lower edge meets the body's upper part
+          const hd = box(f0, 'hd')!;
+          const bd = box(f0, 'bd')!;
+          ok(hd.y1 > bd.y0 && hd.y1 < bd.y0 + 15, `${label} ${figure} dir ${d}: head bottom ${hd.y1} near body top ${bd.y0}`);
+          ok(Math.abs((hd.x0 + hd.x1) / 2 - (bd.x0 + bd.x1) / 2) < 8, `${label} dir ${d}: head centred over body`);
+          const lg = box(f0, 'lg');
+          if (lg) ok(lg.y0 > bd.y0 && lg.y1 <= 110, `${label} dir ${d}: legs under the body`);
+        }
+      }
+      rows.push(row);
+    }
+    for (const over of [{ headOnly: true }, { size: 's' as const }, { size: 'l' as const }, { size: 's' as const, action: 'lay' }]) {
+      const row: RgbaImage[] = [];
+      for (let d = 0; d < 8; d++) row.push((await renderAvatar(hotel, req(figure, { direction: d, headDirection: d, ...over }))).frames[0]!);
+      rows.push(row);
+    }
+    if (sheets) {
+      await mkdir(sheets, { recursive: true });
+      await writeFile(join(sheets, `${label}-${fi}.png`), await encodePng(sheet(rows)));
+    }
+  }
+  const still = await encodeAvatar(await renderAvatar(hotel, req(figures[0]!, { action: 'wav', animated: true })));
+  ok(still.includes(Buffer.from('acTL')), 'animated wave is an APNG');
+  t.diagnostic(`${label}: ${figures.length} figures × ${POSES.length + 4} rows × 8 directions in ${Date.now() - started} ms; ${hotel.libraries.size} libraries loaded`);
+}
+
+test('real Nitro data: common figures in every direction and pose', { skip: nitro.skip }, async (t) => {
+  await exercise(t, nitro.path, 'nitro');
+});
+
+test('real Flash data: common figures in every direction and pose (hotel geometry, draw order, sh_ sprites)', { skip: flash.skip }, async (t) => {
+  await exercise(t, flash.path, 'flash');
+  const hotel = await loadAvatarHotel(flash.path);
+  assert.deepEqual(hotel.sources, { geometry: 'hotel', partSets: 'hotel', animations: 'hotel', drawOrder: 'hotel' });
+  const s = await renderAvatar(hotel, req('hd-180-1.ch-210-66.lg-270-82.sh-290-80', { size: 's' }));
+  ok(s.layers.some((l) => l.asset.startsWith('sh_')), 'size s uses the small sprites of the SWFs');
+  assert.deepEqual([s.width, s.height], [33, 56]);
+});
