@@ -1,0 +1,101 @@
+// Avatar renderer benchmark: 500 distinct figures, libraries warm, no output cache.
+// Measures render + encode per request for a size-l still and a size-l animated wave, on one core.
+// Data: ../shared/realdata/nitro when present (or AVATAR_BENCH_HOTEL=<dir>), else the sample kit.
+import { existsSync } from 'node:fs';
+import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { encodeAvatar, loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRequest } from '../src/avatar/index.js';
+import { avatarKitFiles } from '../src/samplekit/avatar/index.js';
+
+const FIGURES = Number(process.env.AVATAR_BENCH_FIGURES ?? 500);
+
+async function hotelDir(): Promise<{ dir: string; label: string; cleanup?: () => Promise<void> }> {
+  const explicit = process.env.AVATAR_BENCH_HOTEL;
+  if (explicit) return { dir: explicit, label: explicit };
+  const real = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'realdata', 'nitro');
+  if (existsSync(real)) return { dir: real, label: 'real Nitro data (../shared/realdata/nitro)' };
+  const dir = await mkdtemp(join(tmpdir(), 'avatar-bench-'));
+  for (const f of await avatarKitFiles()) {
+    await mkdir(dirname(join(dir, f.path)), { recursive: true });
+    await writeFile(join(dir, f.path), f.data);
+  }
+  return { dir, label: 'sample kit', cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Distinct figures from the sets the hotel can draw: hd, hr, ch, lg, sh and sometimes a hat/accessory. */
+function figures(hotel: AvatarHotel, n: number): string[] {
+  const drawable = (type: string) =>
+    [...(hotel.figure.sets.get(type)?.values() ?? [])].filter((s) => s.parts.length > 0 && s.parts.every((p) => hotel.libraries.librariesFor(p.type, p.id).length > 0)).map((s) => s.id).sort((a, b) => a - b);
+  const types = ['hd', 'hr', 'ch', 'lg', 'sh', 'ha', 'ea', 'fa', 'ca', 'wa', 'cc'];
+  const sets = new Map(types.map((t) => [t, drawable(t)]));
+  const colours = [1, 61, 66, 82, 80, 92, 110, 62, 1408];
+  const out = new Set<string>();
+  let seed = 12345;
+  const rnd = (k: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % k;
+  };
+  for (let guard = 0; out.size < n && guard < n * 50; guard++) {
+    const parts: string[] = [];
+    for (const t of types) {
+      const ids = sets.get(t)!;
+      if (ids.length === 0) continue;
+      const optional = !['hd', 'ch', 'lg'].includes(t);
+      if (optional && rnd(3) !== 0) continue;
+      parts.push(`${t}-${ids[rnd(ids.length)]}-${colours[rnd(colours.length)]}`);
+    }
+    out.add(parts.join('.'));
+  }
+  return [...out];
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function measure(hotel: AvatarHotel, figs: string[], over: Partial<AvatarRequest>) {
+  const render: number[] = [];
+  const total: number[] = [];
+  let frames = 0;
+  const t0 = process.hrtime.bigint();
+  for (const [i, figure] of figs.entries()) {
+    const r: AvatarRequest = { figure, direction: i % 8, headDirection: i % 8, size: 'l', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over };
+    const a = process.hrtime.bigint();
+    const out = await renderAvatar(hotel, r);
+    const b = process.hrtime.bigint();
+    await encodeAvatar(out);
+    const c = process.hrtime.bigint();
+    frames += out.frames.length;
+    render.push(Number(b - a) / 1e6);
+    total.push(Number(c - a) / 1e6);
+  }
+  const wall = Number(process.hrtime.bigint() - t0) / 1e6;
+  render.sort((x, y) => x - y);
+  total.sort((x, y) => x - y);
+  return {
+    renderP50: pct(render, 50),
+    renderP99: pct(render, 99),
+    p50: pct(total, 50),
+    p99: pct(total, 99),
+    perSecond: (figs.length / wall) * 1000,
+    frames: frames / figs.length,
+  };
+}
+
+const { dir, label, cleanup } = await hotelDir();
+const loadStart = Date.now();
+const hotel = await loadAvatarHotel(dir);
+const loadMs = Date.now() - loadStart;
+const figs = figures(hotel, FIGURES);
+// Warm the libraries (and the code paths): one untimed pass over every figure.
+for (const figure of figs) await renderAvatar(hotel, { figure, direction: 2, headDirection: 2, size: 'l', action: 'wav', gesture: '', headOnly: false, animated: true, frames: 0 });
+const still = await measure(hotel, figs, {});
+const wave = await measure(hotel, figs, { action: 'wav', animated: true });
+const f = (n: number) => n.toFixed(2);
+console.log(`avatar bench — ${label}; hotel loaded in ${loadMs} ms; ${figs.length} distinct figures; ${hotel.libraries.size} libraries warm; no output cache; one core`);
+console.log(`size l still     render+encode p50 ${f(still.p50)} ms  p99 ${f(still.p99)} ms  (render only p50 ${f(still.renderP50)} / p99 ${f(still.renderP99)})  ${still.perSecond.toFixed(0)} renders/s`);
+console.log(`size l wav anim  render+encode p50 ${f(wave.p50)} ms  p99 ${f(wave.p99)} ms  (render only p50 ${f(wave.renderP50)} / p99 ${f(wave.renderP99)})  ${wave.perSecond.toFixed(0)} renders/s, ${wave.frames.toFixed(1)} frames each`);
+console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; target p50 ≤ 5 ms for the still: ${still.p50 <= 5 ? 'met' : 'NOT met'} (shared machine: figures as measured)`);
+await cleanup?.();
