@@ -150,6 +150,7 @@ export const SET_TYPES: KitSetType[] = [
       { id: 1001, gender: 'U', club: 0, selectable: true, parts: [p('ha', 5001, 1), p('ha', 5002, 2)], hidden: ['hr'], note: 'cap: crown colour 1, brim colour 2; hides hr (hrb stays)' },
       { id: 1002, gender: 'U', club: 0, selectable: true, parts: [p('ha', 5010, 0)], note: 'gold crown, not colorable, hides nothing' },
       { id: 1003, gender: 'U', club: 2, selectable: true, parts: [p('ha', 5020, 1)], hidden: ['hr', 'hrb'], note: 'beanie, hides hr and hrb' },
+      { id: 1004, gender: 'U', club: 0, selectable: true, parts: [p('ha', 5030, 1), p('ha', 5031, 0)], note: 'propeller cap: tinted dome + untinted red/yellow propeller in one set' },
     ],
   },
   {
@@ -227,7 +228,10 @@ export const SET_TYPES: KitSetType[] = [
     type: 'mc',
     paletteId: 3,
     mandatory: NONE,
-    sets: [{ id: 3201, gender: 'U', club: 0, selectable: true, parts: [p('mc', 9801, 1)], note: 'wristband on the left wrist (std pose only)' }],
+    sets: [
+      { id: 3201, gender: 'U', club: 0, selectable: true, parts: [p('mc', 9801, 1)], note: 'wristband on the left wrist (std pose only)' },
+      { id: 3202, gender: 'U', club: 0, selectable: true, parts: [p('mc', 9810, 0)], note: 'gold bracelet on the right wrist, not colorable (std pose only)' },
+    ],
   },
 ];
 
@@ -276,6 +280,8 @@ export const LIBRARIES: KitLibrary[] = [
   lib('jacket_U_kitjacket', 1028, [['cc', 9601], ['lc', 9601], ['rc', 9601], ['cc', 9602]]),
   lib('acc_print_U_kitlogo', 1029, [['cp', 9701], ['cp', 9710]]),
   lib('acc_misc_U_kitwristband', 1030, [['mc', 9801]]),
+  lib('hat_U_kitpropeller', 1034, [['ha', 5030], ['ha', 5031]]),
+  lib('acc_misc_U_kitbracelet', 1035, [['mc', 9810]]),
   lib('hh_human_face', 1031, [['fc', 1], ['ey', 1], ['ey', 2], ['ey', 3], ['ey', 4]]),
   lib('hh_human_item', 1032, [...SIG_ITEMS.map((i) => ['li', i] as [string, number]), ...CRR_ITEMS.map((i) => ['ri', i] as [string, number])]),
   lib('hh_human_body', 1033, [['bd', 1], ['hd', 1], ['hd', 2], ['hd', 3], ['lh', 1], ['rh', 1]]),

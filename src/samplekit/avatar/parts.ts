@@ -241,6 +241,7 @@ function partOps(type: string, id: number, key: SpriteKey): PaintOp[] | null {
     case 'cp':
       return cpOps(id, dir, fill);
     case 'mc':
+      if (id === 9810) return [{ shapes: pathSegment(armPathAnyDir('r', 'std', dir, 0), 0.8, 0.9, 3.7), fill: 0xe0b020 }];
       return [{ shapes: pathSegment(armPathAnyDir('l', 'std', dir, 0), 0.8, 0.9, 3.7), fill }];
     case 'lg':
       return lgOps(id, key.action as LegPose, dir, key.frame, fill);
@@ -430,6 +431,14 @@ function hatOps(id: number, dir: number, fill: Fill): PaintOp[] {
       if (dir === 0) return [{ shapes: [rect(hcx + 2, 29, rx + 6, 3)], fill }];
       return [{ shapes: [rect(hcx, 30, rx + 9, 3)], fill }];
     }
+    case 5030:
+      return [{ shapes: [ellipse(hcx, HEAD_CY - 2, rx + 1.5, HEAD_RY + 2.5, { y1: 33 })], fill }];
+    case 5031:
+      // not colorable, two colours of its own
+      return [
+        { shapes: [rect(hcx - 1, 18, 2, 6), rect(hcx - 9, 16, 9, 2)], fill: 0xe02828 },
+        { shapes: [rect(hcx, 16, 9, 2)], fill: 0xf0d020 },
+      ];
     case 5010:
       return [
         {
@@ -711,6 +720,8 @@ function layOps(type: string, id: number, key: SpriteKey, fill: Fill): PaintOp[]
       if (id === 5002) return [{ shapes: [rect(-13, 62, 3, 14)], fill }];
       if (id === 5010) return [{ shapes: [poly([[-14, 66], [-24, 66], [-19, 70], [-26, 74], [-19, 78], [-25, 82], [-14, 86]])], fill }];
       if (id === 5020) return [{ shapes: [ellipse(cx - 1, cy, rx + 2, ry + 2, { x1: -6 }), ellipse(-21, 79, 3, 3)], fill }];
+      if (id === 5030) return [{ shapes: [ellipse(cx - 1, cy, rx + 2, ry + 2, { x1: -11 })], fill }];
+      if (id === 5031) return [{ shapes: [rect(-23, 75, 6, 2), rect(-25, 67, 2, 9)], fill: 0xe02828 }, { shapes: [rect(-25, 76, 2, 9)], fill: 0xf0d020 }];
       return [{ shapes: [ellipse(cx - 1, cy, rx + 2, ry + 2, { x1: -10 })], fill }];
     case 'he':
       if (id === 6010) return [{ shapes: [ellipse(-12, 86, 4, 4)], fill }, { shapes: [ellipse(-12, 86, 1.5, 1.5)], fill: 0xffe040, overlay: true }];
@@ -739,6 +750,7 @@ function layOps(type: string, id: number, key: SpriteKey, fill: Fill): PaintOp[]
         ...(id === 9710 ? [] : [{ shapes: [rect(20, 85, 2, 9), rect(20, 85, 5, 2), rect(20, 89, 4, 2)], fill: G(0x50), overlay: true }]),
       ];
     case 'mc':
+      if (id === 9810) return [{ shapes: [capsule(29, 102, 31, 102, 3.8)], fill: 0xe0b020 }];
       return [{ shapes: [capsule(28, 75, 30, 75, 3.6)], fill }];
     case 'lh':
       return [{ shapes: [capsule(13, 76, 31, 75, 2.6), ellipse(33, 75, 3, 3)], fill }];
