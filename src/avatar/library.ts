@@ -104,7 +104,7 @@ export class LibraryStore {
     opts: LibraryStoreOptions = {},
   ) {
     this.cache = new LRUCache<string, FigureLibrary>({
-      maxSize: Math.max(1 << 20, opts.cacheBytes ?? 512 * 1024 * 1024),
+      maxSize: Math.max(1, Math.floor(opts.cacheBytes ?? 512 * 1024 * 1024)),
       sizeCalculation: (l) => l.bytes,
     });
     for (const lib of map.libraries ?? []) {
