@@ -8,6 +8,8 @@ import { resolveAssetUrl, isServableKey } from '../../src/server/furni/asset-pat
 import { ifNoneMatchMatches } from '../../src/server/etag.js';
 import { parseCorpusManifest, CorpusManifestError } from '../../src/server/furni/corpus-manifest.js';
 import { readBuildInfo } from '../../src/server/build-info.js';
+import { Command } from 'commander';
+import { parseByteSize, registerServeFurniCommand } from '../../src/cli/serve-furni.js';
 import { corpusJson, fakePng } from './furni-fixture.js';
 
 test('asset URLs map to corpus keys, decoded like decodeURIComponent', () => {
@@ -94,5 +96,24 @@ test('build info: the build record when present, else git, else unknown', async 
     assert.equal(readBuildInfo({ buildInfoFile: record, gitDir: dir, now }).source, 'unknown');
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('serve furni: byte sizes with binary units; bad flag values are refused with the flag named', async () => {
+  assert.equal(parseByteSize('268435456'), 268435456);
+  assert.equal(parseByteSize('256M'), 256 * 1024 * 1024);
+  assert.equal(parseByteSize('1GiB'), 1024 ** 3);
+  assert.equal(parseByteSize('64k'), 65536);
+  assert.equal(parseByteSize('0'), 0);
+  assert.throws(() => parseByteSize('lots'), /byte count/);
+  assert.throws(() => parseByteSize('-1'), /byte count/);
+  for (const [flag, value] of [['--memory-budget', 'lots'], ['--port', '70000'], ['--log-level', 'loud'], ['--check-interval', '1']]) {
+    const program = new Command().exitOverride().configureOutput({ writeErr: () => undefined });
+    registerServeFurniCommand(program.command('serve').exitOverride());
+    await assert.rejects(
+      program.parseAsync(['node', 'hotel-imager', 'serve', 'furni', '--corpus', '/nowhere', flag!, value!]),
+      (e: Error) => e.message.includes(flag!),
+      flag,
+    );
   }
 });
