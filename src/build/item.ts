@@ -25,6 +25,8 @@ export interface ItemTask {
   revision: number;
   /** Colour ids of the `<base>*<n>` rows to publish. */
   variants: number[];
+  /** Whether furnidata has a row for the base classname itself (else only its colour rows get stills). */
+  baseRow: boolean;
   /** Absolute path of the asset file (.nitro or .swf). */
   assetFile: string;
   layout: 'nitro' | 'flash';
@@ -50,12 +52,17 @@ export function bundlePath(revision: number, base: string): string {
   return `${bundlesDir}/${revision}/${base}.bundle`;
 }
 
+/** The furnidata classnames an item publishes stills for: the base (when it has a row) and its colour rows. */
+export function taskClassnames(task: ItemTask): string[] {
+  return [...(task.baseRow ? [task.base] : []), ...task.variants.map((n) => `${task.base}*${n}`)];
+}
+
 export type LibraryLoader = (bytes: Uint8Array, file: string) => Promise<AssetLibrary>;
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: LibraryLoader): Promise<{ outputs: ItemOutput[]; results: ClassnameResult[] }> {
-  const classnames = [task.base, ...task.variants.map((n) => `${task.base}*${n}`)];
+  const classnames = taskClassnames(task);
   let lib: AssetLibrary;
   try {
     lib = await load(assetBytes, task.assetFile);
@@ -77,6 +84,11 @@ export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: Li
   // The base classname is colour 0, as the client treats a classname without `*n`.
   const colours: [string, number][] = [[task.base, 0], ...task.variants.map((n): [string, number] => [`${task.base}*${n}`, n])];
   for (const [classname, colorId] of colours) {
+    if (classname === task.base && !task.baseRow) {
+      // Only furnidata rows get stills; the base still gets its icon and bundle.
+      results.push({ classname, status: 'ok', notes: ['no furnidata row for the base classname: no still (icon and bundle published)'] });
+      continue;
+    }
     try {
       if (!room) {
         results.push({ classname, status: 'skipped', reason: 'empty render: no size-64 visualization' });

@@ -3,7 +3,7 @@
 // the items it held and is replaced.
 import { Worker } from 'node:worker_threads';
 import { runTask, type TaskResult } from './task.js';
-import { type ItemTask } from './item.js';
+import { taskClassnames, type ItemTask } from './item.js';
 
 /** Items in flight per runner. */
 const PER_RUNNER = 3;
@@ -19,7 +19,7 @@ function spawnWorker(): Worker {
 export type ResultHandler = (task: ItemTask, result: TaskResult) => void;
 
 function crashResult(task: ItemTask, reason: string): TaskResult {
-  const classnames = [task.base, ...task.variants.map((n) => `${task.base}*${n}`)];
+  const classnames = taskClassnames(task);
   return { base: task.base, assetSha256: '', files: [], results: classnames.map((classname) => ({ classname, status: 'failed' as const, reason })) };
 }
 

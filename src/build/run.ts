@@ -1,7 +1,8 @@
 // The furni build: furnidata + asset files → the static corpus. Parallel, incremental, atomic:
 // every file is written under a temporary name and renamed, and corpus.json is written last, so a
 // build killed at any point leaves the previous corpus servable; a rerun completes it.
-import { readFile, stat, readdir, unlink, mkdir } from 'node:fs/promises';
+import { readFile, readdir, unlink, mkdir } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { RENDERER_VERSION } from '../furni/version.js';
@@ -43,6 +44,7 @@ export interface BuildSummary {
 }
 
 export const CORPUS_FILE = 'corpus.json';
+const TRANSIENT = /^(worker crashed|build error|no build worker)/;
 export const REPORT_FILE = 'build-report.json';
 
 interface Planned {
@@ -51,8 +53,11 @@ interface Planned {
   mtimeMs: number;
 }
 
-async function fileMatches(dir: string, f: PublishedFile): Promise<boolean> {
-  return stat(join(dir, f.path)).then((s) => s.isFile() && s.size === f.size, () => false);
+// Synchronous stats on purpose: tens of thousands of them, nothing else runs while planning, and a
+// sync stat skips the thread-pool round trip that dominates an unchanged rebuild.
+function fileMatches(dir: string, f: PublishedFile): boolean {
+  const s = statSync(join(dir, f.path), { throwIfNoEntry: false });
+  return s !== undefined && s.isFile() && s.size === f.size;
 }
 
 async function removeTempFiles(out: string): Promise<void> {
@@ -100,14 +105,14 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     const g = groups.get(base)!;
     const revision = g.revision ?? g.firstRevision;
     const variants = [...g.variants].sort((a, b) => a - b);
-    const names = [base, ...variants.map((n) => `${base}*${n}`)];
+    const names = [...(g.revision !== undefined ? [base] : []), ...variants.map((n) => `${base}*${n}`)];
     const assetFile = layout.assetFile(base, revision);
     if (!assetFile) {
       for (const classname of names) entries.push({ classname, status: 'skipped', reason: `no asset file (looked for ${base} in ${layout.furniDir})` });
       continue;
     }
-    const s = await stat(assetFile);
-    planned.push({ task: { base, revision, variants, assetFile, layout: layout.kind }, size: s.size, mtimeMs: s.mtimeMs });
+    const s = statSync(assetFile);
+    planned.push({ task: { base, revision, variants, baseRow: g.revision !== undefined, assetFile, layout: layout.kind }, size: s.size, mtimeMs: s.mtimeMs });
   }
   for (const base of layout.assetClassnames()) if (!groups.has(base) && (!selected || selected.has(base))) entries.push({ classname: base, status: 'skipped', reason: 'no furnidata row' });
 
@@ -129,7 +134,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
         same = sha256(await readFile(p.task.assetFile)) === prev.assetSha256;
         if (same) prev.assetMtimeMs = p.mtimeMs;
       }
-      if (same && (await Promise.all(prev.files.map((f) => fileMatches(out, f)))).every(Boolean)) {
+      if (same && prev.files.every((f) => fileMatches(out, f))) {
         unchangedBases.add(p.task.base);
         continue;
       }
@@ -149,9 +154,10 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     opts.jobs ?? availableParallelism(),
     (task, r) => {
       const p = byBase.get(task.base)!;
-      const failed = r.results.some((x) => x.status === 'failed');
-      // Failed items keep an empty key so the next run retries them.
-      const entry: ItemState = { inputKey: failed || !r.assetSha256 ? '' : inputKey(RENDERER_VERSION, task, r.assetSha256), assetSize: p.size, assetMtimeMs: p.mtimeMs, assetSha256: r.assetSha256, files: r.files, results: r.results };
+      // A failure that is not the input's fault (a crashed worker, an I/O error) keeps an empty key so
+      // the next run retries it; a corrupt input fails the same way every time and is not retried.
+      const transient = r.results.some((x) => x.status === 'failed' && TRANSIENT.test(x.reason ?? ''));
+      const entry: ItemState = { inputKey: transient || !r.assetSha256 ? '' : inputKey(RENDERER_VERSION, task, r.assetSha256), assetSize: p.size, assetMtimeMs: p.mtimeMs, assetSha256: r.assetSha256, files: r.files, results: r.results };
       state.items[task.base] = entry;
       done++;
       opts.onProgress?.({ done, total, unchanged: unchangedBases.size });

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { buildItem, type ItemTask, type ClassnameResult } from './item.js';
+import { taskClassnames, buildItem, type ItemTask, type ClassnameResult } from './item.js';
 import { libraryLoader } from './loaders.js';
 import { writeFileAtomic } from './atomic.js';
 
@@ -24,7 +24,7 @@ export interface TaskResult {
 export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 export async function runTask(task: ItemTask, outDir: string): Promise<TaskResult> {
-  const classnames = [task.base, ...task.variants.map((n) => `${task.base}*${n}`)];
+  const classnames = taskClassnames(task);
   let bytes: Buffer;
   try {
     bytes = await readFile(task.assetFile);

@@ -153,6 +153,25 @@ function visibleLayerCount(model: FurniModel, size: SizeDef, direction: number, 
   return n;
 }
 
+export interface StateSummary {
+  state: number;
+  /** Layers whose sprite at the state's first tick has a pixel with alpha > 0. */
+  visibleLayers: number;
+  distinctFrames: number;
+}
+
+/** Every resting state of the size-64 visualization with its visible layers and distinct frames. */
+export function restingStateSummaries(model: FurniModel): StateSummary[] {
+  const size = sizeOf(model, ROOM_SIZE);
+  if (!size || isStatic(model, size)) return [];
+  const direction = validDirection(size, STILL_DIRECTION);
+  return restingStates(size).map((a) => ({
+    state: a.id,
+    visibleLayers: visibleLayerCount(model, size, direction, framesAt(size, a, 0, direction)),
+    distinctFrames: distinctFrameCount(size, a, direction),
+  }));
+}
+
 /**
  * The still's state: the resting state with the most visible layers at its first tick, ties broken by
  * more distinct frames, then by the higher state id. Transitions are not resting states.
@@ -164,17 +183,11 @@ export function chooseStill(model: FurniModel): StillChoice | null {
   if (isStatic(model, size)) {
     return { state: 0, direction, visibleLayers: visibleLayerCount(model, size, direction, framesAt(size, undefined, 0, direction)), distinctFrames: 1 };
   }
-  let best: StillChoice | null = null;
-  for (const a of restingStates(size)) {
-    const c: StillChoice = {
-      state: a.id,
-      direction,
-      visibleLayers: visibleLayerCount(model, size, direction, framesAt(size, a, 0, direction)),
-      distinctFrames: distinctFrameCount(size, a, direction),
-    };
+  let best: StateSummary | null = null;
+  for (const c of restingStateSummaries(model)) {
     if (!best || c.visibleLayers > best.visibleLayers || (c.visibleLayers === best.visibleLayers && (c.distinctFrames > best.distinctFrames || (c.distinctFrames === best.distinctFrames && c.state > best.state)))) best = c;
   }
-  return best;
+  return best && { ...best, direction };
 }
 
 export interface RenderRequest {

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kitModel, px, spritePixels, overlap } from './kit-helpers.js';
-import { chooseStill, renderRoom, renderStill, renderIcon, validDirection } from '../../src/furni/render.js';
+import { chooseStill, renderRoom, renderStill, renderIcon, validDirection, restingStateSummaries } from '../../src/furni/render.js';
+import { FURNI_EXPECTATIONS } from '../../src/samplekit/furni/expectations.js';
 import { restingStates, sizeOf } from '../../src/furni/model.js';
 import { alphaBounds, flipHorizontal, imagesEqual } from '../../src/imaging/image.js';
 
@@ -203,4 +204,25 @@ test('icons: all icon layers composed (icon_a and icon_b)', () => {
 
 test('icons: an item without icon layers has no icon', () => {
   assert.equal(renderIcon(kitModel('kit_noicon')), null);
+});
+
+test('every hand-made kit item: the still, per-state visible layers and frames, icon, untinted variants (FURNI_EXPECTATIONS)', () => {
+  // Items without a still are the broken bundles: the build test covers them.
+  for (const e of FURNI_EXPECTATIONS.filter((x) => x.still !== null)) {
+    const m = kitModel(e.classname);
+    const c = chooseStill(m);
+    if (e.still) {
+      assert.deepEqual({ state: c!.state, direction: c!.direction, visibleLayers: c!.visibleLayers }, e.still, e.classname);
+    }
+    if (e.states) {
+      const got = new Map(restingStateSummaries(m).map((s) => [s.state, { visibleLayers: s.visibleLayers, frames: s.distinctFrames }]));
+      for (const [k, v] of Object.entries(e.states)) assert.deepEqual(got.get(Number(k)), v, `${e.classname} state ${k}`);
+    }
+    assert.equal(renderIcon(m) !== null, e.iconLayers > 0, `${e.classname} icon`);
+    for (const v of e.untintedVariants ?? []) {
+      const n = Number(v.split('*')[1]);
+      const untinted = renderRoom({ ...m, def: { ...m.def, sizes: m.def.sizes.map((s) => ({ ...s, colors: {} })) } }).image!;
+      assert.ok(imagesEqual(renderStill(m, n)!, untinted), v);
+    }
+  }
 });
