@@ -127,6 +127,12 @@ function rssOf(pid: number): { rssMb: number; peakMb: number } {
   return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) };
 }
 
+/** CPU seconds (user + system, all threads) the process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
 async function main(): Promise<void> {
   const autocannon = ((await import('autocannon' as string)) as { default: Autocannon }).default;
   let assetsDir = process.env.BENCH_ASSETS;
@@ -153,20 +159,28 @@ async function main(): Promise<void> {
   try {
     say(`avatar service bench — assets ${assetsDir}, workers = cores (${(await import('node:os')).availableParallelism()}), memory cache ${cacheMb} MiB`);
     say('NOTE: figures are as measured on this machine at this moment; it may be shared with other work.');
+    say(`load average at start: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 
     // 1. Cached: one URL, warmed first.
     const hotPath = '/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40&direction=2&size=l';
     const warm = await fetch(base + hotPath);
     if (warm.status !== 200) throw new Error(`warm-up answered ${warm.status}`);
     await warm.arrayBuffer();
+    let cpu0 = cpuSeconds(child.pid!);
     const cached = await autocannon({ url: base + hotPath, connections: 32, duration: Number(process.env.BENCH_SECONDS ?? 10) });
-    say(`cached: ${Math.round(cached.requests.average)} req/s, p50 ${cached.latency.p50} ms, p99 ${cached.latency.p99} ms, non-2xx ${cached.non2xx}, errors ${cached.errors} (target ≥ 10,000 req/s)`);
+    let cpu = cpuSeconds(child.pid!) - cpu0;
+    say(
+      `cached: ${Math.round(cached.requests.average)} req/s, p50 ${cached.latency.p50} ms, p99 ${cached.latency.p99} ms, ` +
+        `non-2xx ${cached.non2xx}, errors ${cached.errors} (target ≥ 10,000 req/s); ` +
+        `service CPU ${cpu.toFixed(1)} s = ${Math.round(cached.requests.total / cpu)} requests per CPU-second`,
+    );
 
     // 2. Cold: 64 concurrent distinct URLs.
     const total = 10_000;
     const urls = distinctFigures(assetsDir, total);
     const coldCount = Number(process.env.BENCH_COLD ?? 2000);
     let next = 0;
+    cpu0 = cpuSeconds(child.pid!);
     const cold = await autocannon({
       url: base,
       connections: 64,
@@ -174,10 +188,12 @@ async function main(): Promise<void> {
       timeout: 30,
       requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: urls[next++ % urls.length]! }) }],
     });
+    cpu = cpuSeconds(child.pid!) - cpu0;
     say(
       `cold: ${coldCount} distinct URLs at 64 concurrent: ${Math.round(coldCount / cold.duration)} renders/s, ` +
         `p50 ${cold.latency.p50} ms, p99 ${cold.latency.p99} ms, 200s ${cold['2xx']}, fallbacks (302) ${cold['3xx']}, ` +
-        `other ${cold['4xx'] + cold['5xx']}, errors ${cold.errors} (targets ≥ 200 renders/s, 0 fallbacks)`,
+        `other ${cold['4xx'] + cold['5xx']}, errors ${cold.errors} (targets ≥ 200 renders/s, 0 fallbacks); ` +
+        `service CPU ${cpu.toFixed(1)} s = ${Math.round(cold['2xx'] / cpu)} renders per CPU-second`,
     );
 
     // 3. Memory after 10,000 distinct renders (the rest of the list).
