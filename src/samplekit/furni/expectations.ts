@@ -163,7 +163,7 @@ export const FURNI_EXPECTATIONS: readonly FurniExpectation[] = [
     still: { state: 1, direction: 2, visibleLayers: 2 },
     states: { 0: { visibleLayers: 1, frames: 1 }, 1: { visibleLayers: 2, frames: 4 }, 2: { visibleLayers: 2, frames: 2 } },
     iconLayers: 1,
-    looks: 'grey fan body A and blade B1 (cyan square straight up), no green/red light C; state 1 wins over the higher state 2 on frame count (4 > 2)',
+    looks: 'grey fan body A and blade B1 (cyan square straight up), no green/red light C; state 1 wins over the higher state 2 on frame count (4 > 2). State 1 is the spec 2.5 example: 4 sprites, frameRepeat 2 = 8 ticks, loopCount 0 (unbounded), 4 distinct frames, a 480 ms loop',
   },
   {
     classname: 'kit_sign_tieall',
