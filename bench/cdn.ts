@@ -10,7 +10,8 @@
 // Both servers get one process/worker and a buffered access log to a file.
 //
 // Flags: --corpus DIR (default: a generated corpus of --files PNG-sized files), --files N (3000),
-//        --duration S (10 per measurement), --soak S (60), --connections N (50), --generator wrk|autocannon,
+//        --duration S (5 per run), --rounds N (3 runs per server and scenario; medians reported),
+//        --soak S (60), --connections N (50), --generator wrk|autocannon,
 //        --pin (servers on CPU 0, generator on CPU 1 via taskset: steadier on an idle machine, but on a
 //        loaded one the scheduler's share for a pinned single-threaded nginx worker distorts the ratio)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -29,6 +30,7 @@ interface Args {
   corpus?: string;
   files: number;
   duration: number;
+  rounds: number;
   soak: number;
   connections: number;
   generator: 'wrk' | 'autocannon';
@@ -36,7 +38,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { files: 3000, duration: 10, soak: 60, connections: 50, generator: 'wrk', pin: false };
+  const a: Args = { files: 3000, duration: 5, rounds: 3, soak: 60, connections: 50, generator: 'wrk', pin: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     if (flag === '--pin') {
@@ -48,6 +50,7 @@ function parseArgs(argv: string[]): Args {
     if (flag === '--corpus') a.corpus = resolve(v);
     else if (flag === '--files') a.files = Math.max(10, Number(v));
     else if (flag === '--duration') a.duration = Math.max(1, Number(v));
+    else if (flag === '--rounds') a.rounds = Math.max(1, Math.floor(Number(v)));
     else if (flag === '--soak') a.soak = Math.max(0, Number(v));
     else if (flag === '--connections') a.connections = Math.max(1, Number(v));
     else if (flag === '--generator' && (v === 'wrk' || v === 'autocannon')) a.generator = v;
@@ -211,6 +214,20 @@ http {
 `;
 }
 
+/** Median req/s and median p99 of several runs; error counts summed. */
+function medianResult(runs: LoadResult[]): LoadResult {
+  const med = (xs: number[]) => {
+    const s = [...xs].sort((x, y) => x - y);
+    return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  };
+  return {
+    rps: med(runs.map((r) => r.rps)),
+    p99ms: med(runs.map((r) => r.p99ms)),
+    non2xx3xx: runs.reduce((n, r) => n + r.non2xx3xx, 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+  };
+}
+
 function fmt(r: LoadResult): string {
   const extra = r.non2xx3xx || r.errors ? ` (${r.non2xx3xx} bad statuses, ${r.errors} socket errors)` : '';
   return `${Math.round(r.rps).toString().padStart(7)} req/s  p99 ${r.p99ms.toFixed(2).padStart(7)} ms${extra}`;
@@ -284,7 +301,7 @@ async function main(): Promise<void> {
       args.generator === 'wrk' ? runWrk(wrk!, base + path, headers, seconds, args.connections, spread ? script : undefined) : runAutocannon(base + path, headers, seconds, args.connections);
 
     console.log(`corpus: ${corpus} (${keys.length} files, ${(totalBytes / 1048576).toFixed(1)} MiB); hot file ${hotKey}`);
-    console.log(`generator: ${args.generator}, ${args.connections} connections, ${args.duration} s per run; ` +
+    console.log(`generator: ${args.generator}, ${args.connections} connections, ${args.rounds} rounds of ${args.duration} s per server and scenario; ` +
       `${pinning && has('taskset') ? 'servers pinned to CPU 0, generator to CPU 1' : 'no taskset: nothing pinned'}; loadavg before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
     // Warm both (our memory cache, nginx's open_file_cache and the page cache).
     await load(ours, hot, {}, 2);
@@ -295,19 +312,29 @@ async function main(): Promise<void> {
       ['304', (b) => load(b, hot, { 'If-None-Match': b === ours ? ourTag : theirTag }, args.duration)],
     ];
     if (args.generator === 'wrk') scenarios.push(['spread 200', (b) => load(b, '/', {}, args.duration, true)]);
-    const results: { name: string; ours: LoadResult; nginx: LoadResult }[] = [];
-    for (const [i, [name, run]] of scenarios.entries()) {
-      // Alternate the order so drift in the shared machine's load does not favour one server.
-      let a: LoadResult, b: LoadResult;
-      if (i % 2 === 0) {
-        a = await run(ours);
-        b = await run(theirs);
-      } else {
-        b = await run(theirs);
-        a = await run(ours);
+    const results: { name: string; ours: LoadResult; nginx: LoadResult; roundRatios: number[] }[] = [];
+    for (const [name, run] of scenarios) {
+      // Several short rounds, alternating which server goes first, and medians: on a shared machine the
+      // background load drifts, and this keeps the drift from landing on one server.
+      const ourRuns: LoadResult[] = [];
+      const nginxRuns: LoadResult[] = [];
+      for (let round = 0; round < args.rounds; round++) {
+        if (round % 2 === 0) {
+          ourRuns.push(await run(ours));
+          nginxRuns.push(await run(theirs));
+        } else {
+          nginxRuns.push(await run(theirs));
+          ourRuns.push(await run(ours));
+        }
       }
-      results.push({ name, ours: a, nginx: b });
-      console.log(`${name.padEnd(11)} service ${fmt(a)}\n${''.padEnd(11)} nginx   ${fmt(b)}\n${''.padEnd(11)} ratio   ${((a.rps / b.rps) * 100).toFixed(0)}% of nginx req/s`);
+      const a = medianResult(ourRuns);
+      const b = medianResult(nginxRuns);
+      const roundRatios = ourRuns.map((r, i) => r.rps / nginxRuns[i]!.rps);
+      results.push({ name, ours: a, nginx: b, roundRatios });
+      console.log(
+        `${name.padEnd(11)} service ${fmt(a)}\n${''.padEnd(11)} nginx   ${fmt(b)}\n${''.padEnd(11)} ratio   ` +
+          `${((a.rps / b.rps) * 100).toFixed(0)}% of nginx req/s (medians of ${args.rounds}; per round ${roundRatios.map((x) => `${(x * 100).toFixed(0)}%`).join(' ')})`,
+      );
     }
 
     let rss: { t: number; kib: number }[] = [];
@@ -324,7 +351,12 @@ async function main(): Promise<void> {
       const lo = Math.min(...afterWarm.map((s) => s.kib));
       const hi = Math.max(...afterWarm.map((s) => s.kib));
       console.log(`memory     ${args.soak} s ${args.generator === 'wrk' ? 'spread' : 'cached'} run at ${Math.round(soak.rps)} req/s: RSS MiB ${samples.map((s) => `${s.t}s=${mib(s.kib)}`).join(' ')}`);
-      console.log(`${''.padEnd(11)}after 10 s: ${mib(lo)}–${mib(hi)} MiB (spread ${mib(hi - lo)} MiB; cache budget covers the ${(totalBytes / 1048576).toFixed(1)} MiB corpus); nginx RSS ${mib(rssKiB(ng.pid!))} MiB`);
+      // Flat: the last third of the run averages no more than the first third (after warm-up) plus GC noise.
+      const third = Math.max(1, Math.floor(afterWarm.length / 3));
+      const avg = (xs: { kib: number }[]) => xs.reduce((sum, x) => sum + x.kib, 0) / xs.length;
+      const growth = avg(afterWarm.slice(-third)) - avg(afterWarm.slice(0, third));
+      const verdict = growth <= Math.max(16 * 1024, avg(afterWarm.slice(0, third)) * 0.05) ? 'flat' : 'GROWING';
+      console.log(`${''.padEnd(11)}after 10 s: ${mib(lo)}–${mib(hi)} MiB, last third vs first third ${growth >= 0 ? '+' : ''}${mib(growth)} MiB → ${verdict} (cache budget covers the ${(totalBytes / 1048576).toFixed(1)} MiB corpus); nginx RSS ${mib(rssKiB(ng.pid!))} MiB`);
     }
     console.log(`loadavg after: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (the machine may be shared: compare ratios, not absolutes)`);
     writeFileSync(join(work, 'results.json'), JSON.stringify({ args, results, rss }, null, 2));
