@@ -291,6 +291,14 @@ test('rate-limited: one client over its uncached-render rate; cached images are 
   assert.equal((await image(`/avatar.png?figure=${FIG}&size=s`, s.url)).res.status, 200, 'cache hit');
 });
 
+test('behind a proxy (--trust-proxy) the client is the X-Forwarded-For address', async () => {
+  const s = await start({ clientRatePerSecond: 1, clientBurst: 1, trustProxy: true });
+  const from = (ip: string, q: string) => get(s.url, `/avatar.png?figure=${FIG}&${q}`, { headers: { 'x-forwarded-for': ip } });
+  assert.equal((await from('203.0.113.1', 'size=s')).status, 200);
+  assertFallback(await from('203.0.113.1', 'size=m'), 'rate-limited');
+  assert.equal((await from('203.0.113.2', 'size=m')).status, 200, 'another client has its own rate');
+});
+
 test('no-budget: the instance budget for the window is spent', async () => {
   const s = await start({ budgetRenders: 1, budgetWindowMs: 60_000 });
   assert.equal((await image(`/avatar.png?figure=${FIG}&size=s`, s.url)).res.status, 200);
