@@ -58,6 +58,12 @@ test('avatar kit: Nitro layout, every file loads back', async () => {
     // every alias points at a sprite that exists
     for (const [name, a] of Object.entries(lib.data.assets ?? {})) if (a.source) assert.ok(lib.sprites.has(a.source), `${l.id}: ${name} → ${a.source}`);
   }
+  // hh_human_50_* are decoys like the real Nitro ones: sh_ sprites in the sheet, no asset entries
+  for (const name of ['hh_human_50_body', 'hh_human_50_face']) {
+    const small = libs.get(`bundled/figure/${name}.nitro`)!;
+    assert.deepEqual(small.data.assets, {});
+    assert.ok(small.sprites.size > 0 && [...small.sprites.keys()].every((k) => k.startsWith('sh_')), name);
+  }
   const total = files.reduce((s, f) => s + f.data.length, 0);
   assert.ok(total < 600_000, `kit stays small (${total} bytes)`);
 });
@@ -255,4 +261,17 @@ test('avatar kit: JSON documents use the real Nitro schemas', { skip: realdata('
     assert.equal(a.precedence, r.precedence, a.id);
   }
   assert.deepEqual(acts.actionOffsets, ract.actionOffsets);
+});
+
+test('avatar kit: asset entries use the fields real figure bundles use', { skip: realdata('nitro/bundled/figure/hh_human_body.nitro').skip }, async () => {
+  const { libs } = await kit();
+  const realPath = realdata('nitro/bundled/figure/hh_human_body.nitro').path;
+  const real = await readAssetLibrary(readFileSync(realPath), realPath);
+  const realKeys = new Set(Object.values(real.data.assets ?? {}).flatMap((a) => Object.keys(a)));
+  for (const lib of libs.values()) {
+    for (const [name, a] of Object.entries(lib.data.assets ?? {})) {
+      for (const k of Object.keys(a)) assert.ok(realKeys.has(k), `${lib.name}: ${name} has field ${k}`);
+      assert.match(name, /^h_[a-z]+_[a-z]+_\d+_[0-7]_\d+$/);
+    }
+  }
 });
