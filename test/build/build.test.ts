@@ -13,7 +13,8 @@ import { runBuild, CORPUS_FILE, REPORT_FILE } from '../../src/build/run.js';
 import { type CorpusIndex, type BuildReport } from '../../src/build/corpus.js';
 import { readFurniBundle } from '../../src/formats/furni-bundle.js';
 import { renderStill } from '../../src/furni/render.js';
-import { encodePng, decodeImage } from '../../src/imaging/codec.js';
+import { decodeImage } from '../../src/imaging/codec.js';
+import { encodePngSync } from '../../src/imaging/png.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const root = mkdtempSync(join(tmpdir(), 'hi-build-test-'));
@@ -85,7 +86,7 @@ test('round trip: every still re-rendered from its bundle alone is byte-identica
     for (const r of Object.keys(c.files).filter((x) => x === `furni-renders/${base}.png` || x.startsWith(`furni-renders/${base}*`))) {
       const star = r.slice(0, -4).split('*')[1];
       const img = renderStill(model, star === undefined ? 0 : Number(star));
-      assert.ok((await encodePng(img!)).equals(readFileSync(join(out, r))), r);
+      assert.ok(encodePngSync(img!).equals(readFileSync(join(out, r))), r);
       checked++;
     }
   }

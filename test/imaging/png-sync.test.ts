@@ -1,0 +1,56 @@
+// The in-thread PNG codec: exact pixels against libvips for every layout it claims, null for the rest.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import sharp from 'sharp';
+import { decodePngSync, encodePngSync } from '../../src/imaging/png.js';
+import { decodeImage } from '../../src/imaging/codec.js';
+import { createImage, imagesEqual } from '../../src/imaging/image.js';
+
+function sample(w: number, h: number): ReturnType<typeof createImage> {
+  const img = createImage(w, h);
+  let s = 12345;
+  for (let i = 0; i < img.data.length; i++) {
+    s = (s * 1103515245 + 12345) >>> 0;
+    img.data[i] = (s >>> 16) & 0xff;
+  }
+  for (let i = 3; i < img.data.length; i += 16) img.data[i] = 0; // some fully transparent pixels
+  return img;
+}
+
+const raw = (img: ReturnType<typeof createImage>) => sharp(Buffer.from(img.data), { raw: { width: img.width, height: img.height, channels: 4 } });
+
+test('encodePngSync output decodes (libvips) to the same pixels and is deterministic', async () => {
+  const img = sample(37, 23);
+  const png = encodePngSync(img);
+  assert.ok(png.equals(encodePngSync(img)));
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  assert.equal(info.channels, 4);
+  assert.ok(imagesEqual({ width: info.width, height: info.height, data }, img));
+});
+
+test('decodePngSync matches libvips for RGBA with every filter, RGB and palette PNGs', async () => {
+  const img = sample(41, 19);
+  for (const opts of [{ adaptiveFiltering: true }, { adaptiveFiltering: false }, { palette: true, colours: 64 }] as const) {
+    const png = await raw(img).png({ compressionLevel: 6, ...opts }).toBuffer();
+    const ref = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const mine = decodePngSync(png);
+    assert.ok(mine, JSON.stringify(opts));
+    assert.ok(imagesEqual(mine, { width: ref.info.width, height: ref.info.height, data: ref.data }), JSON.stringify(opts));
+  }
+  const rgb = await raw(img).removeAlpha().png().toBuffer();
+  const mine = decodePngSync(rgb)!;
+  const ref = await sharp(rgb).ensureAlpha().raw().toBuffer();
+  assert.ok(Buffer.from(mine.data).equals(ref));
+});
+
+test('decodePngSync declines what it does not cover; decodeImage still reads it or fails clearly', async () => {
+  const img = sample(8, 8);
+  const sixteen = await raw(img).toColourspace('rgb16').png().toBuffer();
+  assert.equal(decodePngSync(sixteen), null);
+  assert.equal((await decodeImage(sixteen)).width, 8);
+  const bad = Buffer.from(encodePngSync(img));
+  bad[bad.length - 20]! ^= 0xff; // inside IDAT: CRC no longer matches
+  assert.equal(decodePngSync(bad), null);
+  await assert.rejects(decodeImage(bad));
+  assert.equal(decodePngSync(Buffer.from('not a png at all, not at all')), null);
+});
