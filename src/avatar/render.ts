@@ -118,6 +118,16 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
   const parts: PlannedPart[] = [];
   const avatarSet = req.headOnly ? 'head' : 'full';
   const ordered = hotel.geometry.ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction);
+  // An action whose moving parts are not all inside the crop (wave or blow with headonly) is a still;
+  // talking moves only the head, so it still animates there.
+  const cropped = new Set(ordered.map((b) => b.id));
+  const movesInsideCrop = (a: ActiveAction): boolean => {
+    if (!req.headOnly) return true;
+    const parts = hotel.animations.byAction.get(a.def.id);
+    if (!parts) return true;
+    for (const [type, steps] of parts) if (steps.length > 1 && !cropped.has(hotel.geometry.bodyPartOf(pose.geometryType, type))) return false;
+    return true;
+  };
   // Part types the geometry does not know are still drawn: on top of the torso's own parts.
   const placed = new Set(hotel.geometry.ordered('full', pose.geometryType, bodyDir, pose.main.assetAction).flatMap((b) => b.partTypes));
   const extra = [...byType.keys()].filter((t) => !placed.has(t) && t !== 'ri' && t !== 'li');
@@ -132,7 +142,7 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
       const active = governing && governing.activeParts.has(type) ? governing : null;
       let steps = active ? stepsFor(hotel.animations, active, type) : [];
       if (active && active.def.state === 'mv' && steps.length > 0) steps = [steps[WALK_STILL_FRAME % steps.length]!];
-      const animates = !!active && isAnimatingAction(active) && steps.length > 1;
+      const animates = !!active && isAnimatingAction(active) && steps.length > 1 && movesInsideCrop(active);
       // Same part type twice (a set with two layers): the later one goes underneath, as in the client.
       for (const part of [...list].reverse()) {
         const isItem = type === 'ri' || type === 'li';

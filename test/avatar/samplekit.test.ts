@@ -70,6 +70,8 @@ test('kit: frame counts per action (spec §2.4) and per crop', () => {
   assert.equal(n('', { gesture: 'spk' }), 2);
   assert.equal(n('wav', { headOnly: true }), 1);
   assert.equal(n('respect', { headOnly: true }), 1);
+  assert.equal(n('blow', { headOnly: true }), 1, 'blow moves the hand too: a still under headonly');
+  assert.equal(n('sit,wav,spk', { headOnly: true }), 2);
   assert.equal(n('spk', { headOnly: true }), 2);
 });
 
