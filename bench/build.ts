@@ -3,7 +3,7 @@
 // peak RSS is the build's alone. Targets: ≥ 100 items/s, peak RSS < 1.5 GB, unchanged rebuild < 10 s.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +20,9 @@ interface PhaseResult {
   unchanged: number;
   classnames: number;
   maxRssMb: number;
+  /** CPU seconds (all threads of the build process, user + system). */
+  cpuSeconds: number;
+  loadAvg: number;
   counts: Record<string, number>;
 }
 
@@ -33,6 +36,7 @@ async function phase(name: string): Promise<void> {
     return;
   }
   const { runBuild } = await import('../src/build/run.js');
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const s = await runBuild({ assets: kitDir, out: outDir, jobs });
   const seconds = (performance.now() - t0) / 1000;
@@ -43,6 +47,8 @@ async function phase(name: string): Promise<void> {
     unchanged: s.unchanged,
     classnames: Object.keys(s.report.items).length,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
+    cpuSeconds: ((u) => (u.user + u.system) / 1e6)(process.cpuUsage(c0)),
+    loadAvg: loadavg()[0]!,
     counts: { ...s.report.counts, renders: s.corpus.counts.renders, icons: s.corpus.counts.icons, bundles: s.corpus.counts.bundles },
   };
   console.log(JSON.stringify(result));
@@ -65,6 +71,8 @@ if (at >= 0) {
   const full = JSON.parse(run('build')) as PhaseResult;
   const rate = full.rebuilt / full.seconds;
   console.log(`from scratch: ${full.rebuilt} items (${full.classnames} classnames) in ${full.seconds.toFixed(1)} s = ${rate.toFixed(0)} items/s; peak RSS ${full.maxRssMb.toFixed(0)} MB`);
+  const cpuMs = (full.cpuSeconds * 1000) / Math.max(1, full.rebuilt);
+  console.log(`  CPU ${full.cpuSeconds.toFixed(0)} s = ${cpuMs.toFixed(1)} ms per item → about ${((jobs * 1000) / cpuMs).toFixed(0)} items/s on ${jobs} idle cores; 1-min load average at the end ${full.loadAvg.toFixed(1)} (shared machine: wall-clock figures are pessimistic when it is above ${jobs})`);
   console.log(`  published ${full.counts.renders} renders, ${full.counts.icons} icons, ${full.counts.bundles} bundles; ${full.counts.ok} ok, ${full.counts.failed} failed, ${full.counts.skipped} skipped`);
   const again = JSON.parse(run('build')) as PhaseResult;
   console.log(`unchanged rebuild: ${again.rebuilt} rebuilt, ${again.unchanged} unchanged in ${again.seconds.toFixed(1)} s; peak RSS ${again.maxRssMb.toFixed(0)} MB`);

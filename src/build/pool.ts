@@ -25,12 +25,13 @@ function crashResult(task: ItemTask, reason: string): TaskResult {
 
 async function runInThread(tasks: ItemTask[], outDir: string, onResult: ResultHandler): Promise<void> {
   let next = 0;
+  const knownDirs = new Set<string>();
   const lane = async () => {
     while (next < tasks.length) {
       const t = tasks[next++]!;
       let r: TaskResult;
       try {
-        r = await runTask(t, outDir);
+        r = await runTask(t, outDir, knownDirs);
       } catch (e) {
         r = crashResult(t, `build error: ${(e as Error).message}`);
       }

@@ -1,11 +1,11 @@
 // One item's file work, shared by the worker threads and the in-process path: read the asset file,
 // build, write the outputs atomically, and describe them (size + sha256) for corpus.json.
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { taskClassnames, buildItem, type ItemTask, type ClassnameResult } from './item.js';
 import { libraryLoader } from './loaders.js';
-import { writeFileAtomic } from './atomic.js';
+import { writeFileAtomicSync } from './atomic.js';
 
 export interface PublishedFile {
   path: string;
@@ -23,11 +23,11 @@ export interface TaskResult {
 
 export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-export async function runTask(task: ItemTask, outDir: string): Promise<TaskResult> {
+export async function runTask(task: ItemTask, outDir: string, knownDirs?: Set<string>): Promise<TaskResult> {
   const classnames = taskClassnames(task);
   let bytes: Buffer;
   try {
-    bytes = await readFile(task.assetFile);
+    bytes = readFileSync(task.assetFile);
   } catch (e) {
     const reason = `asset file unreadable: ${(e as Error).message}`;
     return { base: task.base, assetSha256: '', files: [], results: classnames.map((classname) => ({ classname, status: 'failed', reason })) };
@@ -35,7 +35,7 @@ export async function runTask(task: ItemTask, outDir: string): Promise<TaskResul
   const { outputs, results } = await buildItem(task, bytes, libraryLoader(task.layout));
   const files: PublishedFile[] = [];
   for (const o of outputs) {
-    await writeFileAtomic(join(outDir, o.path), o.bytes);
+    writeFileAtomicSync(join(outDir, o.path), o.bytes, knownDirs);
     files.push({ path: o.path, size: o.bytes.length, sha256: sha256(o.bytes) });
   }
   return { base: task.base, assetSha256: sha256(bytes), files, results };
