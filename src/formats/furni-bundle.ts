@@ -302,6 +302,15 @@ function sizeIn(size: number, m: ManifestSize, colors: Record<string, Record<str
 /** Reads a bundle back into a draw model: everything needed to render the item with no other file. */
 export async function readFurniBundle(buf: Uint8Array, file = '<buffer>'): Promise<{ header: BundleHeader; manifest: BundleManifest; model: FurniModel }> {
   const { header, manifest, atlasBytes } = readBundleManifest(buf, file);
+  try {
+    return { header, manifest, model: await modelFromManifest(manifest, atlasBytes, header, file) };
+  } catch (e) {
+    if (e instanceof FormatError) throw e;
+    throw new FormatError(FORMAT, file, `manifest is malformed: ${(e as Error).message}`, BUNDLE_HEADER_SIZE);
+  }
+}
+
+async function modelFromManifest(manifest: BundleManifest, atlasBytes: Uint8Array, header: BundleHeader, file: string): Promise<FurniModel> {
   let atlas: RgbaImage;
   try {
     atlas = await decodeImage(atlasBytes);
@@ -349,5 +358,5 @@ export async function readFurniBundle(buf: Uint8Array, file = '<buffer>'): Promi
     },
     sprites,
   };
-  return { header, manifest, model };
+  return model;
 }

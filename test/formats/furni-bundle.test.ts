@@ -91,6 +91,12 @@ test('corruption is reported as a FormatError: magic, version, length, CRC', asy
   const ver = Buffer.from(good);
   ver.writeUInt16LE(2, 4);
   await assert.rejects(readFurniBundle(ver, 'x.bundle'), /unsupported format version 2/);
+  // A well-framed bundle whose manifest has the wrong shape is a FormatError too, not a crash.
+  const { encodeBundle } = await import('../../src/formats/furni-bundle.js');
+  const { gzipSync } = await import('node:zlib');
+  const { encode } = await import('cbor-x');
+  const odd = encodeBundle(gzipSync(encode({ format: 1, classname: 'x', sprites: { a: { rect: 5 } } })), good.subarray(20 + good.readUInt32LE(8)));
+  await assert.rejects(readFurniBundle(odd, 'odd.bundle'), (e: unknown) => e instanceof FormatError && /malformed/.test(e.message));
 });
 
 test('round trip: the still and icon re-rendered from the bundle alone are byte-identical', async () => {
