@@ -1,6 +1,5 @@
 // Public API of the avatar renderer (the HTTP service is written against exactly this).
-import { encodePng } from '../imaging/codec.js';
-import { encodeApng } from '../imaging/apng.js';
+import { encodeFrames } from '../imaging/apng.js';
 import { type AvatarRender } from './render.js';
 
 export { AvatarRenderError, type AvatarRenderErrorCode } from './errors.js';
@@ -9,11 +8,13 @@ export { loadAvatarHotel, type LoadAvatarHotelOptions } from './load.js';
 export { animationFrameCount, renderAvatar, type AvatarRender, type DrawnLayer } from './render.js';
 export { normalizeAction, normalizeGesture, type AvatarRequest, type AvatarSize } from './request.js';
 
-/** Bump whenever output pixels change: it is part of the service's cache key. */
-export const RENDERER_VERSION = 'avatar-1';
+/** Bump whenever output pixels or bytes change: it is part of the service's cache key. */
+export const RENDERER_VERSION = 'avatar-2';
 
-/** PNG for a still, APNG (loop forever, 1/6 s a frame) for an animation. */
+/**
+ * PNG for a still, APNG (loop forever, 1/6 s a frame) for an animation. Indexed colour when the frames
+ * fit one 256-colour palette (nearly always), RGBA otherwise.
+ */
 export async function encodeAvatar(render: AvatarRender): Promise<Buffer> {
-  if (render.frames.length <= 1) return encodePng(render.frames[0]!, { compressionLevel: 6 });
-  return encodeApng(render.frames, { compressionLevel: 6 });
+  return encodeFrames(render.frames, { compressionLevel: 6 });
 }

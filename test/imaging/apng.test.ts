@@ -4,6 +4,8 @@ import { assembleApng, encodeApng, readPngChunks, crc32 } from '../../src/imagin
 import { decodeImage, encodePng } from '../../src/imaging/codec.js';
 import { createImage, imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
 
+const ok = (v: unknown, m = 'expected a truthy value') => assert.equal(!!v, true, m);
+
 function frame(v: number): RgbaImage {
   const img = createImage(5, 4);
   for (let i = 0; i < 20; i++) img.data.set([v, 255 - v, 7, i % 2 ? 255 : 100], i * 4);
@@ -54,14 +56,14 @@ test('APNG: acTL loops forever, every fcTL is the full canvas at 1/6 s, sequence
     assert.deepEqual([f[24], f[25]], [0, 0]);
   }
   // first frame is the default image: a plain decoder sees frame 0
-  assert.ok(imagesEqual(await decodeImage(apng), frames[0]!), 'default image is frame 0');
+  ok(imagesEqual(await decodeImage(apng), frames[0]!), 'default image is frame 0');
   for (let i = 0; i < 3; i++) assert.ok(imagesEqual(await decodeImage(extractFrame(apng, i)), frames[i]!), `frame ${i}`);
 });
 
 test('APNG bytes are deterministic; mismatched frame sizes are refused', async () => {
   const a = await encodeApng([frame(1), frame(2)]);
   const b = await encodeApng([frame(1), frame(2)]);
-  assert.ok(a.equals(b), 'same frames, same bytes');
+  ok(a.equals(b), 'same frames, same bytes');
   const other = await encodePng(createImage(3, 3));
   assert.throws(() => assembleApng([readyPng(a), other]), /differs/);
   assert.throws(() => assembleApng([]), RangeError);
@@ -70,4 +72,47 @@ test('APNG bytes are deterministic; mismatched frame sizes are refused', async (
 
 function readyPng(apng: Buffer): Buffer {
   return extractFrame(apng, 0);
+}
+
+test('indexed encoding: exact round trip, one palette shared by all frames, RGBA beyond 256 colours', async () => {
+  const { encodeFrames, encodeIndexedFrames } = await import('../../src/imaging/apng.js');
+  const a = frame(10);
+  const b = frame(200);
+  a.data.set([0, 0, 0, 0], 0); // transparent pixels whatever their colour bytes
+  b.data.set([9, 9, 9, 0], 0);
+  const still = await encodeFrames([a]);
+  const types = readPngChunks(still).map((c) => c.type);
+  assert.deepEqual(types, ['IHDR', 'PLTE', 'tRNS', 'IDAT', 'IEND']);
+  assert.equal(readPngChunks(still)[0]!.data[9], 3, 'colour type 3');
+  ok(imagesEqual(await decodeImage(still), a), 'still round trip');
+  const anim = await encodeFrames([a, b]);
+  const chunks = readPngChunks(anim);
+  assert.equal(chunks.filter((c) => c.type === 'PLTE').length, 1);
+  const want1 = createImage(5, 4);
+  want1.data.set(b.data);
+  want1.data.set([0, 0, 0, 0], 0);
+  ok(imagesEqual(await decodeImage(extractFrameWithPalette(anim, 1)), want1), 'frame 1 through the shared palette');
+  // 300 distinct colours: falls back to RGBA
+  const many = createImage(300, 1);
+  for (let i = 0; i < 300; i++) many.data.set([i & 255, i >> 8, 50, 255], i * 4);
+  assert.equal(encodeIndexedFrames([many]), null);
+  const rgba = await encodeFrames([many]);
+  assert.equal(readPngChunks(rgba)[0]!.data[9], 6, 'colour type 6');
+  ok(imagesEqual(await decodeImage(rgba), many));
+  ok((await encodeFrames([a, b])).equals(anim), 'deterministic');
+});
+
+function extractFrameWithPalette(apng: Buffer, n: number): Buffer {
+  const plain = extractFrame(apng, n);
+  const chunks = readPngChunks(apng).filter((c) => c.type === 'PLTE' || c.type === 'tRNS');
+  const chunk = (type: string, d: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(d.length);
+    const td = Buffer.concat([Buffer.from(type, 'latin1'), d]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(td));
+    return Buffer.concat([len, td, crc]);
+  };
+  // signature + IHDR (8 + 25 bytes), then the palette chunks, then the rest
+  return Buffer.concat([plain.subarray(0, 33), ...chunks.map((c) => chunk(c.type, c.data)), plain.subarray(33)]);
 }
