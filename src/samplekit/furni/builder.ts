@@ -88,9 +88,10 @@ export function vis64(v: {
   return out;
 }
 
-/** The size-1 (icon) visualization: angle 360, direction 0. */
-export function visIcon(layerCount: number, colors?: Record<string, Record<string, number>>): NitroVisualization {
-  const out: NitroVisualization = { angle: 360, layerCount, size: 1, directions: { '0': {} } };
+/** The size-1 (icon) visualization: angle 360, direction 0 (some real bundles list no directions). */
+export function visIcon(layerCount: number, colors?: Record<string, Record<string, number>>, withDirections = true): NitroVisualization {
+  const out: NitroVisualization = { angle: 360, layerCount, size: 1 };
+  if (withDirections) out.directions = { '0': {} };
   if (colors) out.colors = colorTable(colors);
   return out;
 }

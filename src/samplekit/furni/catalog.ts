@@ -789,7 +789,8 @@ export const KIT_ITEMS: readonly KitItem[] = [
         directions: D24,
         animations: { '0': still({ 0: 0, 1: 0 }), '1': anim({ '1': animLayer([1, 2, 3], { frameRepeat: 4, loopCount: 0 }) }) },
       });
-      return animatedLib(b, { x: 1.4, y: 0.2, z: 1.2 }, [2, 4], v, visIcon(1));
+      // As in several real bundles: the icon visualization comes first and lists no directions.
+      return b.library({ logicType: 'furniture_multistate', visualizationType: 'furniture_animated', dimensions: { x: 1.4, y: 0.2, z: 1.2 }, directions: [2, 4], visualizations: [visIcon(1, undefined, false), v] });
     },
   }),
   item({
@@ -877,7 +878,8 @@ export const KIT_ITEMS: readonly KitItem[] = [
       b.sprite('64_sd_2_0', drawSprite((c) => c.shape([[-70, 20], [0, -14], [104, 36], [34, 70]], BLACK, BLACK)));
       b.alias('64_sd_4_0', '64_sd_2_0', true);
       b.sprite('icon_a', icon('3', TEAL));
-      return staticLib(b, { x: 3, y: 2, z: 0.5 }, [2, 4], vis64({ layerCount: 1, directions: D24 }), visIcon(1));
+      // Icon visualization first, without directions, as several real bundles have it.
+      return b.library({ logicType: 'furniture_basic', visualizationType: 'furniture_static', dimensions: { x: 3, y: 2, z: 0.5 }, directions: [2, 4], visualizations: [visIcon(1, undefined, false), vis64({ layerCount: 1, directions: D24 })] });
     },
   }),
   item({

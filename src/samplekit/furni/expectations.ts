@@ -38,7 +38,8 @@ export type FurniRule =
   | 'wall-item'
   | 'layer-offset'
   | 'frame-offset'
-  | 'multi-tile';
+  | 'multi-tile'
+  | 'icon-visualization-first';
 
 export interface FurniExpectation {
   classname: string;
@@ -238,11 +239,11 @@ export const FURNI_EXPECTATIONS: readonly FurniExpectation[] = [
   },
   {
     classname: 'kit_wall_led',
-    rules: ['wall-item', 'ink-add', 'frame-repeat', 'blank-frame'],
+    rules: ['wall-item', 'ink-add', 'frame-repeat', 'blank-frame', 'icon-visualization-first'],
     still: { state: 1, direction: 2, visibleLayers: 2 },
     states: { 0: { visibleLayers: 1, frames: 1 }, 1: { visibleLayers: 2, frames: 3 } },
     iconLayers: 1,
-    looks: 'dark wall board A with three ADD lights, the first one gold (B1)',
+    looks: 'dark wall board A with three ADD lights, the first one gold (B1). The size-1 visualization comes first in the list and has no directions (as in several real bundles); the icon is still icon_a',
   },
   {
     classname: 'kit_wall_shelf',
@@ -268,10 +269,10 @@ export const FURNI_EXPECTATIONS: readonly FurniExpectation[] = [
   },
   {
     classname: 'kit_big_3x2',
-    rules: ['multi-tile', 'shadow-layer', 'flip-alias'],
+    rules: ['multi-tile', 'shadow-layer', 'flip-alias', 'icon-visualization-first'],
     still: { state: 0, direction: 2, visibleLayers: 1 },
     iconLayers: 1,
-    looks: '3x2 teal platform with a yellow box "A2"; shadow sd_2_0 drawn, sd_4_0 its flipH alias',
+    looks: '3x2 teal platform with a yellow box "A2"; shadow sd_2_0 drawn, sd_4_0 its flipH alias. The size-1 visualization comes first and has no directions',
   },
   { classname: 'kit_corrupt_trunc', rules: ['corrupt-bundle'], still: null, iconLayers: 0, looks: 'bundle cut in half: reading it fails (container truncated)' },
   { classname: 'kit_corrupt_garbage', rules: ['corrupt-bundle'], still: null, iconLayers: 0, looks: 'bundle is 1021 bytes of noise starting ff ff: reading it fails' },
