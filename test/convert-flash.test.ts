@@ -4,14 +4,13 @@ import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertFlashToNitro } from '../src/convert/flash-to-nitro.js';
-import { flashFigureLoader, readFlashAvatarSources } from '../src/convert/flash-layout.js';
+import { flashFigureLoader, readFlashAvatarData, readFlashAvatarSources } from '../src/convert/flash-layout.js';
 import { readAssetLibrary } from '../src/formats/asset-library.js';
 import { readFurniSwf } from '../src/formats/flash/furni-library.js';
 import { readFigureSwf } from '../src/formats/flash/figure-library.js';
-import { parseAnimationXml, parseGeometryXml, parsePartSetsXml } from '../src/formats/gamedata/avatar-xml.js';
 import { furniModelFromLibrary } from '../src/furni/model.js';
 import { renderIcon, renderStill } from '../src/furni/render.js';
-import { createAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRequest } from '../src/avatar/index.js';
+import { createAvatarHotel, loadAvatarHotel, renderAvatar, type AvatarRequest } from '../src/avatar/index.js';
 import { hasVisiblePixel, imagesEqual, type RgbaImage } from '../src/imaging/image.js';
 import { makeImage, writeSwf } from './helpers/swf-writer.js';
 import { realdata } from './helpers/realdata.js';
@@ -87,7 +86,8 @@ test('convert: kit Flash layout → Nitro layout; bad files reported, the rest w
   try {
     writeKitFlashLayout(from);
     const report = await convertFlashToNitro({ from, to });
-    assert.deepEqual(report.gamedata.map((g) => g.target).sort(), ['gamedata/FigureData.json', 'gamedata/FigureMap.json', 'gamedata/FurnitureData.json', 'gamedata/HabboAvatarActions.json']);
+    assert.deepEqual(report.gamedata.map((g) => g.target).sort(), ['gamedata/FigureData.json', 'gamedata/FigureMap.json', 'gamedata/FlashAvatarData.json', 'gamedata/FurnitureData.json', 'gamedata/HabboAvatarActions.json']);
+    assert.deepEqual(await readFlashAvatarData(to), { format: 1, smallSprites: false });
     assert.deepEqual(report.figures, [{ source: 'gordon/hh_human_kit.swf', target: 'bundled/figure/hh_human_kit.nitro' }]);
     assert.deepEqual(report.furniture, [{ source: join('hof_furni', '7', `${CN}.swf`), target: `bundled/furniture/${CN}.nitro` }]);
     assert.deepEqual(report.superseded, [join('hof_furni', '9', `${CN}.swf`)]);
@@ -169,22 +169,6 @@ function linkSubset(root: string, into: string): void {
   for (const n of FIGURE_LIBS) symlinkSync(join(root, 'gordon', `${n}.swf`), join(into, 'gordon', `${n}.swf`));
 }
 
-function hotelFrom(gamedata: { figureData: unknown; figureMap: unknown; actions: unknown }, load: (name: string) => Promise<import('../src/formats/asset-library.js').AssetLibrary>, xmlDir: string): AvatarHotel {
-  const g = (f: string) => readFileSync(join(xmlDir, f), 'utf8');
-  return createAvatarHotel({
-    layout: 'flash',
-    figureData: gamedata.figureData as never,
-    figureMap: gamedata.figureMap as never,
-    actions: gamedata.actions as never,
-    geometry: parseGeometryXml(g('HabboAvatarGeometry.xml')),
-    partSets: parsePartSetsXml(g('HabboAvatarPartSets.xml')),
-    animations: parseAnimationXml(g('HabboAvatarAnimation.xml')),
-    libraryNames: FIGURE_LIBS,
-    smallSprites: true,
-    loadLibrary: load,
-  });
-}
-
 test('convert real Flash data: every furni and figure library converts; renders from SWF and from the converted bundles are pixel-identical', { skip: flash.skip }, async () => {
   const from = tmp();
   const to = tmp();
@@ -194,7 +178,7 @@ test('convert real Flash data: every furni and figure library converts; renders 
     assert.deepEqual(report.failed, []);
     assert.equal(report.furniture.length, 36);
     assert.equal(report.figures.length, FIGURE_LIBS.length);
-    assert.equal(report.gamedata.length, 4);
+    assert.equal(report.gamedata.length, 5);
 
     for (const f of readdirSync(join(from, 'hof_furni')).filter((n) => n.endsWith('.swf'))) {
       const cn = f.replace(/\.swf$/, '');
@@ -213,27 +197,34 @@ test('convert real Flash data: every furni and figure library converts; renders 
       if (ia && ib) assert.ok(imagesEqual(ia, ib), `${cn}: icon identical`);
     }
 
-    const xmlDir = join(flash.path, 'gamedata');
-    const sources = await readFlashAvatarSources(flash.path);
-    assert.equal(sources.libraries.size, 26);
-    assert.ok(sources.geometry && sources.animations && sources.partSets && sources.drawOrder);
-    const swfHotel = hotelFrom(sources, flashFigureLoader(sources.libraries), xmlDir);
+    // The SWF side is the service's own Flash loader; the converted side is the Nitro layout plus the
+    // avatar documents `convert` carries over in FlashAvatarData.json.
+    const swfHotel = await loadAvatarHotel(from);
+    assert.equal(swfHotel.layout, 'flash');
+    const extras = (await readFlashAvatarData(to))!;
+    assert.ok(extras.geometry && extras.animations && extras.partSets && extras.drawOrder && extras.smallSprites);
     const j = (f: string) => JSON.parse(readFileSync(join(to, 'gamedata', f), 'utf8'));
-    const nitroHotel = hotelFrom(
-      { figureData: j('FigureData.json'), figureMap: j('FigureMap.json'), actions: j('HabboAvatarActions.json') },
-      async (n) => readAssetLibrary(readFileSync(join(to, 'bundled', 'figure', `${n}.nitro`)), `${n}.nitro`),
-      xmlDir,
-    );
+    const nitroHotel = createAvatarHotel({
+      layout: 'nitro',
+      figureData: j('FigureData.json'),
+      figureMap: j('FigureMap.json'),
+      actions: j('HabboAvatarActions.json'),
+      geometry: extras.geometry,
+      partSets: extras.partSets,
+      animations: extras.animations,
+      drawOrder: extras.drawOrder,
+      smallSprites: extras.smallSprites,
+      libraryNames: readdirSync(join(to, 'bundled', 'figure')).map((f) => f.replace(/\.nitro$/, '')),
+      loadLibrary: async (n) => readAssetLibrary(readFileSync(join(to, 'bundled', 'figure', `${n}.nitro`)), `${n}.nitro`),
+    });
     const base: AvatarRequest = { figure: 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-61', direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0 };
-    const requests: AvatarRequest[] = [
-      base,
-      { ...base, size: 's' },
-      { ...base, direction: 4, headDirection: 3, action: 'wav', animated: true },
-      { ...base, direction: 3, headDirection: 3, action: 'crr=1' },
-      { ...base, direction: 6, headDirection: 6, action: 'sit', size: 's' },
-      { ...base, action: 'lay' },
-      { ...base, direction: 7, headDirection: 7, headOnly: true },
-    ];
+    const requests: AvatarRequest[] = [];
+    for (const size of ['m', 's'] as const) {
+      for (const action of ['', 'wav', 'sit', 'lay', 'crr=1', 'drk=2', 'sig=3', 'wlk', 'spk', 'respect', 'blow']) {
+        for (const direction of [0, 3, 4, 7]) requests.push({ ...base, size, action, direction, headDirection: direction, animated: true });
+      }
+    }
+    requests.push({ ...base, direction: 4, headDirection: 3, gesture: 'sml' }, { ...base, direction: 7, headDirection: 7, headOnly: true });
     for (const req of requests) {
       const ra = await renderAvatar(swfHotel, req);
       const rb = await renderAvatar(nitroHotel, req);

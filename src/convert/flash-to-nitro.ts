@@ -12,7 +12,7 @@ import type { FigureMapDoc } from '../avatar/gamedata-types.js';
 import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../formats/gamedata/figure-xml.js';
 import { type FurnidataProblem } from '../formats/gamedata/furnidata-txt.js';
 import { readFurnidataAny, type FurnidataFormat } from '../formats/gamedata/furnidata-any.js';
-import { findFigureFolderSwfs, isDir, isFigureLibrary, isFile, listSwfs } from './flash-layout.js';
+import { FLASH_AVATAR_DATA_FILE, findFigureFolderSwfs, flashAvatarData, isDir, isFigureLibrary, isFile, listSwfs, readFlashAvatarSources } from './flash-layout.js';
 
 export interface ConvertOptions {
   /** Flash layout root. */
@@ -125,6 +125,16 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
       report.gamedata.push({ source: rel(path), target: join('gamedata', dst) });
     } catch (e) {
       fail(path, e);
+    }
+  }
+  // The avatar documents the Nitro layout has no place for, so the converted folder renders the same.
+  if (await isFile(join(gd, 'figuredata.xml'))) {
+    try {
+      const sources = await readFlashAvatarSources(from);
+      await writeAtomic(join(to, 'gamedata', FLASH_AVATAR_DATA_FILE), JSON.stringify(flashAvatarData(sources)));
+      report.gamedata.push({ source: rel(gd), target: join('gamedata', FLASH_AVATAR_DATA_FILE) });
+    } catch (e) {
+      fail(gd, e);
     }
   }
   let furnidata: FurnitureData | undefined;
