@@ -69,7 +69,7 @@ function pickStill(lib: AssetLibrary, dir: number, byAssetOnly = false): number 
   const v = v64(lib);
   let best: { id: number; vis: number; frames: number } | null = null;
   for (const [key, a] of Object.entries(v.animations ?? {})) {
-    if (isTransition(a) || !/^\d+$/.test(key)) continue;
+    if (isTransition(a) || !/^-?\d+$/.test(key)) continue;
     const c = { id: Number(key), vis: visibleLayers(lib, dir, a, byAssetOnly), frames: frameCount(a) };
     if (!best || c.vis > best.vis || (c.vis === best.vis && (c.frames > best.frames || (c.frames === best.frames && c.id > best.id)))) best = c;
   }

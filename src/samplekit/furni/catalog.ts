@@ -2,7 +2,7 @@
 // docs/sample-kit-furni.md lists them with the outcome a correct renderer gives. Classnames are a
 // contract with the build-pipeline and server tests: never rename them.
 import { type AssetLibrary } from '../../formats/asset-library.js';
-import { type NitroAnimation, type NitroVisualization } from '../../formats/nitro-asset-types.js';
+import { type NitroAnimation, type NitroAnimationLayer, type NitroVisualization } from '../../formats/nitro-asset-types.js';
 import { type FurniCanvas, type PlacedSprite, type Rgba, blankSprite, drawSprite, rgba } from './draw.js';
 import { FurniBuilder, LETTERS, anim, animLayer, sequence, vis64, visIcon } from './builder.js';
 import { BLACK, BLUE, BROWN, CYAN, DARK, GREEN, GREY, LIGHT, ORANGE, PINK, PURPLE, RED, TEAL, WHITE, YELLOW } from './palette.js';
@@ -601,6 +601,7 @@ export const KIT_ITEMS: readonly KitItem[] = [
       for (const f of [0, 1, 2, 3, 4, 5, 6]) {
         dirs(b, 1, f, [2], M24, (c) => c.label(f === 0 ? '?' : String(f), 0, -22, f === 0 ? GREY : RED, 2));
       }
+      dirs(b, 1, 7, [2], M24, (c) => c.label('*', 0, -22, BLUE, 2));
       b.sprite('icon_a', icon('6', WHITE));
       const rolling = anim({
         '1': {
@@ -610,7 +611,9 @@ export const KIT_ITEMS: readonly KitItem[] = [
           frameSequences: { '0': sequence([1, 2, 3]), '1': sequence([4, 5, 6]), '2': sequence([6, 1, 4]) },
         },
       });
-      const v = vis64({ layerCount: 2, layers: { '1': { z: 1 } }, directions: D24, animations: { '0': still({ 0: 0, 1: 0 }), '1': rolling } });
+      // "-1" (a negative state id, as real dice have): 2 frames, so it loses to state 1 on frame count.
+      const shaking = anim({ '1': animLayer([0, 7], { loopCount: 0 }) });
+      const v = vis64({ layerCount: 2, layers: { '1': { z: 1 } }, directions: D24, animations: { '-1': shaking, '0': still({ 0: 0, 1: 0 }), '1': rolling } });
       return b.library({ logicType: 'furniture_multistate', visualizationType: 'furniture_animated', dimensions: { x: 1, y: 1, z: 1 }, directions: [2, 4], visualizations: [v, visIcon(1)] });
     },
   }),
@@ -698,7 +701,8 @@ export const KIT_ITEMS: readonly KitItem[] = [
         layers: { '1': { z: 2 }, '2': { z: 3, ink: 'ADD' }, '3': { z: 1 } },
         directions: D24,
         animations: {
-          '0': still({ 0: 0, 1: 0 }),
+          // An empty animation layer `{}` (as real bundles have): that layer shows frame 0.
+          '0': anim({ '0': animLayer([0]), '1': animLayer([0]), '2': {} as NitroAnimationLayer }),
           '1': still({ 1: 1, 3: 1 }),
           '1_1': anim({ '1': animLayer([2, 1], { frameRepeat: 4 }), '2': animLayer([1, 2], { frameRepeat: 4 }), '3': animLayer([1]) }, { transitionTo: 1 }),
           '0_1': anim({ '1': animLayer([2, 0], { frameRepeat: 4 }), '2': animLayer([2, 1], { frameRepeat: 4 }) }, { transitionTo: 0 }),

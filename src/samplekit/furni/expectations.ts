@@ -202,9 +202,9 @@ export const FURNI_EXPECTATIONS: readonly FurniExpectation[] = [
     classname: 'kit_dice_random',
     rules: ['random', 'frame-repeat'],
     still: { state: 1, direction: 2, visibleLayers: 2 },
-    states: { 0: { visibleLayers: 2, frames: 1 } },
+    states: { [-1]: { visibleLayers: 2, frames: 2 }, 0: { visibleLayers: 2, frames: 1 } },
     iconLayers: 1,
-    looks: 'white die A with a red "1" (state 1, frame sequence 0, frame 0); state 0 shows a grey "?". Layer B of state 1 has random 1 and three sequences (1-2-3, 4-5-6, 6-1-4): a deterministic still uses sequence 0',
+    looks: 'white die A with a red "1" (state 1, frame sequence 0, frame 0); state 0 shows a grey "?", state -1 (negative id, as real dice have) alternates "?" and a blue "*". Layer B of state 1 has random 1 and three sequences (1-2-3, 4-5-6, 6-1-4): a deterministic still uses sequence 0',
   },
   {
     classname: 'kit_door_transition',
@@ -220,7 +220,7 @@ export const FURNI_EXPECTATIONS: readonly FurniExpectation[] = [
     still: { state: 1, direction: 2, visibleLayers: 3 },
     states: { 0: { visibleLayers: 2, frames: 1 }, 1: { visibleLayers: 3, frames: 1 } },
     iconLayers: 1,
-    looks: 'two grey posts A, red bar raised (B1), green lamp D1; NO orange half-raised bar (B2) and no cyan streaks C. Keys "1_1" (transitionTo 1) and "0_1" (transitionTo 0) are transitions: parsing "1_1" as state 1 replaces the real state 1',
+    looks: 'two grey posts A, red bar raised (B1), green lamp D1; NO orange half-raised bar (B2) and no cyan streaks C. State 0 lists layer 2 as an empty object {} (frame 0, which has no asset). Keys "1_1" (transitionTo 1) and "0_1" (transitionTo 0) are transitions: parsing "1_1" as state 1 replaces the real state 1',
   },
   {
     classname: 'kit_hatch_transid',
