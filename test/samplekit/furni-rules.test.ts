@@ -83,7 +83,7 @@ test('every rule the issue lists is exercised by at least one item', () => {
     'sparse-colour-ids', 'variant-absent-from-colour-table', 'variant-rows-only', 'state-2-most-visible', 'tie-visible-frame-count-decides',
     'tie-all-higher-state-wins', 'blank-frame-is-not-visible', 'frame-repeat', 'loop-count', 'random', 'transition-keys-100',
     'transition-repeated-id-keys', 'transition-internal-id-keys', 'icon-one-layer', 'icon-two-layers', 'no-icon', 'corrupt-bundle',
-    'missing-bundle', 'wall-item', 'layer-offset', 'frame-offset', 'multi-tile', 'icon-visualization-first',
+    'missing-bundle', 'wall-item', 'layer-offset', 'frame-offset', 'multi-tile', 'icon-visualization-first', 'no-logic-directions',
   ];
   for (const r of all) assert.ok(FURNI_EXPECTATIONS.some((e) => e.rules.includes(r)), r);
   assert.deepEqual(FURNI_EXPECTATIONS.map((e) => e.classname).sort(), KIT_ITEMS.map((i) => i.classname).sort(), 'one expectation per item');
@@ -186,6 +186,8 @@ test('each item has the data its rules name', async () => {
     if (has('layer-offset')) assert.ok(layers.some((l) => l.x || l.y), cn);
     if (has('frame-offset')) assert.ok(animLayers.some((l) => Object.values(l.frameSequences).some((s) => Object.values(s.frames).some((f) => f.x || f.y))), cn);
     if (has('multi-tile')) assert.ok(it.xdim * it.ydim > 1, cn);
+    if (has('no-logic-directions')) assert.equal(lib!.data.logic!.model!.directions, undefined, cn);
+    else if (lib) assert.deepEqual(lib.data.logic!.model!.directions, Object.keys(v!.directions!).map((d) => Number(d) * 45), `${cn} logic directions match the visualization`);
     if (has('icon-visualization-first')) assert.ok(lib!.data.visualizations![0]!.size === 1 && lib!.data.visualizations![0]!.directions === undefined, cn);
     if (has('missing-bundle')) assert.equal(files.get(furniBundlePath(cn)), undefined, cn);
     if (has('corrupt-bundle')) assert.ok(files.get(furniBundlePath(cn)) && !lib, cn);

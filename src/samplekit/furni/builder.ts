@@ -56,7 +56,8 @@ export class FurniBuilder {
     logicType: string;
     visualizationType: string;
     dimensions: { x: number; y: number; z: number };
-    directions: number[];
+    /** Directions in 45° units, written in degrees; null leaves them out (some real bundles do). */
+    directions: number[] | null;
     visualizations: NitroVisualization[];
   }): AssetLibrary {
     const assets: Record<string, NitroAssetEntry> = {};
@@ -66,7 +67,7 @@ export class FurniBuilder {
       logicType: doc.logicType,
       visualizationType: doc.visualizationType,
       assets,
-      logic: { model: { dimensions: doc.dimensions, directions: doc.directions.map((d) => d * 45) } },
+      logic: { model: doc.directions ? { dimensions: doc.dimensions, directions: doc.directions.map((d) => d * 45) } : { dimensions: doc.dimensions } },
       visualizations: doc.visualizations,
     };
     return { name: this.classname, data, sprites: this.sprites };

@@ -74,7 +74,7 @@ function blank(b: FurniBuilder, layer: number, frame: number, drawn: number[], m
   for (const [to, from] of Object.entries(mirrored)) b.alias(asset(layer, Number(to), frame), asset(layer, from, frame), true);
 }
 
-function staticLib(b: FurniBuilder, dims: { x: number; y: number; z: number }, directions: number[], v64: NitroVisualization, v1: NitroVisualization): AssetLibrary {
+function staticLib(b: FurniBuilder, dims: { x: number; y: number; z: number }, directions: number[] | null, v64: NitroVisualization, v1: NitroVisualization): AssetLibrary {
   return b.library({ logicType: 'furniture_basic', visualizationType: 'furniture_static', dimensions: dims, directions, visualizations: [v64, v1] });
 }
 
@@ -288,7 +288,8 @@ export const KIT_ITEMS: readonly KitItem[] = [
       // Opaque pixels in the sprite; the layer's alpha 128 makes the pane see-through.
       dirs(b, 1, 0, [2], M24, (c) => c.rect(-8, -48, 24, 30, CYAN));
       b.sprite('icon_a', icon('G', CYAN));
-      return staticLib(b, { x: 1, y: 1, z: 1 }, [2, 4], vis64({ layerCount: 2, layers: { '1': { alpha: 128 } }, directions: D24 }), visIcon(1));
+      // No logic directions at all (as in some real bundles): the visualization's directions decide.
+      return staticLib(b, { x: 1, y: 1, z: 1 }, null, vis64({ layerCount: 2, layers: { '1': { alpha: 128 } }, directions: D24 }), visIcon(1));
     },
   }),
   item({
