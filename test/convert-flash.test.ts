@@ -4,6 +4,8 @@ import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertFlashToNitro } from '../src/convert/flash-to-nitro.js';
+import { printConvertSummary, registerConvertCommand } from '../src/cli/convert.js';
+import { Command } from 'commander';
 import { flashFigureLoader, readFlashAvatarData, readFlashAvatarSources } from '../src/convert/flash-layout.js';
 import { readAssetLibrary } from '../src/formats/asset-library.js';
 import { readFurniSwf } from '../src/formats/flash/furni-library.js';
@@ -151,6 +153,32 @@ test('Flash layout: avatar sources and figure libraries read straight from the S
     await assert.rejects(readFlashAvatarSources(root), /no gamedata\/figuremap\.xml/);
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('convert command: summary lists failures and unreadable rows; --strict exits 2', async () => {
+  const from = tmp();
+  const to = tmp();
+  const saved = process.exitCode;
+  let printed = '';
+  try {
+    writeKitFlashLayout(from);
+    const program = new Command().exitOverride();
+    registerConvertCommand(program, (l) => (printed += l + '\n'), () => undefined);
+    await program.parseAsync(['node', 'hotel-imager', 'convert', '--from', from, '--to', to, '--strict']);
+    assert.equal(process.exitCode, 2);
+    assert.match(printed, /converted: 5 gamedata documents, 1 figure libraries, 1 furni/);
+    assert.match(printed, /left out 1 older furni revisions/);
+    assert.match(printed, /skipped 1 SWFs that are not figure libraries/);
+    assert.match(printed, /furnidata: 1 rows could not be read:\n  line 2: /);
+    assert.match(printed, /failed: 1 files could not be converted:\n  hof_furni\/broken_item\.swf: /);
+    const lines: string[] = [];
+    printConvertSummary({ gamedata: [], figures: [], furniture: [], failed: [], superseded: [], skipped: [], furnidataProblems: [] }, (l) => lines.push(l));
+    assert.deepEqual(lines, ['converted: 0 gamedata documents, 0 figure libraries, 0 furni']);
+  } finally {
+    process.exitCode = saved;
+    rmSync(from, { recursive: true, force: true });
+    rmSync(to, { recursive: true, force: true });
   }
 });
 

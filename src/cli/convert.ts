@@ -23,7 +23,12 @@ export function printConvertSummary(r: ConvertReport, out: (line: string) => voi
   }
 }
 
-export function registerConvertCommand(program: Command): void {
+/** `out` and `err` receive the summary lines and progress lines (tests pass their own). */
+export function registerConvertCommand(
+  program: Command,
+  out: (line: string) => void = (l) => process.stdout.write(l + '\n'),
+  err: (line: string) => void = (l) => process.stderr.write(l + '\n'),
+): void {
   program
     .command('convert')
     .description('convert a Flash-era hotel folder (gamedata XML/txt, gordon/, hof_furni/) to the Nitro layout')
@@ -41,11 +46,11 @@ export function registerConvertCommand(program: Command): void {
           const now = Date.now();
           if (p.done === p.total || now - last >= 2000) {
             last = now;
-            process.stderr.write(`convert: ${p.done}/${p.total} libraries\n`);
+            err(`convert: ${p.done}/${p.total} libraries`);
           }
         },
       });
-      printConvertSummary(report);
+      printConvertSummary(report, out);
       if (o.strict && (report.failed.length > 0 || report.furnidataProblems.length > 0)) process.exitCode = 2;
     });
 }
