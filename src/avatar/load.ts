@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAssetLibrary } from '../formats/asset-library.js';
-import { flashFigureLoader, readFlashAvatarSources } from '../convert/flash-layout.js';
+import { flashFigureLoader, readFlashAvatarData, readFlashAvatarSources } from '../convert/flash-layout.js';
 import { AvatarRenderError } from './errors.js';
 import { createAvatarHotel, type AvatarHotel } from './hotel.js';
 
@@ -73,15 +73,27 @@ async function loadNitroHotel(assetsDir: string, opts: LoadAvatarHotelOptions): 
   if (!figureData || !Array.isArray(figureData.setTypes)) throw new AvatarRenderError('gamedata', 'FigureData.json has no setTypes');
   if (!figureMap || !Array.isArray(figureMap.libraries)) throw new AvatarRenderError('gamedata', 'FigureMap.json has no libraries');
   const names = files.filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -'.nitro'.length));
+  // A folder converted from a Flash hotel carries that hotel's own avatar documents along.
+  let flash;
+  try {
+    flash = await readFlashAvatarData(assetsDir);
+  } catch (e) {
+    throw new AvatarRenderError('gamedata', (e as Error).message);
+  }
   return createAvatarHotel({
     layout: 'nitro',
     figureData,
     figureMap,
     actions,
+    geometry: flash?.geometry,
+    partSets: flash?.partSets,
+    animations: flash?.animations,
+    drawOrder: flash?.drawOrder,
     libraryNames: names,
     libraryCacheBytes: opts.libraryCacheBytes,
-    // Nitro bundles lose the `sh_` offsets (nitro-converter), so size s halves the `h` sprites.
-    smallSprites: false,
+    // Nitro bundles lose the `sh_` offsets (nitro-converter), so size s halves the `h` sprites, unless
+    // the bundles were converted from SWFs that kept them.
+    smallSprites: flash?.smallSprites ?? false,
     loadLibrary: async (name) => {
       const file = join(figureDir, `${name}.nitro`);
       return readAssetLibrary(await readFile(file), file);

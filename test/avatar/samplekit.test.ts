@@ -229,3 +229,24 @@ test('kit: golden renders match pixel for pixel', async () => {
   }
   assert.deepEqual(mismatches, []);
 });
+
+test('kit: a Nitro folder converted from Flash uses its carried-over avatar documents; a broken one is a gamedata error', async () => {
+  const conv = await mkdtemp(join(tmpdir(), 'avatar-conv-'));
+  try {
+    for (const f of await avatarKitFiles()) {
+      await mkdir(dirname(join(conv, f.path)), { recursive: true });
+      await writeFile(join(conv, f.path), f.data);
+    }
+    const { builtinPartSets } = await import('../../src/avatar/builtin/partsets.js');
+    const drawOrder = { actions: [{ id: 'std', directions: [{ id: 2, parts: ['hd', 'bd', 'lg', 'ch'] }] }] };
+    await writeFile(join(conv, 'gamedata', 'FlashAvatarData.json'), JSON.stringify({ format: 1, partSets: builtinPartSets(), drawOrder, smallSprites: false }));
+    const h = await loadAvatarHotel(conv);
+    assert.deepEqual(h.sources, { geometry: 'builtin', partSets: 'hotel', animations: 'builtin', drawOrder: 'hotel' });
+    const r = await renderAvatar(h, req({ figure: 'hd-180-1.ch-210-66.lg-270-82' }));
+    assert.deepEqual(r.layers.slice(0, 4).map((l) => l.partType), ['hd', 'bd', 'lg', 'ch'], 'the explicit list decides the order');
+    await writeFile(join(conv, 'gamedata', 'FlashAvatarData.json'), '{"format": 7}');
+    await assert.rejects(loadAvatarHotel(conv), (e: unknown) => (e as { code?: string }).code === 'gamedata');
+  } finally {
+    await rm(conv, { recursive: true, force: true });
+  }
+});
