@@ -2,7 +2,7 @@
 // rebuilds, --only, worker threads, a killed build, exit codes.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, unlinkSync, readdirSync, cpSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, unlinkSync, readdirSync, cpSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -152,8 +152,11 @@ test('a killed build leaves a servable corpus; the rerun completes it; exit code
   // Force a full rebuild (lost state), then kill it part way through.
   rmSync(join(out, '.hotel-imager-build.json'));
   const [node, args] = cli(['--assets', kit, '--out', out, '--jobs', '1']);
+  // Kill it right after it replaces its first file (items build in classname order).
+  const first = join(out, 'furni-renders', 'kit_big_3x2.png');
+  const before = statSync(first).ino;
   const child = spawn(node, args, { cwd: repo, stdio: 'ignore' });
-  await new Promise((r) => setTimeout(r, 1500));
+  for (let i = 0; i < 600 && statSync(first, { throwIfNoEntry: false })?.ino === before; i++) await new Promise((r) => setTimeout(r, 50));
   child.kill('SIGKILL');
   await new Promise((r) => child.once('exit', r));
   const c = readJson<CorpusIndex>(join(out, CORPUS_FILE));
