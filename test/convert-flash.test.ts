@@ -75,6 +75,9 @@ function writeKitFlashLayout(dir: string): void {
   writeFileSync(join(dir, 'gamedata', 'HabboAvatarActions.xml'), '<actions><action id="Default" precedence="1000" state="std" main="1" isdefault="1" geometrytype="vertical" activepartset="figure" assetpartdefinition="std"/></actions>');
   writeFileSync(join(dir, 'gamedata', 'furnidata.txt'), `[["s","1","${CN}","7","2","1","1","","Kit Lamp","","","-1","-1"],["s","2","${CN}*1","7","2","1","1","#ffffff,#40A0FF","Blue Kit Lamp","","","-1","-1"],\n["s","3","broken,"1"]]`);
   writeFileSync(join(dir, 'gordon', 'hh_human_kit.swf'), kitFigureSwf());
+  // The same library again in a release folder: the top-level one wins.
+  mkdirSync(join(dir, 'gordon', 'RELEASE63'), { recursive: true });
+  writeFileSync(join(dir, 'gordon', 'RELEASE63', 'hh_human_kit.swf'), Buffer.from('never read'));
   writeFileSync(join(dir, 'gordon', 'hh_pets.swf'), Buffer.from('not a figure library'));
   // Two revisions of the lamp: furnidata names revision 7, so 7 wins over the newer folder 9.
   writeFileSync(join(dir, 'hof_furni', '7', `${CN}.swf`), kitFurniSwf(0));
@@ -92,7 +95,7 @@ test('convert: kit Flash layout → Nitro layout; bad files reported, the rest w
     assert.deepEqual(await readFlashAvatarData(to), { format: 1, smallSprites: false });
     assert.deepEqual(report.figures, [{ source: 'gordon/hh_human_kit.swf', target: 'bundled/figure/hh_human_kit.nitro' }]);
     assert.deepEqual(report.furniture, [{ source: join('hof_furni', '7', `${CN}.swf`), target: `bundled/furniture/${CN}.nitro` }]);
-    assert.deepEqual(report.superseded, [join('hof_furni', '9', `${CN}.swf`)]);
+    assert.deepEqual(report.superseded, [join('hof_furni', '9', `${CN}.swf`), join('gordon', 'RELEASE63', 'hh_human_kit.swf')]);
     assert.deepEqual(report.skipped, ['gordon/hh_pets.swf']);
     assert.equal(report.failed.length, 1);
     assert.equal(report.failed[0]!.source, 'hof_furni/broken_item.swf');
@@ -168,7 +171,7 @@ test('convert command: summary lists failures and unreadable rows; --strict exit
     await program.parseAsync(['node', 'hotel-imager', 'convert', '--from', from, '--to', to, '--strict']);
     assert.equal(process.exitCode, 2);
     assert.match(printed, /converted: 5 gamedata documents, 1 figure libraries, 1 furni/);
-    assert.match(printed, /left out 1 older furni revisions/);
+    assert.match(printed, /left out 2 superseded SWFs/);
     assert.match(printed, /skipped 1 SWFs that are not figure libraries/);
     assert.match(printed, /furnidata: 1 rows could not be read:\n  line 2: /);
     assert.match(printed, /failed: 1 files could not be converted:\n  hof_furni\/broken_item\.swf: /);

@@ -41,7 +41,7 @@ export interface ConvertReport {
   figures: ConvertEntry[];
   furniture: ConvertEntry[];
   failed: ConvertFailure[];
-  /** Furni SWFs left out because another revision of the same classname was chosen. */
+  /** SWFs left out because another revision of the same furni (or release folder of the same figure library) was chosen. */
   superseded: string[];
   /** SWFs in the figure folders that figuremap does not name (pets, effects): not figure libraries. */
   skipped: string[];
@@ -166,19 +166,22 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
   const { chosen, superseded } = await findFurniSwfs(from, revisions);
   report.superseded = superseded.map(rel);
   type Job = { kind: 'figure' | 'furniture'; path: string; name: string };
+  // A library name found in several release folders: the first (top level, then releases by name) wins.
+  const figureByName = new Map<string, string>();
+  for (const p of figureFiles) {
+    const name = basename(p).replace(/\.swf$/i, '');
+    if (figureByName.has(name)) report.superseded.push(rel(p));
+    else figureByName.set(name, p);
+  }
   const jobs: Job[] = [
-    ...figureFiles.map((p) => ({ kind: 'figure' as const, path: p, name: basename(p).replace(/\.swf$/i, '') })),
+    ...[...figureByName].map(([name, p]) => ({ kind: 'figure' as const, path: p, name })),
     ...[...chosen].map(([cn, p]) => ({ kind: 'furniture' as const, path: p, name: cn })),
   ];
-  const seenFigure = new Set<string>();
   let done = 0;
   await pool(jobs, opts.concurrency ?? 2, async (job) => {
     try {
       const bytes = await readFile(job.path);
       if (job.kind === 'figure') {
-        // A later release folder holding the same library is skipped: the first (top-level) one wins.
-        if (seenFigure.has(job.name)) return;
-        seenFigure.add(job.name);
         const lib = await readFigureSwf(bytes, rel(job.path));
         const target = join('bundled', 'figure', `${job.name}.nitro`);
         await writeAtomic(join(to, target), await writeAssetLibrary(lib));
