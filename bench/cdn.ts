@@ -7,7 +7,10 @@
 // nginx (Debian package) and wrk are installed with apt-get when missing (needs root); autocannon
 // (a dev dependency) can be chosen instead of wrk with --generator autocannon, but as a single Node
 // thread it saturates before either server does, which flatters the ratio.
-// Both servers get one process/worker and a buffered access log to a file.
+// Both servers get one process/worker and a buffered access log to a file. Besides req/s (which on a
+// 2-core machine also measures the load generator and whatever else runs there), each run records the
+// server's CPU time per request (/proc/<pid>/stat, nginx's workers included): its ratio is the
+// throughput ratio the two would reach on a dedicated core, and other load barely moves it.
 //
 // Flags: --corpus DIR (default: a generated corpus of --files PNG-sized files), --files N (3000),
 //        --duration S (5 per run), --rounds N (3 runs per server and scenario; medians reported),
@@ -137,6 +140,31 @@ interface LoadResult {
   p99ms: number;
   non2xx3xx: number;
   errors: number;
+  requests: number;
+  /** Server CPU time (all its threads / worker processes) per request answered, in microseconds. */
+  cpuUsPerRequest: number;
+}
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+
+/** utime + stime of a process and its direct children (nginx's workers), in seconds. */
+function cpuSeconds(pid: number): number {
+  const own = (p: number) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    } catch {
+      return 0;
+    }
+  };
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // no children file: count the process alone
+  }
+  return own(pid) + children.reduce((sum, c) => sum + own(c), 0);
 }
 
 let pinning = false;
@@ -168,15 +196,16 @@ async function runWrk(wrk: string, url: string, headers: Record<string, string>,
   const non = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const errors = sock ? sock.slice(1).reduce((s, x) => s + Number(x), 0) : 0;
-  return { rps, p99ms: wrkLatencyMs(out), non2xx3xx: non, errors };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
+  return { rps, p99ms: wrkLatencyMs(out), non2xx3xx: non, errors, requests, cpuUsPerRequest: NaN };
 }
 
 async function runAutocannon(url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<LoadResult> {
   const autocannon = createRequire(import.meta.url)('autocannon') as (
     o: Record<string, unknown>,
-  ) => Promise<{ requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number; '3xx': number }>;
+  ) => Promise<{ requests: { average: number; total: number }; latency: { p99: number }; non2xx: number; errors: number; '3xx': number }>;
   const r = await autocannon({ url, headers, duration: seconds, connections });
-  return { rps: r.requests.average, p99ms: r.latency.p99, non2xx3xx: r.non2xx - r['3xx'], errors: r.errors };
+  return { rps: r.requests.average, p99ms: r.latency.p99, non2xx3xx: r.non2xx - r['3xx'], errors: r.errors, requests: r.requests.total, cpuUsPerRequest: NaN };
 }
 
 function nginxConfig(dir: string, corpus: string, port: number): string {
@@ -225,12 +254,14 @@ function medianResult(runs: LoadResult[]): LoadResult {
     p99ms: med(runs.map((r) => r.p99ms)),
     non2xx3xx: runs.reduce((n, r) => n + r.non2xx3xx, 0),
     errors: runs.reduce((n, r) => n + r.errors, 0),
+    requests: runs.reduce((n, r) => n + r.requests, 0),
+    cpuUsPerRequest: med(runs.map((r) => r.cpuUsPerRequest)),
   };
 }
 
 function fmt(r: LoadResult): string {
   const extra = r.non2xx3xx || r.errors ? ` (${r.non2xx3xx} bad statuses, ${r.errors} socket errors)` : '';
-  return `${Math.round(r.rps).toString().padStart(7)} req/s  p99 ${r.p99ms.toFixed(2).padStart(7)} ms${extra}`;
+  return `${Math.round(r.rps).toString().padStart(7)} req/s  p99 ${r.p99ms.toFixed(2).padStart(7)} ms  CPU ${r.cpuUsPerRequest.toFixed(1).padStart(5)} µs/req${extra}`;
 }
 
 async function main(): Promise<void> {
@@ -297,8 +328,15 @@ async function main(): Promise<void> {
         `math.randomseed(42)\nrequest = function() return wrk.format("GET", paths[math.random(#paths)]) end\n`,
     );
 
-    const load = (base: string, path: string, headers: Record<string, string>, seconds: number, spread = false) =>
-      args.generator === 'wrk' ? runWrk(wrk!, base + path, headers, seconds, args.connections, spread ? script : undefined) : runAutocannon(base + path, headers, seconds, args.connections);
+    const pidOf = (base: string) => (base === ours ? svc.pid! : ng.pid!);
+    const load = async (base: string, path: string, headers: Record<string, string>, seconds: number, spread = false) => {
+      const cpu0 = cpuSeconds(pidOf(base));
+      const r = await (args.generator === 'wrk'
+        ? runWrk(wrk!, base + path, headers, seconds, args.connections, spread ? script : undefined)
+        : runAutocannon(base + path, headers, seconds, args.connections));
+      r.cpuUsPerRequest = ((cpuSeconds(pidOf(base)) - cpu0) * 1e6) / r.requests;
+      return r;
+    };
 
     console.log(`corpus: ${corpus} (${keys.length} files, ${(totalBytes / 1048576).toFixed(1)} MiB); hot file ${hotKey}`);
     console.log(`generator: ${args.generator}, ${args.connections} connections, ${args.rounds} rounds of ${args.duration} s per server and scenario; ` +
@@ -333,7 +371,8 @@ async function main(): Promise<void> {
       results.push({ name, ours: a, nginx: b, roundRatios });
       console.log(
         `${name.padEnd(11)} service ${fmt(a)}\n${''.padEnd(11)} nginx   ${fmt(b)}\n${''.padEnd(11)} ratio   ` +
-          `${((a.rps / b.rps) * 100).toFixed(0)}% of nginx req/s (medians of ${args.rounds}; per round ${roundRatios.map((x) => `${(x * 100).toFixed(0)}%`).join(' ')})`,
+          `${((a.rps / b.rps) * 100).toFixed(0)}% of nginx req/s (medians of ${args.rounds}; per round ${roundRatios.map((x) => `${(x * 100).toFixed(0)}%`).join(' ')})\n` +
+          `${''.padEnd(11)} CPU     ${((b.cpuUsPerRequest / a.cpuUsPerRequest) * 100).toFixed(0)}% of nginx's capacity per core (nginx CPU per request ÷ ours; unaffected by other load)`,
       );
     }
 
