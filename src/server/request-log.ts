@@ -1,5 +1,6 @@
 // One structured log line per request (method, path, status, bytes, ms), in place of Fastify's
 // default pair of verbose request/response lines.
+import { hostname } from 'node:os';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -61,4 +62,25 @@ export function installRequestLog(app: FastifyInstance): void {
     logRequest(request, reply);
     done();
   });
+}
+
+const LEVEL_VALUES: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+
+export type RequestLineWriter = (reqId: string, method: string, path: string, status: number, bytes: number, ms: number) => void;
+
+/**
+ * The request line for a hot path, written straight to the log stream in exactly the shape pino gives
+ * `log.child({ reqId }).info({ method, path, status, bytes, ms }, 'request')`, at a fraction of its cost
+ * (a generic serialiser is several microseconds a line, a real share of a static file request).
+ * Undefined when the level leaves request lines out.
+ */
+export function requestLineWriter(stream: { write(line: string): unknown }, level: LogLevel): RequestLineWriter | undefined {
+  if (LEVEL_VALUES[level] > LEVEL_VALUES.info) return undefined;
+  const origin = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
+  return (reqId, method, path, status, bytes, ms) => {
+    stream.write(
+      `{"level":30,"time":${Date.now()}${origin},"reqId":${JSON.stringify(reqId)},"method":${JSON.stringify(method)},` +
+        `"path":${JSON.stringify(path)},"status":${status},"bytes":${bytes},"ms":${ms},"msg":"request"}\n`,
+    );
+  };
 }

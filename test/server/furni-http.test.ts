@@ -259,6 +259,10 @@ for (const budget of [64 * 1024 * 1024, 0]) {
       ]);
       assert.equal(lines[5]!.status, 200);
       for (const l of lines) assert.equal(typeof l.ms, 'number');
+      // Hot-path lines (assets) and framework lines (control routes) have one shape.
+      const shape = ['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'path', 'status', 'bytes', 'ms', 'msg'];
+      for (const l of lines) assert.deepEqual(Object.keys(l), shape, JSON.stringify(l));
+      assert.equal(new Set(lines.map((l) => l.reqId)).size, lines.length, 'request ids are distinct');
       assert.ok(!srv.lines.some((l) => /incoming request|request completed/.test(l)), 'no default Fastify request logs');
     });
   });
@@ -331,6 +335,26 @@ test('a file changed on disk ahead of corpus.json answers 503 rather than bytes 
       const res = await rawRequest(srv.port, 'GET', '/furni-renders/a.png');
       assert.equal(res.status, 503);
       assert.equal(res.headers['retry-after'], '1');
+    } finally {
+      await srv.close();
+    }
+  } finally {
+    await tmp.cleanup();
+  }
+});
+
+test('the log level is configurable: at warn there are no request lines, problems still show', async () => {
+  const tmp = await tempDir('furni-loglevel-');
+  try {
+    const corpus = join(tmp.dir, 'corpus');
+    await writeCorpusFixture(corpus, { 'furni-renders/a.png': fakePng(1, 100) }, { listedOnly: { 'furni-renders/gone.png': { size: 5, sha256: 'a'.repeat(64) } } });
+    const srv = await startTestServer({ corpus, logLevel: 'warn' });
+    try {
+      assert.equal((await rawRequest(srv.port, 'GET', '/furni-renders/a.png')).status, 200);
+      assert.equal((await rawRequest(srv.port, 'GET', '/healthz')).status, 200);
+      assertNotFound(await rawRequest(srv.port, 'GET', '/furni-renders/gone.png'), 'listed but missing');
+      assert.equal(srv.requestLines().length, 0);
+      assert.ok(srv.lines.some((l) => /listed asset not servable/.test(l) && /gone\.png/.test(l)));
     } finally {
       await srv.close();
     }

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { BuildInfo } from '../build-info.js';
-import { installRequestLog, logRequest, serverLogOptions, type ServerLogOptions } from '../request-log.js';
+import { installRequestLog, logRequest, requestLineWriter, serverLogOptions, type ServerLogOptions } from '../request-log.js';
 import { createAssetHandler, NOT_FOUND_BODY, NOT_FOUND_HEADERS } from './asset-handler.js';
 import type { CorpusStore } from './corpus-store.js';
 
@@ -29,18 +29,20 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
   const nextId = () => `req-${(++requests).toString(36)}`;
   // The asset handler logs through the app's logger, which exists once Fastify has built it.
   let app: FastifyInstance | undefined;
+  // One stream for pino and the hot path's request lines, so their order in the log is the real order.
+  const logStream = opts.log.stream ?? process.stdout;
   const handleAsset = createAssetHandler(
     store,
     {
-      info: (o, m) => app!.log.info(o, m),
       warn: (o, m) => app!.log.warn(o, m),
       error: (o, m) => app!.log.error(o, m),
+      request: requestLineWriter(logStream, opts.log.level),
     },
     nextId,
   );
 
   app = Fastify({
-    ...serverLogOptions(opts.log),
+    ...serverLogOptions({ level: opts.log.level, stream: logStream }),
     genReqId: nextId,
     serverFactory: (fastifyHandler) => {
       const server = createServer((req, res) => {

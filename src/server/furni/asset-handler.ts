@@ -4,8 +4,8 @@
 // (control routes, other methods, unknown paths) is left to the Fastify app.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ifNoneMatchMatches } from '../etag.js';
-import { logPath } from '../request-log.js';
-import { resolveAssetUrl } from './asset-path.js';
+import { logPath, type RequestLineWriter } from '../request-log.js';
+import { resolveAssetUrl, type AssetRef } from './asset-path.js';
 import type { CorpusFile } from './corpus-manifest.js';
 import { AssetReadError, type CorpusStore } from './corpus-store.js';
 
@@ -21,10 +21,14 @@ export const NOT_FOUND_HEADERS: Record<string, string> = {
 };
 
 export interface AccessLog {
-  info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
+  /** Writes the one request line; absent when the log level leaves request lines out. */
+  request: RequestLineWriter | undefined;
 }
+
+/** Resolved URLs remembered (up to 256 characters each); past this many the memo starts over, so memory stays bounded. */
+const MEMO_LIMIT = 10_000;
 
 /** True when the path is under one of the asset folders (raw URL, before any decoding). */
 export function isAssetPath(rawUrl: string): boolean {
@@ -37,17 +41,20 @@ export function isAssetPath(rawUrl: string): boolean {
  */
 export function createAssetHandler(store: CorpusStore, log: AccessLog, nextId: () => string) {
   const finish = (req: IncomingMessage, status: number, bytes: number, started: number) => {
-    log.info(
-      {
-        reqId: nextId(),
-        method: req.method,
-        path: logPath(req.url ?? ''),
-        status,
-        bytes,
-        ms: Math.round((performance.now() - started) * 100) / 100,
-      },
-      'request',
-    );
+    const id = nextId();
+    log.request?.(id, req.method ?? '', logPath(req.url ?? ''), status, bytes, Math.round((performance.now() - started) * 100) / 100);
+  };
+  // A URL always resolves to the same key (the table is consulted after), so parsing is done once per URL.
+  const memo = new Map<string, AssetRef | null>();
+  const resolve = (url: string): AssetRef | undefined => {
+    if (url.length > 256) return resolveAssetUrl(url);
+    let ref = memo.get(url);
+    if (ref === undefined) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      ref = resolveAssetUrl(url) ?? null;
+      memo.set(url, ref);
+    }
+    return ref ?? undefined;
   };
 
   const notFound = (req: IncomingMessage, res: ServerResponse, started: number) => {
@@ -91,7 +98,7 @@ export function createAssetHandler(store: CorpusStore, log: AccessLog, nextId: (
     const url = req.url ?? '';
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !isAssetPath(url)) return false;
     const started = performance.now();
-    const ref = resolveAssetUrl(url);
+    const ref = resolve(url);
     const file = ref && store.lookup(ref.key);
     if (!file) {
       notFound(req, res, started);
