@@ -54,9 +54,10 @@ test('disk cache: survives a new instance, trims to its byte budget, clears torn
     const first = new ImageCache({ memoryBytes: 1 << 20, diskDir: dir, diskBytes: budget });
     await first.open();
     first.put('k1', cachedImage(bodies[0]!, 1));
-    await new Promise((r) => setTimeout(r, 100));
+    await first.flush();
+    await new Promise((r) => setTimeout(r, 20)); // distinct mtimes: k1 is the older file
     first.put('k2', cachedImage(bodies[1]!, 1));
-    await new Promise((r) => setTimeout(r, 100));
+    await first.flush();
     // A write torn by a crash, as a previous process would leave it.
     await mkdir(join(dir, 'ab'), { recursive: true });
     await writeFile(join(dir, 'ab', `${'ab'.repeat(32)}.png.tmp-1-deadbeef`), 'torn');
@@ -71,7 +72,7 @@ test('disk cache: survives a new instance, trims to its byte budget, clears torn
     assert.deepEqual(k1.body, bodies[0]);
     assert.equal(second.getMemory('k1')?.etag, k1.etag, 'promoted to memory');
     second.put('k3', cachedImage(bodies[2]!, 1));
-    await new Promise((r) => setTimeout(r, 150));
+    await second.flush();
     const st = second.stats().disk;
     assert.ok(st.bytes <= budget, `${st.bytes} ≤ ${budget}`);
     assert.equal(st.entries, 2);

@@ -285,14 +285,15 @@ test('render-failed for an unknown set id, then render-failed-cached; the Locati
 });
 
 test('rate-limited: one client over its uncached-render rate; cached images are never limited', async () => {
-  const s = await start({ clientRatePerSecond: 1, clientBurst: 1 });
+  // One token per ~17 minutes: a slow first render on a loaded machine cannot refill the bucket.
+  const s = await start({ clientRatePerSecond: 0.001, clientBurst: 1 });
   assert.equal((await image(`/avatar.png?figure=${FIG}&size=s`, s.url)).res.status, 200);
   assertFallback(await get(s.url, `/avatar.png?figure=${FIG}&size=m`), 'rate-limited');
   assert.equal((await image(`/avatar.png?figure=${FIG}&size=s`, s.url)).res.status, 200, 'cache hit');
 });
 
 test('behind a proxy (--trust-proxy) the client is the X-Forwarded-For address', async () => {
-  const s = await start({ clientRatePerSecond: 1, clientBurst: 1, trustProxy: true });
+  const s = await start({ clientRatePerSecond: 0.001, clientBurst: 1, trustProxy: true });
   const from = (ip: string, q: string) => get(s.url, `/avatar.png?figure=${FIG}&${q}`, { headers: { 'x-forwarded-for': ip } });
   assert.equal((await from('203.0.113.1', 'size=s')).status, 200);
   assertFallback(await from('203.0.113.1', 'size=m'), 'rate-limited');
@@ -435,9 +436,12 @@ test('render pool: a full queue refuses at once; a dead worker fails only its jo
 });
 
 test('memory budget: an evicted image is rendered again, never served stale from the socket fast path', async () => {
-  const s = await start({ memoryCacheBytes: 2000 }); // room for one size-m image
   const a = `/avatar.png?figure=${FIG}&size=m&direction=2`;
   const b = `/avatar.png?figure=${FIG}&size=m&direction=4`;
+  // A budget with room for either image but not both (each entry costs its bytes plus 256).
+  const sizes = [(await image(a)).body.length, (await image(b)).body.length];
+  const budget = Math.max(...sizes) + 256 + 16;
+  const s = await start({ memoryCacheBytes: budget });
   const first = await image(a, s.url);
   assert.equal((await image(a, s.url)).res.headers.get('x-imager-cache'), 'memory');
   await image(b, s.url);
@@ -445,5 +449,5 @@ test('memory budget: an evicted image is rendered again, never served stale from
   assert.equal(again.res.headers.get('x-imager-cache'), 'render', 'a was evicted by b');
   assert.deepEqual(again.body, first.body, 'and renders to the same bytes');
   const stats = s.cache.stats().memory;
-  assert.ok(stats.bytes <= 2000, `${stats.bytes} bytes within the 2000-byte budget`);
+  assert.ok(stats.bytes <= budget, `${stats.bytes} bytes within the ${budget}-byte budget`);
 });

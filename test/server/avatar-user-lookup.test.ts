@@ -36,14 +36,14 @@ test('concurrent asks for one name make one request', async () => {
 test('unknown name (404): unresolved, and remembered for the negative TTL only', async () => {
   const api = await startFakeUserApi({});
   try {
-    const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: api.base, negativeTtlMs: 150 });
+    const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: api.base, negativeTtlMs: 1500 });
     const r = await users.resolve('nobody');
     assert.equal(r.ok, false);
     if (!r.ok) assert.equal(r.reason, 'unknown');
     const cached = await users.resolve('nobody');
     assert.equal(cached.cached, true);
     assert.equal(api.hits.length, 1);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 1600));
     await users.resolve('nobody');
     assert.equal(api.hits.length, 2, 'asked again once the negative entry expired');
   } finally {

@@ -48,6 +48,7 @@ export class ImageCache {
   private diskWrites = 0;
   private diskErrors = 0;
   private readonly madeDirs = new Set<string>();
+  private readonly writing = new Set<Promise<void>>();
 
   constructor(private readonly opts: ImageCacheOptions, private readonly onError: (msg: string) => void = () => undefined) {
     this.memory = new LRUCache<string, CachedImage>({
@@ -118,11 +119,19 @@ export class ImageCache {
   put(key: string, image: CachedImage): void {
     this.memory.set(key, image);
     if (this.opts.diskDir !== undefined) {
-      this.writeDisk(keyDigest(key), image.body).catch((err: unknown) => {
-        this.diskErrors++;
-        this.onError(`disk cache write failed: ${(err as Error).message}`);
-      });
+      const write = this.writeDisk(keyDigest(key), image.body)
+        .catch((err: unknown) => {
+          this.diskErrors++;
+          this.onError(`disk cache write failed: ${(err as Error).message}`);
+        })
+        .finally(() => this.writing.delete(write));
+      this.writing.add(write);
     }
+  }
+
+  /** Waits for background disk writes (on shutdown, so a restart finds what was rendered). */
+  async flush(): Promise<void> {
+    while (this.writing.size > 0) await Promise.all([...this.writing]);
   }
 
   stats(): ImageCacheStats {

@@ -107,6 +107,7 @@ export async function openAvatarService(
     close: async () => {
       await built.close();
       await pool.close();
+      await cache.flush();
     },
   };
 }
