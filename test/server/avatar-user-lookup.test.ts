@@ -52,14 +52,14 @@ test('unknown name (404): unresolved, and remembered for the negative TTL only',
 });
 
 test('slow API: times out instead of hanging', async () => {
-  const api = await startFakeUserApi({ dave: 'hd-180-1' }, { slowMs: 2000 });
+  const api = await startFakeUserApi({ dave: 'hd-180-1' }, { slowMs: 5000 });
   try {
     const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: api.base, timeoutMs: 100 });
     const started = Date.now();
     const r = await users.resolve('dave');
     assert.equal(r.ok, false);
     if (!r.ok) assert.equal(r.reason, 'timeout');
-    assert.ok(Date.now() - started < 1500);
+    assert.ok(Date.now() - started < 4000, 'gave up long before the API answered');
   } finally {
     await api.close();
   }
