@@ -25,7 +25,7 @@ export interface ItemTask {
   revision: number;
   /** Colour ids of the `<base>*<n>` rows to publish. */
   variants: number[];
-  /** Whether furnidata has a row for the base classname itself (else only its colour rows get stills). */
+  /** Whether furnidata has a row for the base classname itself (reported; the base still is published either way). */
   baseRow: boolean;
   /** Absolute path of the asset file (.nitro or .swf). */
   assetFile: string;
@@ -52,9 +52,12 @@ export function bundlePath(revision: number, base: string): string {
   return `${bundlesDir}/${revision}/${base}.bundle`;
 }
 
-/** The furnidata classnames an item publishes stills for: the base (when it has a row) and its colour rows. */
+/**
+ * The classnames an item publishes stills for: the base and its colour rows. The base is published even
+ * when furnidata lists only `<base>*<n>` rows, because clients fall back to it on a variant 404 (spec §2.2).
+ */
 export function taskClassnames(task: ItemTask): string[] {
-  return [...(task.baseRow ? [task.base] : []), ...task.variants.map((n) => `${task.base}*${n}`)];
+  return [task.base, ...task.variants.map((n) => `${task.base}*${n}`)];
 }
 
 export type LibraryLoader = (bytes: Uint8Array, file: string) => Promise<AssetLibrary>;
@@ -84,11 +87,6 @@ export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: Li
   // The base classname is colour 0, as the client treats a classname without `*n`.
   const colours: [string, number][] = [[task.base, 0], ...task.variants.map((n): [string, number] => [`${task.base}*${n}`, n])];
   for (const [classname, colorId] of colours) {
-    if (classname === task.base && !task.baseRow) {
-      // Only furnidata rows get stills; the base still gets its icon and bundle.
-      results.push({ classname, status: 'ok', notes: ['no furnidata row for the base classname: no still (icon and bundle published)'] });
-      continue;
-    }
     try {
       if (!room) {
         results.push({ classname, status: 'skipped', reason: 'empty render: no size-64 visualization' });
@@ -101,6 +99,7 @@ export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: Li
       }
       outputs.push({ path: renderPath(classname), bytes: encodePngSync(r.image) });
       const res: ClassnameResult = { classname, status: 'ok', state: r.state, direction: r.direction };
+      if (classname === task.base && !task.baseRow) res.notes = ['no furnidata row for the base classname: its still is colour 0, published as the fallback for variant 404s'];
       if (classname !== task.base && room.colors[String(colorId)] === undefined) res.notes = [`colour ${colorId} is not in the colour table: drawn untinted`];
       results.push(res);
     } catch (e) {

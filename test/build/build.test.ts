@@ -51,8 +51,9 @@ test('build: renders per classname and colour row, icons for bases, bundles per 
     assert.ok(existsSync(join(out, p)), p);
   }
   assert.ok(!existsSync(join(out, 'catalog-thumbs', 'kit_sofa_colors*1.png')));
-  // No base row: stills only for the colour rows; the base still gets its icon and bundle.
-  assert.ok(!existsSync(join(out, 'furni-renders', 'kit_vase_colors.png')));
+  // No base row: the base still is published anyway (colour 0), so a client can fall back to it.
+  assert.deepEqual(readFileSync(join(out, 'furni-renders', 'kit_vase_colors.png')), readFileSync(join(out, 'furni-renders', 'kit_vase_colors*0.png')));
+  assert.match(r.items['kit_vase_colors']!.notes!.join(), /no furnidata row for the base classname/);
   assert.ok(existsSync(join(out, 'catalog-thumbs', 'kit_vase_colors.png')));
   assert.ok(existsSync(join(out, 'hof_furni', '61013', 'kit_vase_colors.bundle')));
   assert.equal(r.items['kit_lamp_state2']!.state, 2);
