@@ -12,7 +12,7 @@ import { readFurniSwf } from '../src/formats/flash/furni-library.js';
 import { readFigureSwf } from '../src/formats/flash/figure-library.js';
 import { furniModelFromLibrary } from '../src/furni/model.js';
 import { renderIcon, renderStill } from '../src/furni/render.js';
-import { createAvatarHotel, loadAvatarHotel, renderAvatar, type AvatarRequest } from '../src/avatar/index.js';
+import { loadAvatarHotel, renderAvatar, type AvatarRequest } from '../src/avatar/index.js';
 import { hasVisiblePixel, imagesEqual, type RgbaImage } from '../src/imaging/image.js';
 import { makeImage, writeSwf } from './helpers/swf-writer.js';
 import { realdata } from './helpers/realdata.js';
@@ -228,26 +228,15 @@ test('convert real Flash data: every furni and figure library converts; renders 
       if (ia && ib) assert.ok(imagesEqual(ia, ib), `${cn}: icon identical`);
     }
 
-    // The SWF side is the service's own Flash loader; the converted side is the Nitro layout plus the
-    // avatar documents `convert` carries over in FlashAvatarData.json.
+    // Both sides go through the avatar service's own loader: the Flash folder (SWFs + XML) and the
+    // converted Nitro folder (bundles + JSON + the avatar documents carried over in FlashAvatarData.json).
     const swfHotel = await loadAvatarHotel(from);
+    const nitroHotel = await loadAvatarHotel(to);
     assert.equal(swfHotel.layout, 'flash');
+    assert.equal(nitroHotel.layout, 'nitro');
     const extras = (await readFlashAvatarData(to))!;
     assert.ok(extras.geometry && extras.animations && extras.partSets && extras.drawOrder && extras.smallSprites);
-    const j = (f: string) => JSON.parse(readFileSync(join(to, 'gamedata', f), 'utf8'));
-    const nitroHotel = createAvatarHotel({
-      layout: 'nitro',
-      figureData: j('FigureData.json'),
-      figureMap: j('FigureMap.json'),
-      actions: j('HabboAvatarActions.json'),
-      geometry: extras.geometry,
-      partSets: extras.partSets,
-      animations: extras.animations,
-      drawOrder: extras.drawOrder,
-      smallSprites: extras.smallSprites,
-      libraryNames: readdirSync(join(to, 'bundled', 'figure')).map((f) => f.replace(/\.nitro$/, '')),
-      loadLibrary: async (n) => readAssetLibrary(readFileSync(join(to, 'bundled', 'figure', `${n}.nitro`)), `${n}.nitro`),
-    });
+    assert.deepEqual(nitroHotel.sources, swfHotel.sources);
     const base: AvatarRequest = { figure: 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-61', direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0 };
     const requests: AvatarRequest[] = [];
     for (const size of ['m', 's'] as const) {
