@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { convertFlashToNitro } from '../src/convert/flash-to-nitro.js';
 import { printConvertSummary, registerConvertCommand } from '../src/cli/convert.js';
 import { Command } from 'commander';
@@ -13,6 +13,7 @@ import { readFigureSwf } from '../src/formats/flash/figure-library.js';
 import { furniModelFromLibrary } from '../src/furni/model.js';
 import { renderIcon, renderStill } from '../src/furni/render.js';
 import { loadAvatarHotel, renderAvatar, type AvatarRequest } from '../src/avatar/index.js';
+import { runBuild } from '../src/build/run.js';
 import { hasVisiblePixel, imagesEqual, type RgbaImage } from '../src/imaging/image.js';
 import { makeImage, writeSwf } from './helpers/swf-writer.js';
 import { realdata } from './helpers/realdata.js';
@@ -226,6 +227,24 @@ test('convert real Flash data: every furni and figure library converts; renders 
       const ia = renderIcon(a);
       const ib = renderIcon(b);
       if (ia && ib) assert.ok(imagesEqual(ia, ib), `${cn}: icon identical`);
+    }
+
+    // The furni build pipeline over the Flash folder and over the converted folder publishes the same
+    // corpus: every render, icon and bundle byte-identical (corpus.json lists each file's sha256).
+    const corpusA = join(to, '..', `${basename(to)}-corpus-flash`);
+    const corpusB = join(to, '..', `${basename(to)}-corpus-nitro`);
+    try {
+      const a = await runBuild({ assets: from, out: corpusA, jobs: 1, now: () => new Date(0) });
+      const b = await runBuild({ assets: to, out: corpusB, jobs: 1, now: () => new Date(0) });
+      assert.equal(a.layout, 'flash');
+      assert.equal(b.layout, 'nitro');
+      assert.equal(a.report.counts.failed, 0);
+      assert.ok(a.corpus.counts.renders > 80, `${a.corpus.counts.renders} renders`);
+      assert.deepEqual(b.corpus.counts, a.corpus.counts);
+      assert.deepEqual(b.corpus.files, a.corpus.files);
+    } finally {
+      rmSync(corpusA, { recursive: true, force: true });
+      rmSync(corpusB, { recursive: true, force: true });
     }
 
     // Both sides go through the avatar service's own loader: the Flash folder (SWFs + XML) and the
