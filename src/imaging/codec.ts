@@ -1,16 +1,15 @@
 // PNG/WebP decode and encode through sharp (libvips). Fixed options keep the bytes deterministic.
 import sharp, { type Sharp } from 'sharp';
 import { type RgbaImage } from './image.js';
-import { decodePngSync } from './png.js';
+import { decodePngSync, isPng } from './png.js';
 
 // One libvips thread per call: our callers already run in parallel (worker threads, request handlers).
 sharp.concurrency(1);
 sharp.cache(false);
 
 export async function decodeImage(data: Uint8Array): Promise<RgbaImage> {
-  // Plain 8-bit PNGs (spritesheets, stills) decode in-thread; everything else goes to libvips.
-  const png = decodePngSync(data);
-  if (png) return png;
+  // PNGs (spritesheets, sprites) decode in-thread; JPEG, WebP and the rest go to libvips.
+  if (isPng(data)) return decodePngSync(data);
   const { data: raw, info } = await sharp(data).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   if (info.channels !== 4) throw new Error(`expected 4 channels after decoding, got ${info.channels}`);
   return { width: info.width, height: info.height, data: new Uint8Array(raw.buffer, raw.byteOffset, raw.length) };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { animationFrameCount, AvatarRenderError, encodeAvatar, renderAvatar, type AvatarRequest } from '../../src/avatar/index.js';
 import { createImage, flipHorizontal, imagesEqual, scaleNearest, alphaBounds, type RgbaImage } from '../../src/imaging/image.js';
 import { decodeImage } from '../../src/imaging/codec.js';
-import { readPngChunks } from '../../src/imaging/apng.js';
+import { readPngChunks } from '../../src/imaging/png-chunks.js';
 import { fixtureHotel, C } from './fixture.js';
 
 const hotel = fixtureHotel();

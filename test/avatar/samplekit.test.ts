@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { avatarKitFiles } from '../../src/samplekit/avatar/index.js';
 import { animationFrameCount, encodeAvatar, loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRequest } from '../../src/avatar/index.js';
-import { readPngChunks } from '../../src/imaging/apng.js';
+import { readPngChunks } from '../../src/imaging/png-chunks.js';
 import { decodeImage, encodePng } from '../../src/imaging/codec.js';
 import { createImage, flipHorizontal, imagesEqual, scaleNearest, type RgbaImage } from '../../src/imaging/image.js';
 

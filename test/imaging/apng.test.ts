@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assembleApng, encodeApng, readPngChunks, crc32 } from '../../src/imaging/apng.js';
+import { crc32 } from 'node:zlib';
+import { assembleApng, encodeApng } from '../../src/imaging/apng.js';
+import { readPngChunks } from '../../src/imaging/png-chunks.js';
+import { encodeIndexedPngs } from '../../src/imaging/png.js';
 import { decodeImage, encodePng } from '../../src/imaging/codec.js';
 import { createImage, imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
 
@@ -75,7 +78,7 @@ function readyPng(apng: Buffer): Buffer {
 }
 
 test('indexed encoding: exact round trip, one palette shared by all frames, RGBA beyond 256 colours', async () => {
-  const { encodeFrames, encodeIndexedFrames } = await import('../../src/imaging/apng.js');
+  const { encodeFrames } = await import('../../src/imaging/apng.js');
   const a = frame(10);
   const b = frame(200);
   a.data.set([0, 0, 0, 0], 0); // transparent pixels whatever their colour bytes
@@ -95,7 +98,7 @@ test('indexed encoding: exact round trip, one palette shared by all frames, RGBA
   // 300 distinct colours: falls back to RGBA
   const many = createImage(300, 1);
   for (let i = 0; i < 300; i++) many.data.set([i & 255, i >> 8, 50, 255], i * 4);
-  assert.equal(encodeIndexedFrames([many]), null);
+  assert.equal(encodeIndexedPngs([many]), null);
   const rgba = await encodeFrames([many]);
   assert.equal(readPngChunks(rgba)[0]!.data[9], 6, 'colour type 6');
   ok(imagesEqual(await decodeImage(rgba), many));
