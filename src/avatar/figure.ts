@@ -93,26 +93,29 @@ function genderOf(entries: FigureEntry[], idx: FigureIndex): 'm' | 'f' {
   return 'm';
 }
 
-function defaultSet(st: FigureDataSetType, gender: 'm' | 'f'): FigureDataSet | undefined {
+function defaultSet(st: FigureDataSetType, gender: 'm' | 'f', drawable: (set: FigureDataSet) => boolean): FigureDataSet | undefined {
   const g = gender.toUpperCase();
+  // Only sets the hotel can draw: a default whose library is missing would fail a figure that never asked for it.
+  const sets = st.sets.filter(drawable);
   return (
-    st.sets.find((s) => (s.gender === g || s.gender === 'U') && !s.club && s.selectable !== false) ??
-    st.sets.find((s) => s.gender === g || s.gender === 'U') ??
-    st.sets[0]
+    sets.find((s) => (s.gender === g || s.gender === 'U') && !s.club && s.selectable !== false) ??
+    sets.find((s) => s.gender === g || s.gender === 'U') ??
+    sets[0]
   );
 }
 
 /**
  * Resolves the figure: unknown set ids fail (`unknown-set`) so the service can fall back to the
- * upstream imager; unknown set types are ignored; missing mandatory set types get their default set.
+ * upstream imager; unknown set types are ignored; missing mandatory set types get their default set,
+ * chosen among the sets `drawable` accepts (those with a figure library).
  */
-export function resolveFigure(figure: string, idx: FigureIndex): ResolvedFigure {
+export function resolveFigure(figure: string, idx: FigureIndex, drawable: (set: FigureDataSet) => boolean = () => true): ResolvedFigure {
   const entries = parseFigureString(figure).filter((e) => idx.setTypes.has(e.setType));
   const gender = genderOf(entries, idx);
   const present = new Set(entries.map((e) => e.setType));
   for (const st of idx.setTypes.values()) {
     if (present.has(st.type) || !(st[`mandatory_${gender}_0` as const] ?? false)) continue;
-    const s = defaultSet(st, gender);
+    const s = defaultSet(st, gender, drawable);
     if (!s) continue;
     const colour = idx.defaultColour.get(Number(st.paletteId));
     entries.push({ setType: st.type, setId: Number(s.id), colours: colour === undefined ? [] : [colour] });

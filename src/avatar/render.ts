@@ -90,7 +90,7 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
   // The head-only crop has one canvas for every pose: a lying avatar shows its upright head there.
   const action = req.headOnly ? stripLay(req.action) : req.action;
   const pose = resolvePose(action, req.gesture, hotel.actions, hotel.partSets, hotel.geometry);
-  const figure = resolveFigure(req.figure, hotel.figure);
+  const figure = resolveFigure(req.figure, hotel.figure, (set) => (set.parts ?? []).some((p) => hotel.libraries.librariesFor(p.type, Number(p.id)).length > 0));
   let bodyDir = wrapDirection(req.direction);
   let headDir = wrapDirection(req.headDirection, bodyDir);
   // Lying has sprites for one side only: direction 0 lies to the left (4), everything else right (2).

@@ -4,7 +4,8 @@ import { animationFrameCount, AvatarRenderError, encodeAvatar, renderAvatar, typ
 import { createImage, flipHorizontal, imagesEqual, scaleNearest, alphaBounds, type RgbaImage } from '../../src/imaging/image.js';
 import { decodeImage } from '../../src/imaging/codec.js';
 import { readPngChunks } from '../../src/imaging/png-chunks.js';
-import { fixtureHotel, C } from './fixture.js';
+import { fixtureHotel, fixtureGamedata, fixtureLibraries, C } from './fixture.js';
+import { createAvatarHotel } from '../../src/avatar/hotel.js';
 
 const hotel = fixtureHotel();
 // assert.ok without a message re-reads the source to describe a failure, which stalls under tsx.
@@ -148,6 +149,19 @@ test('mandatory set types missing from the figure get their default set', async 
   const r = await renderAvatar(hotel, req({ figure: 'ch-10-61' }));
   ok(r.layers.some((l) => l.partType === 'hd'));
   ok(r.layers.some((l) => l.partType === 'lg'));
+});
+
+test('a mandatory default is taken from a set the hotel can draw, never one whose library is missing', async () => {
+  const libs = new Map(fixtureLibraries().map((l) => [l.name, l]));
+  const g = fixtureGamedata();
+  // lg's first listed set (21) has no library, as a figuredata newer than the hotel's libraries has.
+  const lg = g.figureData.setTypes.find((t) => t.type === 'lg')!;
+  lg.sets.unshift({ id: 21, gender: 'U', selectable: true, parts: [{ id: 21, type: 'lg', colorindex: 1 }] });
+  g.figureMap.libraries.push({ id: 'fx_not_installed', parts: [{ id: 21, type: 'lg' }] });
+  const h = createAvatarHotel({ layout: 'memory', ...g, libraryNames: libs.keys(), loadLibrary: async (n) => libs.get(n)! });
+  const r = await renderAvatar(h, req({ figure: 'hd-1-1.ch-10-61' }));
+  ok(r.layers.some((l) => l.partType === 'lg' && l.partId === 20), 'default legs are the drawable set 20');
+  await assert.rejects(renderAvatar(h, req({ figure: 'hd-1-1.ch-10-61.lg-21-61' })), (e: unknown) => e instanceof AvatarRenderError && e.code === 'asset-load');
 });
 
 test('sprite fallback chain: missing action sprite → std; missing frame → frame 0', async () => {
