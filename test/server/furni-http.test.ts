@@ -3,6 +3,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { writeCorpusFixture, fakePng, sha256 } from './furni-fixture.js';
 import { rawRequest, startTestServer, tempDir, eventually, type TestServer, type RawResponse } from './furni-http-helpers.js';
 
@@ -88,6 +89,17 @@ for (const budget of [64 * 1024 * 1024, 0]) {
         assert.equal(res.status, 200, `no match: ${inm}`);
         assert.deepEqual(res.body, files['furni-renders/chair_basic.png']);
       }
+      // Two If-None-Match fields count as one list.
+      const two = await new Promise<number>((resolve, reject) => {
+        const socket = connect(srv.port, '127.0.0.1', () =>
+          socket.write(`GET ${url} HTTP/1.1\r\nHost: x\r\nIf-None-Match: "nope"\r\nIf-None-Match: ${etag}\r\nConnection: close\r\n\r\n`),
+        );
+        let text = '';
+        socket.on('data', (d) => (text += d.toString('latin1')));
+        socket.on('end', () => resolve(Number(text.slice(9, 12))));
+        socket.on('error', reject);
+      });
+      assert.equal(two, 304, 'repeated If-None-Match fields');
       // `*` only matches a representation that exists.
       assertNotFound(await rawRequest(srv.port, 'GET', '/furni-renders/nothing.png', { 'if-none-match': '*' }), 'inm * on 404');
     });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveAssetUrl, isServableKey } from '../../src/server/furni/asset-path.js';
 import { ifNoneMatchMatches } from '../../src/server/etag.js';
+import { ifNoneMatchOf } from '../../src/server/furni/asset-handler.js';
 import { parseCorpusManifest, CorpusManifestError } from '../../src/server/furni/corpus-manifest.js';
 import { readBuildInfo } from '../../src/server/build-info.js';
 import { Command } from 'commander';
@@ -49,6 +50,13 @@ test('If-None-Match: weak comparison, lists, *, and malformed members', () => {
   assert.ok(!ifNoneMatchMatches('"abc', tag));
   assert.ok(!ifNoneMatchMatches('w/"abc"', tag), 'the weak prefix is case-sensitive');
   assert.ok(!ifNoneMatchMatches('"x" junk "abc"', tag), 'parsing stops at a malformed member');
+});
+
+test('If-None-Match is read from raw headers in any case, repeated fields joined as Node joins them', () => {
+  assert.equal(ifNoneMatchOf(['Host', 'h', 'If-None-Match', '"a"']), '"a"');
+  assert.equal(ifNoneMatchOf(['if-none-match', '"a"', 'X', 'y', 'IF-NONE-MATCH', 'W/"b"']), '"a", W/"b"');
+  assert.equal(ifNoneMatchOf(['If-Match', '"a"', 'If-None-Matchx', '"b"']), undefined);
+  assert.ok(ifNoneMatchMatches(ifNoneMatchOf(['If-None-Match', '"x"', 'If-None-Match', '"b"'])!, '"b"'));
 });
 
 test('corpus.json parses into a table with precomputed headers; invalid documents are rejected by name', () => {

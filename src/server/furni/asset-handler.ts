@@ -30,6 +30,21 @@ export interface AccessLog {
 /** Resolved URLs remembered (up to 256 characters each); past this many the memo starts over, so memory stays bounded. */
 const MEMO_LIMIT = 10_000;
 
+/**
+ * The If-None-Match field read from the raw header list (repeated fields joined with ", " as Node does):
+ * touching `req.headers` makes Node build the whole header object, a cost every hot request would pay.
+ */
+export function ifNoneMatchOf(rawHeaders: string[]): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'if-none-match') {
+      found = found === undefined ? rawHeaders[i + 1]! : `${found}, ${rawHeaders[i + 1]!}`;
+    }
+  }
+  return found;
+}
+
 /** True when the path is under one of the asset folders (raw URL, before any decoding). */
 export function isAssetPath(rawUrl: string): boolean {
   return rawUrl.startsWith('/furni-renders/') || rawUrl.startsWith('/catalog-thumbs/') || rawUrl.startsWith('/hof_furni/');
@@ -104,7 +119,7 @@ export function createAssetHandler(store: CorpusStore, log: AccessLog, nextId: (
       notFound(req, res, started);
       return true;
     }
-    const inm = req.headers['if-none-match'];
+    const inm = ifNoneMatchOf(req.rawHeaders);
     if (inm !== undefined && ifNoneMatchMatches(inm, file.etag)) {
       res.writeHead(304, file.notModifiedHeaders);
       res.end();
