@@ -1,6 +1,6 @@
 // The furni build pipeline on the sample kit: outputs, report, corpus.json, round trip, incremental
 // rebuilds, --only, worker threads, a killed build, exit codes.
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, unlinkSync, readdirSync, cpSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +27,7 @@ before(async () => {
     writeFileSync(join(kit, f.path), f.data);
   }
 });
+after(() => rmSync(root, { recursive: true, force: true }));
 
 const readJson = <T>(p: string): T => JSON.parse(readFileSync(p, 'utf8')) as T;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
