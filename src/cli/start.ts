@@ -32,7 +32,57 @@ export function registerStartCommand(program: Command): void {
         `furni corpus: ${corpus} (${built.rebuilt} items built, ${built.unchanged} unchanged; ` +
           `${built.corpus.counts.renders} renders, ${built.corpus.counts.icons} icons, ${built.corpus.counts.bundles} bundles)\n`,
       );
-      await runFurniService({ corpus, port: o.furniPort, host: o.host });
-      await runAvatarService(avatarConfigFromFlags({ assets: kit, port: String(o.avatarPort), host: o.host }));
+      const furni = await withPortHint(runFurniService({ corpus, port: o.furniPort, host: o.host }), 'furni', o.furniPort);
+      const avatar = await withPortHint(
+        runAvatarService(avatarConfigFromFlags({ assets: kit, port: String(o.avatarPort), host: o.host })),
+        'avatar',
+        o.avatarPort,
+      );
+      process.stderr.write(startSummary(o.host, furni.port, portOf(avatar.url)));
     });
+}
+
+/** The address a browser on this machine uses for a service bound to `host`. */
+function browserHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function portOf(url: string): number {
+  return Number(new URL(url).port);
+}
+
+/**
+ * What a newcomer reads after `npm start`: where each service is, with one URL of each kind to open.
+ * The request log that follows is JSON, one line per request.
+ */
+export function startSummary(host: string, furniPort: number, avatarPort: number): string {
+  const furni = `http://${browserHost(host)}:${furniPort}`;
+  const avatar = `http://${browserHost(host)}:${avatarPort}`;
+  const figure = 'hd-180-1.hr-100-61.ch-210-66.lg-270-82.sh-290-80';
+  return [
+    '',
+    'hotel-imager is serving the built-in sample kit:',
+    `  furni service   ${furni}/furni-renders/kit_sofa_colors*3.png`,
+    `                  ${furni}/catalog-thumbs/kit_table_sd.png   ${furni}/healthz`,
+    `  avatar service  ${avatar}/avatar.png?figure=${figure}&direction=3`,
+    `                  ${avatar}/render?figure=${figure}&action=wav   (debug page)   ${avatar}/healthz`,
+    'Ctrl-C stops both. Request log lines (JSON) follow.',
+    '',
+  ].join('\n');
+}
+
+/** A port another program holds is the likeliest first-start failure: say which flag moves it. */
+async function withPortHint<T>(starting: Promise<T>, service: 'furni' | 'avatar', port: number): Promise<T> {
+  try {
+    return await starting;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    const flag = service === 'furni' ? '--furni-port' : '--avatar-port';
+    const env = service === 'furni' ? 'HOTEL_IMAGER_FURNI_PORT' : 'HOTEL_IMAGER_AVATAR_PORT';
+    throw new Error(
+      `port ${port} (the ${service} service) is already in use by another program. ` +
+        `Stop that program, or pick another port: npm start -- ${flag} <n> (or ${env}=<n>)`,
+    );
+  }
 }
