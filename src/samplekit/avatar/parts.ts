@@ -611,8 +611,11 @@ function itemOps(type: string, id: number, key: SpriteKey): PaintOp[] | null {
     ];
   }
   const [hx0, hy0] = handAt('r', key.action as ArmPose, key.dir);
-  const hx = Math.round(hx0);
-  const hy = Math.round(hy0);
+  // Facing the viewer (or away), a renderer draws the right-hand item before the right hand (the
+  // client's geometry order): a carried item hangs below the fist, toward the body, so it shows.
+  const front = key.action === 'crr' && geo(baseDir(key.dir)).f === 0;
+  const hx = Math.round(hx0) + (front ? Math.sign(geo(baseDir(key.dir)).cx - hx0) * 3 : 0);
+  const hy = Math.round(hy0) + (front ? 8 : 0);
   const [c1, c2] = ITEM_COLORS[id] ?? [0x808080, 0xffffff];
   switch (id) {
     case 1:

@@ -67,6 +67,19 @@ export type ArmPose = 'std' | 'wlk' | 'sit' | 'crr' | 'drk' | 'wav' | 'sig' | 'r
 /** Stride of the walk frames: right leg forward is positive. */
 export const STRIDE = [0.5, 1, -0.5, -1];
 
+/**
+ * Where a hand raised to the mouth ends (x). A renderer draws the far arm (the left one when the figure
+ * faces right: directions 0-2, mirrored into 4-6) and, in profile, the right-hand item behind the head
+ * (the client's geometry order), so those hands reach just past the head's front edge, as real sprites
+ * do; otherwise the hand covers the mouth.
+ */
+function mouthReach(side: Side, dir: number): number {
+  const g = geo(dir);
+  if (g.f === 0) return g.hcx + g.faceX + (side === 'r' ? 2 : -2);
+  if (side === 'l' || dir === 1) return g.hcx + g.f * (g.headRx + 2);
+  return g.hcx + g.faceX - 2;
+}
+
 /** Arm joints (shoulder, optional elbow, hand) in a base direction. */
 export function armPath(side: Side, pose: ArmPose, dir: number, frame: number): [number, number][] {
   const g = geo(dir);
@@ -88,9 +101,9 @@ export function armPath(side: Side, pose: ArmPose, dir: number, frame: number): 
     case 'crr':
       return fwd ? [sh, [sx + out, 74], [sx + fwd * 9, 70]] : [sh, [sx + out * 2, 74], [sx + out, 70]];
     case 'drk':
-      return [sh, [sx + out * 3, 74], [mouthX + (fwd ? -2 : out * -2), 53]];
+      return [sh, [sx + out * 3, 74], [mouthReach(side, dir), 53]];
     case 'blw':
-      if (frame % 2 === 0) return [sh, [sx + out * 3, 74], [mouthX + (fwd ? -2 : out * -2), 52]];
+      if (frame % 2 === 0) return [sh, [sx + out * 3, 74], [mouthReach(side, dir), 52]];
       return [sh, [sx + out * 3, 70], [mouthX + (fwd ? fwd * 9 : out * 6), 47]];
     case 'wav':
       return frame % 2 === 0 ? [sh, [sx + out * 6, 52], [sx + out * 9, 38]] : [sh, [sx + out * 6, 52], [sx + out * 3, 36]];
