@@ -6,6 +6,7 @@ import { type Command } from 'commander';
 import { ensureSampleKit } from '../samplekit/index.js';
 import { applySetting, avatarConfigFromEnv, validateAvatarConfig, type AvatarServiceConfig } from '../server/avatar/config.js';
 import { startAvatarService } from '../server/avatar/index.js';
+import { stopOnSignals } from './shutdown.js';
 
 interface Flag {
   flag: string;
@@ -62,8 +63,14 @@ export function avatarConfigFromFlags(options: Record<string, unknown>, env: Nod
   return validateAvatarConfig(cfg);
 }
 
-/** Fills in the sample kit when no assets were given, starts the service and stops it on SIGINT/SIGTERM. */
-export async function runAvatarService(cfg: AvatarServiceConfig): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * Fills in the sample kit when no assets were given, starts the service and stops it on SIGINT/SIGTERM
+ * (unless `signals` is false: a caller running several services closes them all, see shutdown.ts).
+ */
+export async function runAvatarService(
+  cfg: AvatarServiceConfig,
+  { signals = true }: { signals?: boolean } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   let assetsDir = cfg.assetsDir;
   if (assetsDir === undefined) {
     assetsDir = defaultSampleKitDir();
@@ -74,14 +81,7 @@ export async function runAvatarService(cfg: AvatarServiceConfig): Promise<{ url:
     { url: running.url, assets: assetsDir, workers: cfg.workers, cacheDir: cfg.diskCacheDir ?? null },
     `avatar service listening on ${running.url} — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
   );
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    running.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  if (signals) stopOnSignals([running.close]);
   return { url: running.url, close: running.close };
 }
 

@@ -10,6 +10,7 @@ import {
   type FurniServerOptions,
   type RunningFurniServer,
 } from '../server/furni/index.js';
+import { stopOnSignals } from './shutdown.js';
 
 const SIZE_UNITS: Record<string, number> = {
   '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3,
@@ -43,8 +44,11 @@ function level(v: string): LogLevel {
   }
 }
 
-/** Starts the service and stops it cleanly on SIGINT/SIGTERM. */
-export async function runFurniService(opts: FurniServerOptions): Promise<RunningFurniServer> {
+/**
+ * Starts the service and stops it cleanly on SIGINT/SIGTERM (unless `signals` is false: a caller
+ * running several services closes them all from one handler, see shutdown.ts).
+ */
+export async function runFurniService(opts: FurniServerOptions, { signals = true }: { signals?: boolean } = {}): Promise<RunningFurniServer> {
   const running = await startFurniServer(opts);
   const health = await running.store.health();
   if (!health.ok) {
@@ -54,14 +58,7 @@ export async function runFurniService(opts: FurniServerOptions): Promise<Running
     { url: running.url, corpus: running.store.dir, files: health.corpus?.files ?? 0 },
     `furni service listening on ${running.url}`,
   );
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    running.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  if (signals) stopOnSignals([running.close]);
   return running;
 }
 

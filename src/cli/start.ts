@@ -8,6 +8,7 @@ import { ensureSampleKit } from '../samplekit/index.js';
 import { DEFAULT_FURNI_PORT } from '../server/furni/index.js';
 import { avatarConfigFromFlags, defaultSampleKitDir, runAvatarService } from './serve-avatar.js';
 import { runFurniService } from './serve-furni.js';
+import { stopOnSignals } from './shutdown.js';
 
 function port(v: string): number {
   const n = Number(v);
@@ -32,12 +33,20 @@ export function registerStartCommand(program: Command): void {
         `furni corpus: ${corpus} (${built.rebuilt} items built, ${built.unchanged} unchanged; ` +
           `${built.corpus.counts.renders} renders, ${built.corpus.counts.icons} icons, ${built.corpus.counts.bundles} bundles)\n`,
       );
-      const furni = await withPortHint(runFurniService({ corpus, port: o.furniPort, host: o.host }), 'furni', o.furniPort);
-      const avatar = await withPortHint(
-        runAvatarService(avatarConfigFromFlags({ assets: kit, port: String(o.avatarPort), host: o.host })),
-        'avatar',
-        o.avatarPort,
-      );
+      const furni = await withPortHint(runFurniService({ corpus, port: o.furniPort, host: o.host }, { signals: false }), 'furni', o.furniPort);
+      let avatar: Awaited<ReturnType<typeof runAvatarService>>;
+      try {
+        avatar = await withPortHint(
+          runAvatarService(avatarConfigFromFlags({ assets: kit, port: String(o.avatarPort), host: o.host }), { signals: false }),
+          'avatar',
+          o.avatarPort,
+        );
+      } catch (e) {
+        await furni.close();
+        throw e;
+      }
+      // One handler closes both: the avatar service may still be writing its disk cache when furni is done.
+      stopOnSignals([furni.close, avatar.close]);
       process.stderr.write(startSummary(o.host, furni.port, portOf(avatar.url)));
     });
 }

@@ -1,0 +1,60 @@
+// Ctrl-C with several services in one process (`npm start`): the process exits only after every
+// service has closed, so the avatar service's background disk-cache writes are not cut off by the
+// furni service finishing first.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { stopOnSignals } from '../../src/cli/shutdown.js';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+test('exit waits for the slowest service, once, with 0 when all closed', async () => {
+  const signals = new EventEmitter();
+  const exits: number[] = [];
+  let fastClosed = false;
+  let releaseSlow!: () => void;
+  const slow = new Promise<void>((r) => (releaseSlow = r));
+  stopOnSignals(
+    [
+      async () => {
+        fastClosed = true;
+      },
+      () => slow,
+    ],
+    signals,
+    (code) => exits.push(code),
+  );
+  signals.emit('SIGINT');
+  await tick();
+  assert.equal(fastClosed, true);
+  assert.deepEqual(exits, [], 'no exit while a service is still closing');
+  signals.emit('SIGTERM');
+  releaseSlow();
+  await tick();
+  await tick();
+  assert.deepEqual(exits, [0]);
+  assert.equal(signals.listenerCount('SIGINT'), 0, 'a second Ctrl-C falls to the default: ends the process at once');
+});
+
+test('a service that fails to close: exit 1 after the others closed', async () => {
+  const signals = new EventEmitter();
+  const exits: number[] = [];
+  let otherClosed = false;
+  stopOnSignals(
+    [
+      async () => {
+        throw new Error('boom');
+      },
+      async () => {
+        await tick();
+        otherClosed = true;
+      },
+    ],
+    signals,
+    (code) => exits.push(code),
+  );
+  signals.emit('SIGTERM');
+  for (let i = 0; i < 4; i++) await tick();
+  assert.equal(otherClosed, true);
+  assert.deepEqual(exits, [1]);
+});
