@@ -294,8 +294,11 @@ async function main(): Promise<void> {
 
     const ourPort = await freePort();
     const nginxPort = await freePort();
+    // The compiled service, as `npm start` and the hotel-imager binary run it (npm run bench:cdn builds first).
+    const cli = join(repo, 'dist/cli/main.js');
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`);
     const [svcCmd, svcArgs] = pin('0', process.execPath, [
-      '--import', 'tsx', join(repo, 'src/cli/main.ts'), 'serve', 'furni',
+      cli, 'serve', 'furni',
       '--corpus', corpus, '--port', String(ourPort), '--host', '127.0.0.1', '--log-level', 'info',
       '--memory-budget', String(Math.max(64 * 1024 * 1024, totalBytes * 2)),
     ]);

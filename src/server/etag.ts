@@ -11,6 +11,8 @@ export function strongEtag(hexDigest: string): string {
  * A malformed member ends parsing: members after it are not read, members before it still count.
  */
 export function ifNoneMatchMatches(field: string, etag: string): boolean {
+  // What browsers and caches send back nearly always: the one tag they were given.
+  if (field === etag) return true;
   const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
   let i = 0;
   const n = field.length;

@@ -79,8 +79,16 @@ export function requestLineWriter(stream: { write(line: string): unknown }, leve
   const origin = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
   return (reqId, method, path, status, bytes, ms) => {
     stream.write(
-      `{"level":30,"time":${Date.now()}${origin},"reqId":${JSON.stringify(reqId)},"method":${JSON.stringify(method)},` +
-        `"path":${JSON.stringify(path)},"status":${status},"bytes":${bytes},"ms":${ms},"msg":"request"}\n`,
+      `{"level":30,"time":${Date.now()}${origin},"reqId":${jsonString(reqId)},"method":${jsonString(method)},` +
+        `"path":${jsonString(path)},"status":${status},"bytes":${bytes},"ms":${ms},"msg":"request"}\n`,
     );
   };
+}
+
+// Printable ASCII other than `"` and `\` needs no escaping; JSON.stringify is left for the rest.
+const PLAIN_JSON_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** JSON.stringify for a string, without its cost for the plain ASCII that request lines nearly always are. */
+export function jsonString(s: string): string {
+  return PLAIN_JSON_STRING.test(s) ? `"${s}"` : JSON.stringify(s);
 }

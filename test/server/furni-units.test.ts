@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveAssetUrl, isServableKey } from '../../src/server/furni/asset-path.js';
 import { ifNoneMatchMatches } from '../../src/server/etag.js';
-import { ifNoneMatchOf } from '../../src/server/furni/asset-handler.js';
+import { ifNoneMatchOf } from '../../src/server/furni/asset-answer.js';
 import { parseCorpusManifest, CorpusManifestError } from '../../src/server/furni/corpus-manifest.js';
 import { readBuildInfo } from '../../src/server/build-info.js';
 import { Command } from 'commander';

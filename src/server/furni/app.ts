@@ -1,12 +1,15 @@
 // The furniture asset service: corpus files with immutable caching, strong ETags and open CORS, plus
-// /healthz and /version. Asset GET/HEAD go to the raw asset handler (the hot path); Fastify answers
-// everything else. Every path allows GET, HEAD and OPTIONS only.
+// /healthz and /version. Asset GET/HEAD are answered by the fast path on the socket (fast-path.ts), or
+// by the raw asset handler on connections Node's http server owns; Fastify answers everything else.
+// Every path allows GET, HEAD and OPTIONS only.
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { BuildInfo } from '../build-info.js';
 import { installRequestLog, logRequest, requestLineWriter, serverLogOptions, type ServerLogOptions } from '../request-log.js';
-import { createAssetHandler, NOT_FOUND_BODY, NOT_FOUND_HEADERS } from './asset-handler.js';
+import { createAssetAnswerer, NOT_FOUND_BODY, NOT_FOUND_HEADERS } from './asset-answer.js';
+import { createAssetHandler } from './asset-handler.js';
 import type { CorpusStore } from './corpus-store.js';
+import { installFastPath } from './fast-path.js';
 
 export const FURNI_SERVICE_NAME = 'hotel-imager-furni';
 const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
@@ -31,15 +34,13 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
   let app: FastifyInstance | undefined;
   // One stream for pino and the hot path's request lines, so their order in the log is the real order.
   const logStream = opts.log.stream ?? process.stdout;
-  const handleAsset = createAssetHandler(
-    store,
-    {
-      warn: (o, m) => app!.log.warn(o, m),
-      error: (o, m) => app!.log.error(o, m),
-      request: requestLineWriter(logStream, opts.log.level),
-    },
-    nextId,
-  );
+  const answerAsset = createAssetAnswerer(store, {
+    warn: (o, m) => app!.log.warn(o, m),
+    error: (o, m) => app!.log.error(o, m),
+  });
+  const logLine = requestLineWriter(logStream, opts.log.level);
+  const handleAsset = createAssetHandler(answerAsset, logLine, nextId);
+  let fastPath: ReturnType<typeof installFastPath> | undefined;
 
   app = Fastify({
     ...serverLogOptions({ level: opts.log.level, stream: logStream }),
@@ -59,6 +60,7 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
         if (!handled) fastifyHandler(req, res);
       });
       server.keepAliveTimeout = KEEP_ALIVE_MS;
+      fastPath = installFastPath(server, { answerAsset, logLine, nextId, keepAliveMs: KEEP_ALIVE_MS });
       return server;
     },
     // Requests this service answers carry no body; anything else is refused before it is read.
@@ -73,6 +75,11 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
     },
   });
   installRequestLog(app);
+  // Connections the fast path holds are invisible to Node's closeIdleConnections; end them with the rest.
+  app.addHook('preClose', (done) => {
+    fastPath?.close();
+    done();
+  });
 
   const jsonHeaders = {
     'content-type': 'application/json; charset=utf-8',

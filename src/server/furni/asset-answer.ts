@@ -1,0 +1,111 @@
+// What an asset request gets, decided once for both ways a request can arrive (the socket-level fast
+// path and Node's http server): URL → corpus key → table lookup → conditional → body from memory or disk.
+import { ifNoneMatchMatches } from '../etag.js';
+import { resolveAssetUrl, type AssetRef } from './asset-path.js';
+import type { CorpusFile } from './corpus-manifest.js';
+import { AssetReadError, type CorpusStore } from './corpus-store.js';
+
+export const NOT_FOUND_BODY = 'not found';
+
+export const NOT_FOUND_HEADERS: Record<string, string> = {
+  'content-type': 'text/plain; charset=utf-8',
+  'content-length': String(Buffer.byteLength(NOT_FOUND_BODY)),
+  'access-control-allow-origin': '*',
+  // A missing asset may be published by the next build; caches keep the answer only briefly.
+  'cache-control': 'public, max-age=60',
+  'x-content-type-options': 'nosniff',
+};
+
+export type AssetAnswer =
+  | { status: 200; file: CorpusFile; body: Buffer }
+  | { status: 304; file: CorpusFile }
+  | { status: 404 }
+  /** A listed file that cannot be read right now; `rebuilding` when it changed under a stale corpus.json. */
+  | { status: 503; rebuilding: boolean };
+
+export interface AnswerLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** True when the path is under one of the asset folders (raw URL, before any decoding). */
+export function isAssetPath(rawUrl: string): boolean {
+  return rawUrl.startsWith('/furni-renders/') || rawUrl.startsWith('/catalog-thumbs/') || rawUrl.startsWith('/hof_furni/');
+}
+
+/** Resolved URLs remembered (up to 256 characters each); past this many the memo starts over, so memory stays bounded. */
+const MEMO_LIMIT = 10_000;
+
+/**
+ * Returns the answerer for GET/HEAD on an asset path (`isAssetPath`): synchronous when the body is in
+ * memory (or none is needed), a promise when it is read from disk. The promise never rejects.
+ */
+export function createAssetAnswerer(store: CorpusStore, log: AnswerLog) {
+  // A URL always resolves to the same key (the table is consulted after), so parsing is done once per URL.
+  const memo = new Map<string, AssetRef | null>();
+  const resolve = (url: string): AssetRef | undefined => {
+    if (url.length > 256) return resolveAssetUrl(url);
+    let ref = memo.get(url);
+    if (ref === undefined) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      ref = resolveAssetUrl(url) ?? null;
+      memo.set(url, ref);
+    }
+    return ref ?? undefined;
+  };
+
+  const readFailed = (file: CorpusFile, err: unknown): AssetAnswer => {
+    if (err instanceof AssetReadError && (err.reason === 'missing' || err.reason === 'outside')) {
+      log.warn({ key: file.key, error: err.message }, 'listed asset not servable');
+      return { status: 404 };
+    }
+    log.error({ key: file.key, error: (err as Error).message }, 'asset read failed');
+    return { status: 503, rebuilding: err instanceof AssetReadError && err.reason === 'changed' };
+  };
+
+  return function answerAsset(url: string, ifNoneMatch: string | undefined): AssetAnswer | Promise<AssetAnswer> {
+    const ref = resolve(url);
+    const file = ref && store.lookup(ref.key);
+    if (!file) return { status: 404 };
+    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, file.etag)) return { status: 304, file };
+    // HEAD reads the body too: a listed file gone from disk is 404 for HEAD as for GET.
+    const body = store.body(file);
+    if (Buffer.isBuffer(body)) return { status: 200, file, body };
+    return body.then(
+      (buf): AssetAnswer => ({ status: 200, file, body: buf }),
+      (err: unknown) => readFailed(file, err),
+    );
+  };
+}
+
+export type AssetAnswerer = ReturnType<typeof createAssetAnswerer>;
+
+/** The 503 body and headers (no-store: the condition is temporary). */
+export function unavailableResponse(rebuilding: boolean): { body: string; headers: Record<string, string> } {
+  const body = rebuilding ? 'asset is being rebuilt' : 'storage unavailable';
+  return {
+    body,
+    headers: {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      'access-control-allow-origin': '*',
+      'cache-control': 'no-store',
+      ...(rebuilding ? { 'retry-after': '1' } : {}),
+    },
+  };
+}
+
+/**
+ * The If-None-Match field read from the raw header list (repeated fields joined with ", " as Node does):
+ * touching `req.headers` makes Node build the whole header object, a cost every hot request would pay.
+ */
+export function ifNoneMatchOf(rawHeaders: string[]): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'if-none-match') {
+      found = found === undefined ? rawHeaders[i + 1]! : `${found}, ${rawHeaders[i + 1]!}`;
+    }
+  }
+  return found;
+}
