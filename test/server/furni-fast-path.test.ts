@@ -155,6 +155,26 @@ for (const budget of [64 * 1024 * 1024, 0]) {
       assert.deepEqual(res!.body, CHAIR);
     });
 
+    test('back-pressure: a client that does not read is not read from, and gets everything once it reads', async () => {
+      const n = 400; // 400 × 40 KB: far more than the socket buffers hold
+      const bundle = files['hof_furni/61856/chair_basic.bundle']!;
+      const before = srv.requestLines().length;
+      const socket = connect(srv.port, '127.0.0.1');
+      await new Promise((r) => socket.once('connect', r));
+      socket.pause();
+      socket.write(get('/hof_furni/61856/chair_basic.bundle').repeat(n - 1) + get('/hof_furni/61856/chair_basic.bundle', 'Connection: close\r\n'));
+      await new Promise((r) => setTimeout(r, 400));
+      const answeredWhilePaused = srv.requestLines().length - before;
+      assert.ok(answeredWhilePaused < n / 2, `answered ${answeredWhilePaused} of ${n} while the client read nothing`);
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.resume();
+      await new Promise((r) => socket.once('close', r));
+      const res = parseResponses(Buffer.concat(chunks), new Array<string>(n).fill('GET'));
+      assert.equal(res.length, n, 'every response arrives');
+      assert.ok(res.every((r) => r.status === 200 && r.body.equals(bundle)), 'every body whole');
+    });
+
     test('half-close: a client that sends its request and FIN still gets the whole response', async () => {
       const { data, closed } = await exchange(srv.port, [get('/hof_furni/61856/chair_basic.bundle') + get('/furni-renders/chair_basic.png')], { endAfter: true });
       const res = parseResponses(data, ['GET', 'GET']);
