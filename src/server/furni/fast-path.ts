@@ -38,8 +38,11 @@ const END_OF_HEAD = Buffer.from('\r\n\r\n', 'latin1');
 /** Bytes a client may pipeline while a disk read holds its connection, before reading from it pauses. */
 const MAX_QUEUED = 64 * 1024;
 
-/** Responses up to this size are copied into one buffer and written at once. */
-const SINGLE_WRITE_MAX = 16 * 1024;
+/**
+ * Responses up to this size are copied into one (pooled) buffer and written at once; larger ones go out
+ * as a gathered write of head and body, since copying a bigger body costs more than the gather saves.
+ */
+const SINGLE_WRITE_MAX = 2 * 1024;
 
 /** The status line and fixed header lines of a response, as Node's http writes them. */
 function headBlock(status: string, headers: Record<string, string>): Buffer {
@@ -223,7 +226,6 @@ class FastConnection {
     const tail = close ? ctx.date.closeTail() : ctx.date.keepAliveTail();
     const size = head.length + tail.length + (body?.length ?? 0);
     if (size <= SINGLE_WRITE_MAX) {
-      // One small buffer, one write(2): cheaper than a gathered write of three pieces.
       const out = Buffer.allocUnsafe(size);
       head.copy(out, 0);
       tail.copy(out, head.length);
