@@ -33,6 +33,13 @@ test('asset URLs map to corpus keys, decoded like decodeURIComponent', () => {
 test('only keys in the served layout are servable', () => {
   assert.ok(isServableKey('furni-renders/a*1.png'));
   assert.ok(isServableKey('hof_furni/1/a.bundle'));
+  // Hidden names (a build's staging folder or temp files) are never servable, even when listed.
+  for (const k of ['.staging/furni-renders/a.png', 'hof_furni/.staging/a.bundle', 'furni-renders/.a.png.tmp.png', 'hof_furni/1/.a.bundle']) {
+    assert.ok(!isServableKey(k), k);
+  }
+  for (const url of ['/.staging/furni-renders/a.png', '/furni-renders/.staging/a.png', '/hof_furni/.staging/a.bundle', '/hof_furni/%2Estaging/a.bundle', '/furni-renders/.a.png', '/furni-renders/%2ea.png']) {
+    assert.equal(resolveAssetUrl(url), undefined, url);
+  }
   for (const k of ['corpus.json', 'build-report.json', 'furni-renders/../x.png', 'furni-renders/a/b.png', '/furni-renders/a.png', 'hof_furni/a.bundle', 'furni-renders/.png', 'catalog-thumbs/a\\b.png']) {
     assert.ok(!isServableKey(k), k);
   }

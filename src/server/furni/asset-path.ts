@@ -52,9 +52,13 @@ function decodeSegment(raw: string): string | undefined {
   return isSafeSegment(s) ? s : undefined;
 }
 
-/** A decoded segment that names one entry in one folder: no separators, no dot-dirs, no control characters. */
+/**
+ * A decoded segment that names one published entry in one folder: no separators, no control characters,
+ * and no leading dot — that covers `.` and `..`, and hidden names (a build stages files in `.staging/`
+ * or writes `.tmp` files next to their final names), which are never published even if listed.
+ */
 export function isSafeSegment(s: string): boolean {
-  if (s === '' || s === '.' || s === '..') return false;
+  if (s === '' || s.charCodeAt(0) === 0x2e /* . */) return false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x20 || c === 0x7f || c === 0x2f /* / */ || c === 0x5c /* \ */) return false;

@@ -1,6 +1,7 @@
 // The corpus as the server sees it: the current corpus.json table, a size-bounded memory cache of file
 // bodies, and a bounded-rate check that picks up a rebuilt corpus.json without a restart. A corpus.json
 // that goes missing or fails to load keeps the previous table in service and is reported by health().
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, readFile, realpath, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
@@ -111,9 +112,17 @@ export class CorpusStore {
     } catch (e) {
       throw new AssetReadError('io', `${file.key}: ${(e as Error).message}`);
     }
+    // The ETag and immutable caching promise exactly the bytes corpus.json names. A rebuild (or one killed
+    // mid-way) can leave different bytes of the same size, so the content itself is checked, once per read
+    // from disk: the memory cache is keyed by that verified hash, so a hot file is not hashed again.
     if (buf.length !== file.size) {
       void this.checkForUpdate(true);
       throw new AssetReadError('changed', `${file.key}: ${buf.length} bytes on disk, corpus.json lists ${file.size} (rebuild in progress?)`);
+    }
+    const digest = createHash('sha256').update(buf).digest('hex');
+    if (digest !== file.sha256) {
+      void this.checkForUpdate(true);
+      throw new AssetReadError('changed', `${file.key}: sha256 on disk ${digest}, corpus.json lists ${file.sha256} (rebuild in progress?)`);
     }
     this.cache?.set(file.sha256, buf);
     return buf;
