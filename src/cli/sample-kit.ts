@@ -1,12 +1,18 @@
-// `hotel-imager sample-kit --out DIR [--furni N] [--contact-sheet FILE.png]`: writes the built-in
-// sample kit (Nitro layout) and optionally a contact sheet of every sprite in it.
+// `hotel-imager sample-kit --out DIR [--layout nitro|flash] [--furni N] [--contact-sheet FILE.png]`:
+// writes the built-in sample kit (Nitro layout, or the Flash-era layout of SWFs and XML gamedata for
+// operators testing a Flash hotel) and optionally a contact sheet of every sprite in it.
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { writeSampleKit } from '../samplekit/index.js';
+import { type KitLayout, writeSampleKit } from '../samplekit/index.js';
 import { buildContactSheet } from '../samplekit/contact-sheet.js';
 import { GENERATED_PREFIX } from '../samplekit/furni/index.js';
 import { type KitFile } from '../samplekit/kit-file.js';
+
+function layout(v: string): KitLayout {
+  if (v !== 'nitro' && v !== 'flash') throw new InvalidArgumentError('expected nitro or flash');
+  return v;
+}
 
 function count(v: string): number {
   const n = Number(v);
@@ -28,14 +34,17 @@ async function* kitFilesOnDisk(dir: string): AsyncGenerator<KitFile> {
 export function registerSampleKitCommand(program: Command): void {
   program
     .command('sample-kit')
-    .description('write the built-in sample asset kit (Nitro layout: gamedata/ and bundled/) to a folder')
+    .description('write the built-in sample asset kit (Nitro layout: gamedata/ and bundled/; or Flash layout: gamedata/*.xml, gordon/, hof_furni/) to a folder')
     .requiredOption('--out <dir>', 'folder to write the kit to (replaced atomically)')
+    .option('--layout <layout>', 'nitro (.nitro bundles, JSON gamedata) or flash (SWF libraries, XML gamedata)', layout, 'nitro' as KitLayout)
     .option('--furni <n>', 'add N generated furni for benchmarks (the published scale is about 17000)', count, 0)
     .option('--contact-sheet <file.png>', 'also draw every sprite of the kit on one PNG (legend in <file>.txt)')
-    .action(async (o: { out: string; furni: number; contactSheet?: string }) => {
+    .action(async (o: { out: string; layout: KitLayout; furni: number; contactSheet?: string }) => {
+      // The sheet draws the sprites of .nitro bundles (the Flash kit holds the same sprites).
+      if (o.contactSheet && o.layout === 'flash') throw new InvalidArgumentError('--contact-sheet reads .nitro bundles: write the Nitro layout for it');
       const started = Date.now();
-      const stamp = await writeSampleKit(o.out, { extraFurni: o.furni });
-      console.log(`sample kit: ${stamp.files} files in ${o.out} (${Date.now() - started} ms, content ${stamp.contentHash.slice(0, 12)})`);
+      const stamp = await writeSampleKit(o.out, { extraFurni: o.furni, layout: o.layout });
+      console.log(`sample kit (${o.layout} layout): ${stamp.files} files in ${o.out} (${Date.now() - started} ms, content ${stamp.contentHash.slice(0, 12)})`);
       if (o.contactSheet) {
         // Generated items repeat a few dozen sprite sets; the first 40 show all of them.
         const skip = (name: string) => name.startsWith(GENERATED_PREFIX) && Number(name.slice(GENERATED_PREFIX.length)) > 40;

@@ -9,10 +9,16 @@ import { fileURLToPath } from 'node:url';
 import { type KitFile } from './kit-file.js';
 import { avatarKitFiles } from './avatar/index.js';
 import { type FurniKitOptions, furniKitStream } from './furni/index.js';
+import { flashKitStream } from './flash/index.js';
 
 export type { KitFile } from './kit-file.js';
 
-export interface SampleKitOptions extends FurniKitOptions {}
+export interface SampleKitOptions extends FurniKitOptions {
+  /** `nitro` (default): gamedata/*.json + bundled/**.nitro. `flash`: XML gamedata + gordon/ and hof_furni/ SWFs. */
+  layout?: KitLayout;
+}
+
+export type KitLayout = 'nitro' | 'flash';
 
 export const KIT_STAMP = 'kit.json';
 
@@ -26,8 +32,15 @@ export interface KitStamp {
   contentHash: string;
 }
 
-/** Every kit file in a fixed order: avatar files, then FurnitureData.json, then furni bundles. */
+/**
+ * Every kit file in a fixed order: avatar files, then the furnidata, then furni files (bundles, or SWFs
+ * for the Flash layout).
+ */
 export async function* sampleKitStream(opts: SampleKitOptions = {}): AsyncGenerator<KitFile> {
+  if (opts.layout === 'flash') {
+    yield* flashKitStream(opts);
+    return;
+  }
   for (const f of await avatarKitFiles()) yield f;
   yield* furniKitStream(opts);
 }
@@ -55,7 +68,7 @@ export function generatorVersion(): string {
     }
   };
   walk(here);
-  for (const dep of ['../formats/asset-library', '../formats/nitro-container', '../imaging/codec', '../imaging/image', '../imaging/composite']) {
+  for (const dep of ['../formats/asset-library', '../formats/nitro-container', '../formats/swf/writer', '../imaging/codec', '../imaging/image', '../imaging/composite']) {
     for (const ext of ['.ts', '.js']) {
       const p = resolve(here, dep + ext);
       if (existsSync(p)) files.push(p);
@@ -78,7 +91,12 @@ function normaliseOptions(opts: SampleKitOptions): { extraFurni: number } {
  * so a reader never sees half a kit. Returns the stamp written as `kit.json`.
  */
 export async function writeSampleKit(dir: string, opts: SampleKitOptions = {}): Promise<KitStamp> {
-  return writeKitFrom(dir, opts, sampleKitStream(opts), generatorVersion());
+  return writeKitFrom(dir, opts, sampleKitStream(opts), layoutVersion(opts));
+}
+
+/** The Flash kit is another set of files from the same generator: its stamp must never match the Nitro kit's. */
+function layoutVersion(opts: SampleKitOptions): string {
+  return opts.layout === 'flash' ? `${generatorVersion()}+flash` : generatorVersion();
 }
 
 /** The writer behind `writeSampleKit`, for any stream of kit files (tests use the furni half alone). */
@@ -163,7 +181,7 @@ export async function readKitStamp(dir: string): Promise<KitStamp | null> {
  * these options, otherwise (re)writes it. Returns whether it wrote.
  */
 export async function ensureSampleKit(dir: string, opts: SampleKitOptions = {}): Promise<{ written: boolean; stamp: KitStamp }> {
-  return ensureKitFrom(dir, opts, () => sampleKitStream(opts), generatorVersion());
+  return ensureKitFrom(dir, opts, () => sampleKitStream(opts), layoutVersion(opts));
 }
 
 /** The logic behind `ensureSampleKit`, for any kit source. */
