@@ -8,6 +8,7 @@ import { builtinPartSets } from './builtin/partsets.js';
 import { indexFigureData, type FigureIndex } from './figure.js';
 import { type AvatarActionsDoc, type FigureDataDoc, type FigureMapDoc } from './gamedata-types.js';
 import { AvatarGeometry } from './geometry.js';
+import { type AssetFiles } from './asset-identity.js';
 import { LibraryStore, type LibraryLoader } from './library.js';
 
 export interface AvatarHotel {
@@ -22,6 +23,8 @@ export interface AvatarHotel {
   smallSprites: boolean;
   /** Library with the hand items (`h_crr_ri_<id>_…`), when the hotel has one. */
   itemLibrary: string | undefined;
+  /** The files the hotel was loaded from (for its asset identity); empty for a hotel built in memory. */
+  files: AssetFiles;
   /** Where geometry/part sets/animations came from, for /render and docs. */
   sources: { geometry: 'hotel' | 'builtin'; partSets: 'hotel' | 'builtin'; animations: 'hotel' | 'builtin'; drawOrder: 'hotel' | 'geometry' };
 }
@@ -40,6 +43,7 @@ export interface AvatarHotelInput {
   loadLibrary: LibraryLoader;
   libraryCacheBytes?: number;
   smallSprites?: boolean;
+  files?: AssetFiles;
 }
 
 export function createAvatarHotel(input: AvatarHotelInput): AvatarHotel {
@@ -56,6 +60,7 @@ export function createAvatarHotel(input: AvatarHotelInput): AvatarHotel {
     geometry: new AvatarGeometry(input.geometry ?? builtinGeometry(), input.drawOrder),
     smallSprites: !!input.smallSprites,
     itemLibrary,
+    files: input.files ?? { documents: [], libraries: [] },
     sources: {
       geometry: input.geometry ? 'hotel' : 'builtin',
       partSets: input.partSets ? 'hotel' : 'builtin',

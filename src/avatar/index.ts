@@ -2,14 +2,20 @@
 import { encodeFrames } from '../imaging/apng.js';
 import { type AvatarRender } from './render.js';
 
+export { assetIdentity, type AssetFiles } from './asset-identity.js';
 export { AvatarRenderError, type AvatarRenderErrorCode } from './errors.js';
 export { type AvatarHotel, createAvatarHotel, type AvatarHotelInput } from './hotel.js';
 export { loadAvatarHotel, type LoadAvatarHotelOptions } from './load.js';
 export { animationFrameCount, renderAvatar, type AvatarRender, type DrawnLayer } from './render.js';
 export { normalizeAction, normalizeGesture, type AvatarRequest, type AvatarSize } from './request.js';
 
-/** Bump whenever output pixels or bytes change: it is part of the service's cache key. */
-export const RENDERER_VERSION = 'avatar-2';
+/**
+ * Bump whenever output pixels or bytes change: it is part of the service's cache key (with the hotel's
+ * asset identity). avatar-3: converted Nitro folders render with their carried-over Flash documents
+ * (0fa43d6), the sample kit's hands and held items (869afae), head_direction
+ * ignored for lay under headonly.
+ */
+export const RENDERER_VERSION = 'avatar-3';
 
 /**
  * PNG for a still, APNG (loop forever, 1/6 s a frame) for an animation. Indexed colour when the frames

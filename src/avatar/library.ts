@@ -84,10 +84,13 @@ export class FigureLibrary {
   }
 }
 
+/** One hotel's libraries in one thread; the avatar service splits its own budget across its workers. */
+export const DEFAULT_LIBRARY_CACHE_BYTES = 256 * 1024 * 1024;
+
 export type LibraryLoader = (name: string) => Promise<AssetLibrary>;
 
 export interface LibraryStoreOptions {
-  /** Upper bound of decoded sprite bytes kept in memory (default 512 MiB). */
+  /** Upper bound of decoded sprite bytes kept in memory (default 256 MiB). */
   cacheBytes?: number;
 }
 
@@ -104,7 +107,7 @@ export class LibraryStore {
     opts: LibraryStoreOptions = {},
   ) {
     this.cache = new LRUCache<string, FigureLibrary>({
-      maxSize: Math.max(1, Math.floor(opts.cacheBytes ?? 512 * 1024 * 1024)),
+      maxSize: Math.max(1, Math.floor(opts.cacheBytes ?? DEFAULT_LIBRARY_CACHE_BYTES)),
       sizeCalculation: (l) => l.bytes,
     });
     for (const lib of map.libraries ?? []) {

@@ -9,7 +9,7 @@ import { AvatarRenderError } from './errors.js';
 import { createAvatarHotel, type AvatarHotel } from './hotel.js';
 
 export interface LoadAvatarHotelOptions {
-  /** Bound on decoded library bytes kept in memory (default 512 MiB). */
+  /** Bound on decoded library bytes kept in memory (default 256 MiB). */
   libraryCacheBytes?: number;
 }
 
@@ -25,6 +25,17 @@ async function readJson<T>(file: string): Promise<T> {
   } catch (e) {
     throw new AvatarRenderError('gamedata', `${file} is not valid JSON: ${(e as Error).message}`);
   }
+}
+
+/** The gamedata files each layout renders avatars from (what the loaders above read). */
+const NITRO_DOCUMENTS = ['FigureData.json', 'FigureMap.json', 'HabboAvatarActions.json', 'FlashAvatarData.json'];
+const FLASH_DOCUMENTS = [
+  'figuredata.xml', 'figuremap.xml', 'HabboAvatarActions.xml', 'HabboAvatarGeometry.xml', 'HabboAvatarAnimation.xml',
+  'HabboAvatarPartSets.xml', 'partsets.xml', 'draworder.xml',
+];
+
+async function presentFiles(dir: string, names: string[]): Promise<string[]> {
+  return names.map((n) => join(dir, n)).filter((p) => existsSync(p));
 }
 
 export async function loadAvatarHotel(assetsDir: string, opts: LoadAvatarHotelOptions = {}): Promise<AvatarHotel> {
@@ -56,6 +67,7 @@ async function loadFlashHotel(assetsDir: string, opts: LoadAvatarHotelOptions): 
     // The SWFs keep the small-size `sh_` sprites with their offsets.
     smallSprites: [...src.libraries.keys()].some((n) => n.startsWith('hh_human_50_')),
     loadLibrary: flashFigureLoader(src.libraries),
+    files: { documents: await presentFiles(join(assetsDir, 'gamedata'), FLASH_DOCUMENTS), libraries: [...src.libraries.values()] },
   });
 }
 
@@ -98,5 +110,6 @@ async function loadNitroHotel(assetsDir: string, opts: LoadAvatarHotelOptions): 
       const file = join(figureDir, `${name}.nitro`);
       return readAssetLibrary(await readFile(file), file);
     },
+    files: { documents: await presentFiles(gamedata, NITRO_DOCUMENTS), libraries: names.map((n) => join(figureDir, `${n}.nitro`)) },
   });
 }

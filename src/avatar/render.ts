@@ -95,7 +95,9 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
   let headDir = wrapDirection(req.headDirection, bodyDir);
   // Lying has sprites for one side only: direction 0 lies to the left (4), everything else right (2).
   if (pose.lying) bodyDir = bodyDir === 0 ? 4 : 2;
-  if (pose.preventHeadTurn) headDir = bodyDir;
+  // head_direction is ignored for lay (§4.1) even under headonly, where the lying pose itself is not drawn.
+  const lyingRequested = req.headOnly && resolvePose(req.action, req.gesture, hotel.actions, hotel.partSets, hotel.geometry).lying;
+  if (pose.preventHeadTurn || lyingRequested) headDir = bodyDir;
 
   const small = req.size === 's' && hotel.smallSprites;
   const placement = pose.lying ? LYING_H : UPRIGHT_H;

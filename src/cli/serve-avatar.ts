@@ -27,7 +27,7 @@ const FLAGS: Flag[] = [
   { flag: '--cache-mb <n>', key: 'memoryCacheBytes', kind: 'mib', help: 'memory image cache budget in MiB (default 256)' },
   { flag: '--cache-dir <dir>', key: 'diskCacheDir', kind: 'string', help: 'disk image cache directory, survives restarts (default: none)' },
   { flag: '--disk-cache-mb <n>', key: 'diskCacheBytes', kind: 'mib', help: 'disk image cache budget in MiB (default 2048)' },
-  { flag: '--library-cache-mb <n>', key: 'libraryCacheBytes', kind: 'mib', help: 'decoded figure libraries kept per worker, MiB (default: the renderer’s)' },
+  { flag: '--library-cache-mb <n>', key: 'libraryCacheBytes', kind: 'mib', help: 'decoded figure libraries kept by all render workers together (split evenly), MiB (default 256)' },
   { flag: '--workers <n>', key: 'workers', kind: 'int', help: 'render worker threads (default: number of cores)' },
   { flag: '--queue <n>', key: 'maxQueue', kind: 'int', help: 'renders allowed to wait for a worker before "busy" (default 1024)' },
   { flag: '--queue-wait-ms <n>', key: 'maxQueueWaitMs', kind: 'int', help: 'longest wait for a worker before "busy" (default 10000)' },

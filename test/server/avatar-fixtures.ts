@@ -9,15 +9,15 @@ export interface FakeApi {
   close(): Promise<void>;
 }
 
-/** A stand-in for GET /api/public/users?name=<name>. */
-export async function startFakeUserApi(users: Record<string, string>, opts: { slowMs?: number } = {}): Promise<FakeApi> {
+/** A stand-in for GET <prefix>/api/public/users?name=<name>. */
+export async function startFakeUserApi(users: Record<string, string>, opts: { slowMs?: number; prefix?: string } = {}): Promise<FakeApi> {
   const hits: string[] = [];
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const name = url.searchParams.get('name') ?? '';
     hits.push(name);
     const answer = () => {
-      if (url.pathname !== '/api/public/users') return res.writeHead(404).end();
+      if (url.pathname !== `${opts.prefix ?? ''}/api/public/users`) return res.writeHead(404).end();
       const figure = Object.entries(users).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
       if (figure === undefined) {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not-found"}');

@@ -8,7 +8,7 @@ import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallb
 import { cachedImage, type CachedImage, type ImageCache } from './image-cache.js';
 import { type ClientRateLimiter, type RenderBudget } from './limits.js';
 import { parseAvatarQuery, type AvatarIdentity, type AvatarPose } from './params.js';
-import { RenderBusyError, RenderFailedError, type DebugRenderOutput, type RenderOutput } from './render-pool.js';
+import { RenderBusyError, RenderCrashError, RenderFailedError, type DebugRenderOutput, type RenderOutput } from './render-pool.js';
 import { type UserLookup } from './user-lookup.js';
 
 export const FIGURE_CACHE_CONTROL = 'public, max-age=31536000, immutable, stale-while-revalidate=86400';
@@ -23,6 +23,7 @@ export interface AvatarRenderer {
 
 export interface AvatarServiceDeps {
   renderer: AvatarRenderer;
+  /** Renderer version and the hotel's asset identity: the first line of every cache key, part of every ETag. */
   rendererVersion: string;
   cache: ImageCache;
   users: UserLookup;
@@ -159,12 +160,14 @@ export class AvatarService {
       .render(key, req)
       .then((out) => {
         this.renders++;
-        const image = cachedImage(out.png, out.frames);
+        const image = cachedImage(out.png, out.frames, this.deps.rendererVersion);
         this.deps.cache.put(key, image);
         return image;
       })
       .catch((err: unknown) => {
-        if (!(err instanceof RenderBusyError)) {
+        // Only the renderer's judgement on the request is remembered: a full queue or a worker that died
+        // under the job says nothing about the next try.
+        if (!(err instanceof RenderBusyError) && !(err instanceof RenderCrashError)) {
           const e = err as Error & { code?: string };
           this.failures.set(key, { code: e?.code ?? e?.name ?? 'Error', message: e?.message ?? String(err) });
         }

@@ -16,8 +16,11 @@ export interface AvatarServiceConfig {
   memoryCacheBytes: number;
   diskCacheDir?: string;
   diskCacheBytes: number;
-  /** Bytes of decoded figure libraries each render worker keeps. */
-  libraryCacheBytes?: number;
+  /**
+   * Bytes of decoded figure libraries kept by all render workers together: each worker gets an equal
+   * share, so adding workers does not multiply the service's memory.
+   */
+  libraryCacheBytes: number;
   workers: number;
   maxQueue: number;
   maxQueueWaitMs: number;
@@ -44,6 +47,9 @@ export function defaultAvatarConfig(): AvatarServiceConfig {
     userNegativeTtlMs: 60 * 1000,
     memoryCacheBytes: 256 * MiB,
     diskCacheBytes: 2048 * MiB,
+    // With the 256 MiB image cache and ~50 MB per worker thread this keeps a 2-core instance near
+    // 0.6 GB at worst (see docs/avatar-service.md, "Memory").
+    libraryCacheBytes: 256 * MiB,
     workers: availableParallelism(),
     maxQueue: 1024,
     maxQueueWaitMs: 10_000,
@@ -130,6 +136,7 @@ export function avatarConfigFromEnv(env: NodeJS.ProcessEnv, base: AvatarServiceC
 export function validateAvatarConfig(cfg: AvatarServiceConfig): AvatarServiceConfig {
   if (cfg.port > 65535) throw new Error(`port ${cfg.port} is out of range`);
   if (cfg.workers < 1) throw new Error('at least one render worker is needed');
+  if (cfg.libraryCacheBytes < cfg.workers * MiB) throw new Error(`the library cache needs at least 1 MiB per render worker (${cfg.workers} workers)`);
   for (const [what, url] of [['fallback URL', cfg.fallbackUrl], ['user API base', cfg.userApiBase]] as const) {
     let parsed: URL;
     try {

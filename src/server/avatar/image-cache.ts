@@ -20,6 +20,8 @@ export interface ImageCacheOptions {
   /** Directory for the disk cache; undefined disables it. */
   diskDir?: string;
   diskBytes: number;
+  /** Renderer version + asset identity, part of every ETag (see imageEtag). */
+  etagVersion?: string;
 }
 
 export interface ImageCacheStats {
@@ -29,12 +31,18 @@ export interface ImageCacheStats {
 
 const ENTRY_OVERHEAD = 256;
 
-export function imageEtag(body: Uint8Array): string {
-  return '"' + createHash('sha256').update(body).digest('base64url').slice(0, 32) + '"';
+/**
+ * Strong ETag of the bytes and of what made them (`version`: renderer version + asset identity), so a
+ * client revalidating after an asset update never keeps an image under a tag the new assets also answer.
+ */
+export function imageEtag(body: Uint8Array, version = ''): string {
+  const h = createHash('sha256');
+  if (version !== '') h.update(version + '\n');
+  return '"' + h.update(body).digest('base64url').slice(0, 32) + '"';
 }
 
-export function cachedImage(body: Buffer, frames: number): CachedImage {
-  return { body, etag: imageEtag(body), frames };
+export function cachedImage(body: Buffer, frames: number, version = ''): CachedImage {
+  return { body, etag: imageEtag(body, version), frames };
 }
 
 export class ImageCache {
@@ -101,7 +109,7 @@ export class ImageCache {
     if (size === undefined) return undefined;
     try {
       const body = await readFile(this.diskPath(digest));
-      const image = cachedImage(body, pngFrameCount(body));
+      const image = cachedImage(body, pngFrameCount(body), this.opts.etagVersion);
       this.diskHits++;
       this.diskIndex.delete(digest);
       this.diskIndex.set(digest, size);

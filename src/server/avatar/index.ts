@@ -1,7 +1,7 @@
 // Composition of the avatar service: the hotel (for cheap frame counts), the render pool, the caches,
 // the user lookup and the limits, behind the Fastify routes.
 import { type FastifyInstance } from 'fastify';
-import { animationFrameCount, loadAvatarHotel, RENDERER_VERSION } from '../../avatar/index.js';
+import { animationFrameCount, assetIdentity, loadAvatarHotel, RENDERER_VERSION } from '../../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
@@ -33,8 +33,18 @@ export async function openAvatarService(
   opts: OpenAvatarServiceOptions = {},
 ): Promise<AvatarServiceInstance> {
   const startedAt = Date.now();
-  const hotel = await loadAvatarHotel(config.assetsDir, { libraryCacheBytes: config.libraryCacheBytes });
-  const cache = new ImageCache({ memoryBytes: config.memoryCacheBytes, diskDir: config.diskCacheDir, diskBytes: config.diskCacheBytes });
+  // The main thread only plans (frame counts): it never loads a library, so it needs no library budget.
+  const hotel = await loadAvatarHotel(config.assetsDir, { libraryCacheBytes: 1 });
+  // Cached images are keyed on what made them: this renderer and these exact assets (a hotel that
+  // updates its libraries gets fresh renders after a restart, the disk cache notwithstanding).
+  const assetsId = await assetIdentity(hotel.files);
+  const imageVersion = `${RENDERER_VERSION}/${assetsId}`;
+  const cache = new ImageCache({
+    memoryBytes: config.memoryCacheBytes,
+    diskDir: config.diskCacheDir,
+    diskBytes: config.diskCacheBytes,
+    etagVersion: imageVersion,
+  });
   await cache.open();
   const pool = await RenderPool.start({
     assetsDir: config.assetsDir,
@@ -62,7 +72,7 @@ export async function openAvatarService(
   let app: FastifyInstance | undefined;
   const service = new AvatarService({
     renderer,
-    rendererVersion: RENDERER_VERSION,
+    rendererVersion: imageVersion,
     cache,
     users,
     clientRate: new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst }),
@@ -84,7 +94,7 @@ export async function openAvatarService(
       buildInfoSource: build.source,
       rendererVersion: RENDERER_VERSION,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-      assets: { dir: config.assetsDir, loaded: true, workersReady: poolStats.ready },
+      assets: { dir: config.assetsDir, loaded: true, identity: assetsId, workersReady: poolStats.ready },
       cache: cache.stats(),
       renders: service.stats(),
       pool: poolStats,

@@ -18,7 +18,10 @@ export type AvatarIdentity = { kind: 'figure'; figure: string } | { kind: 'user'
 export interface ParsedAvatarQuery {
   identity: AvatarIdentity;
   pose: AvatarPose;
-  /** Every parameter as sent (decoded, first value of a repeated name), sorted by name: the cache key input. */
+  /**
+   * Every parameter as sent (decoded, each value of a repeated name in the order sent), sorted by name:
+   * the cache key input. `cb=1&cb=2` is not `cb=1`, even though only the first value is read.
+   */
   pairs: [string, string][];
 }
 
@@ -73,6 +76,11 @@ export function queryPairs(rawQuery: string): Map<string, string> {
   return map;
 }
 
+/** Every decoded pair of a raw query string, repeats included, in the order sent. */
+export function allPairs(rawQuery: string): [string, string][] {
+  return rawQuery === '' ? [] : [...new URLSearchParams(rawQuery)];
+}
+
 export function parseAvatarQuery(rawQuery: string): ParseResult {
   const params = queryPairs(rawQuery);
   const figure = params.get('figure');
@@ -102,6 +110,7 @@ export function parseAvatarQuery(rawQuery: string): ParseResult {
     animated: parseBoolean(params.get('animated')),
     frames: parseFrames(params.get('frames')),
   };
-  const pairs = [...params].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  // A stable sort: the values of a repeated name keep the order they were sent in.
+  const pairs = allPairs(rawQuery).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return { ok: true, query: { identity, pose, pairs } };
 }

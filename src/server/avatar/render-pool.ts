@@ -34,7 +34,10 @@ export class RenderCrashError extends Error {
   override name = 'RenderCrashError';
 }
 
-export interface RenderPoolOptions extends WorkerInit {
+export interface RenderPoolOptions {
+  assetsDir: string;
+  /** Decoded-library budget of the whole pool, split evenly across the workers; default 256 MiB. */
+  libraryCacheBytes?: number;
   /** Worker threads; defaults to the number of cores. */
   workers?: number;
   /** Jobs allowed to wait for a worker; one more is refused as busy. */
@@ -47,6 +50,8 @@ export interface RenderPoolOptions extends WorkerInit {
 
 export interface RenderPoolStats {
   workers: number;
+  /** Decoded-library budget of each worker. */
+  libraryBytesPerWorker: number;
   ready: number;
   busy: number;
   queued: number;
@@ -71,6 +76,8 @@ interface Slot {
   job?: Job;
   runTimer?: NodeJS.Timeout;
 }
+
+export const DEFAULT_POOL_LIBRARY_BYTES = 256 * 1024 * 1024;
 
 /** Under tsx the worker entry is TypeScript; Node's worker does not apply tsx's hooks by itself. */
 function spawnWorker(init: WorkerInit): Worker {
@@ -132,9 +139,15 @@ export class RenderPool {
     return this.submit(req, true);
   }
 
+  /** Each worker's share of the pool's library budget. */
+  workerLibraryBytes(): number {
+    return Math.max(1, Math.floor((this.opts.libraryCacheBytes ?? DEFAULT_POOL_LIBRARY_BYTES) / this.size));
+  }
+
   stats(): RenderPoolStats {
     return {
       workers: this.slots.length,
+      libraryBytesPerWorker: this.workerLibraryBytes(),
       ready: this.slots.filter((s) => s.ready).length,
       busy: this.slots.filter((s) => s.job).length,
       queued: this.queue.length,
@@ -227,7 +240,7 @@ export class RenderPool {
   }
 
   private addSlot(): Promise<void> {
-    const worker = spawnWorker({ assetsDir: this.opts.assetsDir, libraryCacheBytes: this.opts.libraryCacheBytes });
+    const worker = spawnWorker({ assetsDir: this.opts.assetsDir, libraryCacheBytes: this.workerLibraryBytes() });
     const slot: Slot = { worker, ready: false };
     this.slots.push(slot);
     return new Promise<void>((resolve, reject) => {

@@ -3,7 +3,8 @@ import { type AvatarRequest } from '../../avatar/request.js';
 
 export interface WorkerInit {
   assetsDir: string;
-  libraryCacheBytes?: number;
+  /** This worker's share of the pool's library budget. */
+  libraryCacheBytes: number;
 }
 
 export interface RenderJobMessage {

@@ -2,7 +2,7 @@
 // answering JSON with `figureString`). Found names are cached about an hour (spec §8), failures briefly
 // so an unknown name or a down API is not asked again on every image of a page.
 import { LRUCache } from 'lru-cache';
-import { MAX_FIGURE_BYTES } from './params.js';
+import { MAX_FIGURE_BYTES, MAX_USER_NAME_CHARS } from './params.js';
 
 export type UserLookupResult =
   | { ok: true; figure: string; cached: boolean }
@@ -37,6 +37,18 @@ export interface UserLookupStats {
   failures: number;
 }
 
+/**
+ * `<base>/api/public/users`, keeping a path the base has (`https://host/prefix` → `/prefix/api/public/users`);
+ * a query or fragment on the base is dropped.
+ */
+export function usersEndpoint(apiBase: string): URL {
+  const base = new URL(apiBase);
+  base.search = '';
+  base.hash = '';
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  return new URL('api/public/users', base);
+}
+
 export class UserLookup {
   private readonly cache: LRUCache<string, Outcome>;
   private readonly inFlight = new Map<string, Promise<Outcome>>();
@@ -50,6 +62,10 @@ export class UserLookup {
 
   /** Names are case-insensitive in the hotel, so the cache is too. */
   async resolve(name: string): Promise<UserLookupResult> {
+    // No hotel has names this long: not worth a request (nor a cache entry) to learn that.
+    if ([...name].length > MAX_USER_NAME_CHARS) {
+      return { ok: false, reason: 'unknown', detail: `a user name is at most ${MAX_USER_NAME_CHARS} characters`, cached: false };
+    }
     const id = name.toLowerCase();
     const cached = this.cache.get(id);
     if (cached !== undefined) {
@@ -81,7 +97,7 @@ export class UserLookup {
   }
 
   private async request(name: string): Promise<Outcome> {
-    const url = new URL('/api/public/users', this.opts.apiBase);
+    const url = usersEndpoint(this.opts.apiBase);
     url.searchParams.set('name', name);
     let res: Response;
     try {
