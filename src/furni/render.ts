@@ -56,8 +56,16 @@ interface Placed {
   tint: number;
 }
 
+/**
+ * Guild furni (visualization `furniture_guild_customized`) tint the layers tagged COLOR1 / COLOR2 with
+ * the owning group's two colours; with no group (a catalogue still) the client uses these defaults,
+ * which keeps the two parts apart instead of drawing both white.
+ */
+export const GUILD_DEFAULT_COLORS: Readonly<Record<string, number>> = { COLOR1: 0xeeeeee, COLOR2: 0x4b4b4b };
+
 function place(model: FurniModel, size: SizeDef, direction: number, frames: LayerFrame[], colorId: number | undefined, nameOf: (layerId: number, frame: number) => string): Placed[] {
   const colors = colorId === undefined ? undefined : size.colors[String(colorId)];
+  const guild = model.def.visualizationType === 'furniture_guild_customized';
   const out: Placed[] = [];
   for (let i = 0; i < size.layerCount; i++) {
     const frame = frames[i]!;
@@ -68,7 +76,7 @@ function place(model: FurniModel, size: SizeDef, direction: number, frames: Laye
     // Nitro keeps the asset's x,y; an alias mirrored with flipH is anchored at +x and extends left.
     const left = (sprite.flipH ? sprite.x - w : -sprite.x) + layer.x + frame.x;
     const top = -sprite.y + layer.y + frame.y;
-    out.push({ layerId: i, sprite, left, top, z: layer.z, alpha: layer.alpha, ink: layer.ink, tint: colors?.[String(i)] ?? 0xffffff });
+    out.push({ layerId: i, sprite, left, top, z: layer.z, alpha: layer.alpha, ink: layer.ink, tint: (guild ? GUILD_DEFAULT_COLORS[layer.tag] : undefined) ?? colors?.[String(i)] ?? 0xffffff });
   }
   // Higher z on top; on a tie the higher layer id on top (client depth = -z/1000 - id/1000).
   out.sort((a, b) => a.z - b.z || a.layerId - b.layerId);
