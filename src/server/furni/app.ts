@@ -8,11 +8,11 @@ import type { BuildInfo } from '../build-info.js';
 import { installRequestLog, logRequest, requestLineWriter, serverLogOptions, type ServerLogOptions } from '../request-log.js';
 import { createAssetAnswerer, NOT_FOUND_BODY, NOT_FOUND_HEADERS } from './asset-answer.js';
 import { createAssetHandler } from './asset-handler.js';
+import { ALLOWED_METHODS, createClientErrorHandler, METHOD_NOT_ALLOWED_BODY } from './client-error.js';
 import type { CorpusStore } from './corpus-store.js';
 import { installFastPath } from './fast-path.js';
 
 export const FURNI_SERVICE_NAME = 'hotel-imager-furni';
-const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 /** Headers a browser may send on a cross-origin asset request, when the preflight names none we can echo. */
 const DEFAULT_ALLOWED_HEADERS = 'If-None-Match, If-Modified-Since, Cache-Control, Range';
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
@@ -63,6 +63,8 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
       fastPath = installFastPath(server, { answerAsset, logLine, nextId, keepAliveMs: KEEP_ALIVE_MS });
       return server;
     },
+    // Methods Node's parser does not know (FOO, BREW) arrive here as parse errors: 405 as for any other.
+    clientErrorHandler: createClientErrorHandler({ logLine, nextId, trace: (o, m) => app!.log.trace(o, m) }),
     // Requests this service answers carry no body; anything else is refused before it is read.
     bodyLimit: 1024,
     return503OnClosing: true,
@@ -164,5 +166,5 @@ function sendMethodNotAllowed(reply: FastifyReply): void {
       'content-type': 'text/plain; charset=utf-8',
       'access-control-allow-origin': '*',
     })
-    .send('method not allowed');
+    .send(METHOD_NOT_ALLOWED_BODY);
 }

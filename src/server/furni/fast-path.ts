@@ -44,6 +44,18 @@ const MAX_QUEUED = 64 * 1024;
  */
 const SINGLE_WRITE_MAX = 2 * 1024;
 
+const GET_START = Buffer.from('GET /', 'latin1');
+const HEAD_START = Buffer.from('HEAD /', 'latin1');
+
+/** Whether the bytes of an incomplete head could still be the start of a GET or HEAD request line. */
+function startsLikeSimpleHead(buf: Buffer): boolean {
+  const isPrefix = (start: Buffer) => {
+    const n = Math.min(buf.length, start.length);
+    return buf.compare(start, 0, n, 0, n) === 0;
+  };
+  return isPrefix(GET_START) || isPrefix(HEAD_START);
+}
+
 /** The status line and fixed header lines of a response, as Node's http writes them. */
 function headBlock(status: string, headers: Record<string, string>): Buffer {
   let s = `HTTP/1.1 ${status}\r\n`;
@@ -170,8 +182,9 @@ class FastConnection {
       const buf = this.pending;
       const end = buf.indexOf(END_OF_HEAD);
       if (end < 0) {
-        // Incomplete: wait for more, unless it is already longer than any head we answer.
-        if (buf.length > MAX_SIMPLE_HEAD) this.handOff();
+        // Incomplete: wait for more, unless it is already longer than any head we answer or cannot
+        // become a GET/HEAD head (another method, a TLS hello): Node answers those without waiting.
+        if (buf.length > MAX_SIMPLE_HEAD || !startsLikeSimpleHead(buf)) this.handOff();
         return;
       }
       const req = parseSimpleHead(buf.toString('latin1', 0, end));
