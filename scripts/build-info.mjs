@@ -1,12 +1,23 @@
-// Records the commit id and build time in dist/build-info.json so /version reports the build, not the run.
+// Records the commit id and build time in dist/build-info.json so /version reports the build, not the
+// run (`npm run build` runs this after tsc). The built service reads the record one folder above its
+// server/ module, i.e. dist/build-info.json. Usage: node scripts/build-info.mjs [OUT_DIR] (default dist/).
 import { execFileSync } from 'node:child_process';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Git is asked about this package's checkout wherever the script is run from.
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = resolve(process.argv[2] ?? join(root, 'dist'));
 
 let commit = 'unknown';
 try {
-  commit = execFileSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  if (/^[0-9a-f]{40,64}$/.test(head)) commit = head;
 } catch {
-  // built outside a git checkout
+  // built outside a git checkout (a tarball): /version says "unknown"
 }
-mkdirSync('dist', { recursive: true });
-writeFileSync('dist/build-info.json', JSON.stringify({ commit, builtAt: new Date().toISOString() }, null, 2) + '\n');
+mkdirSync(outDir, { recursive: true });
+const file = join(outDir, 'build-info.json');
+writeFileSync(file, JSON.stringify({ commit, builtAt: new Date().toISOString() }, null, 2) + '\n');
+console.log(`build-info: ${commit} → ${file}`);

@@ -22,6 +22,13 @@ export interface BuildInfoOptions {
   now?: () => Date;
 }
 
+/** What `builtAt` is, per source: said in /version so a source run's start time is not read as a build time. */
+export const BUILT_AT_MEANING: Record<BuildInfo['source'], string> = {
+  build: 'when `npm run build` made this build (dist/build-info.json)',
+  git: 'when this process started: run from source, no build record; commit is the checkout HEAD at startup',
+  unknown: 'when this process started: no build record and no git checkout',
+};
+
 const here = fileURLToPath(new URL('.', import.meta.url));
 /** Package root: two folders up from both src/server/ and dist/server/. */
 export const packageRoot = join(here, '..', '..');

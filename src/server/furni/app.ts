@@ -4,7 +4,7 @@
 // Every path allows GET, HEAD and OPTIONS only.
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { BuildInfo } from '../build-info.js';
+import { BUILT_AT_MEANING, type BuildInfo } from '../build-info.js';
 import { installRequestLog, logRequest, requestLineWriter, serverLogOptions, type ServerLogOptions } from '../request-log.js';
 import { createAssetAnswerer, NOT_FOUND_BODY, NOT_FOUND_HEADERS } from './asset-answer.js';
 import { createAssetHandler } from './asset-handler.js';
@@ -97,6 +97,7 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
         commit: opts.buildInfo.commit,
         builtAt: opts.buildInfo.builtAt,
         source: opts.buildInfo.source,
+        builtAtMeaning: BUILT_AT_MEANING[opts.buildInfo.source],
       }),
     );
   });

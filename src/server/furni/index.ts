@@ -21,6 +21,8 @@ export interface FurniServerOptions {
   memoryBudget?: number;
   /** How often corpus.json is checked for a rebuild, in ms. */
   checkIntervalMs?: number;
+  /** The build record /version reports; build-info.json next to the compiled code when absent (see build-info.ts). */
+  buildInfoFile?: string;
   /** Log destination; stdout through a buffered line writer when absent. */
   logStream?: { write(line: string): unknown };
 }
@@ -51,7 +53,7 @@ export async function startFurniServer(opts: FurniServerOptions): Promise<Runnin
   const ownStream = opts.logStream ? undefined : bufferedLineStream(1);
   app = createFurniApp({
     store,
-    buildInfo: readBuildInfo(),
+    buildInfo: readBuildInfo(opts.buildInfoFile !== undefined ? { buildInfoFile: opts.buildInfoFile } : {}),
     version: readPackageVersion(),
     log: { level: logLevel, stream: opts.logStream ?? ownStream! },
   });
