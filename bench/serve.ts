@@ -1,7 +1,9 @@
 // npm run bench:serve — the avatar service under load on loopback (autocannon):
 //   1. cached: one URL, req/s and p99;
 //   2. cold: 64 concurrent distinct URLs, renders/s and how many fell back (302);
-//   3. memory: RSS of the service process after 10,000 distinct renders.
+//   3. memory: RSS of the service process after 10,000 distinct renders;
+//   4. cold again on a fresh service with the default limits: what the per-client rate does to one
+//      local client rendering in bulk (passes 1-3 turn that limit off to measure the renderer and pool).
 // The service runs in a child process (this file with --child) so the load generator does not share
 // its event loop. Figures come from the asset folder's own FigureData, so every URL is a real render.
 import { spawn } from 'node:child_process';
@@ -31,17 +33,18 @@ const HERE = fileURLToPath(import.meta.url);
 async function childMain(): Promise<void> {
   const { defaultAvatarConfig } = await import('../src/server/avatar/config.js');
   const { startAvatarService } = await import('../src/server/avatar/index.js');
-  const [assetsDir, port, cacheMb] = process.argv.slice(3);
+  const [assetsDir, port, cacheMb, limits] = process.argv.slice(3);
+  const defaults = defaultAvatarConfig();
   const running = await startAvatarService({
-    ...defaultAvatarConfig(),
+    ...defaults,
     assetsDir: assetsDir!,
     host: '127.0.0.1',
     port: Number(port),
     memoryCacheBytes: Number(cacheMb) * 1024 * 1024,
     logLevel: 'warn',
-    // One local client rendering in bulk is exactly what the per-client limit exists to stop; the
-    // bench measures the renderer and the pool, so that limit is off here (defaults otherwise).
-    clientRatePerSecond: 0,
+    // One local client rendering in bulk is exactly what the per-client limit exists to stop: the
+    // measuring passes turn it off; the last pass keeps the defaults to show what they do.
+    clientRatePerSecond: limits === 'default' ? defaults.clientRatePerSecond : 0,
   });
   process.send?.({ ready: running.url });
 }
@@ -97,14 +100,17 @@ function distinctFigures(assetsDir: string, count: number): string[] {
   const types = ['ch', 'lg', 'hd', 'hr', 'sh'].map(pick).filter((l) => l.length > 0);
   const figures: string[] = [];
   const seen = new Set<string>();
+  // Every part type drawn at random (seeded, so runs compare): the renders spread over the hotel's
+  // libraries as real traffic does, instead of walking one part type while the others stay fixed.
+  let seed = 0x5eed;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
   for (let i = 0; figures.length < count && i < count * 20; i++) {
-    // Mixed radix walk: the first part type varies fastest, so neighbours differ in the chest colour.
-    let n = i;
-    const parts = types.map((list) => {
-      const part = list[n % list.length]!;
-      n = Math.floor(n / list.length);
-      return part;
-    });
+    const parts = types.map((list) => list[Math.floor(random() * list.length)]!);
     const fig = parts.join('.');
     if (!seen.has(fig)) {
       seen.add(fig);
@@ -142,15 +148,30 @@ async function main(): Promise<void> {
     const { ensureSampleKit } = await import('../src/samplekit/index.js');
     await ensureSampleKit(assetsDir);
   }
-  const port = await freePort();
   const cacheMb = Number(process.env.BENCH_CACHE_MB ?? 256);
-  const child = spawn(process.execPath, ['--import', 'tsx', HERE, '--child', assetsDir, String(port), String(cacheMb)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const base = await new Promise<string>((resolve, reject) => {
-    child.once('message', (m: { ready?: string }) => (m.ready ? resolve(m.ready) : reject(new Error('bad message'))));
-    child.once('exit', (code) => reject(new Error(`service exited with code ${code}`)));
-  });
+  const startService = async (limits: 'off' | 'default') => {
+    const port = await freePort();
+    const proc = spawn(process.execPath, ['--import', 'tsx', HERE, '--child', assetsDir!, String(port), String(cacheMb), limits], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      proc.once('message', (m: { ready?: string }) => (m.ready ? resolve(m.ready) : reject(new Error('bad message'))));
+      proc.once('exit', (code) => reject(new Error(`service exited with code ${code}`)));
+    });
+    return { proc, url };
+  };
+  const stopService = async (proc: ReturnType<typeof spawn>) => {
+    if (proc.exitCode !== null) return;
+    const gone = new Promise((resolve) => proc.once('exit', resolve));
+    proc.kill('SIGTERM');
+    await gone;
+  };
+  const first = await startService('off');
+  let child = first.proc;
+  const base = first.url;
+  type Health = { renders: { fallbacks: Record<string, number> }; cache: { memory: { entries: number; bytes: number } } };
+  const healthOf = async (url: string) => (await (await fetch(url + '/healthz')).json()) as Health;
+  const reasons = (h: Health) => Object.entries(h.renders.fallbacks).filter(([, n]) => n > 0).map(([r, n]) => `${r} ${n}`).join(', ') || 'none';
   const lines: string[] = [];
   const say = (s: string) => {
     lines.push(s);
@@ -189,8 +210,9 @@ async function main(): Promise<void> {
       requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: urls[next++ % urls.length]! }) }],
     });
     cpu = cpuSeconds(child.pid!) - cpu0;
+    // Only a 200 is a render: a 302 fallback is the absence of one.
     say(
-      `cold: ${coldCount} distinct URLs at 64 concurrent: ${Math.round(coldCount / cold.duration)} renders/s, ` +
+      `cold: ${coldCount} distinct URLs at 64 concurrent: ${Math.round(cold['2xx'] / cold.duration)} renders/s (200s only), ` +
         `p50 ${cold.latency.p50} ms, p99 ${cold.latency.p99} ms, 200s ${cold['2xx']}, fallbacks (302) ${cold['3xx']}, ` +
         `other ${cold['4xx'] + cold['5xx']}, errors ${cold.errors} (targets ≥ 200 renders/s, 0 fallbacks); ` +
         `service CPU ${cpu.toFixed(1)} s = ${Math.round(cold['2xx'] / cpu)} renders per CPU-second`,
@@ -205,15 +227,35 @@ async function main(): Promise<void> {
       timeout: 30,
       requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: urls[next++ % urls.length]! }) }],
     });
-    const health = (await (await fetch(base + '/healthz')).json()) as { cache: { memory: { entries: number; bytes: number } } };
+    const health = await healthOf(base);
     const mem = rssOf(child.pid!);
     say(
-      `memory: after ${next} distinct renders (${Math.round(rest / more.duration)} renders/s in this pass, fallbacks ${more['3xx']}): ` +
+      `memory: after ${next} distinct URLs (${Math.round(more['2xx'] / more.duration)} renders/s in this pass, fallbacks ${more['3xx']}): ` +
         `RSS ${mem.rssMb} MB, peak ${mem.peakMb} MB, image cache ${health.cache.memory.entries} entries / ` +
-        `${Math.round(health.cache.memory.bytes / 1024 / 1024)} MiB (target RSS < 1 GB)`,
+        `${Math.round(health.cache.memory.bytes / 1024 / 1024)} MiB (target RSS < 1 GB); fallback reasons: ${reasons(health)}`,
+    );
+    await stopService(child);
+
+    // 4. The same cold load on a fresh service with the default per-client limit (200/s, burst 2000).
+    const second = await startService('default');
+    child = second.proc;
+    const defaultCount = Number(process.env.BENCH_DEFAULT_COLD ?? 3000);
+    next = 0;
+    const limited = await autocannon({
+      url: second.url,
+      connections: 64,
+      amount: defaultCount,
+      timeout: 30,
+      requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: urls[next++ % urls.length]! }) }],
+    });
+    const h2 = await healthOf(second.url);
+    say(
+      `cold with the default limits: ${defaultCount} distinct URLs at 64 concurrent from one client: ` +
+        `${Math.round(limited['2xx'] / limited.duration)} renders/s, 200s ${limited['2xx']}, fallbacks (302) ${limited['3xx']} ` +
+        `(reasons: ${reasons(h2)}), in ${limited.duration.toFixed(1)} s`,
     );
   } finally {
-    child.kill('SIGTERM');
+    await stopService(child);
     await rm(scratch, { recursive: true, force: true });
   }
 }

@@ -254,3 +254,97 @@ test('bad input: malformed figure, unknown set, set without a library', async ()
   const r = await renderAvatar(hotel, req({ figure: `${FIG}.zz-1-1` }));
   ok(r.layers.length > 0);
 });
+
+// ---- on the sample kit (real Nitro files): headonly placement, head turn ----
+
+async function kitHotel() {
+  const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { dirname, join } = await import('node:path');
+  const { avatarKitFiles } = await import('../../src/samplekit/avatar/index.js');
+  const { loadAvatarHotel } = await import('../../src/avatar/index.js');
+  const dir = await mkdtemp(join(tmpdir(), 'avatar-render-kit-'));
+  for (const f of await avatarKitFiles()) {
+    const p = join(dir, f.path);
+    await mkdir(dirname(p), { recursive: true });
+    await writeFile(p, f.data);
+  }
+  return { hotel: await loadAvatarHotel(dir), cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+function row(img: RgbaImage, y: number): string {
+  return Buffer.from(img.data.subarray(y * img.width * 4, (y + 1) * img.width * 4)).toString('hex');
+}
+
+test('headonly: the head sits at the same place whatever head parts are worn (kit, every size, facing and turned)', async () => {
+  const kit = await kitHotel();
+  try {
+    const bare = 'hd-180-1';
+    const worn = [
+      'hd-180-1.hr-115-61',
+      'hd-180-1.hr-515-45-40',
+      'hd-180-1.ha-1001-62',
+      'hd-180-1.ha-1002',
+      'hd-180-1.hr-100-61.ha-1004-62.he-1601-62.ea-1401-62',
+      'hd-180-1.hr-115-61.ha-1003-62.fa-1202',
+    ];
+    const comparedPerFigure = new Map<string, number>();
+    for (const size of ['s', 'm', 'l'] as const) {
+      for (const direction of [1, 2, 3, 4, 5]) {
+        const base = req({ figure: bare, size, direction, headDirection: direction, headOnly: true });
+        const plain = await renderAvatar(kit.hotel, base);
+        const hd = plain.layers.find((l) => l.partType === 'hd')!;
+        ok(hd, 'the head is drawn');
+        for (const figure of worn) {
+          const r = await renderAvatar(kit.hotel, { ...base, figure });
+          assert.deepEqual([r.width, r.height], [plain.width, plain.height], `${figure} ${size} ${direction}: same canvas`);
+          const h = r.layers.find((l) => l.partType === 'hd')!;
+          assert.deepEqual([h.x, h.y, h.width, h.height], [hd.x, hd.y, hd.width, hd.height], `${figure} ${size} ${direction}: head layer`);
+          // Every head/face pixel no worn part covers is the bare head's pixel, at the same place.
+          const covers = r.layers.filter((l) => !['hd', 'fc', 'ey'].includes(l.partType));
+          let compared = 0;
+          for (let y = Math.max(0, Math.floor(hd.y)); y < Math.min(r.height, Math.ceil(hd.y + hd.height)); y++) {
+            for (let x = Math.max(0, Math.floor(hd.x)); x < Math.min(r.width, Math.ceil(hd.x + hd.width)); x++) {
+              const covered = covers.some((l) => x >= Math.floor(l.x) && x < Math.ceil(l.x + l.width) && y >= Math.floor(l.y) && y < Math.ceil(l.y + l.height));
+              if (covered || px(plain.frames[0]!, x, y)[3] === 0) continue;
+              assert.deepEqual(px(r.frames[0]!, x, y), px(plain.frames[0]!, x, y), `${figure} ${size} ${direction}: head pixel ${x},${y}`);
+              compared++;
+            }
+          }
+          comparedPerFigure.set(figure, (comparedPerFigure.get(figure) ?? 0) + compared);
+        }
+      }
+    }
+    // Hair and hats cover part of the head's box (a bob all of it, at some sizes); the rest is compared.
+    for (const [figure, n] of comparedPerFigure) ok(n >= 100, `${figure}: ${n} uncovered head pixels compared`);
+  } finally {
+    await kit.cleanup();
+  }
+});
+
+test('head turn: actions with preventHeadTurn in the actions data force the head to the body; lay ignores head_direction, also headonly', async () => {
+  const kit = await kitHotel();
+  try {
+    const fig = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
+    const turned = async (over: Partial<AvatarRequest>) => {
+      const a = await renderAvatar(kit.hotel, req({ figure: fig, direction: 2, headDirection: 4, ...over }));
+      const b = await renderAvatar(kit.hotel, req({ figure: fig, direction: 2, headDirection: 2, ...over }));
+      return !imagesEqual(a.frames[0]!, b.frames[0]!);
+    };
+    const preventing = [...kit.hotel.actions.byState.values()].filter((a) => a.preventHeadTurn).map((a) => a.state);
+    assert.deepEqual(preventing.sort(), ['blow', 'idle', 'laugh', 'sleep', 'usei']);
+    ok(await turned({}), 'std turns the head');
+    ok(await turned({ action: 'wav' }), 'wave turns the head');
+    for (const action of ['blow', 'laugh', 'drk=1', 'sleep', 'sit,blow']) assert.equal(await turned({ action }), false, `${action} keeps the head`);
+    ok(await turned({ headOnly: true }), 'headonly turns the head');
+    assert.equal(await turned({ action: 'lay' }), false, 'lay');
+    assert.equal(await turned({ action: 'lay', headOnly: true }), false, 'lay with headonly');
+    assert.equal(await turned({ action: 'lay,spk', headOnly: true }), false, 'lay with talk and headonly');
+    // The lying head under headonly is the upright head at the body direction.
+    const lay = await renderAvatar(kit.hotel, req({ figure: fig, direction: 3, headDirection: 1, action: 'lay', headOnly: true }));
+    const up = await renderAvatar(kit.hotel, req({ figure: fig, direction: 3, headDirection: 3, headOnly: true }));
+    ok(imagesEqual(lay.frames[0]!, up.frames[0]!), 'lay + headonly = upright head at the body direction');
+  } finally {
+    await kit.cleanup();
+  }
+});

@@ -76,3 +76,27 @@ test('a render pool over a folder without a hotel fails to start, saying why', a
     await rm(empty, { recursive: true, force: true });
   }
 });
+
+test('memory defaults: one library budget split across the workers, the whole service well under 1 GB', async () => {
+  const d = defaultAvatarConfig();
+  const MiB = 1024 * 1024;
+  assert.equal(d.libraryCacheBytes, 256 * MiB, 'all workers together');
+  assert.ok(d.libraryCacheBytes + d.memoryCacheBytes <= 512 * MiB, 'caches leave room for the threads under 1 GB');
+  assert.equal(avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_LIBRARY_CACHE_MB: '96' }).libraryCacheBytes, 96 * MiB);
+  assert.throws(() => avatarConfigFromFlags({ workers: '4', libraryCacheMb: '2' }, {}), /library cache/);
+  const kitDir = await mkdtemp(join(tmpdir(), 'pool-kit-'));
+  try {
+    const { ensureSampleKit } = await import('../../src/samplekit/index.js');
+    await ensureSampleKit(kitDir);
+    for (const [workers, total, each] of [[2, 64 * MiB, 32 * MiB], [3, undefined, Math.floor((256 * MiB) / 3)]] as const) {
+      const pool = await RenderPool.start({ assetsDir: kitDir, workers, libraryCacheBytes: total, maxQueue: 1, maxQueueWaitMs: 1000, renderTimeoutMs: 10_000 });
+      try {
+        assert.equal(pool.stats().libraryBytesPerWorker, each, `${workers} workers share ${total ?? 'the default'}`);
+      } finally {
+        await pool.close();
+      }
+    }
+  } finally {
+    await rm(kitDir, { recursive: true, force: true });
+  }
+});
