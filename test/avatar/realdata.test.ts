@@ -1,6 +1,6 @@
 // Real Habbo data (when ../shared/realdata is present): figures built from the hotel's FigureData render
 // in every direction and pose from both layouts, with the body parts where they belong.
-// Set AVATAR_SHEETS=<dir> to also write contact sheets there (never commit them: real art).
+// Set REALDATA_SHEETS=<dir> (or AVATAR_SHEETS) to also write contact sheets there (never commit them: real art).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { encodeAvatar, loadAvatarHotel, renderAvatar, type AvatarHotel, type Ava
 import { encodePng } from '../../src/imaging/codec.js';
 import { drawSprite } from '../../src/imaging/composite.js';
 import { createImage, type RgbaImage } from '../../src/imaging/image.js';
-import { realdata } from '../helpers/realdata.js';
+import { realdata, SHEETS, writeSheet } from '../helpers/realdata.js';
 
 const nitro = realdata('nitro');
 const flash = realdata('flash');
@@ -64,11 +64,12 @@ const ANIMATED = new Set(['wav', 'spk', 'respect', 'blow']);
 async function exercise(t: { diagnostic: (m: string) => void }, dir: string, label: string) {
   const started = Date.now();
   const hotel = await loadAvatarHotel(dir);
-  const sheets = process.env.AVATAR_SHEETS;
-  // Two figures keep the suite quick; contact sheets get four.
+  const sheets = process.env.AVATAR_SHEETS ?? SHEETS;
+  // Two figures keep the suite quick; contact sheets get four, one of them with a hat and glasses.
   const count = sheets ? 4 : 2;
   const figures = commonFigures(hotel, count);
   ok(figures.length === count && figures.every((f) => f.includes('hd-')), 'figures built from FigureData');
+  if (sheets && hotel.figure.sets.get('ha')?.has(1001) && hotel.figure.sets.get('ea')?.has(1401)) figures[count - 1] += '.ha-1001-62.ea-1401-62';
   for (const [fi, figure] of figures.entries()) {
     const rows: RgbaImage[][] = [];
     for (const action of POSES) {
@@ -99,6 +100,23 @@ async function exercise(t: { diagnostic: (m: string) => void }, dir: string, lab
     if (sheets) {
       await mkdir(sheets, { recursive: true });
       await writeFile(join(sheets, `${label}-${fi}.png`), await encodePng(sheet(rows)));
+      // every pose at size s and l, headonly with every gesture, 8 directions each (frames side by side)
+      for (const size of ['s', 'l'] as const) {
+        const sized: RgbaImage[][] = [];
+        for (const action of [...POSES, 'sit,wav', 'dance', 'laugh', 'sleep']) {
+          const row: RgbaImage[] = [];
+          for (let d = 0; d < 8; d++) row.push(...(await renderAvatar(hotel, req(figure, { action, size, direction: d, headDirection: d, animated: true }))).frames);
+          sized.push(row);
+        }
+        writeSheet(`avatar-${label}-${fi}-size-${size}`, sized, [figure, ...[...POSES, 'sit,wav', 'dance', 'laugh', 'sleep'].map((a) => `${a}: 8 directions, animated frames side by side`)]);
+      }
+      const heads: RgbaImage[][] = [];
+      for (const gesture of ['std', 'sml', 'sad', 'agr', 'srp', 'eyb', 'spk']) {
+        const row: RgbaImage[] = [];
+        for (let d = 0; d < 8; d++) row.push(...(await renderAvatar(hotel, req(figure, { gesture, headOnly: true, direction: d, headDirection: d, animated: true }))).frames);
+        heads.push(row);
+      }
+      writeSheet(`avatar-${label}-${fi}-headonly`, heads, [figure, 'gestures std sml sad agr srp eyb spk, 8 directions'], 2);
     }
   }
   const still = await encodeAvatar(await renderAvatar(hotel, req(figures[0]!, { action: 'wav', animated: true })));
