@@ -6,7 +6,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { writeCorpusFixture, fakePng, sha256 } from './furni-fixture.js';
 import { startTestServer, tempDir, type TestServer } from './furni-http-helpers.js';
-import { parseSimpleHead } from '../../src/server/furni/request-head.js';
+import { INCOMPLETE, NOT_SIMPLE, parseSimpleHead, scanRequestHead } from '../../src/server/furni/request-head.js';
 
 const files: Record<string, Buffer> = {
   'furni-renders/chair_basic.png': fakePng(1, 700),
@@ -309,4 +309,77 @@ test('request heads the fast path answers, and the ones it leaves to Node', () =
     [`GET /a HTTP/1.1\r\nHost: x\r\nCookie: ${'a'.repeat(9000)}`, 'too long'],
   ];
   for (const [head, why] of refused) assert.equal(parseSimpleHead(head), undefined, why);
+});
+
+test('the head scanner: every prefix of an answerable head waits for more; other heads go to Node at their first telling byte', () => {
+  const head = `HEAD /furni-renders/a.png?x=1 HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${CHAIR_TAG}\r\nConnection: keep-alive\r\n\r\n`;
+  const bytes = Buffer.from(head, 'latin1');
+  for (let n = 0; n < bytes.length; n++) assert.equal(scanRequestHead(bytes.subarray(0, n)), INCOMPLETE, `prefix of ${n} bytes`);
+  const next = Buffer.from('GET /b HTTP/1.1\r\n', 'latin1');
+  const full = scanRequestHead(Buffer.concat([bytes, next]));
+  assert.ok(typeof full === 'object');
+  assert.equal(full.end, bytes.length, 'the head ends at its empty line; the next request is left alone');
+  assert.deepEqual({ ...full, end: undefined }, { method: 'HEAD', target: '/furni-renders/a.png?x=1', ifNoneMatch: CHAIR_TAG, close: false, end: undefined });
+  for (const [bytesSoFar, why] of [
+    ['P', 'another method'],
+    ['GEX', 'not GET'],
+    ['\x16\x03\x01', 'a TLS hello'],
+    ['GET  ', 'two spaces'],
+    ['GET /a HTTP/1.0', 'HTTP/1.0'],
+    ['GET /a HTTP/1.1\r\nX-A: 1\r\n ', 'obs-fold'],
+    ['GET /a HTTP/1.1\r\nX-A: 1\r\nBad Name', 'a space in a name'],
+    ['GET /a HTTP/1.1\r\nX-A: 1\nX-B', 'a bare LF'],
+    ['GET /a HTTP/1.1\r\nX-A: 1\rX', 'a bare CR'],
+    ['GET /a HTTP/1.1\r\nX-A: \x00', 'NUL in a value'],
+    ['GET /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n', 'framing'],
+  ]) {
+    assert.equal(scanRequestHead(Buffer.from(bytesSoFar!, 'latin1')), NOT_SIMPLE, why);
+  }
+  // A head that never ends is handed over once it is longer than any head answered here.
+  assert.equal(scanRequestHead(Buffer.from(`GET /a HTTP/1.1\r\nCookie: ${'a'.repeat(8200)}`, 'latin1')), NOT_SIMPLE, 'endless head');
+  assert.equal(scanRequestHead(Buffer.from(`GET /${'a'.repeat(8200)}`, 'latin1')), NOT_SIMPLE, 'endless target');
+});
+
+test('a kept-alive 304 block carries the current Date line, refreshed each second', async () => {
+  const tmp = await tempDir('furni-fast-date-');
+  try {
+    await writeCorpusFixture(join(tmp.dir, 'corpus'), files);
+    const srv = await startTestServer({ corpus: join(tmp.dir, 'corpus'), memoryBudget: 1 << 20 });
+    try {
+      const socket = connect(srv.port, '127.0.0.1');
+      await new Promise((r) => socket.once('connect', r));
+      let got = Buffer.alloc(0);
+      socket.on('data', (c: Buffer) => (got = Buffer.concat([got, c])));
+      const ask = async (): Promise<Parsed> => {
+        got = Buffer.alloc(0);
+        socket.write(get('/furni-renders/chair_basic.png', `If-None-Match: ${CHAIR_TAG}\r\n`));
+        const until = Date.now() + 5000;
+        while (parseResponses(got, ['GET']).length < 1) {
+          if (Date.now() > until) throw new Error('no response');
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        return parseResponses(got, ['GET'])[0]!;
+      };
+      const dates: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const before = Math.floor(Date.now() / 1000) * 1000;
+        const res = await ask();
+        const after = Date.now();
+        assert.equal(res.status, 304);
+        assert.equal(res.headers['etag'], CHAIR_TAG);
+        assert.equal(res.headers['connection'], 'keep-alive');
+        assert.equal(res.end, got.length, 'nothing after the 304 head');
+        const date = Date.parse(res.headers['date'] ?? '');
+        assert.ok(date >= before && date <= after, `Date ${res.headers['date']} is now`);
+        dates.push(date);
+        await new Promise((r) => setTimeout(r, 1100));
+      }
+      assert.equal(new Set(dates).size, 3, 'a new Date line each second');
+      socket.destroy();
+    } finally {
+      await srv.close();
+    }
+  } finally {
+    await tmp.cleanup();
+  }
 });

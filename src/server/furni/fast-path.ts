@@ -17,7 +17,7 @@ import {
   type AssetAnswerer,
 } from './asset-answer.js';
 import type { CorpusFile } from './corpus-manifest.js';
-import { MAX_SIMPLE_HEAD, parseSimpleHead, type SimpleRequest } from './request-head.js';
+import { INCOMPLETE, NOT_SIMPLE, scanRequestHead, type SimpleRequest } from './request-head.js';
 
 export interface FastPathOptions {
   answerAsset: AssetAnswerer;
@@ -34,7 +34,6 @@ export interface FastPath {
   readonly connections: number;
 }
 
-const END_OF_HEAD = Buffer.from('\r\n\r\n', 'latin1');
 /** Bytes a client may pipeline while a disk read holds its connection, before reading from it pauses. */
 const MAX_QUEUED = 64 * 1024;
 
@@ -43,18 +42,6 @@ const MAX_QUEUED = 64 * 1024;
  * as a gathered write of head and body, since copying a bigger body costs more than the gather saves.
  */
 const SINGLE_WRITE_MAX = 2 * 1024;
-
-const GET_START = Buffer.from('GET /', 'latin1');
-const HEAD_START = Buffer.from('HEAD /', 'latin1');
-
-/** Whether the bytes of an incomplete head could still be the start of a GET or HEAD request line. */
-function startsLikeSimpleHead(buf: Buffer): boolean {
-  const isPrefix = (start: Buffer) => {
-    const n = Math.min(buf.length, start.length);
-    return buf.compare(start, 0, n, 0, n) === 0;
-  };
-  return isPrefix(GET_START) || isPrefix(HEAD_START);
-}
 
 /** The status line and fixed header lines of a response, as Node's http writes them. */
 function headBlock(status: string, headers: Record<string, string>): Buffer {
@@ -107,7 +94,7 @@ interface Context {
   open: Set<FastConnection>;
   closing: boolean;
   /** 200 and 304 header blocks per corpus file, built on first use. */
-  heads: WeakMap<CorpusFile, [Buffer, Buffer]>;
+  heads: WeakMap<CorpusFile, FileHeads>;
   date: ResponseTails;
   handOff(socket: Socket, rest: Buffer | undefined, ended: boolean): void;
 }
@@ -180,19 +167,15 @@ class FastConnection {
   private process(): void {
     while (this.pending && !this.busy && !this.waitingDrain && !this.done) {
       const buf = this.pending;
-      const end = buf.indexOf(END_OF_HEAD);
-      if (end < 0) {
-        // Incomplete: wait for more, unless it is already longer than any head we answer or cannot
-        // become a GET/HEAD head (another method, a TLS hello): Node answers those without waiting.
-        if (buf.length > MAX_SIMPLE_HEAD || !startsLikeSimpleHead(buf)) this.handOff();
-        return;
-      }
-      const req = parseSimpleHead(buf.toString('latin1', 0, end));
-      if (!req || !isAssetPath(req.target)) {
+      // Incomplete: wait for more. Anything that is not (or cannot become) an asset GET/HEAD head this
+      // side answers — another method, a TLS hello, an oversized head — goes to Node at once.
+      const req = scanRequestHead(buf);
+      if (req === INCOMPLETE) return;
+      if (req === NOT_SIMPLE || !isAssetPath(req.target)) {
         this.handOff();
         return;
       }
-      this.pending = end + 4 < buf.length ? buf.subarray(end + 4) : undefined;
+      this.pending = req.end < buf.length ? buf.subarray(req.end) : undefined;
       const started = performance.now();
       const answer = this.ctx.opts.answerAsset(req.target, req.ifNoneMatch);
       if (answer instanceof Promise) {
@@ -216,40 +199,69 @@ class FastConnection {
 
   private respond(req: SimpleRequest, answer: AssetAnswer, started: number): void {
     const { ctx, socket } = this;
+    const close = req.close || ctx.closing;
+    const date = ctx.date;
+    date.refresh();
+    // `head` is the status line and headers; `tail` the Date/Connection lines and the empty line, unless
+    // `head` is a per-file block that already ends with them (kept-alive 200/304, rebuilt once a second).
     let head: Buffer;
+    let tail: Buffer | undefined;
     let body: Buffer | undefined;
     if (answer.status === 200 || answer.status === 304) {
-      let heads = ctx.heads.get(answer.file);
+      const file = answer.file;
+      let heads = ctx.heads.get(file);
       if (!heads) {
-        heads = [headBlock('200 OK', answer.file.headers), headBlock('304 Not Modified', answer.file.notModifiedHeaders)];
-        ctx.heads.set(answer.file, heads);
+        heads = {
+          ok: headBlock('200 OK', file.headers),
+          notModified: headBlock('304 Not Modified', file.notModifiedHeaders),
+          second: -1,
+          okBlock: EMPTY,
+          notModifiedBlock: EMPTY,
+        };
+        ctx.heads.set(file, heads);
       }
-      head = answer.status === 200 ? heads[0] : heads[1];
+      if (close) {
+        head = answer.status === 200 ? heads.ok : heads.notModified;
+        tail = date.closeTail;
+      } else {
+        if (heads.second !== date.second) {
+          // New buffers, never rewritten in place: earlier writes may still hold the old ones.
+          heads.okBlock = Buffer.concat([heads.ok, date.keepAliveTail]);
+          heads.notModifiedBlock = Buffer.concat([heads.notModified, date.keepAliveTail]);
+          heads.second = date.second;
+        }
+        head = answer.status === 200 ? heads.okBlock : heads.notModifiedBlock;
+      }
       if (answer.status === 200) body = answer.body;
     } else if (answer.status === 404) {
       head = NOT_FOUND_HEAD;
+      tail = close ? date.closeTail : date.keepAliveTail;
       body = NOT_FOUND_BODY_BYTES;
     } else {
       const r = unavailableResponse(answer.rebuilding);
       head = headBlock('503 Service Unavailable', r.headers);
+      tail = close ? date.closeTail : date.keepAliveTail;
       body = Buffer.from(r.body);
     }
     if (req.method === 'HEAD') body = undefined;
-    const close = req.close || ctx.closing;
-    const tail = close ? ctx.date.closeTail() : ctx.date.keepAliveTail();
-    const size = head.length + tail.length + (body?.length ?? 0);
-    if (size <= SINGLE_WRITE_MAX) {
-      const out = Buffer.allocUnsafe(size);
-      head.copy(out, 0);
-      tail.copy(out, head.length);
-      body?.copy(out, head.length + tail.length);
-      socket.write(out);
-    } else {
-      socket.cork();
+    if (tail === undefined && body === undefined) {
+      // A kept-alive 304 or HEAD: one prebuilt block, no copy.
       socket.write(head);
-      socket.write(tail);
-      if (body !== undefined) socket.write(body);
-      socket.uncork();
+    } else {
+      const size = head.length + (tail?.length ?? 0) + (body?.length ?? 0);
+      if (size <= SINGLE_WRITE_MAX) {
+        const out = Buffer.allocUnsafe(size);
+        let at = head.copy(out, 0);
+        if (tail) at += tail.copy(out, at);
+        body?.copy(out, at);
+        socket.write(out);
+      } else {
+        socket.cork();
+        socket.write(head);
+        if (tail) socket.write(tail);
+        if (body !== undefined) socket.write(body);
+        socket.uncork();
+      }
     }
     const bytes = body?.length ?? 0;
     ctx.opts.logLine?.(ctx.opts.nextId(), req.method, logPath(req.target), answer.status, bytes, Math.round((performance.now() - started) * 100) / 100);
@@ -292,35 +304,44 @@ class FastConnection {
   }
 }
 
+const EMPTY = Buffer.alloc(0);
+
+interface FileHeads {
+  /** Status line and the file's fixed headers. */
+  ok: Buffer;
+  notModified: Buffer;
+  /** The same followed by the kept-alive tail of `second` (the Date line changes once a second). */
+  second: number;
+  okBlock: Buffer;
+  notModifiedBlock: Buffer;
+}
+
 interface ResponseTails {
+  /** Brings the tails up to the current second. */
+  refresh(): void;
+  /** The second (Unix time) the tails were built for. */
+  readonly second: number;
   /** `Date`, `Connection: keep-alive`, `Keep-Alive` and the empty line ending the head. */
-  keepAliveTail(): Buffer;
+  readonly keepAliveTail: Buffer;
   /** `Date`, `Connection: close` and the empty line. */
-  closeTail(): Buffer;
+  readonly closeTail: Buffer;
 }
 
 /** The header lines that end every response, rebuilt at most once a second (the Date changes). */
 function responseTails(keepAliveMs: number): ResponseTails {
   const keepAlive = `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(keepAliveMs / 1000)}\r\n\r\n`;
-  let second = -1;
-  let open = Buffer.alloc(0);
-  let closing = Buffer.alloc(0);
-  const refresh = () => {
-    const now = Math.floor(Date.now() / 1000);
-    if (now === second) return;
-    second = now;
-    const date = `Date: ${new Date(now * 1000).toUTCString()}\r\n`;
-    open = Buffer.from(date + keepAlive, 'latin1');
-    closing = Buffer.from(`${date}Connection: close\r\n\r\n`, 'latin1');
-  };
-  return {
-    keepAliveTail() {
-      refresh();
-      return open;
-    },
-    closeTail() {
-      refresh();
-      return closing;
+  const tails: ResponseTails = {
+    second: -1,
+    keepAliveTail: EMPTY,
+    closeTail: EMPTY,
+    refresh() {
+      const now = Math.floor(Date.now() / 1000);
+      if (now === tails.second) return;
+      const date = `Date: ${new Date(now * 1000).toUTCString()}\r\n`;
+      (tails as { second: number }).second = now;
+      (tails as { keepAliveTail: Buffer }).keepAliveTail = Buffer.from(date + keepAlive, 'latin1');
+      (tails as { closeTail: Buffer }).closeTail = Buffer.from(`${date}Connection: close\r\n\r\n`, 'latin1');
     },
   };
+  return tails;
 }
