@@ -2,7 +2,7 @@
 // and colour row, the catalogue icon, the bundle) and a result per classname. No file I/O here.
 import { type AssetLibrary } from '../formats/asset-library.js';
 import { writeFurniBundle } from '../formats/furni-bundle.js';
-import { furniModelFromLibrary, sizeOf } from '../furni/model.js';
+import { furniModelFromLibrary, sizeOf, type FurniModel } from '../furni/model.js';
 import { renderRoom, renderIcon, chooseStill, ROOM_SIZE } from '../furni/render.js';
 import { encodePngSync } from '../imaging/png.js';
 
@@ -64,7 +64,9 @@ export type LibraryLoader = (bytes: Uint8Array, file: string) => Promise<AssetLi
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: LibraryLoader): Promise<{ outputs: ItemOutput[]; results: ClassnameResult[] }> {
+export type BundleWriter = (model: FurniModel) => Promise<Buffer>;
+
+export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: LibraryLoader, writeBundle: BundleWriter = writeFurniBundle): Promise<{ outputs: ItemOutput[]; results: ClassnameResult[] }> {
   const classnames = taskClassnames(task);
   let lib: AssetLibrary;
   try {
@@ -114,13 +116,13 @@ export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: Li
   } catch (e) {
     (base.notes ??= []).push(`icon failed: ${message(e)}`);
   }
+  // The bundle is what clients animate from: an item without one is failed as a whole and publishes
+  // none of its new files (its still and icon would otherwise go out with no bundle behind them).
   try {
-    outputs.push({ path: bundlePath(task.revision, task.base), bytes: await writeFurniBundle(model) });
+    outputs.push({ path: bundlePath(task.revision, task.base), bytes: await writeBundle(model) });
   } catch (e) {
-    if (base.status === 'ok') {
-      base.status = 'failed';
-      base.reason = `bundle failed: ${message(e)}`;
-    }
+    const reason = `bundle failed: ${message(e)}`;
+    return { outputs: [], results: classnames.map((classname) => ({ classname, status: 'failed', reason })) };
   }
   if (still && base.status === 'ok') {
     base.state = still.state;

@@ -23,7 +23,7 @@ function crashResult(task: ItemTask, reason: string): TaskResult {
   return { base: task.base, assetSha256: '', files: [], results: classnames.map((classname) => ({ classname, status: 'failed' as const, reason })) };
 }
 
-async function runInThread(tasks: ItemTask[], outDir: string, onResult: ResultHandler): Promise<void> {
+async function runInThread(tasks: ItemTask[], stageDir: string, onResult: ResultHandler): Promise<void> {
   let next = 0;
   const knownDirs = new Set<string>();
   const lane = async () => {
@@ -31,7 +31,7 @@ async function runInThread(tasks: ItemTask[], outDir: string, onResult: ResultHa
       const t = tasks[next++]!;
       let r: TaskResult;
       try {
-        r = await runTask(t, outDir, knownDirs);
+        r = await runTask(t, stageDir, knownDirs);
       } catch (e) {
         r = crashResult(t, `build error: ${(e as Error).message}`);
       }
@@ -41,9 +41,9 @@ async function runInThread(tasks: ItemTask[], outDir: string, onResult: ResultHa
   await Promise.all(Array.from({ length: PER_RUNNER }, lane));
 }
 
-export async function runTasks(tasks: ItemTask[], outDir: string, jobs: number, onResult: ResultHandler): Promise<void> {
+export async function runTasks(tasks: ItemTask[], stageDir: string, jobs: number, onResult: ResultHandler): Promise<void> {
   if (tasks.length === 0) return;
-  if (jobs <= 1) return runInThread(tasks, outDir, onResult);
+  if (jobs <= 1) return runInThread(tasks, stageDir, onResult);
   let next = 0;
   const count = Math.min(jobs, Math.ceil(tasks.length / PER_RUNNER));
   await new Promise<void>((resolveAll) => {
@@ -57,7 +57,7 @@ export async function runTasks(tasks: ItemTask[], outDir: string, jobs: number, 
         while (held.size < PER_RUNNER && next < tasks.length) {
           const id = next++;
           held.set(id, tasks[id]!);
-          worker.postMessage({ id, task: tasks[id]!, outDir });
+          worker.postMessage({ id, task: tasks[id]!, stageDir });
         }
         if (held.size === 0) void worker.terminate();
       };

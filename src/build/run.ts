@@ -1,8 +1,8 @@
-// The furni build: furnidata + asset files → the static corpus. Parallel, incremental, atomic:
-// every file is written under a temporary name and renamed, and corpus.json is written last, so a
-// build killed at any point leaves the previous corpus servable; a rerun completes it.
+// The furni build: furnidata + asset files → the static corpus. Parallel, incremental, atomic: items
+// are built into a staging folder and published together by a journaled commit (commit.ts), so a
+// build killed at any point leaves the previous corpus servable and consistent; a rerun completes it.
 import { readFile, readdir, unlink, mkdir } from 'node:fs/promises';
-import { statSync } from 'node:fs';
+import { statSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { RENDERER_VERSION } from '../furni/version.js';
@@ -11,9 +11,10 @@ import { detectLayout, type LayoutOverrides } from './layout.js';
 import { readFurnidata } from './loaders.js';
 import { type ItemTask, type ClassnameResult, rendersDir, thumbsDir, bundlesDir } from './item.js';
 import { runTasks } from './pool.js';
-import { loadState, saveState, inputKey, STATE_FILE, type ItemState } from './state.js';
+import { loadState, stateJson, inputKey, STATE_FILE, type ItemState } from './state.js';
 import { corpusIndex, buildReport, type ReportEntry, type BuildReport, type CorpusIndex } from './corpus.js';
-import { writeFileAtomic, isTempName } from './atomic.js';
+import { isTempName, writeFileAtomicSync } from './atomic.js';
+import { commitBuild, recoverCommit, stagingDir, sizeOnDisk, PENDING_FILE, type CommitHooks } from './commit.js';
 import { type PublishedFile, sha256 } from './task.js';
 
 export interface BuildOptions extends LayoutOverrides {
@@ -26,6 +27,10 @@ export interface BuildOptions extends LayoutOverrides {
   onProgress?: (p: BuildProgress) => void;
   /** Clock for builtAt (tests pin it). */
   now?: () => Date;
+  /** Milliseconds between saves of the items built so far (reused if this build is killed); default 3000. */
+  pendingSaveMs?: number;
+  /** Test hooks: after each finished item (count so far) and after each rename of the commit. */
+  hooks?: CommitHooks & { afterItem?: (done: number) => void };
 }
 
 export interface BuildProgress {
@@ -47,6 +52,29 @@ export const CORPUS_FILE = 'corpus.json';
 const TRANSIENT = /^(worker crashed|build error|no build worker)/;
 export const REPORT_FILE = 'build-report.json';
 
+/** An item built by this run (or by a killed run, in staging): its new state and whether its files are staged. */
+interface BuiltItem {
+  entry: ItemState;
+  /** True: `entry.files` are in the staging folder. False: the item failed as a whole and keeps its previous files. */
+  staged: boolean;
+}
+
+interface PendingFile {
+  format: 1;
+  rendererVersion: string;
+  items: Record<string, BuiltItem>;
+}
+
+async function loadPending(out: string): Promise<Map<string, BuiltItem>> {
+  try {
+    const p = JSON.parse(await readFile(join(stagingDir(out), PENDING_FILE), 'utf8')) as PendingFile;
+    if (p?.format === 1 && p.rendererVersion === RENDERER_VERSION && p.items && typeof p.items === 'object') return new Map(Object.entries(p.items));
+  } catch {
+    // none (the usual case) or unreadable: nothing to reuse
+  }
+  return new Map();
+}
+
 interface Planned {
   task: ItemTask;
   size: number;
@@ -58,6 +86,23 @@ interface Planned {
 function fileMatches(dir: string, f: PublishedFile): boolean {
   const s = statSync(join(dir, f.path), { throwIfNoEntry: false });
   return s !== undefined && s.isFile() && s.size === f.size;
+}
+
+/** A staged file still holds exactly the bytes recorded for it. */
+async function stagedMatches(out: string, f: PublishedFile): Promise<boolean> {
+  const p = join(stagingDir(out), f.path);
+  if (sizeOnDisk(p) !== f.size) return false;
+  return sha256(await readFile(p)) === f.sha256;
+}
+
+function readCorpusFiles(path: string): CorpusIndex['files'] {
+  try {
+    const c = JSON.parse(readFileSync(path, 'utf8')) as CorpusIndex;
+    if (c && typeof c.files === 'object' && c.files !== null) return c.files;
+  } catch {
+    // none yet, or unreadable: nothing listed
+  }
+  return {};
 }
 
 async function removeTempFiles(out: string): Promise<void> {
@@ -78,6 +123,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const layout = await detectLayout(opts.assets, opts);
   const { data: furnidata, problems } = await readFurnidata(await readFile(layout.furnidataFile), layout.furnidataFile, layout.furnidataFormat);
   await mkdir(out, { recursive: true });
+  // A commit a killed build left half done is finished before anything else looks at the corpus.
+  recoverCommit(out, CORPUS_FILE);
   await removeTempFiles(out);
 
   // Group the furnidata rows by base classname; a `*n` row shares the asset of its base.
@@ -118,24 +165,37 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
 
   const statePath = join(out, STATE_FILE);
   const state = await loadState(statePath, RENDERER_VERSION);
-  const previous = new Map(Object.entries(state.items));
+  const previousPaths = new Set(Object.values(state.items).flatMap((it) => it.files.map((f) => f.path)));
+  const pending = await loadPending(out);
+  const built = new Map<string, BuiltItem>();
   const queue: Planned[] = [];
   const unchangedBases = new Set<string>();
+  // Whether a recorded build of an item still describes its input: same key, and the asset file the
+  // same (size and mtime unchanged: trust the recorded hash; otherwise hash the file to be sure).
+  const current = async (it: ItemState | undefined, p: Planned): Promise<boolean> => {
+    if (!it || it.inputKey === '' || it.inputKey !== inputKey(RENDERER_VERSION, p.task, it.assetSha256)) return false;
+    if (it.assetSize === p.size && it.assetMtimeMs === p.mtimeMs) return true;
+    if (it.assetSize !== p.size || sha256(await readFile(p.task.assetFile)) !== it.assetSha256) return false;
+    it.assetMtimeMs = p.mtimeMs;
+    return true;
+  };
   for (const p of planned) {
     const prev = state.items[p.task.base];
     if (selected && !selected.has(p.task.base)) {
       if (prev) unchangedBases.add(p.task.base); // not asked for: keep what was published
       continue;
     }
-    if (prev && prev.inputKey !== '' && prev.inputKey === inputKey(RENDERER_VERSION, p.task, prev.assetSha256)) {
-      // Size and mtime unchanged: trust the recorded hash; otherwise hash the file to be sure.
-      let same = prev.assetSize === p.size && prev.assetMtimeMs === p.mtimeMs;
-      if (!same && prev.assetSize === p.size) {
-        same = sha256(await readFile(p.task.assetFile)) === prev.assetSha256;
-        if (same) prev.assetMtimeMs = p.mtimeMs;
-      }
-      if (same && prev.files.every((f) => fileMatches(out, f))) {
-        unchangedBases.add(p.task.base);
+    if ((await current(prev, p)) && prev!.files.every((f) => fileMatches(out, f))) {
+      unchangedBases.add(p.task.base);
+      continue;
+    }
+    // Built by a run that was killed before its commit: its staged files are reused if intact.
+    const pend = pending.get(p.task.base);
+    if (pend && (await current(pend.entry, p))) {
+      let ok = true;
+      for (const f of pend.entry.files) if (!(pend.staged ? await stagedMatches(out, f) : fileMatches(out, f))) ok = false;
+      if (ok) {
+        built.set(p.task.base, pend);
         continue;
       }
     }
@@ -145,30 +205,43 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const total = queue.length;
   let done = 0;
   let lastSave = Date.now();
+  const saveEvery = opts.pendingSaveMs ?? 3000;
   opts.onProgress?.({ done, total, unchanged: unchangedBases.size });
   const byBase = new Map(queue.map((p) => [p.task.base, p]));
-  let saving: Promise<void> = Promise.resolve();
+  const pendingPath = join(stagingDir(out), PENDING_FILE);
+  await mkdir(stagingDir(out), { recursive: true });
   await runTasks(
     queue.map((p) => p.task),
-    out,
+    stagingDir(out),
     opts.jobs ?? availableParallelism(),
     (task, r) => {
       const p = byBase.get(task.base)!;
       // A failure that is not the input's fault (a crashed worker, an I/O error) keeps an empty key so
       // the next run retries it; a corrupt input fails the same way every time and is not retried.
       const transient = r.results.some((x) => x.status === 'failed' && TRANSIENT.test(x.reason ?? ''));
-      const entry: ItemState = { inputKey: transient || !r.assetSha256 ? '' : inputKey(RENDERER_VERSION, task, r.assetSha256), assetSize: p.size, assetMtimeMs: p.mtimeMs, assetSha256: r.assetSha256, files: r.files, results: r.results };
-      state.items[task.base] = entry;
+      // An item that failed as a whole publishes nothing new and keeps what it published before.
+      const whole = r.files.length === 0 && r.results.every((x) => x.status === 'failed');
+      const files = whole ? (state.items[task.base]?.files ?? []).filter((f) => fileMatches(out, f)) : r.files;
+      const entry: ItemState = { inputKey: transient || !r.assetSha256 ? '' : inputKey(RENDERER_VERSION, task, r.assetSha256), assetSize: p.size, assetMtimeMs: p.mtimeMs, assetSha256: r.assetSha256, files, results: r.results };
+      built.set(task.base, { entry, staged: !whole });
       done++;
       opts.onProgress?.({ done, total, unchanged: unchangedBases.size });
-      if (Date.now() - lastSave > 3000) {
+      if (Date.now() - lastSave >= saveEvery) {
+        // Synchronous: a few milliseconds every few seconds, and what is recorded is on disk before
+        // the next item is accepted.
         lastSave = Date.now();
-        saving = saving.then(() => saveState(statePath, state)).catch(() => undefined);
+        const doc: PendingFile = { format: 1, rendererVersion: RENDERER_VERSION, items: Object.fromEntries(built) };
+        try {
+          writeFileAtomicSync(pendingPath, JSON.stringify(doc));
+        } catch {
+          // only an optimisation for a killed build's rerun
+        }
       }
+      opts.hooks?.afterItem?.(done);
     },
   );
-  await saving;
 
+  for (const [base, b] of built) state.items[base] = b.entry;
   // Items gone from the plan (row or asset removed) leave the corpus; --only keeps the rest as it was.
   const plannedBases = new Set(planned.map((p) => p.task.base));
   for (const base of Object.keys(state.items)) if (!plannedBases.has(base)) delete state.items[base];
@@ -180,18 +253,39 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     files.push(...it.files);
     for (const r of it.results) entries.push(unchangedBases.has(base) ? { ...r, unchanged: true } : r);
   }
+  const rebuilt = built.size;
   const builtAt = (opts.now ?? (() => new Date()))().toISOString();
-  const report = buildReport(entries, { rendererVersion: RENDERER_VERSION, builtAt, durationMs: Date.now() - started, layout: layout.kind, rebuilt: queue.length, unchanged: unchangedBases.size });
+  const report = buildReport(entries, { rendererVersion: RENDERER_VERSION, builtAt, durationMs: Date.now() - started, layout: layout.kind, rebuilt, unchanged: unchangedBases.size });
   const corpus = corpusIndex(files, RENDERER_VERSION, builtAt);
-  await saveState(statePath, state);
-  await writeFileAtomic(join(out, REPORT_FILE), JSON.stringify(report, null, 1) + '\n');
-  await writeFileAtomic(join(out, CORPUS_FILE), JSON.stringify(corpus, null, 1) + '\n');
 
-  // Only after corpus.json no longer lists them: remove files this build stopped publishing.
+  // What the commit moves: staged files whose bytes differ from what is live (a staged file identical
+  // to the listed, present live file is dropped, so an unchanged path is never withdrawn).
+  const liveFiles = readCorpusFiles(join(out, CORPUS_FILE));
+  const moves: string[] = [];
+  for (const b of built.values()) {
+    if (!b.staged) continue;
+    for (const f of b.entry.files) {
+      const old = liveFiles[f.path];
+      if (old && old.sha256 === f.sha256 && old.size === f.size && sizeOnDisk(join(out, f.path)) === f.size) continue;
+      moves.push(f.path);
+    }
+  }
   const live = new Set(files.map((f) => f.path));
-  for (const it of previous.values()) for (const f of it.files) if (!live.has(f.path)) await unlink(join(out, f.path)).catch(() => undefined);
+  const removes = [...new Set([...Object.keys(liveFiles), ...previousPaths])].filter((p) => !live.has(p)).sort();
+  commitBuild(
+    out,
+    moves.sort(),
+    removes,
+    [
+      [REPORT_FILE, JSON.stringify(report, null, 1) + '\n'],
+      [STATE_FILE, stateJson(state)],
+      [CORPUS_FILE, JSON.stringify(corpus, null, 1) + '\n'],
+    ],
+    CORPUS_FILE,
+    opts.hooks,
+  );
 
-  return { report, corpus, layout: layout.kind, rebuilt: queue.length, unchanged: unchangedBases.size };
+  return { report, corpus, layout: layout.kind, rebuilt, unchanged: unchangedBases.size };
 }
 
 export type { ClassnameResult };

@@ -34,10 +34,15 @@ export async function loadState(path: string, rendererVersion: string): Promise<
   return { format: 1, rendererVersion, items: {} };
 }
 
-export async function saveState(path: string, state: BuildState): Promise<void> {
+/** The state file's text: items sorted by base classname. */
+export function stateJson(state: BuildState): string {
   const items: Record<string, ItemState> = {};
   for (const k of Object.keys(state.items).sort()) items[k] = state.items[k]!;
-  await writeFileAtomic(path, JSON.stringify({ ...state, items }));
+  return JSON.stringify({ ...state, items });
+}
+
+export async function saveState(path: string, state: BuildState): Promise<void> {
+  await writeFileAtomic(path, stateJson(state));
 }
 
 /** Everything that decides an item's output besides the asset bytes. */

@@ -1,5 +1,6 @@
 // One item's file work, shared by the worker threads and the in-process path: read the asset file,
-// build, write the outputs atomically, and describe them (size + sha256) for corpus.json.
+// build, write the outputs into the build's staging folder (the commit moves them into place, see
+// commit.ts), and describe them (size + sha256) for corpus.json.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -23,7 +24,7 @@ export interface TaskResult {
 
 export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-export async function runTask(task: ItemTask, outDir: string, knownDirs?: Set<string>): Promise<TaskResult> {
+export async function runTask(task: ItemTask, stageDir: string, knownDirs?: Set<string>): Promise<TaskResult> {
   const classnames = taskClassnames(task);
   let bytes: Buffer;
   try {
@@ -35,7 +36,7 @@ export async function runTask(task: ItemTask, outDir: string, knownDirs?: Set<st
   const { outputs, results } = await buildItem(task, bytes, libraryLoader(task.layout));
   const files: PublishedFile[] = [];
   for (const o of outputs) {
-    writeFileAtomicSync(join(outDir, o.path), o.bytes, knownDirs);
+    writeFileAtomicSync(join(stageDir, o.path), o.bytes, knownDirs);
     files.push({ path: o.path, size: o.bytes.length, sha256: sha256(o.bytes) });
   }
   return { base: task.base, assetSha256: sha256(bytes), files, results };

@@ -6,8 +6,8 @@ import { type ItemTask } from './item.js';
 if (!parentPort) throw new Error('build worker must run in a worker thread');
 const port = parentPort;
 const knownDirs = new Set<string>();
-port.on('message', (msg: { id: number; task: ItemTask; outDir: string }) => {
-  runTask(msg.task, msg.outDir, knownDirs).then(
+port.on('message', (msg: { id: number; task: ItemTask; stageDir: string }) => {
+  runTask(msg.task, msg.stageDir, knownDirs).then(
     (result) => port.postMessage({ id: msg.id, result }),
     (err: unknown) => port.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) }),
   );

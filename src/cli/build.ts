@@ -28,19 +28,21 @@ function progressReporter(): { onProgress: (p: BuildProgress) => void; stop: () 
       stop: () => started && bar.stop(),
     };
   }
-  // Not a terminal (CI, logs): a plain line every 5 seconds and at the end.
-  const t0 = Date.now();
-  let last = 0;
-  return {
-    onProgress: (p) => {
-      const now = Date.now();
-      if (p.done === p.total || now - last >= 5000) {
-        last = now;
-        const rate = p.done / Math.max(0.001, (now - t0) / 1000);
-        process.stderr.write(`build: ${p.done}/${p.total} items (${p.total ? Math.floor((p.done * 100) / p.total) : 100}%), ${rate.toFixed(0)} items/s, ${p.unchanged} unchanged\n`);
-      }
-    },
-    stop: () => undefined,
+  // Not a terminal (CI, logs): plain lines.
+  return { onProgress: plainProgress((line) => process.stderr.write(line)), stop: () => undefined };
+}
+
+/** Progress as plain lines: the first report, then at most one line per interval, and the last one. */
+export function plainProgress(write: (line: string) => void, intervalMs = 5000, clock: () => number = Date.now): (p: BuildProgress) => void {
+  const t0 = clock();
+  let last: number | undefined;
+  return (p) => {
+    const now = clock();
+    if (p.done === p.total || last === undefined || now - last >= intervalMs) {
+      last = now;
+      const rate = p.done / Math.max(0.001, (now - t0) / 1000);
+      write(`build: ${p.done}/${p.total} items (${p.total ? Math.floor((p.done * 100) / p.total) : 100}%), ${rate.toFixed(0)} items/s, ${p.unchanged} unchanged\n`);
+    }
   };
 }
 
