@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,12 @@ import { loadAvatarHotel, renderAvatar, type AvatarRequest } from '../src/avatar
 import { runBuild } from '../src/build/run.js';
 import { hasVisiblePixel, imagesEqual, type RgbaImage } from '../src/imaging/image.js';
 import { makeImage, writeSwf } from './helpers/swf-writer.js';
+import { sampleKitStream, writeSampleKit } from '../src/samplekit/index.js';
+import { KIT_ITEMS } from '../src/samplekit/furni/index.js';
+import { LIBRARIES } from '../src/samplekit/avatar/catalog.js';
+import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../src/formats/gamedata/figure-xml.js';
+import { parseFurnidataXml } from '../src/formats/gamedata/furnidata-xml.js';
+import { decodePngSync } from '../src/imaging/png.js';
 import { realdata } from './helpers/realdata.js';
 
 function tmp(): string {
@@ -190,6 +196,232 @@ test('convert: a missing source folder is a clear error', async () => {
   await assert.rejects(convertFlashToNitro({ from: join(tmpdir(), 'no-such-hotel-imager-dir'), to: tmp() }), /not a folder/);
 });
 
+// ---------------------------------------------------------------------------------------------------
+// The sample kit in the Flash layout (`sample-kit --layout flash`) through SWF → convert → render.
+// Three folders: the Flash kit, the Nitro folder `convert` makes from it, and the Nitro kit itself.
+//
+// What the Flash layout cannot carry, so the comparisons with the Nitro kit allow exactly this:
+// - kit_panel_copy_64_b_2_0 (purple at alpha 160): SWF bitmaps are premultiplied, and green 79 and blue
+//   200 have no premultiplied value at alpha 160 that reads back exactly; they read back as 80 and 199.
+//   Its still and bundle differ by that (its icon draws only layer a), nothing else does.
+// - Size s: the Flash kit's hh_human_50_* SWFs position their sh_ sprites, as real Flash hotels do, so
+//   size s draws them (doubled, halved back); the Nitro kit, like real Nitro bundles, lost those offsets
+//   and halves the h sprites. With the Flash hotel's small sprites switched off, size s is identical too.
+// - Gamedata the XML has no place for: HabboAvatarActions.json's actionOffsets (unused by the renderer)
+//   and the furnidata's empty category, which the XML reader defaults to "unknown".
+// ---------------------------------------------------------------------------------------------------
+interface KitFolders {
+  root: string;
+  flash: string;
+  converted: string;
+  nitro: string;
+  report: Awaited<ReturnType<typeof convertFlashToNitro>>;
+}
+let kitFolders: Promise<KitFolders> | undefined;
+function sampleKitFolders(): Promise<KitFolders> {
+  kitFolders ??= (async () => {
+    const root = tmp();
+    const flash = join(root, 'flash');
+    const nitro = join(root, 'nitro');
+    const converted = join(root, 'converted');
+    await writeSampleKit(flash, { layout: 'flash' });
+    await writeSampleKit(nitro);
+    const report = await convertFlashToNitro({ from: flash, to: converted });
+    return { root, flash, converted, nitro, report };
+  })();
+  return kitFolders;
+}
+after(async () => {
+  if (kitFolders) rmSync((await kitFolders).root, { recursive: true, force: true });
+});
+
+const OK_ITEMS = KIT_ITEMS.filter((it) => it.bundle === 'ok');
+const BROKEN_ITEMS = KIT_ITEMS.filter((it) => it.bundle === 'truncated' || it.bundle === 'garbage' || it.bundle === 'bad-json');
+/** The one sprite whose colours a premultiplied SWF bitmap cannot hold exactly (see above). */
+const LOSSY_SPRITE = 'kit_panel_copy_64_b_2_0';
+const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
+
+/** What a premultiplied SWF bitmap keeps of a sprite: alpha exact, colour × alpha within one level. */
+function assertPremultipliedClose(back: RgbaImage, img: RgbaImage, name: string): void {
+  assert.deepEqual([back.width, back.height], [img.width, img.height], `${name}: size`);
+  for (let i = 0; i < img.data.length; i += 4) {
+    const a = img.data[i + 3]!;
+    assert.equal(back.data[i + 3], a, `${name}: alpha is exact`);
+    for (let c = 0; c < 3; c++) assert.ok(Math.abs(back.data[i + c]! - img.data[i + c]!) * a <= 255, `${name}: premultiplied colour within one level`);
+  }
+}
+
+test('sample kit, Flash layout: deterministic files in the Flash places; every SWF and XML document reads back to the Nitro kit', async () => {
+  const { flash, nitro } = await sampleKitFolders();
+  const files: { path: string; data: Buffer }[] = [];
+  for await (const f of sampleKitStream({ layout: 'flash' })) files.push(f);
+  for (const f of files) assert.deepEqual(readFileSync(join(flash, f.path)), f.data, `${f.path} is the same bytes on a second run`);
+  const paths = files.map((f) => f.path);
+  assert.deepEqual(paths.slice(0, 3), ['gamedata/figuredata.xml', 'gamedata/figuremap.xml', 'gamedata/HabboAvatarActions.xml']);
+  assert.ok(paths.includes('gamedata/furnidata.xml'));
+  assert.deepEqual(paths.filter((p) => p.startsWith('gordon/')), LIBRARIES.map((l) => `gordon/${l.name}.swf`));
+  assert.deepEqual(
+    paths.filter((p) => p.startsWith('hof_furni/')).sort(),
+    [...OK_ITEMS, ...BROKEN_ITEMS].map((it) => `hof_furni/${it.revision}/${it.classname}.swf`).sort(),
+    'one SWF per item under its furnidata revision; the missing-bundle item has none',
+  );
+  for (const f of files.filter((x) => x.path.endsWith('.swf'))) {
+    if (BROKEN_ITEMS.some((it) => f.path.endsWith(`/${it.classname}.swf`))) continue;
+    assert.equal(f.data.toString('latin1', 0, 3), 'CWS', `${f.path} is zlib-compressed like real SWFs`);
+  }
+
+  // Furni: the SWF reads back to the very JSON of the Nitro kit's bundle, and the same pixels.
+  for (const it of OK_ITEMS) {
+    const swf = await readFurniSwf(readFileSync(join(flash, 'hof_furni', String(it.revision), `${it.classname}.swf`)), `${it.classname}.swf`);
+    const bundle = await readAssetLibrary(readFileSync(join(nitro, 'bundled', 'furniture', `${it.classname}.nitro`)), `${it.classname}.nitro`);
+    assert.deepEqual(plain(swf.data), plain(bundle.data), `${it.classname}: documents`);
+    assert.deepEqual([...swf.sprites.keys()].sort(), [...bundle.sprites.keys()].sort(), `${it.classname}: sprite names`);
+    for (const [name, img] of bundle.sprites) {
+      const back = swf.sprites.get(name)!;
+      if (name !== LOSSY_SPRITE) assert.ok(imagesEqual(back, img), `${name}: same pixels`);
+      else {
+        assert.ok(!imagesEqual(back, img), `${name}: the premultiplied loss shows (else this exception is stale)`);
+        assertPremultipliedClose(back, img, name);
+      }
+    }
+  }
+
+  // Figure libraries: same assets, offsets and pixels; the small libraries position their sh_ sprites.
+  for (const lib of LIBRARIES) {
+    const swf = await readFigureSwf(readFileSync(join(flash, 'gordon', `${lib.name}.swf`)), `${lib.name}.swf`);
+    const bundle = await readAssetLibrary(readFileSync(join(nitro, 'bundled', 'figure', `${lib.name}.nitro`)), `${lib.name}.nitro`);
+    assert.deepEqual([...swf.sprites.keys()].sort(), [...bundle.sprites.keys()].sort(), `${lib.name}: sprite names`);
+    for (const [name, img] of bundle.sprites) {
+      // The halved sh_ sprites have semi-transparent edges: exact where the premultiplied bitmap can hold them.
+      if (name.startsWith('sh_')) assertPremultipliedClose(swf.sprites.get(name)!, img, `${lib.name} ${name}`);
+      else assert.ok(imagesEqual(swf.sprites.get(name)!, img), `${lib.name} ${name}: same pixels`);
+    }
+    if (lib.name.startsWith('hh_human_50_')) {
+      assert.deepEqual(bundle.data.assets, {}, 'the Nitro kit has no sh_ offsets');
+      const names = Object.keys(swf.data.assets ?? {});
+      assert.ok(names.length > 0 && names.every((n) => n.startsWith('sh_') && bundle.sprites.has(n)), `${lib.name}: every sh_ sprite positioned`);
+    } else {
+      assert.deepEqual(plain(swf.data), plain(bundle.data), `${lib.name}: assets and offsets`);
+    }
+  }
+
+  // Gamedata: the XML parses to the Nitro kit's JSON, less what the XML has no place for.
+  const json = (p: string) => JSON.parse(readFileSync(join(nitro, 'gamedata', p), 'utf8'));
+  const xml = (p: string) => readFileSync(join(flash, 'gamedata', p), 'utf8');
+  assert.deepEqual(plain(parseFigureDataXml(xml('figuredata.xml'))), json('FigureData.json'));
+  assert.deepEqual(plain(parseFigureMapXml(xml('figuremap.xml'))), json('FigureMap.json'));
+  const { actionOffsets, ...actions } = json('HabboAvatarActions.json');
+  assert.ok(actionOffsets, 'the Nitro kit has lay offsets the XML cannot carry');
+  assert.deepEqual(plain(parseAvatarActionsXml(xml('HabboAvatarActions.xml'))), actions);
+  const furni = json('FurnitureData.json');
+  const widen = (rows: Record<string, unknown>[]) => rows.map((r) => ({ ...r, category: r.category || 'unknown', environment: '', rare: false }));
+  assert.deepEqual(plain(parseFurnidataXml(xml('furnidata.xml'))), { roomitemtypes: { furnitype: widen(furni.roomitemtypes.furnitype) }, wallitemtypes: { furnitype: widen(furni.wallitemtypes.furnitype) } });
+});
+
+/** The published files of a corpus: renders and icons decoded, bundles as bytes. */
+function corpusFile(dir: string, path: string): Buffer {
+  return readFileSync(join(dir, path));
+}
+
+test('sample kit, Flash layout: convert reports the broken SWFs; the furni build over the Flash kit and over the converted folder publish byte-identical corpora; the Nitro kit publishes the same', async () => {
+  const { root, flash, converted, nitro, report } = await sampleKitFolders();
+  assert.deepEqual(report.figures.length, LIBRARIES.length);
+  assert.deepEqual(report.furniture.map((e) => e.target).sort(), OK_ITEMS.map((it) => `bundled/furniture/${it.classname}.nitro`).sort());
+  assert.deepEqual(report.failed.map((f) => f.source).sort(), BROKEN_ITEMS.map((it) => join('hof_furni', String(it.revision), `${it.classname}.swf`)).sort());
+  for (const f of report.failed) assert.match(f.reason, new RegExp(`${basename(f.source).replace('.', '\\.')}`), 'the reason names the file');
+  assert.deepEqual(report.superseded, []);
+  assert.deepEqual(report.skipped, []);
+  assert.deepEqual(report.furnidataProblems, []);
+  assert.deepEqual(await readFlashAvatarData(converted), { format: 1, smallSprites: true });
+
+  const out = (n: string) => join(root, `corpus-${n}`);
+  const a = await runBuild({ assets: flash, out: out('flash'), jobs: 1, now: () => new Date(0) });
+  const b = await runBuild({ assets: converted, out: out('converted'), jobs: 1, now: () => new Date(0) });
+  const c = await runBuild({ assets: nitro, out: out('nitro'), jobs: 1, now: () => new Date(0) });
+  assert.equal(a.layout, 'flash');
+  assert.equal(b.layout, 'nitro');
+  // Every base item with a readable SWF publishes its still (kit_vase_colors too: furnidata lists only its
+  // colour rows) and, unless it has no icon layers, its icon.
+  for (const it of OK_ITEMS) assert.ok(a.corpus.files[`furni-renders/${it.classname}.png`], `${it.classname} published`);
+  for (const it of BROKEN_ITEMS) assert.equal(a.report.items[it.classname]?.status, 'failed', `${it.classname} fails in the Flash build`);
+  for (const it of KIT_ITEMS.filter((x) => x.bundle !== 'ok')) {
+    assert.equal(a.report.items[it.classname]?.status, c.report.items[it.classname]?.status, `${it.classname}: same outcome as in the Nitro kit`);
+    assert.ok(!a.corpus.files[`furni-renders/${it.classname}.png`], `${it.classname} has no still`);
+  }
+  assert.equal(a.report.counts.failed, BROKEN_ITEMS.length);
+  assert.deepEqual(a.report.counts, c.report.counts);
+  assert.deepEqual(b.corpus.counts, a.corpus.counts);
+  assert.deepEqual(b.corpus.files, a.corpus.files, 'Flash kit and converted folder: every file byte-identical');
+
+  // The Nitro kit: the same files, byte-identical except the one item whose sprite SWF bitmaps cannot hold.
+  assert.deepEqual(Object.keys(c.corpus.files), Object.keys(a.corpus.files));
+  const differing = Object.keys(a.corpus.files).filter((p) => a.corpus.files[p]!.sha256 !== c.corpus.files[p]!.sha256);
+  // (Its icon draws only layer a, so the icon is identical.)
+  assert.deepEqual(differing, ['furni-renders/kit_panel_copy.png', 'hof_furni/61009/kit_panel_copy.bundle']);
+  for (const p of differing.filter((x) => x.endsWith('.png'))) {
+    const x = decodePngSync(corpusFile(out('flash'), p));
+    const y = decodePngSync(corpusFile(out('nitro'), p));
+    assert.deepEqual([x.width, x.height], [y.width, y.height], `${p}: same size`);
+    for (let i = 0; i < x.data.length; i++) assert.ok(Math.abs(x.data[i]! - y.data[i]!) <= 1, `${p}: within one level`);
+  }
+});
+
+test('sample kit, Flash layout: avatars through the service loader are pixel-identical from the SWFs and from the converted folder, and from the Nitro kit', async () => {
+  const { flash, converted, nitro } = await sampleKitFolders();
+  const swfHotel = await loadAvatarHotel(flash);
+  const convHotel = await loadAvatarHotel(converted);
+  const nitroHotel = await loadAvatarHotel(nitro);
+  assert.equal(swfHotel.layout, 'flash');
+  assert.equal(convHotel.layout, 'nitro');
+  // (Every assert.ok here has a message: without one, Node re-parses the transpiled source to describe a failure, which takes minutes.)
+  assert.ok(swfHotel.smallSprites && convHotel.smallSprites && !nitroHotel.smallSprites, 'sh_ sprites: the Flash kit and its conversion have them, the Nitro kit has none');
+  assert.deepEqual(convHotel.sources, swfHotel.sources);
+  assert.deepEqual(swfHotel.sources, nitroHotel.sources, 'no avatar documents beyond the Nitro kit: the same built-ins');
+  // The Flash hotel without its sh_ sprites: size s halves h, as the Nitro kit does.
+  const swfNoSmall = { ...swfHotel, smallSprites: false };
+
+  const plainFig = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
+  const busyFig = 'hd-185-19.hr-515-45-40.ch-215-66-92.lg-275-82-62.sh-295-80-92.ha-1001-110-62.cc-3002-82-66.cp-3101-62.mc-3201-100.ea-1401-80.fa-1201-61.ca-1801-62.wa-2002-66-92.he-1601-85';
+  const base: AvatarRequest = { figure: plainFig, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0 };
+  const requests: AvatarRequest[] = [];
+  const actions = ['', 'std', 'wav', 'sit', 'lay', 'wlk', 'spk', 'respect', 'blow', 'laugh', 'dance', 'sleep', 'crr=1', 'crr=6', 'drk=2', 'drk=3', 'sig=3', 'sig=17', 'wav,crr=1', 'sit,drk=2', 'wlk,spk'];
+  for (const action of actions) {
+    for (let direction = 0; direction < 8; direction++) requests.push({ ...base, figure: direction % 2 ? busyFig : plainFig, action, direction, headDirection: (direction + 1) % 8, animated: true });
+    for (const size of ['s', 'l'] as const) for (const direction of [1, 4, 6]) requests.push({ ...base, size, action, direction, headDirection: direction, animated: true });
+  }
+  for (const gesture of ['sml', 'sad', 'agr', 'srp', 'spk', 'eyb']) {
+    for (const size of ['s', 'm', 'l'] as const) requests.push({ ...base, figure: busyFig, size, gesture, direction: 3, headDirection: 3 }, { ...base, size, gesture, direction: 5, headDirection: 4, action: 'lay' });
+  }
+  for (const size of ['s', 'm', 'l'] as const) {
+    for (const direction of [0, 2, 3, 5, 7]) requests.push({ ...base, figure: busyFig, size, direction, headDirection: direction, headOnly: true, action: 'spk', animated: true });
+    requests.push({ ...base, size, action: 'wav', animated: true, frames: 3 }, { ...base, figure: 'hd-600-8.ha-1003-85.ea-1402-62.lg-285-73', size, direction: 4, headDirection: 4, action: 'lay' });
+  }
+
+  let smallDiffer = 0;
+  let smallDrawn = 0;
+  for (const req of requests) {
+    const label = JSON.stringify(req);
+    const ra = await renderAvatar(swfHotel, req);
+    const rb = await renderAvatar(convHotel, req);
+    assert.equal(rb.frames.length, ra.frames.length, label);
+    ra.frames.forEach((f, i) => {
+      assert.ok(hasVisiblePixel(f), `${label} frame ${i} is not blank`);
+      assert.ok(imagesEqual(f, rb.frames[i]!), `${label} frame ${i}: SWF and converted identical`);
+    });
+    // The Nitro kit: identical at m and l; at s identical once the Flash hotel's sh_ sprites are off.
+    const rn = await renderAvatar(nitroHotel, req);
+    const rf = req.size === 's' ? await renderAvatar(swfNoSmall, req) : ra;
+    assert.equal(rn.frames.length, rf.frames.length, label);
+    rf.frames.forEach((f, i) => assert.ok(imagesEqual(f, rn.frames[i]!), `${label} frame ${i}: Flash kit and Nitro kit identical`));
+    if (req.size === 's') {
+      if (ra.layers.some((l) => l.asset.startsWith('sh_') && l.library.startsWith('hh_human_50_'))) smallDrawn++;
+      if (ra.frames.some((f, i) => !imagesEqual(f, rn.frames[i]!))) smallDiffer++;
+    }
+  }
+  assert.ok(requests.length > 300, `${requests.length} requests`);
+  assert.ok(smallDrawn > 0 && smallDiffer > 0, `size s draws the Flash kit's own sh_ sprites (${smallDrawn} renders use them, ${smallDiffer} differ from halving)`);
+});
+
 // Real data: a subset (all furni, the figure libraries one outfit needs at both sizes) keeps it quick.
 const flash = realdata('flash');
 const FIGURE_LIBS = ['body', 'face', 'hair', 'shirt', 'leg', 'shoe', 'item'].flatMap((n) => [`hh_human_${n}`, `hh_human_50_${n}`]);
@@ -254,7 +486,7 @@ test('convert real Flash data: every furni and figure library converts; renders 
     assert.equal(swfHotel.layout, 'flash');
     assert.equal(nitroHotel.layout, 'nitro');
     const extras = (await readFlashAvatarData(to))!;
-    assert.ok(extras.geometry && extras.animations && extras.partSets && extras.drawOrder && extras.smallSprites);
+    assert.ok(extras.geometry && extras.animations && extras.partSets && extras.drawOrder && extras.smallSprites, 'the converted folder carries every avatar document and the sh_ sprites');
     assert.deepEqual(nitroHotel.sources, swfHotel.sources);
     const base: AvatarRequest = { figure: 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-61', direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0 };
     const requests: AvatarRequest[] = [];
