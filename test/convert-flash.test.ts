@@ -16,8 +16,9 @@ import { loadAvatarHotel, renderAvatar, type AvatarRequest } from '../src/avatar
 import { runBuild } from '../src/build/run.js';
 import { hasVisiblePixel, imagesEqual, type RgbaImage } from '../src/imaging/image.js';
 import { makeImage, writeSwf } from './helpers/swf-writer.js';
-import { sampleKitStream, writeSampleKit } from '../src/samplekit/index.js';
-import { KIT_ITEMS } from '../src/samplekit/furni/index.js';
+import { ensureSampleKit, generatorVersion, readKitStamp, sampleKitStream, writeSampleKit } from '../src/samplekit/index.js';
+import { registerSampleKitCommand } from '../src/cli/sample-kit.js';
+import { KIT_ITEMS, generatedSpec } from '../src/samplekit/furni/index.js';
 import { LIBRARIES } from '../src/samplekit/avatar/catalog.js';
 import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../src/formats/gamedata/figure-xml.js';
 import { parseFurnidataXml } from '../src/formats/gamedata/furnidata-xml.js';
@@ -420,6 +421,36 @@ test('sample kit, Flash layout: avatars through the service loader are pixel-ide
   }
   assert.ok(requests.length > 300, `${requests.length} requests`);
   assert.ok(smallDrawn > 0 && smallDiffer > 0, `size s draws the Flash kit's own sh_ sprites (${smallDrawn} renders use them, ${smallDiffer} differ from halving)`);
+});
+
+test('sample-kit --layout flash: writes the Flash kit (generated items too), stamped apart from the Nitro kit; bad flags are refused', async () => {
+  const root = tmp();
+  const saved = console.log;
+  try {
+    const out = join(root, 'kit');
+    const program = new Command().exitOverride().configureOutput({ writeErr: () => undefined });
+    registerSampleKitCommand(program);
+    console.log = () => undefined;
+    await program.parseAsync(['sample-kit', '--out', out, '--layout', 'flash', '--furni', '2'], { from: 'user' });
+    console.log = saved;
+    const stamp = (await readKitStamp(out))!;
+    assert.equal(stamp.generatorVersion, `${generatorVersion()}+flash`, 'a Flash kit never passes for the Nitro kit');
+    assert.deepEqual(stamp.options, { extraFurni: 2 });
+    const generated = [1, 2].map((i) => generatedSpec(i).classname).map((cn) => readdirSync(join(out, 'hof_furni'), { recursive: true }).map(String).find((p) => p.endsWith(`${cn}.swf`)));
+    assert.ok(generated.every(Boolean), `generated items written: ${generated}`);
+    const report = await convertFlashToNitro({ from: out, to: join(root, 'converted') });
+    assert.equal(report.failed.length, BROKEN_ITEMS.length, 'only the deliberately broken SWFs fail');
+    assert.equal(report.furniture.length, OK_ITEMS.length + 2);
+    // ensureSampleKit for the Nitro layout rewrites a Flash kit in place (the stamps differ).
+    const again = await ensureSampleKit(out, { extraFurni: 2 });
+    assert.equal(again.written, true, 'the Nitro kit replaces the Flash kit');
+    assert.ok(readdirSync(join(out, 'bundled', 'furniture')).length > 0, 'Nitro layout written');
+    await assert.rejects(program.parseAsync(['sample-kit', '--out', out, '--layout', 'shockwave'], { from: 'user' }), /expected nitro or flash/);
+    await assert.rejects(program.parseAsync(['sample-kit', '--out', out, '--layout', 'flash', '--contact-sheet', join(root, 's.png')], { from: 'user' }), /contact-sheet reads \.nitro bundles/);
+  } finally {
+    console.log = saved;
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 // Real data: a subset (all furni, the figure libraries one outfit needs at both sizes) keeps it quick.
