@@ -202,6 +202,28 @@ test('icons: all icon layers composed (icon_a and icon_b)', () => {
   assert.ok(count(icon) > count(a) && count(icon) > count(b));
 });
 
+test('icons: composed by z, then by layer id on a z tie (pixels)', () => {
+  const m = kitModel('kit_icon_zorder');
+  const a = m.sprites.get('kit_icon_zorder_icon_a')!.image; // layer 0, z 2
+  const b = m.sprites.get('kit_icon_zorder_icon_b')!.image; // layer 1, z 1
+  const px = (img: typeof a, x: number, y: number) => [...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4)];
+  const blue = px(a, 1, 1);
+  const red = px(b, 1, 1);
+  assert.notDeepEqual(blue, red);
+  // Two 10x10 squares, the second 5,5 further: a 15x15 icon overlapping in its middle.
+  const icon = renderIcon(m)!;
+  assert.deepEqual([icon.width, icon.height], [15, 15]);
+  assert.deepEqual(px(icon, 2, 2), blue);
+  assert.deepEqual(px(icon, 12, 12), red);
+  assert.deepEqual(px(icon, 12, 2), [0, 0, 0, 0]);
+  for (const [x, y] of [[5, 5], [7, 7], [9, 9]]) assert.deepEqual(px(icon, x!, y!), blue, `overlap ${x},${y}: layer 0 has the higher z`);
+  // The same layers with equal z: the higher layer id is drawn last and covers the overlap.
+  const tie = { ...m, def: { ...m.def, sizes: m.def.sizes.map((s) => (s.size === 1 ? { ...s, layers: Object.fromEntries(Object.entries(s.layers).map(([id, l]) => [id, { ...l, z: 0 }])) } : s)) } };
+  const tied = renderIcon(tie)!;
+  for (const [x, y] of [[5, 5], [7, 7], [9, 9]]) assert.deepEqual(px(tied, x!, y!), red, `overlap ${x},${y}: z tie, layer 1 on top`);
+  assert.deepEqual(px(tied, 2, 2), blue);
+});
+
 test('icons: an item without icon layers has no icon', () => {
   assert.equal(renderIcon(kitModel('kit_noicon')), null);
 });

@@ -84,6 +84,7 @@ test('every rule the issue lists is exercised by at least one item', () => {
     'tie-all-higher-state-wins', 'blank-frame-is-not-visible', 'frame-repeat', 'loop-count', 'random', 'transition-keys-100',
     'transition-repeated-id-keys', 'transition-internal-id-keys', 'icon-one-layer', 'icon-two-layers', 'no-icon', 'corrupt-bundle',
     'missing-bundle', 'wall-item', 'layer-offset', 'frame-offset', 'multi-tile', 'icon-visualization-first', 'no-logic-directions',
+    'icon-z-order',
   ];
   for (const r of all) assert.ok(FURNI_EXPECTATIONS.some((e) => e.rules.includes(r)), r);
   assert.deepEqual(FURNI_EXPECTATIONS.map((e) => e.classname).sort(), KIT_ITEMS.map((i) => i.classname).sort(), 'one expectation per item');
@@ -188,6 +189,12 @@ test('each item has the data its rules name', async () => {
     if (has('multi-tile')) assert.ok(it.xdim * it.ydim > 1, cn);
     if (has('no-logic-directions')) assert.equal(lib!.data.logic!.model!.directions, undefined, cn);
     else if (lib) assert.deepEqual(lib.data.logic!.model!.directions, Object.keys(v!.directions!).map((d) => Number(d) * 45), `${cn} logic directions match the visualization`);
+    if (has('icon-z-order')) {
+      // Some pair of icon layers where the higher id has the lower z, so id order alone stacks them wrong.
+      const icon = lib!.data.visualizations!.find((x) => x.size === 1)!;
+      const z = (l: number) => icon.layers?.[String(l)]?.z ?? 0;
+      assert.ok(Array.from({ length: icon.layerCount }, (_, l) => l).some((l) => l > 0 && z(l) < z(l - 1)), cn);
+    }
     if (has('icon-visualization-first')) assert.ok(lib!.data.visualizations![0]!.size === 1 && lib!.data.visualizations![0]!.directions === undefined, cn);
     if (has('missing-bundle')) assert.equal(files.get(furniBundlePath(cn)), undefined, cn);
     if (has('corrupt-bundle')) assert.ok(files.get(furniBundlePath(cn)) && !lib, cn);

@@ -90,8 +90,9 @@ export function vis64(v: {
 }
 
 /** The size-1 (icon) visualization: angle 360, direction 0 (some real bundles list no directions). */
-export function visIcon(layerCount: number, colors?: Record<string, Record<string, number>>, withDirections = true): NitroVisualization {
+export function visIcon(layerCount: number, colors?: Record<string, Record<string, number>>, withDirections = true, layers?: Record<string, NitroLayer>): NitroVisualization {
   const out: NitroVisualization = { angle: 360, layerCount, size: 1 };
+  if (layers) out.layers = layers;
   if (withDirections) out.directions = { '0': {} };
   if (colors) out.colors = colorTable(colors);
   return out;

@@ -923,6 +923,22 @@ export const KIT_ITEMS: readonly KitItem[] = [
     bundle: 'missing',
     build: () => simpleBlock('kit_missing_bundle', RED),
   }),
+  item({
+    classname: 'kit_icon_zorder',
+    kind: 'floor',
+    id: 5031,
+    revision: 61031,
+    name: 'Block whose icon layers stack by z, not by id',
+    build() {
+      const b = new FurniBuilder('kit_icon_zorder');
+      dirs(b, 0, 0, [2], M24, (c, d) => markedBox(c, `A${d}`, PURPLE));
+      // Two overlapping icon squares: layer 0 (blue) has the higher z, so it covers layer 1 (red)
+      // although layer 1 has the higher id.
+      b.sprite('icon_a', drawSprite((c) => c.rect(0, 0, 10, 10, BLUE, null)));
+      b.sprite('icon_b', drawSprite((c) => c.rect(5, 5, 10, 10, RED, null)));
+      return staticLib(b, { x: 1, y: 1, z: 1 }, [2, 4], vis64({ layerCount: 1, directions: D24 }), visIcon(2, undefined, true, { '0': { z: 2 }, '1': { z: 1 } }));
+    },
+  }),
 ];
 
 function simpleBlock(cn: string, color: Rgba): AssetLibrary {

@@ -32,6 +32,7 @@ export type FurniRule =
   | 'transition-internal-id-keys'
   | 'icon-one-layer'
   | 'icon-two-layers'
+  | 'icon-z-order'
   | 'no-icon'
   | 'corrupt-bundle'
   | 'missing-bundle'
@@ -279,4 +280,11 @@ export const FURNI_EXPECTATIONS: readonly FurniExpectation[] = [
   { classname: 'kit_corrupt_garbage', rules: ['corrupt-bundle'], still: null, iconLayers: 0, looks: 'bundle is 1021 bytes of noise starting ff ff: reading it fails' },
   { classname: 'kit_corrupt_json', rules: ['corrupt-bundle'], still: null, iconLayers: 0, looks: 'valid container whose JSON is cut in half: the JSON does not parse' },
   { classname: 'kit_missing_bundle', rules: ['missing-bundle'], still: null, iconLayers: 0, looks: 'FurnitureData row but no bundle file' },
+  {
+    classname: 'kit_icon_zorder',
+    rules: ['icon-z-order', 'icon-two-layers', 'flip-alias'],
+    still: { state: 0, direction: 2, visibleLayers: 1 },
+    iconLayers: 2,
+    looks: 'purple box "A2"; the icon is a blue square (layer 0, z 2) over a red one offset 5,5 (layer 1, z 1): blue wins where they overlap',
+  },
 ];
