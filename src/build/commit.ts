@@ -7,7 +7,8 @@
 //   1. the final corpus.json, build-report.json and build state are written into `.staging/`, then the
 //      journal `.staging/commit.json` (atomically): the staged paths to move and the paths to remove;
 //   2. every path about to be replaced is withdrawn from the live corpus.json (rewritten atomically), so
-//      what it lists stays true while the files change under it;
+//      what it lists stays true while the files change under it; then a short grace period lets a
+//      running server (it polls corpus.json, every 2 s by default) drop them from its table too;
 //   3. each staged file is renamed into place;
 //   4. the staged report, state and corpus.json are renamed into place (corpus.json last);
 //   5. files no longer published are deleted, then the journal, then `.staging/`.
@@ -38,11 +39,26 @@ export interface CommitHooks {
   afterRename?: (count: number, path: string) => void;
 }
 
+/**
+ * How long the commit waits after withdrawing paths from corpus.json before replacing their files:
+ * longer than the furni server's default corpus.json poll (2 s), so a server that polls at that rate
+ * has stopped serving the old bytes (under their old ETag) before new bytes take their place.
+ */
+export const COMMIT_GRACE_MS = 2500;
+
+export interface CommitOptions {
+  hooks?: CommitHooks;
+  /** Default COMMIT_GRACE_MS. Only spent when a listed path is withdrawn. */
+  graceMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export const stagingDir = (out: string) => join(out, STAGING_DIR);
 
 /** Writes the staged documents and the journal, then applies it. */
 /** `docs`: small documents (relative path → text) put in place after the outputs, in order, corpus.json last. */
-export function commitBuild(out: string, moves: string[], removes: string[], docs: [string, string][], corpusFile: string, hooks: CommitHooks = {}): void {
+export async function commitBuild(out: string, moves: string[], removes: string[], docs: [string, string][], corpusFile: string, opts: CommitOptions = {}): Promise<void> {
   const stage = stagingDir(out);
   mkdirSync(stage, { recursive: true });
   for (const [rel, text] of docs) {
@@ -53,11 +69,11 @@ export function commitBuild(out: string, moves: string[], removes: string[], doc
   // The journal's arrival is the commit point: from here on a rerun finishes what this one started.
   writeFileAtomicSync(join(stage, JOURNAL_FILE), JSON.stringify(journal));
   rmSync(join(stage, PENDING_FILE), { force: true });
-  applyJournal(out, journal, corpusFile, hooks);
+  await applyJournal(out, journal, corpusFile, opts);
 }
 
 /** Finishes a commit a killed build left behind. Returns whether there was one. */
-export function recoverCommit(out: string, corpusFile: string): boolean {
+export async function recoverCommit(out: string, corpusFile: string, opts: CommitOptions = {}): Promise<boolean> {
   const path = join(stagingDir(out), JOURNAL_FILE);
   let journal: CommitJournal;
   try {
@@ -73,7 +89,7 @@ export function recoverCommit(out: string, corpusFile: string): boolean {
     rmSync(stagingDir(out), { recursive: true, force: true });
     return false;
   }
-  applyJournal(out, journal, corpusFile, {});
+  await applyJournal(out, journal, corpusFile, opts);
   return true;
 }
 
@@ -95,8 +111,9 @@ function recount(files: CorpusIndex['files']): CorpusIndex['counts'] {
   };
 }
 
-function applyJournal(out: string, journal: CommitJournal, corpusFile: string, hooks: CommitHooks): void {
+async function applyJournal(out: string, journal: CommitJournal, corpusFile: string, opts: CommitOptions): Promise<void> {
   const stage = stagingDir(out);
+  const hooks = opts.hooks ?? {};
   let renames = 0;
   const moveIn = (rel: string): void => {
     const from = join(stage, rel);
@@ -120,7 +137,10 @@ function applyJournal(out: string, journal: CommitJournal, corpusFile: string, h
           withdrawn++;
         }
       }
-      if (withdrawn > 0) writeFileAtomicSync(join(out, corpusFile), JSON.stringify({ ...live, counts: recount(live.files) }, null, 1) + '\n');
+      if (withdrawn > 0) {
+        writeFileAtomicSync(join(out, corpusFile), JSON.stringify({ ...live, counts: recount(live.files) }, null, 1) + '\n');
+        await sleep(opts.graceMs ?? COMMIT_GRACE_MS);
+      }
     }
   }
   // 3. and 4.

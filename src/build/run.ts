@@ -31,6 +31,8 @@ export interface BuildOptions extends LayoutOverrides {
   pendingSaveMs?: number;
   /** Test hooks: after each finished item (count so far) and after each rename of the commit. */
   hooks?: CommitHooks & { afterItem?: (done: number) => void };
+  /** Wait between withdrawing changed paths from corpus.json and replacing them; default COMMIT_GRACE_MS. */
+  commitGraceMs?: number;
 }
 
 export interface BuildProgress {
@@ -124,7 +126,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const { data: furnidata, problems } = await readFurnidata(await readFile(layout.furnidataFile), layout.furnidataFile, layout.furnidataFormat);
   await mkdir(out, { recursive: true });
   // A commit a killed build left half done is finished before anything else looks at the corpus.
-  recoverCommit(out, CORPUS_FILE);
+  await recoverCommit(out, CORPUS_FILE, { graceMs: opts.commitGraceMs });
   await removeTempFiles(out);
 
   // Group the furnidata rows by base classname; a `*n` row shares the asset of its base.
@@ -272,7 +274,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   }
   const live = new Set(files.map((f) => f.path));
   const removes = [...new Set([...Object.keys(liveFiles), ...previousPaths])].filter((p) => !live.has(p)).sort();
-  commitBuild(
+  await commitBuild(
     out,
     moves.sort(),
     removes,
@@ -282,7 +284,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
       [CORPUS_FILE, JSON.stringify(corpus, null, 1) + '\n'],
     ],
     CORPUS_FILE,
-    opts.hooks,
+    { hooks: opts.hooks, graceMs: opts.commitGraceMs },
   );
 
   return { report, corpus, layout: layout.kind, rebuilt, unchanged: unchangedBases.size };

@@ -10,6 +10,7 @@ await runBuild({
   out: a.out,
   jobs: a.jobs,
   pendingSaveMs: 0,
+  commitGraceMs: 0,
   now: () => new Date('2026-02-02T00:00:00Z'),
   hooks: {
     afterItem: (n) => {

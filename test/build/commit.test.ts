@@ -16,6 +16,7 @@ import { readAssetLibrary, writeAssetLibrary, type AssetLibrary } from '../../sr
 import { runBuild, CORPUS_FILE, REPORT_FILE } from '../../src/build/run.js';
 import { buildItem, type ItemTask } from '../../src/build/item.js';
 import { STAGING_DIR } from '../../src/build/commit.js';
+import { CorpusStore } from '../../src/server/furni/corpus-store.js';
 import { type CorpusIndex, type BuildReport } from '../../src/build/corpus.js';
 import { createImage, type RgbaImage } from '../../src/imaging/image.js';
 
@@ -119,7 +120,7 @@ for (const k of killPoints) {
       const newFiles = readJson<CorpusIndex>(join(reference, CORPUS_FILE)).files;
       for (const [p, f] of Object.entries(c.files)) assert.ok(oldFiles[p]?.sha256 === f.sha256 || newFiles[p]?.sha256 === f.sha256, p);
     }
-    const s = await runBuild({ assets: changed, out, jobs: 1, now: fixed });
+    const s = await runBuild({ assets: changed, out, jobs: 1, now: fixed, commitGraceMs: 0 });
     const final = assertConsistent(out, `${k.label}, rerun`);
     assert.deepEqual(final.files, readJson<CorpusIndex>(join(reference, CORPUS_FILE)).files);
     assert.deepEqual(s.report.counts.failed, readJson<BuildReport>(join(reference, REPORT_FILE)).counts.failed);
@@ -138,9 +139,39 @@ test('items built before a kill are reused from staging by the rerun (verified b
   const tampered = join(out, STAGING_DIR, 'furni-renders', `${RECOLOURED[0]}.png`);
   writeFileSync(tampered, Buffer.concat([readFileSync(tampered), Buffer.from([0])]));
   let total = -1;
-  await runBuild({ assets: changed, out, jobs: 1, now: fixed, onProgress: (p) => (total = p.total) });
+  await runBuild({ assets: changed, out, jobs: 1, now: fixed, commitGraceMs: 0, onProgress: (p) => (total = p.total) });
   assert.ok(total >= 1 && total < RECOLOURED.length + 1, `rerun built ${total} items, expected fewer than ${RECOLOURED.length + 1}`);
   assert.deepEqual(assertConsistent(out, 'reuse').files, readJson<CorpusIndex>(join(reference, CORPUS_FILE)).files);
+});
+
+test('a running server never holds a table that disagrees with the disk: changed paths are withdrawn, then replaced after a grace period', async () => {
+  const quiet = { info() {}, warn() {}, error() {} };
+  // What the furni server holds for each changed path right after the commit, checked against the disk.
+  const mismatches = async (graceMs: number): Promise<string[]> => {
+    const out = join(root, `out-server-${graceMs}`);
+    cpSync(pristine, out, { recursive: true });
+    const store = new CorpusStore({ dir: out, memoryBudget: 0, checkIntervalMs: 100, log: quiet });
+    await store.open();
+    store.startWatching();
+    try {
+      await runBuild({ assets: changed, out, jobs: 1, now: fixed, commitGraceMs: graceMs });
+      // Synchronously after the commit: the store has not polled since.
+      const bad: string[] = [];
+      for (const cn of RECOLOURED) {
+        for (const p of [`furni-renders/${cn}.png`, `catalog-thumbs/${cn}.png`]) {
+          const f = store.lookup(p);
+          if (f && sha(readFileSync(join(out, p))) !== f.sha256) bad.push(p);
+        }
+      }
+      return bad;
+    } finally {
+      store.stop();
+    }
+  };
+  // Without the grace period the server still lists the old hashes of files that have already changed.
+  assert.ok((await mismatches(0)).length > 0, 'the check can fail');
+  // With it (longer than the store's poll), the store has dropped the changed paths before they change.
+  assert.deepEqual(await mismatches(400), []);
 });
 
 /** A sprite wider than the WebP format allows: it renders, but its bundle's atlas cannot be encoded. */
