@@ -69,16 +69,24 @@ export async function avatarKitFiles(): Promise<KitFile[]> {
     { path: 'gamedata/FigureMap.json', data: json(figureMapJson()) },
     { path: 'gamedata/HabboAvatarActions.json', data: json(avatarActionsJson()) },
   ];
-  const built = new Map<string, AssetLibrary>();
-  for (const lib of LIBRARIES) if (!lib.name.startsWith('hh_human_50_')) built.set(lib.name, buildFigureLibrary(lib));
-  for (const lib of LIBRARIES) {
-    let asset = built.get(lib.name);
-    if (!asset) {
-      const full = built.get(lib.name.replace('hh_human_50_', 'hh_human_'));
-      if (!full) throw new Error(`no full-size library for ${lib.name}`);
-      asset = buildSmallLibrary(lib, full);
-    }
+  for (const { lib, asset } of figureLibraries(buildSmallLibrary)) {
     files.push({ path: `bundled/figure/${lib.name}.nitro`, data: await writeAssetLibrary(asset) });
   }
   return files;
+}
+
+/**
+ * Every kit figure library in FigureMap order. The small `hh_human_50_*` libraries are made from their
+ * full-size twin by `small`: the Nitro and the Flash layout keep small sprites differently.
+ */
+export function figureLibraries(small: (lib: KitLibrary, full: AssetLibrary) => AssetLibrary): { lib: KitLibrary; asset: AssetLibrary }[] {
+  const built = new Map<string, AssetLibrary>();
+  for (const lib of LIBRARIES) if (!lib.name.startsWith('hh_human_50_')) built.set(lib.name, buildFigureLibrary(lib));
+  return LIBRARIES.map((lib) => {
+    const asset = built.get(lib.name);
+    if (asset) return { lib, asset };
+    const full = built.get(lib.name.replace('hh_human_50_', 'hh_human_'));
+    if (!full) throw new Error(`no full-size library for ${lib.name}`);
+    return { lib, asset: small(lib, full) };
+  });
 }

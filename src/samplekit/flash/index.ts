@@ -11,9 +11,9 @@ import { type AssetLibrary } from '../../formats/asset-library.js';
 import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../../avatar/gamedata-types.js';
 import { type FurnitureData } from '../../formats/furnidata.js';
 import { avatarActionsJson } from '../avatar/actions.js';
-import { LIBRARIES, figureDataJson, figureMapJson } from '../avatar/catalog.js';
-import { buildFigureLibrary } from '../avatar/index.js';
-import { type KitItem, KIT_ITEMS, furnitureData, generatedSpec } from '../furni/index.js';
+import { figureDataJson, figureMapJson } from '../avatar/catalog.js';
+import { figureLibraries } from '../avatar/index.js';
+import { type KitItem, KIT_ITEMS, furnitureData, generatedSpec, kitNoise } from '../furni/index.js';
 import { GeneratedSprites, generatedLibrary } from '../furni/generated.js';
 import { type KitFile } from '../kit-file.js';
 import { type FurniKitOptions } from '../furni/index.js';
@@ -33,35 +33,10 @@ export function avatarFlashFiles(): KitFile[] {
     { path: 'gamedata/figuremap.xml', data: text(figureMapXml(figureMapJson() as FigureMapDoc)) },
     { path: 'gamedata/HabboAvatarActions.xml', data: text(avatarActionsXml(avatarActionsJson() as AvatarActionsDoc)) },
   ];
-  const built = new Map<string, AssetLibrary>();
-  for (const lib of LIBRARIES) if (!lib.name.startsWith('hh_human_50_')) built.set(lib.name, buildFigureLibrary(lib));
-  for (const lib of LIBRARIES) {
-    let asset = built.get(lib.name);
-    if (!asset) {
-      const full = built.get(lib.name.replace('hh_human_50_', 'hh_human_'));
-      if (!full) throw new Error(`no full-size library for ${lib.name}`);
-      asset = smallFigureLibrary(lib.name, full);
-    }
+  for (const { lib, asset } of figureLibraries((lib, full) => smallFigureLibrary(lib.name, full))) {
     files.push({ path: flashFigurePath(lib.name), data: figureSwf(asset) });
   }
   return files;
-}
-
-/** Deterministic noise (xorshift32) starting ff ff, so no reader mistakes it for a SWF. */
-function noise(length: number, seed: number): Buffer {
-  const out = Buffer.alloc(length);
-  let s = (seed * 2654435761) >>> 0 || 1;
-  for (let i = 0; i < length; i++) {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    out[i] = s & 0xff;
-  }
-  out[0] = 0xff;
-  out[1] = 0xff;
-  return out;
 }
 
 /** The SWF as the kit ships it: valid, or broken the way the Nitro kit's bundle of that item is broken. */
@@ -76,7 +51,7 @@ function itemSwf(it: KitItem, lib: AssetLibrary): Buffer | null {
       return Buffer.from(whole.subarray(0, Math.floor(whole.length / 2)));
     }
     case 'garbage':
-      return noise(1021, it.id);
+      return kitNoise(1021, it.id);
     case 'bad-json':
       // The Flash counterpart of a bundle with half its JSON: a SWF whose assets document is cut in half.
       return furniSwf(lib, { damage: (sym, xml) => (sym.endsWith('_assets') ? xml.slice(0, Math.floor(xml.length / 2)) : xml) });

@@ -78,7 +78,7 @@ async function itemBundle(it: KitItem, lib: AssetLibrary): Promise<Buffer | null
       return Buffer.from(whole.subarray(0, Math.floor(whole.length / 2)));
     }
     case 'garbage':
-      return garbage(1021, it.id);
+      return kitNoise(1021, it.id);
     case 'bad-json': {
       const json = JSON.stringify({ ...lib.data, name: lib.name });
       return writeNitroBundle([[`${lib.name}.json`, Buffer.from(json.slice(0, Math.floor(json.length / 2)))]]);
@@ -86,8 +86,11 @@ async function itemBundle(it: KitItem, lib: AssetLibrary): Promise<Buffer | null
   }
 }
 
-/** Deterministic noise (xorshift32); starts with a file count of 0xffff so no reader mistakes it. */
-function garbage(length: number, seed: number): Buffer {
+/**
+ * Deterministic noise (xorshift32) for the kit's corrupt files. It starts ff ff: as a .nitro file count
+ * (0xffff) or a SWF signature, no reader mistakes it for a valid file.
+ */
+export function kitNoise(length: number, seed: number): Buffer {
   const out = Buffer.alloc(length);
   let s = (seed * 2654435761) >>> 0 || 1;
   for (let i = 0; i < length; i++) {
