@@ -56,8 +56,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const stagingDir = (out: string) => join(out, STAGING_DIR);
 
-/** Writes the staged documents and the journal, then applies it. */
-/** `docs`: small documents (relative path → text) put in place after the outputs, in order, corpus.json last. */
+/**
+ * Writes the staged documents and the journal, then applies it. `docs`: small documents (relative path →
+ * text) put in place after the outputs, in order, corpus.json last.
+ */
 export async function commitBuild(out: string, moves: string[], removes: string[], docs: [string, string][], corpusFile: string, opts: CommitOptions = {}): Promise<void> {
   const stage = stagingDir(out);
   mkdirSync(stage, { recursive: true });
