@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { cp, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readNitroBundle, writeNitroBundle } from '../../src/formats/nitro-container.js';
 import { ensureSampleKit } from '../../src/samplekit/index.js';
 import { defaultAvatarConfig, type AvatarServiceConfig } from '../../src/server/avatar/config.js';
 import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../src/server/avatar/index.js';
@@ -245,12 +246,23 @@ test('asset identity: cache keys and ETags change when the hotel changes its ava
   assert.notEqual(edited.etag, first.etag);
   assert.ok(edited.body.equals(first.body));
 
-  // A library replaced (new modification time): again a new identity.
+  // A library touched but not changed (a copy, a redeploy): the same identity, served from disk.
   const lib = join(assets, 'bundled', 'figure', 'hh_human_body.nitro');
   await utimes(lib, new Date(), new Date(Date.now() + 60_000));
   const touched = await run();
-  assert.notEqual(touched.id, edited.id);
-  assert.equal(touched.source, 'render');
+  assert.equal(touched.id, edited.id, 'identity is by content, not modification time');
+  assert.equal(touched.source, 'disk');
+
+  // A library replaced with other bytes (same sprites, its JSON written differently): a new identity.
+  const entries = readNitroBundle(await readFile(lib), lib);
+  const rewritten = [...entries].map(([name, data]): [string, Buffer] =>
+    name.endsWith('.json') ? [name, Buffer.from(JSON.stringify(JSON.parse(data.toString('utf8')), null, 1))] : [name, data],
+  );
+  await writeFile(lib, writeNitroBundle(rewritten));
+  const replaced = await run();
+  assert.notEqual(replaced.id, edited.id);
+  assert.equal(replaced.source, 'render');
+  assert.ok(replaced.body.equals(first.body), 'same sprites, same pixels');
 });
 
 // ---- fallback reasons forced ----
