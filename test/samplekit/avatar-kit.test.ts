@@ -8,6 +8,9 @@ import { type AssetLibrary, readAssetLibrary } from '../../src/formats/asset-lib
 import { flipHorizontal, imagesEqual } from '../../src/imaging/image.js';
 import { type KitFile } from '../../src/samplekit/kit-file.js';
 import { realdata } from '../helpers/realdata.js';
+import { readNitroBundle } from '../../src/formats/nitro-container.js';
+import { PART_STYLES, PATTERNS, partStyle } from '../../src/samplekit/avatar/parts.js';
+import { OUTLINE, MARK } from '../../src/samplekit/avatar/raster.js';
 
 interface FigureData {
   palettes: { id: number; colors: { id: number; index: number; club: number; selectable: boolean; hexCode: string }[] }[];
@@ -119,7 +122,8 @@ test('avatar kit: sprites for every action, frame and exception direction the sp
   const need: [string, number, string][] = [];
   for (const d of [0, 1, 2, 3, 7]) {
     for (const f of [0, 1, 2, 3]) for (const t of ['bd', 'lh', 'rh', 'ls', 'rs']) need.push([t, t === 'ls' || t === 'rs' ? 2210 : 1, `h_wlk_${t}_${t === 'ls' || t === 'rs' ? 2210 : 1}_${d}_${f}`]);
-    need.push(['lg', 3270, `h_wlk_lg_3270_${d}_3`], ['sh', 4290, `h_sit_sh_4290_${d}_0`], ['bd', 1, `h_sit_bd_1_${d}_0`]);
+    for (const f of [0, 1, 2, 3]) need.push(['lg', 3270, `h_wlk_lg_3270_${d}_${f}`], ['sh', 4290, `h_wlk_sh_4290_${d}_${f}`], ['ch', 2210, `h_wlk_ch_2210_${d}_${f}`], ['ch', 2210, `h_wav_ch_2210_${d}_${f}`]);
+    need.push(['sh', 4290, `h_sit_sh_4290_${d}_0`], ['bd', 1, `h_sit_bd_1_${d}_0`]);
     need.push(['hd', 1, `h_spk_hd_1_${d}_0`], ['hd', 1, `h_spk_hd_1_${d}_1`], ['rh', 1, `h_crr_rh_1_${d}_0`], ['lh', 1, `h_crr_lh_1_${d}_0`]);
   }
   for (let d = 0; d < 8; d++) {
@@ -136,6 +140,79 @@ test('avatar kit: sprites for every action, frame and exception direction the sp
   for (const [t, id] of [['bd', 1], ['hd', 1], ['lh', 1], ['rh', 1], ['ch', 2210], ['lg', 3270], ['sh', 4290], ['hr', 1115], ['fc', 1], ['ey', 1]] as [string, number][]) need.push([t, id, `h_lay_${t}_${id}_2_0`]);
   const missing = need.filter(([t, id, n]) => !has(t, id, n)).map(([, , n]) => n);
   assert.deepEqual(missing, []);
+});
+
+test('avatar kit: every shirt part has wlk 0-3 in 0,1,2,3,7, each frame its own image; only the tee has (trap) wav 0-3', async () => {
+  const { files, libs } = await kit();
+  const map = doc<FigureMap>(files, 'gamedata/FigureMap.json');
+  const chParts = map.libraries.filter((l) => !l.id.startsWith('hh_human_50_')).flatMap((l) => l.parts.filter((p) => p.type === 'ch').map((p) => ({ lib: l.id, id: p.id })));
+  assert.deepEqual(chParts.map((p) => p.id).sort(), [2210, 2215, 2216, 2255]);
+  for (const { lib: name, id } of chParts) {
+    const lib = libs.get(`bundled/figure/${name}.nitro`)!;
+    for (const d of [0, 1, 2, 3, 7]) {
+      const images = [0, 1, 2, 3].map((f) => sprite(lib, `h_wlk_ch_${id}_${d}_${f}`)?.image);
+      const std = sprite(lib, `h_std_ch_${id}_${d}_0`)!.image!;
+      images.forEach((img, f) => assert.ok(img && !imagesEqual(img, std), `${name}: h_wlk_ch_${id}_${d}_${f} differs from std`));
+      for (let a = 0; a < 4; a++) for (let b = a + 1; b < 4; b++) assert.ok(!imagesEqual(images[a]!, images[b]!), `ch ${id} dir ${d}: wlk ${a} ≠ ${b}`);
+      for (const f of [0, 1, 2, 3]) assert.equal(Boolean(sprite(lib, `h_wav_ch_${id}_${d}_${f}`)), id === 2210, `h_wav_ch_${id}_${d}_${f}`);
+    }
+  }
+});
+
+test('avatar kit: real shirts carry ch wlk 0-3 in 0,1,2,3,7 and no ch wav (what the kit copies)', { skip: realdata('nitro/bundled/figure/shirt_F_maid.nitro').skip }, () => {
+  const dir = realdata('nitro/bundled/figure').path;
+  const names = (lib: string) => {
+    const files = readNitroBundle(readFileSync(join(dir, `${lib}.nitro`)));
+    const json = [...files].find(([n]) => n.endsWith('.json'))!;
+    return Object.keys((JSON.parse(json[1].toString('utf8')) as { assets: object }).assets);
+  };
+  const maid = names('shirt_F_maid');
+  for (const d of [0, 1, 2, 3, 7]) for (const f of [0, 1, 2, 3]) assert.ok(maid.includes(`h_wlk_ch_3047_${d}_${f}`), `h_wlk_ch_3047_${d}_${f}`);
+  for (const lib of ['shirt_F_maid', 'shirt_F_flowerdress', 'hh_human_shirt']) assert.deepEqual(names(lib).filter((n) => /^h_wav_ch_/.test(n)), [], lib);
+});
+
+test('avatar kit: each colorable part type has its own look untinted (grey level ≥ 12 apart within a pattern), and its sprites use it', async () => {
+  const types = Object.keys(PART_STYLES);
+  const mask = (p: keyof typeof PATTERNS) => Array.from({ length: 144 }, (_, i) => (PATTERNS[p](i % 12, Math.floor(i / 12)) ? 1 : 0)).join('');
+  const close: string[] = [];
+  for (let i = 0; i < types.length; i++) {
+    for (let j = i + 1; j < types.length; j++) {
+      const a = PART_STYLES[types[i]!]!;
+      const b = PART_STYLES[types[j]!]!;
+      const samePattern = mask(a.pattern) === mask(b.pattern);
+      if (samePattern && Math.abs(a.base - b.base) < 12) close.push(`${types[i]} ${a.base.toString(16)} vs ${types[j]} ${b.base.toString(16)} (${a.pattern})`);
+    }
+    const s = PART_STYLES[types[i]!]!;
+    if (s.pattern !== 'flat') assert.ok(s.alt !== undefined && Math.abs(s.alt - s.base) >= 24, `${types[i]}: pattern levels far apart`);
+  }
+  assert.deepEqual(close, []);
+  // The table is what the sprites show: the commonest interior grey of each colorable first-colour
+  // part's std direction-2 sprite is its type's base or alt level.
+  const { files, libs } = await kit();
+  const data = doc<FigureData>(files, 'gamedata/FigureData.json');
+  const map = doc<FigureMap>(files, 'gamedata/FigureMap.json');
+  const checked = new Set<string>();
+  for (const part of data.setTypes.flatMap((st) => st.sets.flatMap((s) => s.parts))) {
+    if (!part.colorable || part.type === 'ey') continue;
+    const style = partStyle(part.type, part.id)!;
+    const img = sprite(libs.get(`bundled/figure/${libraryOf(map, part.type, part.id)!.id}.nitro`)!, `h_std_${part.type}_${part.id}_2_0`)!.image!;
+    const counts = new Map<number, number>();
+    const opaque = (x: number, y: number) => x >= 0 && y >= 0 && x < img.width && y < img.height && img.data[(y * img.width + x) * 4 + 3]! > 0;
+    for (let y = 0; y < img.height; y++)
+      for (let x = 0; x < img.width; x++) {
+        // interior pixels only: the outline (its own colour on thin parts) is every edge pixel
+        if (!opaque(x, y) || !opaque(x - 1, y) || !opaque(x + 1, y) || !opaque(x, y - 1) || !opaque(x, y + 1)) continue;
+        const i = (y * img.width + x) * 4;
+        const v = (img.data[i]! << 16) | (img.data[i + 1]! << 8) | img.data[i + 2]!;
+        if (v !== OUTLINE && v !== MARK) counts.set(v, (counts.get(v) ?? 0) + 1);
+      }
+    const top = [...counts].sort((x, y) => y[1] - x[1])[0];
+    if (!top) continue; // all outline (a thin part)
+    const levels = [style.base, style.alt].filter((v) => v !== undefined).map((v) => v * 0x010101);
+    assert.ok(levels.includes(top[0]), `${part.type} ${part.id}: commonest grey ${top[0].toString(16)} is not its style`);
+    checked.add(style === PART_STYLES.second ? 'second' : part.type);
+  }
+  assert.ok(checked.size >= 18, `styles checked on sprites: ${[...checked].join(' ')}`);
 });
 
 test('avatar kit: directions 4-6 have own sprites exactly for the exceptions', async () => {

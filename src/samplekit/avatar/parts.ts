@@ -67,6 +67,11 @@ export function spriteKeys(type: string, id: number): SpriteKey[] {
     case 'ha':
     case 'he':
     case 'ch':
+      // Like real moving shirts (dresses): wlk 0-3 in every drawn direction, appended after std/lay. No
+      // real library has ch wav sprites (the client never draws them: Wave governs the left arm only);
+      // the tee carries wav 0-3 anyway, so a renderer that applies Wave's ch frames draws a visibly wrong
+      // shirt.
+      return [...keys(['std'], BASE_DIRS), ...LAY(), ...WLK, ...(id === 2210 ? keys(['wav'], BASE_DIRS, [0, 1, 2, 3]) : [])];
     case 'cc':
     case 'ca':
     case 'wa':
@@ -104,31 +109,74 @@ export function spriteKeys(type: string, id: number): SpriteKey[] {
 
 // ---------- fills ----------
 
-const PATTERN: Record<string, Fill> = {
-  bd: G(0xe4),
-  hd: G(0xfa),
-  lh: G(0xcc),
-  rh: G(0xf0),
-  fc: G(0xdc),
-  hr: (x, y) => (((x + y) % 6) + 6) % 6 < 3 ? G(0xff) : G(0xc8),
-  hrb: (x, y) => (((x - y) % 6) + 6) % 6 < 3 ? G(0xe8) : G(0xac),
-  ch: (_x, y) => (y % 4 < 2 ? G(0xff) : G(0xd2)),
-  ls: G(0xec),
-  rs: G(0xbc),
-  lg: (x) => (x % 4 < 2 ? G(0xff) : G(0xca)),
-  sh: (x, y) => (((x >> 1) + (y >> 1)) % 2 ? G(0xff) : G(0xb4)),
-  ha: (x, y) => (x % 4 === 0 && y % 3 === 0 ? G(0xa8) : G(0xf4)),
-  he: G(0xdc),
-  ea: G(0xf8),
-  fa: (x) => (x % 3 === 0 ? G(0xbc) : G(0xec)),
-  ca: G(0xe0),
-  wa: (x, y) => ((x + y) % 2 ? G(0xff) : G(0xc6)),
-  cc: (_x, y) => (y % 6 < 3 ? G(0xf6) : G(0xd8)),
-  lc: G(0xe2),
-  rc: G(0xb6),
-  cp: G(0xf4),
-  mc: G(0xf2),
+/** Two-level patterns (true = the `alt` grey): with the base grey they tell the part types apart. */
+export const PATTERNS = {
+  flat: () => false,
+  diag6: (x: number, y: number) => mod(x + y, 6) >= 3,
+  antidiag6: (x: number, y: number) => mod(x - y, 6) >= 3,
+  rows4: (_x: number, y: number) => mod(y, 4) >= 2,
+  rows6: (_x: number, y: number) => mod(y, 6) >= 3,
+  rows2: (_x: number, y: number) => mod(y, 2) === 1,
+  cols4: (x: number) => mod(x, 4) >= 2,
+  cols3: (x: number) => mod(x, 3) === 0,
+  cols2: (x: number) => mod(x, 2) === 1,
+  checker2: (x: number, y: number) => mod((x >> 1) + (y >> 1), 2) === 0,
+  checker1: (x: number, y: number) => mod(x + y, 2) === 0,
+  dots: (x: number, y: number) => mod(x, 4) === 0 && mod(y, 3) === 0,
+  dots2: (x: number, y: number) => mod(x, 2) === 0 && mod(y, 2) === 0,
+  diag3: (x: number, y: number) => mod(x + y, 3) === 0,
+  grid4: (x: number, y: number) => mod(x, 4) === 0 || mod(y, 4) === 0,
+} satisfies Record<string, (x: number, y: number) => boolean>;
+
+export interface PartStyle {
+  pattern: keyof typeof PATTERNS;
+  /** Grey level of most pixels (R = G = B). */
+  base: number;
+  /** Grey level of the pattern's other pixels. */
+  alt?: number;
+}
+
+/**
+ * Look of each colorable part type (untinted). Flat types are at least 12 grey levels apart, and types
+ * that share a pattern too, so every type stays recognisable untinted (a test checks it); `second` is the
+ * colorindex-2 layer of a two-colour set.
+ */
+export const PART_STYLES: Record<string, PartStyle> = {
+  hd: { pattern: 'flat', base: 0xfa },
+  rh: { pattern: 'flat', base: 0xee },
+  second: { pattern: 'flat', base: 0xe2 },
+  bd: { pattern: 'flat', base: 0xd6 },
+  ls: { pattern: 'flat', base: 0xca },
+  fc: { pattern: 'flat', base: 0xbe },
+  lh: { pattern: 'flat', base: 0xb2 },
+  rs: { pattern: 'flat', base: 0xa6 },
+  he: { pattern: 'flat', base: 0x9a },
+  hr: { pattern: 'diag6', base: 0xff, alt: 0xc8 },
+  hrb: { pattern: 'antidiag6', base: 0xe8, alt: 0xac },
+  ch: { pattern: 'rows4', base: 0xff, alt: 0xd2 },
+  cc: { pattern: 'rows6', base: 0xf6, alt: 0xd8 },
+  mc: { pattern: 'rows2', base: 0xf0, alt: 0xb8 },
+  lg: { pattern: 'cols4', base: 0xff, alt: 0xca },
+  fa: { pattern: 'cols3', base: 0xec, alt: 0xbc },
+  lc: { pattern: 'cols2', base: 0xe8, alt: 0xc0 },
+  rc: { pattern: 'cols2', base: 0xb0, alt: 0x88 },
+  sh: { pattern: 'checker2', base: 0xff, alt: 0xb4 },
+  wa: { pattern: 'checker1', base: 0xff, alt: 0xc6 },
+  ha: { pattern: 'dots', base: 0xf4, alt: 0xa8 },
+  ea: { pattern: 'dots2', base: 0xf8, alt: 0xb0 },
+  cp: { pattern: 'diag3', base: 0xf4, alt: 0xc4 },
+  ca: { pattern: 'grid4', base: 0xe0, alt: 0xa8 },
 };
+
+function mod(v: number, n: number): number {
+  return ((v % n) + n) % n;
+}
+
+function styleFill(s: PartStyle): Fill {
+  if (s.pattern === 'flat' || s.alt === undefined) return G(s.base);
+  const alt = PATTERNS[s.pattern];
+  return (x, y) => G(alt(x, y) ? s.alt! : s.base);
+}
 
 /** Flat colours of the parts that are never tinted. */
 const FLAT: Record<string, number> = {
@@ -147,11 +195,18 @@ const FLAT: Record<string, number> = {
 /** Second-colour layers (colorindex 2) are a plain light grey so their own tint reads clearly. */
 const SECOND = new Set(['ch:2216', 'ls:2216', 'rs:2216', 'lg:3276', 'sh:4296', 'ha:5002', 'wa:9502', 'cc:9602']);
 
-function fillFor(type: string, id: number): Fill {
+/** The grey style a colorable part is drawn in (null: a part with a fixed flat colour). */
+export function partStyle(type: string, id: number): PartStyle | null {
   const k = `${type}:${id}`;
-  if (FLAT[k] !== undefined && !isColorablePart(type, id)) return FLAT[k]!;
-  if (SECOND.has(k)) return G(0xf0);
-  return PATTERN[type] ?? G(0xe0);
+  if (FLAT[k] !== undefined && !isColorablePart(type, id)) return null;
+  const style = SECOND.has(k) ? PART_STYLES.second : PART_STYLES[type];
+  if (!style) throw new Error(`no style for part type ${type}`);
+  return style;
+}
+
+function fillFor(type: string, id: number): Fill {
+  const style = partStyle(type, id);
+  return style ? styleFill(style) : FLAT[`${type}:${id}`]!;
 }
 
 export const EYE_IRIS: Record<number, number> = { 1: 0x2860e0, 2: 0x20a040, 3: 0x8a4a20, 4: 0x9040d0 };
@@ -190,8 +245,9 @@ const SIDED: Record<string, [Side, string]> = {
 };
 
 function partOps(type: string, id: number, key: SpriteKey): PaintOp[] | null {
-  const fill = fillFor(type, id);
   if (type === 'ri' || type === 'li') return itemOps(type, id, key);
+  // Eyes draw with their own colours (never tinted): no grey style.
+  const fill = type === 'ey' ? EYE_WHITE : fillFor(type, id);
   if (key.action === 'lay' || key.action.startsWith('l') && key.action !== 'lgh') return layOps(type, id, key, fill);
   if (isMirroredDir(key.dir)) {
     if (type === 'cp') return cpOps(id, key.dir, fill);
@@ -231,7 +287,7 @@ function partOps(type: string, id: number, key: SpriteKey): PaintOp[] | null {
     case 'fa':
       return faOps(id, key.action, dir, key.frame, fill);
     case 'ch':
-      return chOps(id, dir, fill);
+      return chOps(id, key, fill);
     case 'cc':
       return ccOps(id, dir, fill);
     case 'ca':
@@ -491,11 +547,28 @@ function faOps(id: number, action: string, dir: number, frame: number, fill: Fil
 
 // ---- torso wear ----
 
-function chOps(id: number, dir: number, fill: Fill): PaintOp[] {
-  if (id === 2216) return [{ shapes: [withClip(torso(dir, 0.8, 57, 81), { y0: 66, y1: 71 })], fill }];
-  if (id === 2255) return [{ shapes: [torso(dir, 0.6, 58, 88)], fill }];
+function chOps(id: number, key: SpriteKey, fill: Fill): PaintOp[] {
+  const dir = key.dir;
   const g = geo(dir);
-  return [{ shapes: [torso(dir, 0.8, 57, 81)], fill }, ...(g.face ? [{ shapes: [ellipse(g.cx + g.f * 2, 57, 3, 2)], fill: G(0x90), overlay: true }] : [])];
+  let ops: PaintOp[];
+  if (id === 2216) ops = [{ shapes: [withClip(torso(dir, 0.8, 57, 81), { y0: 66, y1: 71 })], fill }];
+  else if (id === 2255) ops = [{ shapes: [torso(dir, 0.6, 58, 88)], fill }];
+  else ops = [{ shapes: [torso(dir, 0.8, 57, 81)], fill }, ...(g.face ? [{ shapes: [ellipse(g.cx + g.f * 2, 57, 3, 2)], fill: G(0x90), overlay: true }] : [])];
+  const tick = frameTick(id, key);
+  return tick ? [...ops, tick] : ops;
+}
+
+/**
+ * A dark block that steps right with the frame (wlk: low on the shirt, 2x2; wav: high, 1x3), so a
+ * renderer that draws std, or the wrong action or frame, shows it in the picture.
+ */
+function frameTick(id: number, key: SpriteKey): PaintOp | null {
+  if (key.action !== 'wlk' && key.action !== 'wav') return null;
+  const g = geo(key.dir);
+  const x = g.cx - 5 + 3 * key.frame;
+  const y = id === 2216 ? 67 : key.action === 'wlk' ? 74 : 61;
+  const shape = key.action === 'wlk' ? rect(x, y, 2, 2) : rect(x, y, 1, 3);
+  return { shapes: [shape], fill: G(0x50), overlay: true };
 }
 
 function ccOps(id: number, dir: number, fill: Fill): PaintOp[] {
