@@ -15,7 +15,7 @@ export { normalizeAction, normalizeGesture, type AvatarRequest, type AvatarSize 
  * (0fa43d6), the sample kit's hands and held items (869afae), head_direction
  * ignored for lay under headonly.
  */
-export const RENDERER_VERSION = 'avatar-3';
+export const RENDERER_VERSION = 'avatar-4';
 
 /**
  * PNG for a still, APNG (loop forever, 1/6 s a frame) for an animation. Indexed colour when the frames

@@ -141,10 +141,13 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
       const list = byType.get(type);
       if (!list) continue;
       if (direction === 7 && (type === 'fc' || type === 'ey')) continue;
+      // As in the client: the action governing the body part gives every part type in it its frames
+      // (Move gives the shirt its wlk frames), but only the types in its active part set take its asset
+      // action; the others keep the default unless a frame names its own (a wlk frame does).
       const active = governing && governing.activeParts.has(type) ? governing : null;
-      let steps = active ? stepsFor(hotel.animations, active, type) : [];
-      if (active && active.def.state === 'mv' && steps.length > 0) steps = [steps[WALK_STILL_FRAME % steps.length]!];
-      const animates = !!active && isAnimatingAction(active) && steps.length > 1 && movesInsideCrop(active);
+      let steps = governing ? stepsFor(hotel.animations, governing, type) : [];
+      if (governing && governing.def.state === 'mv' && steps.length > 0) steps = [steps[WALK_STILL_FRAME % steps.length]!];
+      const animates = !!governing && isAnimatingAction(governing) && steps.length > 1 && movesInsideCrop(governing);
       // Same part type twice (a set with two layers): the later one goes underneath, as in the client.
       for (const part of [...list].reverse()) {
         const isItem = type === 'ri' || type === 'li';

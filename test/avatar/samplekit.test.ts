@@ -211,7 +211,6 @@ test('kit: wlk is the mid-stride still (frame 1) of every part that moves, in ev
 
 test(
   'kit: wlk draws the shirt\'s own mid-stride sprite (h_wlk_ch frame 1), as the client does with Move\'s ch frames',
-  { todo: 'renderer bug: render.ts takes animation steps only for part types in the action\'s active part set ("walk" has no ch), so ch draws h_std_ch under wlk' },
   async () => {
     for (const d of [0, 1, 2, 3, 7]) {
       const r = await renderAvatar(hotel, req({ action: 'wlk', direction: d, headDirection: d }));
