@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readNitroBundle, writeNitroBundle } from '../../src/formats/nitro-container.js';
 import { ensureSampleKit } from '../../src/samplekit/index.js';
-import { defaultAvatarConfig, type AvatarServiceConfig } from '../../src/server/avatar/config.js';
+import { type AvatarServiceConfig } from '../../src/server/avatar/config.js';
 import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../src/server/avatar/index.js';
 import { pngFrameCount } from '../../src/server/avatar/png-frames.js';
-import { startFakeUserApi, type FakeApi } from './avatar-fixtures.js';
+import { startFakeUserApi, testAvatarConfig, TEST_FALLBACK, type FakeApi } from './avatar-fixtures.js';
 
-const FALLBACK = 'http://fallback.invalid/habbo-imaging/avatarimage';
+const FALLBACK = TEST_FALLBACK;
 const FIG = 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40';
 
 let scratch: string;
@@ -26,21 +26,7 @@ let svc: AvatarServiceInstance & { url: string };
 const started: (AvatarServiceInstance & { url: string })[] = [];
 
 async function start(over: Partial<AvatarServiceConfig> = {}, opts: OpenAvatarServiceOptions = {}, assetsDir = kit) {
-  const s = await startAvatarService(
-    {
-      ...defaultAvatarConfig(),
-      host: '127.0.0.1',
-      port: 0,
-      assetsDir,
-      fallbackUrl: FALLBACK,
-      userApiBase: api.base,
-      userLookupTimeoutMs: 2000,
-      workers: 1,
-      logLevel: 'silent',
-      ...over,
-    },
-    opts,
-  );
+  const s = await startAvatarService(testAvatarConfig(assetsDir, api.base, over), opts);
   started.push(s);
   return s;
 }

@@ -1,7 +1,27 @@
-// Test fixtures for the avatar service: a local stand-in for the hotel's public user API, and an
-// address where nothing listens.
+// Test fixtures for the avatar service: the configuration tests start it with, a local stand-in for the
+// hotel's public user API, and an address where nothing listens.
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
+import { defaultAvatarConfig, type AvatarServiceConfig } from '../../src/server/avatar/config.js';
+
+/** Where fallbacks point in tests: never reached, only read from Location headers. */
+export const TEST_FALLBACK = 'http://fallback.invalid/habbo-imaging/avatarimage';
+
+/** A quiet one-worker service on a free loopback port, on `assetsDir`, asking `userApiBase` for users. */
+export function testAvatarConfig(assetsDir: string, userApiBase: string, over: Partial<AvatarServiceConfig> = {}): AvatarServiceConfig & { assetsDir: string } {
+  return {
+    ...defaultAvatarConfig(),
+    host: '127.0.0.1',
+    port: 0,
+    assetsDir,
+    fallbackUrl: TEST_FALLBACK,
+    userApiBase,
+    userLookupTimeoutMs: 2000,
+    workers: 1,
+    logLevel: 'silent',
+    ...over,
+  };
+}
 
 export interface FakeApi {
   base: string;

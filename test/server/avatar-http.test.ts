@@ -7,13 +7,13 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit } from '../../src/samplekit/index.js';
-import { defaultAvatarConfig, type AvatarServiceConfig } from '../../src/server/avatar/config.js';
+import { type AvatarServiceConfig } from '../../src/server/avatar/config.js';
 import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../src/server/avatar/index.js';
 import { pngFrameCount } from '../../src/server/avatar/png-frames.js';
 import { RENDERER_VERSION } from '../../src/avatar/index.js';
-import { deadBase, startFakeUserApi, type FakeApi } from './avatar-fixtures.js';
+import { deadBase, startFakeUserApi, testAvatarConfig, TEST_FALLBACK, type FakeApi } from './avatar-fixtures.js';
 
-const FALLBACK = 'http://fallback.invalid/habbo-imaging/avatarimage';
+const FALLBACK = TEST_FALLBACK;
 const FIG = 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40';
 const FIGURE_CC = 'public, max-age=31536000, immutable, stale-while-revalidate=86400';
 const USER_CC = 'public, max-age=3600, stale-while-revalidate=86400';
@@ -25,21 +25,7 @@ let svc: AvatarServiceInstance & { url: string };
 const started: (AvatarServiceInstance & { url: string })[] = [];
 
 async function start(over: Partial<AvatarServiceConfig> = {}, opts: OpenAvatarServiceOptions = {}) {
-  const s = await startAvatarService(
-    {
-      ...defaultAvatarConfig(),
-      host: '127.0.0.1',
-      port: 0,
-      assetsDir: kit,
-      fallbackUrl: FALLBACK,
-      userApiBase: api.base,
-      userLookupTimeoutMs: 300,
-      workers: 1,
-      logLevel: 'silent',
-      ...over,
-    },
-    opts,
-  );
+  const s = await startAvatarService(testAvatarConfig(kit, api.base, { userLookupTimeoutMs: 300, ...over }), opts);
   started.push(s);
   return s;
 }
