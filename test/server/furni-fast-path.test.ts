@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { writeCorpusFixture, fakePng, sha256 } from './furni-fixture.js';
-import { startTestServer, tempDir, type TestServer } from './furni-http-helpers.js';
+import { startTestServer, tempDir, withTempDir, withTestServer, type TestServer } from './furni-http-helpers.js';
 import { INCOMPLETE, NOT_SIMPLE, parseSimpleHead, scanRequestHead } from '../../src/server/furni/request-head.js';
 
 const files: Record<string, Buffer> = {
@@ -253,10 +253,9 @@ describe('fast path: requests it leaves to Node', () => {
 });
 
 test('shutdown: close() ends idle kept-alive connections promptly', async () => {
-  const tmp = await tempDir('furni-fast-');
-  try {
-    await writeCorpusFixture(join(tmp.dir, 'corpus'), files);
-    const srv = await startTestServer({ corpus: join(tmp.dir, 'corpus'), memoryBudget: 1 << 20, logLevel: 'warn' });
+  await withTempDir('furni-fast-', async (dir) => {
+    await writeCorpusFixture(join(dir, 'corpus'), files);
+    const srv = await startTestServer({ corpus: join(dir, 'corpus'), memoryBudget: 1 << 20, logLevel: 'warn' });
     const { socket, closed } = await exchange(srv.port, [get('/furni-renders/chair_basic.png')], { until: (d) => d.includes(CHAIR) });
     assert.equal(closed, false, 'kept alive');
     const sawClose = new Promise<void>((r) => socket.once('close', () => r()));
@@ -271,9 +270,7 @@ test('shutdown: close() ends idle kept-alive connections promptly', async () => 
       await closing;
     }
     assert.ok(inTime, `close did not end the kept-alive connection within 3 s (${Date.now() - t0} ms)`);
-  } finally {
-    await tmp.cleanup();
-  }
+  });
 });
 
 test('request heads the fast path answers, and the ones it leaves to Node', () => {
@@ -341,11 +338,9 @@ test('the head scanner: every prefix of an answerable head waits for more; other
 });
 
 test('a kept-alive 304 block carries the current Date line, refreshed each second', async () => {
-  const tmp = await tempDir('furni-fast-date-');
-  try {
-    await writeCorpusFixture(join(tmp.dir, 'corpus'), files);
-    const srv = await startTestServer({ corpus: join(tmp.dir, 'corpus'), memoryBudget: 1 << 20 });
-    try {
+  await withTempDir('furni-fast-date-', async (dir) => {
+    await writeCorpusFixture(join(dir, 'corpus'), files);
+    await withTestServer({ corpus: join(dir, 'corpus'), memoryBudget: 1 << 20 }, async (srv) => {
       const socket = connect(srv.port, '127.0.0.1');
       await new Promise((r) => socket.once('connect', r));
       let got = Buffer.alloc(0);
@@ -376,10 +371,6 @@ test('a kept-alive 304 block carries the current Date line, refreshed each secon
       }
       assert.equal(new Set(dates).size, 3, 'a new Date line each second');
       socket.destroy();
-    } finally {
-      await srv.close();
-    }
-  } finally {
-    await tmp.cleanup();
-  }
+    });
+  });
 });

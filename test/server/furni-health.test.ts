@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFile, rm, rename, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { corpusJson, writeCorpusFixture, fakePng } from './furni-fixture.js';
-import { rawRequest, startTestServer, tempDir, eventually } from './furni-http-helpers.js';
+import { rawRequest, startTestServer, withTempDir, withTestServer, eventually } from './furni-http-helpers.js';
 
 async function health(port: number) {
   const res = await rawRequest(port, 'GET', '/healthz');
@@ -14,17 +14,15 @@ async function health(port: number) {
 }
 
 test('/healthz names the service and version and reports the storage check with counts', async () => {
-  const tmp = await tempDir('furni-health-');
-  try {
-    const corpus = join(tmp.dir, 'corpus');
+  await withTempDir('furni-health-', async (dir) => {
+    const corpus = join(dir, 'corpus');
     await writeCorpusFixture(corpus, {
       'furni-renders/a.png': fakePng(1, 100),
       'furni-renders/a*1.png': fakePng(2, 100),
       'catalog-thumbs/a.png': fakePng(3, 50),
       'hof_furni/7/a.bundle': fakePng(4, 400),
     }, { builtAt: '2026-02-03T04:05:06.000Z', rendererVersion: 'r9' });
-    const srv = await startTestServer({ corpus, memoryBudget: 1 << 20 });
-    try {
+    await withTestServer({ corpus, memoryBudget: 1 << 20 }, async (srv) => {
       const h = await health(srv.port);
       assert.equal(h.status, 200);
       assert.equal(h.body.service, 'hotel-imager-furni');
@@ -40,18 +38,13 @@ test('/healthz names the service and version and reports the storage check with 
       const head = await rawRequest(srv.port, 'HEAD', '/healthz');
       assert.equal(head.status, 200);
       assert.equal(head.body.length, 0);
-    } finally {
-      await srv.close();
-    }
-  } finally {
-    await tmp.cleanup();
-  }
+    });
+  });
 });
 
 test('/healthz is 503 naming the failing check when the corpus is missing or corpus.json is broken', async () => {
-  const tmp = await tempDir('furni-broken-');
-  try {
-    const missing = await startTestServer({ corpus: join(tmp.dir, 'does-not-exist') });
+  await withTempDir('furni-broken-', async (dir) => {
+    const missing = await startTestServer({ corpus: join(dir, 'does-not-exist') });
     try {
       const h = await health(missing.port);
       assert.equal(h.status, 503);
@@ -63,30 +56,23 @@ test('/healthz is 503 naming the failing check when the corpus is missing or cor
     } finally {
       await missing.close();
     }
-    const broken = join(tmp.dir, 'broken');
+    const broken = join(dir, 'broken');
     await writeCorpusFixture(broken, { 'furni-renders/a.png': fakePng(1, 100) });
     await writeFile(join(broken, 'corpus.json'), '{"format": 1, "files": ');
-    const srv = await startTestServer({ corpus: broken });
-    try {
+    await withTestServer({ corpus: broken }, async (srv) => {
       const h = await health(srv.port);
       assert.equal(h.status, 503);
       assert.match(h.body.checks.storage.error, /corpus\.json failed to load: .*not JSON/);
-    } finally {
-      await srv.close();
-    }
-  } finally {
-    await tmp.cleanup();
-  }
+    });
+  });
 });
 
 test('a rebuilt corpus.json is picked up without a restart; a broken one keeps the old corpus serving and flags healthz', async () => {
-  const tmp = await tempDir('furni-reload-');
-  try {
-    const corpus = join(tmp.dir, 'corpus');
+  await withTempDir('furni-reload-', async (dir) => {
+    const corpus = join(dir, 'corpus');
     const v1 = fakePng(1, 300);
     await writeCorpusFixture(corpus, { 'furni-renders/a.png': v1 });
-    const srv = await startTestServer({ corpus, checkIntervalMs: 30, memoryBudget: 1 << 20 });
-    try {
+    await withTestServer({ corpus, checkIntervalMs: 30, memoryBudget: 1 << 20 }, async (srv) => {
       assert.equal((await rawRequest(srv.port, 'GET', '/furni-renders/b.png')).status, 404);
       // A rebuild adds b and changes a (new bytes, new ETag); corpus.json lands last, atomically.
       const a2 = fakePng(11, 310);
@@ -126,18 +112,13 @@ test('a rebuilt corpus.json is picked up without a restart; a broken one keeps t
       const removed = await health(srv.port);
       assert.equal(removed.status, 503);
       assert.match(removed.body.checks.storage.error, /ENOENT/);
-    } finally {
-      await srv.close();
-    }
-  } finally {
-    await tmp.cleanup();
-  }
+    });
+  });
 });
 
 test('/healthz is 503 when the corpus folder is not readable', { skip: process.getuid?.() === 0 ? 'running as root: permissions are not enforced' : false }, async () => {
-  const tmp = await tempDir('furni-perm-');
-  try {
-    const corpus = join(tmp.dir, 'corpus');
+  await withTempDir('furni-perm-', async (dir) => {
+    const corpus = join(dir, 'corpus');
     await writeCorpusFixture(corpus, { 'furni-renders/a.png': fakePng(1, 100) });
     const srv = await startTestServer({ corpus });
     try {
@@ -149,9 +130,7 @@ test('/healthz is 503 when the corpus folder is not readable', { skip: process.g
       await chmod(corpus, 0o755);
       await srv.close();
     }
-  } finally {
-    await tmp.cleanup();
-  }
+  });
 });
 
 function gitHead(): string {
@@ -163,9 +142,8 @@ function gitHead(): string {
 }
 
 test('/version reports the commit and build time: from git when run from source', async () => {
-  const tmp = await tempDir('furni-version-');
-  try {
-    const corpus = join(tmp.dir, 'corpus');
+  await withTempDir('furni-version-', async (dir) => {
+    const corpus = join(dir, 'corpus');
     await writeCorpusFixture(corpus, {});
     // Others may commit while this runs: the answer must be HEAD as of the server's start.
     const headBefore = gitHead();
@@ -183,7 +161,5 @@ test('/version reports the commit and build time: from git when run from source'
     } finally {
       await srv.close();
     }
-  } finally {
-    await tmp.cleanup();
-  }
+  });
 });

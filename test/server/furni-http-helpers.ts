@@ -54,6 +54,26 @@ export async function tempDir(prefix: string): Promise<{ dir: string; cleanup: (
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/** Runs `fn` in a fresh temporary folder, removed afterwards whatever happens. */
+export async function withTempDir<T>(prefix: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  const tmp = await tempDir(prefix);
+  try {
+    return await fn(tmp.dir);
+  } finally {
+    await tmp.cleanup();
+  }
+}
+
+/** Runs `fn` against a started test server, closed afterwards whatever happens. */
+export async function withTestServer<T>(opts: Parameters<typeof startTestServer>[0], fn: (srv: TestServer) => Promise<T>): Promise<T> {
+  const srv = await startTestServer(opts);
+  try {
+    return await fn(srv);
+  } finally {
+    await srv.close();
+  }
+}
+
 /** Polls until `check` holds (or fails after `ms`), for effects that land on a timer. */
 export async function eventually(check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;

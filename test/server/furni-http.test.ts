@@ -5,7 +5,7 @@ import { writeFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { writeCorpusFixture, fakePng, sha256 } from './furni-fixture.js';
-import { rawRequest, startTestServer, tempDir, eventually, type TestServer, type RawResponse } from './furni-http-helpers.js';
+import { rawRequest, startTestServer, tempDir, withTempDir, withTestServer, eventually, type TestServer, type RawResponse } from './furni-http-helpers.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const files: Record<string, Buffer> = {
@@ -281,42 +281,34 @@ for (const budget of [64 * 1024 * 1024, 0]) {
 }
 
 test('a listed file that is a symlink out of the corpus is not served; one within it is', async () => {
-  const tmp = await tempDir('furni-symlink-');
-  try {
-    const corpus = join(tmp.dir, 'corpus');
+  await withTempDir('furni-symlink-', async (dir) => {
+    const corpus = join(dir, 'corpus');
     const outside = Buffer.from('outside bytes, not for clients');
-    await writeFile(join(tmp.dir, 'outside.png'), outside);
+    await writeFile(join(dir, 'outside.png'), outside);
     await writeCorpusFixture(corpus, { 'furni-renders/real.png': fakePng(1, 100) }, {
       listedOnly: {
         'furni-renders/evil.png': { size: outside.length, sha256: sha256(outside) },
         'furni-renders/alias.png': { size: 100, sha256: sha256(fakePng(1, 100)) },
       },
     });
-    await symlink(join(tmp.dir, 'outside.png'), join(corpus, 'furni-renders', 'evil.png'));
+    await symlink(join(dir, 'outside.png'), join(corpus, 'furni-renders', 'evil.png'));
     await symlink('real.png', join(corpus, 'furni-renders', 'alias.png'));
-    const srv = await startTestServer({ corpus, memoryBudget: 1 << 20 });
-    try {
+    await withTestServer({ corpus, memoryBudget: 1 << 20 }, async (srv) => {
       assertNotFound(await rawRequest(srv.port, 'GET', '/furni-renders/evil.png'), 'symlink out');
       const alias = await rawRequest(srv.port, 'GET', '/furni-renders/alias.png');
       assert.equal(alias.status, 200);
       assert.deepEqual(alias.body, fakePng(1, 100));
-    } finally {
-      await srv.close();
-    }
-  } finally {
-    await tmp.cleanup();
-  }
+    });
+  });
 });
 
 test('hot files come from memory within the budget; larger ones are read from disk each time', async () => {
-  const tmp = await tempDir('furni-cache-');
-  try {
-    const corpus = join(tmp.dir, 'corpus');
+  await withTempDir('furni-cache-', async (dir) => {
+    const corpus = join(dir, 'corpus');
     const small = fakePng(1, 1000);
     const big = fakePng(2, 5000);
     await writeCorpusFixture(corpus, { 'furni-renders/small.png': small, 'furni-renders/big.png': big });
-    const srv = await startTestServer({ corpus, memoryBudget: 4096 });
-    try {
+    await withTestServer({ corpus, memoryBudget: 4096 }, async (srv) => {
       assert.deepEqual((await rawRequest(srv.port, 'GET', '/furni-renders/small.png')).body, small);
       assert.deepEqual((await rawRequest(srv.port, 'GET', '/furni-renders/big.png')).body, big);
       const health = JSON.parse((await rawRequest(srv.port, 'GET', '/healthz')).body.toString());
@@ -328,49 +320,33 @@ test('hot files come from memory within the budget; larger ones are read from di
       assertNotFound(await rawRequest(srv.port, 'GET', '/furni-renders/big.png'), 'big file gone from disk');
       assert.equal((await rawRequest(srv.port, 'HEAD', '/furni-renders/big.png')).status, 404, 'HEAD agrees with GET');
       assert.equal((await rawRequest(srv.port, 'HEAD', '/furni-renders/small.png')).status, 200);
-    } finally {
-      await srv.close();
-    }
-  } finally {
-    await tmp.cleanup();
-  }
+    });
+  });
 });
 
 test('a file changed on disk ahead of corpus.json answers 503 rather than bytes under a stale ETag', async () => {
-  const tmp = await tempDir('furni-stale-');
-  try {
-    const corpus = join(tmp.dir, 'corpus');
+  await withTempDir('furni-stale-', async (dir) => {
+    const corpus = join(dir, 'corpus');
     await writeCorpusFixture(corpus, { 'furni-renders/a.png': fakePng(1, 500) });
-    const srv = await startTestServer({ corpus, memoryBudget: 0 });
-    try {
+    await withTestServer({ corpus, memoryBudget: 0 }, async (srv) => {
       await writeFile(join(corpus, 'furni-renders', 'a.png'), fakePng(2, 800));
       const res = await rawRequest(srv.port, 'GET', '/furni-renders/a.png');
       assert.equal(res.status, 503);
       assert.equal(res.headers['retry-after'], '1');
-    } finally {
-      await srv.close();
-    }
-  } finally {
-    await tmp.cleanup();
-  }
+    });
+  });
 });
 
 test('the log level is configurable: at warn there are no request lines, problems still show', async () => {
-  const tmp = await tempDir('furni-loglevel-');
-  try {
-    const corpus = join(tmp.dir, 'corpus');
+  await withTempDir('furni-loglevel-', async (dir) => {
+    const corpus = join(dir, 'corpus');
     await writeCorpusFixture(corpus, { 'furni-renders/a.png': fakePng(1, 100) }, { listedOnly: { 'furni-renders/gone.png': { size: 5, sha256: 'a'.repeat(64) } } });
-    const srv = await startTestServer({ corpus, logLevel: 'warn' });
-    try {
+    await withTestServer({ corpus, logLevel: 'warn' }, async (srv) => {
       assert.equal((await rawRequest(srv.port, 'GET', '/furni-renders/a.png')).status, 200);
       assert.equal((await rawRequest(srv.port, 'GET', '/healthz')).status, 200);
       assertNotFound(await rawRequest(srv.port, 'GET', '/furni-renders/gone.png'), 'listed but missing');
       assert.equal(srv.requestLines().length, 0);
       assert.ok(srv.lines.some((l) => /listed asset not servable/.test(l) && /gone\.png/.test(l)));
-    } finally {
-      await srv.close();
-    }
-  } finally {
-    await tmp.cleanup();
-  }
+    });
+  });
 });

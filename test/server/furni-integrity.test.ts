@@ -7,7 +7,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { corpusJson, fakePng, sha256, writeCorpusFixture } from './furni-fixture.js';
-import { rawRequest, startTestServer, tempDir } from './furni-http-helpers.js';
+import { rawRequest, withTempDir, withTestServer } from './furni-http-helpers.js';
 
 /** One HTTP/1.0 request over raw TCP: the fast path hands HTTP/1.0 to Node's http server. */
 function http10(port: number, path: string): Promise<{ status: number; head: string; body: Buffer }> {
@@ -28,16 +28,14 @@ function http10(port: number, path: string): Promise<{ status: number; head: str
 
 for (const budget of [1 << 20, 0]) {
   test(`same-size different bytes on disk: 503, never 200 under the old ETag; 200 with the new ETag once corpus.json matches (budget ${budget})`, async () => {
-    const tmp = await tempDir('furni-integrity-');
-    try {
-      const corpus = join(tmp.dir, 'corpus');
+    await withTempDir('furni-integrity-', async (dir) => {
+      const corpus = join(dir, 'corpus');
       const before = fakePng(1, 700);
       const after = fakePng(2, 700);
       assert.equal(after.length, before.length);
       await writeCorpusFixture(corpus, { 'furni-renders/chair.png': before, 'hof_furni/1/chair.bundle': fakePng(3, 3000) });
       // A long interval: the service must not have picked up the new corpus.json on its own timer.
-      const srv = await startTestServer({ corpus, memoryBudget: budget, checkIntervalMs: 60_000 });
-      try {
+      await withTestServer({ corpus, memoryBudget: budget, checkIntervalMs: 60_000 }, async (srv) => {
         await writeFile(join(corpus, 'furni-renders', 'chair.png'), after);
         for (const method of ['GET', 'HEAD']) {
           const res = await rawRequest(srv.port, method, '/furni-renders/chair.png');
@@ -64,22 +62,16 @@ for (const budget of [1 << 20, 0]) {
         assert.deepEqual(res.body, after);
         assert.equal((await http10(srv.port, '/furni-renders/chair.png')).body.equals(after), true);
         assert.equal((await rawRequest(srv.port, 'GET', '/furni-renders/chair.png', { 'if-none-match': `"${sha256(before)}"` })).status, 200, 'old tag no longer matches');
-      } finally {
-        await srv.close();
-      }
-    } finally {
-      await tmp.cleanup();
-    }
+      });
+    });
   });
 }
 
 test('the 503 for changed bytes triggers the reload check by itself (no /healthz, no timer)', async () => {
-  const tmp = await tempDir('furni-integrity-reload-');
-  try {
-    const corpus = join(tmp.dir, 'corpus');
+  await withTempDir('furni-integrity-reload-', async (dir) => {
+    const corpus = join(dir, 'corpus');
     await writeCorpusFixture(corpus, { 'furni-renders/a.png': fakePng(1, 400) });
-    const srv = await startTestServer({ corpus, memoryBudget: 1 << 20, checkIntervalMs: 60_000 });
-    try {
+    await withTestServer({ corpus, memoryBudget: 1 << 20, checkIntervalMs: 60_000 }, async (srv) => {
       const next = fakePng(9, 400);
       await writeFile(join(corpus, 'furni-renders', 'a.png'), next);
       await writeFile(join(corpus, 'corpus.json.tmp'), corpusJson({ 'furni-renders/a.png': next }));
@@ -93,18 +85,13 @@ test('the 503 for changed bytes triggers the reload check by itself (no /healthz
       assert.equal(res.status, 200);
       assert.equal(res.headers.etag, `"${sha256(next)}"`);
       assert.deepEqual(res.body, next);
-    } finally {
-      await srv.close();
-    }
-  } finally {
-    await tmp.cleanup();
-  }
+    });
+  });
 });
 
 test('nothing in a hidden folder (a build staging area) or with a hidden name is served, even when listed', async () => {
-  const tmp = await tempDir('furni-hidden-');
-  try {
-    const corpus = join(tmp.dir, 'corpus');
+  await withTempDir('furni-hidden-', async (dir) => {
+    const corpus = join(dir, 'corpus');
     const staged = fakePng(5, 300);
     const real = fakePng(6, 300);
     // The staging copies are listed too, as a careless build might list them: still never served.
@@ -117,8 +104,7 @@ test('nothing in a hidden folder (a build staging area) or with a hidden name is
     });
     await mkdir(join(corpus, 'furni-renders', '.staging'), { recursive: true });
     await writeFile(join(corpus, 'furni-renders', '.staging', 'chair.png'), staged);
-    const srv = await startTestServer({ corpus, memoryBudget: 1 << 20 });
-    try {
+    await withTestServer({ corpus, memoryBudget: 1 << 20 }, async (srv) => {
       const health = JSON.parse((await rawRequest(srv.port, 'GET', '/healthz')).body.toString());
       assert.equal(health.checks.storage.corpus.files, 1, 'only the published file is in the table');
       assert.equal(health.checks.storage.corpus.ignored, 4, 'hidden keys are counted as ignored');
@@ -140,10 +126,6 @@ test('nothing in a hidden folder (a build staging area) or with a hidden name is
         }
       }
       assert.deepEqual((await rawRequest(srv.port, 'GET', '/furni-renders/chair.png')).body, real);
-    } finally {
-      await srv.close();
-    }
-  } finally {
-    await tmp.cleanup();
-  }
+    });
+  });
 });

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { furniKitFiles } from '../../src/samplekit/furni/index.js';
 import { runBuild } from '../../src/build/run.js';
-import { rawRequest, startTestServer, tempDir } from './furni-http-helpers.js';
+import { rawRequest, tempDir, withTestServer } from './furni-http-helpers.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 let tmp: { dir: string; cleanup: () => Promise<void> };
@@ -34,8 +34,7 @@ function urlOf(key: string): string {
 }
 
 test('every file the pipeline lists is served with its bytes, type and ETag', async () => {
-  const srv = await startTestServer({ corpus, memoryBudget: 1 << 20 });
-  try {
+  await withTestServer({ corpus, memoryBudget: 1 << 20 }, async (srv) => {
     const keys = Object.keys(listed).filter((k) => k !== 'build-report.json');
     assert.ok(keys.some((k) => k.startsWith('furni-renders/') && k.includes('*')), 'the kit has colour variants');
     assert.ok(keys.some((k) => k.startsWith('hof_furni/')), 'the kit has bundles');
@@ -51,9 +50,7 @@ test('every file the pipeline lists is served with its bytes, type and ETag', as
     const health = JSON.parse((await rawRequest(srv.port, 'GET', '/healthz')).body.toString());
     assert.equal(health.status, 'ok');
     assert.equal(health.checks.storage.corpus.files, keys.length);
-  } finally {
-    await srv.close();
-  }
+  });
 });
 
 test('`hotel-imager serve furni` serves the corpus and stops cleanly on SIGTERM', async () => {

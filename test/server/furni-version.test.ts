@@ -8,7 +8,7 @@ import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeCorpusFixture } from './furni-fixture.js';
-import { rawRequest, startTestServer, tempDir } from './furni-http-helpers.js';
+import { rawRequest, startTestServer, withTempDir, withTestServer } from './furni-http-helpers.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -31,10 +31,9 @@ async function runBuildInfoScript(outDir: string, cwd: string): Promise<{ commit
 }
 
 test('scripts/build-info.mjs records HEAD and the build time; the served /version reports exactly that', async () => {
-  const tmp = await tempDir('furni-buildinfo-script-');
-  try {
+  await withTempDir('furni-buildinfo-script-', async (dir) => {
     // Run from an unrelated folder: git is still asked about this checkout.
-    const rec = await runBuildInfoScript(join(tmp.dir, 'dist'), tmp.dir);
+    const rec = await runBuildInfoScript(join(dir, 'dist'), dir);
     if (rec.headBefore === undefined) {
       assert.equal(rec.commit, 'unknown');
     } else {
@@ -45,10 +44,9 @@ test('scripts/build-info.mjs records HEAD and the build time; the served /versio
     const builtAt = Date.parse(rec.builtAt);
     assert.ok(builtAt >= rec.before - 1000 && builtAt <= rec.after + 1000, `builtAt ${rec.builtAt} is the time of the run`);
 
-    const corpus = join(tmp.dir, 'corpus');
+    const corpus = join(dir, 'corpus');
     await writeCorpusFixture(corpus, {});
-    const srv = await startTestServer({ corpus, buildInfoFile: join(tmp.dir, 'dist', 'build-info.json') });
-    try {
+    await withTestServer({ corpus, buildInfoFile: join(dir, 'dist', 'build-info.json') }, async (srv) => {
       const res = await rawRequest(srv.port, 'GET', '/version');
       assert.equal(res.status, 200);
       const v = JSON.parse(res.body.toString());
@@ -58,33 +56,25 @@ test('scripts/build-info.mjs records HEAD and the build time; the served /versio
       assert.match(v.builtAtMeaning, /npm run build/);
       const h = JSON.parse((await rawRequest(srv.port, 'GET', '/healthz')).body.toString());
       assert.equal(h.commit, rec.commit, '/healthz names the same commit');
-    } finally {
-      await srv.close();
-    }
-  } finally {
-    await tmp.cleanup();
-  }
+    });
+  });
 });
 
 test('the build-info module, where the build puts it (dist/server/), reads the record the script wrote to dist/', async () => {
-  const tmp = await tempDir('furni-buildinfo-layout-');
-  try {
-    const dist = join(tmp.dir, 'dist');
+  await withTempDir('furni-buildinfo-layout-', async (dir) => {
+    const dist = join(dir, 'dist');
     await mkdir(join(dist, 'server'), { recursive: true });
     // The compiled layout without compiling: the same module file at dist/server/.
     await copyFile(join(root, 'src', 'server', 'build-info.ts'), join(dist, 'server', 'build-info.ts'));
     const rec = await runBuildInfoScript(dist, root);
     const mod = (await import(pathToFileURL(join(dist, 'server', 'build-info.ts')).href)) as typeof import('../../src/server/build-info.js');
     assert.deepEqual(mod.readBuildInfo(), { commit: rec.commit, builtAt: rec.builtAt, source: 'build' });
-  } finally {
-    await tmp.cleanup();
-  }
+  });
 });
 
 test('from a source checkout (no build record) /version reports the git HEAD and says builtAt is the start time', async () => {
-  const tmp = await tempDir('furni-version-source-');
-  try {
-    const corpus = join(tmp.dir, 'corpus');
+  await withTempDir('furni-version-source-', async (dir) => {
+    const corpus = join(dir, 'corpus');
     await writeCorpusFixture(corpus, {});
     const headBefore = gitHead();
     const before = Date.now();
@@ -107,7 +97,5 @@ test('from a source checkout (no build record) /version reports the git HEAD and
     } finally {
       await srv.close();
     }
-  } finally {
-    await tmp.cleanup();
-  }
+  });
 });
