@@ -97,7 +97,7 @@ export function indexAnimations(doc: AnimationSetXml): AnimationIndex {
 
 export interface ActiveAction {
   def: ActionDefinitionJson;
-  /** Asset action token drawn for this action's parts (`wav`, `lsp` while lying…). */
+  /** Asset action drawn by every part of the body parts this action governs (`wave`, `sit`…); a frame may name its own. */
   assetAction: string;
   activeParts: Set<string>;
 }
@@ -107,8 +107,9 @@ export interface Pose {
   geometryType: string;
   /** `std`, or `lay` for the horizontal geometry. */
   defaultAssetAction: string;
-  /** Body part id → governing action. Body parts absent here use the default action. */
+  /** Body part id → governing action. Body parts absent here use `defaultAction`. */
   bodyParts: Map<string, ActiveAction>;
+  defaultAction: ActiveAction;
   preventHeadTurn: boolean;
   lying: boolean;
   /** Held items: part type (`ri`, `li`) → sprite id. */
@@ -117,9 +118,9 @@ export interface Pose {
   actions: ActiveAction[];
 }
 
-function makeActive(def: ActionDefinitionJson, parts: PartSetIndex, lying: boolean): ActiveAction {
-  const assetAction = lying && def.lay ? def.lay : def.assetPartDefinition;
-  return { def, assetAction, activeParts: parts.active.get(def.activePartSet ?? '') ?? new Set() };
+function makeActive(def: ActionDefinitionJson, parts: PartSetIndex): ActiveAction {
+  // The client draws `assetPartDefinition` in every posture: the `lay` variants (lsp, ley…) are never used.
+  return { def, assetAction: def.assetPartDefinition, activeParts: parts.active.get(def.activePartSet ?? '') ?? new Set() };
 }
 
 export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIndex, partSets: PartSetIndex, geometry: AvatarGeometry): Pose {
@@ -132,25 +133,25 @@ export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIn
 
   let defs = [...new Set(states)].map((s) => idx.byState.get(s)).filter((d): d is ActionDefinitionJson => !!d && d.assetPartDefinition !== '');
   if (!defs.includes(idx.defaultAction)) defs.push(idx.defaultAction);
-  // `prevents` names states or action ids (`Sleep`), compared without case.
-  const prevented = new Set(defs.flatMap((d) => (d.prevents ?? []).map((p) => String(p).toLowerCase())));
-  defs = defs.filter((d) => d === idx.defaultAction || !(prevented.has(d.state.toLowerCase()) || prevented.has(d.id.toLowerCase())));
+  // `AvatarActionManager.filterActions`: an action is dropped when another active action's `prevents`
+  // names its state, compared as written (Move's "Sleep" does not match the state "sleep" in the client).
+  const prevented = new Set(defs.flatMap((d) => (d.prevents ?? []).map(String)));
+  defs = defs.filter((d) => d === idx.defaultAction || !prevented.has(d.state));
 
   const mainDef = defs.filter((d) => d.main).sort((a, b) => a.precedence - b.precedence)[0] ?? idx.defaultAction;
   const lying = mainDef.geometryType === 'horizontal';
   const geometryType = mainDef.geometryType || 'vertical';
-  const actives = defs.map((d) => makeActive(d, partSets, lying));
-  // Weakest first; each stronger action then takes over the body parts its part set touches. While
-  // lying, actions with a lay variant (talk, gestures) draw over the lying body's head.
-  const order = [...actives].sort((a, b) => {
-    const la = lying && a.def.lay ? 1 : 0;
-    const lb = lying && b.def.lay ? 1 : 0;
-    return la - lb || b.def.precedence - a.def.precedence;
-  });
+  const actives = defs.map((d) => makeActive(d, partSets));
+  // `AvatarImage.setActionsToParts`: weakest first (highest precedence number), each action then takes
+  // the body parts its active part set touches, so the strongest action of a body part governs it.
+  const order = [...actives].sort((a, b) => b.def.precedence - a.def.precedence);
   const bodyParts = new Map<string, ActiveAction>();
   for (const a of order) {
-    if (a.def.main && a.def !== mainDef) continue; // a weaker posture (sit under lay) is dropped
-    const touched = new Set([...a.activeParts].map((t) => geometry.bodyPartOf(geometryType, t)));
+    const touched = new Set<string>();
+    for (const t of a.activeParts) {
+      const bp = geometry.bodyPartOf(a.def.geometryType || 'vertical', t);
+      if (bp) touched.add(bp);
+    }
     for (const bp of touched) bodyParts.set(bp, a);
   }
   const items = new Map<string, number>();
@@ -164,6 +165,7 @@ export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIn
   const main = actives.find((a) => a.def === mainDef)!;
   return {
     main,
+    defaultAction: actives.find((a) => a.def === idx.defaultAction)!,
     geometryType,
     defaultAssetAction: lying ? 'lay' : 'std',
     bodyParts,

@@ -1,23 +1,80 @@
-// Figure string → the parts to draw: sets, colours, colorindex, hidden layers and mandatory defaults.
+// Figure string → the sets the avatar wears, and the parts each body part draws with their colours.
+// Every rule follows the game client (nitro-renderer `src/nitro/avatar/`), named where it applies.
 import { AvatarRenderError } from './errors.js';
 import { type FigureDataDoc, type FigureDataSet, type FigureDataSetType } from './gamedata-types.js';
 
+/** One part of a set, in the client's drawing order of its set (see `orderSetParts`). */
+export interface SetPart {
+  type: string;
+  id: number;
+  /** 0 = not tinted, n = the figure's n-th colour of the set. */
+  colorIndex: number;
+  index: number;
+}
+
+/** A FigureData set with its parts in the client's order. */
+export interface FigureSet extends FigureDataSet {
+  drawParts: SetPart[];
+}
+
 export interface FigureIndex {
   setTypes: Map<string, FigureDataSetType>;
-  sets: Map<string, Map<number, FigureDataSet>>;
+  /** set type → set id → set, in the client's set order (the stock placeholder head first). */
+  sets: Map<string, Map<number, FigureSet>>;
   /** palette id → colour id → 0xRRGGBB */
   palettes: Map<number, Map<number, number>>;
-  /** palette id → first selectable non-club colour id (for mandatory defaults). */
+  /** palette id → first selectable non-club colour id (for picking a colour in tools and tests). */
   defaultColour: Map<number, number>;
+}
+
+/**
+ * The placeholder head of Nitro's stock renderer configuration (`avatar.default.figuredata`): the client
+ * loads it before the hotel's FigureData, so it is the first club-0 unisex `hd` set and the head every
+ * figure without `hd` gets: a plain body and head without a face, untinted. A hotel that defines set
+ * 99999 itself replaces it, as the client's `injectJSON` does.
+ */
+export const PLACEHOLDER_HEAD: FigureDataSet = {
+  id: 99999,
+  gender: 'U',
+  club: 0,
+  colorable: true,
+  selectable: false,
+  parts: [
+    { id: 1, type: 'bd', colorable: true, index: 0, colorindex: 1 },
+    { id: 1, type: 'hd', colorable: true, index: 0, colorindex: 1 },
+    { id: 1, type: 'lh', colorable: true, index: 0, colorindex: 1 },
+    { id: 1, type: 'rh', colorable: true, index: 0, colorindex: 1 },
+  ],
+};
+
+/**
+ * `FigurePartSet`: each part is inserted before the first earlier part of the same type whose index is
+ * not higher, so parts of one type run from the highest index down and, on equal index, the later-listed
+ * part comes first. The client draws a body part's list from its end, so the highest index is on top and,
+ * on a tie, the later-listed part.
+ */
+export function orderSetParts(set: FigureDataSet): SetPart[] {
+  const out: SetPart[] = [];
+  for (const p of set.parts ?? []) {
+    if (!p || typeof p.type !== 'string') continue;
+    const part: SetPart = { type: p.type, id: Number(p.id), colorIndex: Number(p.colorindex ?? 0) || 0, index: Number(p.index ?? 0) || 0 };
+    const at = out.findIndex((e) => e.type === part.type && e.index <= part.index);
+    if (at >= 0) out.splice(at, 0, part);
+    else out.push(part);
+  }
+  return out;
 }
 
 export function indexFigureData(doc: FigureDataDoc): FigureIndex {
   const setTypes = new Map<string, FigureDataSetType>();
-  const sets = new Map<string, Map<number, FigureDataSet>>();
+  const sets = new Map<string, Map<number, FigureSet>>();
   for (const st of doc.setTypes ?? []) {
+    if (!st || typeof st.type !== 'string') continue;
     setTypes.set(st.type, st);
-    const m = new Map<number, FigureDataSet>();
-    for (const s of st.sets ?? []) m.set(Number(s.id), s);
+    const m = new Map<number, FigureSet>();
+    const list = st.sets ?? [];
+    if (st.type === 'hd' && !list.some((s) => Number(s?.id) === PLACEHOLDER_HEAD.id)) m.set(PLACEHOLDER_HEAD.id, { ...PLACEHOLDER_HEAD, drawParts: orderSetParts(PLACEHOLDER_HEAD) });
+    for (const s of list) if (s) m.set(Number(s.id), { ...s, drawParts: orderSetParts(s) });
     sets.set(st.type, m);
   }
   const palettes = new Map<number, Map<number, number>>();
@@ -37,34 +94,95 @@ export function indexFigureData(doc: FigureDataDoc): FigureIndex {
 export interface FigureEntry {
   setType: string;
   setId: number;
+  /** Colour ids as the client parses them: a piece that is not a number is NaN, which is no colour. */
   colours: number[];
 }
 
-/** Splits `hr-100-61.hd-180-1` into entries; a malformed triple is a bad figure. */
+/** `parseInt` as the client applies it to every piece: leading digits count, anything else is NaN. */
+function clientInt(piece: string): number {
+  return parseInt(piece, 10);
+}
+
+/**
+ * Splits `hr-100-61.hd-180-1` as `AvatarFigureContainer` does: a piece needs a type and a set; colours
+ * that are empty or not numbers stay as NaN (no colour); a repeated set type replaces the earlier one and
+ * moves to the end (`updatePart`). A set id that is not a number cannot be rendered as given.
+ */
 export function parseFigureString(figure: string): FigureEntry[] {
-  const out: FigureEntry[] = [];
-  const seen = new Set<string>();
+  const byType = new Map<string, FigureEntry>();
   for (const piece of String(figure ?? '').split('.')) {
-    const p = piece.trim();
-    if (!p) continue;
-    const bits = p.split('-');
-    const setType = bits[0]!.toLowerCase();
-    if (!/^[a-z]{1,8}$/.test(setType) || bits.length < 2 || !/^\d{1,9}$/.test(bits[1]!)) {
-      throw new AvatarRenderError('bad-figure', `figure part "${p}" is not <type>-<set>[-<colour>…]`);
-    }
-    const colours: number[] = [];
-    for (const c of bits.slice(2)) {
-      if (c === '') continue;
-      if (!/^\d{1,9}$/.test(c)) throw new AvatarRenderError('bad-figure', `figure part "${p}" has a non-numeric colour`);
-      colours.push(Number(c));
-    }
-    // A repeated set type: the first one counts, as the game client does.
-    if (seen.has(setType)) continue;
-    seen.add(setType);
-    out.push({ setType, setId: Number(bits[1]), colours });
+    const bits = piece.trim().split('-');
+    if (bits.length < 2) continue;
+    const setType = bits[0]!.trim().toLowerCase();
+    if (!setType) continue;
+    const setId = clientInt(bits[1]!);
+    if (!Number.isFinite(setId)) throw new AvatarRenderError('bad-figure', `figure part "${piece.trim()}" has no set id`);
+    byType.delete(setType);
+    byType.set(setType, { setType, setId, colours: bits.slice(2).map(clientInt) });
   }
-  if (out.length === 0) throw new AvatarRenderError('bad-figure', 'figure string names no parts');
-  return out;
+  if (byType.size === 0) throw new AvatarRenderError('bad-figure', 'figure string names no parts');
+  return [...byType.values()];
+}
+
+export interface WornSet {
+  setType: string;
+  setId: number;
+  colours: number[];
+  set: FigureSet;
+  paletteId: number;
+  /** Added because the set type is mandatory and the figure had none. */
+  isDefault: boolean;
+}
+
+export interface ResolvedFigure {
+  /** The worn sets in the client's order (figure order, repeated types moved to the end, defaults last). */
+  sets: WornSet[];
+  /** Part types hidden by a worn set. */
+  hidden: Set<string>;
+  gender: 'M' | 'F';
+}
+
+/** The figure's gender: that of its first set with one (the service has no gender parameter). */
+function genderOf(entries: FigureEntry[], idx: FigureIndex): 'M' | 'F' {
+  for (const e of entries) {
+    const g = idx.sets.get(e.setType)?.get(e.setId)?.gender?.toUpperCase();
+    if (g === 'M' || g === 'F') return g;
+  }
+  return 'M';
+}
+
+/** `SetType.getDefaultPartSet`: the first club-0 set of the gender or unisex, in the client's set order. */
+function defaultSet(sets: Map<number, FigureSet> | undefined, gender: 'M' | 'F'): FigureSet | undefined {
+  for (const s of sets?.values() ?? []) if ((Number(s.club ?? 0) || 0) === 0 && (s.gender === gender || s.gender === 'U')) return s;
+  return undefined;
+}
+
+/**
+ * Resolves the worn sets. Unknown set types are ignored; a set id the figure data does not know fails
+ * (`unknown-set`), so the service falls back to the upstream imager. Missing mandatory set types get the
+ * client's default (`AvatarRenderManager.validateAvatarFigure`): the types mandatory for the gender at the
+ * club level the client asks for (`mandatory_<g>_1`), the set of `defaultSet`, colour id 0 (not in any
+ * palette, so untinted).
+ */
+export function resolveFigure(figure: string, idx: FigureIndex): ResolvedFigure {
+  const entries = parseFigureString(figure).filter((e) => idx.setTypes.has(e.setType));
+  const gender = genderOf(entries, idx);
+  const sets: WornSet[] = [];
+  for (const e of entries) {
+    const set = idx.sets.get(e.setType)?.get(e.setId);
+    if (!set) throw new AvatarRenderError('unknown-set', `set ${e.setType}-${e.setId} is not in the figure data`);
+    sets.push({ ...e, set, paletteId: Number(idx.setTypes.get(e.setType)!.paletteId), isDefault: false });
+  }
+  const present = new Set(entries.map((e) => e.setType));
+  const flag = gender === 'M' ? 'mandatory_m_1' : 'mandatory_f_1';
+  for (const st of idx.setTypes.values()) {
+    if (present.has(st.type) || !st[flag]) continue;
+    const set = defaultSet(idx.sets.get(st.type), gender);
+    if (set) sets.push({ setType: st.type, setId: Number(set.id), colours: [0], set, paletteId: Number(st.paletteId), isDefault: true });
+  }
+  const hidden = new Set<string>();
+  for (const w of sets) for (const h of w.set.hiddenLayers ?? []) if (h?.partType) hidden.add(h.partType);
+  return { sets, hidden, gender };
 }
 
 export interface FigurePart {
@@ -77,67 +195,31 @@ export interface FigurePart {
   setId: number;
 }
 
-export interface ResolvedFigure {
-  /** Every part of every worn set, in figure order, hidden layers removed. */
-  parts: FigurePart[];
-  /** Part types hidden by a worn set. */
-  hidden: Set<string>;
-}
-
-function genderOf(entries: FigureEntry[], idx: FigureIndex): 'm' | 'f' {
-  for (const e of entries) {
-    const g = idx.sets.get(e.setType)?.get(e.setId)?.gender?.toUpperCase();
-    if (g === 'M') return 'm';
-    if (g === 'F') return 'f';
-  }
-  return 'm';
-}
-
-function defaultSet(st: FigureDataSetType, gender: 'm' | 'f', drawable: (set: FigureDataSet) => boolean): FigureDataSet | undefined {
-  const g = gender.toUpperCase();
-  // Only sets the hotel can draw: a default whose library is missing would fail a figure that never asked for it.
-  const sets = st.sets.filter(drawable);
-  return (
-    sets.find((s) => (s.gender === g || s.gender === 'U') && !s.club && s.selectable !== false) ??
-    sets.find((s) => s.gender === g || s.gender === 'U') ??
-    sets[0]
-  );
-}
-
 /**
- * Resolves the figure: unknown set ids fail (`unknown-set`) so the service can fall back to the
- * upstream imager; unknown set types are ignored; missing mandatory set types get their default set,
- * chosen among the sets `drawable` accepts (those with a figure library).
+ * The parts one body part draws, in the client's list order (`AvatarStructure.getParts`): worn sets in
+ * order, each set's parts in its order, only the part types the body part holds, hidden types removed.
+ * The colour follows the client exactly, quirk included: the colour variable is not reset between parts,
+ * so a part whose colour slot the figure leaves empty (`ch-3110-65` for a two-colour set) takes the colour
+ * of the previous part of this body part; a colour id that is not in the palette (or not a number) is no
+ * colour. Eyes are never tinted.
  */
-export function resolveFigure(figure: string, idx: FigureIndex, drawable: (set: FigureDataSet) => boolean = () => true): ResolvedFigure {
-  const entries = parseFigureString(figure).filter((e) => idx.setTypes.has(e.setType));
-  const gender = genderOf(entries, idx);
-  const present = new Set(entries.map((e) => e.setType));
-  for (const st of idx.setTypes.values()) {
-    if (present.has(st.type) || !(st[`mandatory_${gender}_0` as const] ?? false)) continue;
-    const s = defaultSet(st, gender, drawable);
-    if (!s) continue;
-    const colour = idx.defaultColour.get(Number(st.paletteId));
-    entries.push({ setType: st.type, setId: Number(s.id), colours: colour === undefined ? [] : [colour] });
-  }
-  const parts: FigurePart[] = [];
-  const hidden = new Set<string>();
-  for (const e of entries) {
-    const st = idx.setTypes.get(e.setType)!;
-    const set = idx.sets.get(e.setType)!.get(e.setId);
-    if (!set) throw new AvatarRenderError('unknown-set', `set ${e.setType}-${e.setId} is not in the figure data`);
-    for (const h of set.hiddenLayers ?? []) if (h?.partType) hidden.add(h.partType);
-    const palette = idx.palettes.get(Number(st.paletteId));
-    for (const p of set.parts ?? []) {
-      const ci = Number(p.colorindex ?? 0);
-      let tint: number | undefined;
-      // Eyes are never tinted.
-      if (ci > 0 && p.type !== 'ey') {
-        const colourId = e.colours[ci - 1];
-        if (colourId !== undefined) tint = palette?.get(colourId);
+export function bodyPartParts(figure: ResolvedFigure, idx: FigureIndex, partTypes: ReadonlySet<string>): FigurePart[] {
+  const out: FigurePart[] = [];
+  let colour: number | undefined;
+  for (const w of figure.sets) {
+    const palette = idx.palettes.get(w.paletteId);
+    // A set type whose palette is missing draws nothing in the client.
+    if (!palette) continue;
+    for (const p of w.set.drawParts) {
+      if (!partTypes.has(p.type)) continue;
+      if (w.colours.length > p.colorIndex - 1) {
+        const id = w.colours[p.colorIndex - 1];
+        colour = id !== undefined && Number.isFinite(id) ? palette.get(id) : undefined;
       }
-      parts.push({ type: p.type, id: Number(p.id), tint, setType: e.setType, setId: e.setId });
+      if (figure.hidden.has(p.type)) continue;
+      const tint = p.colorIndex > 0 && p.type !== 'ey' ? colour : undefined;
+      out.push({ type: p.type, id: p.id, tint, setType: w.setType, setId: w.setId });
     }
   }
-  return { parts: parts.filter((p) => !hidden.has(p.type)), hidden };
+  return out;
 }

@@ -48,23 +48,24 @@ export class AvatarGeometry {
     return this.doc.types.find((t) => t.id === geometryType) ?? this.doc.types.find((t) => t.id === 'vertical') ?? this.doc.types[0]!;
   }
 
-  /** Body part id holding a part type in this geometry type (unknown part types go to the torso). */
-  bodyPartOf(geometryType: string, partType: string): string {
+  /** Body part id holding a part type in this geometry type; undefined for a type the geometry lacks. */
+  bodyPartOf(geometryType: string, partType: string): string | undefined {
     let m = this.bodyPartOfCache.get(geometryType);
     if (!m) {
       m = new Map();
       for (const bp of this.type(geometryType).bodyParts) for (const it of bp.items) m.set(it.id, bp.id);
       this.bodyPartOfCache.set(geometryType, m);
     }
-    return m.get(partType) ?? 'torso';
+    return m.get(partType);
   }
 
   /**
-   * Body parts of an avatar set (`full`, `head`, `body`) in drawing order for a direction, each with
-   * its part types in drawing order. `action` selects a draworder.xml list when the hotel has one.
+   * Body parts of an avatar set (`full`, `head`, `body`) in the client's drawing order for a direction
+   * (farthest first), each with its part types farthest first (`AvatarModelGeometry.getBodyPartsAtAngle`,
+   * `GeometryBodyPart.getParts`, drawn from the end of their lists).
    */
-  ordered(avatarSet: string, geometryType: string, direction: number, action = 'std'): OrderedBodyPart[] {
-    const key = `${avatarSet}|${geometryType}|${direction}|${this.drawOrder ? action : ''}`;
+  geometric(avatarSet: string, geometryType: string, direction: number): OrderedBodyPart[] {
+    const key = `${avatarSet}|${geometryType}|${direction}`;
     const hit = this.orderCache.get(key);
     if (hit) return hit;
     const type = this.type(geometryType);
@@ -73,14 +74,28 @@ export class AvatarGeometry {
     const cz = this.doc.camera.z;
     const parts = type.bodyParts.filter((b) => members.has(b.id));
     const nearFirst = byDistance(parts, (b) => distance(cz, b.x, b.z, b.radius, angle));
-    let out: OrderedBodyPart[] = nearFirst.reverse().map((b) => ({
+    const out: OrderedBodyPart[] = nearFirst.reverse().map((b) => ({
       id: b.id,
       partTypes: byDistance(b.items, (it) => distance(cz, it.x, it.z, it.radius, angle))
         .reverse()
         .map((it) => it.id),
     }));
+    this.orderCache.set(key, out);
+    return out;
+  }
+
+  /**
+   * Drawing order as groups of (body part, part types), bottom first: the geometric order, or, when the
+   * hotel ships a draworder.xml, its explicit list for the action and direction (one part type a group).
+   */
+  ordered(avatarSet: string, geometryType: string, direction: number, action = 'std'): OrderedBodyPart[] {
+    const geometric = this.geometric(avatarSet, geometryType, direction);
     const explicit = this.explicitOrder(action, direction);
-    if (explicit) out = this.applyExplicit(out, explicit);
+    if (!explicit) return geometric;
+    const key = `${avatarSet}|${geometryType}|${direction}|${action}`;
+    const hit = this.orderCache.get(key);
+    if (hit) return hit;
+    const out = this.applyExplicit(geometric, explicit);
     this.orderCache.set(key, out);
     return out;
   }

@@ -13,9 +13,11 @@ export { normalizeAction, normalizeGesture, type AvatarRequest, type AvatarSize 
  * Bump whenever output pixels or bytes change: it is part of the service's cache key (with the hotel's
  * asset identity). avatar-3: converted Nitro folders render with their carried-over Flash documents
  * (0fa43d6), the sample kit's hands and held items (869afae), head_direction
- * ignored for lay under headonly.
+ * ignored for lay under headonly. avatar-5: drawn as the game client draws (sprites found in any library
+ * of the worn sets, same-type parts by index, the client's mandatory defaults and colour rules, every
+ * part of a body part with its action, no lay variants, `mc` not drawn).
  */
-export const RENDERER_VERSION = 'avatar-4';
+export const RENDERER_VERSION = 'avatar-5';
 
 /**
  * PNG for a still, APNG (loop forever, 1/6 s a frame) for an animation. Indexed colour when the frames

@@ -28,6 +28,7 @@ interface RawAsset {
 /** One loaded library with a memo of resolved asset names. */
 export class FigureLibrary {
   private readonly memo = new Map<string, ResolvedAsset | null>();
+  private partKeys: Set<string> | undefined;
   readonly bytes: number;
 
   constructor(readonly lib: AssetLibrary) {
@@ -45,6 +46,20 @@ export class FigureLibrary {
     const assets = (this.lib.data.assets ?? {}) as Record<string, RawAsset>;
     for (const [n, a] of Object.entries(assets)) if (n.startsWith('sh_') && a && (a.x !== undefined || a.source)) return true;
     return false;
+  }
+
+  /** True when the library has any sprite of part `type`-`id` (`h_std_ch_210_2_0`, `sh_…`), any action or direction. */
+  hasPart(type: string, id: number): boolean {
+    if (!this.partKeys) {
+      this.partKeys = new Set();
+      const names = [...Object.keys((this.lib.data.assets ?? {}) as Record<string, unknown>), ...Object.keys((this.lib.data as { aliases?: object }).aliases ?? {})];
+      for (const n of names) {
+        const bits = n.split('_');
+        // {h|sh}_{action}_{type}_{id}_{direction}_{frame}
+        if (bits.length === 6 && (bits[0] === 'h' || bits[0] === 'sh')) this.partKeys.add(`${bits[2]}:${Number(bits[3])}`);
+      }
+    }
+    return this.partKeys.has(`${type}:${id}`);
   }
 
   asset(name: string): ResolvedAsset | null {

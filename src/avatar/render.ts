@@ -7,7 +7,7 @@ import { isAnimatingAction, resolvePose, stepsFor, WALK_STILL_FRAME, type Active
 import { LYING_H, LYING_SH2, UPRIGHT_H, UPRIGHT_SH2, outputWindow, type OutputWindow, type Placement } from './canvas.js';
 import { downscaleHalf } from './downscale.js';
 import { AvatarRenderError } from './errors.js';
-import { resolveFigure, type FigurePart } from './figure.js';
+import { bodyPartParts, resolveFigure, type FigurePart } from './figure.js';
 import { type AvatarHotel } from './hotel.js';
 import { type FigureLibrary, type ResolvedAsset } from './library.js';
 import { clampFrames, wrapDirection, type AvatarRequest } from './request.js';
@@ -45,17 +45,37 @@ export interface AvatarRender {
 interface PlannedPart {
   bodyPart: string;
   part: FigurePart;
-  action: ActiveAction | null;
-  /** Animation steps of this part under its action (empty = frame 0 of the action). */
+  /** The action of the body part: every part of it draws this action unless a frame names its own. */
+  governing: ActiveAction;
+  /** Animation steps of this part under its action (empty = frame 0, no asset action of its own). */
   steps: PartStep[];
   animates: boolean;
   direction: number;
+  /** Libraries to search for its sprites, its own FigureMap libraries first. */
   libraries: string[];
+}
+
+/** A body part's parts in the order the client processes them (`renderBodyPart`), which is bottom first. */
+interface PlannedBodyPart {
+  id: string;
+  governing: ActiveAction;
+  parts: PlannedPart[];
+}
+
+/** A worn set the figure asked for, with what is needed to tell whether the hotel can draw it. */
+interface PlannedSet {
+  label: string;
+  parts: { type: string; id: number }[];
 }
 
 interface Plan {
   pose: Pose;
-  parts: PlannedPart[];
+  bodyParts: PlannedBodyPart[];
+  /** Every planned part, bottom first (the geometric order, or the hotel's draworder.xml). */
+  drawOrder: PlannedPart[];
+  /** Libraries the render needs, in search order. */
+  libraries: string[];
+  sets: PlannedSet[];
   /** Size s on a hotel with small sprites: try `sh_` sprites (drawn doubled) before `h_`. */
   small: boolean;
   placement: Placement;
@@ -74,6 +94,7 @@ const MIRROR_EXCEPTIONS: Record<string, Set<string>> = {
   respect: new Set(['lh']),
 };
 const ALWAYS_OWN_SPRITES = new Set(['ri', 'li', 'cp']);
+const ITEM_TYPES = new Set(['ri', 'li']);
 
 function isMirrorException(assetAction: string, partType: string): boolean {
   return ALWAYS_OWN_SPRITES.has(partType) || !!MIRROR_EXCEPTIONS[assetAction]?.has(partType);
@@ -86,11 +107,15 @@ function stripLay(raw: string): string {
     .join(',');
 }
 
+function unique(names: Iterable<string>): string[] {
+  return [...new Set(names)];
+}
+
 function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
   // The head-only crop has one canvas for every pose: a lying avatar shows its upright head there.
   const action = req.headOnly ? stripLay(req.action) : req.action;
   const pose = resolvePose(action, req.gesture, hotel.actions, hotel.partSets, hotel.geometry);
-  const figure = resolveFigure(req.figure, hotel.figure, (set) => (set.parts ?? []).some((p) => hotel.libraries.librariesFor(p.type, Number(p.id)).length > 0));
+  const figure = resolveFigure(req.figure, hotel.figure);
   let bodyDir = wrapDirection(req.direction);
   let headDir = wrapDirection(req.headDirection, bodyDir);
   // Lying has sprites for one side only: direction 0 lies to the left (4), everything else right (2).
@@ -105,69 +130,81 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
   const lyingMirrored = pose.lying && bodyDir >= 4 && bodyDir <= 6;
   const window = outputWindow(req.size, req.headOnly, pose.lying, lyingMirrored);
 
-  const byType = new Map<string, FigurePart[]>();
-  for (const p of figure.parts) {
-    const list = byType.get(p.type) ?? [];
-    list.push(p);
-    byType.set(p.type, list);
+  // As `AvatarAssetDownloadManager`: every library the figure map names for any part of any worn set,
+  // plus the mandatory body and item libraries; a sprite is then found by name in any of them (sleeves,
+  // `hrb` and overlays are missing from real figure maps and live in a sibling part's library).
+  const libs = hotel.libraries;
+  const partLibraries = (type: string, id: number): string[] => {
+    const flipped = hotel.partSets.flipped.get(type);
+    return unique([...libs.librariesFor(type, id), ...(flipped && flipped !== type ? libs.librariesFor(flipped, id) : [])]);
+  };
+  const sets: PlannedSet[] = [];
+  const wornLibraries: string[] = [];
+  for (const w of figure.sets) {
+    const setLibs = unique(w.set.drawParts.flatMap((p) => partLibraries(p.type, p.id)));
+    wornLibraries.push(...setLibs);
+    if (w.isDefault) continue;
+    const label = `${w.setType}-${w.setId}`;
+    if (setLibs.length === 0) throw new AvatarRenderError('asset-load', `no figure library holds the parts of set ${label}`);
+    sets.push({ label, parts: w.set.drawParts.map((p) => ({ type: p.type, id: p.id })) });
   }
-  for (const [type, id] of pose.items) byType.set(type, [{ type, id, tint: undefined, setType: type, setId: id }]);
+  const all = unique([...wornLibraries, ...libs.librariesFor('bd', 1), ...libs.librariesFor('li', 0), ...(hotel.itemLibrary ? [hotel.itemLibrary] : [])]);
 
-  // A worn set none of whose parts has a library cannot be drawn at all.
-  const setsWithLibrary = new Set<string>();
-  const setsSeen = new Set<string>();
-
-  const parts: PlannedPart[] = [];
   const avatarSet = req.headOnly ? 'head' : 'full';
-  const ordered = hotel.geometry.ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction);
+  const geometric = hotel.geometry.geometric(avatarSet, pose.geometryType, bodyDir);
   // An action whose moving parts are not all inside the crop (wave or blow with headonly) is a still;
   // talking moves only the head, so it still animates there.
-  const cropped = new Set(ordered.map((b) => b.id));
+  const cropped = new Set(geometric.map((b) => b.id));
   const movesInsideCrop = (a: ActiveAction): boolean => {
     if (!req.headOnly) return true;
     const parts = hotel.animations.byAction.get(a.def.id);
     if (!parts) return true;
-    for (const [type, steps] of parts) if (steps.length > 1 && !cropped.has(hotel.geometry.bodyPartOf(pose.geometryType, type))) return false;
+    for (const [type, steps] of parts) {
+      const bp = hotel.geometry.bodyPartOf(pose.geometryType, type);
+      if (steps.length > 1 && bp && !cropped.has(bp)) return false;
+    }
     return true;
   };
-  // Part types the geometry does not know are still drawn: on top of the torso's own parts.
-  const placed = new Set(hotel.geometry.ordered('full', pose.geometryType, bodyDir, pose.main.assetAction).flatMap((b) => b.partTypes));
-  const extra = [...byType.keys()].filter((t) => !placed.has(t) && t !== 'ri' && t !== 'li');
-  for (const bp of ordered) {
-    const governing = pose.bodyParts.get(bp.id) ?? null;
+
+  const bodyParts: PlannedBodyPart[] = [];
+  const byKey = new Map<string, PlannedPart[]>();
+  for (const bp of geometric) {
+    const governing = pose.bodyParts.get(bp.id) ?? pose.defaultAction;
     const direction = bp.id === 'head' ? headDir : bodyDir;
-    const types = bp.id === 'torso' && extra.length > 0 ? [...bp.partTypes, ...extra] : bp.partTypes;
-    for (const type of types) {
-      const list = byType.get(type);
-      if (!list) continue;
-      if (direction === 7 && (type === 'fc' || type === 'ey')) continue;
-      // As in the client: the action governing the body part gives every part type in it its frames
-      // (Move gives the shirt its wlk frames), but only the types in its active part set take its asset
-      // action; the others keep the default unless a frame names its own (a wlk frame does).
-      const active = governing && governing.activeParts.has(type) ? governing : null;
-      let steps = governing ? stepsFor(hotel.animations, governing, type) : [];
-      if (governing && governing.def.state === 'mv' && steps.length > 0) steps = [steps[WALK_STILL_FRAME % steps.length]!];
-      const animates = !!governing && isAnimatingAction(governing) && steps.length > 1 && movesInsideCrop(governing);
-      // Same part type twice (a set with two layers): the later one goes underneath, as in the client.
-      for (const part of [...list].reverse()) {
-        const isItem = type === 'ri' || type === 'li';
-        let libraries = hotel.libraries.librariesFor(type, part.id);
-        if (isItem && libraries.length === 0 && hotel.itemLibrary) libraries = [hotel.itemLibrary];
-        const flippedType = hotel.partSets.flipped.get(type);
-        if (flippedType && flippedType !== type) libraries = [...new Set([...libraries, ...hotel.libraries.librariesFor(flippedType, part.id)])];
-        if (!isItem) {
-          setsSeen.add(`${part.setType}-${part.setId}`);
-          if (libraries.length > 0) setsWithLibrary.add(`${part.setType}-${part.setId}`);
-        }
-        parts.push({ bodyPart: bp.id, part, action: active, steps, animates, direction, libraries });
+    const types = new Set(bp.partTypes);
+    const worn = bodyPartParts(figure, hotel.figure, types);
+    // A held item is drawn when the body part's action holds it and the figure wears no part of its type.
+    for (const [type, id] of pose.items) {
+      if (types.has(type) && governing.activeParts.has(type) && !worn.some((p) => p.type === type)) worn.push({ type, id, tint: undefined, setType: type, setId: id });
+    }
+    const stepsOf = (type: string): PartStep[] => {
+      const steps = stepsFor(hotel.animations, governing, type);
+      // The walk is one still mid-stride frame (spec §4.2).
+      return governing.def.state === 'mv' && steps.length > 0 ? [steps[WALK_STILL_FRAME % steps.length]!] : steps;
+    };
+    const parts: PlannedPart[] = [];
+    // The client lists parts nearest first and draws from the end: farthest type first and, within a
+    // type, its list backwards.
+    for (const type of bp.partTypes) {
+      const ofType = worn.filter((p) => p.type === type).reverse();
+      if (ofType.length === 0) continue;
+      const steps = stepsOf(type);
+      const animates = isAnimatingAction(governing) && steps.length > 1 && movesInsideCrop(governing);
+      for (const part of ofType) {
+        const own = ITEM_TYPES.has(type) ? unique([...libs.librariesFor(type, part.id), ...(hotel.itemLibrary ? [hotel.itemLibrary] : [])]) : partLibraries(type, part.id);
+        const planned: PlannedPart = { bodyPart: bp.id, part, governing, steps, animates, direction, libraries: unique([...own, ...all]) };
+        parts.push(planned);
+        const key = `${bp.id}|${type}`;
+        byKey.set(key, [...(byKey.get(key) ?? []), planned]);
       }
     }
+    bodyParts.push({ id: bp.id, governing, parts });
   }
-  for (const s of setsSeen) {
-    if (!setsWithLibrary.has(s)) throw new AvatarRenderError('asset-load', `no figure library holds the parts of set ${s}`);
-  }
-  const loop = parts.reduce((m, p) => (p.animates ? Math.max(m, p.steps.length) : m), 1);
-  return { pose, parts, small, placement, smallPlacement, window, loop };
+  const drawOrder = hotel.geometry
+    .ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction)
+    .flatMap((g) => g.partTypes.flatMap((t) => byKey.get(`${g.id}|${t}`) ?? []));
+  const loop = drawOrder.reduce((m, p) => (p.animates ? Math.max(m, p.steps.length) : m), 1);
+  return { pose, bodyParts, drawOrder, libraries: unique([...all, ...drawOrder.flatMap((d) => d.libraries)]), sets, small, placement, smallPlacement, window, loop };
 }
 
 /** Distinct frames the pose has under this crop (1 = still); no library is loaded. */
@@ -206,9 +243,15 @@ function hex(rgb: number): string {
 
 export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Promise<AvatarRender> {
   const p = plan(hotel, req);
-  const needed = new Set(p.parts.flatMap((x) => x.libraries));
   const loaded = new Map<string, FigureLibrary>();
-  await Promise.all([...needed].map(async (n) => loaded.set(n, await hotel.libraries.get(n))));
+  await Promise.all(p.libraries.map(async (n) => loaded.set(n, await hotel.libraries.get(n))));
+  // A worn set is unrenderable only when none of its sprites is in any library the figure loads.
+  const searched = p.libraries.map((n) => loaded.get(n)!);
+  for (const set of p.sets) {
+    if (!set.parts.some((part) => searched.some((l) => l.hasPart(part.type, part.id)))) {
+      throw new AvatarRenderError('asset-load', `no figure library has a sprite of set ${set.label}`);
+    }
+  }
 
   let frameCount = req.animated ? p.loop : 1;
   const cap = clampFrames(req.frames);
@@ -219,14 +262,24 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
   const layers: DrawnLayer[] = [];
   const outScale = win.scale;
   for (let f = 0; f < frameCount; f++) {
+    // `renderBodyPart` keeps one asset-action variable per body part: a frame that names its own action
+    // (Sit's `wa` draws `std`) changes it for every later part of that body part that names none.
+    const drawn = new Map<PlannedPart, { assetAction: string; frame: number }>();
+    for (const bp of p.bodyParts) {
+      let assetAction = bp.governing.assetAction;
+      for (const item of bp.parts) {
+        if (item.direction === 7 && (item.part.type === 'fc' || item.part.type === 'ey')) continue;
+        const step = item.steps.length > 0 ? item.steps[(item.animates ? f : 0) % item.steps.length]! : undefined;
+        if (step?.assetAction) assetAction = step.assetAction;
+        drawn.set(item, { assetAction, frame: step?.number ?? 0 });
+      }
+    }
     const canvas = createImage(win.width, win.height);
     let order = 0;
-    for (const item of p.parts) {
-      const action = item.action;
-      const baseAction = action ? action.assetAction : pose.defaultAssetAction;
-      const step: PartStep = item.steps.length > 0 ? item.steps[(item.animates ? f : 0) % item.steps.length]! : { number: 0, assetAction: '' };
-      // A step names the normal asset action; while lying the action's lay variant replaces it.
-      const assetAction = step.assetAction && !(action && step.assetAction === action.def.assetPartDefinition) ? step.assetAction : baseAction;
+    for (const item of p.drawOrder) {
+      const at = drawn.get(item);
+      if (!at) continue;
+      const { assetAction } = at;
       const type = item.part.type;
       const dir = item.direction;
       const mirrored = dir >= 4 && dir <= 6;
@@ -234,13 +287,14 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
       const assetDir = mirrored && !exception ? 6 - dir : dir;
       const drawType = mirrored && !exception ? hotel.partSets.flipped.get(type) ?? type : type;
       const base = `_%A_${drawType}_${item.part.id}_${assetDir}_`;
+      // The client's fallbacks: the frame of the action, its frame 0, then the same of the posture's default.
       const names = [
-        base.replace('%A', assetAction) + step.number,
+        base.replace('%A', assetAction) + at.frame,
         base.replace('%A', assetAction) + '0',
-        base.replace('%A', pose.defaultAssetAction) + step.number,
+        base.replace('%A', pose.defaultAssetAction) + at.frame,
         base.replace('%A', pose.defaultAssetAction) + '0',
       ].filter((n, i, a) => a.indexOf(n) === i);
-      const libs = item.libraries.map((n) => loaded.get(n)!).filter(Boolean);
+      const libs = item.libraries.map((n) => loaded.get(n)!);
       // Size s: the hotel's own small sprite where it has one (drawn doubled, halved back exactly).
       let found = p.small ? findSprite(libs, names.map((n) => 'sh' + n)) : null;
       const doubled = !!found;

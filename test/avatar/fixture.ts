@@ -100,9 +100,9 @@ export function fixtureGamedata(): { figureData: FigureDataDoc; figureMap: Figur
       { id: 3, colors: [{ id: 61, index: 0, club: 0, selectable: true, hexCode: 'FF0000' }, { id: 62, index: 1, club: 0, selectable: true, hexCode: '0080FF' }] },
     ],
     setTypes: [
-      { type: 'hd', paletteId: 1, mandatory_m_0: true, mandatory_f_0: true, sets: [{ id: 1, gender: 'U', selectable: true, parts: [{ id: 1, type: 'hd', colorindex: 1 }, { id: 1, type: 'ey', colorindex: 1 }, { id: 1, type: 'fc', colorindex: 1 }, { id: 1, type: 'bd', colorindex: 1 }, { id: 1, type: 'lh', colorindex: 1 }, { id: 1, type: 'rh', colorindex: 1 }] }] },
+      { type: 'hd', paletteId: 1, mandatory_m_0: true, mandatory_f_0: true, mandatory_m_1: true, mandatory_f_1: true, sets: [{ id: 1, gender: 'U', selectable: true, parts: [{ id: 1, type: 'hd', colorindex: 1 }, { id: 1, type: 'ey', colorindex: 1 }, { id: 1, type: 'fc', colorindex: 1 }, { id: 1, type: 'bd', colorindex: 1 }, { id: 1, type: 'lh', colorindex: 1 }, { id: 1, type: 'rh', colorindex: 1 }] }] },
       { type: 'ch', paletteId: 3, sets: [{ id: 10, gender: 'M', parts: [{ id: 10, type: 'ch', colorindex: 1 }] }, { id: 11, gender: 'U', parts: [{ id: 11, type: 'ch', colorindex: 1 }] }, { id: 60, gender: 'U', parts: [{ id: 60, type: 'cp', colorindex: 0 }] }] },
-      { type: 'lg', paletteId: 3, mandatory_m_0: true, mandatory_f_0: true, sets: [{ id: 20, gender: 'U', selectable: true, parts: [{ id: 20, type: 'lg', colorindex: 1 }] }] },
+      { type: 'lg', paletteId: 3, mandatory_m_0: true, mandatory_f_0: true, mandatory_m_1: true, mandatory_f_1: true, sets: [{ id: 20, gender: 'U', selectable: true, parts: [{ id: 20, type: 'lg', colorindex: 1 }] }] },
       { type: 'hr', paletteId: 3, sets: [{ id: 30, gender: 'U', parts: [{ id: 30, type: 'hr', colorindex: 1 }] }] },
       { type: 'ha', paletteId: 3, sets: [{ id: 40, gender: 'U', parts: [{ id: 40, type: 'ha', colorindex: 0 }], hiddenLayers: [{ partType: 'hr' }] }] },
       { type: 'mc', paletteId: 3, sets: [{ id: 50, gender: 'U', parts: [{ id: 50, type: 'mc', colorindex: 0 }] }] },

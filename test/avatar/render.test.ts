@@ -133,25 +133,33 @@ test('tint is a per-channel multiply that keeps alpha; eyes are never tinted', a
   assert.deepEqual(px(img, hd.x + 1, hd.y + 1), [0x99 * 250 / 255, 0x66 * 250 / 255, 0x33 * 250 / 255, 255].map(Math.round));
 });
 
-test('hidden layers: a hat hides the hair; the mc slot is drawn', async () => {
+test('hidden layers: a hat hides the hair; the mc slot is not drawn (spec §2.1; the client geometry has no place for it)', async () => {
   const hair = await renderAvatar(hotel, req({ figure: `${FIG}.hr-30-61` }));
   ok(hair.layers.some((l) => l.partType === 'hr'));
   const hat = await renderAvatar(hotel, req({ figure: `${FIG}.hr-30-61.ha-40` }));
   ok(!hat.layers.some((l) => l.partType === 'hr'));
   ok(hat.layers.some((l) => l.partType === 'ha'));
-  // mc sits on the left wrist: in front of the body where the left arm is (direction 4)
   const mc = await renderAvatar(hotel, req({ figure: `${FIG}.mc-50`, direction: 4, headDirection: 4 }));
-  ok(mc.layers.some((l) => l.partType === 'mc'));
-  ok(countColour(mc.frames[0]!, C.mc) > 0);
+  ok(!mc.layers.some((l) => l.partType === 'mc'));
+  assert.equal(countColour(mc.frames[0]!, C.mc), 0);
 });
 
-test('mandatory set types missing from the figure get their default set', async () => {
-  const r = await renderAvatar(hotel, req({ figure: 'ch-10-61' }));
-  ok(r.layers.some((l) => l.partType === 'hd'));
-  ok(r.layers.some((l) => l.partType === 'lg'));
+test('mandatory set types missing from the figure get the client default: first club-0 set of the gender or U, untinted', async () => {
+  const r = await renderAvatar(hotel, req({ figure: 'hd-1-2.ch-10-61' }));
+  const lg = r.layers.find((l) => l.partType === 'lg')!;
+  ok(lg, 'legs are added');
+  assert.equal(lg.partId, 20);
+  assert.equal(lg.tint, null, 'a default is drawn untinted (colour id 0 is in no palette)');
+  // A figure without hd gets the stock placeholder head (hd-99999): bd/hd/lh/rh 1 untinted, no face.
+  const noHead = await renderAvatar(hotel, req({ figure: 'ch-10-61' }));
+  const hd = noHead.layers.find((l) => l.partType === 'hd')!;
+  ok(hd, 'a head is drawn');
+  assert.equal(hd.tint, null);
+  ok(!noHead.layers.some((l) => l.partType === 'fc' || l.partType === 'ey'), 'the placeholder head has no face');
+  ok(noHead.layers.some((l) => l.partType === 'bd' && l.tint === null));
 });
 
-test('a mandatory default is taken from a set the hotel can draw, never one whose library is missing', async () => {
+test('a mandatory default is never refused: one the hotel cannot draw is left out, a worn set it cannot draw is a 302', async () => {
   const libs = new Map(fixtureLibraries().map((l) => [l.name, l]));
   const g = fixtureGamedata();
   // lg's first listed set (21) has no library, as a figuredata newer than the hotel's libraries has.
@@ -160,7 +168,7 @@ test('a mandatory default is taken from a set the hotel can draw, never one whos
   g.figureMap.libraries.push({ id: 'fx_not_installed', parts: [{ id: 21, type: 'lg' }] });
   const h = createAvatarHotel({ layout: 'memory', ...g, libraryNames: libs.keys(), loadLibrary: async (n) => libs.get(n)! });
   const r = await renderAvatar(h, req({ figure: 'hd-1-1.ch-10-61' }));
-  ok(r.layers.some((l) => l.partType === 'lg' && l.partId === 20), 'default legs are the drawable set 20');
+  ok(!r.layers.some((l) => l.partType === 'lg'), 'the client default (set 21) has no sprites: no legs, no failure');
   await assert.rejects(renderAvatar(h, req({ figure: 'hd-1-1.ch-10-61.lg-21-61' })), (e: unknown) => e instanceof AvatarRenderError && e.code === 'asset-load');
 });
 
@@ -171,7 +179,7 @@ test('sprite fallback chain: missing action sprite → std; missing frame → fr
   const f1 = r.layers.filter((l) => l.frame === 1);
   ok(f1.some((l) => l.asset === 'h_spk_hd_1_2_1'));
   ok(f1.some((l) => l.asset === 'h_spk_fc_1_2_1'));
-  // talking while lying uses the lay variant (lsp), which the fixture lacks: lay sprites are used
+  // talking while lying: Lay governs the head, so the plain lying head is drawn (never the lay variant lsp)
   const lay = await renderAvatar(hotel, req({ action: 'lay,spk' }));
   ok(lay.layers.some((l) => l.asset === 'h_lay_hd_1_2_0'));
 });

@@ -113,8 +113,9 @@ test('kit: dimension table for every size × headonly × lay', async () => {
 
 test('kit: frame counts per action (spec §2.4) and per crop', () => {
   const n = (action: string, over: Partial<AvatarRequest> = {}) => animationFrameCount(hotel, req({ action, ...over }));
-  for (const a of ['wav', 'spk', 'respect', 'blow', 'sit,wav', 'lay,spk']) assert.equal(n(a), 2, a);
-  for (const a of ['std', 'sit', 'lay', 'sleep', 'laugh', 'sig=3', 'crr=1', 'drk=1', 'use=1', 'carry=6', 'sign=2', 'dance', 'wlk']) assert.equal(n(a), 1, a);
+  for (const a of ['wav', 'spk', 'respect', 'blow', 'sit,wav']) assert.equal(n(a), 2, a);
+  // Lying, Lay governs the head too: the client draws the plain lying head, so talking does not move it.
+  for (const a of ['std', 'sit', 'lay', 'lay,spk', 'sleep', 'laugh', 'sig=3', 'crr=1', 'drk=1', 'use=1', 'carry=6', 'sign=2', 'dance', 'wlk']) assert.equal(n(a), 1, a);
   for (const g of ['sml', 'sad', 'agr', 'srp', 'eyb', 'nor']) assert.equal(n('', { gesture: g }), 1, g);
   assert.equal(n('', { gesture: 'spk' }), 2);
   assert.equal(n('wav', { headOnly: true }), 1);
@@ -256,9 +257,13 @@ test('kit: hidden layers, mandatory defaults, library without assets skipped, fa
   ok(!shades.layers.some((l) => l.partType === 'ey'));
   const robe = await renderAvatar(hotel, req({ figure: 'hd-180-1.lg-285-82.sh-290-80' }));
   ok(!robe.layers.some((l) => l.partType === 'sh'));
+  // Mandatory at the client's club level (mandatory_<g>_1): hd and lg for men, hd, ch and lg for women.
   const bare = await renderAvatar(hotel, req({ figure: 'hr-115-61' }));
-  for (const t of ['hd', 'bd', 'ch', 'lg']) ok(bare.layers.some((l) => l.partType === t), `mandatory ${t} added`);
+  for (const t of ['hd', 'bd', 'lg']) ok(bare.layers.some((l) => l.partType === t), `mandatory ${t} added`);
+  ok(!bare.layers.some((l) => l.partType === 'ch'), 'no shirt is added to a man');
   ok(bare.layers.every((l) => !l.library.startsWith('hh_human_50_')), 'parts come from libraries that have the assets');
+  const bareF = await renderAvatar(hotel, req({ figure: 'hr-515-61-45' }));
+  ok(bareF.layers.some((l) => l.partType === 'ch'), 'a woman gets a shirt');
   const wave = await renderAvatar(hotel, req({ action: 'wav' }));
   ok(wave.layers.some((l) => l.asset === 'h_std_hr_1115_2_0'), 'hair has no wav sprite: std');
   ok(wave.layers.some((l) => l.asset === 'h_std_ch_2210_2_0'));
@@ -267,13 +272,15 @@ test('kit: hidden layers, mandatory defaults, library without assets skipped, fa
   assert.equal(eyes.layers.find((l) => l.partType === 'hd')!.tint, '#a8715a');
 });
 
-test('kit: lay rotates the canvas; talking while lying uses the lay variant; the body never moves', async () => {
+test('kit: lay rotates the canvas; talking while lying draws the plain lying head; the body never moves', async () => {
   const lay = await renderAvatar(hotel, req({ figure: FULL, action: 'lay' }));
   assert.deepEqual([lay.width, lay.height], [110, 64]);
   assert.deepEqual(lay.layers.filter((l) => !l.asset.startsWith('h_lay_')).map((l) => l.asset), []);
+  // The client never draws the lay variants (lsp): Lay governs the head, which stays the lying head.
   const lsp = await renderAvatar(hotel, req({ figure: FULL, action: 'lay,spk', animated: true }));
-  assert.equal(lsp.frames.length, 2);
-  ok(lsp.layers.some((l) => l.asset === 'h_lsp_hd_2_2_1'));
+  assert.equal(lsp.frames.length, 1);
+  ok(!lsp.layers.some((l) => l.asset.startsWith('h_lsp_')));
+  ok(lsp.layers.some((l) => l.asset === 'h_lay_hd_2_2_0'));
   const sml = await renderAvatar(hotel, req({ figure: FULL, action: 'lay', gesture: 'sml' }));
   // the hotel's Lay action prevents the gestures (as the real HabboAvatarActions does)
   ok(sml.layers.some((l) => l.asset === 'h_lay_fc_1_2_0'));

@@ -7,8 +7,16 @@ type Table = Record<string, string[]>;
 const seq = (action: string, ...frames: number[]) => frames.map((f) => `${action}:${f}`);
 
 const WALK_PARTS = ['bd', 'bds', 'ss', 'lg', 'sh', 'lh', 'lhs', 'ls', 'lc', 'rh', 'rhs', 'rs', 'rc', 'ch'];
+const EIGHT = [0, 1, 2, 3, 4, 5, 6, 7];
+const every = (action: string, types: string[]): Table => Object.fromEntries(types.map((t) => [t, seq(action, ...EIGHT)]));
 
+// Default, Sit and Lay give their parts frames 0-7 of their own action; Sit's `wa` draws `std` (and, as
+// the client keeps the last named action for the parts of a body part that name none, so may a part
+// drawn after it).
 const ACTIONS: Record<string, { parts: Table; headDy?: number[] }> = {
+  Default: { parts: every('std', ['bd', 'bds', 'lg', 'sh', 'ch', 'cc', 'lc', 'rc', 'lh', 'lhs', 'rh', 'rhs', 'ls', 'rs', 'he', 'wa']) },
+  Sit: { parts: { ...every('sit', ['bd', 'bds', 'lg', 'sh', 'ch', 'cc', 'lc', 'rc']), ...every('std', ['wa']) } },
+  Lay: { parts: every('lay', ['bd', 'bds', 'lg', 'sh', 'ch', 'cc', 'lc', 'rc', 'wa', 'he']) },
   Move: { parts: Object.fromEntries(WALK_PARTS.map((p) => [p, seq('wlk', 0, 1, 2, 3)])) },
   Wave: { parts: { lh: seq('wav', 0, 1), lhs: seq('wav', 0, 1), ls: seq('wav', 0, 1), lc: seq('wav', 0, 1), ch: seq('wav', 0, 1, 2, 3) } },
   Talk: { parts: { hd: seq('spk', 0, 1), fc: seq('spk', 0, 1), fa: seq('spk', 0, 1) } },
