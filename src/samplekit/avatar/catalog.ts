@@ -15,6 +15,8 @@ export interface KitPart {
   id: number;
   /** 0 = not tinted, 1 = first colour of the figure triple, 2 = second. */
   colorindex: 0 | 1 | 2;
+  /** FigureData `index` when it is not the colour-group count (see `indexOf`). */
+  index?: number;
 }
 
 export interface KitSet {
@@ -77,7 +79,7 @@ export const PALETTES: { id: number; colors: KitColor[] }[] = [
 
 const M = (f0: boolean, f1: boolean, m0: boolean, m1: boolean) => ({ f0, f1, m0, m1 });
 const NONE = M(false, false, false, false);
-const p = (type: string, id: number, colorindex: 0 | 1 | 2): KitPart => ({ type, id, colorindex });
+const p = (type: string, id: number, colorindex: 0 | 1 | 2, index?: number): KitPart => ({ type, id, colorindex, ...(index === undefined ? {} : { index }) });
 const skin = (hd: number, ey: number): KitPart[] => [p('bd', 1, 1), p('hd', hd, 1), p('lh', 1, 1), p('rh', 1, 1), p('fc', 1, 1), p('ey', ey, 1)];
 
 export const SET_TYPES: KitSetType[] = [
@@ -119,6 +121,7 @@ export const SET_TYPES: KitSetType[] = [
         note: 'two colours: body+sleeves colour 1, chest band + cuffs colour 2',
       },
       { id: 255, gender: 'F', club: 0, selectable: true, parts: [p('ch', 2255, 0)], note: 'orange sleeveless top, not colorable' },
+      { id: 260, gender: 'F', club: 0, selectable: true, parts: [p('ch', 2260, 1)], note: 'dress with its own sit sprites (Sit governs the torso: every torso part draws sit)' },
     ],
   },
   {
@@ -126,8 +129,9 @@ export const SET_TYPES: KitSetType[] = [
     paletteId: 3,
     mandatory: M(true, true, true, true),
     sets: [
-      { id: 270, gender: 'U', club: 0, selectable: true, parts: [p('lg', 3270, 1)], note: 'trousers, one colour' },
-      { id: 275, gender: 'M', club: 0, selectable: true, parts: [p('lg', 3275, 1), p('lg', 3276, 2)], note: 'trousers colour 1 + side stripes colour 2' },
+      // Listed first: the default legs of a man (the first club-0 set of his gender or U); a woman's is 270.
+      { id: 275, gender: 'M', club: 0, selectable: true, parts: [p('lg', 3275, 1), p('lg', 3276, 2)], note: 'trousers colour 1 + side stripes colour 2; default legs of a man' },
+      { id: 270, gender: 'U', club: 0, selectable: true, parts: [p('lg', 3270, 1)], note: 'trousers, one colour; default legs of a woman' },
       { id: 280, gender: 'F', club: 0, selectable: true, parts: [p('lg', 3280, 0)], note: 'magenta skirt, not colorable' },
       { id: 285, gender: 'U', club: 2, selectable: true, parts: [p('lg', 3285, 1)], hidden: ['sh'], note: 'long robe, hides sh' },
     ],
@@ -151,6 +155,14 @@ export const SET_TYPES: KitSetType[] = [
       { id: 1002, gender: 'U', club: 0, selectable: true, parts: [p('ha', 5010, 0)], note: 'gold crown, not colorable, hides nothing' },
       { id: 1003, gender: 'U', club: 2, selectable: true, parts: [p('ha', 5020, 1)], hidden: ['hr', 'hrb'], note: 'beanie, hides hr and hrb' },
       { id: 1004, gender: 'U', club: 0, selectable: true, parts: [p('ha', 5030, 1), p('ha', 5031, 0)], note: 'propeller cap: tinted dome + untinted red/yellow propeller in one set' },
+      {
+        id: 1005,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('ha', 5040, 2, 1), p('ha', 5041, 1, 0)],
+        note: 'bow hat: the bow (colour 2) is listed first with the higher index, so it is drawn over the crown',
+      },
     ],
   },
   {
@@ -238,10 +250,21 @@ export const SET_TYPES: KitSetType[] = [
 export interface KitLibrary {
   name: string;
   revision: number;
+  /** Parts FigureMap lists for the library. */
   parts: { type: string; id: number }[];
+  /**
+   * Parts whose sprites are in the library though FigureMap does not list them, as real FigureMaps omit
+   * the sleeves of basic shirts and `hrb`: the client finds them because it loads the set's library.
+   */
+  unmapped: { type: string; id: number }[];
 }
 
-const lib = (name: string, revision: number, parts: [string, number][]): KitLibrary => ({ name, revision, parts: parts.map(([type, id]) => ({ type, id })) });
+const lib = (name: string, revision: number, parts: [string, number][], unmapped: [string, number][] = []): KitLibrary => ({
+  name,
+  revision,
+  parts: parts.map(([type, id]) => ({ type, id })),
+  unmapped: unmapped.map(([type, id]) => ({ type, id })),
+});
 
 export const CRR_ITEMS = [1, 2, 3, 6];
 export const DRK_ITEMS = [1, 2, 3, 6];
@@ -252,10 +275,10 @@ export const LIBRARIES: KitLibrary[] = [
   lib('hh_human_50_body', 1001, [['bd', 1], ['hd', 1], ['hd', 2], ['hd', 3], ['lh', 1], ['rh', 1]]),
   lib('hh_human_50_face', 1001, [['fc', 1], ['ey', 1], ['ey', 2], ['ey', 3], ['ey', 4]]),
   lib('hair_M_kitcrop', 1002, [['hr', 1100]]),
-  lib('hair_U_kitbob', 1003, [['hr', 1115], ['hrb', 1115]]),
+  lib('hair_U_kitbob', 1003, [['hr', 1115]], [['hrb', 1115]]),
   lib('hair_F_kittwotone', 1004, [['hr', 1515], ['hrb', 1515]]),
   lib('hair_U_kitmohawk', 1005, [['hr', 1802]]),
-  lib('shirt_U_kittee', 1006, [['ch', 2210], ['ls', 2210], ['rs', 2210]]),
+  lib('shirt_U_kittee', 1006, [['ch', 2210]], [['ls', 2210], ['rs', 2210]]),
   lib('shirt_M_kitraglan', 1007, [['ch', 2215], ['ls', 2215], ['rs', 2215], ['ch', 2216], ['ls', 2216], ['rs', 2216]]),
   lib('shirt_F_kittop', 1008, [['ch', 2255]]),
   lib('trousers_U_kitjeans', 1009, [['lg', 3270]]),
@@ -282,6 +305,8 @@ export const LIBRARIES: KitLibrary[] = [
   lib('acc_misc_U_kitwristband', 1030, [['mc', 9801]]),
   lib('hat_U_kitpropeller', 1034, [['ha', 5030], ['ha', 5031]]),
   lib('acc_misc_U_kitbracelet', 1035, [['mc', 9810]]),
+  lib('dress_F_kitdress', 1036, [['ch', 2260]]),
+  lib('hat_U_kitbow', 1037, [['ha', 5040], ['ha', 5041]]),
   lib('hh_human_face', 1031, [['fc', 1], ['ey', 1], ['ey', 2], ['ey', 3], ['ey', 4]]),
   lib('hh_human_item', 1032, [...SIG_ITEMS.map((i) => ['li', i] as [string, number]), ...CRR_ITEMS.map((i) => ['ri', i] as [string, number])]),
   lib('hh_human_body', 1033, [['bd', 1], ['hd', 1], ['hd', 2], ['hd', 3], ['lh', 1], ['rh', 1]]),
@@ -317,7 +342,7 @@ export function figureDataJson(): unknown {
           selectable: s.selectable,
           preselectable: false,
           sellable: false,
-          parts: s.parts.map((x, i) => ({ id: x.id, type: x.type, colorable: x.colorindex > 0, index: indexOf(s.parts, i), colorindex: x.colorindex })),
+          parts: s.parts.map((x, i) => ({ id: x.id, type: x.type, colorable: x.colorindex > 0, index: x.index ?? indexOf(s.parts, i), colorindex: x.colorindex })),
         };
         if (s.hidden?.length) out.hiddenLayers = s.hidden.map((partType) => ({ partType }));
         return out;

@@ -28,7 +28,7 @@ export function buildFigureLibrary(lib: KitLibrary): AssetLibrary {
   const assets: Record<string, NitroAssetEntry> = {};
   const sprites = new Map<string, RgbaImage>();
   const seen = new Map<string, string>();
-  for (const part of lib.parts) {
+  for (const part of [...lib.parts, ...lib.unmapped]) {
     for (const key of spriteKeys(part.type, part.id)) {
       const drawn = drawPart(part.type, part.id, key);
       if (!drawn) continue;

@@ -71,7 +71,14 @@ export function spriteKeys(type: string, id: number): SpriteKey[] {
       // real library has ch wav sprites (the client never draws them: Wave governs the left arm only);
       // the tee carries wav 0-3 anyway, so a renderer that applies Wave's ch frames draws a visibly wrong
       // shirt.
-      return [...keys(['std'], BASE_DIRS), ...LAY(), ...WLK, ...(id === 2210 ? keys(['wav'], BASE_DIRS, [0, 1, 2, 3]) : [])];
+      // The dress (2260) also sits, as real dresses do: its torso's Sit action draws h_sit_ch.
+      return [
+        ...keys(['std'], BASE_DIRS),
+        ...LAY(),
+        ...WLK,
+        ...(id === 2210 ? keys(['wav'], BASE_DIRS, [0, 1, 2, 3]) : []),
+        ...(id === 2260 ? keys(['sit'], BASE_DIRS) : []),
+      ];
     case 'cc':
     case 'ca':
     case 'wa':
@@ -193,7 +200,7 @@ const FLAT: Record<string, number> = {
 };
 
 /** Second-colour layers (colorindex 2) are a plain light grey so their own tint reads clearly. */
-const SECOND = new Set(['ch:2216', 'ls:2216', 'rs:2216', 'lg:3276', 'sh:4296', 'ha:5002', 'wa:9502', 'cc:9602']);
+const SECOND = new Set(['ch:2216', 'ls:2216', 'rs:2216', 'lg:3276', 'sh:4296', 'ha:5002', 'ha:5040', 'wa:9502', 'cc:9602']);
 
 /** The grey style a colorable part is drawn in (null: a part with a fixed flat colour). */
 export function partStyle(type: string, id: number): PartStyle | null {
@@ -489,6 +496,11 @@ function hatOps(id: number, dir: number, fill: Fill): PaintOp[] {
     }
     case 5030:
       return [{ shapes: [ellipse(hcx, HEAD_CY - 2, rx + 1.5, HEAD_RY + 2.5, { y1: 33 })], fill }];
+    case 5040:
+      // the bow: a band across the front of the crown it overlaps
+      return [{ shapes: [rect(hcx - rx - 2, 26, 2 * rx + 4, 5), ellipse(hcx + (dir === 7 || dir === 0 ? -rx : rx) * 0.6, 25, 4, 3)], fill }];
+    case 5041:
+      return [{ shapes: [ellipse(hcx, HEAD_CY - 2, rx + 2, HEAD_RY + 3, { y1: 32 })], fill }];
     case 5031:
       // not colorable, two colours of its own
       return [
@@ -552,10 +564,23 @@ function chOps(id: number, key: SpriteKey, fill: Fill): PaintOp[] {
   const g = geo(dir);
   let ops: PaintOp[];
   if (id === 2216) ops = [{ shapes: [withClip(torso(dir, 0.8, 57, 81), { y0: 66, y1: 71 })], fill }];
+  else if (id === 2260) ops = dressOps(key, fill);
   else if (id === 2255) ops = [{ shapes: [torso(dir, 0.6, 58, 88)], fill }];
   else ops = [{ shapes: [torso(dir, 0.8, 57, 81)], fill }, ...(g.face ? [{ shapes: [ellipse(g.cx + g.f * 2, 57, 3, 2)], fill: G(0x90), overlay: true }] : [])];
   const tick = frameTick(id, key);
   return tick ? [...ops, tick] : ops;
+}
+
+/** The dress: bodice and a flared skirt to the knee; sitting, the skirt lies over the thighs. */
+function dressOps(key: SpriteKey, fill: Fill): PaintOp[] {
+  const g = geo(key.dir);
+  const bodice = torso(key.dir, 0.8, 57, 80);
+  if (key.action === 'sit') {
+    const lap = g.f ? poly([[g.cx - g.hw - 1, 78], [g.cx + g.hw + 1, 78], [g.cx + g.hw + 2 + g.f * 14, 85], [g.cx - g.hw - 2 + g.f * 14, 91]]) : rect(g.cx - g.hw - 1, 78, 2 * g.hw + 2, 12);
+    return [{ shapes: [bodice, lap], fill }];
+  }
+  const skirt = poly([[g.cx - g.hw, 78], [g.cx + g.hw, 78], [g.cx + g.hw + 4, 96], [g.cx - g.hw - 4, 96]]);
+  return [{ shapes: [bodice, skirt], fill }];
 }
 
 /**
