@@ -13,7 +13,7 @@ import { readFigureSwf } from '../src/formats/flash/figure-library.js';
 import { furniModelFromLibrary } from '../src/furni/model.js';
 import { renderIcon, renderStill } from '../src/furni/render.js';
 import { loadAvatarHotel, renderAvatar, type AvatarRequest } from '../src/avatar/index.js';
-import { runBuild } from '../src/build/run.js';
+import { runBuild } from '../src/corpus/run.js';
 import { hasVisiblePixel, imagesEqual, type RgbaImage } from '../src/imaging/image.js';
 import { makeImage, writeSwf } from './helpers/swf-writer.js';
 import { ensureSampleKit, generatorVersion, readKitStamp, sampleKitStream, writeSampleKit } from '../src/samplekit/index.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runBuild } from '../../src/build/run.js';
+import { runBuild } from '../../src/corpus/run.js';
 import { readFurniBundle } from '../../src/formats/furni-bundle.js';
 import { allFurniRows, splitClassname, type FurnitureData } from '../../src/formats/furnidata.js';
 import { readFurnidataAny } from '../../src/formats/gamedata/furnidata-any.js';
