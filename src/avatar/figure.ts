@@ -1,6 +1,6 @@
 // Figure string → the parts to draw: sets, colours, colorindex, hidden layers and mandatory defaults.
 import { AvatarRenderError } from './errors.js';
-import { type FigureDataDoc, type FigureDataSet, type FigureDataSetType } from './gamedata-types.js';
+import { type FigureDataDoc, type FigureDataSet, type FigureDataSetType } from '../formats/gamedata/figure-types.js';
 
 export interface FigureIndex {
   setTypes: Map<string, FigureDataSetType>;

@@ -75,10 +75,10 @@ async function loadNitroHotel(assetsDir: string, opts: LoadAvatarHotelOptions): 
   const gamedata = join(assetsDir, 'gamedata');
   const figureDir = join(assetsDir, 'bundled', 'figure');
   const [figureData, figureMap, actions, files] = await Promise.all([
-    readJson<import('./gamedata-types.js').FigureDataDoc>(join(gamedata, 'FigureData.json')),
-    readJson<import('./gamedata-types.js').FigureMapDoc>(join(gamedata, 'FigureMap.json')),
+    readJson<import('../formats/gamedata/figure-types.js').FigureDataDoc>(join(gamedata, 'FigureData.json')),
+    readJson<import('../formats/gamedata/figure-types.js').FigureMapDoc>(join(gamedata, 'FigureMap.json')),
     existsSync(join(gamedata, 'HabboAvatarActions.json'))
-      ? readJson<import('./gamedata-types.js').AvatarActionsDoc>(join(gamedata, 'HabboAvatarActions.json'))
+      ? readJson<import('../formats/gamedata/figure-types.js').AvatarActionsDoc>(join(gamedata, 'HabboAvatarActions.json'))
       : Promise.resolve({ actions: [] }),
     readdir(figureDir).catch(() => [] as string[]),
   ]);

@@ -3,7 +3,7 @@
 // the avatar service can use it to serve a Flash folder directly.
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../avatar/gamedata-types.js';
+import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import { type AssetLibrary } from '../formats/asset-library.js';
 import { readFigureSwf } from '../formats/flash/figure-library.js';
 import { parseAnimationXml, parseDrawOrderXml, parseGeometryXml, parsePartSetsXml } from '../formats/gamedata/avatar-xml.js';

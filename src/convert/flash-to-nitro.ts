@@ -8,7 +8,7 @@ import { writeAssetLibrary } from '../formats/asset-library.js';
 import { readFigureSwf } from '../formats/flash/figure-library.js';
 import { readFurniSwf } from '../formats/flash/furni-library.js';
 import { type FurnitureData } from '../formats/furnidata.js';
-import type { FigureMapDoc } from '../avatar/gamedata-types.js';
+import type { FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../formats/gamedata/figure-xml.js';
 import { type FurnidataProblem } from '../formats/gamedata/furnidata-txt.js';
 import { readFurnidataAny, type FurnidataFormat } from '../formats/gamedata/furnidata-any.js';
