@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { furniKitFiles } from '../../src/samplekit/furni/index.js';
 import { runBuild, CORPUS_FILE, REPORT_FILE } from '../../src/corpus/run.js';
 import { type CorpusIndex, type BuildReport } from '../../src/corpus/corpus.js';
-import { readFurniBundle } from '../../src/formats/furni-bundle.js';
+import { readFurniBundle } from '../../src/furni/bundle.js';
 import { renderStill } from '../../src/furni/render.js';
 import { decodeImage } from '../../src/imaging/codec.js';
 import { encodePngSync } from '../../src/imaging/png.js';

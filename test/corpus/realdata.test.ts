@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBuild } from '../../src/corpus/run.js';
-import { readFurniBundle } from '../../src/formats/furni-bundle.js';
+import { readFurniBundle } from '../../src/furni/bundle.js';
 import { renderStill } from '../../src/furni/render.js';
 import { encodePngSync } from '../../src/imaging/png.js';
 import { realdata } from '../helpers/realdata.js';

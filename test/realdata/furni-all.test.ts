@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBuild } from '../../src/corpus/run.js';
-import { readFurniBundle } from '../../src/formats/furni-bundle.js';
+import { readFurniBundle } from '../../src/furni/bundle.js';
 import { allFurniRows, splitClassname, type FurnitureData } from '../../src/formats/furnidata.js';
 import { readFurnidataAny } from '../../src/formats/gamedata/furnidata-any.js';
 import { renderStill } from '../../src/furni/render.js';
