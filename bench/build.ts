@@ -35,7 +35,7 @@ async function phase(name: string): Promise<void> {
     console.log(JSON.stringify({ written: r.written, files: r.stamp.files, seconds: (performance.now() - t0) / 1000 }));
     return;
   }
-  const { runBuild } = await import('../src/build/run.js');
+  const { runBuild } = await import('../src/corpus/run.js');
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const s = await runBuild({ assets: kitDir, out: outDir, jobs });

@@ -1,6 +1,6 @@
 // Request action tokens + gesture → the active actions of the pose: which action governs each body
 // part, the main (posture) action and its geometry type, head-turn prevention and held items.
-import { type ActionDefinitionJson, type AvatarActionsDoc } from './gamedata-types.js';
+import { type ActionDefinitionJson, type AvatarActionsDoc } from '../formats/gamedata/figure-types.js';
 import { type AnimationSetXml, type AnimationFrameXml, type PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
 import { type AvatarGeometry } from './geometry.js';
 import { parseAction, normalizeGesture, type ItemToken, type PlainToken } from './request.js';

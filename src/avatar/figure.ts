@@ -1,7 +1,7 @@
 // Figure string → the sets the avatar wears, and the parts each body part draws with their colours.
 // Every rule follows the game client (nitro-renderer `src/nitro/avatar/`), named where it applies.
 import { AvatarRenderError } from './errors.js';
-import { type FigureDataDoc, type FigureDataSet, type FigureDataSetType } from './gamedata-types.js';
+import { type FigureDataDoc, type FigureDataSet, type FigureDataSetType } from '../formats/gamedata/figure-types.js';
 
 /** One part of a set, in the client's drawing order of its set (see `orderSetParts`). */
 export interface SetPart {

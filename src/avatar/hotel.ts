@@ -6,7 +6,7 @@ import { builtinAnimations } from './builtin/animations.js';
 import { builtinGeometry } from './builtin/geometry.js';
 import { builtinPartSets } from './builtin/partsets.js';
 import { indexFigureData, type FigureIndex } from './figure.js';
-import { type AvatarActionsDoc, type FigureDataDoc, type FigureMapDoc } from './gamedata-types.js';
+import { type AvatarActionsDoc, type FigureDataDoc, type FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import { AvatarGeometry } from './geometry.js';
 import { type AssetFiles } from './asset-identity.js';
 import { LibraryStore, type LibraryLoader } from './library.js';

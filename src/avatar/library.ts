@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { type AssetLibrary } from '../formats/asset-library.js';
 import { type RgbaImage } from '../imaging/image.js';
 import { AvatarRenderError } from './errors.js';
-import { type FigureMapDoc } from './gamedata-types.js';
+import { type FigureMapDoc } from '../formats/gamedata/figure-types.js';
 
 export interface ResolvedAsset {
   sprite: RgbaImage;

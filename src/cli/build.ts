@@ -1,7 +1,7 @@
 // `hotel-imager build`: a hotel's furni assets → the static corpus the furni service serves.
 import { type Command, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
-import { runBuild, type BuildProgress, type BuildSummary } from '../build/run.js';
+import { runBuild, type BuildProgress, type BuildSummary } from '../corpus/run.js';
 
 function positiveInt(v: string): number {
   const n = Number(v);

@@ -3,7 +3,7 @@
 // version and the corpus build is incremental, so later starts are quick.
 import { dirname, join } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { runBuild } from '../build/run.js';
+import { runBuild } from '../corpus/run.js';
 import { ensureSampleKit } from '../samplekit/index.js';
 import { DEFAULT_FURNI_PORT } from '../server/furni/index.js';
 import { avatarConfigFromFlags, defaultSampleKitDir, runAvatarService } from './serve-avatar.js';

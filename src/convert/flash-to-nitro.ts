@@ -2,17 +2,19 @@
 // libraries, hof_furni/[<revision>/] furni SWFs) and writes the Nitro layout the rest of the project
 // reads (gamedata/*.json, bundled/figure/*.nitro, bundled/furniture/*.nitro). A file that cannot be
 // converted is reported and skipped; everything else is still written.
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { writeAssetLibrary } from '../formats/asset-library.js';
 import { readFigureSwf } from '../formats/flash/figure-library.js';
 import { readFurniSwf } from '../formats/flash/furni-library.js';
 import { type FurnitureData } from '../formats/furnidata.js';
-import type { FigureMapDoc } from '../avatar/gamedata-types.js';
+import type { FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../formats/gamedata/figure-xml.js';
 import { type FurnidataProblem } from '../formats/gamedata/furnidata-txt.js';
 import { readFurnidataAny, type FurnidataFormat } from '../formats/gamedata/furnidata-any.js';
-import { FLASH_AVATAR_DATA_FILE, findFigureFolderSwfs, flashAvatarData, isDir, isFigureLibrary, isFile, listSwfs, readFlashAvatarSources } from './flash-layout.js';
+import { isDir, isFile } from '../hotel/files.js';
+import { findFigureFolderSwfs, findFurniSwfs, isFigureLibrary, readFlashAvatarSources } from '../hotel/flash.js';
+import { FLASH_AVATAR_DATA_FILE, flashAvatarData } from '../hotel/flash-avatar-data.js';
 
 export interface ConvertOptions {
   /** Flash layout root. */
@@ -55,37 +57,6 @@ async function writeAtomic(path: string, data: Uint8Array | string): Promise<voi
   const tmp = `${path}.${process.pid}.tmp`;
   await writeFile(tmp, data);
   await rename(tmp, path);
-}
-
-/**
- * Furni SWFs by classname: `hof_furni/<cn>.swf` and `hof_furni/<revision>/<cn>.swf`. When several
- * revisions exist, the furnidata revision wins, else the highest revision folder.
- */
-async function findFurniSwfs(root: string, revisions: Map<string, number>): Promise<{ chosen: Map<string, string>; superseded: string[] }> {
-  const dir = join(root, 'hof_furni');
-  const candidates = new Map<string, { path: string; revision: number }[]>();
-  const add = (path: string, revision: number) => {
-    const cn = basename(path).replace(/\.swf$/i, '');
-    const list = candidates.get(cn) ?? [];
-    list.push({ path, revision });
-    candidates.set(cn, list);
-  };
-  for (const p of await listSwfs(dir)) add(p, -1);
-  if (await isDir(dir)) {
-    for (const name of (await readdir(dir)).sort()) {
-      if (/^\d+$/.test(name) && (await isDir(join(dir, name)))) for (const p of await listSwfs(join(dir, name))) add(p, Number(name));
-    }
-  }
-  const chosen = new Map<string, string>();
-  const superseded: string[] = [];
-  for (const cn of [...candidates.keys()].sort()) {
-    const list = candidates.get(cn)!.sort((a, b) => b.revision - a.revision || (a.path < b.path ? -1 : 1));
-    const want = revisions.get(cn);
-    const pick = list.find((c) => c.revision === want) ?? list[0]!;
-    chosen.set(cn, pick.path);
-    for (const c of list) if (c !== pick) superseded.push(c.path);
-  }
-  return { chosen, superseded };
 }
 
 async function pool<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {

@@ -1,23 +1,13 @@
 // Our published furni bundle (`hof_furni/<revision>/<classname>.bundle`): a 20-byte little-endian
 // header, a gzip-compressed CBOR manifest, then a lossless WebP atlas. docs/bundle-format.md is the spec.
+// This file writes and reads the bytes (and packs the sprites into the atlas); what goes into a bundle
+// (which sprites, states, frame counts, the still) is the furni domain's (src/furni/bundle.ts).
 import { gzipSync, gunzipSync, crc32 } from 'node:zlib';
 import { Encoder, decode as decodeCbor } from 'cbor-x';
 import { FormatError } from './errors.js';
 import { packShelves } from './asset-library.js';
 import { type RgbaImage, createImage, cropImage } from '../imaging/image.js';
 import { decodeImage, encodeWebpLossless } from '../imaging/codec.js';
-import {
-  type FurniModel,
-  type FurniSprite,
-  type SizeDef,
-  type LayerProps,
-  type AnimationDef,
-  type AnimationLayerDef,
-  restingStates,
-  sizeOf,
-} from '../furni/model.js';
-import { distinctFrameCount, loopTicks, FRAME_MS } from '../furni/animation.js';
-import { chooseStill, validDirection, ROOM_SIZE, STILL_DIRECTION } from '../furni/render.js';
 
 export const BUNDLE_MAGIC = 'HFUR';
 export const BUNDLE_VERSION = 1;
@@ -72,11 +62,22 @@ export interface ManifestTransition {
   layers: Record<string, ManifestAnimationLayer>;
 }
 
+/** Layer fields as the data sets them (absent fields take the client's defaults). */
+export interface ManifestLayer {
+  x?: number;
+  y?: number;
+  z?: number;
+  alpha?: number;
+  ink?: string;
+  tag?: string;
+  ignoreMouse?: boolean;
+}
+
 export interface ManifestSize {
   layerCount: number;
   angle: number;
-  layers: Record<string, LayerProps>;
-  directions: { id: number; layers: Record<string, LayerProps> }[];
+  layers: Record<string, ManifestLayer>;
+  directions: { id: number; layers: Record<string, ManifestLayer> }[];
   /** Colour table of this size (size 64's is the top-level `cl`). */
   cl?: Record<string, Record<string, number>>;
 }
@@ -110,77 +111,19 @@ export interface BundleManifest {
 
 const encoder = new Encoder({ useRecords: false, mapsAsObjects: true, tagUint8Array: false } as ConstructorParameters<typeof Encoder>[0]);
 
-function sortedRecord<T>(r: Record<string, T>, map: (v: T) => unknown = (v) => v): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(r).sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0))) out[k] = map(r[k]!);
-  return out;
+/** A sprite as a bundle carries it: its pixels (aliases share them, and so one atlas cell), x, y, mirror flag. */
+export interface BundleSprite {
+  image: RgbaImage;
+  x: number;
+  y: number;
+  flipH: boolean;
 }
 
-function layerPropsOut(p: LayerProps): LayerProps {
-  const out: LayerProps = {};
-  for (const k of ['x', 'y', 'z', 'alpha', 'ink', 'tag', 'ignoreMouse'] as const) if (p[k] !== undefined) (out as Record<string, unknown>)[k] = p[k];
-  return out;
-}
+/** The manifest fields the writer is given; it adds `format`, `atlas` and the sprites' atlas rects. */
+export type BundleContent = Omit<BundleManifest, 'format' | 'atlas' | 'sprites'>;
 
-function animationLayersOut(layers: Record<string, AnimationLayerDef>): Record<string, ManifestAnimationLayer> {
-  return sortedRecord(layers, (l) => ({
-    frameRepeat: l.frameRepeat,
-    loopCount: l.loopCount,
-    random: l.random,
-    sequences: l.sequences.map((s) => ({
-      loopCount: s.loopCount,
-      random: s.random,
-      frames: s.frames.map((f) => {
-        const o: ManifestFrame = { id: f.id };
-        if (f.x) o.x = f.x;
-        if (f.y) o.y = f.y;
-        if (f.randomX) o.randomX = f.randomX;
-        if (f.randomY) o.randomY = f.randomY;
-        if (f.offsets) o.offsets = sortedRecord(f.offsets) as Record<string, { x: number; y: number }>;
-        return o;
-      }),
-    })),
-  })) as Record<string, ManifestAnimationLayer>;
-}
-
-function animationLayersIn(layers: Record<string, ManifestAnimationLayer>): Record<string, AnimationLayerDef> {
-  const out: Record<string, AnimationLayerDef> = {};
-  for (const [k, l] of Object.entries(layers ?? {})) {
-    out[k] = {
-      frameRepeat: l.frameRepeat,
-      loopCount: l.loopCount,
-      random: l.random,
-      sequences: (l.sequences ?? []).map((s) => ({
-        loopCount: s.loopCount,
-        random: s.random,
-        frames: (s.frames ?? []).map((f) => ({ id: f.id, x: f.x ?? 0, y: f.y ?? 0, randomX: f.randomX ?? 0, randomY: f.randomY ?? 0, ...(f.offsets ? { offsets: f.offsets } : {}) })),
-      })),
-    };
-  }
-  return out;
-}
-
-function sizeOut(s: SizeDef, withColors: boolean): ManifestSize {
-  const out: ManifestSize = {
-    layerCount: s.layerCount,
-    angle: s.angle,
-    layers: sortedRecord(s.layers, layerPropsOut) as Record<string, LayerProps>,
-    directions: s.directions.map((d) => ({ id: d.id, layers: sortedRecord(d.layers, layerPropsOut) as Record<string, LayerProps> })),
-  };
-  if (withColors) out.cl = sortedRecord(s.colors, (t) => sortedRecord(t)) as Record<string, Record<string, number>>;
-  return out;
-}
-
-/** Sprites the bundle carries: every drawable asset except other sizes than 64 and the icon. */
-function bundledSprites(model: FurniModel): [string, FurniSprite][] {
-  const other = new RegExp(`^${model.def.classname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}_(?!64_|icon_)\\d+_`);
-  return [...model.sprites.entries()].filter(([n]) => !other.test(n)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/** Builds the manifest and the atlas image of a model (pure; no encoding). */
-export function buildManifest(model: FurniModel): { manifest: BundleManifest; atlas: RgbaImage } {
-  const sprites = bundledSprites(model);
-  // One atlas cell per distinct image: aliases share their source's pixels.
+/** Packs the sprites into one atlas image: one cell per distinct image, aliases share their source's cell. */
+function packAtlas(sprites: [string, BundleSprite][]): { atlas: RgbaImage; sprites: Record<string, ManifestSprite> } {
   const keys = new Map<RgbaImage, string>();
   for (const [name, s] of sprites) if (!keys.has(s.image)) keys.set(s.image, name);
   const images = new Map([...keys.entries()].map(([img, k]) => [k, img]));
@@ -192,49 +135,30 @@ export function buildManifest(model: FurniModel): { manifest: BundleManifest; at
     for (let row = 0; row < img.height; row++) atlas.data.set(img.data.subarray(row * img.width * 4, (row + 1) * img.width * 4), ((p.y + row) * atlas.width + p.x) * 4);
     rects.set(p.key, [p.x, p.y, p.width, p.height]);
   }
-  const spriteOut: Record<string, ManifestSprite> = {};
-  for (const [name, s] of sprites) spriteOut[name] = { rect: rects.get(keys.get(s.image)!)!, x: s.x, y: s.y, flipH: s.flipH };
+  const out: Record<string, ManifestSprite> = {};
+  for (const [name, s] of sprites) out[name] = { rect: rects.get(keys.get(s.image)!)!, x: s.x, y: s.y, flipH: s.flipH };
+  return { atlas, sprites: out };
+}
 
-  const room = sizeOf(model, ROOM_SIZE);
-  const icon = sizeOf(model, 1);
-  const sizes: Record<string, ManifestSize> = {};
-  if (room) sizes['64'] = sizeOut(room, false);
-  if (icon) sizes['1'] = sizeOut(icon, true);
-  const states: Record<string, ManifestState> = {};
-  const transitions: ManifestTransition[] = [];
-  if (room) {
-    const dir = validDirection(room, STILL_DIRECTION);
-    for (const a of [...restingStates(room)].sort((x, y) => x.id - y.id)) {
-      const frameCount = distinctFrameCount(room, a, dir);
-      const st: ManifestState = { key: a.key, layers: animationLayersOut(a.layers), loopTicks: loopTicks(a), frameCount, loopMs: frameCount * FRAME_MS };
-      if (a.immediateChangeFrom !== undefined) st.immediateChangeFrom = a.immediateChangeFrom;
-      if (a.randomStart) st.randomStart = true;
-      states[String(a.id)] = st;
-    }
-    for (const a of room.animations) {
-      if (a.transitionTo === undefined && a.transitionFrom === undefined) continue;
-      const t: ManifestTransition = { key: a.key, id: a.id, layers: animationLayersOut(a.layers) };
-      if (a.transitionTo !== undefined) t.transitionTo = a.transitionTo;
-      if (a.transitionFrom !== undefined) t.transitionFrom = a.transitionFrom;
-      transitions.push(t);
-    }
-  }
-  const still = chooseStill(model);
+/** The manifest and atlas image of a bundle (pure; no encoding). Sprites are packed in the order given. */
+function bundleManifest(content: BundleContent, sprites: [string, BundleSprite][]): { manifest: BundleManifest; atlas: RgbaImage } {
+  const packed = packAtlas(sprites);
+  // Field order is the CBOR map order: part of the bytes.
   const manifest: BundleManifest = {
     format: 1,
-    classname: model.def.classname,
-    logicType: model.def.logicType,
-    visualizationType: model.def.visualizationType,
-    logic: { dimensions: { ...model.def.dimensions }, directions: [...model.def.directions] },
-    atlas: { width: atlas.width, height: atlas.height },
-    sprites: spriteOut,
-    sizes,
-    cl: room ? (sortedRecord(room.colors, (t) => sortedRecord(t)) as Record<string, Record<string, number>>) : {},
-    states,
-    transitions,
-    still: { state: still?.state ?? 0, direction: still?.direction ?? 0 },
+    classname: content.classname,
+    logicType: content.logicType,
+    visualizationType: content.visualizationType,
+    logic: content.logic,
+    atlas: { width: packed.atlas.width, height: packed.atlas.height },
+    sprites: packed.sprites,
+    sizes: content.sizes,
+    cl: content.cl,
+    states: content.states,
+    transitions: content.transitions,
+    still: content.still,
   };
-  return { manifest, atlas };
+  return { manifest, atlas: packed.atlas };
 }
 
 export function encodeBundle(manifestBytes: Uint8Array, atlasBytes: Uint8Array): Buffer {
@@ -250,9 +174,9 @@ export function encodeBundle(manifestBytes: Uint8Array, atlasBytes: Uint8Array):
   return out;
 }
 
-/** Writes the bundle of a model: deterministic bytes for the same model. */
-export async function writeFurniBundle(model: FurniModel): Promise<Buffer> {
-  const { manifest, atlas } = buildManifest(model);
+/** Writes a bundle: deterministic bytes for the same content and sprites. */
+export async function writeBundle(content: BundleContent, sprites: [string, BundleSprite][]): Promise<Buffer> {
+  const { manifest, atlas } = bundleManifest(content, sprites);
   const manifestBytes = gzipSync(encoder.encode(manifest), { level: 9 });
   return encodeBundle(manifestBytes, await encodeWebpLossless(atlas));
 }
@@ -287,76 +211,37 @@ export function readBundleManifest(buf: Uint8Array, file = '<buffer>'): { header
   return { header, manifest, atlasBytes: b.subarray(BUNDLE_HEADER_SIZE + header.manifestLength) };
 }
 
-function sizeIn(size: number, m: ManifestSize, colors: Record<string, Record<string, number>>, animations: AnimationDef[]): SizeDef {
-  return {
-    size,
-    layerCount: m.layerCount,
-    angle: m.angle,
-    layers: m.layers ?? {},
-    directions: (m.directions ?? []).map((d) => ({ id: d.id, layers: d.layers ?? {} })),
-    colors,
-    animations,
-  };
-}
-
-/** Reads a bundle back into a draw model: everything needed to render the item with no other file. */
-export async function readFurniBundle(buf: Uint8Array, file = '<buffer>'): Promise<{ header: BundleHeader; manifest: BundleManifest; model: FurniModel }> {
-  const { header, manifest, atlasBytes } = readBundleManifest(buf, file);
-  try {
-    return { header, manifest, model: await modelFromManifest(manifest, atlasBytes, header, file) };
-  } catch (e) {
-    if (e instanceof FormatError) throw e;
-    throw new FormatError(FORMAT, file, `manifest is malformed: ${(e as Error).message}`, BUNDLE_HEADER_SIZE);
-  }
-}
-
-async function modelFromManifest(manifest: BundleManifest, atlasBytes: Uint8Array, header: BundleHeader, file: string): Promise<FurniModel> {
+/**
+ * The sprites of a bundle read back from its atlas (one image per cell, shared by the sprites that point
+ * at it). A sprite outside the atlas, or a manifest whose sprites do not have the stored shape, is a
+ * FormatError.
+ */
+export async function readBundleSprites(manifest: BundleManifest, atlasBytes: Uint8Array, header: BundleHeader, file = '<buffer>'): Promise<Map<string, BundleSprite>> {
   let atlas: RgbaImage;
   try {
     atlas = await decodeImage(atlasBytes);
   } catch (e) {
     throw new FormatError(FORMAT, file, `atlas does not decode: ${(e as Error).message}`, BUNDLE_HEADER_SIZE + header.manifestLength);
   }
-  const cells = new Map<string, RgbaImage>();
-  const sprites = new Map<string, FurniSprite>();
-  for (const [name, s] of Object.entries(manifest.sprites)) {
-    const [x, y, w, h] = s.rect;
-    if (x < 0 || y < 0 || x + w > atlas.width || y + h > atlas.height) throw new FormatError(FORMAT, file, `sprite ${name} lies outside the ${atlas.width}x${atlas.height} atlas`);
-    const key = s.rect.join(',');
-    let image = cells.get(key);
-    if (!image) cells.set(key, (image = cropImage(atlas, { x, y, width: w, height: h })));
-    sprites.set(name, { image, x: s.x, y: s.y, flipH: !!s.flipH });
-  }
-  const sizes: SizeDef[] = [];
-  const room = manifest.sizes?.['64'];
-  if (room) {
-    const animations: AnimationDef[] = [];
-    for (const [id, st] of Object.entries(manifest.states ?? {})) {
-      const a: AnimationDef = { key: st.key, id: Number(id), layers: animationLayersIn(st.layers) };
-      if (st.immediateChangeFrom !== undefined) a.immediateChangeFrom = st.immediateChangeFrom;
-      if (st.randomStart) a.randomStart = true;
-      animations.push(a);
+  try {
+    const cells = new Map<string, RgbaImage>();
+    const sprites = new Map<string, BundleSprite>();
+    for (const [name, s] of Object.entries(manifest.sprites)) {
+      const [x, y, w, h] = s.rect;
+      if (x < 0 || y < 0 || x + w > atlas.width || y + h > atlas.height) throw new FormatError(FORMAT, file, `sprite ${name} lies outside the ${atlas.width}x${atlas.height} atlas`);
+      const key = s.rect.join(',');
+      let image = cells.get(key);
+      if (!image) cells.set(key, (image = cropImage(atlas, { x, y, width: w, height: h })));
+      sprites.set(name, { image, x: s.x, y: s.y, flipH: !!s.flipH });
     }
-    for (const t of manifest.transitions ?? []) {
-      const a: AnimationDef = { key: t.key, id: t.id, layers: animationLayersIn(t.layers) };
-      if (t.transitionTo !== undefined) a.transitionTo = t.transitionTo;
-      if (t.transitionFrom !== undefined) a.transitionFrom = t.transitionFrom;
-      animations.push(a);
-    }
-    sizes.push(sizeIn(64, room, manifest.cl ?? {}, animations));
+    return sprites;
+  } catch (e) {
+    throw malformedManifest(e, file);
   }
-  const icon = manifest.sizes?.['1'];
-  if (icon) sizes.push(sizeIn(1, icon, icon.cl ?? {}, []));
-  const model: FurniModel = {
-    def: {
-      classname: manifest.classname,
-      logicType: manifest.logicType ?? '',
-      visualizationType: manifest.visualizationType ?? '',
-      dimensions: manifest.logic?.dimensions ?? { x: 1, y: 1, z: 0 },
-      directions: manifest.logic?.directions ?? [],
-      sizes,
-    },
-    sprites,
-  };
-  return model;
+}
+
+/** A manifest that decodes but lacks the stored shape: a FormatError naming what failed. */
+export function malformedManifest(e: unknown, file: string): FormatError {
+  if (e instanceof FormatError) return e;
+  return new FormatError(FORMAT, file, `manifest is malformed: ${(e as Error).message}`, BUNDLE_HEADER_SIZE);
 }

@@ -2,7 +2,7 @@
 // against exact pixel positions without any real art. (The sample kit tests cover the full pipeline.)
 import { type AssetLibrary } from '../../src/formats/asset-library.js';
 import { createAvatarHotel, type AvatarHotel } from '../../src/avatar/index.js';
-import { type FigureDataDoc, type FigureMapDoc, type AvatarActionsDoc } from '../../src/avatar/gamedata-types.js';
+import { type FigureDataDoc, type FigureMapDoc, type AvatarActionsDoc } from '../../src/formats/gamedata/figure-types.js';
 import { createImage, type RgbaImage } from '../../src/imaging/image.js';
 
 export function rect(w: number, h: number, rgba: [number, number, number, number]): RgbaImage {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { kitModel, px } from './kit-helpers.js';
 import { renderRoom } from '../../src/furni/render.js';
 import { sizeOf, type FurniModel } from '../../src/furni/model.js';
-import { readFurniBundle, writeFurniBundle } from '../../src/formats/furni-bundle.js';
+import { readFurniBundle, writeFurniBundle } from '../../src/furni/bundle.js';
 import { encodePngSync } from '../../src/imaging/png.js';
 
 /** kit_crate with its room layers tagged, optionally as a guild item (a deep copy: the kit cache stays clean). */

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AvatarRenderError, loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRequest, type AvatarSize } from '../../src/avatar/index.js';
-import { type FigureDataDoc, type FigureMapDoc } from '../../src/avatar/gamedata-types.js';
+import { type FigureDataDoc, type FigureMapDoc } from '../../src/formats/gamedata/figure-types.js';
 import { imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
 import { realdata, writeSheet } from '../helpers/realdata.js';
 

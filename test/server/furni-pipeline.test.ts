@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { furniKitFiles } from '../../src/samplekit/furni/index.js';
-import { runBuild } from '../../src/build/run.js';
+import { runBuild } from '../../src/corpus/run.js';
 import { rawRequest, tempDir, withTestServer } from './furni-http-helpers.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

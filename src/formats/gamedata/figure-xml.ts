@@ -7,7 +7,7 @@ import type {
   FigureDataSet,
   FigureDataSetType,
   FigureMapDoc,
-} from '../../avatar/gamedata-types.js';
+} from './figure-types.js';
 import { FormatError } from '../errors.js';
 import { type XmlElement, child, childrenNamed, parseXml } from '../xml/xml-tree.js';
 

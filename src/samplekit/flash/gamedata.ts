@@ -3,7 +3,7 @@
 // reader (src/formats/gamedata/), so parsing gives the Nitro document back, except what the XML has no
 // place for: HabboAvatarActions.json's `actionOffsets` (in Flash they live in the client code) and an
 // empty furnidata category (the XML reader defaults it to "unknown", as nitro-converter does).
-import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../../avatar/gamedata-types.js';
+import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../../formats/gamedata/figure-types.js';
 import { type FurnitureData, type FurnitureDataRow } from '../../formats/furnidata.js';
 import { type XmlNode, el, xmlDocument } from './xml.js';
 

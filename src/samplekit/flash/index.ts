@@ -8,7 +8,7 @@
 // `hotel-imager sample-kit --layout flash` writes it; `hotel-imager convert` turns it into a Nitro
 // folder. Same call → byte-identical files.
 import { type AssetLibrary } from '../../formats/asset-library.js';
-import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../../avatar/gamedata-types.js';
+import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../../formats/gamedata/figure-types.js';
 import { type FurnitureData } from '../../formats/furnidata.js';
 import { avatarActionsJson } from '../avatar/actions.js';
 import { figureDataJson, figureMapJson } from '../avatar/catalog.js';

@@ -1,32 +1,15 @@
 // Finding and reading a Flash-era hotel folder: where the figure libraries and furni SWFs are, and the
-// avatar gamedata documents parsed into the shapes the avatar renderer takes. The converter uses it, and
-// the avatar service can use it to serve a Flash folder directly.
-import { readFile, readdir, stat } from 'node:fs/promises';
+// avatar gamedata documents parsed into the shapes the avatar renderer takes. The avatar service reads a
+// Flash folder directly with it; the converter uses it to find what to convert.
+import { readFile, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../avatar/gamedata-types.js';
 import { type AssetLibrary } from '../formats/asset-library.js';
 import { readFigureSwf } from '../formats/flash/figure-library.js';
 import { parseAnimationXml, parseDrawOrderXml, parseGeometryXml, parsePartSetsXml } from '../formats/gamedata/avatar-xml.js';
 import type { AnimationSetXml, AvatarGeometryXml, DrawOrderXml, PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
+import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../formats/gamedata/figure-xml.js';
-
-export async function isDir(p: string): Promise<boolean> {
-  return stat(p).then((s) => s.isDirectory(), () => false);
-}
-export async function isFile(p: string): Promise<boolean> {
-  return stat(p).then((s) => s.isFile(), () => false);
-}
-
-/** `*.swf` files of a folder (symlinks followed), sorted. */
-export async function listSwfs(dir: string): Promise<string[]> {
-  if (!(await isDir(dir))) return [];
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    if (!e.name.toLowerCase().endsWith('.swf')) continue;
-    if (e.isFile() || (e.isSymbolicLink() && (await isFile(join(dir, e.name))))) out.push(join(dir, e.name));
-  }
-  return out.sort();
-}
+import { isDir, isFile, listSwfs } from './files.js';
 
 /** SWFs in the figure folders: `gordon/*.swf`, `gordon/<release>/*.swf`, `figure/*.swf`. */
 export async function findFigureFolderSwfs(root: string): Promise<string[]> {
@@ -60,6 +43,37 @@ export async function findFigureLibraries(root: string, figureMap?: FigureMapDoc
     if (isFigureLibrary(p, mapped) && !out.has(name)) out.set(name, p);
   }
   return out;
+}
+
+/**
+ * Furni SWFs by classname for the converter: `hof_furni/<cn>.swf` and `hof_furni/<revision>/<cn>.swf`.
+ * When several revisions exist, the furnidata revision wins, else the highest revision folder.
+ */
+export async function findFurniSwfs(root: string, revisions: Map<string, number>): Promise<{ chosen: Map<string, string>; superseded: string[] }> {
+  const dir = join(root, 'hof_furni');
+  const candidates = new Map<string, { path: string; revision: number }[]>();
+  const add = (path: string, revision: number) => {
+    const cn = basename(path).replace(/\.swf$/i, '');
+    const list = candidates.get(cn) ?? [];
+    list.push({ path, revision });
+    candidates.set(cn, list);
+  };
+  for (const p of await listSwfs(dir)) add(p, -1);
+  if (await isDir(dir)) {
+    for (const name of (await readdir(dir)).sort()) {
+      if (/^\d+$/.test(name) && (await isDir(join(dir, name)))) for (const p of await listSwfs(join(dir, name))) add(p, Number(name));
+    }
+  }
+  const chosen = new Map<string, string>();
+  const superseded: string[] = [];
+  for (const cn of [...candidates.keys()].sort()) {
+    const list = candidates.get(cn)!.sort((a, b) => b.revision - a.revision || (a.path < b.path ? -1 : 1));
+    const want = revisions.get(cn);
+    const pick = list.find((c) => c.revision === want) ?? list[0]!;
+    chosen.set(cn, pick.path);
+    for (const c of list) if (c !== pick) superseded.push(c.path);
+  }
+  return { chosen, superseded };
 }
 
 export interface FlashAvatarSources {
@@ -116,46 +130,4 @@ export function flashFigureLoader(libraries: Map<string, string>): (name: string
     if (!path) throw new Error(`no figure library ${name}`);
     return readFigureSwf(await readFile(path), path);
   };
-}
-
-/**
- * The avatar documents a Flash layout has and the Nitro layout lacks (nitro-renderer compiles them in).
- * `convert` carries them over as `gamedata/FlashAvatarData.json`, so a hotel served from the converted
- * folder renders exactly as from its SWFs: same geometry, animations, part sets and draw order, and the
- * small (`sh_`) sprites the converted figure bundles keep.
- */
-export interface FlashAvatarData {
-  format: 1;
-  geometry?: AvatarGeometryXml;
-  partSets?: PartSetsXml;
-  animations?: AnimationSetXml;
-  drawOrder?: DrawOrderXml;
-  /** The figure bundles keep positioned `sh_` sprites (hh_human_50_* converted from SWF). */
-  smallSprites: boolean;
-}
-
-export const FLASH_AVATAR_DATA_FILE = 'FlashAvatarData.json';
-
-export function flashAvatarData(src: FlashAvatarSources): FlashAvatarData {
-  const data: FlashAvatarData = { format: 1, smallSprites: [...src.libraries.keys()].some((n) => n.toLowerCase().startsWith('hh_human_50_')) };
-  if (src.geometry) data.geometry = src.geometry;
-  if (src.partSets) data.partSets = src.partSets;
-  if (src.animations) data.animations = src.animations;
-  if (src.drawOrder) data.drawOrder = src.drawOrder;
-  return data;
-}
-
-/** Reads `gamedata/FlashAvatarData.json` of a converted Nitro folder; undefined when it has none. */
-export async function readFlashAvatarData(assetsDir: string): Promise<FlashAvatarData | undefined> {
-  const file = join(assetsDir, 'gamedata', FLASH_AVATAR_DATA_FILE);
-  if (!(await isFile(file))) return undefined;
-  let doc: unknown;
-  try {
-    doc = JSON.parse(await readFile(file, 'utf8'));
-  } catch (e) {
-    throw new Error(`${file} is not valid JSON: ${(e as Error).message}`);
-  }
-  if (!doc || typeof doc !== 'object' || (doc as { format?: unknown }).format !== 1) throw new Error(`${file} is not a format-1 FlashAvatarData document`);
-  const d = doc as FlashAvatarData;
-  return { ...d, smallSprites: d.smallSprites === true };
 }

@@ -16,8 +16,8 @@ import { furniModelFromLibrary } from '../../src/furni/model.js';
 import { renderStill } from '../../src/furni/render.js';
 import { encodePngSync } from '../../src/imaging/png.js';
 import { createImage } from '../../src/imaging/image.js';
-import { runBuild, CORPUS_FILE } from '../../src/build/run.js';
-import { type CorpusIndex } from '../../src/build/corpus.js';
+import { runBuild, CORPUS_FILE } from '../../src/corpus/run.js';
+import { type CorpusIndex } from '../../src/corpus/corpus.js';
 import { plainProgress } from '../../src/cli/build.js';
 import { makeImage, writeSwf } from '../helpers/swf-writer.js';
 

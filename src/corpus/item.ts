@@ -1,7 +1,7 @@
 // Building one item: the asset file of a base classname → its published files (a still per classname
 // and colour row, the catalogue icon, the bundle) and a result per classname. No file I/O here.
 import { type AssetLibrary } from '../formats/asset-library.js';
-import { writeFurniBundle } from '../formats/furni-bundle.js';
+import { writeFurniBundle } from '../furni/bundle.js';
 import { furniModelFromLibrary, sizeOf, type FurniModel } from '../furni/model.js';
 import { renderRoom, renderIcon, chooseStill, ROOM_SIZE } from '../furni/render.js';
 import { encodePngSync } from '../imaging/png.js';

@@ -13,11 +13,11 @@ import { fileURLToPath } from 'node:url';
 import { furniKitFiles } from '../../src/samplekit/furni/index.js';
 import { FurniBuilder, vis64, visIcon } from '../../src/samplekit/furni/builder.js';
 import { readAssetLibrary, writeAssetLibrary, type AssetLibrary } from '../../src/formats/asset-library.js';
-import { runBuild, CORPUS_FILE, REPORT_FILE } from '../../src/build/run.js';
-import { buildItem, type ItemTask } from '../../src/build/item.js';
-import { STAGING_DIR } from '../../src/build/commit.js';
+import { runBuild, CORPUS_FILE, REPORT_FILE } from '../../src/corpus/run.js';
+import { buildItem, type ItemTask } from '../../src/corpus/item.js';
+import { STAGING_DIR } from '../../src/corpus/commit.js';
 import { CorpusStore } from '../../src/server/furni/corpus-store.js';
-import { type CorpusIndex, type BuildReport } from '../../src/build/corpus.js';
+import { type CorpusIndex, type BuildReport } from '../../src/corpus/corpus.js';
 import { createImage, type RgbaImage } from '../../src/imaging/image.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -107,7 +107,7 @@ for (const k of killPoints) {
     const out = join(root, `out-kill-${killPoints.indexOf(k)}`);
     cpSync(pristine, out, { recursive: true });
     const before = readFileSync(join(out, CORPUS_FILE));
-    const child = spawnSync(process.execPath, ['--import', 'tsx', join(repo, 'test/build/build-child.ts'), JSON.stringify({ assets: changed, out, ...k.args })], { cwd: repo, encoding: 'utf8' });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', join(repo, 'test/corpus/build-child.ts'), JSON.stringify({ assets: changed, out, ...k.args })], { cwd: repo, encoding: 'utf8' });
     assert.equal(child.signal, 'SIGKILL', `the child must die at the kill point (status ${child.status}): ${child.stderr}`);
     const c = assertConsistent(out, k.label);
     if ('killAfterItem' in k.args) {
@@ -132,7 +132,7 @@ for (const k of killPoints) {
 test('items built before a kill are reused from staging by the rerun (verified by hash)', async () => {
   const out = join(root, 'out-reuse');
   cpSync(pristine, out, { recursive: true });
-  const child = spawnSync(process.execPath, ['--import', 'tsx', join(repo, 'test/build/build-child.ts'), JSON.stringify({ assets: changed, out, jobs: 1, killAfterItem: 5 })], { cwd: repo, encoding: 'utf8' });
+  const child = spawnSync(process.execPath, ['--import', 'tsx', join(repo, 'test/corpus/build-child.ts'), JSON.stringify({ assets: changed, out, jobs: 1, killAfterItem: 5 })], { cwd: repo, encoding: 'utf8' });
   assert.equal(child.signal, 'SIGKILL');
   assert.ok(existsSync(join(out, STAGING_DIR, 'pending.json')));
   // Tamper with one staged file: that item must be built again rather than published as recorded.

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { taskClassnames, buildItem, type ItemTask, type ClassnameResult } from './item.js';
-import { libraryLoader } from './loaders.js';
+import { furniLibraryLoader } from '../hotel/furni.js';
 import { writeFileAtomicSync } from './atomic.js';
 
 export interface PublishedFile {
@@ -33,7 +33,7 @@ export async function runTask(task: ItemTask, stageDir: string, knownDirs?: Set<
     const reason = `asset file unreadable: ${(e as Error).message}`;
     return { base: task.base, assetSha256: '', files: [], results: classnames.map((classname) => ({ classname, status: 'failed', reason })) };
   }
-  const { outputs, results } = await buildItem(task, bytes, libraryLoader(task.layout));
+  const { outputs, results } = await buildItem(task, bytes, furniLibraryLoader(task.layout));
   const files: PublishedFile[] = [];
   for (const o of outputs) {
     writeFileAtomicSync(join(stageDir, o.path), o.bytes, knownDirs);

@@ -1,8 +1,14 @@
 // Finding a hotel's furni inputs: the furnidata file and one asset file per base classname, in the
 // Nitro layout (`gamedata/FurnitureData.json` + `bundled/furniture/<cn>.nitro`) or the Flash layout
 // (`gamedata/furnidata.xml|json|txt` + `hof_furni/[<revision>/]<cn>.swf`). Flags override each path.
-import { readdir, stat } from 'node:fs/promises';
+// Also the reader each layout's files need: asset file → AssetLibrary, furnidata → rows.
+import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { readAssetLibrary, type AssetLibrary } from '../formats/asset-library.js';
+import { readFurniSwf } from '../formats/flash/furni-library.js';
+import { type FurnitureData } from '../formats/furnidata.js';
+import { readFurnidataAny } from '../formats/gamedata/furnidata-any.js';
+import { isDir, isFile } from './files.js';
 
 export type LayoutKind = 'nitro' | 'flash';
 
@@ -22,13 +28,6 @@ export interface AssetLayout {
   assetFile(base: string, revision: number): string | undefined;
   /** Base classnames that have an asset file. */
   assetClassnames(): string[];
-}
-
-async function isFile(p: string): Promise<boolean> {
-  return stat(p).then((s) => s.isFile(), () => false);
-}
-async function isDir(p: string): Promise<boolean> {
-  return stat(p).then((s) => s.isDirectory(), () => false);
 }
 
 export class LayoutError extends Error {
@@ -82,4 +81,14 @@ export async function detectLayout(assetsDir: string, o: LayoutOverrides = {}): 
     assetFile: (base, revision) => byRevision.get(`${revision}/${base}`) ?? flat.get(base) ?? anyRevision.get(base),
     assetClassnames: () => [...new Set([...flat.keys(), ...anyRevision.keys()])].sort(),
   };
+}
+
+/** The reader of one furni asset file of a layout: a `.nitro` bundle or a furni SWF → AssetLibrary. */
+export function furniLibraryLoader(kind: LayoutKind): (bytes: Uint8Array, file: string) => Promise<AssetLibrary> {
+  return kind === 'nitro' ? readAssetLibrary : (bytes, file) => readFurniSwf(bytes, file);
+}
+
+/** Furnidata rows plus the legacy rows that could not be read (reported, not fatal). */
+export async function readFurnidata(bytes: Uint8Array, file: string, format: 'json' | 'xml' | 'txt'): Promise<{ data: FurnitureData; problems: { line: number; reason: string; excerpt: string }[] }> {
+  return readFurnidataAny(bytes, file, format);
 }

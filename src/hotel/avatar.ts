@@ -1,0 +1,120 @@
+// Reading the avatar half of a hotel folder. Nitro layout: gamedata/*.json + bundled/figure/*.nitro
+// (plus gamedata/FlashAvatarData.json when converted from Flash); Flash layout: XML gamedata + figure
+// SWFs. Only the gamedata is read up front; a figure library is read when its loader is called.
+import { existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readAssetLibrary, type AssetLibrary } from '../formats/asset-library.js';
+import type { AnimationSetXml, AvatarGeometryXml, DrawOrderXml, PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
+import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
+import { flashFigureLoader, readFlashAvatarSources } from './flash.js';
+import { readFlashAvatarData } from './flash-avatar-data.js';
+
+/** What a hotel folder gives the avatar renderer. */
+export interface AvatarSources {
+  layout: 'nitro' | 'flash';
+  figureData: FigureDataDoc;
+  figureMap: FigureMapDoc;
+  actions: AvatarActionsDoc;
+  /** The hotel's own avatar documents, when it has them. */
+  geometry?: AvatarGeometryXml;
+  partSets?: PartSetsXml;
+  animations?: AnimationSetXml;
+  drawOrder?: DrawOrderXml;
+  /** Names of the figure libraries the folder has. */
+  libraryNames: string[];
+  /** The libraries position `sh_` sprites themselves. */
+  smallSprites: boolean;
+  /** Reads a figure library by name. */
+  loadLibrary: (name: string) => Promise<AssetLibrary>;
+  /** The files read (for the hotel's asset identity). */
+  files: { documents: string[]; libraries: string[] };
+}
+
+async function readJson<T>(file: string): Promise<T> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new Error(`cannot read ${file}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, '')) as T;
+  } catch (e) {
+    throw new Error(`${file} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** The gamedata files each layout renders avatars from (what the readers below read). */
+const NITRO_DOCUMENTS = ['FigureData.json', 'FigureMap.json', 'HabboAvatarActions.json', 'FlashAvatarData.json'];
+const FLASH_DOCUMENTS = [
+  'figuredata.xml', 'figuremap.xml', 'HabboAvatarActions.xml', 'HabboAvatarGeometry.xml', 'HabboAvatarAnimation.xml',
+  'HabboAvatarPartSets.xml', 'partsets.xml', 'draworder.xml',
+];
+
+async function presentFiles(dir: string, names: string[]): Promise<string[]> {
+  return names.map((n) => join(dir, n)).filter((p) => existsSync(p));
+}
+
+/** Reads the avatar sources of a hotel folder; a folder that is neither layout, or unreadable gamedata, throws. */
+export async function readAvatarSources(assetsDir: string): Promise<AvatarSources> {
+  const gamedata = join(assetsDir, 'gamedata');
+  if (existsSync(join(gamedata, 'FigureData.json'))) return readNitroSources(assetsDir);
+  if (existsSync(join(gamedata, 'figuredata.xml'))) return readFlashSources(assetsDir);
+  throw new Error(`${assetsDir} has neither gamedata/FigureData.json (Nitro layout) nor gamedata/figuredata.xml (Flash layout)`);
+}
+
+/** Flash layout: XML gamedata (with the hotel's own geometry, animations, part sets, draw order when present) + figure SWFs. */
+async function readFlashSources(assetsDir: string): Promise<AvatarSources> {
+  const src = await readFlashAvatarSources(assetsDir);
+  return {
+    layout: 'flash',
+    figureData: src.figureData,
+    figureMap: src.figureMap,
+    actions: src.actions,
+    geometry: src.geometry,
+    partSets: src.partSets,
+    animations: src.animations,
+    drawOrder: src.drawOrder,
+    libraryNames: [...src.libraries.keys()],
+    // The SWFs keep the small-size `sh_` sprites with their offsets.
+    smallSprites: [...src.libraries.keys()].some((n) => n.startsWith('hh_human_50_')),
+    loadLibrary: flashFigureLoader(src.libraries),
+    files: { documents: await presentFiles(join(assetsDir, 'gamedata'), FLASH_DOCUMENTS), libraries: [...src.libraries.values()] },
+  };
+}
+
+async function readNitroSources(assetsDir: string): Promise<AvatarSources> {
+  const gamedata = join(assetsDir, 'gamedata');
+  const figureDir = join(assetsDir, 'bundled', 'figure');
+  const [figureData, figureMap, actions, files] = await Promise.all([
+    readJson<FigureDataDoc>(join(gamedata, 'FigureData.json')),
+    readJson<FigureMapDoc>(join(gamedata, 'FigureMap.json')),
+    existsSync(join(gamedata, 'HabboAvatarActions.json')) ? readJson<AvatarActionsDoc>(join(gamedata, 'HabboAvatarActions.json')) : Promise.resolve({ actions: [] }),
+    readdir(figureDir).catch(() => [] as string[]),
+  ]);
+  if (!figureData || !Array.isArray(figureData.setTypes)) throw new Error('FigureData.json has no setTypes');
+  if (!figureMap || !Array.isArray(figureMap.libraries)) throw new Error('FigureMap.json has no libraries');
+  const names = files.filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -'.nitro'.length));
+  // A folder converted from a Flash hotel carries that hotel's own avatar documents along.
+  const flash = await readFlashAvatarData(assetsDir);
+  return {
+    layout: 'nitro',
+    figureData,
+    figureMap,
+    actions,
+    geometry: flash?.geometry,
+    partSets: flash?.partSets,
+    animations: flash?.animations,
+    drawOrder: flash?.drawOrder,
+    libraryNames: names,
+    // Nitro bundles lose the `sh_` offsets (nitro-converter), so size s halves the `h` sprites, unless
+    // the bundles were converted from SWFs that kept them.
+    smallSprites: flash?.smallSprites ?? false,
+    loadLibrary: async (name) => {
+      const file = join(figureDir, `${name}.nitro`);
+      return readAssetLibrary(await readFile(file), file);
+    },
+    files: { documents: await presentFiles(gamedata, NITRO_DOCUMENTS), libraries: names.map((n) => join(figureDir, `${n}.nitro`)) },
+  };
+}
