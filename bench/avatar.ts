@@ -24,10 +24,13 @@ async function hotelDir(): Promise<{ dir: string; label: string; cleanup?: () =>
   return { dir, label: 'sample kit', cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** Distinct figures from the sets the hotel can draw: hd, hr, ch, lg, sh and sometimes a hat/accessory. */
+/**
+ * Distinct figures from the sets the hotel can draw (the figure map names a library for one of their
+ * parts, as for real clothing whose sleeves it omits): hd, hr, ch, lg, sh and sometimes a hat/accessory.
+ */
 function figures(hotel: AvatarHotel, n: number): string[] {
   const drawable = (type: string) =>
-    [...(hotel.figure.sets.get(type)?.values() ?? [])].filter((s) => s.parts.length > 0 && s.parts.every((p) => hotel.libraries.librariesFor(p.type, p.id).length > 0)).map((s) => s.id).sort((a, b) => a - b);
+    [...(hotel.figure.sets.get(type)?.values() ?? [])].filter((s) => s.parts.some((p) => hotel.libraries.librariesFor(p.type, p.id).length > 0)).map((s) => s.id).sort((a, b) => a - b);
   const types = ['hd', 'hr', 'ch', 'lg', 'sh', 'ha', 'ea', 'fa', 'ca', 'wa', 'cc'];
   const sets = new Map(types.map((t) => [t, drawable(t)]));
   const colours = [1, 61, 66, 82, 80, 92, 110, 62, 1408];
@@ -88,13 +91,22 @@ const { dir, label, cleanup } = await hotelDir();
 const loadStart = Date.now();
 const hotel = await loadAvatarHotel(dir);
 const loadMs = Date.now() - loadStart;
-const figs = figures(hotel, FIGURES);
-// Warm the libraries (and the code paths): one untimed pass over every figure.
-for (const figure of figs) await renderAvatar(hotel, { figure, direction: 2, headDirection: 2, size: 'l', action: 'wav', gesture: '', headOnly: false, animated: true, frames: 0 });
+// Warm the libraries (and the code paths): one untimed pass over every figure. A figure with a set the
+// hotel cannot draw (its sprites are in no library: the service's 302) is left out.
+const figs: string[] = [];
+let refused = 0;
+for (const figure of figures(hotel, FIGURES)) {
+  try {
+    await renderAvatar(hotel, { figure, direction: 2, headDirection: 2, size: 'l', action: 'wav', gesture: '', headOnly: false, animated: true, frames: 0 });
+    figs.push(figure);
+  } catch {
+    refused++;
+  }
+}
 const still = await measure(hotel, figs, {});
 const wave = await measure(hotel, figs, { action: 'wav', animated: true });
 const f = (n: number) => n.toFixed(2);
-console.log(`avatar bench — ${label}; hotel loaded in ${loadMs} ms; ${figs.length} distinct figures; ${hotel.libraries.size} libraries warm; no output cache; one core`);
+console.log(`avatar bench — ${label}; hotel loaded in ${loadMs} ms; ${figs.length} distinct figures (${refused} refused: a set without sprites); ${hotel.libraries.size} libraries warm; no output cache; one core`);
 console.log(`size l still     render+encode p50 ${f(still.p50)} ms  p99 ${f(still.p99)} ms  (render only p50 ${f(still.renderP50)} / p99 ${f(still.renderP99)})  ${still.perSecond.toFixed(0)} renders/s`);
 console.log(`size l wav anim  render+encode p50 ${f(wave.p50)} ms  p99 ${f(wave.p99)} ms  (render only p50 ${f(wave.renderP50)} / p99 ${f(wave.renderP99)})  ${wave.perSecond.toFixed(0)} renders/s, ${wave.frames.toFixed(1)} frames each`);
 console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; target p50 ≤ 5 ms for the still: ${still.p50 <= 5 ? 'met' : 'NOT met'} (shared machine: figures as measured)`);

@@ -171,7 +171,7 @@ export function resolveFigure(figure: string, idx: FigureIndex): ResolvedFigure 
   for (const e of entries) {
     const set = idx.sets.get(e.setType)?.get(e.setId);
     if (!set) throw new AvatarRenderError('unknown-set', `set ${e.setType}-${e.setId} is not in the figure data`);
-    sets.push({ ...e, set, paletteId: Number(idx.setTypes.get(e.setType)!.paletteId), isDefault: false });
+    sets.push({ setType: e.setType, setId: e.setId, colours: e.colours, set, paletteId: Number(idx.setTypes.get(e.setType)!.paletteId), isDefault: false });
   }
   const present = new Set(entries.map((e) => e.setType));
   const flag = gender === 'M' ? 'mandatory_m_1' : 'mandatory_f_1';
@@ -196,29 +196,33 @@ export interface FigurePart {
 }
 
 /**
- * The parts one body part draws, in the client's list order (`AvatarStructure.getParts`): worn sets in
- * order, each set's parts in its order, only the part types the body part holds, hidden types removed.
- * The colour follows the client exactly, quirk included: the colour variable is not reset between parts,
- * so a part whose colour slot the figure leaves empty (`ch-3110-65` for a two-colour set) takes the colour
- * of the previous part of this body part; a colour id that is not in the palette (or not a number) is no
- * colour. Eyes are never tinted.
+ * The parts each body part draws, in the client's list order (`AvatarStructure.getParts`, which runs once
+ * per body part): worn sets in order, each set's parts in its order, only the part types the body part
+ * holds (`bodyPartOf`; types it gives no body part are never drawn), hidden types removed. The colour
+ * follows the client exactly, quirk included: its colour variable is not reset between the parts of a
+ * body part, so a part whose colour slot the figure leaves empty (`ch-3110-65` for a two-colour set) takes
+ * the colour of the previous part of that body part; a colour id that is not in the palette (or not a
+ * number) is no colour. Eyes are never tinted.
  */
-export function bodyPartParts(figure: ResolvedFigure, idx: FigureIndex, partTypes: ReadonlySet<string>): FigurePart[] {
-  const out: FigurePart[] = [];
-  let colour: number | undefined;
+export function partsByBodyPart(figure: ResolvedFigure, idx: FigureIndex, bodyPartOf: (type: string) => string | undefined): Map<string, FigurePart[]> {
+  const out = new Map<string, FigurePart[]>();
+  const colour = new Map<string, number | undefined>();
   for (const w of figure.sets) {
     const palette = idx.palettes.get(w.paletteId);
     // A set type whose palette is missing draws nothing in the client.
     if (!palette) continue;
     for (const p of w.set.drawParts) {
-      if (!partTypes.has(p.type)) continue;
+      const bp = bodyPartOf(p.type);
+      if (bp === undefined) continue;
       if (w.colours.length > p.colorIndex - 1) {
         const id = w.colours[p.colorIndex - 1];
-        colour = id !== undefined && Number.isFinite(id) ? palette.get(id) : undefined;
+        colour.set(bp, id !== undefined && Number.isFinite(id) ? palette.get(id) : undefined);
       }
       if (figure.hidden.has(p.type)) continue;
-      const tint = p.colorIndex > 0 && p.type !== 'ey' ? colour : undefined;
-      out.push({ type: p.type, id: p.id, tint, setType: w.setType, setId: w.setId });
+      const tint = p.colorIndex > 0 && p.type !== 'ey' ? colour.get(bp) : undefined;
+      let list = out.get(bp);
+      if (!list) out.set(bp, (list = []));
+      list.push({ type: p.type, id: p.id, tint, setType: w.setType, setId: w.setId });
     }
   }
   return out;

@@ -50,6 +50,11 @@ export class FigureLibrary {
 
   /** True when the library has any sprite of part `type`-`id` (`h_std_ch_210_2_0`, `sh_…`), any action or direction. */
   hasPart(type: string, id: number): boolean {
+    return this.hasPartKey(`${type}:${id}`);
+  }
+
+  /** `hasPart` by its key `type:id`. */
+  hasPartKey(key: string): boolean {
     if (!this.partKeys) {
       this.partKeys = new Set();
       const names = [...Object.keys((this.lib.data.assets ?? {}) as Record<string, unknown>), ...Object.keys((this.lib.data as { aliases?: object }).aliases ?? {})];
@@ -59,7 +64,7 @@ export class FigureLibrary {
         if (bits.length === 6 && (bits[0] === 'h' || bits[0] === 'sh')) this.partKeys.add(`${bits[2]}:${Number(bits[3])}`);
       }
     }
-    return this.partKeys.has(`${type}:${id}`);
+    return this.partKeys.has(key);
   }
 
   asset(name: string): ResolvedAsset | null {
@@ -114,6 +119,11 @@ export class LibraryStore {
   private readonly inflight = new Map<string, Promise<FigureLibrary>>();
   /** `type:id` → library names holding that part, preferred first. */
   private readonly partLibs = new Map<string, string[]>();
+  /** Bounded by the figure data's parts: only parts of real sets are asked for. */
+  private readonly withMirror = new Map<string, string[]>();
+  private readonly ofSet = new WeakMap<object, string[]>();
+  /** Worn sets (`ch-210`) a render found sprites of; bounded by the figure data's sets. */
+  readonly drawableSets = new Set<string>();
 
   constructor(
     map: FigureMapDoc,
@@ -141,6 +151,27 @@ export class LibraryStore {
 
   librariesFor(type: string, id: number): string[] {
     return this.partLibs.get(`${type}:${id}`) ?? [];
+  }
+
+  /** Every library of a set's parts (and their mirror types), memoised per set: what a render wearing it loads. */
+  librariesOfSet(set: { drawParts: readonly { type: string; id: number }[] }, mirrors: ReadonlyMap<string, string>): string[] {
+    let hit = this.ofSet.get(set);
+    if (!hit) {
+      hit = [...new Set(set.drawParts.flatMap((p) => this.librariesWithMirror(p.type, p.id, mirrors.get(p.type))))];
+      this.ofSet.set(set, hit);
+    }
+    return hit;
+  }
+
+  /** The libraries of a part and of its mirror type (`ls` → also `rs`), memoised: planned for every part drawn. */
+  librariesWithMirror(type: string, id: number, mirror: string | undefined): string[] {
+    const key = `${type}:${id}:${mirror ?? ''}`;
+    let hit = this.withMirror.get(key);
+    if (!hit) {
+      hit = [...new Set([...this.librariesFor(type, id), ...(mirror && mirror !== type ? this.librariesFor(mirror, id) : [])])];
+      this.withMirror.set(key, hit);
+    }
+    return hit;
   }
 
   peek(name: string): FigureLibrary | undefined {

@@ -7,7 +7,7 @@ import { isAnimatingAction, resolvePose, stepsFor, WALK_STILL_FRAME, type Active
 import { LYING_H, LYING_SH2, UPRIGHT_H, UPRIGHT_SH2, outputWindow, type OutputWindow, type Placement } from './canvas.js';
 import { downscaleHalf } from './downscale.js';
 import { AvatarRenderError } from './errors.js';
-import { bodyPartParts, resolveFigure, type FigurePart } from './figure.js';
+import { partsByBodyPart, resolveFigure, type FigurePart } from './figure.js';
 import { type AvatarHotel } from './hotel.js';
 import { type FigureLibrary, type ResolvedAsset } from './library.js';
 import { clampFrames, wrapDirection, type AvatarRequest } from './request.js';
@@ -51,8 +51,10 @@ interface PlannedPart {
   steps: PartStep[];
   animates: boolean;
   direction: number;
-  /** Libraries to search for its sprites, its own FigureMap libraries first. */
-  libraries: string[];
+  /** Its own figure-map libraries, searched first; then every library of the render. */
+  own: string[];
+  /** Filled per frame while rendering: the asset action and frame number it draws, or null (not drawn). */
+  drawAs?: { assetAction: string; frame: number } | null;
 }
 
 /** A body part's parts in the order the client processes them (`renderBodyPart`), which is bottom first. */
@@ -65,7 +67,7 @@ interface PlannedBodyPart {
 /** A worn set the figure asked for, with what is needed to tell whether the hotel can draw it. */
 interface PlannedSet {
   label: string;
-  parts: { type: string; id: number }[];
+  parts: readonly { type: string; id: number }[];
 }
 
 interface Plan {
@@ -134,21 +136,20 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
   // plus the mandatory body and item libraries; a sprite is then found by name in any of them (sleeves,
   // `hrb` and overlays are missing from real figure maps and live in a sibling part's library).
   const libs = hotel.libraries;
-  const partLibraries = (type: string, id: number): string[] => {
-    const flipped = hotel.partSets.flipped.get(type);
-    return unique([...libs.librariesFor(type, id), ...(flipped && flipped !== type ? libs.librariesFor(flipped, id) : [])]);
-  };
+  const flipped = hotel.partSets.flipped;
   const sets: PlannedSet[] = [];
-  const wornLibraries: string[] = [];
+  const all = new Set<string>();
   for (const w of figure.sets) {
-    const setLibs = unique(w.set.drawParts.flatMap((p) => partLibraries(p.type, p.id)));
-    wornLibraries.push(...setLibs);
+    const setLibs = libs.librariesOfSet(w.set, flipped);
+    for (const n of setLibs) all.add(n);
     if (w.isDefault) continue;
     const label = `${w.setType}-${w.setId}`;
     if (setLibs.length === 0) throw new AvatarRenderError('asset-load', `no figure library holds the parts of set ${label}`);
-    sets.push({ label, parts: w.set.drawParts.map((p) => ({ type: p.type, id: p.id })) });
+    sets.push({ label, parts: w.set.drawParts });
   }
-  const all = unique([...wornLibraries, ...libs.librariesFor('bd', 1), ...libs.librariesFor('li', 0), ...(hotel.itemLibrary ? [hotel.itemLibrary] : [])]);
+  for (const n of libs.librariesFor('bd', 1)) all.add(n);
+  for (const n of libs.librariesFor('li', 0)) all.add(n);
+  if (hotel.itemLibrary) all.add(hotel.itemLibrary);
 
   const avatarSet = req.headOnly ? 'head' : 'full';
   const geometric = hotel.geometry.geometric(avatarSet, pose.geometryType, bodyDir);
@@ -167,12 +168,13 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
   };
 
   const bodyParts: PlannedBodyPart[] = [];
-  const byKey = new Map<string, PlannedPart[]>();
+  const byKey = new Map<string, Map<string, PlannedPart[]>>();
+  const wornBy = partsByBodyPart(figure, hotel.figure, (type) => hotel.geometry.bodyPartOf(pose.geometryType, type));
   for (const bp of geometric) {
     const governing = pose.bodyParts.get(bp.id) ?? pose.defaultAction;
     const direction = bp.id === 'head' ? headDir : bodyDir;
     const types = new Set(bp.partTypes);
-    const worn = bodyPartParts(figure, hotel.figure, types);
+    const worn = wornBy.get(bp.id) ?? [];
     // A held item is drawn when the body part's action holds it and the figure wears no part of its type.
     for (const [type, id] of pose.items) {
       if (types.has(type) && governing.activeParts.has(type) && !worn.some((p) => p.type === type)) worn.push({ type, id, tint: undefined, setType: type, setId: id });
@@ -183,28 +185,33 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
       return governing.def.state === 'mv' && steps.length > 0 ? [steps[WALK_STILL_FRAME % steps.length]!] : steps;
     };
     const parts: PlannedPart[] = [];
+    const byType = new Map<string, PlannedPart[]>();
+    byKey.set(bp.id, byType);
     // The client lists parts nearest first and draws from the end: farthest type first and, within a
     // type, its list backwards.
     for (const type of bp.partTypes) {
-      const ofType = worn.filter((p) => p.type === type).reverse();
-      if (ofType.length === 0) continue;
+      let ofType: FigurePart[] | undefined;
+      for (let i = worn.length - 1; i >= 0; i--) if (worn[i]!.type === type) (ofType ??= []).push(worn[i]!);
+      if (!ofType) continue;
       const steps = stepsOf(type);
       const animates = isAnimatingAction(governing) && steps.length > 1 && movesInsideCrop(governing);
       for (const part of ofType) {
-        const own = ITEM_TYPES.has(type) ? unique([...libs.librariesFor(type, part.id), ...(hotel.itemLibrary ? [hotel.itemLibrary] : [])]) : partLibraries(type, part.id);
-        const planned: PlannedPart = { bodyPart: bp.id, part, governing, steps, animates, direction, libraries: unique([...own, ...all]) };
+        const own = ITEM_TYPES.has(type) ? unique([...libs.librariesFor(type, part.id), ...(hotel.itemLibrary ? [hotel.itemLibrary] : [])]) : libs.librariesWithMirror(type, part.id, flipped.get(type));
+        const planned: PlannedPart = { bodyPart: bp.id, part, governing, steps, animates, direction, own };
         parts.push(planned);
-        const key = `${bp.id}|${type}`;
-        byKey.set(key, [...(byKey.get(key) ?? []), planned]);
+        const list = byType.get(type);
+        if (list) list.push(planned);
+        else byType.set(type, [planned]);
+        if (ITEM_TYPES.has(type)) for (const n of own) all.add(n);
       }
     }
     bodyParts.push({ id: bp.id, governing, parts });
   }
   const drawOrder = hotel.geometry
     .ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction)
-    .flatMap((g) => g.partTypes.flatMap((t) => byKey.get(`${g.id}|${t}`) ?? []));
+    .flatMap((g) => g.partTypes.flatMap((t) => byKey.get(g.id)?.get(t) ?? []));
   const loop = drawOrder.reduce((m, p) => (p.animates ? Math.max(m, p.steps.length) : m), 1);
-  return { pose, bodyParts, drawOrder, libraries: unique([...all, ...drawOrder.flatMap((d) => d.libraries)]), sets, small, placement, smallPlacement, window, loop };
+  return { pose, bodyParts, drawOrder, libraries: [...all], sets, small, placement, smallPlacement, window, loop };
 }
 
 /** Distinct frames the pose has under this crop (1 = still); no library is loaded. */
@@ -217,9 +224,29 @@ interface Sprite {
   library: string;
 }
 
-function findSprite(libs: FigureLibrary[], names: string[]): Sprite | null {
-  for (const n of names) {
-    for (const l of libs) {
+/** `_<action>_<type>_<id>_<dir>_<frame>`, then frame 0, then both of the default action; no repeats. */
+function spriteNames(action: string, defaultAction: string, type: string, id: number, dir: number, frame: number): string[] {
+  const a = `_${action}_${type}_${id}_${dir}_`;
+  const d = `_${defaultAction}_${type}_${id}_${dir}_`;
+  const out = [a + frame];
+  if (frame !== 0) out.push(a + '0');
+  if (defaultAction !== action) {
+    out.push(d + frame);
+    if (frame !== 0) out.push(d + '0');
+  }
+  return out;
+}
+
+const partKey = (type: string, id: number): string => `${type}:${id}`;
+
+function findSprite(own: FigureLibrary[], all: FigureLibrary[], suffixes: string[], scale: 'h' | 'sh'): Sprite | null {
+  for (const suffix of suffixes) {
+    const n = scale + suffix;
+    for (const l of own) {
+      const a = l.asset(n);
+      if (a) return { asset: a, library: l.name };
+    }
+    for (const l of all) {
       const a = l.asset(n);
       if (a) return { asset: a, library: l.name };
     }
@@ -244,13 +271,40 @@ function hex(rgb: number): string {
 export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Promise<AvatarRender> {
   const p = plan(hotel, req);
   const loaded = new Map<string, FigureLibrary>();
-  await Promise.all(p.libraries.map(async (n) => loaded.set(n, await hotel.libraries.get(n))));
+  const missing: string[] = [];
+  for (const n of p.libraries) {
+    const hit = hotel.libraries.peek(n);
+    if (hit) loaded.set(n, hit);
+    else missing.push(n);
+  }
+  if (missing.length > 0) await Promise.all(missing.map(async (n) => loaded.set(n, await hotel.libraries.get(n))));
   // A worn set is unrenderable only when none of its sprites is in any library the figure loads.
   const searched = p.libraries.map((n) => loaded.get(n)!);
+  // Only libraries with some sprite of a part can hold one of its names: the rest need not be searched.
+  const holders = new Map<string, FigureLibrary[]>();
+  const holding = (type: string, id: number): FigureLibrary[] => {
+    const key = partKey(type, id);
+    let hit = holders.get(key);
+    if (!hit) {
+      hit = [];
+      for (const l of searched) if (l.hasPartKey(key)) hit.push(l);
+      holders.set(key, hit);
+    }
+    return hit;
+  };
+  const ownLibs = new Map<readonly string[], FigureLibrary[]>();
+  const ownOf = (names: string[]): FigureLibrary[] => {
+    let hit = ownLibs.get(names);
+    if (!hit) ownLibs.set(names, (hit = names.map((n) => loaded.get(n)!)));
+    return hit;
+  };
   for (const set of p.sets) {
-    if (!set.parts.some((part) => searched.some((l) => l.hasPart(part.type, part.id)))) {
+    // Library files do not change under a loaded hotel: a set found drawable once stays drawable.
+    if (hotel.libraries.drawableSets.has(set.label)) continue;
+    if (!set.parts.some((part) => holding(part.type, part.id).length > 0)) {
       throw new AvatarRenderError('asset-load', `no figure library has a sprite of set ${set.label}`);
     }
+    hotel.libraries.drawableSets.add(set.label);
   }
 
   let frameCount = req.animated ? p.loop : 1;
@@ -264,20 +318,22 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
   for (let f = 0; f < frameCount; f++) {
     // `renderBodyPart` keeps one asset-action variable per body part: a frame that names its own action
     // (Sit's `wa` draws `std`) changes it for every later part of that body part that names none.
-    const drawn = new Map<PlannedPart, { assetAction: string; frame: number }>();
     for (const bp of p.bodyParts) {
       let assetAction = bp.governing.assetAction;
       for (const item of bp.parts) {
-        if (item.direction === 7 && (item.part.type === 'fc' || item.part.type === 'ey')) continue;
+        if (item.direction === 7 && (item.part.type === 'fc' || item.part.type === 'ey')) {
+          item.drawAs = null;
+          continue;
+        }
         const step = item.steps.length > 0 ? item.steps[(item.animates ? f : 0) % item.steps.length]! : undefined;
         if (step?.assetAction) assetAction = step.assetAction;
-        drawn.set(item, { assetAction, frame: step?.number ?? 0 });
+        item.drawAs = { assetAction, frame: step?.number ?? 0 };
       }
     }
     const canvas = createImage(win.width, win.height);
     let order = 0;
     for (const item of p.drawOrder) {
-      const at = drawn.get(item);
+      const at = item.drawAs;
       if (!at) continue;
       const { assetAction } = at;
       const type = item.part.type;
@@ -286,19 +342,14 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
       const exception = mirrored && isMirrorException(assetAction, type);
       const assetDir = mirrored && !exception ? 6 - dir : dir;
       const drawType = mirrored && !exception ? hotel.partSets.flipped.get(type) ?? type : type;
-      const base = `_%A_${drawType}_${item.part.id}_${assetDir}_`;
       // The client's fallbacks: the frame of the action, its frame 0, then the same of the posture's default.
-      const names = [
-        base.replace('%A', assetAction) + at.frame,
-        base.replace('%A', assetAction) + '0',
-        base.replace('%A', pose.defaultAssetAction) + at.frame,
-        base.replace('%A', pose.defaultAssetAction) + '0',
-      ].filter((n, i, a) => a.indexOf(n) === i);
-      const libs = item.libraries.map((n) => loaded.get(n)!);
+      const names = spriteNames(assetAction, pose.defaultAssetAction, drawType, item.part.id, assetDir, at.frame);
+      const own = ownOf(item.own);
+      const others = holding(drawType, item.part.id);
       // Size s: the hotel's own small sprite where it has one (drawn doubled, halved back exactly).
-      let found = p.small ? findSprite(libs, names.map((n) => 'sh' + n)) : null;
+      let found = p.small ? findSprite(own, others, names, 'sh') : null;
       const doubled = !!found;
-      if (!found) found = findSprite(libs, names.map((n) => 'h' + n));
+      if (!found) found = findSprite(own, others, names, 'h');
       if (!found) continue;
       const { asset } = found;
       const sprite = doubled ? doubledSprite(asset.sprite) : asset.sprite;
