@@ -136,3 +136,40 @@ test('real Flash data: common figures in every direction and pose (hotel geometr
   ok(s.layers.some((l) => l.asset.startsWith('sh_')), 'size s uses the small sprites of the SWFs');
   assert.deepEqual([s.width, s.height], [33, 56]);
 });
+
+// Issue 13's repros that the 106 libraries of ../shared/realdata/nitro can draw (the others need
+// clothing libraries it lacks): the client's rules on real figure data, by layer (never by reference PNGs).
+test('real Nitro data: the client rules on real figures (sleeves, afro, placeholder head, defaults, last set wins, real-world strings)', { skip: nitro.skip }, async () => {
+  const hotel = await loadAvatarHotel(nitro.path);
+  const layers = async (figure: string, over: Partial<AvatarRequest> = {}) => (await renderAvatar(hotel, req(figure, over))).layers;
+  const has = (ls: DrawnLayer[], type: string, id?: number) => ls.find((l) => l.partType === type && (id === undefined || l.partId === id));
+  // Sleeves of a basic shirt: FigureMap lists only ch 2 for ch-215; ls/rs 2 are in the same library.
+  const shirt = await layers('hd-180-1.ch-215-66.lg-270-82.sh-290-80');
+  const ch = has(shirt, 'ch')!;
+  for (const t of ['ls', 'rs']) {
+    const sleeve = has(shirt, t);
+    ok(sleeve, `${t} drawn`);
+    assert.equal(sleeve!.library, ch.library, `${t} from the shirt's library`);
+    assert.equal(sleeve!.tint, ch.tint);
+  }
+  // The afro's back (hrb) at direction 3: not in FigureMap, in the hair's library.
+  const afro = await layers('hd-180-1.hr-110-42.ch-215-66.lg-270-82', { direction: 3, headDirection: 3 });
+  assert.equal(has(afro, 'hrb')?.library, has(afro, 'hr')?.library);
+  // No hd: the untinted placeholder head, no face.
+  const noHead = await layers('ch-210-66.lg-270-82.sh-290-91.hr-100-61');
+  assert.equal(has(noHead, 'hd', 1)?.tint, null);
+  assert.equal(has(noHead, 'fc'), undefined);
+  assert.equal(has(noHead, 'ey'), undefined);
+  // A man without ch gets no shirt; a missing mandatory default set is drawn as nothing, never refused.
+  const bare = await layers('hd-180-1.hr-100-61', { direction: 3, headDirection: 3 });
+  assert.equal(has(bare, 'ch'), undefined);
+  const noLegs = await layers('hd-180-1.ch-215-66', { direction: 3, headDirection: 3 });
+  for (const l of noLegs.filter((x) => x.partType === 'lg')) assert.equal(l.tint, null, 'default legs untinted');
+  // A repeated set type: the last wins.
+  const twice = await layers('hd-180-1.lg-270-82.ch-210-66.lg-280-110');
+  assert.deepEqual(twice.filter((l) => l.partType === 'lg').map((l) => l.partId), [...new Set(hotel.figure.sets.get('lg')!.get(280)!.parts.map((p) => p.id))]);
+  // Real-world strings render: an empty second colour and "undefined" are no colour.
+  const wild = await layers('hd-180-1.hr-890-45-.ca-1810-undefined.ch-210-66-.lg-270-82');
+  assert.equal(has(wild, 'ca')?.tint, null);
+  ok(has(wild, 'hr'), 'hair drawn');
+});
