@@ -9,7 +9,7 @@ import { indexFigureData, type FigureIndex } from './figure.js';
 import { type AvatarActionsDoc, type FigureDataDoc, type FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import { AvatarGeometry } from './geometry.js';
 import { type AssetFiles } from './asset-identity.js';
-import { LibraryStore, type LibraryLoader } from './library.js';
+import { LibraryStore, type LibraryLoader, type PartIndex } from './library.js';
 
 export interface AvatarHotel {
   layout: 'nitro' | 'flash' | 'memory';
@@ -42,13 +42,15 @@ export interface AvatarHotelInput {
   libraryNames: Iterable<string>;
   loadLibrary: LibraryLoader;
   libraryCacheBytes?: number;
+  /** Which libraries hold which parts (see `indexLibraryParts`); without it, only the figure map says. */
+  partIndex?: PartIndex;
   smallSprites?: boolean;
   files?: AssetFiles;
 }
 
 export function createAvatarHotel(input: AvatarHotelInput): AvatarHotel {
   const available = new Set(input.libraryNames);
-  const libraries = new LibraryStore(input.figureMap, available, input.loadLibrary, { cacheBytes: input.libraryCacheBytes });
+  const libraries = new LibraryStore(input.figureMap, available, input.loadLibrary, { cacheBytes: input.libraryCacheBytes, partIndex: input.partIndex });
   const itemLibrary = available.has('hh_human_item') ? 'hh_human_item' : [...available].find((n) => /(^|_)item$/.test(n) && !n.includes('_50_'));
   return {
     layout: input.layout,

@@ -25,6 +25,38 @@ interface RawAsset {
   usesPalette?: boolean;
 }
 
+/** `ch:215` for a sprite name `{h|sh}_{action}_{type}_{id}_{direction}_{frame}`; undefined for other names. */
+export function partKeyOfAsset(name: string): string | undefined {
+  const bits = name.split('_');
+  return bits.length === 6 && (bits[0] === 'h' || bits[0] === 'sh') ? `${bits[2]}:${Number(bits[3])}` : undefined;
+}
+
+/** Part key (`ch:215`) → the libraries with a sprite of it, from every library's asset names. */
+export type PartIndex = Map<string, string[]>;
+
+/** Builds the part index from the asset names of every library; a library that cannot be read is left out. */
+export async function indexLibraryParts(libraries: Iterable<string>, readNames: (library: string) => Promise<string[]>): Promise<PartIndex> {
+  const index: PartIndex = new Map();
+  const queue = [...libraries].sort();
+  const found = new Map<string, string[]>();
+  // A few reads in flight overlap the disk with the inflating; the index is filled in name order.
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let lib = queue.shift(); lib !== undefined; lib = queue.shift()) found.set(lib, await readNames(lib).catch(() => []));
+    }),
+  );
+  for (const lib of [...found.keys()].sort()) {
+    for (const n of found.get(lib)!) {
+      const key = partKeyOfAsset(n);
+      if (!key) continue;
+      const list = index.get(key);
+      if (!list) index.set(key, [lib]);
+      else if (list[list.length - 1] !== lib) list.push(lib);
+    }
+  }
+  return index;
+}
+
 /** One loaded library with a memo of resolved asset names. */
 export class FigureLibrary {
   private readonly memo = new Map<string, ResolvedAsset | null>();
@@ -59,9 +91,8 @@ export class FigureLibrary {
       this.partKeys = new Set();
       const names = [...Object.keys((this.lib.data.assets ?? {}) as Record<string, unknown>), ...Object.keys((this.lib.data as { aliases?: object }).aliases ?? {})];
       for (const n of names) {
-        const bits = n.split('_');
-        // {h|sh}_{action}_{type}_{id}_{direction}_{frame}
-        if (bits.length === 6 && (bits[0] === 'h' || bits[0] === 'sh')) this.partKeys.add(`${bits[2]}:${Number(bits[3])}`);
+        const key = partKeyOfAsset(n);
+        if (key) this.partKeys.add(key);
       }
     }
     return this.partKeys.has(key);
@@ -112,6 +143,8 @@ export type LibraryLoader = (name: string) => Promise<AssetLibrary>;
 export interface LibraryStoreOptions {
   /** Upper bound of decoded sprite bytes kept in memory (default 256 MiB). */
   cacheBytes?: number;
+  /** Which libraries hold which parts, read from the libraries themselves (when the layout allows). */
+  partIndex?: PartIndex;
 }
 
 export class LibraryStore {
@@ -125,12 +158,15 @@ export class LibraryStore {
   /** Worn sets (`ch-210`) a render found sprites of; bounded by the figure data's sets. */
   readonly drawableSets = new Set<string>();
 
+  private readonly partIndex: PartIndex | undefined;
+
   constructor(
     map: FigureMapDoc,
     readonly available: Set<string>,
     private readonly loader: LibraryLoader,
     opts: LibraryStoreOptions = {},
   ) {
+    this.partIndex = opts.partIndex;
     this.cache = new LRUCache<string, FigureLibrary>({
       maxSize: Math.max(1, Math.floor(opts.cacheBytes ?? DEFAULT_LIBRARY_CACHE_BYTES)),
       sizeCalculation: (l) => l.bytes,
@@ -153,14 +189,32 @@ export class LibraryStore {
     return this.partLibs.get(`${type}:${id}`) ?? [];
   }
 
-  /** Every library of a set's parts (and their mirror types), memoised per set: what a render wearing it loads. */
+  /**
+   * The libraries a render wearing a set loads, memoised per set: every figure-map library of its parts
+   * (and their mirror types). When none of those holds a sprite of the set but other libraries of the
+   * hotel do (the figure map forgot the whole set), those: the client draws them once any avatar loaded
+   * them, and a render must not depend on what was rendered before.
+   */
   librariesOfSet(set: { drawParts: readonly { type: string; id: number }[] }, mirrors: ReadonlyMap<string, string>): string[] {
     let hit = this.ofSet.get(set);
     if (!hit) {
-      hit = [...new Set(set.drawParts.flatMap((p) => this.librariesWithMirror(p.type, p.id, mirrors.get(p.type))))];
+      const mapped = [...new Set(set.drawParts.flatMap((p) => this.librariesWithMirror(p.type, p.id, mirrors.get(p.type))))];
+      hit = mapped;
+      const index = this.partIndex;
+      if (index) {
+        const keys = set.drawParts.map((p) => `${p.type}:${p.id}`);
+        if (!keys.some((k) => index.get(k)?.some((l) => mapped.includes(l)))) hit = [...new Set([...mapped, ...keys.flatMap((k) => index.get(k) ?? [])])];
+      }
       this.ofSet.set(set, hit);
     }
     return hit;
+  }
+
+  /** Whether any library of the hotel has a sprite of the set; undefined when the hotel has no part index. */
+  setHasSprites(set: { drawParts: readonly { type: string; id: number }[] }): boolean | undefined {
+    const index = this.partIndex;
+    if (!index) return undefined;
+    return set.drawParts.some((p) => index.has(`${p.type}:${p.id}`));
   }
 
   /** The libraries of a part and of its mirror type (`ls` → also `rs`), memoised: planned for every part drawn. */

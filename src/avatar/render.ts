@@ -144,8 +144,10 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
     for (const n of setLibs) all.add(n);
     if (w.isDefault) continue;
     const label = `${w.setType}-${w.setId}`;
-    if (setLibs.length === 0) throw new AvatarRenderError('asset-load', `no figure library holds the parts of set ${label}`);
-    sets.push({ label, parts: w.set.drawParts });
+    const drawable = libs.setHasSprites(w.set);
+    if (setLibs.length === 0 || drawable === false) throw new AvatarRenderError('asset-load', `no figure library has a sprite of set ${label}`);
+    // Without a part index, the libraries are looked into once loaded.
+    if (drawable === undefined) sets.push({ label, parts: w.set.drawParts });
   }
   for (const n of libs.librariesFor('bd', 1)) all.add(n);
   for (const n of libs.librariesFor('li', 0)) all.add(n);

@@ -50,6 +50,20 @@ export async function readAssetLibrary(bundle: Uint8Array, file = '<buffer>'): P
   return { name, data: rest as NitroAssetData, sprites };
 }
 
+/** The asset and alias names of a `.nitro` bundle, reading only its JSON document (no image is decoded). */
+export function readAssetNames(bundle: Uint8Array, file = '<buffer>'): string[] {
+  const files = readNitroBundle(bundle, file, (n) => n.endsWith('.json'));
+  const json = [...files.values()][0];
+  if (!json) throw new FormatError('nitro bundle', file, 'no .json document inside');
+  let data: { assets?: object; aliases?: object };
+  try {
+    data = JSON.parse(json.toString('utf8')) as { assets?: object; aliases?: object };
+  } catch (e) {
+    throw new FormatError('nitro bundle', file, `its JSON document is not valid: ${(e as Error).message}`);
+  }
+  return [...Object.keys(data?.assets ?? {}), ...Object.keys(data?.aliases ?? {})];
+}
+
 function cutSprite(atlas: RgbaImage, f: NitroSpriteFrame, file: string, key: string): RgbaImage {
   const { x, y, w, h } = f.frame;
   if (f.rotated) throw new FormatError('nitro bundle', file, `sprite ${key} is rotated in the atlas, which is not supported`);

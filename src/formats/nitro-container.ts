@@ -10,8 +10,8 @@ export class NitroBundleError extends FormatError {
   }
 }
 
-/** Reads every file of a bundle. `file` only names the bundle in errors. */
-export function readNitroBundle(buf: Uint8Array, file = '<buffer>'): Map<string, Buffer> {
+/** Reads the files of a bundle (`file` only names it in errors); `only` limits which are inflated, the rest are skipped. */
+export function readNitroBundle(buf: Uint8Array, file = '<buffer>', only?: (name: string) => boolean): Map<string, Buffer> {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.length);
   if (b.length < 2) throw new NitroBundleError(file, 'truncated: no file count', 0);
   const count = b.readUInt16BE(0);
@@ -32,6 +32,10 @@ export function readNitroBundle(buf: Uint8Array, file = '<buffer>'): Map<string,
     o += 4;
     if (o + dataLength > b.length) {
       throw new NitroBundleError(file, `data of ${name} (${dataLength} bytes) runs past the end`, o - 4);
+    }
+    if (only && !only(name)) {
+      o += dataLength;
+      continue;
     }
     let data: Buffer;
     try {

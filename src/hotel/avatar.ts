@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readAssetLibrary, type AssetLibrary } from '../formats/asset-library.js';
+import { readAssetLibrary, readAssetNames, type AssetLibrary } from '../formats/asset-library.js';
 import type { AnimationSetXml, AvatarGeometryXml, DrawOrderXml, PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
 import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import { flashFigureLoader, readFlashAvatarSources } from './flash.js';
@@ -27,6 +27,8 @@ export interface AvatarSources {
   smallSprites: boolean;
   /** Reads a figure library by name. */
   loadLibrary: (name: string) => Promise<AssetLibrary>;
+  /** Lists a library's asset names without decoding it, where the layout makes that cheap (Nitro). */
+  readAssetNames?: (name: string) => Promise<string[]>;
   /** The files read (for the hotel's asset identity). */
   files: { documents: string[]; libraries: string[] };
 }
@@ -114,6 +116,10 @@ async function readNitroSources(assetsDir: string): Promise<AvatarSources> {
     loadLibrary: async (name) => {
       const file = join(figureDir, `${name}.nitro`);
       return readAssetLibrary(await readFile(file), file);
+    },
+    readAssetNames: async (name) => {
+      const file = join(figureDir, `${name}.nitro`);
+      return readAssetNames(await readFile(file), file);
     },
     files: { documents: await presentFiles(gamedata, NITRO_DOCUMENTS), libraries: names.map((n) => join(figureDir, `${n}.nitro`)) },
   };

@@ -162,27 +162,35 @@ test('real-world figure strings: trailing dashes, "undefined" and empty colours 
   assert.deepEqual(parseFigureString('ch-210-66abc').at(0)!.colours, [66]);
 });
 
-test('refusals: a set FigureData lacks, or a worn set none of whose sprites any loaded library has', async () => {
+test('refusals: a set FigureData lacks, or a worn set none of whose sprites any library of the hotel has', async () => {
   await assert.rejects(renderAvatar(hotel, req('hd-180-1.ch-999999-66')), (e: unknown) => e instanceof AvatarRenderError && e.code === 'unknown-set');
   await assert.rejects(renderAvatar(hotel, req('hd-180-1.ch-')), (e: unknown) => e instanceof AvatarRenderError && e.code === 'bad-figure');
-  // A copy of the kit whose FigureMap points the tee at a library without its sprites.
+  // A copy of the kit whose FigureMap forgets the tee and lists a new shirt (its sprites are nowhere) under
+  // the crown's library, and whose head library lists only bd/lh/rh.
   const copy = await mkdtemp(join(tmpdir(), 'avatar-rules-map-'));
   try {
     await mkdir(join(copy, 'gamedata'), { recursive: true });
     const map = JSON.parse(await readFile(join(dir, 'gamedata', 'FigureMap.json'), 'utf8')) as { libraries: { id: string; parts: { type: string; id: number }[] }[] };
     for (const l of map.libraries) {
       if (l.id === 'shirt_U_kittee') l.parts = [];
-      if (l.id === 'hat_U_kitcrown') l.parts.push({ type: 'ch', id: 2210 });
-      // The head library lists only bd/lh/rh: a head-only render still finds hd in it.
+      if (l.id === 'hat_U_kitcrown') l.parts.push({ type: 'ch', id: 2999 });
       if (l.id === 'hh_human_body') l.parts = l.parts.filter((p) => p.type !== 'hd');
     }
+    const data = JSON.parse(await readFile(join(dir, 'gamedata', 'FigureData.json'), 'utf8')) as { setTypes: { type: string; sets: unknown[] }[] };
+    data.setTypes.find((t) => t.type === 'ch')!.sets.push({ id: 299, gender: 'U', club: 0, colorable: true, selectable: true, parts: [{ id: 2999, type: 'ch', colorable: true, index: 0, colorindex: 1 }] });
     await writeFile(join(copy, 'gamedata', 'FigureMap.json'), JSON.stringify(map));
-    for (const f of ['FigureData.json', 'HabboAvatarActions.json']) await writeFile(join(copy, 'gamedata', f), await readFile(join(dir, 'gamedata', f)));
+    await writeFile(join(copy, 'gamedata', 'FigureData.json'), JSON.stringify(data));
+    await writeFile(join(copy, 'gamedata', 'HabboAvatarActions.json'), await readFile(join(dir, 'gamedata', 'HabboAvatarActions.json')));
     await mkdir(join(copy, 'bundled'), { recursive: true });
     const { symlink } = await import('node:fs/promises');
     await symlink(join(dir, 'bundled', 'figure'), join(copy, 'bundled', 'figure'));
     const h = await loadAvatarHotel(copy);
-    await assert.rejects(renderAvatar(h, req('hd-180-1.ch-210-66.lg-270-82')), (e: unknown) => e instanceof AvatarRenderError && e.code === 'asset-load' && /ch-210/.test(e.message));
+    // The tee: no figure-map entry at all, but its library has the sprites: drawn from it.
+    const tee = await renderAvatar(h, req('hd-180-1.ch-210-66.lg-270-82'));
+    assert.equal(find(tee, 'ch', 2210)?.library, 'shirt_U_kittee');
+    assert.equal(find(tee, 'ls', 2210)?.library, 'shirt_U_kittee');
+    // ch-299: listed, but no library of the hotel has a sprite of it.
+    await assert.rejects(renderAvatar(h, req('hd-180-1.ch-299-66.lg-270-82')), (e: unknown) => e instanceof AvatarRenderError && e.code === 'asset-load' && /ch-299/.test(e.message));
     const head = await renderAvatar(h, req('hd-180-1.hr-100-61', { headOnly: true }));
     assert.equal(find(head, 'hd', 1)?.library, 'hh_human_body', 'hd found in the library FigureMap lists for bd/lh/rh');
   } finally {

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readAssetLibrary, writeAssetLibrary, packShelves } from '../../src/formats/asset-library.js';
+import { readAssetLibrary, readAssetNames, writeAssetLibrary, packShelves } from '../../src/formats/asset-library.js';
+import { readNitroBundle, writeNitroBundle } from '../../src/formats/nitro-container.js';
 import { createImage, imagesEqual } from '../../src/imaging/image.js';
 import { realdata } from '../helpers/realdata.js';
 
@@ -25,6 +26,24 @@ test('sprites survive a write/read round trip pixel for pixel', async () => {
   assert.equal(back.data.spritesheet, undefined);
   for (const [k, v] of sprites) assert.ok(imagesEqual(back.sprites.get(k)!, v), k);
   assert.deepEqual(await writeAssetLibrary(back), bundle, 'deterministic');
+});
+
+test('asset names come from the JSON document alone: a bundle whose image does not inflate still lists them', async () => {
+  const sprites = new Map([['h_std_ch_210_2_0', solid(2, 2, [1, 2, 3, 255])]]);
+  const bundle = await writeAssetLibrary({
+    name: 'shirt',
+    data: { name: 'shirt', assets: { h_std_ch_210_2_0: { x: 1, y: 2 }, h_std_ls_210_2_0: { x: 1, y: 2, source: 'h_std_ch_210_2_0' } }, aliases: { h_lsp_ch_210_2_0: { link: 'h_lay_ch_210_2_0' } } } as never,
+    sprites,
+  });
+  assert.deepEqual(readAssetNames(bundle, 'shirt.nitro'), ['h_std_ch_210_2_0', 'h_std_ls_210_2_0', 'h_lsp_ch_210_2_0']);
+  // Same bundle with the PNG's deflate stream broken: names still read, the full library does not.
+  const files = readNitroBundle(bundle);
+  const broken = writeNitroBundle([...files].map(([n, d]) => [n, n.endsWith('.png') ? Buffer.alloc(8, 7) : d] as [string, Uint8Array]));
+  const raw = Buffer.from(broken);
+  const pngAt = raw.indexOf(Buffer.from('shirt.png', 'latin1'));
+  raw[pngAt + 9 + 4] ^= 0xff; // the first byte of its zlib stream
+  assert.deepEqual(readAssetNames(raw, 'shirt.nitro'), ['h_std_ch_210_2_0', 'h_std_ls_210_2_0', 'h_lsp_ch_210_2_0']);
+  await assert.rejects(readAssetLibrary(raw, 'shirt.nitro'));
 });
 
 test('shelf packing never overlaps', () => {
