@@ -161,7 +161,9 @@ async function renderBoth(hotel: AvatarHotel, figure: string, direction: number,
   if (ours.status === 'rejected') {
     const e = ours.reason;
     if (!(e instanceof AvatarRenderError)) throw e;
-    outcome.oursError = e.code;
+    // Name the set type when the message gives the set ("… set hd-5153"), so refusals group by type.
+    const set = /\bset ([a-z]+)-\d+/.exec(e.message);
+    outcome.oursError = set ? `${e.code}: ${set[1]}` : e.code;
   }
   if (ref.status === 'rejected') outcome.refError = (ref.reason as Error).message;
   if (ours.status === 'rejected' || ref.status === 'rejected') return { outcome };
