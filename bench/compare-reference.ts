@@ -33,7 +33,7 @@ const USAGE = `npm run compare:reference -- [options]
   --count N             sampled figures, besides the ${REPRO_FIGURES.length} repro figures (default 300)
   --poses LIST          comma list of ${POSES.map((p) => p.id).join(',')} (default all)
   --directions LIST     comma list of 1-7 (default all)
-  --concurrency N       cases in flight (default 6)
+  --concurrency N       figures in flight (default 6)
   --worst N             sheets of the N worst differing cases, at least 2 per cause (default 40)
   --out DIR             sheets and listings (default /tmp/compare-reference; keep it outside the repo)
   --no-attribute        skip the per-set cause search (faster; causes then figure-level only)`;
@@ -261,13 +261,14 @@ const attributeCauses = !opts['no-attribute'];
 await warmReference(figures);
 const controls: Controls = attributeCauses ? await findControls(catalog, compare) : new Map();
 
-// A figure's culprits in one direction or pose are the likeliest in the next: tried first.
+// A figure's culprits in one direction or pose are the likeliest in the next: tried first. Each figure's
+// cases run in order in one worker, so what is remembered (and so every cause) is the same on every run.
 const culpritMemory = new Map<string, Map<number, number>>();
-const cases = figures.flatMap((fig) => poses.flatMap((pose) => directions.map((direction) => ({ fig, pose, direction }))));
+const caseCount = figures.length * poses.length * directions.length;
 const results: CaseResult[] = [];
 let done = 0;
-const progress = setInterval(() => process.stderr.write(`\r${done}/${cases.length} cases, ${refRequests} reference renders, ${((Date.now() - started) / 1000).toFixed(0)} s   `), 2000);
-await pool(cases, concurrency, async ({ fig, pose, direction }) => {
+
+async function compareCase(fig: SampledFigure, pose: Pose, direction: number): Promise<CaseResult> {
   const r = await renderBoth(hotel, fig.figure, direction, pose);
   const d = r.outcome.diff;
   const failed = !d;
@@ -298,8 +299,13 @@ await pool(cases, concurrency, async ({ fig, pose, direction }) => {
       Object.assign(result, { cause: a.cause, culprits: a.culprits, remaining: a.remaining, tries: a.tries });
     } else result.cause = 'not attributed (--no-attribute)';
   }
-  results.push(result);
   done++;
+  return result;
+}
+
+const progress = setInterval(() => process.stderr.write(`\r${done}/${caseCount} cases, ${refRequests} reference renders, ${((Date.now() - started) / 1000).toFixed(0)} s   `), 2000);
+await pool(figures, concurrency, async (fig) => {
+  for (const pose of poses) for (const direction of directions) results.push(await compareCase(fig, pose, direction));
 });
 clearInterval(progress);
 process.stderr.write('\n');
