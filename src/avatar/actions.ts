@@ -69,9 +69,19 @@ export function indexPartSets(doc: PartSetsXml): PartSetIndex {
   return { active, flipped };
 }
 
+/** Per-frame body part offsets of an action (`AnimationAction.getFrameBodyPartOffset`). */
+export interface ActionOffsets {
+  /** The offset frame of each animation frame (offset frames repeated by their `repeats`). */
+  frames: number[];
+  /** offset frame id → direction → body part → [dx, dy] */
+  byFrame: Map<number, Map<number, Map<string, [number, number]>>>;
+}
+
 export interface AnimationIndex {
   /** action id (`Wave`) → part type → steps with repeats dropped */
   byAction: Map<string, Map<string, PartStep[]>>;
+  /** action id → its body part offsets, for the actions that have any (Laugh's head bob) */
+  offsets: Map<string, ActionOffsets>;
 }
 
 function dropRepeats(frames: AnimationFrameXml[]): PartStep[] {
@@ -87,12 +97,29 @@ function dropRepeats(frames: AnimationFrameXml[]): PartStep[] {
 
 export function indexAnimations(doc: AnimationSetXml): AnimationIndex {
   const byAction = new Map<string, Map<string, PartStep[]>>();
+  const offsets = new Map<string, ActionOffsets>();
   for (const a of doc.actions) {
     const m = new Map<string, PartStep[]>();
     for (const p of a.parts) m.set(p.setType, dropRepeats(p.frames));
     byAction.set(a.id, m);
+    if (a.offsets.length === 0) continue;
+    const o: ActionOffsets = { frames: [], byFrame: new Map() };
+    for (const f of a.offsets) {
+      const dirs = new Map<number, Map<string, [number, number]>>();
+      for (const d of f.directions) dirs.set(d.id, new Map(d.bodyParts.map((b) => [b.id, [b.dx, b.dy]])));
+      o.byFrame.set(f.id, dirs);
+      for (let r = Math.max(1, f.repeats ?? 1); r > 0; r--) o.frames.push(f.id);
+    }
+    offsets.set(a.id, o);
   }
-  return { byAction };
+  return { byAction, offsets };
+}
+
+/** How far a body part moves in an action's frame (`AnimationAction.getFrameBodyPartOffset`), in sprite pixels. */
+export function bodyPartOffset(anims: AnimationIndex, action: ActiveAction, direction: number, frame: number, bodyPart: string): [number, number] {
+  const o = anims.offsets.get(action.def.id);
+  if (!o || o.frames.length === 0) return [0, 0];
+  return o.byFrame.get(o.frames[frame % o.frames.length]!)?.get(direction)?.get(bodyPart) ?? [0, 0];
 }
 
 export interface ActiveAction {

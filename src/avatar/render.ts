@@ -3,7 +3,7 @@
 // count of a pose is known without loading a library.
 import { drawSprite } from '../imaging/composite.js';
 import { createImage, scaleNearest, type RgbaImage } from '../imaging/image.js';
-import { isAnimatingAction, resolvePose, stepsFor, WALK_STILL_FRAME, type ActiveAction, type PartStep, type Pose } from './actions.js';
+import { bodyPartOffset, isAnimatingAction, resolvePose, stepsFor, WALK_STILL_FRAME, type ActiveAction, type PartStep, type Pose } from './actions.js';
 import { LYING_H, LYING_SH2, UPRIGHT_H, UPRIGHT_SH2, outputWindow, type OutputWindow, type Placement } from './canvas.js';
 import { downscaleHalf } from './downscale.js';
 import { AvatarRenderError } from './errors.js';
@@ -53,14 +53,16 @@ interface PlannedPart {
   direction: number;
   /** Its own figure-map libraries, searched first; then every library of the render. */
   own: string[];
-  /** Filled per frame while rendering: the asset action and frame number it draws, or null (not drawn). */
-  drawAs?: { assetAction: string; frame: number } | null;
+  /** Filled per frame while rendering: the asset action and frame number it draws and its body part's
+   * offset in the action's frame (plane pixels), or null (not drawn). */
+  drawAs?: { assetAction: string; frame: number; dx: number; dy: number } | null;
 }
 
 /** A body part's parts in the order the client processes them (`renderBodyPart`), which is bottom first. */
 interface PlannedBodyPart {
   id: string;
   governing: ActiveAction;
+  direction: number;
   parts: PlannedPart[];
 }
 
@@ -207,7 +209,7 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
         if (ITEM_TYPES.has(type)) for (const n of own) all.add(n);
       }
     }
-    bodyParts.push({ id: bp.id, governing, parts });
+    bodyParts.push({ id: bp.id, governing, direction, parts });
   }
   const drawOrder = hotel.geometry
     .ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction)
@@ -322,6 +324,11 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
     // (Sit's `wa` draws `std`) changes it for every later part of that body part that names none.
     for (const bp of p.bodyParts) {
       let assetAction = bp.governing.assetAction;
+      // The body part moves with its action's frame (Laugh's head bob); the client shifts by these pixels
+      // at its scale, so size s, drawn on the doubled plane, moves twice as far.
+      const [ox, oy] = bodyPartOffset(hotel.animations, bp.governing, bp.direction, f, bp.id);
+      const dx = req.size === 's' ? 2 * ox : ox;
+      const dy = req.size === 's' ? 2 * oy : oy;
       for (const item of bp.parts) {
         if (item.direction === 7 && (item.part.type === 'fc' || item.part.type === 'ey')) {
           item.drawAs = null;
@@ -329,7 +336,7 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
         }
         const step = item.steps.length > 0 ? item.steps[(item.animates ? f : 0) % item.steps.length]! : undefined;
         if (step?.assetAction) assetAction = step.assetAction;
-        item.drawAs = { assetAction, frame: step?.number ?? 0 };
+        item.drawAs = { assetAction, frame: step?.number ?? 0, dx, dy };
       }
     }
     const canvas = createImage(win.width, win.height);
@@ -372,8 +379,8 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
         flip = !asset.flipH;
       }
       const top = pl.ry - ay;
-      const dx = left - win.x;
-      const dy = top - win.y;
+      const dx = left - win.x + at.dx;
+      const dy = top - win.y + at.dy;
       const tint = item.part.tint;
       drawSprite(canvas, sprite, dx, dy, { flipH: flip, tint });
       layers.push({

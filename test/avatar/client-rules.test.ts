@@ -197,3 +197,14 @@ test('refusals: a set FigureData lacks, or a worn set none of whose sprites any 
     await rm(copy, { recursive: true, force: true });
   }
 });
+
+test("body part offsets: Laugh's frame lowers the head by 1 px at the client's scale (AnimationAction.getFrameBodyPartOffset)", async () => {
+  const figure = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82';
+  for (const [size, px] of [['m', 1], ['l', 2]] as const) {
+    const std = await renderAvatar(hotel, req(figure, { size }));
+    const laugh = await renderAvatar(hotel, req(figure, { size, action: 'laugh' }));
+    for (const t of ['hd', 'hr', 'ey']) assert.equal(find(laugh, t)!.y - find(std, t)!.y, px, `${t} at size ${size}`);
+    assert.equal(find(laugh, 'bd')!.y, find(std, 'bd')!.y, 'the body stays');
+    assert.equal(find(laugh, 'lg')!.y, find(std, 'lg')!.y);
+  }
+});
