@@ -18,11 +18,11 @@ import { parseArgs } from 'node:util';
 import { AvatarRenderError, loadAvatarHotel, RENDERER_VERSION, renderAvatar, type AvatarHotel, type DrawnLayer } from '../src/avatar/index.js';
 import { cropImage, type RgbaImage } from '../src/imaging/image.js';
 import { decodePngSync, encodePngSync } from '../src/imaging/png.js';
-import { attribute, findControls, type Compare, type Controls, type Outcome } from './reference/attribution.js';
+import { attribute, findControls, REFERENCE_MALE_DEFAULTS, type Compare, type Controls, type Outcome } from './reference/attribution.js';
 import { FigureCatalog, parseFigureTokens, REPRO_FIGURES, reproFigures, sampleFigures, type FigureDataJson, type FigureMapJson, type SampledFigure } from './reference/figures.js';
 import { comparePremultiplied, diffImage, differingMask, sideBySide, visibleOutside } from './reference/pixels.js';
 import { DIRECTIONS, HEAD_WINDOW, ourRequest, POSES, referenceUrl, type Pose } from './reference/poses.js';
-import { byCause, byKind, byPose, causeByPose, causeGroup, culpritTypes, topCulprits, type CaseResult } from './reference/report.js';
+import { byCause, byKind, byPose, causeByPose, causeGroup, culpritTypes, targetLine, topCulprits, type CaseResult } from './reference/report.js';
 
 const USAGE = `npm run compare:reference -- [options]
   --assets DIR          Nitro asset folder (gamedata/, bundled/figure/); default ../shared/realdata/nitro
@@ -289,10 +289,16 @@ async function compareCase(fig: SampledFigure, pose: Pose, direction: number): P
     if (attributeCauses || failed || fig.missing.length > 0) {
       const known = culpritMemory.get(fig.figure) ?? new Map<number, number>();
       const remembered = [...known].sort((a, b) => b[1] - a[1]).map(([i]) => i);
-      const a = await attribute(fig, direction, pose, r.outcome, attributeCauses ? compare : async () => ({ diff: null }), controls, [
-        ...remembered,
-        ...likelyOrder(catalog, fig.figure, r),
-      ]);
+      const a = await attribute(
+        fig,
+        direction,
+        pose,
+        r.outcome,
+        attributeCauses ? compare : async () => ({ diff: null }),
+        controls,
+        [...remembered, ...likelyOrder(catalog, fig.figure, r)],
+        catalog.withClientDefaults(parseFigureTokens(fig.figure), fig.gender),
+      );
       const tokens = parseFigureTokens(fig.figure).map((t) => t.raw);
       for (const c of a.culprits) known.set(tokens.indexOf(c), (known.get(tokens.indexOf(c)) ?? 0) + 1);
       culpritMemory.set(fig.figure, known);
@@ -398,6 +404,8 @@ const summary = [
   `cause search: ${attributeCauses ? `sets swapped one after another until the renders agree, ${results.reduce((n, r) => n + (r.tries ?? 0), 0)} swaps (controls ${controlText})` : 'off'}`,
   '',
   byPose(results, poses.map((p) => p.id)),
+  '',
+  targetLine(results, REFERENCE_MALE_DEFAULTS),
   '',
   byKind(results),
   '',

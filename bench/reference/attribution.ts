@@ -82,6 +82,9 @@ export function swapToken(tokens: (FigureToken | null)[], i: number, controls: M
   return out.some((x) => x !== null) ? out : null;
 }
 
+/** The cause of a female figure without ch or lg that agrees once our defaults are spelled out. */
+export const REFERENCE_MALE_DEFAULTS = 'reference bug: male defaults for a woman (agrees with our defaults spelled out)';
+
 function missingLabel(fig: SampledFigure): string {
   const what = `figure without ${fig.missing.join('+')}`;
   // The reference picks defaults for gender M whatever the figure's gender (setup.sh header).
@@ -122,12 +125,19 @@ export async function attribute(
   compare: Compare,
   controls: Controls,
   order: number[] = [],
+  spelledDefaults: string | null = null,
 ): Promise<Attribution> {
   const none = { culprits: [], resolved: false, remaining: base.diff?.differingPixels ?? 0, tries: 0 };
   if (base.oursError && base.refError) return { ...none, cause: `both refused (ours ${base.oursError}, reference ${base.refError})` };
   if (base.oursError) return { ...none, cause: `ours refused (${base.oursError})` };
   if (base.refError) return { ...none, cause: `reference error (${base.refError})` };
   if (fig.missing.includes('hd')) return { ...none, cause: 'figure without hd' };
+  // The reference's known bug: male defaults for every gender. The same figure with the client's
+  // defaults spelled out must agree, or the difference is something else.
+  if (fig.gender === 'F' && spelledDefaults) {
+    const o = await compare(spelledDefaults, direction, pose);
+    if (o.diff && o.diff.verdict !== 'differing') return { ...none, tries: 1, resolved: true, remaining: o.diff.differingPixels, cause: REFERENCE_MALE_DEFAULTS };
+  }
   const tokens = parseFigureTokens(fig.figure);
   const all = [...new Set([...order, ...tokens.map((_, i) => i)])];
   let current: (FigureToken | null)[] = tokens;

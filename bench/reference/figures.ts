@@ -16,6 +16,7 @@ export interface FigureDataJson {
     sets: {
       id: number;
       gender?: string;
+      club?: number;
       selectable?: boolean;
       parts: { id: number; type: string; colorindex?: number }[];
       hiddenLayers?: { partType: string }[];
@@ -157,6 +158,24 @@ export class FigureCatalog {
       const st = this.data.setTypes.find((s) => s.type === type);
       return !worn.has(type) && !!st && !!(st[`mandatory_${g}_0`] || st[`mandatory_${g}_1`]);
     });
+  }
+
+  /**
+   * The figure with the defaults the client gives its missing mandatory types spelled out (the types
+   * mandatory at the client's club level, `mandatory_<g>_1`; the first club-0 set of the gender or U in
+   * FigureData order; colour id 0), so the reference, which picks male defaults for everyone, draws the
+   * same sets. Null when nothing is missing but hd (the placeholder head is not in FigureData).
+   */
+  withClientDefaults(tokens: FigureToken[], gender: Gender): string | null {
+    const worn = new Set(tokens.map((t) => t.type));
+    const g = gender.toLowerCase() as 'm' | 'f';
+    const added: string[] = [];
+    for (const st of this.data.setTypes) {
+      if (worn.has(st.type) || st.type === 'hd' || !st[`mandatory_${g}_1`]) continue;
+      const set = (st.sets ?? []).find((s) => !s.club && (s.gender === gender || s.gender === 'U'));
+      if (set) added.push(`${st.type}-${set.id}-0`);
+    }
+    return added.length > 0 ? [...tokens.map((t) => t.raw), ...added].join('.') : null;
   }
 
   /** A token for `set` worn with colours from its type's palette; `oneColourOnly` leaves a second slot empty. */
