@@ -51,8 +51,6 @@ interface PlannedPart {
   steps: PartStep[];
   animates: boolean;
   direction: number;
-  /** Its own figure-map libraries, searched first; then every library of the render. */
-  own: string[];
   /** Filled per frame while rendering: the asset action and frame number it draws and its body part's
    * offset in the action's frame (plane pixels), or null (not drawn). */
   drawAs?: { assetAction: string; frame: number; dx: number; dy: number } | null;
@@ -111,10 +109,6 @@ function stripLay(raw: string): string {
     .join(',');
 }
 
-function unique(names: Iterable<string>): string[] {
-  return [...new Set(names)];
-}
-
 function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
   // The head-only crop has one canvas for every pose: a lying avatar shows its upright head there.
   const action = req.headOnly ? stripLay(req.action) : req.action;
@@ -140,7 +134,10 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
   const libs = hotel.libraries;
   const flipped = hotel.partSets.flipped;
   const sets: PlannedSet[] = [];
-  const all = new Set<string>();
+  // The search order is the client's load order: the mandatory libraries, loaded at start, then the
+  // figure's in the order it asks for them; the first library with a sprite's name wins, as in
+  // `AssetManager.getAsset` (duplicates across libraries exist: acc_chest_U_beads and _weaws share ca 2584).
+  const all = new Set<string>([...libs.librariesFor('bd', 1), ...libs.librariesFor('li', 0)]);
   for (const w of figure.sets) {
     const setLibs = libs.librariesOfSet(w.set, flipped);
     for (const n of setLibs) all.add(n);
@@ -151,8 +148,6 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
     // Without a part index, the libraries are looked into once loaded.
     if (drawable === undefined) sets.push({ label, parts: w.set.drawParts });
   }
-  for (const n of libs.librariesFor('bd', 1)) all.add(n);
-  for (const n of libs.librariesFor('li', 0)) all.add(n);
   if (hotel.itemLibrary) all.add(hotel.itemLibrary);
 
   const avatarSet = req.headOnly ? 'head' : 'full';
@@ -200,13 +195,12 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
       const steps = stepsOf(type);
       const animates = isAnimatingAction(governing) && steps.length > 1 && movesInsideCrop(governing);
       for (const part of ofType) {
-        const own = ITEM_TYPES.has(type) ? unique([...libs.librariesFor(type, part.id), ...(hotel.itemLibrary ? [hotel.itemLibrary] : [])]) : libs.librariesWithMirror(type, part.id, flipped.get(type));
-        const planned: PlannedPart = { bodyPart: bp.id, part, governing, steps, animates, direction, own };
+        const planned: PlannedPart = { bodyPart: bp.id, part, governing, steps, animates, direction };
         parts.push(planned);
         const list = byType.get(type);
         if (list) list.push(planned);
         else byType.set(type, [planned]);
-        if (ITEM_TYPES.has(type)) for (const n of own) all.add(n);
+        if (ITEM_TYPES.has(type)) for (const n of libs.librariesFor(type, part.id)) all.add(n);
       }
     }
     bodyParts.push({ id: bp.id, governing, direction, parts });
@@ -243,14 +237,10 @@ function spriteNames(action: string, defaultAction: string, type: string, id: nu
 
 const partKey = (type: string, id: number): string => `${type}:${id}`;
 
-function findSprite(own: FigureLibrary[], all: FigureLibrary[], suffixes: string[], scale: 'h' | 'sh'): Sprite | null {
+function findSprite(libs: FigureLibrary[], suffixes: string[], scale: 'h' | 'sh'): Sprite | null {
   for (const suffix of suffixes) {
     const n = scale + suffix;
-    for (const l of own) {
-      const a = l.asset(n);
-      if (a) return { asset: a, library: l.name };
-    }
-    for (const l of all) {
+    for (const l of libs) {
       const a = l.asset(n);
       if (a) return { asset: a, library: l.name };
     }
@@ -294,12 +284,6 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
       for (const l of searched) if (l.hasPartKey(key)) hit.push(l);
       holders.set(key, hit);
     }
-    return hit;
-  };
-  const ownLibs = new Map<readonly string[], FigureLibrary[]>();
-  const ownOf = (names: string[]): FigureLibrary[] => {
-    let hit = ownLibs.get(names);
-    if (!hit) ownLibs.set(names, (hit = names.map((n) => loaded.get(n)!)));
     return hit;
   };
   for (const set of p.sets) {
@@ -353,12 +337,11 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
       const drawType = mirrored && !exception ? hotel.partSets.flipped.get(type) ?? type : type;
       // The client's fallbacks: the frame of the action, its frame 0, then the same of the posture's default.
       const names = spriteNames(assetAction, pose.defaultAssetAction, drawType, item.part.id, assetDir, at.frame);
-      const own = ownOf(item.own);
-      const others = holding(drawType, item.part.id);
+      const holders = holding(drawType, item.part.id);
       // Size s: the hotel's own small sprite where it has one (drawn doubled, halved back exactly).
-      let found = p.small ? findSprite(own, others, names, 'sh') : null;
+      let found = p.small ? findSprite(holders, names, 'sh') : null;
       const doubled = !!found;
-      if (!found) found = findSprite(own, others, names, 'h');
+      if (!found) found = findSprite(holders, names, 'h');
       if (!found) continue;
       const { asset } = found;
       const sprite = doubled ? doubledSprite(asset.sprite) : asset.sprite;
