@@ -2,38 +2,21 @@
 // visible in every direction where the face is, as they are with real Habbo data. The renderer draws the
 // far arm behind the head and the right-hand item behind the right hand at direction 3 (the client's
 // geometry order), so the kit has to place those sprites where they peek out, as real sprites do.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { avatarKitFiles } from '../../src/samplekit/avatar/index.js';
-import { loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRequest } from '../../src/avatar/index.js';
+import { useKitHotel } from './kit-hotel.js';
+import { renderAvatar, type AvatarRequest } from '../../src/avatar/index.js';
 import type { RgbaImage } from '../../src/imaging/image.js';
 
 const PLAIN = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 /** Directions where the face is drawn (fc/ey have sprites for 1, 2, 3; 4 and 5 mirror 2 and 1). */
 const FACING = [1, 2, 3, 4, 5];
 
-let dir = '';
-let hotel: AvatarHotel;
-
-before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'avatar-kit-hands-'));
-  for (const f of await avatarKitFiles()) {
-    const p = join(dir, f.path);
-    await mkdir(dirname(p), { recursive: true });
-    await writeFile(p, f.data);
-  }
-  hotel = await loadAvatarHotel(dir);
-});
-after(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const kit = useKitHotel('kit-hands');
 
 async function still(action: string, direction: number): Promise<RgbaImage> {
   const r: AvatarRequest = { figure: PLAIN, direction, headDirection: direction, size: 'm', action, gesture: '', headOnly: false, animated: false, frames: 0 };
-  return (await renderAvatar(hotel, r)).frames[0]!;
+  return (await renderAvatar(kit.hotel, r)).frames[0]!;
 }
 
 /** Pixels that differ between two renders of one canvas, counted in rows [y0, y1). */

@@ -1,7 +1,7 @@
 // The renderer on the built-in sample kit (a Nitro-layout hotel drawn procedurally): the spec's rules
 // checked on real files end to end, plus golden PNGs compared pixel by pixel.
 // Regenerate the goldens after an intended change: UPDATE_GOLDENS=1 node scripts/test.mjs test/avatar/samplekit.test.ts
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, writeFile, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { avatarKitFiles } from '../../src/samplekit/avatar/index.js';
-import { animationFrameCount, encodeAvatar, loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRender, type AvatarRequest, type DrawnLayer } from '../../src/avatar/index.js';
+import { useKitHotel } from './kit-hotel.js';
+import { animationFrameCount, encodeAvatar, loadAvatarHotel, renderAvatar, type AvatarRender, type AvatarRequest, type DrawnLayer } from '../../src/avatar/index.js';
 import { readPngChunks } from '../../src/imaging/png-chunks.js';
 import { decodeImage, encodePng } from '../../src/imaging/codec.js';
 import { createImage, flipHorizontal, imagesEqual, scaleNearest, type RgbaImage } from '../../src/imaging/image.js';
@@ -19,21 +20,7 @@ const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden',
 const PLAIN = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 const FULL = 'hd-185-19.hr-515-45-40.ch-215-66-92.lg-275-82-62.sh-295-80-92.ha-1001-110-62.cc-3002-82-66.cp-3101-62.mc-3201-100';
 
-let dir = '';
-let hotel: AvatarHotel;
-
-before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'avatar-kit-'));
-  for (const f of await avatarKitFiles()) {
-    const p = join(dir, f.path);
-    await mkdir(dirname(p), { recursive: true });
-    await writeFile(p, f.data);
-  }
-  hotel = await loadAvatarHotel(dir);
-});
-after(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const kit = useKitHotel('kit');
 
 function req(over: Partial<AvatarRequest> = {}): AvatarRequest {
   return { figure: PLAIN, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over };
@@ -57,7 +44,7 @@ function shiftX(img: RgbaImage, dx: number): RgbaImage {
  */
 async function visible(r: AvatarRender, layer: DrawnLayer, name = layer.asset): Promise<{ uncovered: number; matching: number }> {
   const sprite = async (l: DrawnLayer, n: string) => {
-    const a = (await hotel.libraries.get(l.library)).asset(n);
+    const a = (await kit.hotel.libraries.get(l.library)).asset(n);
     assert.ok(a, `${l.library} has ${n}`);
     return a;
   };
@@ -102,17 +89,17 @@ test('kit: dimension table for every size × headonly × lay', async () => {
   const want = { s: [[33, 56], [27, 30], [56, 33]], m: [[64, 110], [54, 62], [110, 64]], l: [[128, 220], [108, 124], [220, 128]] } as const;
   for (const size of ['s', 'm', 'l'] as const) {
     for (const [i, over] of [{}, { headOnly: true }, { action: 'lay' }].entries()) {
-      const r = await renderAvatar(hotel, req({ figure: FULL, size, ...over }));
+      const r = await renderAvatar(kit.hotel, req({ figure: FULL, size, ...over }));
       assert.deepEqual([r.width, r.height], [...want[size][i]!], `${size} ${JSON.stringify(over)}`);
     }
   }
-  const m = await renderAvatar(hotel, req({ figure: FULL, direction: 5, headDirection: 5 }));
-  const l = await renderAvatar(hotel, req({ figure: FULL, direction: 5, headDirection: 5, size: 'l' }));
+  const m = await renderAvatar(kit.hotel, req({ figure: FULL, direction: 5, headDirection: 5 }));
+  const l = await renderAvatar(kit.hotel, req({ figure: FULL, direction: 5, headDirection: 5, size: 'l' }));
   ok(imagesEqual(l.frames[0]!, scaleNearest(m.frames[0]!, 2)), 'l = 2x m');
 });
 
 test('kit: frame counts per action (spec §2.4) and per crop', () => {
-  const n = (action: string, over: Partial<AvatarRequest> = {}) => animationFrameCount(hotel, req({ action, ...over }));
+  const n = (action: string, over: Partial<AvatarRequest> = {}) => animationFrameCount(kit.hotel, req({ action, ...over }));
   for (const a of ['wav', 'spk', 'respect', 'blow', 'sit,wav']) assert.equal(n(a), 2, a);
   // Lying, Lay governs the head too: the client draws the plain lying head, so talking does not move it.
   for (const a of ['std', 'sit', 'lay', 'lay,spk', 'sleep', 'laugh', 'sig=3', 'crr=1', 'drk=1', 'use=1', 'carry=6', 'sign=2', 'dance', 'wlk']) assert.equal(n(a), 1, a);
@@ -126,7 +113,7 @@ test('kit: frame counts per action (spec §2.4) and per crop', () => {
 });
 
 test('kit: animated wav is 2 distinct frames; APNG decoded back (frames, 1/6 s delays, loop forever)', async () => {
-  const r = await renderAvatar(hotel, req({ figure: FULL, action: 'sit,wav', animated: true }));
+  const r = await renderAvatar(kit.hotel, req({ figure: FULL, action: 'sit,wav', animated: true }));
   assert.equal(r.frames.length, 2);
   ok(!imagesEqual(r.frames[0]!, r.frames[1]!), 'frames differ');
   const png = await encodeAvatar(r);
@@ -137,51 +124,51 @@ test('kit: animated wav is 2 distinct frames; APNG decoded back (frames, 1/6 s d
   assert.equal(fctl.length, 2);
   for (const f of fctl) assert.deepEqual([f.data.readUInt16BE(20), f.data.readUInt16BE(22)], [1, 6]);
   ok(imagesEqual(await decodeImage(png), r.frames[0]!), 'default image is frame 0');
-  const capped = await renderAvatar(hotel, req({ action: 'wav', animated: true, frames: 1 }));
+  const capped = await renderAvatar(kit.hotel, req({ action: 'wav', animated: true, frames: 1 }));
   assert.equal(capped.frames.length, 1);
   assert.equal(readPngChunks(await encodeAvatar(capped)).some((c) => c.type === 'acTL'), false);
 });
 
 test('kit: directions 4-6 mirror 2-0 (3 px right of the canvas mirror); exceptions keep their own sprites', async () => {
   for (const [a, b] of [[0, 6], [1, 5], [2, 4]] as const) {
-    const ra = await renderAvatar(hotel, req({ direction: a, headDirection: a }));
-    const rb = await renderAvatar(hotel, req({ direction: b, headDirection: b }));
+    const ra = await renderAvatar(kit.hotel, req({ direction: a, headDirection: a }));
+    const rb = await renderAvatar(kit.hotel, req({ direction: b, headDirection: b }));
     ok(imagesEqual(rb.frames[0]!, shiftX(flipHorizontal(ra.frames[0]!), 3)), `direction ${b} = ${a} mirrored`);
   }
-  const wav = await renderAvatar(hotel, req({ action: 'wav', direction: 4, headDirection: 4 }));
+  const wav = await renderAvatar(kit.hotel, req({ action: 'wav', direction: 4, headDirection: 4 }));
   const lh = wav.layers.find((l) => l.partType === 'lh')!;
   assert.deepEqual([lh.asset, lh.flip], ['h_wav_lh_1_4_0', false]);
   const ls = wav.layers.find((l) => l.partType === 'ls')!;
   assert.deepEqual([ls.asset, ls.flip], ['h_wav_ls_2210_4_0', false]);
   const rh = wav.layers.find((l) => l.partType === 'rh')!;
   assert.deepEqual([rh.asset, rh.flip], ['h_std_lh_1_2_0', true], 'the other hand swaps sides and mirrors');
-  const cp = await renderAvatar(hotel, req({ figure: FULL, direction: 5, headDirection: 5 }));
+  const cp = await renderAvatar(kit.hotel, req({ figure: FULL, direction: 5, headDirection: 5 }));
   const print = cp.layers.find((l) => l.partType === 'cp')!;
   assert.deepEqual([print.asset, print.flip], ['h_std_cp_9701_5_0', false]);
-  const back = await renderAvatar(hotel, req({ figure: FULL, direction: 6, headDirection: 6 }));
+  const back = await renderAvatar(kit.hotel, req({ figure: FULL, direction: 6, headDirection: 6 }));
   ok(!back.layers.some((l) => l.partType === 'cp'), 'no print sprite from behind: nothing drawn');
   ok(!back.layers.some((l) => l.partType === 'fc' || l.partType === 'ey'), 'no face sprites at 0/6');
-  const seven = await renderAvatar(hotel, req({ figure: FULL, direction: 3, headDirection: 7 }));
+  const seven = await renderAvatar(kit.hotel, req({ figure: FULL, direction: 3, headDirection: 7 }));
   ok(!seven.layers.some((l) => l.partType === 'fc' || l.partType === 'ey'), 'no face at head direction 7');
 });
 
 test('kit: held items use the sprite id directly (no param-table translation)', async () => {
-  const cup = await renderAvatar(hotel, req({ action: 'crr=1' }));
+  const cup = await renderAvatar(kit.hotel, req({ action: 'crr=1' }));
   assert.equal(cup.layers.find((l) => l.partType === 'ri')!.asset, 'h_crr_ri_1_2_0');
-  const carrot = await renderAvatar(hotel, req({ action: 'carry=6', direction: 4, headDirection: 4 }));
+  const carrot = await renderAvatar(kit.hotel, req({ action: 'carry=6', direction: 4, headDirection: 4 }));
   const ri = carrot.layers.find((l) => l.partType === 'ri')!;
   assert.deepEqual([ri.asset, ri.flip], ['h_crr_ri_6_4_0', false]);
-  const drink = await renderAvatar(hotel, req({ action: 'drk=2' }));
+  const drink = await renderAvatar(kit.hotel, req({ action: 'drk=2' }));
   assert.equal(drink.layers.find((l) => l.partType === 'ri')!.asset, 'h_drk_ri_2_2_0');
-  const sign = await renderAvatar(hotel, req({ action: 'sig=17' }));
+  const sign = await renderAvatar(kit.hotel, req({ action: 'sig=17' }));
   assert.equal(sign.layers.find((l) => l.partType === 'li')!.asset, 'h_sig_li_17_2_0');
   ok(sign.layers.some((l) => l.asset === 'h_sig_lh_1_2_0'));
   ok(sign.layers.some((l) => l.asset === 'h_wav_ls_2210_2_0'), 'the sleeve follows with the wave sprite');
-  const empty = await renderAvatar(hotel, req({ action: 'crr=4' }));
+  const empty = await renderAvatar(kit.hotel, req({ action: 'crr=4' }));
   ok(!empty.layers.some((l) => l.partType === 'ri'), 'id without a sprite: empty hand');
   ok(empty.layers.some((l) => l.asset === 'h_crr_rh_1_2_0'), 'but the carry pose');
-  const std = await renderAvatar(hotel, req());
-  ok(imagesEqual((await renderAvatar(hotel, req({ action: 'crr=x' }))).frames[0]!, std.frames[0]!), 'non-numeric id: empty-handed pose');
+  const std = await renderAvatar(kit.hotel, req());
+  ok(imagesEqual((await renderAvatar(kit.hotel, req({ action: 'crr=x' }))).frames[0]!, std.frames[0]!), 'non-numeric id: empty-handed pose');
 });
 
 test('kit: wlk is the mid-stride still (frame 1) of every part that moves, in every direction, and its pixels show', async () => {
@@ -189,7 +176,7 @@ test('kit: wlk is the mid-stride still (frame 1) of every part that moves, in ev
   const moving: [string, number][] = [['bd', 1], ['lg', 3270], ['sh', 4290], ['lh', 1], ['rh', 1], ['ls', 2210], ['rs', 2210]];
   const wrong: string[] = [];
   for (let d = 0; d < 8; d++) {
-    const r = await renderAvatar(hotel, req({ action: 'wlk', direction: d, headDirection: d }));
+    const r = await renderAvatar(kit.hotel, req({ action: 'wlk', direction: d, headDirection: d }));
     const mirrored = d >= 4 && d <= 6;
     const swap: Record<string, string> = { lh: 'rh', rh: 'lh', ls: 'rs', rs: 'ls' };
     for (const [type, id] of moving) {
@@ -214,7 +201,7 @@ test(
   'kit: wlk draws the shirt\'s own mid-stride sprite (h_wlk_ch frame 1), as the client does with Move\'s ch frames',
   async () => {
     for (const d of [0, 1, 2, 3, 7]) {
-      const r = await renderAvatar(hotel, req({ action: 'wlk', direction: d, headDirection: d }));
+      const r = await renderAvatar(kit.hotel, req({ action: 'wlk', direction: d, headDirection: d }));
       const ch = r.layers.find((l) => l.partType === 'ch')!;
       assert.equal(ch.asset, `h_wlk_ch_2210_${d}_1`);
       const shown = await visible(r, ch);
@@ -227,7 +214,7 @@ test(
 
 test('kit: wav animates the left arm in 2 frames; the shirt stays std (Wave governs the left arm only), pixels show it', async () => {
   for (const d of [2, 3, 4]) {
-    const r = await renderAvatar(hotel, req({ action: 'wav', animated: true, direction: d, headDirection: d }));
+    const r = await renderAvatar(kit.hotel, req({ action: 'wav', animated: true, direction: d, headDirection: d }));
     assert.equal(r.frames.length, 2, `dir ${d}`);
     for (const f of [0, 1]) {
       const at = (t: string) => r.layers.find((l) => l.frame === f && l.partType === t)!;
@@ -249,43 +236,43 @@ test('kit: wav animates the left arm in 2 frames; the shirt stays std (Wave gove
 });
 
 test('kit: hidden layers, mandatory defaults, library without assets skipped, fallback to std', async () => {
-  const cap = await renderAvatar(hotel, req({ figure: `${PLAIN}.ha-1001-110-62` }));
+  const cap = await renderAvatar(kit.hotel, req({ figure: `${PLAIN}.ha-1001-110-62` }));
   ok(!cap.layers.some((l) => l.partType === 'hr') && cap.layers.some((l) => l.partType === 'hrb'), 'cap hides hr, hrb stays');
-  const beanie = await renderAvatar(hotel, req({ figure: `${PLAIN}.ha-1003-62` }));
+  const beanie = await renderAvatar(kit.hotel, req({ figure: `${PLAIN}.ha-1003-62` }));
   ok(!beanie.layers.some((l) => l.partType === 'hr' || l.partType === 'hrb'), 'beanie hides all hair');
-  const shades = await renderAvatar(hotel, req({ figure: `${PLAIN}.ea-1402-62` }));
+  const shades = await renderAvatar(kit.hotel, req({ figure: `${PLAIN}.ea-1402-62` }));
   ok(!shades.layers.some((l) => l.partType === 'ey'));
-  const robe = await renderAvatar(hotel, req({ figure: 'hd-180-1.lg-285-82.sh-290-80' }));
+  const robe = await renderAvatar(kit.hotel, req({ figure: 'hd-180-1.lg-285-82.sh-290-80' }));
   ok(!robe.layers.some((l) => l.partType === 'sh'));
   // Mandatory at the client's club level (mandatory_<g>_1): hd and lg for men, hd, ch and lg for women.
-  const bare = await renderAvatar(hotel, req({ figure: 'hr-115-61' }));
+  const bare = await renderAvatar(kit.hotel, req({ figure: 'hr-115-61' }));
   for (const t of ['hd', 'bd', 'lg']) ok(bare.layers.some((l) => l.partType === t), `mandatory ${t} added`);
   ok(!bare.layers.some((l) => l.partType === 'ch'), 'no shirt is added to a man');
   ok(bare.layers.every((l) => !l.library.startsWith('hh_human_50_')), 'parts come from libraries that have the assets');
-  const bareF = await renderAvatar(hotel, req({ figure: 'hr-515-61-45' }));
+  const bareF = await renderAvatar(kit.hotel, req({ figure: 'hr-515-61-45' }));
   ok(bareF.layers.some((l) => l.partType === 'ch'), 'a woman gets a shirt');
-  const wave = await renderAvatar(hotel, req({ action: 'wav' }));
+  const wave = await renderAvatar(kit.hotel, req({ action: 'wav' }));
   ok(wave.layers.some((l) => l.asset === 'h_std_hr_1115_2_0'), 'hair has no wav sprite: std');
   ok(wave.layers.some((l) => l.asset === 'h_std_ch_2210_2_0'));
-  const eyes = await renderAvatar(hotel, req({ figure: 'hd-180-19' }));
+  const eyes = await renderAvatar(kit.hotel, req({ figure: 'hd-180-19' }));
   assert.equal(eyes.layers.find((l) => l.partType === 'ey')!.tint, null);
   assert.equal(eyes.layers.find((l) => l.partType === 'hd')!.tint, '#a8715a');
 });
 
 test('kit: lay rotates the canvas; talking while lying draws the plain lying head; the body never moves', async () => {
-  const lay = await renderAvatar(hotel, req({ figure: FULL, action: 'lay' }));
+  const lay = await renderAvatar(kit.hotel, req({ figure: FULL, action: 'lay' }));
   assert.deepEqual([lay.width, lay.height], [110, 64]);
   assert.deepEqual(lay.layers.filter((l) => !l.asset.startsWith('h_lay_')).map((l) => l.asset), []);
   // The client never draws the lay variants (lsp): Lay governs the head, which stays the lying head.
-  const lsp = await renderAvatar(hotel, req({ figure: FULL, action: 'lay,spk', animated: true }));
+  const lsp = await renderAvatar(kit.hotel, req({ figure: FULL, action: 'lay,spk', animated: true }));
   assert.equal(lsp.frames.length, 1);
   ok(!lsp.layers.some((l) => l.asset.startsWith('h_lsp_')));
   ok(lsp.layers.some((l) => l.asset === 'h_lay_hd_2_2_0'));
-  const sml = await renderAvatar(hotel, req({ figure: FULL, action: 'lay', gesture: 'sml' }));
+  const sml = await renderAvatar(kit.hotel, req({ figure: FULL, action: 'lay', gesture: 'sml' }));
   // the hotel's Lay action prevents the gestures (as the real HabboAvatarActions does)
   ok(sml.layers.some((l) => l.asset === 'h_lay_fc_1_2_0'));
   const bodyPixels = async (over: Partial<AvatarRequest>) => {
-    const r = await renderAvatar(hotel, req({ figure: 'hd-180-1.lg-270-82.sh-290-80', ...over }));
+    const r = await renderAvatar(kit.hotel, req({ figure: 'hd-180-1.lg-270-82.sh-290-80', ...over }));
     const lg = r.layers.find((l) => l.partType === 'lg')!;
     return [lg.x, lg.y];
   };
@@ -332,7 +319,7 @@ test('kit: golden renders match pixel for pixel', async () => {
   await mkdir(GOLDEN_DIR, { recursive: true });
   const mismatches: string[] = [];
   for (const [name, over] of GOLDENS) {
-    const r = await renderAvatar(hotel, req(over));
+    const r = await renderAvatar(kit.hotel, req(over));
     for (let f = 0; f < r.frames.length; f++) {
       const file = join(GOLDEN_DIR, r.frames.length > 1 ? `${name}.f${f}.png` : `${name}.png`);
       if (update) {
