@@ -9,7 +9,7 @@ import { ImageCache } from './image-cache.js';
 import { ClientRateLimiter, RenderBudget } from './limits.js';
 import { RenderPool } from './render-pool.js';
 import { buildAvatarApp } from './routes.js';
-import { UserLookup } from './user-lookup.js';
+import { DEFAULT_USER_LOOKUP, UserLookup } from './user-lookup.js';
 
 export interface AvatarServiceInstance {
   app: FastifyInstance;
@@ -66,7 +66,7 @@ export async function openAvatarService(
     ttlMs: config.userCacheTtlMs,
     negativeTtlMs: config.userNegativeTtlMs,
     errorTtlMs: Math.min(config.userNegativeTtlMs, 10_000),
-    maxEntries: 50_000,
+    maxBytes: DEFAULT_USER_LOOKUP.maxBytes,
   });
   const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
   let app: FastifyInstance | undefined;
