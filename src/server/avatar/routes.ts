@@ -2,15 +2,17 @@
 // /render, /healthz, /version. Every response carries `Access-Control-Allow-Origin: *` (spec §5).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { LRUCache } from 'lru-cache';
 import { ifNoneMatchMatches } from '../etag.js';
 import { installRequestLog, logPath, serverLogOptions, type LogLevel } from '../request-log.js';
 import { FIGURE_CACHE_CONTROL, type AvatarService } from './avatar-service.js';
 import { FALLBACK_CACHE_CONTROL } from './fallback.js';
+import { type HotUrls } from './hot-urls.js';
 import { renderDebugPage } from './render-page.js';
 
 export interface AvatarAppOptions {
   service: AvatarService;
+  /** URLs answered before → cache keys (the hot path's shortcut to the memory cache). */
+  hot: HotUrls;
   /** Body of /healthz and /version; `ok: false` makes /healthz answer 503. */
   health: () => Record<string, unknown> & { ok: boolean };
   logLevel: LogLevel;
@@ -38,9 +40,6 @@ function plain(reply: FastifyReply, status: number, text: string): FastifyReply 
     .header('cache-control', 'no-store')
     .send(text);
 }
-
-/** Raw URLs of `?figure=` requests already answered from cache → their cache key. */
-type HotUrls = LRUCache<string, string>;
 
 /**
  * The hot path on Node's own request handler: a GET/HEAD whose exact URL was answered before and whose
@@ -93,7 +92,7 @@ function createHotHandler(service: AvatarService, hot: HotUrls, log: () => Fasti
 }
 
 export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
-  const hot: HotUrls = new LRUCache<string, string>({ max: 100_000 });
+  const { hot } = opts;
   let requests = 0;
   const nextId = () => `req-${(++requests).toString(36)}`;
   let built: FastifyInstance | undefined;
