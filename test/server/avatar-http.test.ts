@@ -439,6 +439,32 @@ test('render pool: a full queue refuses at once; a dead worker fails only its jo
   }
 });
 
+test('render pool: a busy worker holds its next job; when it dies, the job behind the lost one is rendered by its replacement', async () => {
+  const { RenderPool, RenderCrashError } = await import('../../src/server/avatar/render-pool.js');
+  const pool = await RenderPool.start({ assetsDir: kit, workers: 1, maxQueue: 8, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
+  try {
+    const req = (direction: number) => ({
+      figure: FIG, direction, headDirection: direction, size: 'l' as const, action: 'wav', gesture: '', headOnly: false, animated: true, frames: 0,
+    });
+    const first = pool.render('a', req(0));
+    const second = pool.render('b', req(1));
+    const third = pool.render('c', req(2));
+    // One rendering, one handed over behind it, one in line: two wait, the worker is busy.
+    assert.deepEqual([pool.stats().busy, pool.stats().queued], [1, 2]);
+    const slots = (pool as unknown as { slots: { jobs: unknown[]; worker: { terminate(): Promise<number> } }[] }).slots;
+    assert.equal(slots[0]!.jobs.length, 2, 'the worker holds its next job');
+    await slots[0]!.worker.terminate();
+    await assert.rejects(first, RenderCrashError);
+    const [b, c] = await Promise.all([second, third]);
+    assert.equal(b.frames, 2, 'the job behind the lost one is rendered, not failed');
+    assert.equal(c.frames, 2);
+    assert.equal(pool.stats().restarts, 1);
+    assert.equal(pool.stats().queued, 0);
+  } finally {
+    await pool.close();
+  }
+});
+
 test('memory budget: an evicted image is rendered again, never served stale from the socket fast path', async () => {
   const a = `/avatar.png?figure=${FIG}&size=m&direction=2`;
   const b = `/avatar.png?figure=${FIG}&size=m&direction=4`;
