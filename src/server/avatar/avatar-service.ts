@@ -75,7 +75,8 @@ export class AvatarService {
     const { identity, pose, pairs } = parsed.query;
     const fallback = (reason: FallbackReason, detail: string): AvatarAnswer => this.fallback(reason, detail, identity, pose);
     try {
-      const figure = await this.figureOf(identity);
+      // A `?figure=` request needs no lookup: no await, no extra turn of the event loop.
+      const figure = identity.kind === 'figure' ? { ok: true as const, figure: identity.figure } : await this.figureOf(identity);
       if (!figure.ok) return fallback('user-unresolved', figure.detail);
       const req = this.request(figure.figure, pose);
       const key = avatarCacheKey({
@@ -88,7 +89,7 @@ export class AvatarService {
       const cacheControl = identity.kind === 'figure' ? FIGURE_CACHE_CONTROL : USER_CACHE_CONTROL;
       const hot = this.deps.cache.getMemory(key);
       if (hot) return { kind: 'image', image: hot, key, cacheControl, source: 'memory' };
-      const onDisk = await this.deps.cache.getDisk(key);
+      const onDisk = this.deps.cache.hasDisk ? await this.deps.cache.getDisk(key) : undefined;
       if (onDisk) return { kind: 'image', image: onDisk, key, cacheControl, source: 'disk' };
       const failed = this.failures.get(key);
       if (failed) return fallback('render-failed-cached', `${failed.code}: ${failed.message}`);

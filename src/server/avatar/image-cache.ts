@@ -110,6 +110,11 @@ export class ImageCache {
     await this.trimDisk();
   }
 
+  /** Whether there is a disk cache to look in. */
+  get hasDisk(): boolean {
+    return this.opts.diskDir !== undefined;
+  }
+
   /** The hot path: memory only, synchronous. */
   getMemory(key: string): CachedImage | undefined {
     const hit = this.memory.get(key);
