@@ -262,7 +262,13 @@ async function main(): Promise<void> {
     // 2. Cold, size m, ours and (when up) the reference, on the same figures at the same concurrency.
     const probe = figures.take(1)[0]!.figure;
     const withReference = referenceBase !== 'off' && (await referenceUp(referenceBase, probe));
-    say(withReference ? `reference imager at ${referenceBase}: measured beside ours on the same figures` : `reference imager: not answering at ${referenceBase} (BENCH_REFERENCE=off to skip); ours only`);
+    say(
+      withReference
+        ? `reference imager at ${referenceBase}: measured beside ours on the same figures`
+        : referenceBase === 'off'
+          ? 'reference imager: off; ours only'
+          : `reference imager: not answering at ${referenceBase} (BENCH_REFERENCE=off to skip); ours only`,
+    );
     // Both sides load the libraries these figures need before anything is timed.
     const warmSet = figures.take(2000);
     await runLoad({ base, paths: warmSet.map(oursPath('m')), connections: 64 });
