@@ -1,39 +1,39 @@
-// npm run bench:serve — the avatar service under load on loopback (autocannon):
-//   1. cached: one URL, req/s and p99;
-//   2. cold: 64 concurrent distinct URLs, renders/s and how many fell back (302);
-//   3. memory: RSS of the service process after 10,000 distinct renders;
-//   4. cold again on a fresh service with the default limits: what the per-client rate does to one
-//      local client rendering in bulk (passes 1-3 turn that limit off to measure the renderer and pool).
+// npm run bench:serve — the avatar service under load on loopback:
+//   1. cached: one URL, 32 connections, req/s and p99 (autocannon);
+//   2. cold, size m: distinct figures at concurrency 1 and 64, renders/s and p50/p99 — and, when the
+//      reference imager is up (BENCH_REFERENCE, default http://127.0.0.1:3030), the same figures at the
+//      same concurrency against it, pass by pass in one run, with the ratio;
+//   3. memory: RSS after 10,000 distinct renders;
+//   4. optional (BENCH_HOSTILE=<n>): n distinct 12 KB URLs, RSS and cache bytes as they go (plateau);
+//   5. cold, size l, concurrency 1, on a fresh service: its own time per request (request log `ms`);
+//   6. cold again on a fresh service with the default per-client limit (passes 1-5 turn it off).
 // The service runs in a child process (this file with --child) so the load generator does not share
-// its event loop. Figures come from the asset folder's own FigureData, so every URL is a real render.
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+// its event loop. Figures come from the asset folder's own FigureData, so every URL is a real render;
+// a fresh seed per run (BENCH_SEED to repeat one) keeps them cold for a reference that caches on disk.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { percentile, ratePerSecond, runLoad, type LoadResult } from './http-load.js';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  '2xx': number;
-  '3xx': number;
-  '4xx': number;
-  '5xx': number;
+  latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
-  timeouts: number;
-  duration: number;
 }
 type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 
 const HERE = fileURLToPath(import.meta.url);
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 async function childMain(): Promise<void> {
   const { defaultAvatarConfig } = await import('../src/server/avatar/config.js');
   const { startAvatarService } = await import('../src/server/avatar/index.js');
-  const [assetsDir, port, cacheMb, limits] = process.argv.slice(3);
+  const [assetsDir, port, cacheMb, limits, logLevel] = process.argv.slice(3);
   const defaults = defaultAvatarConfig();
   const running = await startAvatarService({
     ...defaults,
@@ -41,7 +41,7 @@ async function childMain(): Promise<void> {
     host: '127.0.0.1',
     port: Number(port),
     memoryCacheBytes: Number(cacheMb) * 1024 * 1024,
-    logLevel: 'warn',
+    logLevel: logLevel === 'info' ? 'info' : 'warn',
     // One local client rendering in bulk is exactly what the per-client limit exists to stop: the
     // measuring passes turn it off; the last pass keeps the defaults to show what they do.
     clientRatePerSecond: limits === 'default' ? defaults.clientRatePerSecond : 0,
@@ -81,8 +81,8 @@ function availableParts(assetsDir: string): Set<string> {
   return parts;
 }
 
-/** Distinct, valid figure strings: hd/hr/ch/lg/sh sets × colours from the hotel's FigureData. */
-function distinctFigures(assetsDir: string, count: number): string[] {
+/** Up to `count` distinct valid figure strings: hd/hr/ch/lg/sh sets × colours, drawn at random from `seed`. */
+function distinctFigures(assetsDir: string, count: number, seed: number): string[] {
   const doc = JSON.parse(readFileSync(join(assetsDir, 'gamedata', 'FigureData.json'), 'utf8')) as FigureDataDoc;
   const palettes = new Map(doc.palettes.map((p) => [p.id, p.colors.map((c) => c.id)]));
   const present = availableParts(assetsDir);
@@ -100,32 +100,43 @@ function distinctFigures(assetsDir: string, count: number): string[] {
   const types = ['ch', 'lg', 'hd', 'hr', 'sh'].map(pick).filter((l) => l.length > 0);
   const figures: string[] = [];
   const seen = new Set<string>();
-  // Every part type drawn at random (seeded, so runs compare): the renders spread over the hotel's
-  // libraries as real traffic does, instead of walking one part type while the others stay fixed.
-  let seed = 0x5eed;
+  // Every part type drawn at random: the renders spread over the hotel's libraries as real traffic does.
+  let state = seed | 0;
   const random = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   for (let i = 0; figures.length < count && i < count * 20; i++) {
-    const parts = types.map((list) => list[Math.floor(random() * list.length)]!);
-    const fig = parts.join('.');
+    const fig = types.map((list) => list[Math.floor(random() * list.length)]!).join('.');
     if (!seen.has(fig)) {
       seen.add(fig);
       figures.push(fig);
     }
   }
-  // Few sets in a small kit: vary the pose too so every URL is still a distinct render.
-  const poses = ['', '&direction=4', '&direction=3&action=wav', '&size=m', '&action=sit', '&direction=6&gesture=sml', '&size=s', '&headonly=1'];
-  const urls: string[] = [];
-  for (const p of poses) for (const f of figures) urls.push(`/avatar.png?figure=${f}${p}`);
-  if (urls.length < count) {
-    for (let i = 0; urls.length < count; i++) urls.push(`${urls[i % urls.length]}&v=${Math.floor(i / urls.length)}`);
-  }
-  return urls.slice(0, count);
+  return figures;
 }
+
+/** Hands out figures in order; a small kit runs out, then the URLs differ by an ignored parameter. */
+class FigurePool {
+  private next = 0;
+  constructor(private readonly figures: string[]) {}
+
+  /** `count` (figure, variant) pairs never handed out before. */
+  take(count: number): { figure: string; variant: number }[] {
+    const out: { figure: string; variant: number }[] = [];
+    for (let i = 0; i < count; i++, this.next++) {
+      out.push({ figure: this.figures[this.next % this.figures.length]!, variant: Math.floor(this.next / this.figures.length) });
+    }
+    return out;
+  }
+}
+
+const POSE = 'direction=2&head_direction=2&action=std&gesture=std';
+const oursPath = (size: string) => (f: { figure: string; variant: number }) => `/avatar.png?figure=${f.figure}&${POSE}&size=${size}${f.variant ? `&v=${f.variant}` : ''}`;
+/** The classic imager's query; its size n is our m (64 × 110). */
+const referencePath = (f: { figure: string }) => `/?figure=${f.figure}&${POSE}&size=n`;
 
 function rssOf(pid: number): { rssMb: number; peakMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -139,6 +150,34 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
 }
 
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
+
+function describe(r: LoadResult): string {
+  const other = Object.entries(r.status).filter(([s]) => s !== '200').map(([s, n]) => `${s}×${n}`).join(' ');
+  return `${Math.round(ratePerSecond(r))} renders/s, p50 ${ms(percentile(r.latenciesMs, 50))} ms, p99 ${ms(percentile(r.latenciesMs, 99))} ms` +
+    (other || r.errors ? ` (not rendered: ${other || '-'}, errors ${r.errors})` : '');
+}
+
+/** Whether something answers a render at `base` (the reference imager may take a while to come up). */
+async function referenceUp(base: string, figure: string): Promise<boolean> {
+  try {
+    const res = await fetch(base + referencePath({ figure }), { signal: AbortSignal.timeout(10_000) });
+    await res.arrayBuffer();
+    return res.status === 200 && (res.headers.get('content-type') ?? '').startsWith('image/png');
+  } catch {
+    return false;
+  }
+}
+
+interface Child {
+  proc: ChildProcess;
+  url: string;
+  /** Request-log `ms` values of 200 answers since the last call, when started with info logs. */
+  serverMs: () => number[];
+}
+
 async function main(): Promise<void> {
   const autocannon = ((await import('autocannon' as string)) as { default: Autocannon }).default;
   let assetsDir = process.env.BENCH_ASSETS;
@@ -148,114 +187,184 @@ async function main(): Promise<void> {
     const { ensureSampleKit } = await import('../src/samplekit/index.js');
     await ensureSampleKit(assetsDir);
   }
-  const cacheMb = Number(process.env.BENCH_CACHE_MB ?? 256);
-  const startService = async (limits: 'off' | 'default') => {
+  const cacheMb = env('BENCH_CACHE_MB', 256);
+  const rounds = env('BENCH_ROUNDS', 3);
+  const c1Count = env('BENCH_COLD_C1', 1000);
+  const c64Count = env('BENCH_COLD', 3000);
+  const seed = env('BENCH_SEED', Date.now() % 2 ** 31);
+  const referenceBase = process.env.BENCH_REFERENCE ?? 'http://127.0.0.1:3030';
+
+  const startService = async (limits: 'off' | 'default', logLevel: 'warn' | 'info' = 'warn'): Promise<Child> => {
     const port = await freePort();
-    const proc = spawn(process.execPath, ['--import', 'tsx', HERE, '--child', assetsDir!, String(port), String(cacheMb), limits], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    const logFile = join(scratch, `service-${port}.log`);
+    const logFd = logLevel === 'info' ? openSync(logFile, 'w') : undefined;
+    const proc = spawn(process.execPath, ['--import', 'tsx', HERE, '--child', assetsDir!, String(port), String(cacheMb), limits, logLevel], {
+      // Request lines go to a file, read after the pass: a pipe would wake this process on every line.
+      stdio: ['ignore', logFd ?? 'inherit', 'inherit', 'ipc'],
     });
+    if (logFd !== undefined) closeSync(logFd);
+    let seen = 0;
+    const serverMs = () => {
+      const lines = readFileSync(logFile, 'utf8').split('\n');
+      const out: number[] = [];
+      for (const line of lines.slice(seen)) {
+        if (!line.includes('"msg":"request"')) continue;
+        const entry = JSON.parse(line) as { status: number; ms: number; path: string };
+        if (entry.status === 200 && entry.path.startsWith('/avatar')) out.push(entry.ms);
+      }
+      seen = Math.max(0, lines.length - 1);
+      return out;
+    };
     const url = await new Promise<string>((resolve, reject) => {
       proc.once('message', (m: { ready?: string }) => (m.ready ? resolve(m.ready) : reject(new Error('bad message'))));
       proc.once('exit', (code) => reject(new Error(`service exited with code ${code}`)));
     });
-    return { proc, url };
+    return { proc, url, serverMs };
   };
-  const stopService = async (proc: ReturnType<typeof spawn>) => {
-    if (proc.exitCode !== null) return;
+  const stopService = async (proc: ChildProcess) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
     const gone = new Promise((resolve) => proc.once('exit', resolve));
     proc.kill('SIGTERM');
     await gone;
   };
-  const first = await startService('off');
-  let child = first.proc;
-  const base = first.url;
-  type Health = { renders: { fallbacks: Record<string, number> }; cache: { memory: { entries: number; bytes: number } } };
+  type Health = {
+    renders: { fallbacks: Record<string, number> };
+    cache: { memory: { entries: number; bytes: number }; hotUrls: { entries: number; bytes: number } };
+  };
   const healthOf = async (url: string) => (await (await fetch(url + '/healthz')).json()) as Health;
   const reasons = (h: Health) => Object.entries(h.renders.fallbacks).filter(([, n]) => n > 0).map(([r, n]) => `${r} ${n}`).join(', ') || 'none';
-  const lines: string[] = [];
-  const say = (s: string) => {
-    lines.push(s);
-    console.log(s);
-  };
+  const say = (s: string) => console.log(s);
+
+  const totalFigures = 2000 + rounds * (c1Count + c64Count) + 10_000 + 3000 + env('BENCH_DEFAULT_COLD', 3000);
+  const figures = new FigurePool(distinctFigures(assetsDir, totalFigures, seed));
+  let child = await startService('off');
+  const children: ChildProcess[] = [child.proc];
   try {
-    say(`avatar service bench — assets ${assetsDir}, workers = cores (${(await import('node:os')).availableParallelism()}), memory cache ${cacheMb} MiB`);
+    say(`avatar service bench — assets ${assetsDir}, workers = cores (${availableParallelism()}), memory cache ${cacheMb} MiB, figure seed ${seed}`);
     say('NOTE: figures are as measured on this machine at this moment; it may be shared with other work.');
-    say(`load average at start: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+    say(`load average at start: ${loadAverage()}`);
+    const base = child.url;
 
     // 1. Cached: one URL, warmed first.
     const hotPath = '/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40&direction=2&size=l';
     const warm = await fetch(base + hotPath);
     if (warm.status !== 200) throw new Error(`warm-up answered ${warm.status}`);
     await warm.arrayBuffer();
-    let cpu0 = cpuSeconds(child.pid!);
-    const cached = await autocannon({ url: base + hotPath, connections: 32, duration: Number(process.env.BENCH_SECONDS ?? 10) });
-    let cpu = cpuSeconds(child.pid!) - cpu0;
+    let cpu0 = cpuSeconds(child.proc.pid!);
+    const cached = await autocannon({ url: base + hotPath, connections: 32, duration: env('BENCH_SECONDS', 10) });
+    let cpu = cpuSeconds(child.proc.pid!) - cpu0;
     say(
       `cached: ${Math.round(cached.requests.average)} req/s, p50 ${cached.latency.p50} ms, p99 ${cached.latency.p99} ms, ` +
-        `non-2xx ${cached.non2xx}, errors ${cached.errors} (target ≥ 10,000 req/s); ` +
+        `non-2xx ${cached.non2xx}, errors ${cached.errors} (target ≥ 30,000 req/s); ` +
         `service CPU ${cpu.toFixed(1)} s = ${Math.round(cached.requests.total / cpu)} requests per CPU-second`,
     );
 
-    // 2. Cold: 64 concurrent distinct URLs.
-    const total = 10_000;
-    const urls = distinctFigures(assetsDir, total);
-    const coldCount = Number(process.env.BENCH_COLD ?? 2000);
-    let next = 0;
-    cpu0 = cpuSeconds(child.pid!);
-    const cold = await autocannon({
-      url: base,
-      connections: 64,
-      amount: coldCount,
-      timeout: 30,
-      requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: urls[next++ % urls.length]! }) }],
-    });
-    cpu = cpuSeconds(child.pid!) - cpu0;
-    // Only a 200 is a render: a 302 fallback is the absence of one.
+    // 2. Cold, size m, ours and (when up) the reference, on the same figures at the same concurrency.
+    const probe = figures.take(1)[0]!.figure;
+    const withReference = referenceBase !== 'off' && (await referenceUp(referenceBase, probe));
     say(
-      `cold: ${coldCount} distinct URLs at 64 concurrent: ${Math.round(cold['2xx'] / cold.duration)} renders/s (200s only), ` +
-        `p50 ${cold.latency.p50} ms, p99 ${cold.latency.p99} ms, 200s ${cold['2xx']}, fallbacks (302) ${cold['3xx']}, ` +
-        `other ${cold['4xx'] + cold['5xx']}, errors ${cold.errors} (targets ≥ 200 renders/s, 0 fallbacks); ` +
-        `service CPU ${cpu.toFixed(1)} s = ${Math.round(cold['2xx'] / cpu)} renders per CPU-second`,
+      withReference
+        ? `reference imager at ${referenceBase}: measured beside ours on the same figures`
+        : referenceBase === 'off'
+          ? 'reference imager: off; ours only'
+          : `reference imager: not answering at ${referenceBase} (BENCH_REFERENCE=off to skip); ours only`,
     );
+    // Both sides load the libraries these figures need before anything is timed.
+    const warmSet = figures.take(2000);
+    await runLoad({ base, paths: warmSet.map(oursPath('m')), connections: 64 });
+    if (withReference) await runLoad({ base: referenceBase, paths: warmSet.map(referencePath), connections: 16 });
+    const table: Record<string, { ours: number[]; ref: number[]; oursP50: number[]; oursP99: number[]; refP50: number[]; refP99: number[]; cpu: number[] }> = {};
+    for (let round = 1; round <= rounds; round++) {
+      for (const [connections, count] of [[1, c1Count], [64, c64Count]] as const) {
+        const set = figures.take(count);
+        const load = loadAverage();
+        cpu0 = cpuSeconds(child.proc.pid!);
+        const ours = await runLoad({ base, paths: set.map(oursPath('m')), connections });
+        cpu = cpuSeconds(child.proc.pid!) - cpu0;
+        const row = (table[`c=${connections}`] ??= { ours: [], ref: [], oursP50: [], oursP99: [], refP50: [], refP99: [], cpu: [] });
+        row.ours.push(ratePerSecond(ours));
+        row.oursP50.push(percentile(ours.latenciesMs, 50));
+        row.oursP99.push(percentile(ours.latenciesMs, 99));
+        row.cpu.push(((ours.status[200] ?? 0) / cpu));
+        let line = `round ${round}, c=${connections}, ${count} cold size-m figures (load ${load}): ours ${describe(ours)}; ${Math.round((ours.status[200] ?? 0) / cpu)} renders per CPU-second`;
+        if (withReference) {
+          const ref = await runLoad({ base: referenceBase, paths: set.map(referencePath), connections });
+          row.ref.push(ratePerSecond(ref));
+          row.refP50.push(percentile(ref.latenciesMs, 50));
+          row.refP99.push(percentile(ref.latenciesMs, 99));
+          line += `; reference ${describe(ref)}; ratio ${(ratePerSecond(ours) / ratePerSecond(ref)).toFixed(2)}×`;
+        }
+        say(line);
+      }
+    }
+    for (const [name, row] of Object.entries(table)) {
+      let line = `cold size m, ${name}, median of ${rounds}: ours ${Math.round(median(row.ours))} renders/s (p50 ${ms(median(row.oursP50))} ms, p99 ${ms(median(row.oursP99))} ms, ${Math.round(median(row.cpu))} renders per CPU-second)`;
+      if (row.ref.length > 0) {
+        const ratios = row.ours.map((o, i) => o / row.ref[i]!);
+        line += `; reference ${Math.round(median(row.ref))} renders/s (p50 ${ms(median(row.refP50))} ms, p99 ${ms(median(row.refP99))} ms); ratio ${median(ratios).toFixed(2)}× (target ≥ 2×)`;
+      }
+      say(line);
+    }
 
-    // 3. Memory after 10,000 distinct renders (the rest of the list).
-    const rest = total - coldCount;
-    const more = await autocannon({
-      url: base,
-      connections: 64,
-      amount: rest,
-      timeout: 30,
-      requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: urls[next++ % urls.length]! }) }],
-    });
+    // 3. Memory after 10,000 distinct renders (mixed poses and sizes, as pages ask).
+    const poses = ['', '&size=m', '&direction=4&action=wav', '&size=s', '&action=sit', '&headonly=1'];
+    const mixed = figures.take(10_000).map((f, i) => `/avatar.png?figure=${f.figure}${poses[i % poses.length]}${f.variant ? `&v=${f.variant}` : ''}`);
+    const more = await runLoad({ base, paths: mixed, connections: 64 });
     const health = await healthOf(base);
-    const mem = rssOf(child.pid!);
+    const mem = rssOf(child.proc.pid!);
     say(
-      `memory: after ${next} distinct URLs (${Math.round(more['2xx'] / more.duration)} renders/s in this pass, fallbacks ${more['3xx']}): ` +
-        `RSS ${mem.rssMb} MB, peak ${mem.peakMb} MB, image cache ${health.cache.memory.entries} entries / ` +
-        `${Math.round(health.cache.memory.bytes / 1024 / 1024)} MiB (target RSS < 1 GB); fallback reasons: ${reasons(health)}`,
+      `memory: after 10,000 more distinct URLs (${Math.round(ratePerSecond(more))} renders/s in this pass): RSS ${mem.rssMb} MB, peak ${mem.peakMb} MB, ` +
+        `image cache ${health.cache.memory.entries} entries / ${Math.round(health.cache.memory.bytes / 1024 / 1024)} MiB (target RSS < 1 GB); fallback reasons: ${reasons(health)}`,
     );
-    await stopService(child);
 
-    // 4. The same cold load on a fresh service with the default per-client limit (200/s, burst 2000).
-    const second = await startService('default');
-    child = second.proc;
-    const defaultCount = Number(process.env.BENCH_DEFAULT_COLD ?? 3000);
-    next = 0;
-    const limited = await autocannon({
-      url: second.url,
-      connections: 64,
-      amount: defaultCount,
-      timeout: 30,
-      requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: urls[next++ % urls.length]! }) }],
-    });
-    const h2 = await healthOf(second.url);
+    // 4. Hostile URLs: distinct 12 KB URLs of one figure, RSS as they go.
+    const hostileCount = env('BENCH_HOSTILE', 0);
+    if (hostileCount > 0) {
+      const pad = 'x'.repeat(12_000);
+      const step = Math.ceil(hostileCount / 10);
+      const samples: string[] = [];
+      for (let done = 0; done < hostileCount; done += step) {
+        const n = Math.min(step, hostileCount - done);
+        const paths = Array.from({ length: n }, (_, i) => `/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82&size=s&cb=${done + i}&pad=${pad}`);
+        await runLoad({ base, paths, connections: 16 });
+        samples.push(`${done + n}: ${rssOf(child.proc.pid!).rssMb} MB`);
+      }
+      const h = await healthOf(base);
+      say(
+        `hostile: ${hostileCount} distinct 12 KB URLs, RSS ${samples.join(', ')}; image cache ${Math.round(h.cache.memory.bytes / 1048576)} MiB, ` +
+          `URL map ${h.cache.hotUrls.entries} URLs / ${Math.round(h.cache.hotUrls.bytes / 1048576)} MiB (target RSS ≤ caches + 250 MB, level)`,
+      );
+    }
+    await stopService(child.proc);
+
+    // 5. Size l, cold, one at a time: the service's own time per request (request log), fresh service.
+    child = await startService('off', 'info');
+    children.push(child.proc);
+    await runLoad({ base: child.url, paths: figures.take(2000).map(oursPath('l')), connections: 64 });
+    child.serverMs();
+    const large = await runLoad({ base: child.url, paths: figures.take(1000).map(oursPath('l')), connections: 1 });
+    await new Promise((r) => setTimeout(r, 200)); // the last log lines
+    const serverMs = child.serverMs().sort((a, b) => a - b);
+    say(
+      `cold size l at c=1: ${describe(large)} at the client; server-side (request log) p50 ${ms(percentile(serverMs, 50))} ms, ` +
+        `p99 ${ms(percentile(serverMs, 99))} ms over ${serverMs.length} renders (target p50 ≤ 1 ms)`,
+    );
+    await stopService(child.proc);
+
+    // 6. The same cold load on a fresh service with the default per-client limit (200/s, burst 2000).
+    child = await startService('default');
+    children.push(child.proc);
+    const defaultCount = env('BENCH_DEFAULT_COLD', 3000);
+    const started = performance.now();
+    const limited = await runLoad({ base: child.url, paths: figures.take(defaultCount).map(oursPath('m')), connections: 64 });
+    const h2 = await healthOf(child.url);
     say(
       `cold with the default limits: ${defaultCount} distinct URLs at 64 concurrent from one client: ` +
-        `${Math.round(limited['2xx'] / limited.duration)} renders/s, 200s ${limited['2xx']}, fallbacks (302) ${limited['3xx']} ` +
-        `(reasons: ${reasons(h2)}), in ${limited.duration.toFixed(1)} s`,
+        `200s ${limited.status[200] ?? 0}, fallbacks (302) ${limited.status[302] ?? 0} (reasons: ${reasons(h2)}), in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
+    say(`load average at the end: ${loadAverage()}`);
   } finally {
-    await stopService(child);
+    for (const proc of children) await stopService(proc);
     await rm(scratch, { recursive: true, force: true });
   }
 }

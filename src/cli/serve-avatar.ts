@@ -21,7 +21,7 @@ const FLAGS: Flag[] = [
   { flag: '--host <addr>', key: 'host', kind: 'string', help: 'address to listen on (default 0.0.0.0)' },
   { flag: '--fallback-url <url>', key: 'fallbackUrl', kind: 'string', help: 'upstream imager for 302 fallbacks (default https://www.habbo.com/habbo-imaging/avatarimage)' },
   { flag: '--user-api <url>', key: 'userApiBase', kind: 'string', help: 'base of the public user API for ?user= (default https://www.habbo.com)' },
-  { flag: '--user-timeout-ms <n>', key: 'userLookupTimeoutMs', kind: 'int', help: 'user API timeout (default 3000)' },
+  { flag: '--user-timeout-ms <n>', key: 'userLookupTimeoutMs', kind: 'int', help: 'longest wait for the user API, answer body included (default 1500)' },
   { flag: '--user-cache-ms <n>', key: 'userCacheTtlMs', kind: 'int', help: 'how long a name → figure mapping is kept (default 3600000 = 1 h)' },
   { flag: '--user-negative-cache-ms <n>', key: 'userNegativeTtlMs', kind: 'int', help: 'how long an unknown name is remembered (default 60000)' },
   { flag: '--cache-mb <n>', key: 'memoryCacheBytes', kind: 'mib', help: 'memory image cache budget in MiB (default 256)' },

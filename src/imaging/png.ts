@@ -1,10 +1,10 @@
 // In-thread PNG encode/decode. sharp hands every call to libuv's thread pool and back, which costs
 // more than the work itself for the tiny sprites, stills and avatar frames we handle by the thousand;
 // pngjs does RGBA PNGs synchronously, and the indexed encoder below covers what pngjs cannot write.
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { type RgbaImage } from './image.js';
-import { PNG_SIGNATURE, pngChunk } from './png-chunks.js';
+import { PNG_SIGNATURE } from './png-chunks.js';
 
 export function isPng(buf: Uint8Array): boolean {
   return buf.length >= 8 && Buffer.from(buf.buffer, buf.byteOffset, 8).equals(PNG_SIGNATURE);
@@ -24,6 +24,10 @@ export function encodePngSync(img: RgbaImage, level = 9): Buffer {
   return PNG.sync.write(png, { colorType: 6, inputColorType: 6, bitDepth: 8, inputHasAlpha: true, filterType: 0, deflateLevel: level });
 }
 
+/** Slots of the colour → palette index table: a power of two, four times the 256 colours it can hold. */
+const TABLE_SIZE = 1024;
+const TABLE_MASK = TABLE_SIZE - 1;
+
 /**
  * Indexed PNGs (colour type 3) sharing one palette, for frames that together use at most 256 colours,
  * which avatars nearly always do: a quarter of the RGBA bytes to deflate, so faster and smaller. Every
@@ -32,8 +36,13 @@ export function encodePngSync(img: RgbaImage, level = 9): Buffer {
  */
 export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | null {
   const first = frames[0]!;
-  const index = new Map<number, number>([[0, 0]]);
-  const colours: number[] = [0];
+  // Colour → palette index in an open-addressing table on typed arrays: this lookup runs at every change
+  // of colour along a row, and a Map made it most of an avatar's encode time.
+  const slotColour = new Uint32Array(TABLE_SIZE);
+  const slotIndex = new Int16Array(TABLE_SIZE).fill(-1);
+  const colours = new Uint32Array(256);
+  let count = 1;
+  slotIndex[0] = 0; // entry 0 is transparent: colour 0, which hashes to slot 0
   const indexed: Uint8Array[] = [];
   for (const f of frames) {
     if (f.width !== first.width || f.height !== first.height) throw new Error('frames differ in size');
@@ -51,12 +60,20 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
         // the Uint32 view is little-endian on every platform Node runs on: alpha is the top byte
         if (v >>> 24 === 0) v = 0;
         if (v !== prev) {
-          let i = index.get(v);
-          if (i === undefined) {
-            if (colours.length === 256) return null;
-            i = colours.length;
-            index.set(v, i);
-            colours.push(v);
+          let home = Math.imul(v, 0x9e3779b1) >>> 22;
+          let i: number;
+          for (;;) {
+            i = slotIndex[home]!;
+            if (i < 0) {
+              if (count === 256) return null;
+              i = count++;
+              slotIndex[home] = i;
+              slotColour[home] = v;
+              colours[i] = v;
+              break;
+            }
+            if (slotColour[home] === v) break;
+            home = (home + 1) & TABLE_MASK;
           }
           prev = v;
           prevIndex = i;
@@ -66,14 +83,15 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
     }
     indexed.push(raw);
   }
-  const plte = Buffer.alloc(colours.length * 3);
-  const trns = Buffer.alloc(colours.length);
-  colours.forEach((v, i) => {
+  const plte = Buffer.alloc(count * 3);
+  const trns = Buffer.alloc(count);
+  for (let i = 0; i < count; i++) {
+    const v = colours[i]!;
     plte[i * 3] = v & 0xff;
     plte[i * 3 + 1] = (v >>> 8) & 0xff;
     plte[i * 3 + 2] = (v >>> 16) & 0xff;
     trns[i] = (v >>> 24) & 0xff;
-  });
+  }
   let last = trns.length;
   while (last > 0 && trns[last - 1] === 255) last--;
   const ihdr = Buffer.alloc(13);
@@ -81,14 +99,25 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
   ihdr.writeUInt32BE(first.height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 3; // indexed colour
-  return indexed.map((raw) =>
-    Buffer.concat([
-      PNG_SIGNATURE,
-      pngChunk('IHDR', ihdr),
-      pngChunk('PLTE', plte),
-      ...(last > 0 ? [pngChunk('tRNS', trns.subarray(0, last))] : []),
-      pngChunk('IDAT', deflateSync(raw, { level })),
-      pngChunk('IEND', Buffer.alloc(0)),
-    ]),
-  );
+  const chunks: [string, Uint8Array][] = [['IHDR', ihdr], ['PLTE', plte]];
+  if (last > 0) chunks.push(['tRNS', trns.subarray(0, last)]);
+  return indexed.map((raw) => pngFile([...chunks, ['IDAT', deflateSync(raw, { level })], ['IEND', EMPTY]]));
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Signature and chunks written into one buffer (each chunk framed as pngChunk frames it). */
+function pngFile(chunks: [string, Uint8Array][]): Buffer {
+  let size = PNG_SIGNATURE.length;
+  for (const [, data] of chunks) size += 12 + data.length;
+  const out = Buffer.allocUnsafe(size);
+  let at = PNG_SIGNATURE.copy(out, 0);
+  for (const [type, data] of chunks) {
+    out.writeUInt32BE(data.length, at);
+    out.write(type, at + 4, 'latin1');
+    out.set(data, at + 8);
+    out.writeUInt32BE(crc32(out.subarray(at + 4, at + 8 + data.length)) >>> 0, at + 8 + data.length);
+    at += 12 + data.length;
+  }
+  return out;
 }

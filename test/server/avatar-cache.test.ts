@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cachedImage, ImageCache } from '../../src/server/avatar/image-cache.js';
+import { keyDigest } from '../../src/server/avatar/cache-key.js';
+import { cachedImage, ENTRY_OVERHEAD, ImageCache } from '../../src/server/avatar/image-cache.js';
 import { ClientRateLimiter, RenderBudget } from '../../src/server/avatar/limits.js';
 import { pngFrameCount } from '../../src/server/avatar/png-frames.js';
 import { encodePng } from '../../src/imaging/codec.js';
@@ -21,20 +22,26 @@ async function png(seed: number, width = 40): Promise<Buffer> {
   return encodePng(img, { compressionLevel: 0 });
 }
 
+/** Cache keys are digests (cache-key.ts); these stand for the keys of distinct requests. */
+const K = (name: string) => keyDigest(name);
+
 test('memory cache is bounded in bytes and evicts the least recently used', async () => {
   const bodies = await Promise.all([1, 2, 3, 4].map((s) => png(s)));
   const size = bodies[0]!.length;
-  const cache = new ImageCache({ memoryBytes: (size + 256) * 3, diskBytes: 0 });
-  cache.put('a', cachedImage(bodies[0]!, 1));
-  cache.put('b', cachedImage(bodies[1]!, 1));
-  cache.put('c', cachedImage(bodies[2]!, 1));
-  assert.ok(cache.getMemory('a'), 'a is now most recently used');
-  cache.put('d', cachedImage(bodies[3]!, 1));
-  assert.equal(cache.getMemory('b'), undefined, 'b was least recently used');
-  assert.ok(cache.getMemory('a') && cache.getMemory('c') && cache.getMemory('d'));
+  const cache = new ImageCache({ memoryBytes: (size + ENTRY_OVERHEAD) * 3, diskBytes: 0 });
+  cache.put(K('a'), cachedImage(bodies[0]!, 1));
+  cache.put(K('b'), cachedImage(bodies[1]!, 1));
+  cache.put(K('c'), cachedImage(bodies[2]!, 1));
+  assert.ok(cache.getMemory(K('a')), 'a is now most recently used');
+  cache.put(K('d'), cachedImage(bodies[3]!, 1));
+  assert.equal(cache.getMemory(K('b')), undefined, 'b was least recently used');
+  assert.ok(cache.getMemory(K('a')) && cache.getMemory(K('c')) && cache.getMemory(K('d')));
   const stats = cache.stats().memory;
   assert.ok(stats.bytes <= stats.maxBytes, `${stats.bytes} ≤ ${stats.maxBytes}`);
   assert.equal(stats.entries, 3);
+  assert.equal(stats.bytes, 3 * (size + ENTRY_OVERHEAD), 'each entry counts its body and a fixed overhead');
+  // Keys name files on disk: anything but a digest is refused.
+  assert.throws(() => cache.put('../../etc/passwd', cachedImage(bodies[0]!, 1)), /SHA-256/);
 });
 
 test('ETag is a strong tag derived from the bytes', async () => {
@@ -50,13 +57,15 @@ test('disk cache: survives a new instance, trims to its byte budget, clears torn
   const dir = await mkdtemp(join(tmpdir(), 'avatar-disk-'));
   try {
     const bodies = await Promise.all([1, 2, 3].map((s) => png(s)));
-    const budget = bodies[0]!.length * 2 + 10;
+    // Files count whole 4 KiB blocks, as the filesystem stores them: room for two of these, not three.
+    const blocks = Math.ceil(bodies[0]!.length / 4096) * 4096;
+    const budget = blocks * 2 + 10;
     const first = new ImageCache({ memoryBytes: 1 << 20, diskDir: dir, diskBytes: budget });
     await first.open();
-    first.put('k1', cachedImage(bodies[0]!, 1));
+    first.put(K('k1'), cachedImage(bodies[0]!, 1));
     await first.flush();
     await new Promise((r) => setTimeout(r, 20)); // distinct mtimes: k1 is the older file
-    first.put('k2', cachedImage(bodies[1]!, 1));
+    first.put(K('k2'), cachedImage(bodies[1]!, 1));
     await first.flush();
     // A write torn by a crash, as a previous process would leave it.
     await mkdir(join(dir, 'ab'), { recursive: true });
@@ -66,17 +75,18 @@ test('disk cache: survives a new instance, trims to its byte budget, clears torn
     await second.open();
     const files = (await readdir(dir, { recursive: true })).map(String);
     assert.ok(!files.some((f) => f.includes('.tmp-')), 'torn write removed on open');
-    assert.equal(second.getMemory('k1'), undefined);
-    const k1 = await second.getDisk('k1');
+    assert.equal(second.getMemory(K('k1')), undefined);
+    const k1 = await second.getDisk(K('k1'));
     assert.ok(k1);
     assert.deepEqual(k1.body, bodies[0]);
-    assert.equal(second.getMemory('k1')?.etag, k1.etag, 'promoted to memory');
-    second.put('k3', cachedImage(bodies[2]!, 1));
+    assert.equal(second.getMemory(K('k1'))?.etag, k1.etag, 'promoted to memory');
+    second.put(K('k3'), cachedImage(bodies[2]!, 1));
     await second.flush();
     const st = second.stats().disk;
     assert.ok(st.bytes <= budget, `${st.bytes} ≤ ${budget}`);
     assert.equal(st.entries, 2);
-    assert.equal(await second.getDisk('k2'), undefined, 'k2 was the oldest on disk (k1 was just read)');
+    assert.equal(st.bytes, 2 * blocks, 'sizes on disk in whole blocks');
+    assert.equal(await second.getDisk(K('k2')), undefined, 'k2 was the oldest on disk (k1 was just read)');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -7,9 +7,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit } from '../../src/samplekit/index.js';
-import { type AvatarServiceConfig } from '../../src/server/avatar/config.js';
+import { defaultAvatarConfig, type AvatarServiceConfig } from '../../src/server/avatar/config.js';
 import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../src/server/avatar/index.js';
 import { pngFrameCount } from '../../src/server/avatar/png-frames.js';
+import { ENTRY_OVERHEAD } from '../../src/server/avatar/image-cache.js';
 import { RENDERER_VERSION } from '../../src/avatar/index.js';
 import { deadBase, startFakeUserApi, testAvatarConfig, TEST_FALLBACK, type FakeApi } from './avatar-fixtures.js';
 
@@ -254,6 +255,23 @@ test('user-unresolved: unknown name, slow API, API down', async () => {
   }
 });
 
+test('user: with the default timeout, an API that never answers still gets the fallback within 2 s', async () => {
+  const { createServer } = await import('node:http');
+  const hung = createServer(() => undefined); // accepts, never answers
+  await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+  try {
+    const s = await start({ userApiBase: `http://127.0.0.1:${(hung.address() as { port: number }).port}`, userLookupTimeoutMs: defaultAvatarConfig().userLookupTimeoutMs });
+    const t0 = performance.now();
+    const res = await get(s.url, '/avatar.png?user=ghost&size=s');
+    const took = performance.now() - t0;
+    assertFallback(res, 'user-unresolved');
+    assert.ok(took < 2000, `answered in ${Math.round(took)} ms`);
+  } finally {
+    hung.closeAllConnections();
+    hung.close();
+  }
+});
+
 test('render-failed for an unknown set id, then render-failed-cached; the Location carries normalised params', async () => {
   const path = '/avatar.png?figure=hd-99999999-1.ch-210-66&size=b&action=wave,sit,carry=2&gesture=nor&headonly=0&frames=40&animated=1';
   const first = await get(svc.url, path);
@@ -421,12 +439,38 @@ test('render pool: a full queue refuses at once; a dead worker fails only its jo
   }
 });
 
+test('render pool: a busy worker holds its next job; when it dies, the job behind the lost one is rendered by its replacement', async () => {
+  const { RenderPool, RenderCrashError } = await import('../../src/server/avatar/render-pool.js');
+  const pool = await RenderPool.start({ assetsDir: kit, workers: 1, maxQueue: 8, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
+  try {
+    const req = (direction: number) => ({
+      figure: FIG, direction, headDirection: direction, size: 'l' as const, action: 'wav', gesture: '', headOnly: false, animated: true, frames: 0,
+    });
+    const first = pool.render('a', req(0));
+    const second = pool.render('b', req(1));
+    const third = pool.render('c', req(2));
+    // One rendering, one handed over behind it, one in line: two wait, the worker is busy.
+    assert.deepEqual([pool.stats().busy, pool.stats().queued], [1, 2]);
+    const slots = (pool as unknown as { slots: { jobs: unknown[]; worker: { terminate(): Promise<number> } }[] }).slots;
+    assert.equal(slots[0]!.jobs.length, 2, 'the worker holds its next job');
+    await slots[0]!.worker.terminate();
+    await assert.rejects(first, RenderCrashError);
+    const [b, c] = await Promise.all([second, third]);
+    assert.equal(b.frames, 2, 'the job behind the lost one is rendered, not failed');
+    assert.equal(c.frames, 2);
+    assert.equal(pool.stats().restarts, 1);
+    assert.equal(pool.stats().queued, 0);
+  } finally {
+    await pool.close();
+  }
+});
+
 test('memory budget: an evicted image is rendered again, never served stale from the socket fast path', async () => {
   const a = `/avatar.png?figure=${FIG}&size=m&direction=2`;
   const b = `/avatar.png?figure=${FIG}&size=m&direction=4`;
-  // A budget with room for either image but not both (each entry costs its bytes plus 256).
+  // A budget with room for either image but not both (each entry costs its bytes plus a fixed overhead).
   const sizes = [(await image(a)).body.length, (await image(b)).body.length];
-  const budget = Math.max(...sizes) + 256 + 16;
+  const budget = Math.max(...sizes) + ENTRY_OVERHEAD + 16;
   const s = await start({ memoryCacheBytes: budget });
   const first = await image(a, s.url);
   assert.equal((await image(a, s.url)).res.headers.get('x-imager-cache'), 'memory');

@@ -65,6 +65,91 @@ test('slow API: times out instead of hanging', async () => {
   }
 });
 
+/** A user API that misbehaves in one of the ways a real one can: never answers, or trickles its body. */
+async function stallingApi(kind: 'silent' | 'trickle' | 'headers-then-silent'): Promise<{ base: string; close(): Promise<void> }> {
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((_req, res) => {
+    if (kind === 'silent') return; // accepts the request, never sends a byte
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.flushHeaders();
+    if (kind === 'headers-then-silent') return;
+    // One byte of a valid answer every 100 ms: complete only after ~5 s.
+    const body = JSON.stringify({ name: 'x', figureString: 'hd-180-1', motto: ' '.repeat(20) });
+    let at = 0;
+    const tick = setInterval(() => {
+      if (at >= body.length) {
+        clearInterval(tick);
+        res.end();
+      } else res.write(body[at++]);
+    }, 100);
+    timers.add(tick);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearInterval(t);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+test('the default timeout leaves room for the render: a lookup gives up within 1.5 s', () => {
+  assert.ok(DEFAULT_USER_LOOKUP.timeoutMs <= 1500, `${DEFAULT_USER_LOOKUP.timeoutMs} ms`);
+});
+
+test('whatever the API does (no answer, headers then nothing, a body trickling in), the lookup ends at its timeout', async () => {
+  for (const kind of ['silent', 'headers-then-silent', 'trickle'] as const) {
+    const api = await stallingApi(kind);
+    try {
+      const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: api.base, timeoutMs: 300 });
+      const started = performance.now();
+      const r = await users.resolve('x');
+      const took = performance.now() - started;
+      assert.equal(r.ok, false, kind);
+      if (!r.ok) assert.equal(r.reason, 'timeout', kind);
+      // The API would take 5 s or forever; the lookup ends at its own 300 ms (loose bound for a busy machine).
+      assert.ok(took < 1500, `${kind}: ${Math.round(took)} ms`);
+    } finally {
+      await api.close();
+    }
+  }
+});
+
+test('an answer body over 64 KiB is refused without reading it all', async () => {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ figureString: 'hd-180-1', motto: 'x'.repeat(200_000) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    const r = await users.resolve('x');
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.equal(r.reason, 'bad-response');
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+test('the name cache is bounded in bytes: long figures take more room than short ones', async () => {
+  const long = 'hd-180-1.' + 'ch-210-66.'.repeat(300);
+  const api = await startFakeUserApi(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`u${i}`, long])));
+  try {
+    const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: api.base, maxBytes: 64 * 1024 });
+    for (let i = 0; i < 40; i++) assert.equal((await users.resolve(`u${i}`)).ok, true);
+    const st = users.stats();
+    assert.ok(st.bytes <= 64 * 1024, `${st.bytes} bytes held`);
+    assert.ok(st.entries < 40 && st.entries >= 5, `${st.entries} names kept of 40 (each ~6 KB)`);
+    assert.ok(st.bytes >= st.entries * long.length, 'each entry counts at least its figure');
+  } finally {
+    await api.close();
+  }
+});
+
 test('API down (connection refused): unreachable', async () => {
   const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: await deadBase() });
   const r = await users.resolve('erin');

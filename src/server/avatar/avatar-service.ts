@@ -3,7 +3,7 @@
 // spec's fallback redirect (never a 5xx).
 import { LRUCache } from 'lru-cache';
 import { normalizeAction, normalizeGesture, type AvatarRequest } from '../../avatar/request.js';
-import { avatarCacheKey } from './cache-key.js';
+import { avatarCacheKey, canonicalAvatarKey, keyDigest } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
 import { cachedImage, type CachedImage, type ImageCache } from './image-cache.js';
 import { type ClientRateLimiter, type RenderBudget } from './limits.js';
@@ -41,7 +41,7 @@ export type AvatarAnswer =
   | { kind: 'fallback'; reason: FallbackReason; location: string; detail: string };
 
 export type DebugAnswer =
-  | { kind: 'debug'; req: AvatarRequest; key: string; output: DebugRenderOutput }
+  | { kind: 'debug'; req: AvatarRequest; key: string; canonicalKey: string; output: DebugRenderOutput }
   | { kind: 'bad-request'; reason: string }
   | { kind: 'failed'; req?: AvatarRequest; reason: FallbackReason; detail: string };
 
@@ -50,6 +50,14 @@ interface Failure {
   message: string;
 }
 
+/** Bytes the remembered failures may hold together (~10,000 of them). */
+export const FAILURE_CACHE_BYTES = 8 * 1024 * 1024;
+/** A remembered message is cut here: it is a fallback's log detail, not a record of the request. */
+const MAX_FAILURE_TEXT = 300;
+/** The key (64 characters), the failure object and the LRU's bookkeeping (measured, rounded up). */
+const FAILURE_OVERHEAD = 300;
+const failureBytes = (f: Failure): number => 2 * (f.code.length + f.message.length) + FAILURE_OVERHEAD;
+
 export class AvatarService {
   private readonly failures: LRUCache<string, Failure>;
   private readonly pending = new Map<string, Promise<CachedImage>>();
@@ -57,7 +65,7 @@ export class AvatarService {
   private renders = 0;
 
   constructor(private readonly deps: AvatarServiceDeps) {
-    this.failures = new LRUCache<string, Failure>({ max: 10_000, ttl: Math.max(1, deps.failureTtlMs) });
+    this.failures = new LRUCache<string, Failure>({ maxSize: FAILURE_CACHE_BYTES, sizeCalculation: failureBytes, ttl: Math.max(1, deps.failureTtlMs) });
     this.fallbackCounts = Object.fromEntries(FALLBACK_REASONS.map((r) => [r, 0])) as Record<FallbackReason, number>;
   }
 
@@ -67,7 +75,8 @@ export class AvatarService {
     const { identity, pose, pairs } = parsed.query;
     const fallback = (reason: FallbackReason, detail: string): AvatarAnswer => this.fallback(reason, detail, identity, pose);
     try {
-      const figure = await this.figureOf(identity);
+      // A `?figure=` request needs no lookup: no await, no extra turn of the event loop.
+      const figure = identity.kind === 'figure' ? { ok: true as const, figure: identity.figure } : await this.figureOf(identity);
       if (!figure.ok) return fallback('user-unresolved', figure.detail);
       const req = this.request(figure.figure, pose);
       const key = avatarCacheKey({
@@ -80,7 +89,7 @@ export class AvatarService {
       const cacheControl = identity.kind === 'figure' ? FIGURE_CACHE_CONTROL : USER_CACHE_CONTROL;
       const hot = this.deps.cache.getMemory(key);
       if (hot) return { kind: 'image', image: hot, key, cacheControl, source: 'memory' };
-      const onDisk = await this.deps.cache.getDisk(key);
+      const onDisk = this.deps.cache.hasDisk ? await this.deps.cache.getDisk(key) : undefined;
       if (onDisk) return { kind: 'image', image: onDisk, key, cacheControl, source: 'disk' };
       const failed = this.failures.get(key);
       if (failed) return fallback('render-failed-cached', `${failed.code}: ${failed.message}`);
@@ -109,10 +118,10 @@ export class AvatarService {
       const figure = await this.figureOf(identity);
       if (!figure.ok) return { kind: 'failed', reason: 'user-unresolved', detail: figure.detail };
       req = this.request(figure.figure, pose);
-      const key = avatarCacheKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: this.deps.rendererVersion });
+      const canonicalKey = canonicalAvatarKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: this.deps.rendererVersion });
       if (!this.deps.clientRate.take(client)) return { kind: 'failed', req, reason: 'rate-limited', detail: `client ${client} is over its render rate` };
       const output = await this.deps.renderer.renderDebug(req);
-      return { kind: 'debug', req, key, output };
+      return { kind: 'debug', req, key: keyDigest(canonicalKey), canonicalKey, output };
     } catch (err) {
       const reason: FallbackReason = err instanceof RenderBusyError ? 'busy' : err instanceof RenderFailedError ? 'render-failed' : 'unexpected';
       const detail = err instanceof RenderFailedError ? `${err.code}: ${err.message}` : (err as Error)?.message ?? String(err);
@@ -125,8 +134,14 @@ export class AvatarService {
     return this.deps.cache.getMemory(key);
   }
 
-  stats(): { renders: number; inFlight: number; recentFailures: number; fallbacks: Record<FallbackReason, number> } {
-    return { renders: this.renders, inFlight: this.pending.size, recentFailures: this.failures.size, fallbacks: { ...this.fallbackCounts } };
+  stats(): { renders: number; inFlight: number; recentFailures: number; recentFailureBytes: number; fallbacks: Record<FallbackReason, number> } {
+    return {
+      renders: this.renders,
+      inFlight: this.pending.size,
+      recentFailures: this.failures.size,
+      recentFailureBytes: this.failures.calculatedSize,
+      fallbacks: { ...this.fallbackCounts },
+    };
   }
 
   private async figureOf(identity: AvatarIdentity): Promise<{ ok: true; figure: string } | { ok: false; detail: string }> {
@@ -169,7 +184,8 @@ export class AvatarService {
         // under the job says nothing about the next try.
         if (!(err instanceof RenderBusyError) && !(err instanceof RenderCrashError)) {
           const e = err as Error & { code?: string };
-          this.failures.set(key, { code: e?.code ?? e?.name ?? 'Error', message: e?.message ?? String(err) });
+          const code = String(e?.code ?? e?.name ?? 'Error').slice(0, MAX_FAILURE_TEXT);
+          this.failures.set(key, { code, message: String(e?.message ?? err).slice(0, MAX_FAILURE_TEXT) });
         }
         throw err;
       })

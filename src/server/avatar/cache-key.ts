@@ -2,6 +2,9 @@
 // A reordered figure string or a varied ignored parameter is a new key; `animated` (and `frames`, which
 // only means something with it) join the key only when the pose really animates, so a still pose has one
 // entry whatever `animated` says.
+// Caches hold the SHA-256 of that canonical text, never the text itself: a URL can carry kilobytes of
+// parameters the renderer ignores, and a fixed-size key keeps every entry's size what the caches count.
+// Two URLs share a digest only if their canonical texts are equal, so a changed URL is still a fresh entry.
 import { createHash } from 'node:crypto';
 import { type AvatarIdentity } from './params.js';
 
@@ -14,9 +17,13 @@ export interface CacheKeyInput {
   rendererVersion: string;
 }
 
+/** Length of a cache key: SHA-256 in hex. */
+export const CACHE_KEY_LENGTH = 64;
+
 const byName = (a: [string, string], b: [string, string]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
-export function avatarCacheKey(input: CacheKeyInput): string {
+/** The text a key is the digest of: renderer version, then every keyed parameter (shown on /render). */
+export function canonicalAvatarKey(input: CacheKeyInput): string {
   let pairs = input.pairs;
   if (input.identity.kind === 'user') {
     if (input.resolvedFigure === undefined) throw new Error('a user request needs its resolved figure for a cache key');
@@ -30,7 +37,12 @@ export function avatarCacheKey(input: CacheKeyInput): string {
   return key;
 }
 
-/** Fixed-length name for a key (disk file names, ETags). */
-export function keyDigest(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+/** The cache key: a fixed-length digest of the canonical key (also the disk cache's file name). */
+export function avatarCacheKey(input: CacheKeyInput): string {
+  return keyDigest(canonicalAvatarKey(input));
+}
+
+/** SHA-256 of a text in hex. */
+export function keyDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }

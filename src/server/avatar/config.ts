@@ -2,6 +2,7 @@
 // Every setting is documented in docs/avatar-service.md.
 import { availableParallelism } from 'node:os';
 import { parseLogLevel, type LogLevel } from '../request-log.js';
+import { DEFAULT_USER_TIMEOUT_MS } from './user-lookup.js';
 
 export interface AvatarServiceConfig {
   host: string;
@@ -42,7 +43,7 @@ export function defaultAvatarConfig(): AvatarServiceConfig {
     port: 8081,
     fallbackUrl: 'https://www.habbo.com/habbo-imaging/avatarimage',
     userApiBase: 'https://www.habbo.com',
-    userLookupTimeoutMs: 3000,
+    userLookupTimeoutMs: DEFAULT_USER_TIMEOUT_MS,
     userCacheTtlMs: 60 * 60 * 1000,
     userNegativeTtlMs: 60 * 1000,
     memoryCacheBytes: 256 * MiB,

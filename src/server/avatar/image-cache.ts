@@ -1,11 +1,12 @@
 // Rendered images by cache key: an LRU in memory bounded in bytes, and optionally a directory on disk
 // (bounded too) that survives restarts. Disk writes go to a temporary name and are renamed into place,
-// so a crash never leaves a torn image behind.
+// so a crash never leaves a torn image behind. Keys are fixed-size digests (cache-key.ts), so what an
+// entry holds is its image plus a constant, and the memory budget bounds what the cache really holds.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { keyDigest } from './cache-key.js';
+import { CACHE_KEY_LENGTH } from './cache-key.js';
 import { pngFrameCount } from './png-frames.js';
 
 export interface CachedImage {
@@ -29,8 +30,24 @@ export interface ImageCacheStats {
   disk: { dir: string | null; entries: number; bytes: number; maxBytes: number; hits: number; writes: number; errors: number };
 }
 
-const ENTRY_OVERHEAD = 256;
+/**
+ * Bytes an entry holds besides its PNG: the 64-character key, the ETag, the entry object, the Buffer's
+ * own objects and the LRU's bookkeeping (measured on Node 20: ~550 bytes; rounded up).
+ */
+export const ENTRY_OVERHEAD = 640;
 
+/**
+ * Disk entries count whole 4 KiB blocks, as the filesystem allocates them: a 300-byte PNG takes a block.
+ * This also keeps the in-memory index of the disk cache (one entry per file) bounded by the disk budget.
+ */
+const DISK_BLOCK = 4096;
+const diskSize = (bytes: number) => Math.ceil(Math.max(1, bytes) / DISK_BLOCK) * DISK_BLOCK;
+
+const KEY = new RegExp(`^[0-9a-f]{${CACHE_KEY_LENGTH}}$`);
+function checkKey(key: string): void {
+  // A key names a file on disk: only a digest may be one.
+  if (!KEY.test(key)) throw new Error('an image cache key is a SHA-256 digest in hex');
+}
 /**
  * Strong ETag of the bytes and of what made them (`version`: renderer version + asset identity), so a
  * client revalidating after an asset update never keeps an image under a tag the new assets also answer.
@@ -49,7 +66,7 @@ export class ImageCache {
   private readonly memory: LRUCache<string, CachedImage>;
   private memoryHits = 0;
   private memoryMisses = 0;
-  /** Disk entries oldest first: digest → size. */
+  /** Disk entries oldest first: digest → size on disk (whole blocks). */
   private readonly diskIndex = new Map<string, number>();
   private diskBytesUsed = 0;
   private diskHits = 0;
@@ -82,7 +99,7 @@ export class ImageCache {
         const m = /^([0-9a-f]{64})\.png$/.exec(name);
         if (!m) continue;
         const st = await stat(path).catch(() => undefined);
-        if (st?.isFile()) found.push({ digest: m[1]!, size: st.size, mtime: st.mtimeMs });
+        if (st?.isFile()) found.push({ digest: m[1]!, size: diskSize(st.size), mtime: st.mtimeMs });
       }
     }
     found.sort((a, b) => a.mtime - b.mtime);
@@ -91,6 +108,11 @@ export class ImageCache {
       this.diskBytesUsed += f.size;
     }
     await this.trimDisk();
+  }
+
+  /** Whether there is a disk cache to look in. */
+  get hasDisk(): boolean {
+    return this.opts.diskDir !== undefined;
   }
 
   /** The hot path: memory only, synchronous. */
@@ -104,7 +126,8 @@ export class ImageCache {
   async getDisk(key: string): Promise<CachedImage | undefined> {
     const dir = this.opts.diskDir;
     if (dir === undefined) return undefined;
-    const digest = keyDigest(key);
+    checkKey(key);
+    const digest = key;
     const size = this.diskIndex.get(digest);
     if (size === undefined) return undefined;
     try {
@@ -125,9 +148,10 @@ export class ImageCache {
 
   /** Stores in memory now and on disk in the background. */
   put(key: string, image: CachedImage): void {
+    checkKey(key);
     this.memory.set(key, image);
     if (this.opts.diskDir !== undefined) {
-      const write = this.writeDisk(keyDigest(key), image.body)
+      const write = this.writeDisk(key, image.body)
         .catch((err: unknown) => {
           this.diskErrors++;
           this.onError(`disk cache write failed: ${(err as Error).message}`);
@@ -169,7 +193,8 @@ export class ImageCache {
 
   private async writeDisk(digest: string, body: Buffer): Promise<void> {
     if (this.diskIndex.has(digest)) return;
-    if (body.length > this.opts.diskBytes) return;
+    const size = diskSize(body.length);
+    if (size > this.opts.diskBytes) return;
     const sub = join(this.opts.diskDir!, digest.slice(0, 2));
     if (!this.madeDirs.has(sub)) {
       await mkdir(sub, { recursive: true });
@@ -186,8 +211,8 @@ export class ImageCache {
     }
     this.diskWrites++;
     if (!this.diskIndex.has(digest)) {
-      this.diskIndex.set(digest, body.length);
-      this.diskBytesUsed += body.length;
+      this.diskIndex.set(digest, size);
+      this.diskBytesUsed += size;
     }
     await this.trimDisk();
   }

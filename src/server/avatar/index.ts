@@ -5,11 +5,12 @@ import { animationFrameCount, assetIdentity, loadAvatarHotel, RENDERER_VERSION }
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
+import { HotUrls } from './hot-urls.js';
 import { ImageCache } from './image-cache.js';
 import { ClientRateLimiter, RenderBudget } from './limits.js';
 import { RenderPool } from './render-pool.js';
 import { buildAvatarApp } from './routes.js';
-import { UserLookup } from './user-lookup.js';
+import { DEFAULT_USER_LOOKUP, UserLookup } from './user-lookup.js';
 
 export interface AvatarServiceInstance {
   app: FastifyInstance;
@@ -19,6 +20,14 @@ export interface AvatarServiceInstance {
   config: AvatarServiceConfig & { assetsDir: string };
   /** Stops the HTTP server (if listening) and the render workers. */
   close(): Promise<void>;
+}
+
+/**
+ * The URL shortcut to the memory cache gets an eighth of the image cache's budget (at least 1 MiB): at
+ * typical URL lengths that is a key for about as many URLs as the cache holds images.
+ */
+export function hotUrlBytes(memoryCacheBytes: number): number {
+  return Math.max(1024 * 1024, Math.floor(memoryCacheBytes / 8));
 }
 
 export interface OpenAvatarServiceOptions {
@@ -66,16 +75,18 @@ export async function openAvatarService(
     ttlMs: config.userCacheTtlMs,
     negativeTtlMs: config.userNegativeTtlMs,
     errorTtlMs: Math.min(config.userNegativeTtlMs, 10_000),
-    maxEntries: 50_000,
+    maxBytes: DEFAULT_USER_LOOKUP.maxBytes,
   });
   const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
+  const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
+  const hot = new HotUrls(hotUrlBytes(config.memoryCacheBytes));
   let app: FastifyInstance | undefined;
   const service = new AvatarService({
     renderer,
     rendererVersion: imageVersion,
     cache,
     users,
-    clientRate: new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst }),
+    clientRate,
     budget,
     fallbackUrl: config.fallbackUrl,
     failureTtlMs: config.failureTtlMs,
@@ -95,18 +106,19 @@ export async function openAvatarService(
       rendererVersion: RENDERER_VERSION,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
       assets: { dir: config.assetsDir, loaded: true, identity: assetsId, workersReady: poolStats.ready },
-      cache: cache.stats(),
+      cache: { ...cache.stats(), hotUrls: hot.stats() },
       renders: service.stats(),
       pool: poolStats,
       users: users.stats(),
       limits: {
         clientRatePerSecond: config.clientRatePerSecond,
         clientBurst: config.clientBurst,
+        clients: clientRate.stats(),
         budget: budget.stats(),
       },
     };
   };
-  app = buildAvatarApp({ service, health, logLevel: config.logLevel, logStream: opts.logStream, trustProxy: config.trustProxy });
+  app = buildAvatarApp({ service, hot, health, logLevel: config.logLevel, logStream: opts.logStream, trustProxy: config.trustProxy });
   const built = app;
   return {
     app: built,

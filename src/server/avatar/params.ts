@@ -66,23 +66,24 @@ export function parseFrames(value: string | undefined): number {
   return Math.min(MAX_FRAMES, Math.floor(n));
 }
 
-/** Splits a raw query string (without `?`) into decoded pairs; the first value of a repeated name wins. */
-export function queryPairs(rawQuery: string): Map<string, string> {
-  const map = new Map<string, string>();
-  if (rawQuery === '') return map;
-  for (const [name, value] of new URLSearchParams(rawQuery)) {
-    if (!map.has(name)) map.set(name, value);
-  }
-  return map;
-}
-
 /** Every decoded pair of a raw query string, repeats included, in the order sent. */
 export function allPairs(rawQuery: string): [string, string][] {
   return rawQuery === '' ? [] : [...new URLSearchParams(rawQuery)];
 }
 
+/** Name → value of decoded pairs; the first value of a repeated name wins. */
+export function firstValues(pairs: [string, string][]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [name, value] of pairs) {
+    if (!map.has(name)) map.set(name, value);
+  }
+  return map;
+}
+
 export function parseAvatarQuery(rawQuery: string): ParseResult {
-  const params = queryPairs(rawQuery);
+  // The query is decoded once: the pairs are both what the request means and what its cache key is made of.
+  const all = allPairs(rawQuery);
+  const params = firstValues(all);
   const figure = params.get('figure');
   const user = params.get('user');
   let identity: AvatarIdentity;
@@ -111,6 +112,6 @@ export function parseAvatarQuery(rawQuery: string): ParseResult {
     frames: parseFrames(params.get('frames')),
   };
   // A stable sort: the values of a repeated name keep the order they were sent in.
-  const pairs = allPairs(rawQuery).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const pairs = all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return { ok: true, query: { identity, pose, pairs } };
 }

@@ -51,7 +51,7 @@ export function renderDebugPage(answer: DebugAnswer, rawQuery: string): string {
       `<figcaption>this render: ${output.width} × ${output.height}, ${output.frames} frame(s), ${output.png.length} bytes</figcaption></figure>` +
       `<figure><img alt="/avatar.png" src="avatar.png?${q}"><figcaption><a href="avatar.png?${q}">/avatar.png?${q}</a></figcaption></figure></div>` +
       `<h2>Request</h2><pre>${escapeHtml(JSON.stringify(req, null, 2))}</pre>` +
-      `<h2>Cache key</h2><pre>${escapeHtml(answer.key)}</pre>` +
+      `<h2>Cache key</h2><p>SHA-256 <code>${escapeHtml(answer.key)}</code> of:</p><pre>${escapeHtml(answer.canonicalKey)}</pre>` +
       `<h2>Drawn layers (${output.layers.length}, in draw order)</h2>\n${layerTable(output.layers)}`;
   }
   return `<!doctype html>

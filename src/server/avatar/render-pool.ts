@@ -1,5 +1,7 @@
 // Renders off the event loop: worker threads (one a core by default), a bounded queue with a bounded
-// wait, and coalescing so identical concurrent cold requests render once.
+// wait, and coalescing so identical concurrent cold requests render once. Each busy worker is also
+// handed the next job before it finishes the current one, so it goes from render to render without
+// waiting for the main thread's answer in between (under load that wait was idle time of the worker).
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type AvatarRequest } from '../../avatar/request.js';
@@ -73,20 +75,34 @@ interface Job {
 interface Slot {
   worker: Worker;
   ready: boolean;
-  job?: Job;
+  /** Jobs handed to this worker, in the order it takes them; the first is the one it is rendering. */
+  jobs: Job[];
+  /** Render time limit of the first job. */
   runTimer?: NodeJS.Timeout;
 }
 
+/** Jobs a worker holds at once: the one it renders and the next. */
+const WORKER_DEPTH = 2;
+
 export const DEFAULT_POOL_LIBRARY_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A render allocates its canvases, layers and PNG buffers afresh: with V8's default young generation a
+ * worker under load spends much of its time (and its GC helper threads') on scavenges and promotions.
+ * A larger one cut the CPU per render by a fifth in A/B runs on real data (1,299 → 1,796 renders per
+ * CPU-second at c=64) at no measurable cost in RSS (it only grows while renders keep coming).
+ */
+const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 96 };
 
 /** Under tsx the worker entry is TypeScript; Node's worker does not apply tsx's hooks by itself. */
 function spawnWorker(init: WorkerInit): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
-  if (!fromSource) return new Worker(new URL('./render-worker.js', import.meta.url), { workerData: init });
+  const options = { workerData: init, resourceLimits: WORKER_RESOURCE_LIMITS };
+  if (!fromSource) return new Worker(new URL('./render-worker.js', import.meta.url), options);
   const entry = new URL('./render-worker.ts', import.meta.url).href;
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true, workerData: init });
+  return new Worker(boot, { ...options, eval: true });
 }
 
 export class RenderPool {
@@ -149,8 +165,8 @@ export class RenderPool {
       workers: this.slots.length,
       libraryBytesPerWorker: this.workerLibraryBytes(),
       ready: this.slots.filter((s) => s.ready).length,
-      busy: this.slots.filter((s) => s.job).length,
-      queued: this.queue.length,
+      busy: this.slots.filter((s) => s.jobs.length > 0).length,
+      queued: this.waiting(),
       maxQueue: this.opts.maxQueue,
       rendered: this.rendered,
       failed: this.failed,
@@ -169,7 +185,7 @@ export class RenderPool {
     await Promise.all(
       this.slots.splice(0).map(async (slot) => {
         clearTimeout(slot.runTimer);
-        slot.job?.reject(new RenderBusyError('the render pool is shutting down'));
+        for (const job of slot.jobs.splice(0)) job.reject(new RenderBusyError('the render pool is shutting down'));
         await slot.worker.terminate();
       }),
     );
@@ -182,53 +198,81 @@ export class RenderPool {
         return;
       }
       const job: Job = { msg: { id: this.nextId++, req, debug }, resolve, reject };
-      const idle = this.slots.find((s) => s.ready && !s.job);
+      const idle = this.slots.find((s) => s.ready && s.jobs.length === 0);
       if (idle) {
         this.run(idle, job);
         return;
       }
-      if (this.queue.length >= this.opts.maxQueue) {
+      // A job handed to a busy worker waits too: it counts against the queue bound like a queued one.
+      if (this.waiting() >= this.opts.maxQueue) {
         this.refusedBusy++;
         reject(new RenderBusyError(`render queue full (${this.opts.maxQueue} waiting)`));
         return;
       }
-      job.waitTimer = setTimeout(() => {
-        const at = this.queue.indexOf(job);
-        if (at >= 0) {
-          this.queue.splice(at, 1);
-          this.refusedBusy++;
-          reject(new RenderBusyError(`waited ${this.opts.maxQueueWaitMs} ms for a render worker`));
-        }
-      }, this.opts.maxQueueWaitMs);
-      this.queue.push(job);
+      const ahead = this.slots.find((s) => s.ready && s.jobs.length < WORKER_DEPTH);
+      if (ahead && this.queue.length === 0) this.run(ahead, job);
+      else this.enqueue(job, 'back');
     });
+  }
+
+  /** Puts a job in line for a worker, refused as busy if it waits longer than the queue wait limit. */
+  private enqueue(job: Job, end: 'front' | 'back'): void {
+    clearTimeout(job.waitTimer);
+    job.waitTimer = setTimeout(() => {
+      const at = this.queue.indexOf(job);
+      if (at >= 0) {
+        this.queue.splice(at, 1);
+        this.refusedBusy++;
+        job.reject(new RenderBusyError(`waited ${this.opts.maxQueueWaitMs} ms for a render worker`));
+      }
+    }, this.opts.maxQueueWaitMs);
+    if (end === 'front') this.queue.unshift(job);
+    else this.queue.push(job);
+  }
+
+  /** Hands queued jobs to every worker with room, first in line first. */
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      while (slot.ready && slot.jobs.length < WORKER_DEPTH && this.queue.length > 0) this.run(slot, this.queue.shift()!);
+    }
+  }
+
+  /** Jobs not being rendered: queued here or handed to a worker behind the job it renders. */
+  private waiting(): number {
+    let n = this.queue.length;
+    for (const s of this.slots) if (s.jobs.length > 1) n += s.jobs.length - 1;
+    return n;
   }
 
   private run(slot: Slot, job: Job): void {
     clearTimeout(job.waitTimer);
-    slot.job = job;
+    slot.jobs.push(job);
+    if (slot.jobs.length === 1) this.startClock(slot);
+    slot.worker.postMessage(job.msg);
+  }
+
+  /** The render time limit of the slot's first job, from when the worker starts on it. */
+  private startClock(slot: Slot): void {
+    clearTimeout(slot.runTimer);
+    const job = slot.jobs[0];
+    if (!job) return;
     slot.runTimer = setTimeout(() => {
-      if (slot.job !== job) return;
-      slot.job = undefined;
+      if (slot.jobs[0] !== job) return;
+      slot.jobs.shift();
       this.failed++;
       job.reject(new RenderFailedError('timeout', `render took longer than ${this.opts.renderTimeoutMs} ms`));
       this.replace(slot);
     }, this.opts.renderTimeoutMs);
-    slot.worker.postMessage(job.msg);
-  }
-
-  private finish(slot: Slot): void {
-    clearTimeout(slot.runTimer);
-    slot.job = undefined;
-    const next = this.queue.shift();
-    if (next) this.run(slot, next);
   }
 
   private onMessage(slot: Slot, msg: WorkerMessage): void {
     if (msg.type === 'ready' || msg.type === 'init-failed') return; // handled during start
-    const job = slot.job;
-    if (!job || job.msg.id !== msg.id) return; // a job already given up on (timeout)
-    this.finish(slot);
+    const at = slot.jobs.findIndex((j) => j.msg.id === msg.id);
+    if (at < 0) return; // a job already given up on (timeout)
+    const [job] = slot.jobs.splice(at, 1) as [Job];
+    if (at === 0) this.startClock(slot);
+    // Keep the worker one job ahead while there is work waiting.
+    this.dispatch();
     if (msg.type === 'done') {
       this.rendered++;
       const png = Buffer.from(msg.png.buffer, msg.png.byteOffset, msg.png.byteLength);
@@ -241,15 +285,14 @@ export class RenderPool {
 
   private addSlot(): Promise<void> {
     const worker = spawnWorker({ assetsDir: this.opts.assetsDir, libraryCacheBytes: this.workerLibraryBytes() });
-    const slot: Slot = { worker, ready: false };
+    const slot: Slot = { worker, ready: false, jobs: [] };
     this.slots.push(slot);
     return new Promise<void>((resolve, reject) => {
       worker.on('message', (msg: WorkerMessage) => {
         if (msg.type === 'ready') {
           slot.ready = true;
           resolve();
-          const next = slot.job ? undefined : this.queue.shift();
-          if (next) this.run(slot, next);
+          this.dispatch();
         } else if (msg.type === 'init-failed') {
           reject(new Error(`render worker could not load the assets: ${msg.message}`));
           this.dropSlot(slot);
@@ -271,9 +314,8 @@ export class RenderPool {
 
   private crashed(slot: Slot, err: Error): void {
     if (!this.slots.includes(slot)) return;
-    const job = slot.job;
+    const job = slot.jobs.shift();
     clearTimeout(slot.runTimer);
-    slot.job = undefined;
     if (job) {
       this.failed++;
       job.reject(new RenderCrashError(err.message));
@@ -282,9 +324,14 @@ export class RenderPool {
     else this.dropSlot(slot);
   }
 
-  /** Swaps a stuck or dead worker for a fresh one. */
+  /** Swaps a stuck or dead worker for a fresh one; the jobs it held behind the failed one go back first in line. */
   private replace(slot: Slot): void {
+    clearTimeout(slot.runTimer);
+    const behind = slot.jobs.splice(0);
+    for (let i = behind.length - 1; i >= 0; i--) this.enqueue(behind[i]!, 'front');
     this.dropSlot(slot);
+    // Another worker with room takes them at once; otherwise they wait for the new worker.
+    this.dispatch();
     void slot.worker.terminate();
     if (this.closed) return;
     this.restarts++;

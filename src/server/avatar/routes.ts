@@ -1,16 +1,19 @@
-// HTTP adapter for the avatar service (Fastify): /avatar.png and /avatar (GET, HEAD, OPTIONS),
-// /render, /healthz, /version. Every response carries `Access-Control-Allow-Origin: *` (spec §5).
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+// HTTP adapter for the avatar service: /avatar.png and /avatar (every method, avatar-handler.ts, on
+// Node's request handler), then Fastify for /render, /healthz, /version and unknown paths. Every
+// response carries `Access-Control-Allow-Origin: *` (spec §5). No route reads a request body.
+import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { LRUCache } from 'lru-cache';
-import { ifNoneMatchMatches } from '../etag.js';
+import { prepareHttpServer } from '../http-server.js';
 import { installRequestLog, logPath, serverLogOptions, type LogLevel } from '../request-log.js';
-import { FIGURE_CACHE_CONTROL, type AvatarService } from './avatar-service.js';
-import { FALLBACK_CACHE_CONTROL } from './fallback.js';
+import { AVATAR_ALLOW, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT, type RequestLineLogger } from './avatar-handler.js';
+import { type AvatarService } from './avatar-service.js';
+import { type HotUrls } from './hot-urls.js';
 import { renderDebugPage } from './render-page.js';
 
 export interface AvatarAppOptions {
   service: AvatarService;
+  /** URLs answered before → cache keys (the avatar route's shortcut to the memory cache). */
+  hot: HotUrls;
   /** Body of /healthz and /version; `ok: false` makes /healthz answer 503. */
   health: () => Record<string, unknown> & { ok: boolean };
   logLevel: LogLevel;
@@ -18,11 +21,6 @@ export interface AvatarAppOptions {
   /** Take the client address from X-Forwarded-For (behind a CDN or proxy) for the per-client limit. */
   trustProxy: boolean;
 }
-
-const AVATAR_PATHS = ['/avatar.png', '/avatar'];
-/** So page scripts can read the frame count and cache facts of a cross-origin image response. */
-const EXPOSE = 'etag, x-imager-frames, x-imager-fallback, x-imager-cache';
-const ALLOW = 'GET, HEAD, OPTIONS';
 
 function rawQueryOf(request: FastifyRequest): string {
   const url = request.raw.url ?? '';
@@ -39,72 +37,37 @@ function plain(reply: FastifyReply, status: number, text: string): FastifyReply 
     .send(text);
 }
 
-/** Raw URLs of `?figure=` requests already answered from cache → their cache key. */
-type HotUrls = LRUCache<string, string>;
-
-/**
- * The hot path on Node's own request handler: a GET/HEAD whose exact URL was answered before and whose
- * image is still in the memory cache goes straight to the socket. Everything else (first sight of a URL,
- * `?user=` requests, evicted images, other routes) is left to Fastify. Returns false when not handled.
- */
-function createHotHandler(service: AvatarService, hot: HotUrls, log: () => FastifyInstance['log'] | undefined, nextId: () => string) {
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
-    const method = req.method;
-    if (method !== 'GET' && method !== 'HEAD') return false;
-    const url = req.url ?? '';
-    const key = hot.get(url);
-    if (key === undefined) return false;
-    const image = service.memoryImage(key);
-    if (image === undefined) {
-      hot.delete(url);
-      return false;
-    }
-    const started = performance.now();
-    const inm = req.headers['if-none-match'];
-    const notModified = typeof inm === 'string' && ifNoneMatchMatches(inm, image.etag);
-    const headers: Record<string, string> = {
-      'access-control-allow-origin': '*',
-      etag: image.etag,
-      'cache-control': FIGURE_CACHE_CONTROL,
-      'x-imager-frames': String(image.frames),
-      'x-imager-cache': 'memory',
-      'access-control-expose-headers': EXPOSE,
-    };
-    let status = 200;
-    if (notModified) {
-      status = 304;
-      res.writeHead(304, headers);
-      res.end();
-    } else {
-      headers['content-type'] = 'image/png';
-      headers['content-length'] = String(image.body.length);
-      res.writeHead(200, headers);
-      if (method === 'HEAD') res.end();
-      else res.end(image.body);
-    }
-    const logger = log();
-    if (logger !== undefined && logger.level !== 'silent' && logger.level !== 'warn' && logger.level !== 'error' && logger.level !== 'fatal') {
-      const bytes = status === 200 && method === 'GET' ? image.body.length : 0;
-      const ms = Math.round((performance.now() - started) * 100) / 100;
-      logger.info({ reqId: nextId(), method, path: logPath(url), status, bytes, ms }, 'request');
-    }
-    return true;
-  };
-}
+const REQUEST_LINE_LEVELS: LogLevel[] = ['info', 'debug', 'trace'];
 
 export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
-  const hot: HotUrls = new LRUCache<string, string>({ max: 100_000 });
   let requests = 0;
   const nextId = () => `req-${(++requests).toString(36)}`;
   let built: FastifyInstance | undefined;
-  const hotHandler = createHotHandler(opts.service, hot, () => built?.log, nextId);
+  // The same line Fastify's request log writes, for what is answered before Fastify sees it.
+  const logLine: RequestLineLogger | undefined = REQUEST_LINE_LEVELS.includes(opts.logLevel)
+    ? (method, url, status, bytes, ms) => built?.log.info({ reqId: nextId(), method, path: logPath(url), status, bytes, ms }, 'request')
+    : undefined;
+  const avatarHandler = createAvatarHandler({
+    service: opts.service,
+    hot: opts.hot,
+    trustProxy: opts.trustProxy,
+    logLine,
+    onError: (err, url) => built?.log.error({ err, path: logPath(url) }, 'avatar handler failed'),
+  });
   const app = Fastify({
     ...serverLogOptions({ level: opts.logLevel, stream: opts.logStream }),
     genReqId: nextId,
-    serverFactory: (fastifyHandler) =>
-      createServer((req, res) => {
-        if (!hotHandler(req, res)) fastifyHandler(req, res);
-      }),
+    serverFactory: (fastifyHandler) => {
+      const server = createServer((req, res) => {
+        if (!avatarHandler(req, res)) fastifyHandler(req, res);
+      });
+      prepareHttpServer(server, {
+        allow: AVATAR_ALLOW,
+        methodNotAllowedBody: METHOD_NOT_ALLOWED_TEXT,
+        logConnect: (target, status, bytes) => logLine?.('CONNECT', target, status, bytes, 0),
+      });
+      return server;
+    },
     trustProxy: opts.trustProxy,
     // A URL Fastify cannot route (a malformed escape in the path) is still answered with CORS.
     frameworkErrors: (err, _request, rawReply) => {
@@ -113,61 +76,18 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
         .headers({ 'access-control-allow-origin': '*', 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
         .send(`bad request: ${err.message}\n`);
     },
-    // The avatar route reads the raw query itself (every parameter as sent).
+    // /render reads the raw query itself (every parameter as sent).
     routerOptions: { querystringParser: () => ({}), maxParamLength: 8192 },
   });
   built = app;
   installRequestLog(app);
   const { service } = opts;
 
-  const avatar = async (request: FastifyRequest, reply: FastifyReply) => {
-    const answer = await service.answer(rawQueryOf(request), request.ip);
-    reply.header('access-control-allow-origin', '*');
-    if (answer.kind === 'bad-request') return plain(reply, 400, answer.reason);
-    if (answer.kind === 'fallback') {
-      return reply
-        .code(302)
-        .header('location', answer.location)
-        .header('cache-control', FALLBACK_CACHE_CONTROL)
-        .header('x-imager-fallback', answer.reason)
-        .header('access-control-expose-headers', EXPOSE)
-        .header('content-type', 'text/plain; charset=utf-8')
-        .send(`fallback (${answer.reason}): ${answer.location}\n`);
-    }
-    const { image } = answer;
-    if (answer.cacheControl === FIGURE_CACHE_CONTROL) hot.set(request.raw.url ?? '', answer.key);
-    reply
-      .header('etag', image.etag)
-      .header('cache-control', answer.cacheControl)
-      .header('x-imager-frames', String(image.frames))
-      .header('x-imager-cache', answer.source)
-      .header('access-control-expose-headers', EXPOSE);
-    const inm = request.headers['if-none-match'];
-    if (typeof inm === 'string' && ifNoneMatchMatches(inm, image.etag)) return reply.code(304).send();
-    return reply.code(200).header('content-type', 'image/png').send(image.body);
-  };
-
-  const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
-    const asked = request.headers['access-control-request-headers'];
-    return reply
-      .code(204)
-      .header('access-control-allow-origin', '*')
-      .header('access-control-allow-methods', ALLOW)
-      .header('access-control-allow-headers', typeof asked === 'string' && asked !== '' ? asked : 'if-none-match')
-      .header('access-control-expose-headers', EXPOSE)
-      .header('access-control-max-age', '86400')
-      .header('allow', ALLOW)
-      .send();
-  };
-
-  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
-    plain(reply.header('allow', ALLOW), 405, 'method not allowed\n');
-
-  for (const path of AVATAR_PATHS) {
-    app.get(path, avatar);
-    app.options(path, preflight);
-    app.route({ method: ['POST', 'PUT', 'DELETE', 'PATCH'], url: path, handler: notAllowed });
-  }
+  // Every route here is GET (and HEAD): any other method is not found, answered before a body is read.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD') done();
+    else plain(reply, 404, 'not found\n');
+  });
 
   app.get('/render', async (request, reply) => {
     const q = rawQueryOf(request);

@@ -1,6 +1,8 @@
 // Username → current figure through the hotel's public user API (`GET /api/public/users?name=<name>`
 // answering JSON with `figureString`). Found names are cached about an hour (spec §8), failures briefly
-// so an unknown name or a down API is not asked again on every image of a page.
+// so an unknown name or a down API is not asked again on every image of a page. A lookup ends within its
+// timeout whatever the API does (slow headers, a body trickling in, no answer at all): the image request
+// waiting on it falls back instead of hanging.
 import { LRUCache } from 'lru-cache';
 import { MAX_FIGURE_BYTES, MAX_USER_NAME_CHARS } from './params.js';
 
@@ -19,19 +21,39 @@ export interface UserLookupOptions {
   negativeTtlMs: number;
   /** How long a timeout, refused connection or bad answer is remembered. */
   errorTtlMs: number;
-  maxEntries: number;
+  /** Bytes the name → figure cache may hold (names, figures and bookkeeping). */
+  maxBytes: number;
 }
 
+/** Whole lookup, answer body included; with a render after it the image still answers within 2 s. */
+export const DEFAULT_USER_TIMEOUT_MS = 1500;
+
 export const DEFAULT_USER_LOOKUP: Omit<UserLookupOptions, 'apiBase'> = {
-  timeoutMs: 3000,
+  timeoutMs: DEFAULT_USER_TIMEOUT_MS,
   ttlMs: 60 * 60 * 1000,
   negativeTtlMs: 60 * 1000,
   errorTtlMs: 10 * 1000,
-  maxEntries: 50_000,
+  maxBytes: 32 * 1024 * 1024,
 };
+
+/** The user API answers a small JSON object; a longer body is not one. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+/** Lookups waiting on the API at once; more are refused (unreachable) rather than queued without bound. */
+export const MAX_LOOKUPS_IN_FLIGHT = 1024;
+/** An entry's outcome object and the LRU's bookkeeping, besides its strings (measured, rounded up). */
+const ENTRY_OVERHEAD = 200;
+
+function outcomeBytes(outcome: Outcome, id: string): number {
+  // Strings count two bytes a character: a name or figure outside Latin-1 is stored that way.
+  const text = outcome.ok ? outcome.figure : outcome.detail;
+  return 2 * (id.length + text.length) + ENTRY_OVERHEAD;
+}
 
 export interface UserLookupStats {
   entries: number;
+  bytes: number;
+  maxBytes: number;
+  inFlight: number;
   hits: number;
   lookups: number;
   failures: number;
@@ -57,7 +79,7 @@ export class UserLookup {
   private failures = 0;
 
   constructor(private readonly opts: UserLookupOptions) {
-    this.cache = new LRUCache<string, Outcome>({ max: opts.maxEntries, ttl: opts.ttlMs, ttlAutopurge: false });
+    this.cache = new LRUCache<string, Outcome>({ maxSize: Math.max(1, opts.maxBytes), sizeCalculation: outcomeBytes, ttl: opts.ttlMs, ttlAutopurge: false });
   }
 
   /** Names are case-insensitive in the hotel, so the cache is too. */
@@ -74,6 +96,9 @@ export class UserLookup {
     }
     let pending = this.inFlight.get(id);
     if (pending === undefined) {
+      if (this.inFlight.size >= MAX_LOOKUPS_IN_FLIGHT) {
+        return { ok: false, reason: 'unreachable', detail: `${MAX_LOOKUPS_IN_FLIGHT} user lookups already waiting on the API`, cached: false };
+      }
       pending = this.fetchFigure(name).then((outcome) => {
         this.inFlight.delete(id);
         const ttl = outcome.ok ? this.opts.ttlMs : outcome.reason === 'unknown' ? this.opts.negativeTtlMs : this.opts.errorTtlMs;
@@ -86,7 +111,15 @@ export class UserLookup {
   }
 
   stats(): UserLookupStats {
-    return { entries: this.cache.size, hits: this.hits, lookups: this.lookups, failures: this.failures };
+    return {
+      entries: this.cache.size,
+      bytes: this.cache.calculatedSize,
+      maxBytes: this.opts.maxBytes,
+      inFlight: this.inFlight.size,
+      hits: this.hits,
+      lookups: this.lookups,
+      failures: this.failures,
+    };
   }
 
   private async fetchFigure(name: string): Promise<Outcome> {
@@ -96,42 +129,70 @@ export class UserLookup {
     return outcome;
   }
 
+  /** The API's answer, or a timeout outcome once `timeoutMs` has passed, whatever the API is doing. */
   private async request(name: string): Promise<Outcome> {
     const url = usersEndpoint(this.opts.apiBase);
     url.searchParams.set('name', name);
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<Outcome>((resolve) => {
+      timer = setTimeout(() => {
+        abort.abort();
+        resolve({ ok: false, reason: 'timeout', detail: `no complete answer from ${url.origin} within ${this.opts.timeoutMs} ms` });
+      }, this.opts.timeoutMs);
+    });
+    try {
+      return await Promise.race([this.ask(url, name, abort.signal), deadline]);
+    } finally {
+      clearTimeout(timer);
+      abort.abort();
+    }
+  }
+
+  private async ask(url: URL, name: string, signal: AbortSignal): Promise<Outcome> {
     let res: Response;
     try {
       res = await fetch(url, {
         headers: { accept: 'application/json', 'user-agent': 'hotel-imager avatar service' },
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
+        signal,
         redirect: 'follow',
       });
     } catch (err) {
       const e = err as Error;
-      if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-        return { ok: false, reason: 'timeout', detail: `no answer from ${url.origin} within ${this.opts.timeoutMs} ms` };
-      }
+      if (signal.aborted) return { ok: false, reason: 'timeout', detail: `no answer from ${url.origin} within ${this.opts.timeoutMs} ms` };
       const cause = (e as { cause?: { code?: string } }).cause?.code;
       return { ok: false, reason: 'unreachable', detail: `${url.origin}: ${cause ?? e.message}` };
     }
     try {
       if (res.status === 404) return { ok: false, reason: 'unknown', detail: `no user named ${JSON.stringify(name)}` };
       if (!res.ok) return { ok: false, reason: 'unreachable', detail: `${url.origin} answered HTTP ${res.status}` };
-      const body = (await res.json()) as unknown;
+      const text = await readLimited(res, MAX_ANSWER_BYTES);
+      if (text === undefined) return { ok: false, reason: 'bad-response', detail: `the answer is longer than ${MAX_ANSWER_BYTES} bytes` };
+      const body = JSON.parse(text) as unknown;
       const figure = (body as { figureString?: unknown } | null)?.figureString;
       if (typeof figure !== 'string' || figure === '' || Buffer.byteLength(figure) > MAX_FIGURE_BYTES) {
         return { ok: false, reason: 'bad-response', detail: 'the answer has no usable figureString' };
       }
       return { ok: true, figure };
     } catch (err) {
-      const e = err as Error;
-      if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-        return { ok: false, reason: 'timeout', detail: `answer from ${url.origin} not complete within ${this.opts.timeoutMs} ms` };
-      }
-      return { ok: false, reason: 'bad-response', detail: `unreadable answer: ${e.message}` };
+      if (signal.aborted) return { ok: false, reason: 'timeout', detail: `answer from ${url.origin} not complete within ${this.opts.timeoutMs} ms` };
+      return { ok: false, reason: 'bad-response', detail: `unreadable answer: ${(err as Error).message}` };
     } finally {
-      // Release the connection even when the body was not read.
-      if (!res.bodyUsed) await res.body?.cancel().catch(() => undefined);
+      // Release the connection even when the body was not read to the end.
+      await res.body?.cancel().catch(() => undefined);
     }
   }
+}
+
+/** The body as text, or undefined when it is longer than `max` bytes (reading stops there). */
+async function readLimited(res: Response, max: number): Promise<string | undefined> {
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > max) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

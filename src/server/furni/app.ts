@@ -5,7 +5,8 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { BUILT_AT_MEANING, type BuildInfo } from '../build-info.js';
-import { installRequestLog, logRequest, requestLineWriter, serverLogOptions, type ServerLogOptions } from '../request-log.js';
+import { prepareHttpServer } from '../http-server.js';
+import { installRequestLog, logPath, logRequest, requestLineWriter, serverLogOptions, type ServerLogOptions } from '../request-log.js';
 import { createAssetAnswerer, NOT_FOUND_BODY, NOT_FOUND_HEADERS } from './asset-answer.js';
 import { createAssetHandler } from './asset-handler.js';
 import { ALLOWED_METHODS, createClientErrorHandler, METHOD_NOT_ALLOWED_BODY } from './client-error.js';
@@ -60,6 +61,11 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
         if (!handled) fastifyHandler(req, res);
       });
       server.keepAliveTimeout = KEEP_ALIVE_MS;
+      prepareHttpServer(server, {
+        allow: ALLOWED_METHODS,
+        methodNotAllowedBody: METHOD_NOT_ALLOWED_BODY,
+        logConnect: (target, status, bytes) => logLine?.(nextId(), 'CONNECT', logPath(target), status, bytes, 0),
+      });
       fastPath = installFastPath(server, { answerAsset, logLine, nextId, keepAliveMs: KEEP_ALIVE_MS });
       return server;
     },

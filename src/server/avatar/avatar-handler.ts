@@ -1,0 +1,179 @@
+// /avatar.png and /avatar on Node's own request handler, ahead of Fastify: every method on these paths
+// is answered here. GET and HEAD give the image (straight from memory for a URL answered before, else
+// through the service), OPTIONS the CORS preflight, every other method 405. The method alone decides:
+// a request body is never read, so its content type or size cannot change the answer (Node discards
+// an unread body). Fastify's routing, hooks and reply objects would cost a cold request more than its
+// own parsing and caching do; what this side answers is logged in the same line format.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ifNoneMatchMatches } from '../etag.js';
+import { FIGURE_CACHE_CONTROL, type AvatarAnswer, type AvatarService } from './avatar-service.js';
+import { FALLBACK_CACHE_CONTROL } from './fallback.js';
+import { type HotUrls } from './hot-urls.js';
+import { type CachedImage } from './image-cache.js';
+
+export const AVATAR_ALLOW = 'GET, HEAD, OPTIONS';
+export const METHOD_NOT_ALLOWED_TEXT = 'method not allowed\n';
+/** So page scripts can read the frame count and cache facts of a cross-origin image response. */
+const EXPOSE = 'etag, x-imager-frames, x-imager-fallback, x-imager-cache';
+/** A preflight's Access-Control-Request-Headers is echoed only when it is a plain list of field names. */
+const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
+
+/** Writes one request line (method, raw URL, status, body bytes, ms); undefined when not logging requests. */
+export type RequestLineLogger = (method: string, url: string, status: number, bytes: number, ms: number) => void;
+
+export interface AvatarHandlerOptions {
+  service: AvatarService;
+  hot: HotUrls;
+  /** Take the client address from X-Forwarded-For (behind a CDN or proxy) for the per-client limit. */
+  trustProxy: boolean;
+  logLine: RequestLineLogger | undefined;
+  onError: (err: unknown, url: string) => void;
+}
+
+function isAvatarUrl(url: string): boolean {
+  // Exact paths, with or without a query string; anything else (other spellings included) is Fastify's.
+  if (url.startsWith('/avatar.png')) return url.length === 11 || url.charCodeAt(11) === 0x3f;
+  if (url.startsWith('/avatar')) return url.length === 7 || url.charCodeAt(7) === 0x3f;
+  return false;
+}
+
+/** A field from the raw header list (repeats joined with ", " as Node joins them), without building req.headers. */
+function rawHeader(rawHeaders: string[], lowerName: string): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === lowerName.length && name.toLowerCase() === lowerName) {
+      found = found === undefined ? rawHeaders[i + 1]! : `${found}, ${rawHeaders[i + 1]!}`;
+    }
+  }
+  return found;
+}
+
+/** The client for the per-client limit: the socket's address, or the first X-Forwarded-For entry behind a proxy. */
+function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = rawHeader(req.rawHeaders, 'x-forwarded-for');
+    const first = forwarded?.split(',', 1)[0]?.trim();
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? '';
+}
+
+function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): number {
+  const length = Buffer.byteLength(text);
+  res.writeHead(status, {
+    ...extra,
+    'access-control-allow-origin': '*',
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': cacheControl,
+    'content-length': String(length),
+  });
+  res.end(text);
+  return res.req.method === 'HEAD' ? 0 : length;
+}
+
+/** The image, or 304 when If-None-Match names its ETag; returns [status, body bytes]. */
+function sendImage(req: IncomingMessage, res: ServerResponse, image: CachedImage, cacheControl: string, source: string): [number, number] {
+  const headers: Record<string, string> = {
+    'access-control-allow-origin': '*',
+    etag: image.etag,
+    'cache-control': cacheControl,
+    'x-imager-frames': String(image.frames),
+    'x-imager-cache': source,
+    'access-control-expose-headers': EXPOSE,
+  };
+  const inm = rawHeader(req.rawHeaders, 'if-none-match');
+  if (inm !== undefined && ifNoneMatchMatches(inm, image.etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return [304, 0];
+  }
+  headers['content-type'] = 'image/png';
+  headers['content-length'] = String(image.body.length);
+  res.writeHead(200, headers);
+  if (req.method === 'HEAD') {
+    res.end();
+    return [200, 0];
+  }
+  res.end(image.body);
+  return [200, image.body.length];
+}
+
+function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: AvatarAnswer): [number, number] {
+  if (answer.kind === 'image') return sendImage(req, res, answer.image, answer.cacheControl, answer.source);
+  if (answer.kind === 'bad-request') return [400, sendText(res, 400, answer.reason)];
+  // The redirect is cacheable for a minute (spec §7.2), unlike the other plain-text answers.
+  const text = `fallback (${answer.reason}): ${answer.location}\n`;
+  const extra = { location: answer.location, 'x-imager-fallback': answer.reason, 'access-control-expose-headers': EXPOSE };
+  return [302, sendText(res, 302, text, extra, FALLBACK_CACHE_CONTROL)];
+}
+
+function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
+  const asked = rawHeader(req.rawHeaders, 'access-control-request-headers')?.trim();
+  res.writeHead(204, {
+    'access-control-allow-origin': '*',
+    'access-control-allow-methods': AVATAR_ALLOW,
+    'access-control-allow-headers': asked && HEADER_LIST.test(asked) ? asked : 'if-none-match',
+    'access-control-expose-headers': EXPOSE,
+    'access-control-max-age': '86400',
+    allow: AVATAR_ALLOW,
+  });
+  res.end();
+}
+
+/** Returns the request listener for the avatar paths; it reports false for every other request. */
+export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const { service, hot, logLine } = opts;
+
+  const finish = (method: string, url: string, status: number, bytes: number, started: number) => {
+    logLine?.(method, url, status, bytes, Math.round((performance.now() - started) * 100) / 100);
+  };
+
+  const answerImage = async (req: IncomingMessage, res: ServerResponse, url: string, started: number) => {
+    const method = req.method!;
+    let status: number;
+    let bytes: number;
+    try {
+      const q = url.indexOf('?');
+      const answer = await service.answer(q < 0 ? '' : url.slice(q + 1), clientAddress(req, opts.trustProxy));
+      // A `?figure=` image never changes for its URL: the next request for it is answered from memory.
+      if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL) hot.set(url, answer.key);
+      [status, bytes] = sendAnswer(req, res, answer);
+    } catch (err) {
+      opts.onError(err, url);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      status = 500;
+      bytes = sendText(res, 500, 'internal error\n');
+    }
+    finish(method, url, status, bytes, started);
+  };
+
+  return (req, res) => {
+    const url = req.url ?? '';
+    if (!isAvatarUrl(url)) return false;
+    const started = performance.now();
+    const method = req.method ?? '';
+    if (method === 'GET' || method === 'HEAD') {
+      // Answered before and still in memory: straight back, nothing parsed.
+      const key = hot.get(url);
+      const image = key === undefined ? undefined : service.memoryImage(key);
+      if (image !== undefined) {
+        const [status, bytes] = sendImage(req, res, image, FIGURE_CACHE_CONTROL, 'memory');
+        finish(method, url, status, bytes, started);
+        return true;
+      }
+      if (key !== undefined) hot.delete(url); // its image was evicted
+      void answerImage(req, res, url, started);
+    } else if (method === 'OPTIONS') {
+      sendPreflight(req, res);
+      finish(method, url, 204, 0, started);
+    } else {
+      const bytes = sendText(res, 405, METHOD_NOT_ALLOWED_TEXT, { allow: AVATAR_ALLOW });
+      finish(method, url, 405, bytes, started);
+    }
+    return true;
+  };
+}

@@ -1,0 +1,45 @@
+// Node http server behaviour both services share, at the edges of the protocol Fastify never sees:
+// a request whose client half-closes (FIN) right after sending it is still answered, and CONNECT is
+// answered 405 like every other method the services do not serve, instead of the connection dropping.
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+export interface HttpEdgeOptions {
+  /** The Allow header of the 405 (the methods the service serves). */
+  allow: string;
+  /** Body of the 405, text/plain. */
+  methodNotAllowedBody: string;
+  /** Called once the 405 to a CONNECT is written (for the request log). */
+  logConnect?: (target: string, status: number, bytes: number) => void;
+}
+
+/** A client that never reads its 405 does not hold the socket longer than this. */
+const CONNECT_LINGER_MS = 5000;
+
+export function prepareHttpServer(server: Server, opts: HttpEdgeOptions): void {
+  // By default Node ends our side of the connection as soon as the client's FIN arrives, so a reply
+  // that is still being prepared (a disk read, a render, a storage check) is lost: 0 bytes back for a
+  // complete request. With this set Node instead marks the pending response as the last one and closes
+  // after it is written, as HTTP/1.1 expects of a half-closed connection.
+  // (An undocumented but long-standing property of http.Server; test/server/half-close.test.ts proves it.)
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  // Without a 'connect' listener Node destroys the socket of a CONNECT request unanswered.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const body = opts.methodNotAllowedBody;
+    const head =
+      'HTTP/1.1 405 Method Not Allowed\r\n' +
+      `Allow: ${opts.allow}\r\n` +
+      'Content-Type: text/plain; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Access-Control-Allow-Origin: *\r\n' +
+      `Date: ${new Date().toUTCString()}\r\n` +
+      'Connection: close\r\n\r\n';
+    socket.on('error', () => socket.destroy());
+    // The tunnel is never opened: bytes after the head are not read, the connection closes after the answer.
+    socket.end(head + body, 'latin1');
+    const linger = setTimeout(() => socket.destroy(), CONNECT_LINGER_MS);
+    linger.unref();
+    socket.once('close', () => clearTimeout(linger));
+    opts.logConnect?.(req.url ?? '', 405, Buffer.byteLength(body));
+  });
+}
