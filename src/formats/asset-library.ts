@@ -3,7 +3,7 @@
 import { type RgbaImage, createImage, cropImage } from '../imaging/image.js';
 import { decodeImage, encodePng } from '../imaging/codec.js';
 import { FormatError } from './errors.js';
-import { readNitroBundle, writeNitroBundle } from './nitro-container.js';
+import { readNitroBundle, writeNitroBundle, type NitroWriteOptions } from './nitro-container.js';
 import { type NitroAssetData, type NitroSpriteFrame } from './nitro-asset-types.js';
 
 export interface AssetLibrary {
@@ -74,7 +74,7 @@ function cutSprite(atlas: RgbaImage, f: NitroSpriteFrame, file: string, key: str
 }
 
 /** Packs sprites into one atlas (shelf packing, deterministic order) and writes a `.nitro` bundle. */
-export async function writeAssetLibrary(lib: AssetLibrary): Promise<Buffer> {
+export async function writeAssetLibrary(lib: AssetLibrary, opts: NitroWriteOptions = {}): Promise<Buffer> {
   const names = [...lib.sprites.keys()].sort();
   const { placements, width, height } = packShelves(names.map((n) => ({ key: n, width: lib.sprites.get(n)!.width, height: lib.sprites.get(n)!.height })));
   const atlas = createImage(Math.max(1, width), Math.max(1, height));
@@ -101,7 +101,7 @@ export async function writeAssetLibrary(lib: AssetLibrary): Promise<Buffer> {
   };
   const entries: [string, Uint8Array][] = [[`${lib.name}.json`, Buffer.from(JSON.stringify(doc))]];
   if (names.length > 0) entries.push([imageName, await encodePng(atlas)]);
-  return writeNitroBundle(entries);
+  return writeNitroBundle(entries, opts);
 }
 
 export interface PackInput {
