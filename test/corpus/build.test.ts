@@ -14,7 +14,7 @@ import { type CorpusIndex, type BuildReport } from '../../src/corpus/corpus.js';
 import { readFurniBundle } from '../../src/furni/bundle.js';
 import { renderStill } from '../../src/furni/render.js';
 import { decodeImage } from '../../src/imaging/codec.js';
-import { encodePngSync } from '../../src/imaging/png.js';
+import { encodePngCompact } from '../../src/imaging/png-compact.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const root = mkdtempSync(join(tmpdir(), 'hi-build-test-'));
@@ -94,7 +94,7 @@ test('round trip: every still re-rendered from its bundle alone is byte-identica
     for (const r of Object.keys(c.files).filter((x) => x === `furni-renders/${base}.png` || x.startsWith(`furni-renders/${base}*`))) {
       const star = r.slice(0, -4).split('*')[1];
       const img = renderStill(model, star === undefined ? 0 : Number(star));
-      assert.ok(encodePngSync(img!).equals(readFileSync(join(out, r))), r);
+      assert.ok(encodePngCompact(img!).equals(readFileSync(join(out, r))), r);
       checked++;
     }
   }
