@@ -1,7 +1,7 @@
 // An asset library = the JSON document of a `.nitro` bundle plus its sprites cut out of the
 // spritesheet. Furni bundles and figure libraries both load into this; the SWF reader produces it too.
 import { type RgbaImage, createImage, cropImage } from '../imaging/image.js';
-import { decodeImage, encodePng } from '../imaging/codec.js';
+import { decodeImage, decodeImageNative, encodePng } from '../imaging/codec.js';
 import { FormatError } from './errors.js';
 import { readNitroBundle, writeNitroBundle, type NitroWriteOptions } from './nitro-container.js';
 import { type NitroAssetData, type NitroSpriteFrame } from './nitro-asset-types.js';
@@ -15,8 +15,16 @@ export interface AssetLibrary {
   sprites: Map<string, RgbaImage>;
 }
 
+export interface ReadLibraryOptions {
+  /**
+   * Decode the spritesheet with libvips (`decodeImageNative`) instead of in-thread: cheaper for one
+   * large sheet per library (furni); the default suits libraries read by the hundred (figures).
+   */
+  nativeDecode?: boolean;
+}
+
 /** Reads a `.nitro` bundle holding `<name>.json` and the spritesheet image it names. */
-export async function readAssetLibrary(bundle: Uint8Array, file = '<buffer>'): Promise<AssetLibrary> {
+export async function readAssetLibrary(bundle: Uint8Array, file = '<buffer>', opts: ReadLibraryOptions = {}): Promise<AssetLibrary> {
   const files = readNitroBundle(bundle, file);
   const jsonName = [...files.keys()].find((n) => n.endsWith('.json'));
   if (!jsonName) throw new FormatError('nitro bundle', file, 'no .json document inside');
@@ -36,7 +44,7 @@ export async function readAssetLibrary(bundle: Uint8Array, file = '<buffer>'): P
     if (!imageData) throw new FormatError('nitro bundle', file, `spritesheet image ${imageName} is missing`);
     let atlas: RgbaImage;
     try {
-      atlas = await decodeImage(imageData);
+      atlas = await (opts.nativeDecode ? decodeImageNative : decodeImage)(imageData);
     } catch (e) {
       throw new FormatError('nitro bundle', file, `spritesheet ${imageName} does not decode: ${(e as Error).message}`);
     }
@@ -56,7 +64,9 @@ function cutSprite(atlas: RgbaImage, f: NitroSpriteFrame, file: string, key: str
   if (x < 0 || y < 0 || x + w > atlas.width || y + h > atlas.height) {
     throw new FormatError('nitro bundle', file, `sprite ${key} lies outside the ${atlas.width}x${atlas.height} atlas`);
   }
-  const piece = cropImage(atlas, { x, y, width: w, height: h });
+  // A sheet holding one untrimmed sprite (room backdrops: 3000x2015) is that sprite: no copy.
+  const whole = x === 0 && y === 0 && w === atlas.width && h === atlas.height;
+  const piece = whole ? atlas : cropImage(atlas, { x, y, width: w, height: h });
   // Trimmed frames: put the trimmed piece back at its place in the untrimmed source size.
   const src = f.spriteSourceSize;
   const size = f.sourceSize;

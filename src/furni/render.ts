@@ -119,7 +119,8 @@ function compose(placed: Placed[], crop: boolean): Composed | null {
   }
   const bounds = alphaBounds(canvas);
   if (!bounds) return null;
-  if (!crop) return { image: canvas, originX: -x0, originY: -y0 };
+  // No copy when nothing is cropped: a room backdrop's canvas is 100 MB.
+  if (!crop || (bounds.width === canvas.width && bounds.height === canvas.height)) return { image: canvas, originX: -x0, originY: -y0 };
   return { image: cropImage(canvas, bounds), originX: -x0 - bounds.x, originY: -y0 - bounds.y };
 }
 
@@ -207,13 +208,22 @@ function fuller(a: StateSummary, b: StateSummary): boolean {
  * crumbs, a lowered pyramid, a bare tree). Transitions are not resting states.
  */
 export function chooseStill(model: FurniModel): StillChoice | null {
+  // Asked for by every colour's render and by the bundle: worked out once per model.
+  const hit = stillCache.get(model.def);
+  if (hit && hit.sprites === model.sprites) return hit.choice;
   const size = sizeOf(model, ROOM_SIZE);
-  if (!size) return null;
-  const direction = validDirection(size, STILL_DIRECTION);
-  let best: StateSummary | null = null;
-  for (const c of restingStateSummaries(model)) if (!best || fuller(c, best)) best = c;
-  return best && { ...best, direction };
+  let choice: StillChoice | null = null;
+  if (size) {
+    const direction = validDirection(size, STILL_DIRECTION);
+    let best: StateSummary | null = null;
+    for (const c of restingStateSummaries(model)) if (!best || fuller(c, best)) best = c;
+    choice = best && { ...best, direction };
+  }
+  stillCache.set(model.def, { sprites: model.sprites, choice });
+  return choice;
 }
+
+const stillCache = new WeakMap<FurniModel['def'], { sprites: FurniModel['sprites']; choice: StillChoice | null }>();
 
 export interface RenderRequest {
   /** Colour table id (`*n`); the base classname is colour 0 like in the client. Absent ids draw untinted. */
