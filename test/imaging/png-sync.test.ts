@@ -46,3 +46,16 @@ test('decodePngSync reads every PNG layout and refuses a corrupt file with an er
   const webp = await raw(img).webp({ lossless: true, exact: true }).toBuffer();
   assert.ok(imagesEqual(await decodeImage(webp), img), 'lossless WebP decodes through libvips to the same pixels');
 });
+
+test('decodeImageNative (libvips, for spritesheets) gives exactly the pixels of the in-thread decoder; 16-bit PNGs stay in-thread', async () => {
+  const { decodeImageNative } = await import('../../src/imaging/codec.js');
+  const img = sample(53, 29);
+  for (const opts of [{ adaptiveFiltering: true }, { palette: true, colours: 200 }] as const) {
+    const png = await raw(img).png({ compressionLevel: 6, ...opts }).toBuffer();
+    assert.ok(imagesEqual(await decodeImageNative(png), decodePngSync(png)), JSON.stringify(opts));
+  }
+  const rgb = await raw(img).removeAlpha().png().toBuffer();
+  assert.ok(imagesEqual(await decodeImageNative(rgb), decodePngSync(rgb)), 'RGB');
+  const sixteen = await raw(img).toColourspace('rgb16').png().toBuffer();
+  assert.ok(imagesEqual(await decodeImageNative(sixteen), decodePngSync(sixteen)), '16-bit: scaled like pngjs, not clipped');
+});
