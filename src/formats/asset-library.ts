@@ -1,7 +1,8 @@
 // An asset library = the JSON document of a `.nitro` bundle plus its sprites cut out of the
 // spritesheet. Furni bundles and figure libraries both load into this; the SWF reader produces it too.
 import { type RgbaImage, createImage, cropImage } from '../imaging/image.js';
-import { decodeImage, decodeImageNative, encodePng } from '../imaging/codec.js';
+import { decodeImage, decodeImageNative } from '../imaging/codec.js';
+import { encodePngCompact } from '../imaging/png-compact.js';
 import { FormatError } from './errors.js';
 import { readNitroBundle, writeNitroBundle, type NitroWriteOptions } from './nitro-container.js';
 import { type NitroAssetData, type NitroSpriteFrame } from './nitro-asset-types.js';
@@ -110,7 +111,7 @@ export async function writeAssetLibrary(lib: AssetLibrary, opts: NitroWriteOptio
     spritesheet: { meta: { image: imageName, format: 'RGBA8888', size: { w: atlas.width, h: atlas.height }, scale: 1 }, frames },
   };
   const entries: [string, Uint8Array][] = [[`${lib.name}.json`, Buffer.from(JSON.stringify(doc))]];
-  if (names.length > 0) entries.push([imageName, await encodePng(atlas)]);
+  if (names.length > 0) entries.push([imageName, encodePngCompact(atlas)]);
   return writeNitroBundle(entries, opts);
 }
 
