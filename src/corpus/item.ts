@@ -96,7 +96,7 @@ export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: Li
       }
       const r = renderRoom(model, { colorId });
       if (!r.image) {
-        results.push({ classname, status: 'skipped', reason: 'empty render: no visible pixel at size 64', state: r.state, direction: r.direction });
+        results.push({ classname, status: 'skipped', reason: 'empty render: nothing visible at size 64', state: r.state, direction: r.direction });
         continue;
       }
       outputs.push({ path: renderPath(classname), bytes: encodePngCompact(r.image) });

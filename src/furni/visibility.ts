@@ -1,6 +1,6 @@
 // What a layer draws that can be seen. Real bundles mark "off" frames with sprites that exist but show
 // nothing: fully transparent 1×1 images, near-transparent ones (alpha 3, 6, 13), single opaque black
-// pixels (the converter's empty Flash bitmaps), black sprites under ink ADD (which add no light). Judging
+// pixels, black sprites under ink ADD (which add no light). Judging
 // "visible" by the asset existing, or by any pixel with alpha > 0, lets those frames count as layers
 // and turns stills into specks; this module is the one definition the state choice and the drawing share.
 import { type RgbaImage } from '../imaging/image.js';
@@ -15,8 +15,8 @@ import { type Ink } from '../imaging/composite.js';
 export const SEEN_ALPHA = 16;
 
 /**
- * A layer is visible when it draws at least this many seen pixels. A single pixel is the converter's
- * placeholder for an empty frame (real data: 762 opaque black 1×1 sprites), not a part of the item.
+ * A layer is visible when it draws at least this many seen pixels. A single pixel is how real bundles
+ * often mark an empty frame (762 opaque black 1×1 sprites in the public set), not a part of the item.
  */
 export const MIN_SEEN_PIXELS = 2;
 

@@ -170,7 +170,7 @@ test('an item whose still is empty is skipped with the reason; its icon and bund
   fd.roomitemtypes.furnitype.push({ ...template, id: 90001, classname: 'kit_blank', revision: 4 }, { ...template, id: 90002, classname: 'kit_iconly', revision: 4 });
   writeFileSync(fdPath, JSON.stringify(fd));
   const s = await runBuild({ assets, out: join(root, 'out-empty'), jobs: 1, now: fixed });
-  assert.deepEqual(s.report.items['kit_blank'], { status: 'skipped', reason: 'empty render: no visible pixel at size 64', state: 0, direction: 2 });
+  assert.deepEqual(s.report.items['kit_blank'], { status: 'skipped', reason: 'empty render: nothing visible at size 64', state: 0, direction: 2 });
   assert.deepEqual(s.report.items['kit_iconly'], { status: 'skipped', reason: 'empty render: no size-64 visualization' });
   for (const cn of ['kit_blank', 'kit_iconly']) {
     assert.ok(!(`furni-renders/${cn}.png` in s.corpus.files), cn);

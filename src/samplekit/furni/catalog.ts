@@ -1031,8 +1031,8 @@ export const KIT_ITEMS: readonly KitItem[] = [
         c.box(0, 0, 18, 8, BLUE);
         c.label(`A${d}`, 9, -2, WHITE);
       });
-      // Food heaps of falling size: state 0 full, 1 half, 2 crumbs; state 3 is empty, its frame the
-      // converter's placeholder for an empty bitmap, one opaque black pixel.
+      // Food heaps of falling size: state 0 full, 1 half, 2 crumbs; state 3 is empty, its frame one
+      // opaque black pixel, as real bundles often mark an empty frame.
       const heaps: [number, number][] = [[14, 10], [9, 6], [3, 2]];
       heaps.forEach(([hw, h], f) => dirs(b, 1, f, [2], M24, (c) => c.box(0, -8, hw, h, ORANGE)));
       blank(b, 1, 3, [2], M24, BLACK);
