@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AvatarRenderError, loadAvatarHotel, RENDERER_VERSION, renderAvatar, type AvatarHotel, type DrawnLayer } from '../src/avatar/index.js';
 import { cropImage, type RgbaImage } from '../src/imaging/image.js';
-import { decodePngSync, encodePngSync } from '../src/imaging/png.js';
+import { decodePngSync } from '../src/imaging/png.js';
+import { encodePngCompact } from '../src/imaging/png-compact.js';
 import { attribute, findControls, REFERENCE_MALE_DEFAULTS, type Compare, type Controls, type Outcome } from './reference/attribution.js';
 import { FigureCatalog, parseFigureTokens, REPRO_FIGURES, reproFigures, sampleFigures, type FigureDataJson, type FigureMapJson, type SampledFigure } from './reference/figures.js';
 import { comparePremultiplied, diffImage, differingMask, sideBySide, visibleOutside } from './reference/pixels.js';
@@ -372,7 +373,7 @@ for (const [n, r] of worst.entries()) {
   const pose = POSES.find((p) => p.id === r.pose)!;
   const again = await renderBoth(hotel, r.figure, r.direction, pose);
   const name = `${String(n + 1).padStart(3, '0')}-${safeName(r.figure)}-d${r.direction}-${r.pose}.png`;
-  if (again.ours && again.ref) await writeFile(join(sheetDir, name), encodePngSync(sideBySide([again.ours, again.ref, diffImage(again.ours, again.ref)], 4)));
+  if (again.ours && again.ref) await writeFile(join(sheetDir, name), encodePngCompact(sideBySide([again.ours, again.ref, diffImage(again.ours, again.ref)], 4)));
   listing.push({
     sheet: again.ours && again.ref ? `sheets/${name}` : null,
     figure: r.figure,

@@ -4,7 +4,7 @@ import { type AssetLibrary } from '../formats/asset-library.js';
 import { writeFurniBundle } from '../furni/bundle.js';
 import { furniModelFromLibrary, sizeOf, type FurniModel } from '../furni/model.js';
 import { renderRoom, renderIcon, chooseStill, ROOM_SIZE } from '../furni/render.js';
-import { encodePngSync } from '../imaging/png.js';
+import { encodePngCompact } from '../imaging/png-compact.js';
 
 export type ItemStatus = 'ok' | 'failed' | 'skipped';
 
@@ -96,10 +96,10 @@ export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: Li
       }
       const r = renderRoom(model, { colorId });
       if (!r.image) {
-        results.push({ classname, status: 'skipped', reason: 'empty render: no visible pixel at size 64', state: r.state, direction: r.direction });
+        results.push({ classname, status: 'skipped', reason: 'empty render: nothing visible at size 64', state: r.state, direction: r.direction });
         continue;
       }
-      outputs.push({ path: renderPath(classname), bytes: encodePngSync(r.image) });
+      outputs.push({ path: renderPath(classname), bytes: encodePngCompact(r.image) });
       const res: ClassnameResult = { classname, status: 'ok', state: r.state, direction: r.direction };
       if (classname === task.base && !task.baseRow) res.notes = ['no furnidata row for the base classname: its still is colour 0, published as the fallback for variant 404s'];
       if (classname !== task.base && room.colors[String(colorId)] === undefined) res.notes = [`colour ${colorId} is not in the colour table: drawn untinted`];
@@ -111,7 +111,7 @@ export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: Li
   const base = results[0]!;
   try {
     const icon = renderIcon(model, 0);
-    if (icon) outputs.push({ path: thumbPath(task.base), bytes: encodePngSync(icon) });
+    if (icon) outputs.push({ path: thumbPath(task.base), bytes: encodePngCompact(icon) });
     else (base.notes ??= []).push('no icon: no drawable size-1 icon layer');
   } catch (e) {
     (base.notes ??= []).push(`icon failed: ${message(e)}`);

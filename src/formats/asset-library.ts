@@ -1,9 +1,10 @@
 // An asset library = the JSON document of a `.nitro` bundle plus its sprites cut out of the
 // spritesheet. Furni bundles and figure libraries both load into this; the SWF reader produces it too.
 import { type RgbaImage, createImage, cropImage } from '../imaging/image.js';
-import { decodeImage, encodePng } from '../imaging/codec.js';
+import { decodeImage, decodeImageNative } from '../imaging/codec.js';
+import { encodePngCompact } from '../imaging/png-compact.js';
 import { FormatError } from './errors.js';
-import { readNitroBundle, writeNitroBundle } from './nitro-container.js';
+import { readNitroBundle, writeNitroBundle, type NitroWriteOptions } from './nitro-container.js';
 import { type NitroAssetData, type NitroSpriteFrame } from './nitro-asset-types.js';
 
 export interface AssetLibrary {
@@ -15,8 +16,16 @@ export interface AssetLibrary {
   sprites: Map<string, RgbaImage>;
 }
 
+export interface ReadLibraryOptions {
+  /**
+   * Decode the spritesheet with libvips (`decodeImageNative`) instead of in-thread: cheaper for one
+   * large sheet per library (furni); the default suits libraries read by the hundred (figures).
+   */
+  nativeDecode?: boolean;
+}
+
 /** Reads a `.nitro` bundle holding `<name>.json` and the spritesheet image it names. */
-export async function readAssetLibrary(bundle: Uint8Array, file = '<buffer>'): Promise<AssetLibrary> {
+export async function readAssetLibrary(bundle: Uint8Array, file = '<buffer>', opts: ReadLibraryOptions = {}): Promise<AssetLibrary> {
   const files = readNitroBundle(bundle, file);
   const jsonName = [...files.keys()].find((n) => n.endsWith('.json'));
   if (!jsonName) throw new FormatError('nitro bundle', file, 'no .json document inside');
@@ -36,7 +45,7 @@ export async function readAssetLibrary(bundle: Uint8Array, file = '<buffer>'): P
     if (!imageData) throw new FormatError('nitro bundle', file, `spritesheet image ${imageName} is missing`);
     let atlas: RgbaImage;
     try {
-      atlas = await decodeImage(imageData);
+      atlas = await (opts.nativeDecode ? decodeImageNative : decodeImage)(imageData);
     } catch (e) {
       throw new FormatError('nitro bundle', file, `spritesheet ${imageName} does not decode: ${(e as Error).message}`);
     }
@@ -70,7 +79,9 @@ function cutSprite(atlas: RgbaImage, f: NitroSpriteFrame, file: string, key: str
   if (x < 0 || y < 0 || x + w > atlas.width || y + h > atlas.height) {
     throw new FormatError('nitro bundle', file, `sprite ${key} lies outside the ${atlas.width}x${atlas.height} atlas`);
   }
-  const piece = cropImage(atlas, { x, y, width: w, height: h });
+  // A sheet holding one untrimmed sprite (room backdrops: 3000x2015) is that sprite: no copy.
+  const whole = x === 0 && y === 0 && w === atlas.width && h === atlas.height;
+  const piece = whole ? atlas : cropImage(atlas, { x, y, width: w, height: h });
   // Trimmed frames: put the trimmed piece back at its place in the untrimmed source size.
   const src = f.spriteSourceSize;
   const size = f.sourceSize;
@@ -88,7 +99,7 @@ function cutSprite(atlas: RgbaImage, f: NitroSpriteFrame, file: string, key: str
 }
 
 /** Packs sprites into one atlas (shelf packing, deterministic order) and writes a `.nitro` bundle. */
-export async function writeAssetLibrary(lib: AssetLibrary): Promise<Buffer> {
+export async function writeAssetLibrary(lib: AssetLibrary, opts: NitroWriteOptions = {}): Promise<Buffer> {
   const names = [...lib.sprites.keys()].sort();
   const { placements, width, height } = packShelves(names.map((n) => ({ key: n, width: lib.sprites.get(n)!.width, height: lib.sprites.get(n)!.height })));
   const atlas = createImage(Math.max(1, width), Math.max(1, height));
@@ -114,8 +125,8 @@ export async function writeAssetLibrary(lib: AssetLibrary): Promise<Buffer> {
     spritesheet: { meta: { image: imageName, format: 'RGBA8888', size: { w: atlas.width, h: atlas.height }, scale: 1 }, frames },
   };
   const entries: [string, Uint8Array][] = [[`${lib.name}.json`, Buffer.from(JSON.stringify(doc))]];
-  if (names.length > 0) entries.push([imageName, await encodePng(atlas)]);
-  return writeNitroBundle(entries);
+  if (names.length > 0) entries.push([imageName, encodePngCompact(atlas)]);
+  return writeNitroBundle(entries, opts);
 }
 
 export interface PackInput {

@@ -1,6 +1,8 @@
 // The `.nitro` container: big-endian u16 file count; per file u16 name length, ASCII name,
-// u32 data length, zlib-deflated data. Same layout as the bundles real Nitro hotels serve.
-import { deflateSync, inflateSync } from 'node:zlib';
+// u32 data length, compressed data. Same layout as the bundles real Nitro hotels serve. The data is
+// a zlib stream, or in some real bundles (posters) a gzip member: the client's inflater (pako) tells
+// them apart by the header, and so do we. We write zlib (gzip only to reproduce such bundles).
+import { deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import { FormatError } from './errors.js';
 
 export class NitroBundleError extends FormatError {
@@ -8,6 +10,11 @@ export class NitroBundleError extends FormatError {
     super('nitro bundle', file, reason, offset);
     this.name = 'NitroBundleError';
   }
+}
+
+/** A gzip member starts 1f 8b (RFC 1952); a zlib stream never does (its first byte's low nibble is 8). */
+function isGzip(data: Uint8Array): boolean {
+  return data.length >= 2 && data[0] === 0x1f && data[1] === 0x8b;
 }
 
 /** Reads the files of a bundle (`file` only names it in errors); `only` limits which are inflated, the rest are skipped. */
@@ -38,10 +45,12 @@ export function readNitroBundle(buf: Uint8Array, file = '<buffer>', only?: (name
       continue;
     }
     let data: Buffer;
+    const packed = b.subarray(o, o + dataLength);
+    const gzip = isGzip(packed);
     try {
-      data = inflateSync(b.subarray(o, o + dataLength));
+      data = gzip ? gunzipSync(packed) : inflateSync(packed);
     } catch (e) {
-      throw new NitroBundleError(file, `data of ${name} does not inflate: ${(e as Error).message}`, o);
+      throw new NitroBundleError(file, `data of ${name} (${gzip ? 'gzip' : 'zlib'}) does not inflate: ${(e as Error).message}`, o);
     }
     o += dataLength;
     if (files.has(name)) throw new NitroBundleError(file, `duplicate file name ${name}`, o);
@@ -51,22 +60,30 @@ export function readNitroBundle(buf: Uint8Array, file = '<buffer>', only?: (name
   return files;
 }
 
+export interface NitroWriteOptions {
+  /** How each file is packed: zlib (what we publish) or gzip (as some real bundles are). Default zlib. */
+  compression?: 'zlib' | 'gzip';
+}
+
 /** Writes a bundle; files keep the order given so output is deterministic. */
-export function writeNitroBundle(files: Iterable<[string, Uint8Array]>): Buffer {
-  const parts: Buffer[] = [];
-  let count = 0;
-  for (const [name, data] of files) {
+export function writeNitroBundle(files: Iterable<[string, Uint8Array]>, opts: NitroWriteOptions = {}): Buffer {
+  const pack = (data: Uint8Array) => (opts.compression === 'gzip' ? gzipSync(data, { level: 9 }) : deflateSync(data, { level: 9 }));
+  return frameNitroBundle([...files].map(([name, data]): [string, Uint8Array] => [name, pack(data)]));
+}
+
+/** The container framing around files that are already packed (zlib or gzip), in the order given. */
+export function frameNitroBundle(packed: [string, Uint8Array][]): Buffer {
+  const parts: Uint8Array[] = [];
+  for (const [name, z] of packed) {
     if (!/^[\x20-\x7e]+$/.test(name) || name.length > 0xffff) throw new RangeError(`invalid bundle file name ${JSON.stringify(name)}`);
-    const z = deflateSync(data, { level: 9 });
     const head = Buffer.alloc(2 + name.length + 4);
     head.writeUInt16BE(name.length, 0);
     head.write(name, 2, 'latin1');
     head.writeUInt32BE(z.length, 2 + name.length);
     parts.push(head, z);
-    count++;
   }
-  if (count === 0 || count > 0xffff) throw new RangeError(`a bundle holds 1 to 65535 files, got ${count}`);
+  if (packed.length === 0 || packed.length > 0xffff) throw new RangeError(`a bundle holds 1 to 65535 files, got ${packed.length}`);
   const countBuf = Buffer.alloc(2);
-  countBuf.writeUInt16BE(count, 0);
+  countBuf.writeUInt16BE(packed.length, 0);
   return Buffer.concat([countBuf, ...parts]);
 }

@@ -68,17 +68,38 @@ export function loopTicks(animation: AnimationDef): number {
   return ticks;
 }
 
+const distinctCache = new WeakMap<AnimationDef, Map<string, number>>();
+
 /** Distinct frames: the ticks of one loop with the ticks where nothing changes dropped (at least 1). */
 export function distinctFrameCount(size: SizeDef, animation: AnimationDef, direction: number): number {
+  const key = `${size.layerCount}:${direction}`;
+  let perAnimation = distinctCache.get(animation);
+  const hit = perAnimation?.get(key);
+  if (hit !== undefined) return hit;
   const ticks = loopTicks(animation);
+  const layers = Array.from({ length: size.layerCount }, (_, i) => animation.layers[String(i)]);
+  // What each layer showed at the previous tick (id, x, y), compared as numbers: up to 10 000 ticks.
+  const prev = new Float64Array(layers.length * 3);
   let runs = 0;
-  let prev = '';
   for (let t = 0; t < ticks; t++) {
-    const sig = framesAt(size, animation, t, direction).map((f) => `${f.id},${f.x},${f.y}`).join(';');
-    if (t === 0 || sig !== prev) runs++;
-    prev = sig;
+    let changed = t === 0;
+    for (let i = 0; i < layers.length; i++) {
+      const layer = layers[i];
+      const f = (layer && layerFrameAt(layer, t, direction)) || STILL_FRAME;
+      const o = i * 3;
+      if (prev[o] !== f.id || prev[o + 1] !== f.x || prev[o + 2] !== f.y) {
+        changed = true;
+        prev[o] = f.id;
+        prev[o + 1] = f.x;
+        prev[o + 2] = f.y;
+      }
+    }
+    if (changed) runs++;
   }
-  return Math.max(1, runs);
+  const count = Math.max(1, runs);
+  if (!perAnimation) distinctCache.set(animation, (perAnimation = new Map()));
+  perAnimation.set(key, count);
+  return count;
 }
 
 export { restingStates };

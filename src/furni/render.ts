@@ -1,9 +1,13 @@
 // Pure furni rendering: draw model + request → RGBA. The size-64 still (state, direction and frame
 // chosen by the service's rules) and the catalogue icon (size-1 layers).
-import { type RgbaImage, createImage, cropImage, alphaBounds, hasVisiblePixel } from '../imaging/image.js';
-import { drawSprite, parseInk } from '../imaging/composite.js';
+import { type RgbaImage, createImage, cropImage, alphaBounds } from '../imaging/image.js';
+import { drawSprite, parseInk, type Ink } from '../imaging/composite.js';
 import { type FurniModel, type SizeDef, type AnimationDef, type FurniSprite, resolveLayer, restingStates, sizeOf } from './model.js';
 import { framesAt, distinctFrameCount, type LayerFrame } from './animation.js';
+import { seenPixels, MIN_SEEN_PIXELS } from './visibility.js';
+import { guildTint, isBadgeLayer } from './special-layers.js';
+
+export { GUILD_DEFAULT_COLORS } from './special-layers.js';
 
 export const ROOM_SIZE = 64;
 export const ICON_SIZE = 1;
@@ -52,31 +56,36 @@ interface Placed {
   top: number;
   z: number;
   alpha: number;
-  ink: string;
+  ink: Ink;
   tint: number;
+  /** Pixels it draws that can be seen (visibility.ts). */
+  seen: number;
 }
 
 /**
- * Guild furni (visualization `furniture_guild_customized`) tint the layers tagged COLOR1 / COLOR2 with
- * the owning group's two colours; with no group (a catalogue still) the client uses these defaults,
- * which keeps the two parts apart instead of drawing both white.
+ * The layers drawn at one frame, bottom to top. Not drawn: layers whose sprite is missing (as in the
+ * client), badge slots (special-layers.ts), and layers that show nothing that can be seen (fewer than
+ * MIN_SEEN_PIXELS pixels at SEEN_ALPHA: "off" frames, single placeholder pixels), which would only
+ * stretch the crop box around an invisible dot.
  */
-export const GUILD_DEFAULT_COLORS: Readonly<Record<string, number>> = { COLOR1: 0xeeeeee, COLOR2: 0x4b4b4b };
-
 function place(model: FurniModel, size: SizeDef, direction: number, frames: LayerFrame[], colorId: number | undefined, nameOf: (layerId: number, frame: number) => string): Placed[] {
   const colors = colorId === undefined ? undefined : size.colors[String(colorId)];
-  const guild = model.def.visualizationType === 'furniture_guild_customized';
+  const vis = model.def.visualizationType;
   const out: Placed[] = [];
   for (let i = 0; i < size.layerCount; i++) {
     const frame = frames[i]!;
     const sprite = model.sprites.get(nameOf(i, frame.id));
     if (!sprite) continue;
     const layer = resolveLayer(size, direction, i);
+    if (isBadgeLayer(vis, layer.tag)) continue;
+    const ink = parseInk(layer.ink);
+    const seen = seenPixels(sprite.image, layer.alpha, ink);
+    if (seen < MIN_SEEN_PIXELS) continue;
     const w = sprite.image.width;
     // Nitro keeps the asset's x,y; an alias mirrored with flipH is anchored at +x and extends left.
     const left = (sprite.flipH ? sprite.x - w : -sprite.x) + layer.x + frame.x;
     const top = -sprite.y + layer.y + frame.y;
-    out.push({ layerId: i, sprite, left, top, z: layer.z, alpha: layer.alpha, ink: layer.ink, tint: (guild ? GUILD_DEFAULT_COLORS[layer.tag] : undefined) ?? colors?.[String(i)] ?? 0xffffff });
+    out.push({ layerId: i, sprite, left, top, z: layer.z, alpha: layer.alpha, ink, tint: guildTint(vis, layer.tag) ?? colors?.[String(i)] ?? 0xffffff, seen });
   }
   // Higher z on top; on a tie the higher layer id on top (client depth = -z/1000 - id/1000).
   out.sort((a, b) => a.z - b.z || a.layerId - b.layerId);
@@ -105,13 +114,13 @@ function compose(placed: Placed[], crop: boolean): Composed | null {
   }
   const canvas = createImage(x1 - x0, y1 - y0);
   for (const p of drawn) {
-    const ink = parseInk(p.ink);
-    const image = ink === 'add' ? lightOf(p.sprite.image) : p.sprite.image;
-    drawSprite(canvas, image, p.left - x0, p.top - y0, { flipH: p.sprite.flipH, tint: p.tint, alpha: p.alpha, ink });
+    const image = p.ink === 'add' ? lightOf(p.sprite.image) : p.sprite.image;
+    drawSprite(canvas, image, p.left - x0, p.top - y0, { flipH: p.sprite.flipH, tint: p.tint, alpha: p.alpha, ink: p.ink });
   }
   const bounds = alphaBounds(canvas);
   if (!bounds) return null;
-  if (!crop) return { image: canvas, originX: -x0, originY: -y0 };
+  // No copy when nothing is cropped: a room backdrop's canvas is 100 MB.
+  if (!crop || (bounds.width === canvas.width && bounds.height === canvas.height)) return { image: canvas, originX: -x0, originY: -y0 };
   return { image: cropImage(canvas, bounds), originX: -x0 - bounds.x, originY: -y0 - bounds.y };
 }
 
@@ -146,57 +155,75 @@ export interface StillChoice {
   /** The state drawn (0 for a static item). */
   state: number;
   direction: number;
-  /** Visible layers in that state (a layer is visible when its sprite has a pixel with alpha > 0). */
+  /** Visible layers in that state (visibility.ts: at least MIN_SEEN_PIXELS pixels that can be seen). */
   visibleLayers: number;
-  /** Distinct frames of the state's loop (1 for a static item). */
+  /** Distinct frames of the state's loop (1 for a static item and for state 0 without an animation). */
   distinctFrames: number;
+  /** Seen pixels of the visible layers together (overlaps counted once per layer). */
+  seenPixels: number;
 }
 
-function visibleLayerCount(model: FurniModel, size: SizeDef, direction: number, frames: LayerFrame[]): number {
-  let n = 0;
-  for (let i = 0; i < size.layerCount; i++) {
-    const s = model.sprites.get(roomAssetName(model.def.classname, size.size, i, direction, frames[i]!.id));
-    if (s && hasVisiblePixel(s.image)) n++;
-  }
-  return n;
-}
+export type StateSummary = Omit<StillChoice, 'direction'>;
 
-export interface StateSummary {
-  state: number;
-  /** Layers whose sprite at the state's first tick has a pixel with alpha > 0. */
-  visibleLayers: number;
-  distinctFrames: number;
-}
-
-/** Every resting state of the size-64 visualization with its visible layers and distinct frames. */
-export function restingStateSummaries(model: FurniModel): StateSummary[] {
-  const size = sizeOf(model, ROOM_SIZE);
-  if (!size || isStatic(model, size)) return [];
-  const direction = validDirection(size, STILL_DIRECTION);
-  return restingStates(size).map((a) => ({
-    state: a.id,
-    visibleLayers: visibleLayerCount(model, size, direction, framesAt(size, a, 0, direction)),
-    distinctFrames: distinctFrameCount(size, a, direction),
-  }));
+function summarize(model: FurniModel, size: SizeDef, direction: number, state: number, animation: AnimationDef | undefined): StateSummary {
+  const cn = model.def.classname;
+  const placed = place(model, size, direction, framesAt(size, animation, 0, direction), undefined, (i, f) => roomAssetName(cn, size.size, i, direction, f));
+  return {
+    state,
+    visibleLayers: placed.length,
+    distinctFrames: animation ? distinctFrameCount(size, animation, direction) : 1,
+    seenPixels: placed.reduce((n, p) => n + p.seen, 0),
+  };
 }
 
 /**
- * The still's state: the resting state with the most visible layers at its first tick, ties broken by
- * more distinct frames, then by the higher state id. Transitions are not resting states.
+ * The states a still can show with what each shows at its first tick: every resting state of the size-64
+ * visualization, and state 0 when no resting animation has id 0 — the client then draws frame 0 of
+ * every layer (no animation is state 0's animation), so state 0 is always a state. A static item has
+ * state 0 only.
+ */
+export function restingStateSummaries(model: FurniModel): StateSummary[] {
+  const size = sizeOf(model, ROOM_SIZE);
+  if (!size) return [];
+  const direction = validDirection(size, STILL_DIRECTION);
+  if (isStatic(model, size)) return [summarize(model, size, direction, 0, undefined)];
+  const states = restingStates(size);
+  const out = states.map((a) => summarize(model, size, direction, a.id, a));
+  if (!states.some((a) => a.id === 0)) out.push(summarize(model, size, direction, 0, undefined));
+  return out;
+}
+
+/** Whether state `a` beats `b` for the still: see chooseStill. */
+function fuller(a: StateSummary, b: StateSummary): boolean {
+  if (a.visibleLayers !== b.visibleLayers) return a.visibleLayers > b.visibleLayers;
+  if (a.distinctFrames !== b.distinctFrames) return a.distinctFrames > b.distinctFrames;
+  if (a.seenPixels !== b.seenPixels) return a.seenPixels > b.seenPixels;
+  return a.state > b.state;
+}
+
+/**
+ * The still's state (spec §2.2): the state with the most visible layers at its first tick; ties broken
+ * by more distinct frames, then — before the spec's higher state id — by more seen pixels, so that of
+ * states showing the same layers the fuller one wins over a depleted or emptied one (a pet bowl's
+ * crumbs, a lowered pyramid, a bare tree). Transitions are not resting states.
  */
 export function chooseStill(model: FurniModel): StillChoice | null {
+  // Asked for by every colour's render and by the bundle: worked out once per model.
+  const hit = stillCache.get(model.def);
+  if (hit && hit.sprites === model.sprites) return hit.choice;
   const size = sizeOf(model, ROOM_SIZE);
-  if (!size) return null;
-  const direction = validDirection(size, STILL_DIRECTION);
-  if (isStatic(model, size)) {
-    return { state: 0, direction, visibleLayers: visibleLayerCount(model, size, direction, framesAt(size, undefined, 0, direction)), distinctFrames: 1 };
+  let choice: StillChoice | null = null;
+  if (size) {
+    const direction = validDirection(size, STILL_DIRECTION);
+    let best: StateSummary | null = null;
+    for (const c of restingStateSummaries(model)) if (!best || fuller(c, best)) best = c;
+    choice = best && { ...best, direction };
   }
-  let best: StateSummary | null = null;
-  for (const c of restingStateSummaries(model)) {
-    if (!best || c.visibleLayers > best.visibleLayers || (c.visibleLayers === best.visibleLayers && (c.distinctFrames > best.distinctFrames || (c.distinctFrames === best.distinctFrames && c.state > best.state)))) best = c;
-  }
-  return best && { ...best, direction };
+  stillCache.set(model.def, { sprites: model.sprites, choice });
+  return choice;
 }
+
+const stillCache = new WeakMap<FurniModel['def'], { sprites: FurniModel['sprites']; choice: StillChoice | null }>();
 
 export interface RenderRequest {
   /** Colour table id (`*n`); the base classname is colour 0 like in the client. Absent ids draw untinted. */

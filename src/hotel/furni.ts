@@ -83,9 +83,12 @@ export async function detectLayout(assetsDir: string, o: LayoutOverrides = {}): 
   };
 }
 
-/** The reader of one furni asset file of a layout: a `.nitro` bundle or a furni SWF → AssetLibrary. */
+/**
+ * The reader of one furni asset file of a layout: a `.nitro` bundle or a furni SWF → AssetLibrary. A
+ * furni spritesheet is one large PNG per item: libvips decodes it at about half the CPU of pngjs.
+ */
 export function furniLibraryLoader(kind: LayoutKind): (bytes: Uint8Array, file: string) => Promise<AssetLibrary> {
-  return kind === 'nitro' ? readAssetLibrary : (bytes, file) => readFurniSwf(bytes, file);
+  return kind === 'nitro' ? (bytes, file) => readAssetLibrary(bytes, file, { nativeDecode: true }) : (bytes, file) => readFurniSwf(bytes, file);
 }
 
 /** Furnidata rows plus the legacy rows that could not be read (reported, not fatal). */

@@ -1,6 +1,6 @@
-// In-thread PNG encode/decode. sharp hands every call to libuv's thread pool and back, which costs
-// more than the work itself for the tiny sprites, stills and avatar frames we handle by the thousand;
-// pngjs does RGBA PNGs synchronously, and the indexed encoder below covers what pngjs cannot write.
+// In-thread PNG decode and the avatar's indexed encode. sharp hands every call to libuv's thread pool
+// and back, which costs more than the work itself for the tiny sprites, stills and avatar frames we
+// handle by the thousand: pngjs decodes synchronously; stills and icons are encoded by png-compact.ts.
 import { crc32, deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { type RgbaImage } from './image.js';
@@ -14,14 +14,6 @@ export function isPng(buf: Uint8Array): boolean {
 export function decodePngSync(buf: Uint8Array): RgbaImage {
   const png = PNG.sync.read(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength));
   return { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.length) };
-}
-
-/** 8-bit RGBA PNG, unfiltered (pixel art deflates best that way), zlib at `level`. Same pixels → same bytes. */
-export function encodePngSync(img: RgbaImage, level = 9): Buffer {
-  if (img.width === 0 || img.height === 0) throw new RangeError('cannot encode an empty image');
-  const png = new PNG({ width: img.width, height: img.height, colorType: 6, inputColorType: 6, bitDepth: 8, inputHasAlpha: true });
-  png.data = Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length);
-  return PNG.sync.write(png, { colorType: 6, inputColorType: 6, bitDepth: 8, inputHasAlpha: true, filterType: 0, deflateLevel: level });
 }
 
 /** Slots of the colour → palette index table: a power of two, four times the 256 colours it can hold. */

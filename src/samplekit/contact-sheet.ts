@@ -4,7 +4,7 @@
 import { type AssetLibrary, readAssetLibrary } from '../formats/asset-library.js';
 import { type RgbaImage, createImage } from '../imaging/image.js';
 import { drawSprite } from '../imaging/composite.js';
-import { encodePng } from '../imaging/codec.js';
+import { encodePngCompact } from '../imaging/png-compact.js';
 import { drawText, textWidth } from './pixel-font.js';
 import { type KitFile } from './kit-file.js';
 
@@ -98,5 +98,5 @@ export async function buildContactSheet(files: Iterable<KitFile> | AsyncIterable
     drawSprite(sheet, c.img, c.x, c.y);
     drawText(sheet, c.label, c.x, c.y + c.img.height + 2, LABEL);
   }
-  return { png: await encodePng(sheet, { compressionLevel: 6 }), legend: legend.join('\n') + '\n', sprites: n };
+  return { png: encodePngCompact(sheet), legend: legend.join('\n') + '\n', sprites: n };
 }

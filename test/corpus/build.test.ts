@@ -14,7 +14,7 @@ import { type CorpusIndex, type BuildReport } from '../../src/corpus/corpus.js';
 import { readFurniBundle } from '../../src/furni/bundle.js';
 import { renderStill } from '../../src/furni/render.js';
 import { decodeImage } from '../../src/imaging/codec.js';
-import { encodePngSync } from '../../src/imaging/png.js';
+import { encodePngCompact } from '../../src/imaging/png-compact.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const root = mkdtempSync(join(tmpdir(), 'hi-build-test-'));
@@ -37,11 +37,17 @@ test('build: renders per classname and colour row, icons for bases, bundles per 
   const s = await runBuild({ assets: kit, out, jobs: 1, now: fixed });
   const r = readJson<BuildReport>(join(out, REPORT_FILE));
   assert.deepEqual(r.counts, s.report.counts);
-  for (const cn of ['kit_corrupt_trunc', 'kit_corrupt_garbage', 'kit_corrupt_json']) {
+  for (const cn of ['kit_corrupt_trunc', 'kit_corrupt_garbage', 'kit_corrupt_json', 'kit_corrupt_gzip']) {
     assert.equal(r.items[cn]!.status, 'failed', cn);
     assert.match(r.items[cn]!.reason!, /asset file unreadable/);
     assert.ok(!existsSync(join(out, 'furni-renders', `${cn}.png`)));
   }
+  assert.match(r.items['kit_corrupt_gzip']!.reason!, /kit_corrupt_gzip\.json \(gzip\) does not inflate: unexpected end of file/);
+  // gzip-packed like the real posters: read, drawn and published like any other item.
+  assert.equal(r.items['kit_poster_gzip']!.status, 'ok');
+  for (const p of ['furni-renders/kit_poster_gzip.png', 'catalog-thumbs/kit_poster_gzip.png', 'hof_furni/62004/kit_poster_gzip.bundle']) assert.ok(existsSync(join(out, p)), p);
+  // State 0 without an animation is what the seed pack shows (its only animation draws nothing).
+  assert.equal(r.items['kit_seedpack_noframe']!.state, 0);
   assert.equal(r.items['kit_missing_bundle']!.status, 'skipped');
   assert.match(r.items['kit_missing_bundle']!.reason!, /no asset file/);
   assert.equal(r.items['kit_noicon']!.status, 'ok');
@@ -58,7 +64,7 @@ test('build: renders per classname and colour row, icons for bases, bundles per 
   assert.ok(existsSync(join(out, 'catalog-thumbs', 'kit_vase_colors.png')));
   assert.ok(existsSync(join(out, 'hof_furni', '61013', 'kit_vase_colors.bundle')));
   assert.equal(r.items['kit_lamp_state2']!.state, 2);
-  assert.equal(r.counts.failed, 3);
+  assert.equal(r.counts.failed, 4);
 });
 
 test('corpus.json: every published file with its size and sha256, sorted, with counts', async () => {
@@ -88,7 +94,7 @@ test('round trip: every still re-rendered from its bundle alone is byte-identica
     for (const r of Object.keys(c.files).filter((x) => x === `furni-renders/${base}.png` || x.startsWith(`furni-renders/${base}*`))) {
       const star = r.slice(0, -4).split('*')[1];
       const img = renderStill(model, star === undefined ? 0 : Number(star));
-      assert.ok(encodePngSync(img!).equals(readFileSync(join(out, r))), r);
+      assert.ok(encodePngCompact(img!).equals(readFileSync(join(out, r))), r);
       checked++;
     }
   }
@@ -107,7 +113,7 @@ test('incremental: an unchanged rebuild builds nothing; a changed or deleted inp
   unlinkSync(join(out, 'furni-renders', 'kit_crate.png'));
   const after = await runBuild({ assets: kit, out, jobs: 1, now: fixed });
   assert.equal(after.rebuilt, 1);
-  assert.equal(after.report.counts.failed, 3);
+  assert.equal(after.report.counts.failed, 4);
   assert.ok(existsSync(join(out, 'furni-renders', 'kit_crate.png')));
 });
 
@@ -171,7 +177,7 @@ test('a killed build leaves a servable corpus; the rerun completes it; exit code
   }
   const done = spawnSync(node, args, { cwd: repo, encoding: 'utf8' });
   assert.equal(done.status, 0, done.stderr);
-  assert.match(done.stdout, /3 failed/);
+  assert.match(done.stdout, /4 failed/);
   const names = readdirSync(join(out, 'furni-renders'));
   assert.ok(!names.some((n) => n.endsWith('.tmp')));
   const strict = spawnSync(cli(['--assets', kit, '--out', out, '--strict'])[0], cli(['--assets', kit, '--out', out, '--strict'])[1], { cwd: repo, encoding: 'utf8' });

@@ -14,7 +14,7 @@ import { writeAssetLibrary } from '../../src/formats/asset-library.js';
 import { readFurniSwf } from '../../src/formats/flash/furni-library.js';
 import { furniModelFromLibrary } from '../../src/furni/model.js';
 import { renderStill } from '../../src/furni/render.js';
-import { encodePngSync } from '../../src/imaging/png.js';
+import { encodePngCompact } from '../../src/imaging/png-compact.js';
 import { createImage } from '../../src/imaging/image.js';
 import { runBuild, CORPUS_FILE } from '../../src/corpus/run.js';
 import { type CorpusIndex } from '../../src/corpus/corpus.js';
@@ -134,7 +134,7 @@ test('Flash layout: hof_furni/<revision>/<cn>.swf of the furnidata revision wins
   assert.equal(s.layout, 'flash');
   assert.equal(s.report.counts.ok, 3);
   assert.deepEqual(Object.keys(s.corpus.files).filter((p) => p.endsWith('.bundle')), ['hof_furni/5/fl_other.bundle', 'hof_furni/7/fl_lamp.bundle', 'hof_furni/8/fl_flat.bundle']);
-  const still = async (p: string, cn: string) => encodePngSync(renderStill(furniModelFromLibrary(await readFurniSwf(files[p]!, `${cn}.swf`)), 0)!);
+  const still = async (p: string, cn: string) => encodePngCompact(renderStill(furniModelFromLibrary(await readFurniSwf(files[p]!, `${cn}.swf`)), 0)!);
   const published = (cn: string) => readFileSync(join(out, 'furni-renders', `${cn}.png`));
   assert.deepEqual(published('fl_lamp'), await still('hof_furni/7/fl_lamp.swf', 'fl_lamp'));
   assert.notDeepEqual(published('fl_lamp'), await still('hof_furni/fl_lamp.swf', 'fl_lamp'));
@@ -170,7 +170,7 @@ test('an item whose still is empty is skipped with the reason; its icon and bund
   fd.roomitemtypes.furnitype.push({ ...template, id: 90001, classname: 'kit_blank', revision: 4 }, { ...template, id: 90002, classname: 'kit_iconly', revision: 4 });
   writeFileSync(fdPath, JSON.stringify(fd));
   const s = await runBuild({ assets, out: join(root, 'out-empty'), jobs: 1, now: fixed });
-  assert.deepEqual(s.report.items['kit_blank'], { status: 'skipped', reason: 'empty render: no visible pixel at size 64', state: 0, direction: 2 });
+  assert.deepEqual(s.report.items['kit_blank'], { status: 'skipped', reason: 'empty render: nothing visible at size 64', state: 0, direction: 2 });
   assert.deepEqual(s.report.items['kit_iconly'], { status: 'skipped', reason: 'empty render: no size-64 visualization' });
   for (const cn of ['kit_blank', 'kit_iconly']) {
     assert.ok(!(`furni-renders/${cn}.png` in s.corpus.files), cn);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { runBuild } from '../../src/corpus/run.js';
 import { readFurniBundle } from '../../src/furni/bundle.js';
 import { renderStill } from '../../src/furni/render.js';
-import { encodePngSync } from '../../src/imaging/png.js';
+import { encodePngCompact } from '../../src/imaging/png-compact.js';
 import { realdata } from '../helpers/realdata.js';
 
 const nitro = realdata('nitro');
@@ -33,7 +33,7 @@ test('real Nitro hotel: every row with a bundle renders, bundles round-trip', { 
     const { model } = await readFurniBundle(readFileSync(join(out, p)), p);
     for (const r of Object.keys(s.corpus.files).filter((x) => x === `furni-renders/${base}.png` || x.startsWith(`furni-renders/${base}*`))) {
       const star = r.slice(0, -4).split('*')[1];
-      const png = encodePngSync(renderStill(model, star === undefined ? 0 : Number(star))!);
+      const png = encodePngCompact(renderStill(model, star === undefined ? 0 : Number(star))!);
       assert.ok(png.equals(readFileSync(join(out, r))), r);
     }
   }

@@ -7,7 +7,7 @@ import { kitModel, px } from './kit-helpers.js';
 import { renderRoom } from '../../src/furni/render.js';
 import { sizeOf, type FurniModel } from '../../src/furni/model.js';
 import { readFurniBundle, writeFurniBundle } from '../../src/furni/bundle.js';
-import { encodePngSync } from '../../src/imaging/png.js';
+import { encodePngCompact } from '../../src/imaging/png-compact.js';
 
 /** kit_crate with its room layers tagged, optionally as a guild item (a deep copy: the kit cache stays clean). */
 function tagged(visualizationType: string, tags: string[]): FurniModel {
@@ -50,10 +50,10 @@ test('guild furni: untagged layers and non-guild visualizations are not tinted; 
   const untaggedGuild = renderRoom(tagged('furniture_guild_customized', Array(layers).fill(''))).image!;
   const staticTagged = renderRoom(tagged('furniture_static', Array(layers).fill('COLOR1'))).image!;
   const original = renderRoom(kitModel('kit_crate')).image!;
-  assert.ok(encodePngSync(untaggedGuild).equals(encodePngSync(original)));
-  assert.ok(encodePngSync(staticTagged).equals(encodePngSync(original)));
+  assert.ok(encodePngCompact(untaggedGuild).equals(encodePngCompact(original)));
+  assert.ok(encodePngCompact(staticTagged).equals(encodePngCompact(original)));
   // the bundle carries the visualization type and tags, so a client re-render matches the still
   const guild = tagged('furniture_guild_customized', Array(layers).fill('COLOR2'));
   const { model } = await readFurniBundle(await writeFurniBundle(guild));
-  assert.ok(encodePngSync(renderRoom(model).image!).equals(encodePngSync(renderRoom(guild).image!)));
+  assert.ok(encodePngCompact(renderRoom(model).image!).equals(encodePngCompact(renderRoom(guild).image!)));
 });

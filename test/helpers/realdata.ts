@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { createImage, type RgbaImage } from '../../src/imaging/image.js';
 import { drawSprite } from '../../src/imaging/composite.js';
-import { encodePngSync } from '../../src/imaging/png.js';
+import { encodePngCompact } from '../../src/imaging/png-compact.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const REALDATA = process.env.HOTEL_IMAGER_REALDATA ?? join(repoRoot, '..', 'shared', 'realdata');
@@ -68,6 +68,6 @@ export function contactSheet(rows: RgbaImage[][], scale = 1, maxWidth = 1800): R
 export function writeSheet(name: string, rows: RgbaImage[][], legend: string[], scale = 1): void {
   if (!SHEETS) return;
   mkdirSync(SHEETS, { recursive: true });
-  writeFileSync(join(SHEETS, `${name}.png`), encodePngSync(contactSheet(rows, scale)));
+  writeFileSync(join(SHEETS, `${name}.png`), encodePngCompact(contactSheet(rows, scale)));
   writeFileSync(join(SHEETS, `${name}.txt`), legend.join('\n') + '\n');
 }

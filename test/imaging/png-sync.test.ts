@@ -1,8 +1,9 @@
-// The in-thread PNG codec: exact pixels against libvips for every layout it claims, null for the rest.
+// The in-thread PNG decoder: exact pixels against libvips for every layout, an error for a corrupt file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import { decodePngSync, encodePngSync } from '../../src/imaging/png.js';
+import { decodePngSync } from '../../src/imaging/png.js';
+import { encodePngCompact } from '../../src/imaging/png-compact.js';
 import { decodeImage } from '../../src/imaging/codec.js';
 import { createImage, imagesEqual } from '../../src/imaging/image.js';
 
@@ -18,15 +19,6 @@ function sample(w: number, h: number): ReturnType<typeof createImage> {
 }
 
 const raw = (img: ReturnType<typeof createImage>) => sharp(Buffer.from(img.data), { raw: { width: img.width, height: img.height, channels: 4 } });
-
-test('encodePngSync output decodes (libvips) to the same pixels and is deterministic', async () => {
-  const img = sample(37, 23);
-  const png = encodePngSync(img);
-  assert.ok(png.equals(encodePngSync(img)));
-  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-  assert.equal(info.channels, 4);
-  assert.ok(imagesEqual({ width: info.width, height: info.height, data }, img));
-});
 
 test('decodePngSync matches libvips for RGBA with every filter, RGB and palette PNGs', async () => {
   const img = sample(41, 19);
@@ -47,10 +39,23 @@ test('decodePngSync reads every PNG layout and refuses a corrupt file with an er
   const img = sample(8, 8);
   const sixteen = await raw(img).toColourspace('rgb16').png().toBuffer();
   assert.equal(decodePngSync(sixteen).width, 8, '16-bit PNG decodes');
-  const bad = Buffer.from(encodePngSync(img));
+  const bad = Buffer.from(encodePngCompact(img));
   bad[bad.length - 20]! ^= 0xff; // inside IDAT: CRC no longer matches
   assert.throws(() => decodePngSync(bad), 'bad CRC throws');
   await assert.rejects(decodeImage(bad), 'decodeImage rejects a corrupt PNG');
   const webp = await raw(img).webp({ lossless: true, exact: true }).toBuffer();
   assert.ok(imagesEqual(await decodeImage(webp), img), 'lossless WebP decodes through libvips to the same pixels');
+});
+
+test('decodeImageNative (libvips, for spritesheets) gives exactly the pixels of the in-thread decoder; 16-bit PNGs stay in-thread', async () => {
+  const { decodeImageNative } = await import('../../src/imaging/codec.js');
+  const img = sample(53, 29);
+  for (const opts of [{ adaptiveFiltering: true }, { palette: true, colours: 200 }] as const) {
+    const png = await raw(img).png({ compressionLevel: 6, ...opts }).toBuffer();
+    assert.ok(imagesEqual(await decodeImageNative(png), decodePngSync(png)), JSON.stringify(opts));
+  }
+  const rgb = await raw(img).removeAlpha().png().toBuffer();
+  assert.ok(imagesEqual(await decodeImageNative(rgb), decodePngSync(rgb)), 'RGB');
+  const sixteen = await raw(img).toColourspace('rgb16').png().toBuffer();
+  assert.ok(imagesEqual(await decodeImageNative(sixteen), decodePngSync(sixteen)), '16-bit: scaled like pngjs, not clipped');
 });

@@ -3,7 +3,7 @@
 // rule is about pixels. They use their own small reading of the rules, not the project's renderer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { furniKitFiles, KIT_ITEMS, FURNIDATA_PATH, furniBundlePath, type FurnitureDataJson } from '../../src/samplekit/furni/index.js';
+import { furniKitFiles, KIT_ITEMS, readableBundle, FURNIDATA_PATH, furniBundlePath, type FurnitureDataJson } from '../../src/samplekit/furni/index.js';
 import { FURNI_EXPECTATIONS, type FurniRule } from '../../src/samplekit/furni/expectations.js';
 import { type AssetLibrary, readAssetLibrary } from '../../src/formats/asset-library.js';
 import { type NitroAnimation, type NitroVisualization } from '../../src/formats/nitro-asset-types.js';
@@ -15,7 +15,7 @@ const kit = (async () => {
   const libs = new Map<string, AssetLibrary>();
   for (const it of KIT_ITEMS) {
     const b = files.get(furniBundlePath(it.classname));
-    if (b && it.bundle === 'ok') libs.set(it.classname, await readAssetLibrary(b, it.classname));
+    if (b && readableBundle(it)) libs.set(it.classname, await readAssetLibrary(b, it.classname));
   }
   return { files, fd, libs };
 })();
@@ -48,30 +48,64 @@ function firstFrameIds(v: NitroVisualization, a: NitroAnimation | undefined): nu
   return Array.from({ length: v.layerCount }, (_, l) => a?.layers[String(l)]?.frameSequences?.['0']?.frames?.['0']?.id ?? 0);
 }
 
-function visibleLayers(lib: AssetLibrary, dir: number, a: NitroAnimation | undefined, byAssetOnly = false): number {
+/**
+ * The visibility rule read independently: a pixel is seen when its drawn alpha (sprite alpha × layer
+ * alpha / 255, for ink ADD also × brightest channel / 255) is ≥ 16; a layer is visible with ≥ 2 seen
+ * pixels; badge slots of badge/guild visualizations never draw. `mode` gives the wrong readings the
+ * traps test shows: by asset existence, or by any pixel with alpha > 0.
+ */
+type Mode = 'seen' | 'asset' | 'alpha>0';
+
+function layerSeen(lib: AssetLibrary, dir: number, layer: number, frame: number, mode: Mode): number {
   const v = v64(lib);
-  return firstFrameIds(v, a).filter((f, l) => {
-    const s = sprite(lib, `${lib.name}_64_${'abcdefghijklmnopqrstuvwxyz'[l]}_${dir}_${f}`);
-    return byAssetOnly ? s !== undefined : s !== undefined && hasVisiblePixel(s);
-  }).length;
+  const s = sprite(lib, `${lib.name}_64_${'abcdefghijklmnopqrstuvwxyz'[layer]}_${dir}_${frame}`);
+  if (!s) return 0;
+  const props = { ...v.layers?.[String(layer)], ...v.directions?.[String(dir)]?.layers?.[String(layer)] };
+  if (mode === 'asset') return 1;
+  if (mode === 'alpha>0') return hasVisiblePixel(s) ? 1 : 0;
+  if (props.tag === 'BADGE' && ['furniture_badge_display', 'furniture_guild_customized'].includes(lib.data.visualizationType ?? '')) return 0;
+  const layerAlpha = props.alpha ?? 255;
+  const add = props.ink === 'ADD';
+  let n = 0;
+  for (let i = 0; i < s.data.length; i += 4) {
+    const drawn = (s.data[i + 3]! * layerAlpha) / 255 * (add ? Math.max(s.data[i]!, s.data[i + 1]!, s.data[i + 2]!) / 255 : 1);
+    if (drawn >= 16) n++;
+  }
+  return n >= 2 ? n : 0;
 }
 
-function frameCount(a: NitroAnimation): number {
+function stateView(lib: AssetLibrary, dir: number, a: NitroAnimation | undefined, mode: Mode = 'seen'): { layers: number; pixels: number } {
+  const seen = firstFrameIds(v64(lib), a).map((f, l) => layerSeen(lib, dir, l, f, mode));
+  return { layers: seen.filter((n) => n > 0).length, pixels: seen.reduce((x, y) => x + y, 0) };
+}
+
+function visibleLayers(lib: AssetLibrary, dir: number, a: NitroAnimation | undefined, mode: Mode = 'seen'): number {
+  return stateView(lib, dir, a, mode).layers;
+}
+
+function frameCount(a: NitroAnimation | undefined): number {
   let n = 1;
-  for (const l of Object.values(a.layers)) {
+  for (const l of Object.values(a?.layers ?? {})) {
     const frames = Object.values(l.frameSequences?.['0']?.frames ?? {});
     n = Math.max(n, new Set(frames.map((f) => `${f.id}/${f.x ?? 0}/${f.y ?? 0}`)).size);
   }
   return n;
 }
 
-function pickStill(lib: AssetLibrary, dir: number, byAssetOnly = false): number {
+/**
+ * Most visible layers, then more frames, then more seen pixels, then the higher id; state 0 is a
+ * candidate even without an animation. `literal` drops what this project adds to spec §2.2 (state 0
+ * without an animation, the seen-pixel tie-break) to show what the spec's words alone would pick.
+ */
+function pickStill(lib: AssetLibrary, dir: number, mode: Mode = 'seen', literal = false): number {
   const v = v64(lib);
-  let best: { id: number; vis: number; frames: number } | null = null;
-  for (const [key, a] of Object.entries(v.animations ?? {})) {
-    if (isTransition(a) || !/^-?\d+$/.test(key)) continue;
-    const c = { id: Number(key), vis: visibleLayers(lib, dir, a, byAssetOnly), frames: frameCount(a) };
-    if (!best || c.vis > best.vis || (c.vis === best.vis && (c.frames > best.frames || (c.frames === best.frames && c.id > best.id)))) best = c;
+  const candidates = Object.entries(v.animations ?? {}).filter(([key, a]) => !isTransition(a) && /^-?\d+$/.test(key)).map(([key, a]) => ({ id: Number(key), a: a as NitroAnimation | undefined }));
+  if (!literal && !candidates.some((c) => c.id === 0)) candidates.push({ id: 0, a: undefined });
+  let best: { id: number; vis: number; frames: number; px: number } | null = null;
+  for (const { id, a } of candidates) {
+    const view = stateView(lib, dir, a, mode);
+    const c = { id, vis: view.layers, frames: frameCount(a), px: literal ? 0 : view.pixels };
+    if (!best || c.vis > best.vis || (c.vis === best.vis && (c.frames > best.frames || (c.frames === best.frames && (c.px > best.px || (c.px === best.px && c.id > best.id)))))) best = c;
   }
   return best?.id ?? 0;
 }
@@ -84,7 +118,8 @@ test('every rule the issue lists is exercised by at least one item', () => {
     'tie-all-higher-state-wins', 'blank-frame-is-not-visible', 'frame-repeat', 'loop-count', 'random', 'transition-keys-100',
     'transition-repeated-id-keys', 'transition-internal-id-keys', 'icon-one-layer', 'icon-two-layers', 'no-icon', 'corrupt-bundle',
     'missing-bundle', 'wall-item', 'layer-offset', 'frame-offset', 'multi-tile', 'icon-visualization-first', 'no-logic-directions',
-    'icon-z-order',
+    'icon-z-order', 'gzip-container', 'implicit-state-0', 'near-transparent-off-frame', 'placeholder-pixel', 'fuller-state-wins',
+    'badge-layer', 'guild-colours',
   ];
   for (const r of all) assert.ok(FURNI_EXPECTATIONS.some((e) => e.rules.includes(r)), r);
   assert.deepEqual(FURNI_EXPECTATIONS.map((e) => e.classname).sort(), KIT_ITEMS.map((i) => i.classname).sort(), 'one expectation per item');
@@ -103,7 +138,7 @@ test('stills: the expected state and direction follow from the data by the spec 
     const dir = nearestDirection(v, 2);
     assert.equal(dir, e.still.direction, `${e.classname} direction`);
     assert.equal(pickStill(lib, dir), e.still.state, `${e.classname} still state`);
-    const anim = v.animations?.[String(e.still.state)];
+    const anim = v.animations?.[String(e.still.state)]; // state 0 may have none: frame 0 of every layer
     assert.equal(visibleLayers(lib, dir, anim), e.still.visibleLayers, `${e.classname} visible layers`);
     for (const [state, want] of Object.entries(e.states ?? {})) {
       const a = v.animations?.[state];
@@ -118,7 +153,16 @@ test('the multistate traps: wrong readings of the rules give a different still',
   const { libs } = await kit;
   const lib = (cn: string) => libs.get(cn)!;
   // Judging "visible" by asset existence instead of pixels picks state 1 of the orb.
-  assert.equal(pickStill(lib('kit_orb_blankframe'), 2, true), 1);
+  assert.equal(pickStill(lib('kit_orb_blankframe'), 2, 'asset'), 1);
+  // Judging it by any pixel with alpha > 0 picks the bag's cracked state: two near-transparent 1x1 frames.
+  assert.equal(pickStill(lib('kit_bag_speck'), 2, 'alpha>0'), 2);
+  // The spec's words alone: the bowl's crumbs (state 2, the higher id of three equal states) and, for
+  // the seed pack, state 1, which shows nothing.
+  assert.equal(pickStill(lib('kit_bowl_depleting'), 2, 'seen', true), 2);
+  assert.equal(pickStill(lib('kit_seedpack_noframe'), 2, 'seen', true), 1);
+  assert.equal(visibleLayers(lib('kit_seedpack_noframe'), 2, v64(lib('kit_seedpack_noframe')).animations!['1']), 0);
+  // The badge slot is a real, opaque sprite: only its tag keeps it out.
+  assert.equal(visibleLayers(lib('kit_guild_badge'), 2, undefined, 'alpha>0'), 4);
   // Highest id alone would pick 3 for the lamp and 2 for the fan.
   assert.deepEqual(Object.keys(v64(lib('kit_lamp_state2')).animations!).sort(), ['0', '1', '2', '3']);
   assert.deepEqual(Object.keys(v64(lib('kit_fan_tieframes')).animations!).sort(), ['0', '1', '2']);
@@ -158,6 +202,28 @@ test('each item has the data its rules name', async () => {
     if (has('nearest-direction')) assert.ok(!('2' in v!.directions!), cn);
     if (has('flip-alias')) assert.ok(Object.values(lib!.data.assets!).some((a) => a.source && a.flipH), cn);
     if (has('blank-frame')) assert.ok([...lib!.sprites.values()].some((s) => s.width === 1 && s.height === 1 && !hasVisiblePixel(s)), cn);
+    const onePixel = lib ? [...lib.sprites.values()].filter((s) => s.width === 1 && s.height === 1).map((s) => s.data[3]!) : [];
+    if (has('near-transparent-off-frame')) assert.ok(onePixel.some((a) => a > 0 && a < 16), `${cn}: a 1x1 frame with alpha 1-15`);
+    if (has('placeholder-pixel')) assert.ok(onePixel.some((a) => a === 255), `${cn}: an opaque 1x1 frame`);
+    if (has('gzip-container')) {
+      const b = files.get(furniBundlePath(cn))!;
+      const first = 2 + 2 + b.readUInt16BE(2) + 4; // count, name length, name, data length
+      assert.deepEqual([b[first], b[first + 1]], [0x1f, 0x8b], `${cn}: first file is a gzip member`);
+    }
+    if (has('implicit-state-0')) {
+      assert.equal(v!.animations!['0'], undefined, `${cn}: no animation 0`);
+      for (const a of Object.values(v!.animations!)) assert.equal(visibleLayers(lib!, 2, a, 'asset'), 0, `${cn}: its animations show frames with no asset`);
+    }
+    if (has('badge-layer')) assert.ok(Object.values(v!.layers!).some((l) => l.tag === 'BADGE'), cn);
+    if (has('guild-colours')) {
+      assert.equal(lib!.data.visualizationType, 'furniture_guild_customized', cn);
+      assert.deepEqual(['COLOR1', 'COLOR2'].map((t) => layers.some((l) => l.tag === t)), [true, true], cn);
+    }
+    if (has('fuller-state-wins')) {
+      // Two states with the same visible layers and frames, the higher id showing fewer seen pixels.
+      const views = Object.entries(v!.animations!).map(([k, a]) => ({ id: Number(k), frames: frameCount(a), ...stateView(lib!, 2, a) }));
+      assert.ok(views.some((x) => views.some((y) => y.id > x.id && y.layers === x.layers && y.frames === x.frames && y.pixels < x.pixels)), cn);
+    }
     if (has('sparse-colour-ids')) {
       const ids = Object.keys(v!.colors!).map(Number);
       assert.ok(ids.some((id, i) => i > 0 && id !== ids[i - 1]! + 1), `${cn} colour ids ${ids}`);

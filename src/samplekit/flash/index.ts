@@ -45,8 +45,10 @@ function itemSwf(it: KitItem, lib: AssetLibrary): Buffer | null {
     case 'missing':
       return null;
     case 'ok':
+    case 'gzip': // gzip members are a .nitro matter: the SWF is the ordinary one
       return furniSwf(lib);
-    case 'truncated': {
+    case 'truncated':
+    case 'gzip-truncated': {
       const whole = furniSwf(lib);
       return Buffer.from(whole.subarray(0, Math.floor(whole.length / 2)));
     }

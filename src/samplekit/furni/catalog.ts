@@ -3,12 +3,21 @@
 // contract with the build-pipeline and server tests: never rename them.
 import { type AssetLibrary } from '../../formats/asset-library.js';
 import { type NitroAnimation, type NitroAnimationLayer, type NitroVisualization } from '../../formats/nitro-asset-types.js';
-import { type FurniCanvas, type PlacedSprite, type Rgba, blankSprite, drawSprite, rgba } from './draw.js';
+import { type FurniCanvas, type PlacedSprite, type Rgba, blankSprite, drawSprite, pixelSprite, rgba } from './draw.js';
 import { FurniBuilder, LETTERS, anim, animLayer, sequence, vis64, visIcon } from './builder.js';
 import { BLACK, BLUE, BROWN, CYAN, DARK, GREEN, GREY, LIGHT, ORANGE, PINK, PURPLE, RED, TEAL, WHITE, YELLOW } from './palette.js';
 
-/** How the kit ships an item's bundle file. */
-export type BundleState = 'ok' | 'missing' | 'truncated' | 'garbage' | 'bad-json';
+/**
+ * How the kit ships an item's bundle file: valid (`ok`, or `gzip`: every file a gzip member, as some
+ * real posters are), or deliberately broken.
+ */
+export type BundleState = 'ok' | 'gzip' | 'missing' | 'truncated' | 'gzip-truncated' | 'garbage' | 'bad-json';
+
+/** Whether the kit ships the item's bundle readable (zlib or gzip packed). */
+export const readableBundle = (it: Pick<KitItem, 'bundle'>): boolean => it.bundle === 'ok' || it.bundle === 'gzip';
+
+/** Whether the kit ships the item's bundle deliberately broken (present but unreadable). */
+export const brokenBundle = (it: Pick<KitItem, 'bundle'>): boolean => !readableBundle(it) && it.bundle !== 'missing';
 
 export interface KitItem {
   classname: string;
@@ -69,8 +78,8 @@ function dirs(b: FurniBuilder, layer: number, frame: number, drawn: number[], mi
   for (const [to, from] of Object.entries(mirrored)) b.alias(asset(layer, Number(to), frame), asset(layer, from, frame), true);
 }
 
-function blank(b: FurniBuilder, layer: number, frame: number, drawn: number[], mirrored: Record<number, number> = {}): void {
-  for (const d of drawn) b.sprite(asset(layer, d, frame), blankSprite());
+function blank(b: FurniBuilder, layer: number, frame: number, drawn: number[], mirrored: Record<number, number> = {}, pixel?: Rgba): void {
+  for (const d of drawn) b.sprite(asset(layer, d, frame), pixel === undefined ? blankSprite() : pixelSprite(pixel));
   for (const [to, from] of Object.entries(mirrored)) b.alias(asset(layer, Number(to), frame), asset(layer, from, frame), true);
 }
 
@@ -937,6 +946,130 @@ export const KIT_ITEMS: readonly KitItem[] = [
       b.sprite('icon_a', drawSprite((c) => c.rect(0, 0, 10, 10, BLUE, null)));
       b.sprite('icon_b', drawSprite((c) => c.rect(5, 5, 10, 10, RED, null)));
       return staticLib(b, { x: 1, y: 1, z: 1 }, [2, 4], vis64({ layerCount: 1, directions: D24 }), visIcon(2, undefined, true, { '0': { z: 2 }, '1': { z: 1 } }));
+    },
+  }),
+  item({
+    classname: 'kit_poster_gzip',
+    kind: 'wall',
+    id: 6004,
+    revision: 62004,
+    name: 'Poster packed with gzip (as real posters are)',
+    bundle: 'gzip',
+    build() {
+      const b = new FurniBuilder('kit_poster_gzip');
+      dirs(b, 0, 0, [2], M24, (c, d) => {
+        c.wallPanel(0, 0, 14, 34, YELLOW);
+        c.wallPanel(2, -6, 6, 12, GREEN);
+        c.label(`A${d}`, 4, -18);
+      });
+      b.sprite('icon_a', drawSprite((c) => c.wallPanel(0, 0, 8, 16, YELLOW)));
+      return staticLib(b, { x: 1, y: 0.2, z: 1.5 }, [2, 4], vis64({ layerCount: 1, directions: D24 }), visIcon(1));
+    },
+  }),
+  item({
+    classname: 'kit_corrupt_gzip',
+    kind: 'wall',
+    id: 6005,
+    revision: 62005,
+    name: 'Corrupt bundle (gzip member cut short)',
+    bundle: 'gzip-truncated',
+    build: () => simpleBlock('kit_corrupt_gzip', RED),
+  }),
+  item({
+    classname: 'kit_seedpack_noframe',
+    kind: 'floor',
+    id: 5032,
+    revision: 61032,
+    name: 'Seed pack (its only animation points at a missing frame)',
+    build() {
+      const b = new FurniBuilder('kit_seedpack_noframe');
+      dirs(b, 0, 0, [2], M24, (c, d) => markedBox(c, `A${d}`, GREEN, 0, 0, 14, 30));
+      dirs(b, 1, 0, [2], M24, (c) => {
+        c.rect(-8, -28, 14, 10, WHITE);
+        c.label('B0', -1, -23);
+      });
+      b.sprite('icon_a', icon('S', GREEN));
+      // Like the real clothing_* and seed packs: the only animation is state 1, and it shows frame 1,
+      // which has no asset. State 0 has no animation, so the client draws frame 0 of every layer.
+      const v = vis64({ layerCount: 2, layers: { '1': { z: 1 } }, directions: D24, animations: { '1': still({ 0: 1, 1: 1 }) } });
+      return animatedLib(b, { x: 1, y: 1, z: 1 }, [2, 4], v, visIcon(1));
+    },
+  }),
+  item({
+    classname: 'kit_bag_speck',
+    kind: 'floor',
+    id: 5033,
+    revision: 61033,
+    name: 'Bonus bag (cracked state is near-transparent 1x1 frames)',
+    build() {
+      const b = new FurniBuilder('kit_bag_speck');
+      dirs(b, 0, 0, [2], M24, (c, d) => markedBox(c, `A${d}`, PURPLE, 0, 0, 16, 26));
+      dirs(b, 1, 0, [2], M24, (c) => c.rect(-3, -40, 6, 9, YELLOW));
+      // The cracked (opened) state: as in the real bonus bags, the frames exist but are 1x1 pixels at
+      // alpha 3 and 13 — drawn, nobody sees them.
+      blank(b, 0, 11, [2], M24, rgba(0x000000, 3));
+      blank(b, 1, 1, [2], M24, rgba(0xffffff, 13));
+      b.sprite('icon_a', icon('?', PURPLE));
+      const v = vis64({
+        layerCount: 2,
+        layers: { '1': { z: 1 } },
+        directions: D24,
+        animations: { '0': still({ 0: 0, 1: 0 }), '1': still({ 0: 0, 1: 0 }), '2': still({ 0: 11, 1: 1 }) },
+      });
+      return b.library({ logicType: 'furniture_crackable', visualizationType: 'furniture_animated', dimensions: { x: 1, y: 1, z: 1 }, directions: [2, 4], visualizations: [v, visIcon(1)] });
+    },
+  }),
+  item({
+    classname: 'kit_bowl_depleting',
+    kind: 'floor',
+    id: 5034,
+    revision: 61034,
+    name: 'Food bowl (states empty it step by step)',
+    build() {
+      const b = new FurniBuilder('kit_bowl_depleting');
+      dirs(b, 0, 0, [2], M24, (c, d) => {
+        c.box(0, 0, 18, 8, BLUE);
+        c.label(`A${d}`, 9, -2, WHITE);
+      });
+      // Food heaps of falling size: state 0 full, 1 half, 2 crumbs; state 3 is empty, its frame one
+      // opaque black pixel, as real bundles often mark an empty frame.
+      const heaps: [number, number][] = [[14, 10], [9, 6], [3, 2]];
+      heaps.forEach(([hw, h], f) => dirs(b, 1, f, [2], M24, (c) => c.box(0, -8, hw, h, ORANGE)));
+      blank(b, 1, 3, [2], M24, BLACK);
+      b.sprite('icon_a', icon('F', ORANGE));
+      const v = vis64({
+        layerCount: 2,
+        layers: { '1': { z: 1 } },
+        directions: D24,
+        animations: { '0': still({ 1: 0 }), '1': still({ 1: 1 }), '2': still({ 1: 2 }), '3': still({ 1: 3 }) },
+      });
+      return animatedLib(b, { x: 1, y: 1, z: 0.5 }, [2, 4], v, visIcon(1));
+    },
+  }),
+  item({
+    classname: 'kit_guild_badge',
+    kind: 'floor',
+    id: 5035,
+    revision: 61035,
+    name: 'Guild banner (group colours and a badge slot)',
+    build() {
+      const b = new FurniBuilder('kit_guild_badge');
+      dirs(b, 0, 0, [2], M24, (c, d) => {
+        c.box(0, 0, 4, 70, BROWN);
+        c.label(`A${d}`, 8, -4);
+      });
+      // COLOR1 / COLOR2 cloth, drawn white so the group colours show; the badge slot is a white
+      // 39x39 placeholder far right of the banner, as gld_badgewall_tall has it.
+      dirs(b, 1, 0, [2], M24, (c) => c.rect(4, -70, 24, 20, WHITE));
+      dirs(b, 2, 0, [2], M24, (c) => c.rect(4, -50, 24, 20, WHITE));
+      dirs(b, 3, 0, [2], M24, (c) => c.rect(70, -80, 39, 39, WHITE));
+      b.sprite('icon_a', icon('G', BROWN));
+      const v = vis64({
+        layerCount: 4,
+        layers: { '1': { tag: 'COLOR1', z: 1 }, '2': { tag: 'COLOR2', z: 1 }, '3': { tag: 'BADGE', z: 2 } },
+        directions: D24,
+      });
+      return b.library({ logicType: 'furniture_guild_customized', visualizationType: 'furniture_guild_customized', dimensions: { x: 1, y: 1, z: 2 }, directions: [2, 4], visualizations: [v, visIcon(1)] });
     },
   }),
 ];

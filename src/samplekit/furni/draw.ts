@@ -161,6 +161,13 @@ export function blankSprite(): PlacedSprite {
   return { image: createImage(1, 1), x: 0, y: 0 };
 }
 
+/** A 1×1 frame of one colour (0xRRGGBBAA): real "off" frames are near-transparent or single black pixels. */
+export function pixelSprite(c: Rgba): PlacedSprite {
+  const image = createImage(1, 1);
+  image.data.set([(c >>> 24) & 0xff, (c >>> 16) & 0xff, (c >>> 8) & 0xff, c & 0xff]);
+  return { image, x: 0, y: 0 };
+}
+
 /** 0xRRGGBB plus an alpha into 0xRRGGBBAA. */
 export function rgba(rgb: number, a = 255): Rgba {
   return ((rgb << 8) | a) >>> 0;

@@ -41,14 +41,21 @@ export type FurniRule =
   | 'frame-offset'
   | 'multi-tile'
   | 'icon-visualization-first'
-  | 'no-logic-directions';
+  | 'no-logic-directions'
+  | 'gzip-container'
+  | 'implicit-state-0'
+  | 'near-transparent-off-frame'
+  | 'placeholder-pixel'
+  | 'fuller-state-wins'
+  | 'badge-layer'
+  | 'guild-colours';
 
 export interface FurniExpectation {
   classname: string;
   rules: FurniRule[];
   /** The still: resting state and the direction drawn for a request of direction 2. Null: no render. */
   still: { state: number; direction: number; visibleLayers: number } | null;
-  /** Resting states by id: visible layers at their first frame (judged by pixels) and distinct frames. */
+  /** Resting states by id: visible layers at their first frame (judged by seen pixels) and distinct frames. */
   states?: Record<number, { visibleLayers: number; frames: number }>;
   /** Number of `_icon_` layers; 0 means no catalogue icon can be made. */
   iconLayers: number;
@@ -286,5 +293,44 @@ export const FURNI_EXPECTATIONS: readonly FurniExpectation[] = [
     still: { state: 0, direction: 2, visibleLayers: 1 },
     iconLayers: 2,
     looks: 'purple box "A2"; the icon is a blue square (layer 0, z 2) over a red one offset 5,5 (layer 1, z 1): blue wins where they overlap',
+  },
+  {
+    classname: 'kit_poster_gzip',
+    rules: ['gzip-container', 'wall-item', 'static-single-layer'],
+    still: { state: 0, direction: 2, visibleLayers: 1 },
+    iconLayers: 1,
+    looks: 'yellow poster with a green inset on the left wall; every file in its .nitro is a gzip member, not a zlib stream (as the real poster1 … poster1006 are)',
+  },
+  { classname: 'kit_corrupt_gzip', rules: ['corrupt-bundle', 'gzip-container'], still: null, iconLayers: 0, looks: 'valid container whose JSON is a gzip member cut in half: reading it fails (gzip stream ends early)' },
+  {
+    classname: 'kit_seedpack_noframe',
+    rules: ['implicit-state-0'],
+    still: { state: 0, direction: 2, visibleLayers: 2 },
+    states: { 1: { visibleLayers: 0, frames: 1 } },
+    iconLayers: 1,
+    looks: 'green pack A2 with a white label B0. The only animation is state 1 and it shows frame 1, which has no asset: state 0 (no animation: frame 0 of every layer) is the still',
+  },
+  {
+    classname: 'kit_bag_speck',
+    rules: ['near-transparent-off-frame'],
+    still: { state: 1, direction: 2, visibleLayers: 2 },
+    states: { 0: { visibleLayers: 2, frames: 1 }, 1: { visibleLayers: 2, frames: 1 }, 2: { visibleLayers: 0, frames: 1 } },
+    iconLayers: 1,
+    looks: 'purple bag A2 with a yellow tag. State 2 (cracked) shows 1x1 frames at alpha 3 and 13: by "any pixel with alpha > 0" it ties with states 0 and 1 and wins as the higher id, a 1x1 speck',
+  },
+  {
+    classname: 'kit_bowl_depleting',
+    rules: ['fuller-state-wins', 'placeholder-pixel'],
+    still: { state: 0, direction: 2, visibleLayers: 2 },
+    states: { 0: { visibleLayers: 2, frames: 1 }, 1: { visibleLayers: 2, frames: 1 }, 2: { visibleLayers: 2, frames: 1 }, 3: { visibleLayers: 1, frames: 1 } },
+    iconLayers: 1,
+    looks: 'blue bowl A2 with a full orange heap (state 0). States 1 and 2 show smaller heaps (same layers, same frames: the spec\'s higher id alone would show the crumbs of state 2); state 3 is the empty bowl plus a single opaque black placeholder pixel, not a visible layer',
+  },
+  {
+    classname: 'kit_guild_badge',
+    rules: ['badge-layer', 'guild-colours'],
+    still: { state: 0, direction: 2, visibleLayers: 3 },
+    iconLayers: 1,
+    looks: 'brown pole A2 with a light grey (COLOR1, 0xEEEEEE) and a dark grey (COLOR2, 0x4B4B4B) cloth; NO white 39x39 square to the right: that is the BADGE layer\'s placeholder, never drawn',
   },
 ];

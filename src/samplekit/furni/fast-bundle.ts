@@ -6,7 +6,7 @@ import { type AssetLibrary, packShelves } from '../../formats/asset-library.js';
 import { type NitroAssetData, type NitroSpriteFrame } from '../../formats/nitro-asset-types.js';
 import { writeNitroBundle } from '../../formats/nitro-container.js';
 import { createImage } from '../../imaging/image.js';
-import { encodePng } from '../../imaging/codec.js';
+import { encodePngCompact } from '../../imaging/png-compact.js';
 
 /** Encoded atlases by sprite-set key; one per kit build, never shared between builds. */
 export class AtlasCache {
@@ -41,7 +41,7 @@ export class AtlasCache {
           atlas.data.set(img.data.subarray(row * img.width * 4, (row + 1) * img.width * 4), ((p.y + row) * aw + p.x) * 4);
         }
       }
-      png = await encodePng(atlas);
+      png = encodePngCompact(atlas);
       this.atlases.set(spriteSetKey, png);
     }
     const imageName = `${lib.name}.png`;

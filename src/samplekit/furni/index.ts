@@ -1,14 +1,15 @@
 // The furni half of the sample kit: gamedata/FurnitureData.json and bundled/furniture/<cn>.nitro,
 // in the layout and JSON schemas of a real Nitro hotel.
 import { type AssetLibrary, writeAssetLibrary } from '../../formats/asset-library.js';
-import { writeNitroBundle } from '../../formats/nitro-container.js';
+import { gzipSync } from 'node:zlib';
+import { frameNitroBundle, writeNitroBundle } from '../../formats/nitro-container.js';
 import { type KitFile } from '../kit-file.js';
 import { type KitItem, KIT_ITEMS } from './catalog.js';
 import { AtlasCache } from './fast-bundle.js';
 import { type FloorRow, type FurnitureDataJson, type RowInput, type WallRow, furniRow, hexColor } from './furnidata.js';
 import { GeneratedSprites, generatedLibrary, generatedRows, generatedSpec } from './generated.js';
 
-export { KIT_ITEMS, type KitItem } from './catalog.js';
+export { KIT_ITEMS, type KitItem, readableBundle, brokenBundle } from './catalog.js';
 export { generatedSpec, GENERATED_PREFIX } from './generated.js';
 export type { FurnitureDataJson, FloorRow, WallRow } from './furnidata.js';
 
@@ -73,6 +74,14 @@ async function itemBundle(it: KitItem, lib: AssetLibrary): Promise<Buffer | null
       return null;
     case 'ok':
       return writeAssetLibrary(lib);
+    case 'gzip':
+      return writeAssetLibrary(lib, { compression: 'gzip' });
+    case 'gzip-truncated': {
+      // A valid container whose JSON is a gzip member cut short (its length field says so): the
+      // stream ends before its end-of-stream marker and trailer.
+      const json = gzipSync(Buffer.from(JSON.stringify({ ...lib.data, name: lib.name })), { level: 9 });
+      return frameNitroBundle([[`${lib.name}.json`, json.subarray(0, Math.floor(json.length / 2))]]);
+    }
     case 'truncated': {
       const whole = await writeAssetLibrary(lib);
       return Buffer.from(whole.subarray(0, Math.floor(whole.length / 2)));
