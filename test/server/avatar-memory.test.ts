@@ -13,6 +13,7 @@ import { runInNewContext } from 'node:vm';
 import { ensureSampleKit } from '../../src/samplekit/index.js';
 import { startAvatarService, type AvatarServiceInstance } from '../../src/server/avatar/index.js';
 import { deadBase, testAvatarConfig } from './avatar-fixtures.js';
+import { HOT_URL_OVERHEAD } from '../../src/server/avatar/hot-urls.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -89,8 +90,14 @@ test('100s of distinct 12 KB URLs: every cache within its budget counting what i
   const { memory, hotUrls } = health.cache;
   assert.ok(memory.bytes <= CACHE_BYTES, `image cache holds ${memory.bytes} of ${CACHE_BYTES} bytes`);
   assert.ok(hotUrls.bytes <= hotUrls.maxBytes, `URL map holds ${hotUrls.bytes} of ${hotUrls.maxBytes} bytes`);
-  // Each remembered URL counts its 12 KB: a map bounded by entries would report a few hundred bytes each.
-  assert.ok(hotUrls.entries > 0 && hotUrls.bytes >= hotUrls.entries * PAD.length, `${hotUrls.entries} URLs, ${hotUrls.bytes} bytes`);
+  // A padded URL is never kept by the fast path (each would turn the map over, kilobytes of old-generation
+  // garbage a request); a URL of real size is, counted at its own length.
+  assert.equal(hotUrls.entries, 0, `no 12 KB URL kept: ${hotUrls.entries} URLs, ${hotUrls.bytes} bytes`);
+  const short = `/avatar.png?figure=${FIG}&size=s&cb=short`;
+  assert.equal(await getStatus(short), 200);
+  const after = (await (await fetch(svc.url + '/healthz')).json()) as { cache: { hotUrls: { bytes: number; entries: number } } };
+  assert.equal(after.cache.hotUrls.entries, 1);
+  assert.ok(after.cache.hotUrls.bytes >= short.length + HOT_URL_OVERHEAD, `${after.cache.hotUrls.bytes} bytes for a ${short.length}-byte URL`);
   assert.ok(recentFailures > 0 && recentFailureBytes / recentFailures < 2048, `a remembered failure holds no URL: ${recentFailureBytes} bytes for ${recentFailures}`);
 
   // The second thousand URLs cost the heap next to nothing once the caches were full. Before keys were

@@ -6,6 +6,14 @@ import { LRUCache } from 'lru-cache';
 /** The 64-character key, the LRU's bookkeeping and string headers, besides the URL (measured on Node 20: ~320). */
 export const HOT_URL_OVERHEAD = 352;
 
+/**
+ * Longer URLs are not kept: real avatar URLs are a few hundred bytes, and a stream of padded cache-busters
+ * would turn the map over once per request, each evicted URL kilobytes of old-generation garbage that
+ * made the heap, and RSS, grow hundreds of megabytes past what the caches hold. Such a URL still gets its
+ * image from the image cache, through the ordinary path.
+ */
+export const HOT_URL_MAX_LENGTH = 1024;
+
 export interface HotUrlStats {
   entries: number;
   bytes: number;
@@ -25,6 +33,7 @@ export class HotUrls {
   }
 
   set(url: string, key: string): void {
+    if (url.length > HOT_URL_MAX_LENGTH) return;
     this.map.set(url, key);
   }
 
