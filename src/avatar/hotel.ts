@@ -1,12 +1,11 @@
 // The loaded avatar model of one hotel: figure data, figure map + lazy libraries, actions,
 // geometry, part sets and animations (the hotel's own documents when it has them, else built-in).
-import { type AnimationSetXml, type AvatarGeometryXml, type DrawOrderXml, type PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
 import { indexActions, indexAnimations, indexPartSets, type ActionIndex, type AnimationIndex, type PartSetIndex } from './actions.js';
 import { builtinAnimations } from './builtin/animations.js';
 import { builtinGeometry } from './builtin/geometry.js';
 import { builtinPartSets } from './builtin/partsets.js';
 import { indexFigureData, type FigureIndex } from './figure.js';
-import { type AvatarActionsDoc, type FigureDataDoc, type FigureMapDoc } from '../formats/gamedata/figure-types.js';
+import { type AvatarDocuments } from '../formats/gamedata/figure-types.js';
 import { AvatarGeometry } from './geometry.js';
 import { type AssetFiles } from './asset-identity.js';
 import { LibraryStore, type LibraryLoader, type PartIndex } from './library.js';
@@ -29,15 +28,8 @@ export interface AvatarHotel {
   sources: { geometry: 'hotel' | 'builtin'; partSets: 'hotel' | 'builtin'; animations: 'hotel' | 'builtin'; drawOrder: 'hotel' | 'geometry' };
 }
 
-export interface AvatarHotelInput {
+export interface AvatarHotelInput extends AvatarDocuments {
   layout: AvatarHotel['layout'];
-  figureData: FigureDataDoc;
-  figureMap: FigureMapDoc;
-  actions: AvatarActionsDoc;
-  geometry?: AvatarGeometryXml;
-  partSets?: PartSetsXml;
-  animations?: AnimationSetXml;
-  drawOrder?: DrawOrderXml;
   /** Names of the libraries the hotel has. */
   libraryNames: Iterable<string>;
   loadLibrary: LibraryLoader;

@@ -5,22 +5,13 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAssetLibrary, readAssetNames, type AssetLibrary } from '../formats/asset-library.js';
-import type { AnimationSetXml, AvatarGeometryXml, DrawOrderXml, PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
-import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
+import type { AvatarActionsDoc, AvatarDocuments, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import { flashFigureLoader, readFlashAvatarSources } from './flash.js';
 import { readFlashAvatarData } from './flash-avatar-data.js';
 
 /** What a hotel folder gives the avatar renderer. */
-export interface AvatarSources {
+export interface AvatarSources extends AvatarDocuments {
   layout: 'nitro' | 'flash';
-  figureData: FigureDataDoc;
-  figureMap: FigureMapDoc;
-  actions: AvatarActionsDoc;
-  /** The hotel's own avatar documents, when it has them. */
-  geometry?: AvatarGeometryXml;
-  partSets?: PartSetsXml;
-  animations?: AnimationSetXml;
-  drawOrder?: DrawOrderXml;
   /** Names of the figure libraries the folder has. */
   libraryNames: string[];
   /** The libraries position `sh_` sprites themselves. */

@@ -6,8 +6,7 @@ import { basename, join } from 'node:path';
 import { type AssetLibrary } from '../formats/asset-library.js';
 import { readFigureSwf } from '../formats/flash/figure-library.js';
 import { parseAnimationXml, parseDrawOrderXml, parseGeometryXml, parsePartSetsXml } from '../formats/gamedata/avatar-xml.js';
-import type { AnimationSetXml, AvatarGeometryXml, DrawOrderXml, PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
-import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
+import type { AvatarDocuments, FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../formats/gamedata/figure-xml.js';
 import { isDir, isFile, listSwfs } from './files.js';
 
@@ -76,15 +75,7 @@ export async function findFurniSwfs(root: string, revisions: Map<string, number>
   return { chosen, superseded };
 }
 
-export interface FlashAvatarSources {
-  figureData: FigureDataDoc;
-  figureMap: FigureMapDoc;
-  actions: AvatarActionsDoc;
-  /** The hotel's own avatar documents, when its gamedata has them. */
-  geometry?: AvatarGeometryXml;
-  partSets?: PartSetsXml;
-  animations?: AnimationSetXml;
-  drawOrder?: DrawOrderXml;
+export interface FlashAvatarSources extends AvatarDocuments {
   /** Figure library name → SWF path. */
   libraries: Map<string, string>;
 }

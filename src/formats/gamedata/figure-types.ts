@@ -1,3 +1,4 @@
+import type { AnimationSetXml, AvatarGeometryXml, DrawOrderXml, PartSetsXml } from './avatar-xml-types.js';
 // The in-memory shapes of the figure gamedata: exactly the Nitro JSON documents (FigureData.json,
 // FigureMap.json, HabboAvatarActions.json). The Flash XML parsers produce these same shapes.
 
@@ -80,4 +81,19 @@ export interface ActionOffsetJson {
 export interface AvatarActionsDoc {
   actions: ActionDefinitionJson[];
   actionOffsets?: ActionOffsetJson[];
+}
+
+/**
+ * The avatar documents of a hotel, as both layouts give them: the figure data, figure map and actions,
+ * and, when the hotel has its own (Flash, or a folder converted from Flash), geometry, part sets,
+ * animations and draw order.
+ */
+export interface AvatarDocuments {
+  figureData: FigureDataDoc;
+  figureMap: FigureMapDoc;
+  actions: AvatarActionsDoc;
+  geometry?: AvatarGeometryXml;
+  partSets?: PartSetsXml;
+  animations?: AnimationSetXml;
+  drawOrder?: DrawOrderXml;
 }
