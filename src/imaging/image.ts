@@ -85,10 +85,16 @@ export function scaleNearest(src: RgbaImage, factor: number): RgbaImage {
   const out = createImage(src.width * factor, src.height * factor);
   const s32 = new Uint32Array(src.data.buffer, src.data.byteOffset, src.width * src.height);
   const d32 = new Uint32Array(out.data.buffer, out.data.byteOffset, out.width * out.height);
-  for (let y = 0; y < out.height; y++) {
-    const srow = Math.floor(y / factor) * src.width;
-    const drow = y * out.width;
-    for (let x = 0; x < out.width; x++) d32[drow + x] = s32[srow + Math.floor(x / factor)]!;
+  // Each source row is widened once; the rows below it are copies (size l is every avatar's 2x).
+  for (let y = 0; y < src.height; y++) {
+    const srow = y * src.width;
+    const drow = y * factor * out.width;
+    for (let x = 0; x < src.width; x++) {
+      const v = s32[srow + x]!;
+      const d = drow + x * factor;
+      for (let k = 0; k < factor; k++) d32[d + k] = v;
+    }
+    for (let k = 1; k < factor; k++) d32.copyWithin(drow + k * out.width, drow, drow + out.width);
   }
   return out;
 }

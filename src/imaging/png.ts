@@ -43,10 +43,17 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
     const raw = new Uint8Array(stride * f.height);
     let prev = 0;
     let prevIndex = 0;
+    const bytes = Buffer.from(f.data.buffer, f.data.byteOffset, f.data.length);
+    const rowBytes = f.width * 4;
     for (let y = 0; y < f.height; y++) {
       // filter byte 0 (none) per row (already zero), then one index per pixel
       const row = y * f.width;
       const out = y * stride + 1;
+      // A row the same as the one above (every other row of a 2x image) has the same indexes.
+      if (y > 0 && bytes.compare(bytes, row * 4 - rowBytes, row * 4, row * 4, row * 4 + rowBytes) === 0) {
+        raw.copyWithin(out, out - stride, out - stride + f.width);
+        continue;
+      }
       for (let x = 0; x < f.width; x++) {
         let v = px[row + x]!;
         // the Uint32 view is little-endian on every platform Node runs on: alpha is the top byte
