@@ -6,6 +6,7 @@ import { gzipSync, gunzipSync, crc32 } from 'node:zlib';
 import { Encoder, decode as decodeCbor } from 'cbor-x';
 import { FormatError } from './errors.js';
 import { packShelves } from './asset-library.js';
+import { type NitroLayer } from './nitro-asset-types.js';
 import { type RgbaImage, createImage, cropImage } from '../imaging/image.js';
 import { decodeImage, encodeWebpLossless } from '../imaging/codec.js';
 
@@ -62,16 +63,8 @@ export interface ManifestTransition {
   layers: Record<string, ManifestAnimationLayer>;
 }
 
-/** Layer fields as the data sets them (absent fields take the client's defaults). */
-export interface ManifestLayer {
-  x?: number;
-  y?: number;
-  z?: number;
-  alpha?: number;
-  ink?: string;
-  tag?: string;
-  ignoreMouse?: boolean;
-}
+/** Layer fields as the data sets them (absent fields take the client's defaults): the Nitro JSON's own. */
+export type ManifestLayer = NitroLayer;
 
 export interface ManifestSize {
   layerCount: number;

@@ -14,15 +14,7 @@ export interface FurniSprite {
 }
 
 /** Layer fields as the data sets them; absent fields take the defaults of `layerDefaults`. */
-export interface LayerProps {
-  x?: number;
-  y?: number;
-  z?: number;
-  alpha?: number;
-  ink?: string;
-  tag?: string;
-  ignoreMouse?: boolean;
-}
+export type LayerProps = NitroLayer;
 
 export interface ResolvedLayer {
   x: number;

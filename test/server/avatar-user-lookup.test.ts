@@ -2,7 +2,7 @@
 // found, unknown (404), slow (timeout), down (connection refused); plus the positive and negative caches.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { UserLookup, DEFAULT_USER_LOOKUP } from '../../src/server/avatar/user-lookup.js';
 import { deadBase, startFakeUserApi } from './avatar-fixtures.js';
@@ -118,21 +118,26 @@ test('whatever the API does (no answer, headers then nothing, a body trickling i
   }
 });
 
-test('an answer body over 64 KiB is refused without reading it all', async () => {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ figureString: 'hd-180-1', motto: 'x'.repeat(200_000) }));
-  });
+/** A user API answering every request with `handler`: the lookup of one name through it. */
+async function resolveThrough(handler: RequestListener) {
+  const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-    const r = await users.resolve('x');
-    assert.equal(r.ok, false);
-    if (!r.ok) assert.equal(r.reason, 'bad-response');
+    return await users.resolve('x');
   } finally {
     server.closeAllConnections();
     server.close();
   }
+}
+
+test('an answer body over 64 KiB is refused without reading it all', async () => {
+  const r = await resolveThrough((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ figureString: 'hd-180-1', motto: 'x'.repeat(200_000) }));
+  });
+  assert.equal(r.ok, false);
+  if (!r.ok) assert.equal(r.reason, 'bad-response');
 });
 
 test('the name cache is bounded in bytes: long figures take more room than short ones', async () => {
@@ -161,14 +166,7 @@ test('API down (connection refused): unreachable', async () => {
 });
 
 test('an answer without a usable figureString is a bad response', async () => {
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"x"}'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-    const r = await users.resolve('x');
-    assert.equal(r.ok, false);
-    if (!r.ok) assert.equal(r.reason, 'bad-response');
-  } finally {
-    server.close();
-  }
+  const r = await resolveThrough((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"x"}'));
+  assert.equal(r.ok, false);
+  if (!r.ok) assert.equal(r.reason, 'bad-response');
 });
