@@ -23,6 +23,7 @@ import { KIT_ITEMS, generatedSpec, readableBundle, brokenBundle } from '../src/s
 import { LIBRARIES } from '../src/samplekit/avatar/catalog.js';
 import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../src/formats/gamedata/figure-xml.js';
 import { parseFurnidataXml } from '../src/formats/gamedata/furnidata-xml.js';
+import { parseDrawOrderXml } from '../src/formats/gamedata/avatar-xml.js';
 import { decodePngSync } from '../src/imaging/png.js';
 import { realdata } from './helpers/realdata.js';
 
@@ -334,7 +335,7 @@ test('sample kit, Flash layout: convert reports the broken SWFs; the furni build
   assert.deepEqual(report.superseded, []);
   assert.deepEqual(report.skipped, []);
   assert.deepEqual(report.furnidataProblems, []);
-  assert.deepEqual(await readFlashAvatarData(converted), { format: 1, smallSprites: true });
+  assert.deepEqual(await readFlashAvatarData(converted), { format: 1, smallSprites: true, drawOrder: parseDrawOrderXml(readFileSync(join(flash, 'gamedata', 'draworder.xml'), 'utf8')) }, 'the draw order travels in FlashAvatarData.json');
 
   const out = (n: string) => join(root, `corpus-${n}`);
   const a = await runBuild({ assets: flash, out: out('flash'), jobs: 1, now: () => new Date(0) });
@@ -378,7 +379,8 @@ test('sample kit, Flash layout: avatars through the service loader are pixel-ide
   // (Every assert.ok here has a message: without one, Node re-parses the transpiled source to describe a failure, which takes minutes.)
   assert.ok(swfHotel.smallSprites && convHotel.smallSprites && !nitroHotel.smallSprites, 'sh_ sprites: the Flash kit and its conversion have them, the Nitro kit has none');
   assert.deepEqual(convHotel.sources, swfHotel.sources);
-  assert.deepEqual(swfHotel.sources, nitroHotel.sources, 'no avatar documents beyond the Nitro kit: the same built-ins');
+  assert.deepEqual({ ...swfHotel.sources, drawOrder: 'geometry' }, nitroHotel.sources, 'no avatar documents beyond the Nitro kit but draworder.xml: the same built-ins');
+  assert.equal(swfHotel.sources.drawOrder, 'hotel');
   // The Flash hotel without its sh_ sprites: size s halves h, as the Nitro kit does.
   const swfNoSmall = { ...swfHotel, smallSprites: false };
 
@@ -401,6 +403,7 @@ test('sample kit, Flash layout: avatars through the service loader are pixel-ide
 
   let smallDiffer = 0;
   let smallDrawn = 0;
+  let handListed = 0;
   for (const req of requests) {
     const label = JSON.stringify(req);
     const ra = await renderAvatar(swfHotel, req);
@@ -411,9 +414,17 @@ test('sample kit, Flash layout: avatars through the service loader are pixel-ide
       assert.ok(imagesEqual(f, rb.frames[i]!), `${label} frame ${i}: SWF and converted identical`);
     });
     // The Nitro kit: identical at m and l; at s identical once the Flash hotel's sh_ sprites are off.
+    // The kit's draworder.xml has the geometry's order for every posture, so the only differences are its
+    // raised-hand lists (test/avatar/flash-draworder.test.ts): where the layer order is the same, so are the pixels.
     const rn = await renderAvatar(nitroHotel, req);
     const rf = req.size === 's' ? await renderAvatar(swfNoSmall, req) : ra;
     assert.equal(rn.frames.length, rf.frames.length, label);
+    const layerOrder = (r: typeof ra) => r.layers.map((l) => `${l.frame}:${l.order}:${l.asset}`).join(' ');
+    if (layerOrder(rf) !== layerOrder(rn)) {
+      handListed++;
+      assert.ok(/wav|respect|sig|crr|drk|blow|laugh/.test(req.action), `${label}: only a raised hand reorders the layers`);
+      continue;
+    }
     rf.frames.forEach((f, i) => assert.ok(imagesEqual(f, rn.frames[i]!), `${label} frame ${i}: Flash kit and Nitro kit identical`));
     if (req.size === 's') {
       if (ra.layers.some((l) => l.asset.startsWith('sh_') && l.library.startsWith('hh_human_50_'))) smallDrawn++;
@@ -421,6 +432,7 @@ test('sample kit, Flash layout: avatars through the service loader are pixel-ide
     }
   }
   assert.ok(requests.length > 300, `${requests.length} requests`);
+  assert.ok(handListed > 0 && handListed < requests.length / 4, `${handListed} raised-hand renders take the hand lists`);
   assert.ok(smallDrawn > 0 && smallDiffer > 0, `size s draws the Flash kit's own sh_ sprites (${smallDrawn} renders use them, ${smallDiffer} differ from halving)`);
 });
 

@@ -143,6 +143,24 @@ export interface Pose {
   items: Map<string, number>;
   /** Canonical action list (for keys and debugging). */
   actions: ActiveAction[];
+  /**
+   * The raised hand of draworder.xml's per-action lists (`lh-up`, `rh-up`): an active action whose part
+   * set is a hand (wave, respect, sign: left; blow, laugh, carry, use: right). Null when no hand is up.
+   */
+  raisedHand: RaisedHand | null;
+}
+
+export type RaisedHand = 'lh-up' | 'rh-up';
+
+/**
+ * Which hand the active actions raise. The left hand wins over the right, as the older clients that read
+ * draworder.xml decide (one list per pose, and the waving arm is the one that must cross the head).
+ */
+export function raisedHandOf(actions: ActiveAction[]): RaisedHand | null {
+  const sets = new Set(actions.map((a) => a.def.activePartSet ?? ''));
+  if (sets.has('handLeft')) return 'lh-up';
+  if (sets.has('handRight') || sets.has('handRightAndHead')) return 'rh-up';
+  return null;
 }
 
 function makeActive(def: ActionDefinitionJson, parts: PartSetIndex): ActiveAction {
@@ -200,6 +218,7 @@ export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIn
     lying,
     items,
     actions: actives.sort((a, b) => a.def.precedence - b.def.precedence),
+    raisedHand: raisedHandOf(actives),
   };
 }
 

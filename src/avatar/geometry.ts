@@ -3,6 +3,7 @@
 // farthest from the camera first. This reproduces the reference client's ordering, including its
 // tie-breaking (ascending stable sort by distance, drawn back to front).
 import { type AvatarGeometryXml, type GeometryTypeXml, type AvatarSetXml, type DrawOrderXml } from '../formats/gamedata/avatar-xml-types.js';
+import { type RaisedHand } from './actions.js';
 
 const DIRECTION_ANGLE = [45, 90, 135, 180, 225, 270, 315, 0];
 
@@ -86,26 +87,39 @@ export class AvatarGeometry {
 
   /**
    * Drawing order as groups of (body part, part types), bottom first: the geometric order, or, when the
-   * hotel ships a draworder.xml, its explicit list for the action and direction (one part type a group).
+   * hotel ships a draworder.xml, its explicit list for the posture, raised hand and direction (one part
+   * type a group).
    */
-  ordered(avatarSet: string, geometryType: string, direction: number, action = 'std'): OrderedBodyPart[] {
+  ordered(avatarSet: string, geometryType: string, direction: number, posture = 'std', raisedHand: RaisedHand | null = null): OrderedBodyPart[] {
     const geometric = this.geometric(avatarSet, geometryType, direction);
-    const explicit = this.explicitOrder(action, direction);
+    const explicit = this.explicitOrder(posture, raisedHand, direction);
     if (!explicit) return geometric;
-    const key = `${avatarSet}|${geometryType}|${direction}|${action}`;
+    const key = `${avatarSet}|${geometryType}|${direction}|${explicit.id}`;
     const hit = this.orderCache.get(key);
     if (hit) return hit;
-    const out = this.applyExplicit(geometric, explicit);
+    const out = this.applyExplicit(geometric, explicit.parts);
     this.orderCache.set(key, out);
     return out;
   }
 
-  /** draworder.xml: one explicit list per action and direction; we keep body-part grouping for crops. */
-  private explicitOrder(action: string, direction: number): string[] | null {
+  /**
+   * draworder.xml's list for a pose. Its actions are postures (`std`, `sit`, `lay`), raised hands
+   * (`lh-up`, `rh-up`) and both (`sit.lh-up`); each lists only the directions where it differs, so a
+   * direction it lacks (or lists empty) falls through: posture with hand, then the posture alone, then
+   * the hand alone (a posture without a list for the direction stands as std does), then `std`.
+   */
+  explicitOrder(posture: string, raisedHand: RaisedHand | null, direction: number): { id: string; parts: string[] } | null {
     if (!this.drawOrder) return null;
-    const a = this.drawOrder.actions.find((x) => x.id === action) ?? this.drawOrder.actions.find((x) => x.id === 'std');
-    const d = a?.directions.find((x) => x.id === direction);
-    return d && d.parts.length > 0 ? d.parts : null;
+    const candidates: string[] = [];
+    if (raisedHand) candidates.push(posture === 'std' ? raisedHand : `${posture}.${raisedHand}`);
+    if (posture !== 'std') candidates.push(posture);
+    if (raisedHand) candidates.push(raisedHand);
+    candidates.push('std');
+    for (const id of candidates) {
+      const parts = this.drawOrder.actions.find((x) => x.id === id)?.directions.find((x) => x.id === direction)?.parts;
+      if (parts && parts.length > 0) return { id: `${id}@${direction}`, parts };
+    }
+    return null;
   }
 
   private applyExplicit(parts: OrderedBodyPart[], order: string[]): OrderedBodyPart[] {

@@ -206,7 +206,7 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
     bodyParts.push({ id: bp.id, governing, direction, parts });
   }
   const drawOrder = hotel.geometry
-    .ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction)
+    .ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction, pose.raisedHand)
     .flatMap((g) => g.partTypes.flatMap((t) => byKey.get(g.id)?.get(t) ?? []));
   const loop = drawOrder.reduce((m, p) => (p.animates ? Math.max(m, p.steps.length) : m), 1);
   return { pose, bodyParts, drawOrder, libraries: [...all], sets, small, placement, smallPlacement, window, loop };

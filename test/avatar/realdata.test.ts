@@ -173,3 +173,24 @@ test('real Nitro data: the client rules on real figures (sleeves, afro, placehol
   assert.equal(has(wild, 'ca')?.tint, null);
   ok(has(wild, 'hr'), 'hair drawn');
 });
+
+test('real Flash data: the waving arm is drawn over the head in directions 4-6 (draworder.xml lh-up), hrb over hr', { skip: flash.skip }, async () => {
+  const hotel = await loadAvatarHotel(flash.path);
+  const order = async (figure: string, over: Partial<AvatarRequest>) =>
+    (await renderAvatar(hotel, req(figure, over))).layers.filter((l) => l.frame === 0).sort((a, b) => a.order - b.order).map((l) => l.partType);
+  // The issue's repros: direction 5 and 6 wave.
+  for (const [figure, d] of [['hd-180-1.ch-210-64.lg-280-64.sh-300-64', 5], ['hd-600-1.ch-630-64.lg-695-64.sh-725-64.fa-1203', 6]] as const) {
+    const o = await order(figure, { action: 'wav', direction: d, headDirection: d });
+    ok(o.lastIndexOf('hd') < o.indexOf('lh') && o.lastIndexOf('hd') < o.indexOf('ls'), `wave ${d}: ${o.join(' ')}`);
+    if (figure.includes('fa-')) ok(o.indexOf('fa') < o.indexOf('lh'), 'the arm is over the face accessory too');
+    const still = await order(figure, { direction: d, headDirection: d });
+    ok(still.indexOf('lh') < still.indexOf('hd'), `standing ${d}: the std list keeps the arm under the head`);
+  }
+  // The back hair of hr-890 sits in hh_human_hair though figuremap names hh_human_50_hair; every list draws it after hr.
+  for (let d = 0; d < 8; d++) {
+    const o = await order('hd-180-1.hr-890-45', { direction: d, headDirection: d });
+    ok(o.includes('hrb') && o.indexOf('hr') < o.indexOf('hrb'), `hr-890 ${d}: ${o.join(' ')}`);
+    const hat = await order('hd-180-1.hr-890-45.ha-1003-62', { direction: d, headDirection: d });
+    ok(!hat.includes('hrb') && hat.includes('hr'), `hr-890 with ha-1003 ${d}: the hat hides hrb (its hiddenlayers)`);
+  }
+});

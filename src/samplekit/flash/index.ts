@@ -1,7 +1,7 @@
 // The sample kit in the Flash-era layout: what a hotel of the SWF years keeps on disk, written from the
 // same models as the Nitro kit (src/samplekit/avatar, src/samplekit/furni):
 //
-//   gamedata/figuredata.xml, figuremap.xml, HabboAvatarActions.xml, furnidata.xml
+//   gamedata/figuredata.xml, figuremap.xml, HabboAvatarActions.xml, draworder.xml, furnidata.xml
 //   gordon/<library>.swf                 figure libraries (hh_human_50_* with positioned sh_ sprites)
 //   hof_furni/<revision>/<classname>.swf furni, one SWF per base classname
 //
@@ -20,6 +20,7 @@ import { type FurniKitOptions } from '../furni/index.js';
 import { figureSwf, smallFigureLibrary } from './figure-swf.js';
 import { furniSwf } from './furni-swf.js';
 import { avatarActionsXml, figureDataXml, figureMapXml, furnidataXml } from './gamedata.js';
+import { drawOrderXml } from './draworder.js';
 
 export const flashFurniPath = (classname: string, revision: number) => `hof_furni/${revision}/${classname}.swf`;
 export const flashFigurePath = (library: string) => `gordon/${library}.swf`;
@@ -32,6 +33,7 @@ export function avatarFlashFiles(): KitFile[] {
     { path: 'gamedata/figuredata.xml', data: text(figureDataXml(figureDataJson() as FigureDataDoc)) },
     { path: 'gamedata/figuremap.xml', data: text(figureMapXml(figureMapJson() as FigureMapDoc)) },
     { path: 'gamedata/HabboAvatarActions.xml', data: text(avatarActionsXml(avatarActionsJson() as AvatarActionsDoc)) },
+    { path: 'gamedata/draworder.xml', data: text(drawOrderXml()) },
   ];
   for (const { lib, asset } of figureLibraries((lib, full) => smallFigureLibrary(lib.name, full))) {
     files.push({ path: flashFigurePath(lib.name), data: figureSwf(asset) });
