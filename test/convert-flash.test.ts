@@ -103,6 +103,8 @@ test('convert: kit Flash layout → Nitro layout; bad files reported, the rest w
     const report = await convertFlashToNitro({ from, to });
     assert.deepEqual(report.gamedata.map((g) => g.target).sort(), ['gamedata/FigureData.json', 'gamedata/FigureMap.json', 'gamedata/FlashAvatarData.json', 'gamedata/FurnitureData.json', 'gamedata/HabboAvatarActions.json']);
     assert.deepEqual(await readFlashAvatarData(to), { format: 1, smallSprites: false });
+    // Nitro tools fetch EffectMap.json with the other documents: a hotel without effect libraries gets an empty one.
+    assert.deepEqual(JSON.parse(readFileSync(join(to, 'gamedata', 'EffectMap.json'), 'utf8')), { effects: [] });
     assert.deepEqual(report.figures, [{ source: 'gordon/hh_human_kit.swf', target: 'bundled/figure/hh_human_kit.nitro' }]);
     assert.deepEqual(report.furniture, [{ source: join('hof_furni', '7', `${CN}.swf`), target: `bundled/furniture/${CN}.nitro` }]);
     assert.deepEqual(report.superseded, [join('hof_furni', '9', `${CN}.swf`), join('gordon', 'RELEASE63', 'hh_human_kit.swf')]);

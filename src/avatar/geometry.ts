@@ -45,6 +45,11 @@ export class AvatarGeometry {
     private readonly drawOrder?: DrawOrderXml,
   ) {}
 
+  /** The same geometry without the hotel's draworder.xml: the order Nitro clients and imagers draw in. */
+  withoutDrawOrder(): AvatarGeometry {
+    return new AvatarGeometry(this.doc);
+  }
+
   type(geometryType: string): GeometryTypeXml {
     return this.doc.types.find((t) => t.id === geometryType) ?? this.doc.types.find((t) => t.id === 'vertical') ?? this.doc.types[0]!;
   }

@@ -15,9 +15,10 @@ export { normalizeAction, normalizeGesture, type AvatarRequest, type AvatarSize 
  * (0fa43d6), the sample kit's hands and held items (869afae), head_direction
  * ignored for lay under headonly. avatar-5: drawn as the game client draws (sprites found in any library
  * of the worn sets, same-type parts by index, the client's mandatory defaults and colour rules, every
- * part of a body part with its action, no lay variants, `mc` not drawn).
+ * part of a body part with its action, no lay variants, `mc` not drawn). avatar-6: Flash hotels draw
+ * draworder.xml's raised-hand lists, and a direction a posture list lacks takes std's list.
  */
-export const RENDERER_VERSION = 'avatar-5';
+export const RENDERER_VERSION = 'avatar-6';
 
 /**
  * PNG for a still, APNG (loop forever, 1/6 s a frame) for an animation. Indexed colour when the frames

@@ -108,6 +108,10 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
       fail(gd, e);
     }
   }
+  // Nitro tools (the client, imagers) fetch EffectMap.json with the other avatar documents and fail
+  // without it: a hotel with no effect libraries gets an empty one.
+  const effectMap = join('gamedata', 'EffectMap.json');
+  await writeAtomic(join(to, effectMap), JSON.stringify({ effects: [] }));
   let furnidata: FurnitureData | undefined;
   for (const [name, format] of [['furnidata.xml', 'xml'], ['furnidata.json', 'json'], ['furnidata.txt', 'txt']] as [string, FurnidataFormat][]) {
     const path = join(gd, name);
