@@ -1,13 +1,11 @@
 // Public API of the avatar renderer (the HTTP service is written against exactly this).
-import { encodeFrames } from '../imaging/apng.js';
-import { type AvatarRender } from './render.js';
-
 export { assetIdentity, type AssetFiles } from './asset-identity.js';
 export { AvatarRenderError, type AvatarRenderErrorCode } from './errors.js';
 export { type AvatarHotel, createAvatarHotel, type AvatarHotelInput } from './hotel.js';
 export { loadAvatarHotel, type LoadAvatarHotelOptions } from './load.js';
-export { animationFrameCount, renderAvatar, type AvatarRender, type DrawnLayer } from './render.js';
-export { normalizeAction, normalizeGesture, type AvatarRequest, type AvatarSize } from './request.js';
+export { CONTENT_TYPES, encodeAvatar, pickFrame, shownFrames } from './output.js';
+export { animationFrameCount, POSE_FRAME_DELAY, renderAvatar, type AvatarRender, type DrawnLayer } from './render.js';
+export { normalizeAction, normalizeGesture, type AvatarFormat, type AvatarRequest, type AvatarSize } from './request.js';
 
 /**
  * Bump whenever output pixels or bytes change: it is part of the service's cache key (with the hotel's
@@ -18,11 +16,3 @@ export { normalizeAction, normalizeGesture, type AvatarRequest, type AvatarSize 
  * part of a body part with its action, no lay variants, `mc` not drawn).
  */
 export const RENDERER_VERSION = 'avatar-5';
-
-/**
- * PNG for a still, APNG (loop forever, 1/6 s a frame) for an animation. Indexed colour when the frames
- * fit one 256-colour palette (nearly always), RGBA otherwise.
- */
-export async function encodeAvatar(render: AvatarRender): Promise<Buffer> {
-  return encodeFrames(render.frames, { compressionLevel: 6 });
-}

@@ -133,3 +133,40 @@ export function writeGif(image: GifImage): Buffer {
   out.bytes(0x3b);
   return out.concat();
 }
+
+export function isGif(buf: Uint8Array): boolean {
+  return buf.length >= 6 && buf[0] === 0x47 && buf[1] === 0x49 && buf[2] === 0x46 && buf[3] === 0x38 && (buf[4] === 0x39 || buf[4] === 0x37) && buf[5] === 0x61;
+}
+
+/** Image descriptors in a GIF (walking its blocks, no decoding); throws on a malformed file. */
+export function gifFrameCount(buf: Uint8Array): number {
+  if (!isGif(buf) || buf.length < 13) throw new Error('not a GIF');
+  const need = (at: number) => {
+    if (at >= buf.length) throw new Error('truncated GIF');
+  };
+  const skipSubBlocks = (at: number): number => {
+    for (;;) {
+      need(at);
+      const n = buf[at]!;
+      at += 1 + n;
+      if (n === 0) return at;
+    }
+  };
+  let at = 13;
+  if (buf[10]! & 0x80) at += 3 << ((buf[10]! & 7) + 1);
+  let frames = 0;
+  for (;;) {
+    need(at);
+    const block = buf[at]!;
+    if (block === 0x3b) return frames;
+    if (block === 0x21) at = skipSubBlocks(at + 2);
+    else if (block === 0x2c) {
+      need(at + 9);
+      const packed = buf[at + 9]!;
+      at += 10;
+      if (packed & 0x80) at += 3 << ((packed & 7) + 1);
+      at = skipSubBlocks(at + 1);
+      frames++;
+    } else throw new Error(`unknown GIF block 0x${block.toString(16)}`);
+  }
+}
