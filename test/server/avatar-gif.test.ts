@@ -264,3 +264,13 @@ test('302 fallback forwards img_format=gif and frame_num upstream (never animate
   assert.equal(junk.get('img_format'), null);
   assert.equal(junk.get('frame_num'), null, 'an ignored frame_num is not forwarded');
 });
+
+test('/render shows the GIF the request asks for', async () => {
+  const res = await fetch(`${svc.url}/render?figure=${FIG}&action=wav&img_format=gif`);
+  assert.equal(res.status, 200);
+  const html = await res.text();
+  const m = /src="data:image\/gif;base64,([^"]+)"/.exec(html);
+  assert.ok(m, 'the render is a GIF data URI');
+  assert.equal(readGif(Buffer.from(m[1]!, 'base64')).frames.length, 2);
+  assert.match(html, /2 frame\(s\), image\/gif/);
+});
