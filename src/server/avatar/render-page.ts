@@ -1,5 +1,6 @@
 // The /render debugging page: the composite and a table of every layer the renderer drew.
 // Everything that came from the request is HTML-escaped.
+import { CONTENT_TYPES } from '../../avatar/index.js';
 import { type DebugAnswer } from './avatar-service.js';
 
 export function escapeHtml(value: string): string {
@@ -45,7 +46,7 @@ export function renderDebugPage(answer: DebugAnswer, rawQuery: string): string {
       (answer.req ? `<h2>Request</h2><pre>${escapeHtml(JSON.stringify(answer.req, null, 2))}</pre>` : '');
   } else {
     const { output, req } = answer;
-    const type = req.format === 'gif' ? 'image/gif' : 'image/png';
+    const type = CONTENT_TYPES[req.format ?? 'png'];
     const dataUri = `data:${type};base64,${output.body.toString('base64')}`;
     body =
       `<div class="pair"><figure><img alt="this render" src="${dataUri}" width="${output.width}" height="${output.height}">` +
