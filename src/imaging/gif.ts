@@ -31,25 +31,57 @@ function resolveAlpha(frame: RgbaImage): Int32Array {
   return out;
 }
 
-/** Distinct opaque colours in first-appearance order, or null past `limit`. */
-function distinctColours(pixelSets: Int32Array[], limit: number): number[] | null {
-  const seen = new Set<number>();
-  const order: number[] = [];
-  for (const px of pixelSets) {
-    let last = TRANSPARENT;
-    for (let i = 0; i < px.length; i++) {
-      const c = px[i]!;
-      if (c === TRANSPARENT || c === last || seen.has(c)) {
-        last = c;
-        continue;
+/** Slots of the colour → index table: a power of two, four times the 255 colours it holds. */
+const TABLE_SIZE = 1024;
+
+/**
+ * Palette indexes of every pixel of the frames (0 = transparent), colours numbered 1… in order of first
+ * appearance (scan order, frame after frame); null when they need more than `limit` colours. One pass:
+ * an open-addressing table on typed arrays, looked up only where the colour changes along a row.
+ */
+function exactIndexes(frames: RgbaImage[], limit: number): { colours: number[]; indexes: Uint8Array[] } | null {
+  const slotKey = new Int32Array(TABLE_SIZE).fill(-1);
+  const slotIndex = new Uint8Array(TABLE_SIZE);
+  const colours: number[] = [];
+  const indexes: Uint8Array[] = [];
+  for (const f of frames) {
+    const n = f.width * f.height;
+    const data = f.data.byteOffset % 4 === 0 ? f.data : f.data.slice();
+    // little-endian on every platform Node runs on: alpha is the top byte, red the bottom one
+    const px = new Uint32Array(data.buffer, data.byteOffset, n);
+    const out = new Uint8Array(n);
+    let last = -1;
+    let lastIndex = 0;
+    for (let i = 0; i < n; i++) {
+      const v = px[i]!;
+      if (v !== last) {
+        last = v;
+        if (v >>> 24 < GIF_ALPHA_THRESHOLD) lastIndex = GIF_TRANSPARENT_INDEX;
+        else {
+          const key = v & 0xffffff;
+          let slot = Math.imul(key, 0x9e3779b1) >>> 22;
+          for (;;) {
+            const k = slotKey[slot]!;
+            if (k === key) {
+              lastIndex = slotIndex[slot]!;
+              break;
+            }
+            if (k === -1) {
+              if (colours.length === limit) return null;
+              colours.push(((key & 0xff) << 16) | (key & 0xff00) | (key >>> 16));
+              slotKey[slot] = key;
+              slotIndex[slot] = lastIndex = colours.length;
+              break;
+            }
+            slot = (slot + 1) & (TABLE_SIZE - 1);
+          }
+        }
       }
-      if (order.length === limit) return null;
-      seen.add(c);
-      order.push(c);
-      last = c;
+      out[i] = lastIndex;
     }
+    indexes.push(out);
   }
-  return order;
+  return { colours, indexes };
 }
 
 /**
@@ -157,47 +189,51 @@ function paletteBytes(colours: number[]): Uint8Array {
   return out;
 }
 
-/** Exact colour → index (1-based; 0 is transparent). */
-function exactMap(colours: number[]): (c: number) => number {
-  const index = new Map<number, number>();
-  colours.forEach((c, i) => index.set(c, i + 1));
-  return (c) => index.get(c)!;
-}
-
-/** The frame's visible pixels as indexes, cropped to their bounding box (1x1 transparent when none). */
-function indexedFrame(px: Int32Array, width: number, height: number, map: (c: number) => number): Omit<GifFrame, 'delayCs' | 'palette'> {
+/** A frame's indexes cropped to the bounding box of its visible pixels (1x1 transparent when none). */
+function croppedFrame(indexes: Uint8Array, width: number, height: number): Omit<GifFrame, 'delayCs' | 'palette'> {
   let x0 = width;
   let y0 = height;
   let x1 = -1;
   let y1 = -1;
   for (let y = 0; y < height; y++) {
     const row = y * width;
+    let first = -1;
+    let lastX = -1;
     for (let x = 0; x < width; x++) {
-      if (px[row + x] === TRANSPARENT) continue;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      y1 = y;
+      if (indexes[row + x] === GIF_TRANSPARENT_INDEX) continue;
+      if (first < 0) first = x;
+      lastX = x;
     }
+    if (first < 0) continue;
+    if (first < x0) x0 = first;
+    if (lastX > x1) x1 = lastX;
+    if (y < y0) y0 = y;
+    y1 = y;
   }
   if (x1 < 0) return { left: 0, top: 0, width: 1, height: 1, indexes: new Uint8Array([GIF_TRANSPARENT_INDEX]) };
   const w = x1 - x0 + 1;
   const h = y1 - y0 + 1;
-  const indexes = new Uint8Array(w * h);
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) out.set(indexes.subarray((y0 + y) * width + x0, (y0 + y) * width + x0 + w), y * w);
+  return { left: x0, top: y0, width: w, height: h, indexes: out };
+}
+
+/** Indexes of a frame of more than 255 colours, through the reduced table. */
+function reducedFrame(frame: RgbaImage): { colours: number[]; indexes: Uint8Array } {
+  const px = resolveAlpha(frame);
+  const { colours, map } = reducedColours(px);
+  const indexes = new Uint8Array(px.length);
   let last = TRANSPARENT;
   let lastIndex = GIF_TRANSPARENT_INDEX;
-  for (let y = 0; y < h; y++) {
-    const row = (y0 + y) * width + x0;
-    for (let x = 0; x < w; x++) {
-      const c = px[row + x]!;
-      if (c !== last) {
-        last = c;
-        lastIndex = c === TRANSPARENT ? GIF_TRANSPARENT_INDEX : map(c);
-      }
-      indexes[y * w + x] = lastIndex;
+  for (let i = 0; i < px.length; i++) {
+    const c = px[i]!;
+    if (c !== last) {
+      last = c;
+      lastIndex = c === TRANSPARENT ? GIF_TRANSPARENT_INDEX : map(c);
     }
+    indexes[i] = lastIndex;
   }
-  return { left: x0, top: y0, width: w, height: h, indexes };
+  return { colours, indexes };
 }
 
 /**
@@ -211,18 +247,17 @@ export function encodeGif(frames: RgbaImage[], delaysCs: number[]): Buffer {
   const { width, height } = frames[0]!;
   if (width < 1 || height < 1) throw new RangeError(`cannot encode an empty ${width}x${height} image`);
   for (const f of frames) if (f.width !== width || f.height !== height) throw new Error('frames differ in size');
-  const pixels = frames.map(resolveAlpha);
-  const shared = distinctColours(pixels, MAX_OPAQUE);
-  const gifFrames: GifFrame[] = pixels.map((px, i) => {
-    if (shared) return { ...indexedFrame(px, width, height, exactMap(shared)), delayCs: delaysCs[i]! };
-    const own = distinctColours([px], MAX_OPAQUE);
-    const { colours, map } = own ? { colours: own, map: exactMap(own) } : reducedColours(px);
-    return { ...indexedFrame(px, width, height, map), delayCs: delaysCs[i]!, palette: paletteBytes(colours) };
+  const shared = exactIndexes(frames, MAX_OPAQUE);
+  const gifFrames: GifFrame[] = frames.map((frame, i) => {
+    if (shared) return { ...croppedFrame(shared.indexes[i]!, width, height), delayCs: delaysCs[i]! };
+    const own = exactIndexes([frame], MAX_OPAQUE);
+    const { colours, indexes } = own ? { colours: own.colours, indexes: own.indexes[0]! } : reducedFrame(frame);
+    return { ...croppedFrame(indexes, width, height), delayCs: delaysCs[i]!, palette: paletteBytes(colours) };
   });
   return writeGif({
     width,
     height,
-    palette: shared ? paletteBytes(shared) : undefined,
+    palette: shared ? paletteBytes(shared.colours) : undefined,
     transparentIndex: GIF_TRANSPARENT_INDEX,
     loops: frames.length > 1 ? 0 : undefined,
     disposal: 2,
