@@ -13,6 +13,8 @@ export { normalizeAction, normalizeGesture, type AvatarFormat, type AvatarReques
  * (0fa43d6), the sample kit's hands and held items (869afae), head_direction
  * ignored for lay under headonly. avatar-5: drawn as the game client draws (sprites found in any library
  * of the worn sets, same-type parts by index, the client's mandatory defaults and colour rules, every
- * part of a body part with its action, no lay variants, `mc` not drawn).
+ * part of a body part with its action, no lay variants, `mc` not drawn). avatar-6: `img_format=gif` and
+ * `frame_num` change what those URLs answer (before, a PNG, which a disk cache would otherwise keep
+ * serving under the same key); every other URL's bytes are those of avatar-5 (the golden set).
  */
-export const RENDERER_VERSION = 'avatar-5';
+export const RENDERER_VERSION = 'avatar-6';
