@@ -1,5 +1,6 @@
 // Query string of /avatar.png → the renderer's request, exactly per spec §4.1.
 // Unknown values never reject a request; only a missing identity or an oversized figure is a 400.
+import { type AvatarFormat } from '../../avatar/request.js';
 
 /** Mirrors `AvatarRequest` of src/avatar/request.ts minus the figure, which may still need a user lookup. */
 export interface AvatarPose {
@@ -12,7 +13,7 @@ export interface AvatarPose {
   animated: boolean;
   frames: number;
   /** `img_format=gif` (any case) → gif; anything else, or absent, → png. */
-  format: 'png' | 'gif';
+  format: AvatarFormat;
   /** `frame_num`: an integer (wrapped modulo the loop later), undefined when absent or not an integer. */
   frameNum?: number;
 }
@@ -71,7 +72,7 @@ export function parseFrames(value: string | undefined): number {
 }
 
 /** `gif` (trimmed, any case) is GIF; every other value keeps PNG, as the peers' imagers do. */
-export function parseImageFormat(value: string | undefined): 'png' | 'gif' {
+export function parseImageFormat(value: string | undefined): AvatarFormat {
   return value !== undefined && value.trim().toLowerCase() === 'gif' ? 'gif' : 'png';
 }
 
