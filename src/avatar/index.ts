@@ -1,13 +1,11 @@
 // Public API of the avatar renderer (the HTTP service is written against exactly this).
-import { encodeFrames } from '../imaging/apng.js';
-import { type AvatarRender } from './render.js';
-
 export { assetIdentity, type AssetFiles } from './asset-identity.js';
 export { AvatarRenderError, type AvatarRenderErrorCode } from './errors.js';
 export { type AvatarHotel, createAvatarHotel, type AvatarHotelInput } from './hotel.js';
 export { loadAvatarHotel, type LoadAvatarHotelOptions } from './load.js';
-export { animationFrameCount, renderAvatar, type AvatarRender, type DrawnLayer } from './render.js';
-export { normalizeAction, normalizeGesture, type AvatarRequest, type AvatarSize } from './request.js';
+export { CONTENT_TYPES, encodeAvatar, pickFrame, shownFrames } from './output.js';
+export { animationFrameCount, POSE_FRAME_DELAY, renderAvatar, type AvatarRender, type DrawnLayer } from './render.js';
+export { normalizeAction, normalizeGesture, type AvatarFormat, type AvatarRequest, type AvatarSize } from './request.js';
 
 /**
  * Bump whenever output pixels or bytes change: it is part of the service's cache key (with the hotel's
@@ -15,15 +13,10 @@ export { normalizeAction, normalizeGesture, type AvatarRequest, type AvatarSize 
  * (0fa43d6), the sample kit's hands and held items (869afae), head_direction
  * ignored for lay under headonly. avatar-5: drawn as the game client draws (sprites found in any library
  * of the worn sets, same-type parts by index, the client's mandatory defaults and colour rules, every
- * part of a body part with its action, no lay variants, `mc` not drawn). avatar-6: Flash hotels draw
- * draworder.xml's raised-hand lists, and a direction a posture list lacks takes std's list.
+ * part of a body part with its action, no lay variants, `mc` not drawn). avatar-6 (issues 16 and 19):
+ * Flash hotels draw draworder.xml's raised-hand lists, and a direction a posture list lacks takes std's
+ * list; `img_format=gif` and `frame_num` change what those URLs answer (before, a PNG, which a disk cache
+ * would otherwise keep serving under the same key). A Nitro hotel's other URLs keep avatar-5's bytes
+ * (the golden set).
  */
 export const RENDERER_VERSION = 'avatar-6';
-
-/**
- * PNG for a still, APNG (loop forever, 1/6 s a frame) for an animation. Indexed colour when the frames
- * fit one 256-colour palette (nearly always), RGBA otherwise.
- */
-export async function encodeAvatar(render: AvatarRender): Promise<Buffer> {
-  return encodeFrames(render.frames, { compressionLevel: 6 });
-}

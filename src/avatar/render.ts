@@ -2,6 +2,7 @@
 // Planning (which sprite of which part goes where, in which order) needs no pixels, so the frame
 // count of a pose is known without loading a library.
 import { drawSprite } from '../imaging/composite.js';
+import { type FrameDelay } from '../imaging/frame-delay.js';
 import { createImage, scaleNearest, type RgbaImage } from '../imaging/image.js';
 import { bodyPartOffset, isAnimatingAction, resolvePose, stepsFor, WALK_STILL_FRAME, type ActiveAction, type PartStep, type Pose } from './actions.js';
 import { LYING_H, LYING_SH2, UPRIGHT_H, UPRIGHT_SH2, outputWindow, type OutputWindow, type Placement } from './canvas.js';
@@ -38,8 +39,13 @@ export interface AvatarRender {
   width: number;
   height: number;
   frames: RgbaImage[];
+  /** How long each frame shows (one per frame); encoders (APNG, GIF) take the loop's timing from here. */
+  delays: FrameDelay[];
   layers: DrawnLayer[];
 }
+
+/** The spec's frame time for pose loops (§2.2, §8): 166.67 ms. */
+export const POSE_FRAME_DELAY: FrameDelay = { num: 1, den: 6 };
 
 /** One part to draw, before its sprite is looked up. */
 interface PlannedPart {
@@ -386,5 +392,5 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
     frames.push(outScale === 2 ? scaleNearest(canvas, 2) : outScale === 0.5 ? downscaleHalf(canvas) : canvas);
   }
   const first = frames[0]!;
-  return { width: first.width, height: first.height, frames, layers };
+  return { width: first.width, height: first.height, frames, delays: frames.map(() => POSE_FRAME_DELAY), layers };
 }

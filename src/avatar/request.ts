@@ -19,7 +19,13 @@ export interface AvatarRequest {
   animated: boolean;
   /** 0 = the whole loop, else 1-24 (larger values clamp to 24). */
   frames: number;
+  /** Output encoding: PNG/APNG (the default) or GIF (see output.ts). */
+  format?: AvatarFormat;
+  /** Show only this frame of the loop (any integer, wrapped modulo the loop's length); see output.ts. */
+  frameNum?: number;
 }
+
+export type AvatarFormat = 'png' | 'gif';
 
 /** Pose tokens of the spec, in canonical order (strongest posture first). */
 const PLAIN_TOKENS = ['lay', 'sit', 'wlk', 'respect', 'wav', 'blow', 'laugh', 'dance', 'spk', 'sleep'] as const;

@@ -2,6 +2,7 @@
 // and per frame an fcTL (full canvas, 1/6 s, replace) followed by the frame's image data (IDAT for
 // the first frame, fdAT for the rest). Deterministic: same frames → same bytes.
 import { encodePng, type PngOptions } from './codec.js';
+import { type FrameDelay } from './frame-delay.js';
 import { type RgbaImage } from './image.js';
 import { PNG_SIGNATURE, pngChunk as chunk, readPngChunks } from './png-chunks.js';
 import { encodeIndexedPngs } from './png.js';
@@ -12,6 +13,8 @@ export interface ApngOptions extends PngOptions {
   delayDen?: number;
   /** 0 = loop forever. */
   plays?: number;
+  /** Per-frame delays (one per frame); when given, they replace delayNum/delayDen. */
+  delays?: FrameDelay[];
 }
 
 /** Builds an APNG from already-encoded PNG frames of one size. */
@@ -20,6 +23,7 @@ export function assembleApng(pngFrames: Uint8Array[], opts: ApngOptions = {}): B
   const delayNum = opts.delayNum ?? 1;
   const delayDen = opts.delayDen ?? 6;
   const parsed = pngFrames.map((f) => readPngChunks(f));
+  if (opts.delays && opts.delays.length !== pngFrames.length) throw new RangeError(`${pngFrames.length} frames but ${opts.delays.length} delays`);
   const ihdr = parsed[0]!.find((c) => c.type === 'IHDR');
   if (!ihdr) throw new Error('first frame has no IHDR');
   const width = ihdr.data.readUInt32BE(0);
@@ -41,8 +45,9 @@ export function assembleApng(pngFrames: Uint8Array[], opts: ApngOptions = {}): B
     fctl.writeUInt32BE(height, 8);
     fctl.writeUInt32BE(0, 12);
     fctl.writeUInt32BE(0, 16);
-    fctl.writeUInt16BE(delayNum, 20);
-    fctl.writeUInt16BE(delayDen, 22);
+    const delay = opts.delays?.[i];
+    fctl.writeUInt16BE(delay ? delay.num : delayNum, 20);
+    fctl.writeUInt16BE(delay ? delay.den : delayDen, 22);
     fctl.writeUInt8(0, 24); // dispose: none (every frame covers the whole canvas)
     fctl.writeUInt8(0, 25); // blend: source, so transparent pixels replace the previous frame
     parts.push(chunk('fcTL', fctl));

@@ -1,9 +1,9 @@
 // §4.1 parameter rules, §7.2 fallback Location, §8.1 cache keys: pure functions, every table row.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAvatarQuery, type ParsedAvatarQuery } from '../../src/server/avatar/params.js';
+import { parseAvatarQuery, parseFrameNum, parseImageFormat, type ParsedAvatarQuery } from '../../src/server/avatar/params.js';
 import { fallbackLocation } from '../../src/server/avatar/fallback.js';
-import { avatarCacheKey } from '../../src/server/avatar/cache-key.js';
+import { avatarCacheKey, canonicalAvatarKey } from '../../src/server/avatar/cache-key.js';
 import { normalizeAction, normalizeGesture } from '../../src/avatar/request.js';
 
 function parse(q: string): ParsedAvatarQuery {
@@ -154,4 +154,42 @@ test('cache key: every parameter as sent plus the renderer version', () => {
   // A user request is keyed on the figure it resolved to.
   assert.equal(key('user=bob&size=m'), key('figure=hd-1-1&size=m'));
   assert.equal(key('size=m&user=ALICE'), key('figure=hd-1-1&size=m'));
+});
+
+test('img_format: gif in any case (trimmed) is GIF, everything else PNG; frame_num: integers only', () => {
+  for (const v of ['gif', 'GIF', ' Gif ']) assert.equal(parseImageFormat(v), 'gif', v);
+  for (const v of [undefined, '', 'png', 'jpg', 'gif89a', 'image/gif']) assert.equal(parseImageFormat(v), 'png', String(v));
+  assert.equal(parse(`figure=${FIG}&img_format=gif`).pose.format, 'gif');
+  assert.equal(parse(`figure=${FIG}`).pose.format, 'png');
+  for (const [v, n] of [['0', 0], ['7', 7], ['-1', -1], ['+3', 3], [' 12 ', 12]] as const) assert.equal(parseFrameNum(v), n, v);
+  for (const v of [undefined, '', 'x', '1.5', '1e3', '0x10', '1234567890123456']) assert.equal(parseFrameNum(v), undefined, String(v));
+  assert.equal(parse(`figure=${FIG}&frame_num=3`).pose.frameNum, 3);
+  assert.equal('frameNum' in parse(`figure=${FIG}&frame_num=z`).pose, false);
+});
+
+test('cache key: frame_num joins it only when the pose animates; img_format always; keys of URLs without them unchanged', () => {
+  const key = (q: string, animates: boolean) => {
+    const p = parse(q);
+    return canonicalAvatarKey({ pairs: p.pairs, identity: p.identity, animates, rendererVersion: 'v' });
+  };
+  assert.equal(key(`figure=${FIG}&action=wav&animated=1&frames=2`, true), `v\naction=wav&animated=1&figure=${encodeURIComponent(FIG)}&frames=2&`);
+  assert.equal(key(`figure=${FIG}&action=sit&animated=1&frames=2`, false), `v\naction=sit&figure=${encodeURIComponent(FIG)}&`);
+  assert.equal(key(`figure=${FIG}&frame_num=3&img_format=gif`, false), `v\nfigure=${encodeURIComponent(FIG)}&img_format=gif&`);
+  assert.equal(key(`figure=${FIG}&frame_num=3&img_format=gif`, true), `v\nfigure=${encodeURIComponent(FIG)}&frame_num=3&img_format=gif&`);
+  assert.notEqual(key(`figure=${FIG}&img_format=gif`, false), key(`figure=${FIG}`, false));
+});
+
+test('fallback Location: img_format=gif and frame_num forwarded, PNG and an ignored frame_num not', () => {
+  const loc = (q: string) => {
+    const p = parse(q);
+    return new URL(fallbackLocation('http://up/avatarimage', { identity: p.identity, pose: p.pose, action: 'wav', gesture: 'std' })).searchParams;
+  };
+  const gif = loc(`figure=${FIG}&img_format=GIF&frame_num=-2&animated=1&frames=3`);
+  assert.equal(gif.get('img_format'), 'gif');
+  assert.equal(gif.get('frame_num'), '-2');
+  assert.equal(gif.get('animated'), null);
+  assert.equal(gif.get('frames'), null);
+  const png = loc(`figure=${FIG}&img_format=png&frame_num=x`);
+  assert.equal(png.get('img_format'), null);
+  assert.equal(png.get('frame_num'), null);
 });

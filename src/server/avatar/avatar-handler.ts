@@ -88,7 +88,7 @@ function sendImage(req: IncomingMessage, res: ServerResponse, image: CachedImage
     res.end();
     return [304, 0];
   }
-  headers['content-type'] = 'image/png';
+  headers['content-type'] = image.type;
   headers['content-length'] = String(image.body.length);
   res.writeHead(200, headers);
   if (req.method === 'HEAD') {

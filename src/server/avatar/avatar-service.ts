@@ -150,22 +150,31 @@ export class AvatarService {
     return found.ok ? { ok: true, figure: found.figure } : { ok: false, detail: `${found.reason}: ${found.detail}` };
   }
 
-  /** The renderer's request; a pose that cannot animate under this crop becomes the plain still. */
+  /**
+   * The renderer's request. A pose that cannot animate under this crop becomes the plain still, whatever
+   * `animated`, `frames` or `frame_num` say (so its key and bytes are the still's, in the asked format).
+   * A GIF shows the loop as `animated=1` does; `frame_num` has the whole loop rendered and one frame of
+   * it shown (output.ts), whatever `animated` and `frames` say.
+   */
   private request(figure: string, pose: AvatarPose): AvatarRequest {
     const req: AvatarRequest = { figure, ...pose };
-    if (req.animated) {
-      let frames = 1;
+    let loop = 1;
+    if (req.animated || req.format === 'gif' || req.frameNum !== undefined) {
       try {
-        frames = this.deps.renderer.frameCount(req);
+        loop = this.deps.renderer.frameCount(req);
       } catch {
-        frames = 1; // the render itself reports what is wrong with the figure
+        loop = 1; // the render itself reports what is wrong with the figure
       }
-      if (frames <= 1) {
-        req.animated = false;
-        req.frames = 0;
-      }
-    } else {
+    }
+    if (loop <= 1) {
+      req.animated = false;
       req.frames = 0;
+      delete req.frameNum;
+    } else if (req.frameNum !== undefined) {
+      req.animated = true;
+      req.frames = 0;
+    } else if (req.format === 'gif') {
+      req.animated = true;
     }
     return req;
   }
@@ -175,7 +184,7 @@ export class AvatarService {
       .render(key, req)
       .then((out) => {
         this.renders++;
-        const image = cachedImage(out.png, out.frames, this.deps.rendererVersion);
+        const image = cachedImage(out.body, out.frames, this.deps.rendererVersion);
         this.deps.cache.put(key, image);
         return image;
       })

@@ -1,5 +1,7 @@
 // The 302 to the upstream imager (spec §7.2): same parameter names, normalised values, and no
-// `animated`/`frames` (the upstream animates on its own terms).
+// `animated`/`frames` (the upstream animates on its own terms). `img_format=gif` and `frame_num` are
+// forwarded: the peers' imagers (nitro-imager and its forks) read them, and an image tag that asked for
+// a GIF must not get a PNG from the fallback.
 import { type AvatarIdentity, type AvatarPose } from './params.js';
 
 export const FALLBACK_REASONS = [
@@ -33,6 +35,8 @@ export function fallbackLocation(fallbackUrl: string, target: FallbackTarget): s
   q.set('action', target.action);
   q.set('gesture', target.gesture);
   q.set('headonly', target.pose.headOnly ? '1' : '0');
+  if (target.pose.format === 'gif') q.set('img_format', 'gif');
+  if (target.pose.frameNum !== undefined) q.set('frame_num', String(target.pose.frameNum));
   // URLSearchParams writes spaces as '+', which the upstream reads the same; keep ',', '=', '.' readable.
   const query = q.toString().replace(/%2C/g, ',');
   const hashAt = fallbackUrl.indexOf('#');

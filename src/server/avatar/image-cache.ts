@@ -7,10 +7,13 @@ import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { CACHE_KEY_LENGTH } from './cache-key.js';
-import { pngFrameCount } from './png-frames.js';
+import { imageContentType, imageFrameCount } from './png-frames.js';
 
 export interface CachedImage {
+  /** PNG/APNG or GIF bytes. */
   body: Buffer;
+  /** `image/png` or `image/gif`, from the body's signature. */
+  type: string;
   /** Strong ETag, quoted. */
   etag: string;
   frames: number;
@@ -59,7 +62,7 @@ export function imageEtag(body: Uint8Array, version = ''): string {
 }
 
 export function cachedImage(body: Buffer, frames: number, version = ''): CachedImage {
-  return { body, etag: imageEtag(body, version), frames };
+  return { body, type: imageContentType(body), etag: imageEtag(body, version), frames };
 }
 
 export class ImageCache {
@@ -132,7 +135,7 @@ export class ImageCache {
     if (size === undefined) return undefined;
     try {
       const body = await readFile(this.diskPath(digest));
-      const image = cachedImage(body, pngFrameCount(body), this.opts.etagVersion);
+      const image = cachedImage(body, imageFrameCount(body), this.opts.etagVersion);
       this.diskHits++;
       this.diskIndex.delete(digest);
       this.diskIndex.set(digest, size);
@@ -187,6 +190,7 @@ export class ImageCache {
     };
   }
 
+  /** Named `.png` whatever the format: the key names the image; its signature tells PNG from GIF. */
   private diskPath(digest: string): string {
     return join(this.opts.diskDir!, digest.slice(0, 2), digest + '.png');
   }

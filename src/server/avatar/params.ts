@@ -1,5 +1,6 @@
 // Query string of /avatar.png → the renderer's request, exactly per spec §4.1.
 // Unknown values never reject a request; only a missing identity or an oversized figure is a 400.
+import { type AvatarFormat } from '../../avatar/request.js';
 
 /** Mirrors `AvatarRequest` of src/avatar/request.ts minus the figure, which may still need a user lookup. */
 export interface AvatarPose {
@@ -11,6 +12,10 @@ export interface AvatarPose {
   headOnly: boolean;
   animated: boolean;
   frames: number;
+  /** `img_format=gif` (any case) → gif; anything else, or absent, → png. */
+  format: AvatarFormat;
+  /** `frame_num`: an integer (wrapped modulo the loop later), undefined when absent or not an integer. */
+  frameNum?: number;
 }
 
 export type AvatarIdentity = { kind: 'figure'; figure: string } | { kind: 'user'; name: string };
@@ -66,6 +71,22 @@ export function parseFrames(value: string | undefined): number {
   return Math.min(MAX_FRAMES, Math.floor(n));
 }
 
+/** `gif` (trimmed, any case) is GIF; every other value keeps PNG, as the peers' imagers do. */
+export function parseImageFormat(value: string | undefined): AvatarFormat {
+  return value !== undefined && value.trim().toLowerCase() === 'gif' ? 'gif' : 'png';
+}
+
+/**
+ * `frame_num`: any integer, negative too (wrapped modulo the loop's length when rendering, so -1 is the
+ * last frame, as `direction` wraps); not an integer (empty, `abc`, `2.5`) → undefined, i.e. ignored.
+ */
+export function parseFrameNum(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (!/^[+-]?\d{1,15}$/.test(text)) return undefined;
+  return Number(text);
+}
+
 /** Every decoded pair of a raw query string, repeats included, in the order sent. */
 export function allPairs(rawQuery: string): [string, string][] {
   return rawQuery === '' ? [] : [...new URLSearchParams(rawQuery)];
@@ -110,7 +131,10 @@ export function parseAvatarQuery(rawQuery: string): ParseResult {
     headOnly: parseBoolean(params.get('headonly')),
     animated: parseBoolean(params.get('animated')),
     frames: parseFrames(params.get('frames')),
+    format: parseImageFormat(params.get('img_format')),
   };
+  const frameNum = parseFrameNum(params.get('frame_num'));
+  if (frameNum !== undefined) pose.frameNum = frameNum;
   // A stable sort: the values of a repeated name keep the order they were sent in.
   const pairs = all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return { ok: true, query: { identity, pose, pairs } };

@@ -1,7 +1,10 @@
-// Frame count of a PNG/APNG body (the acTL chunk's num_frames, else 1), so images read back from the
-// disk cache answer `x-imager-frames` without a side file.
+// Frame count and content type of a cached image body (PNG/APNG or GIF), so images read back from the
+// disk cache answer `x-imager-frames` and `Content-Type` without a side file.
+import { gifFrameCount, isGif } from '../../formats/gif.js';
+
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
+/** The acTL chunk's num_frames, else 1. */
 export function pngFrameCount(png: Uint8Array): number {
   if (png.length < 8 || SIGNATURE.some((b, i) => png[i] !== b)) throw new Error('not a PNG');
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
@@ -17,4 +20,13 @@ export function pngFrameCount(png: Uint8Array): number {
     at += 12 + length;
   }
   throw new Error('truncated PNG');
+}
+
+/** Frames in a PNG/APNG or GIF body; throws for anything else. */
+export function imageFrameCount(body: Uint8Array): number {
+  return isGif(body) ? gifFrameCount(body) : pngFrameCount(body);
+}
+
+export function imageContentType(body: Uint8Array): 'image/gif' | 'image/png' {
+  return isGif(body) ? 'image/gif' : 'image/png';
 }

@@ -1,5 +1,6 @@
 // The /render debugging page: the composite and a table of every layer the renderer drew.
 // Everything that came from the request is HTML-escaped.
+import { CONTENT_TYPES } from '../../avatar/index.js';
 import { type DebugAnswer } from './avatar-service.js';
 
 export function escapeHtml(value: string): string {
@@ -45,10 +46,11 @@ export function renderDebugPage(answer: DebugAnswer, rawQuery: string): string {
       (answer.req ? `<h2>Request</h2><pre>${escapeHtml(JSON.stringify(answer.req, null, 2))}</pre>` : '');
   } else {
     const { output, req } = answer;
-    const dataUri = `data:image/png;base64,${output.png.toString('base64')}`;
+    const type = CONTENT_TYPES[req.format ?? 'png'];
+    const dataUri = `data:${type};base64,${output.body.toString('base64')}`;
     body =
       `<div class="pair"><figure><img alt="this render" src="${dataUri}" width="${output.width}" height="${output.height}">` +
-      `<figcaption>this render: ${output.width} × ${output.height}, ${output.frames} frame(s), ${output.png.length} bytes</figcaption></figure>` +
+      `<figcaption>this render: ${output.width} × ${output.height}, ${output.frames} frame(s), ${escapeHtml(type)}, ${output.body.length} bytes</figcaption></figure>` +
       `<figure><img alt="/avatar.png" src="avatar.png?${q}"><figcaption><a href="avatar.png?${q}">/avatar.png?${q}</a></figcaption></figure></div>` +
       `<h2>Request</h2><pre>${escapeHtml(JSON.stringify(req, null, 2))}</pre>` +
       `<h2>Cache key</h2><p>SHA-256 <code>${escapeHtml(answer.key)}</code> of:</p><pre>${escapeHtml(answer.canonicalKey)}</pre>` +

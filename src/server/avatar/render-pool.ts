@@ -8,7 +8,8 @@ import { type AvatarRequest } from '../../avatar/request.js';
 import { type RenderJobMessage, type WorkerInit, type WorkerMessage } from './render-protocol.js';
 
 export interface RenderOutput {
-  png: Buffer;
+  /** PNG/APNG or GIF bytes, as the request's format asks. */
+  body: Buffer;
   frames: number;
   width: number;
   height: number;
@@ -275,8 +276,8 @@ export class RenderPool {
     this.dispatch();
     if (msg.type === 'done') {
       this.rendered++;
-      const png = Buffer.from(msg.png.buffer, msg.png.byteOffset, msg.png.byteLength);
-      job.resolve({ png, frames: msg.frames, width: msg.width, height: msg.height, layers: msg.layers ?? [] });
+      const body = Buffer.from(msg.body.buffer, msg.body.byteOffset, msg.body.byteLength);
+      job.resolve({ body, frames: msg.frames, width: msg.width, height: msg.height, layers: msg.layers ?? [] });
     } else {
       this.failed++;
       job.reject(new RenderFailedError(msg.code, msg.message));

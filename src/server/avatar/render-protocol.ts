@@ -17,5 +17,5 @@ export interface RenderJobMessage {
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'init-failed'; message: string }
-  | { type: 'done'; id: number; png: Uint8Array; frames: number; width: number; height: number; layers?: unknown[] }
+  | { type: 'done'; id: number; body: Uint8Array; frames: number; width: number; height: number; layers?: unknown[] }
   | { type: 'failed'; id: number; name: string; code: string; message: string };

@@ -1,7 +1,7 @@
 // Worker thread of the render pool: loads the hotel once, then renders and encodes on request, so
 // pixel work never blocks the HTTP event loop.
 import { parentPort, workerData } from 'node:worker_threads';
-import { AvatarRenderError, encodeAvatar, loadAvatarHotel, renderAvatar } from '../../avatar/index.js';
+import { AvatarRenderError, encodeAvatar, loadAvatarHotel, renderAvatar, shownFrames } from '../../avatar/index.js';
 import { type RenderJobMessage, type WorkerInit, type WorkerMessage } from './render-protocol.js';
 
 const port = parentPort;
@@ -23,15 +23,15 @@ async function main(): Promise<void> {
   port!.on('message', (job: RenderJobMessage) => {
     void (async () => {
       try {
-        const render = await renderAvatar(hotel, job.req);
-        const encoded = await encodeAvatar(render);
+        const render = shownFrames(await renderAvatar(hotel, job.req), job.req.frameNum);
+        const encoded = await encodeAvatar(render, job.req.format ?? 'png');
         // A private copy so its whole ArrayBuffer can be transferred without copying again.
-        const png = new Uint8Array(encoded.length);
-        png.set(encoded);
+        const body = new Uint8Array(encoded.length);
+        body.set(encoded);
         const layers = job.debug ? (JSON.parse(JSON.stringify(render.layers)) as unknown[]) : undefined;
         post(
-          { type: 'done', id: job.id, png, frames: render.frames.length, width: render.width, height: render.height, layers },
-          [png.buffer],
+          { type: 'done', id: job.id, body, frames: render.frames.length, width: render.width, height: render.height, layers },
+          [body.buffer],
         );
       } catch (err) {
         const e = err as Error;

@@ -1,0 +1,296 @@
+// RGBA frames → an animated (or still) GIF: each pixel is either opaque or the one transparent index,
+// colours are exact when they fit GIF's 256-entry tables (they nearly always do for avatars), each frame
+// is cropped to its visible pixels and disposed to the background before the next, so transparent
+// pixels never show the frame before. Deterministic: same frames and delays, same bytes.
+//
+// Semi-transparent pixels are resolved by a threshold (alpha ≥ 128 keeps the pixel's own colour at full
+// opacity, lower is transparent), not blended against a matte colour: a matte leaves a halo of the matte
+// on any page that is not that colour (grey fringes on white and on black), while the threshold keeps
+// the avatar's own dark outline as the edge, which reads cleanly on light and dark pages alike. Avatar
+// sprites are pixel art with hard edges; soft pixels come from the size-s downscale (2x2 averages at
+// the outline) and a few effects. Dithering the alpha speckles those edges. (docs/avatar-service.md)
+import { writeGif, type GifFrame } from '../formats/gif.js';
+import { type FrameDelay } from './frame-delay.js';
+import { type RgbaImage } from './image.js';
+
+/** Pixels with at least this alpha are drawn opaque; the rest are transparent. */
+export const GIF_ALPHA_THRESHOLD = 128;
+/** Palette entry of every transparent pixel. */
+export const GIF_TRANSPARENT_INDEX = 0;
+/** Opaque colours a table can hold besides the transparent entry. */
+const MAX_OPAQUE = 255;
+const TRANSPARENT = -1;
+
+/** Frame i's pixels as 0xRRGGBB, or TRANSPARENT. */
+function resolveAlpha(frame: RgbaImage): Int32Array {
+  const d = frame.data;
+  const out = new Int32Array(frame.width * frame.height);
+  for (let i = 0, p = 0; i < out.length; i++, p += 4) {
+    out[i] = d[p + 3]! >= GIF_ALPHA_THRESHOLD ? (d[p]! << 16) | (d[p + 1]! << 8) | d[p + 2]! : TRANSPARENT;
+  }
+  return out;
+}
+
+/** Slots of the colour → index table: a power of two, four times the 255 colours it holds. */
+const TABLE_SIZE = 1024;
+
+/**
+ * Palette indexes of every pixel of the frames (0 = transparent), colours numbered 1… in order of first
+ * appearance (scan order, frame after frame); null when they need more than `limit` colours. One pass:
+ * an open-addressing table on typed arrays, looked up only where the colour changes along a row.
+ */
+function exactIndexes(frames: RgbaImage[], limit: number): { colours: number[]; indexes: Uint8Array[] } | null {
+  const slotKey = new Int32Array(TABLE_SIZE).fill(-1);
+  const slotIndex = new Uint8Array(TABLE_SIZE);
+  const colours: number[] = [];
+  const indexes: Uint8Array[] = [];
+  for (const f of frames) {
+    const n = f.width * f.height;
+    const data = f.data.byteOffset % 4 === 0 ? f.data : f.data.slice();
+    // little-endian on every platform Node runs on: alpha is the top byte, red the bottom one
+    const px = new Uint32Array(data.buffer, data.byteOffset, n);
+    const out = new Uint8Array(n);
+    let last = -1;
+    let lastIndex = 0;
+    for (let i = 0; i < n; i++) {
+      const v = px[i]!;
+      if (v !== last) {
+        last = v;
+        if (v >>> 24 < GIF_ALPHA_THRESHOLD) lastIndex = GIF_TRANSPARENT_INDEX;
+        else {
+          const key = v & 0xffffff;
+          let slot = Math.imul(key, 0x9e3779b1) >>> 22;
+          for (;;) {
+            const k = slotKey[slot]!;
+            if (k === key) {
+              lastIndex = slotIndex[slot]!;
+              break;
+            }
+            if (k === -1) {
+              if (colours.length === limit) return null;
+              colours.push(((key & 0xff) << 16) | (key & 0xff00) | (key >>> 16));
+              slotKey[slot] = key;
+              slotIndex[slot] = lastIndex = colours.length;
+              break;
+            }
+            slot = (slot + 1) & (TABLE_SIZE - 1);
+          }
+        }
+      }
+      out[i] = lastIndex;
+    }
+    indexes.push(out);
+  }
+  return { colours, indexes };
+}
+
+/**
+ * At most 255 colours for a frame that has more: median cut over the frame's colour histogram (the box
+ * with the most pixels × widest channel range is split at the pixel-weighted median of that channel),
+ * each box's colour the rounded pixel-weighted mean; every colour maps to the nearest entry (ties: the
+ * lower index). Deterministic; a frequent colour ends up alone in its box, so it stays exact.
+ */
+function reducedColours(px: Int32Array): { colours: number[]; map: (c: number) => number } {
+  const histogram = new Map<number, number>();
+  for (let i = 0; i < px.length; i++) {
+    const c = px[i]!;
+    if (c !== TRANSPARENT) histogram.set(c, (histogram.get(c) ?? 0) + 1);
+  }
+  const entries = [...histogram.entries()].sort((a, b) => a[0] - b[0]);
+  const channel = (c: number, ch: number) => (c >>> (16 - 8 * ch)) & 0xff;
+  interface Box { items: [number, number][]; pixels: number; axis: number; range: number }
+  const makeBox = (items: [number, number][]): Box => {
+    let pixels = 0;
+    let axis = 0;
+    let range = -1;
+    for (const [, n] of items) pixels += n;
+    for (let ch = 0; ch < 3; ch++) {
+      let lo = 255;
+      let hi = 0;
+      for (const [c] of items) {
+        const v = channel(c, ch);
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      if (hi - lo > range) {
+        range = hi - lo;
+        axis = ch;
+      }
+    }
+    return { items, pixels, axis, range };
+  };
+  const boxes: Box[] = [makeBox(entries)];
+  while (boxes.length < MAX_OPAQUE) {
+    let pick = -1;
+    let score = 0;
+    boxes.forEach((b, i) => {
+      const s = b.items.length > 1 ? b.pixels * b.range : 0;
+      if (s > score) {
+        score = s;
+        pick = i;
+      }
+    });
+    if (pick < 0) break;
+    const box = boxes[pick]!;
+    const items = [...box.items].sort((a, b) => channel(a[0], box.axis) - channel(b[0], box.axis) || a[0] - b[0]);
+    let half = 0;
+    let cut = 1;
+    for (let i = 0; i < items.length - 1; i++) {
+      half += items[i]![1];
+      cut = i + 1;
+      if (half * 2 >= box.pixels) break;
+    }
+    boxes.splice(pick, 1, makeBox(items.slice(0, cut)), makeBox(items.slice(cut)));
+  }
+  const colours = boxes.map((b) => {
+    let r = 0;
+    let g = 0;
+    let bl = 0;
+    for (const [c, n] of b.items) {
+      r += channel(c, 0) * n;
+      g += channel(c, 1) * n;
+      bl += channel(c, 2) * n;
+    }
+    return (Math.round(r / b.pixels) << 16) | (Math.round(g / b.pixels) << 8) | Math.round(bl / b.pixels);
+  });
+  const nearest = new Map<number, number>();
+  const map = (c: number): number => {
+    let hit = nearest.get(c);
+    if (hit !== undefined) return hit;
+    let best = 0;
+    let bestD = Infinity;
+    for (let i = 0; i < colours.length; i++) {
+      const p = colours[i]!;
+      let d = 0;
+      for (let ch = 0; ch < 3; ch++) {
+        const diff = channel(p, ch) - channel(c, ch);
+        d += diff * diff;
+      }
+      if (d < bestD) {
+        bestD = d;
+        best = i;
+      }
+    }
+    hit = best + 1;
+    nearest.set(c, hit);
+    return hit;
+  };
+  return { colours, map };
+}
+
+/** RGB triples: the transparent entry (black) first, then the colours. */
+function paletteBytes(colours: number[]): Uint8Array {
+  const out = new Uint8Array((colours.length + 1) * 3);
+  colours.forEach((c, i) => {
+    out[(i + 1) * 3] = c >>> 16;
+    out[(i + 1) * 3 + 1] = (c >>> 8) & 0xff;
+    out[(i + 1) * 3 + 2] = c & 0xff;
+  });
+  return out;
+}
+
+/** A frame's indexes cropped to the bounding box of its visible pixels (1x1 transparent when none). */
+function croppedFrame(indexes: Uint8Array, width: number, height: number): Omit<GifFrame, 'delayCs' | 'palette'> {
+  let x0 = width;
+  let y0 = height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    let first = -1;
+    let lastX = -1;
+    for (let x = 0; x < width; x++) {
+      if (indexes[row + x] === GIF_TRANSPARENT_INDEX) continue;
+      if (first < 0) first = x;
+      lastX = x;
+    }
+    if (first < 0) continue;
+    if (first < x0) x0 = first;
+    if (lastX > x1) x1 = lastX;
+    if (y < y0) y0 = y;
+    y1 = y;
+  }
+  if (x1 < 0) return { left: 0, top: 0, width: 1, height: 1, indexes: new Uint8Array([GIF_TRANSPARENT_INDEX]) };
+  const w = x1 - x0 + 1;
+  const h = y1 - y0 + 1;
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) out.set(indexes.subarray((y0 + y) * width + x0, (y0 + y) * width + x0 + w), y * w);
+  return { left: x0, top: y0, width: w, height: h, indexes: out };
+}
+
+/** Indexes of a frame of more than 255 colours, through the reduced table. */
+function reducedFrame(frame: RgbaImage): { colours: number[]; indexes: Uint8Array } {
+  const px = resolveAlpha(frame);
+  const { colours, map } = reducedColours(px);
+  const indexes = new Uint8Array(px.length);
+  let last = TRANSPARENT;
+  let lastIndex = GIF_TRANSPARENT_INDEX;
+  for (let i = 0; i < px.length; i++) {
+    const c = px[i]!;
+    if (c !== last) {
+      last = c;
+      lastIndex = c === TRANSPARENT ? GIF_TRANSPARENT_INDEX : map(c);
+    }
+    indexes[i] = lastIndex;
+  }
+  return { colours, indexes };
+}
+
+/**
+ * Encodes frames of one size as a GIF89a: one global colour table when all frames fit 255 colours, else
+ * a table per frame (reduced for a frame of more than 255). Several frames loop forever (NETSCAPE2.0,
+ * loop count 0); one frame is a plain still. `delaysCs[i]` is frame i's delay in centiseconds.
+ */
+export function encodeGif(frames: RgbaImage[], delaysCs: number[]): Buffer {
+  if (frames.length === 0) throw new RangeError('no frames to encode');
+  if (delaysCs.length !== frames.length) throw new RangeError(`${frames.length} frames but ${delaysCs.length} delays`);
+  const { width, height } = frames[0]!;
+  if (width < 1 || height < 1) throw new RangeError(`cannot encode an empty ${width}x${height} image`);
+  for (const f of frames) if (f.width !== width || f.height !== height) throw new Error('frames differ in size');
+  const shared = exactIndexes(frames, MAX_OPAQUE);
+  const gifFrames: GifFrame[] = frames.map((frame, i) => {
+    if (shared) return { ...croppedFrame(shared.indexes[i]!, width, height), delayCs: delaysCs[i]! };
+    const own = exactIndexes([frame], MAX_OPAQUE);
+    const { colours, indexes } = own ? { colours: own.colours, indexes: own.indexes[0]! } : reducedFrame(frame);
+    return { ...croppedFrame(indexes, width, height), delayCs: delaysCs[i]!, palette: paletteBytes(colours) };
+  });
+  return writeGif({
+    width,
+    height,
+    palette: shared ? paletteBytes(shared.colours) : undefined,
+    transparentIndex: GIF_TRANSPARENT_INDEX,
+    loops: frames.length > 1 ? 0 : undefined,
+    disposal: 2,
+    frames: gifFrames,
+  });
+}
+
+/** Browsers draw a GIF delay of 0 or 1 cs as 10 cs; no frame gets less than this. */
+export const MIN_GIF_DELAY_CS = 2;
+
+/**
+ * Centisecond delays for exact frame durations: each frame ends at its exact end time rounded to the
+ * nearest centisecond, so every frame starts and ends within half a centisecond of its exact time (its
+ * delay within one) and the loop's total is its exact total rounded (1/6 s frames: 17, 16, 17, 17, 16, 17 … = 100 cs a second; a 2-frame loop 17 + 16 = 33 cs
+ * for 33.3). A frame shorter than 2 cs is drawn for 2 (browsers would make it 10).
+ */
+export function gifDelays(delays: FrameDelay[]): number[] {
+  const out: number[] = [];
+  // Exact times as fractions over a common denominator, so long loops never drift.
+  let den = 1;
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  for (const d of delays) {
+    if (!(Number.isInteger(d.num) && Number.isInteger(d.den) && d.num >= 0 && d.den > 0)) throw new RangeError(`bad frame delay ${d.num}/${d.den}`);
+    den = (den / gcd(den, d.den)) * d.den;
+  }
+  let exact = 0; // in 1/den seconds
+  let previous = 0; // centiseconds
+  for (const d of delays) {
+    exact += d.num * (den / d.den);
+    // round(exact * 100 / den), halves up, in integers
+    const end = Math.floor((exact * 200 + den) / (2 * den));
+    out.push(Math.min(0xffff, Math.max(MIN_GIF_DELAY_CS, end - previous)));
+    previous = end;
+  }
+  return out;
+}
