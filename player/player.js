@@ -22,8 +22,10 @@ async function start() {
     const size = Number($('size').value);
     const states = statesOf(manifest, size);
     const dirs = directionsOf(manifest, size);
-    const state = states.includes(Number($('state').value)) ? Number($('state').value) : states.includes(manifest.still.state) ? manifest.still.state : states[0];
-    const dir = dirs.includes(Number($('direction').value)) ? Number($('direction').value) : dirs.includes(manifest.still.direction) ? manifest.still.direction : dirs[0];
+    // The picker's choice when it has one, else what the published still shows (the on-state of §2.5).
+    const picked = (id) => ($(id).value === '' ? undefined : Number($(id).value));
+    const state = states.includes(picked('state')) ? picked('state') : states.includes(manifest.still.state) ? manifest.still.state : states[0];
+    const dir = dirs.includes(picked('direction')) ? picked('direction') : dirs.includes(manifest.still.direction) ? manifest.still.direction : dirs[0];
     fill($('state'), states, state);
     fill($('direction'), dirs, dir);
   };

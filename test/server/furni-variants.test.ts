@@ -300,3 +300,42 @@ test('disk cache: a second service reads the rendered file from the folder inste
     assert.equal(health.checks.variants.rendered, 0);
   });
 });
+
+test('build --variants: none leaves the corpus as it was; all publishes every reserved name with the bytes the service renders on demand', async () => {
+  const kit = join(tmp.dir, 'kit');
+  const build = async (variants: 'all' | 'animated' | 'none', name: string) => {
+    const out = join(tmp.dir, name);
+    await runBuild({ assets: kit, out, jobs: 1, variants, only: ['kit_fan_tieframes', 'kit_chair_4dir', 'kit_sofa_colors', 'kit_crate'], now: () => new Date('2026-01-01T00:00:00Z') });
+    return { out, files: JSON.parse(await readFile(join(out, 'corpus.json'), 'utf8')).files as Record<string, { sha256: string }> };
+  };
+  const plain = await build('none', 'corpus-none');
+  const all = await build('all', 'corpus-all');
+  const animated = await build('animated', 'corpus-animated');
+  assert.ok(Object.keys(plain.files).every((k) => !k.includes('__') && !k.endsWith('.apng')), 'none: no reserved names');
+  const extra = Object.keys(all.files).filter((k) => !(k in plain.files));
+  for (const k of Object.keys(plain.files)) if (k !== 'build-report.json') assert.equal(all.files[k]?.sha256, plain.files[k]!.sha256, `${k}: unchanged by --variants all`);
+  for (const name of ['kit_chair_4dir__d4.png', 'kit_chair_4dir__s32.png', 'kit_fan_tieframes.apng', 'kit_fan_tieframes__s32_st1_d4_f3.png', 'kit_sofa_colors*3__d4.png']) {
+    assert.ok(extra.includes(`furni-renders/${name}`), `all publishes ${name}`);
+  }
+  const animatedExtra = Object.keys(animated.files).filter((k) => !(k in plain.files));
+  assert.ok(animatedExtra.length > 0 && animatedExtra.every((k) => k.startsWith('furni-renders/kit_fan_tieframes')), 'animated: only the item that animates');
+  assert.ok(animatedExtra.includes('furni-renders/kit_fan_tieframes__st1.apng') && !animatedExtra.includes('furni-renders/kit_fan_tieframes__st0.apng'));
+  // Served from the pre-rendered corpus or rendered on demand from the plain one: the same bytes.
+  await withTestServer({ corpus: plain.out, memoryBudget: 1 << 20, variants: { clientRate: { perSecond: 0, burst: 0 } } }, async (onDemand) => {
+    await withTestServer({ corpus: all.out, memoryBudget: 1 << 20, variants: true }, async (prebuilt) => {
+      for (const k of extra) {
+        const path = '/' + k.split('/').map(encodeURIComponent).join('/');
+        const a = await rawRequest(onDemand.port, 'GET', path);
+        const b = await rawRequest(prebuilt.port, 'GET', path);
+        assert.equal(a.status, 200, k);
+        assert.ok(a.body.equals(b.body), `${k}: same bytes`);
+        assert.equal(a.headers['content-type'], b.headers['content-type']);
+        assert.equal(a.headers['etag'], b.headers['etag']);
+      }
+    });
+  });
+  // Without --variants a pre-rendered corpus still answers 404 for every reserved name (spec §2.6).
+  await withTestServer({ corpus: all.out, memoryBudget: 1 << 20 }, async (srv) => {
+    for (const k of extra.slice(0, 20)) assert.equal((await rawRequest(srv.port, 'GET', '/' + k.split('/').map(encodeURIComponent).join('/'))).status, 404, k);
+  });
+});
