@@ -339,3 +339,25 @@ test('build --variants: none leaves the corpus as it was; all publishes every re
     for (const k of extra.slice(0, 20)) assert.equal((await rawRequest(srv.port, 'GET', '/' + k.split('/').map(encodeURIComponent).join('/'))).status, 404, k);
   });
 });
+
+test('limits: the global budget answers 429 past its renders; a render past the timeout answers 503 and is cached for the next request', async () => {
+  await withTestServer({ corpus, memoryBudget: 1 << 20, variants: { clientRate: { perSecond: 0, burst: 0 }, budget: { renders: 2, windowMs: 60_000 } } }, async (srv) => {
+    const statuses: number[] = [];
+    for (const name of ['kit_fan_tieframes__d4.png', 'kit_fan_tieframes__st2.png', 'kit_fan_tieframes__st2_d4.png']) statuses.push((await get(srv.port, name)).status);
+    assert.deepEqual(statuses, [200, 200, 429]);
+    assert.equal((await get(srv.port, 'kit_fan_tieframes__d4.png')).status, 200, 'a cached name costs nothing');
+    assert.equal((await get(srv.port, 'kit_fan_tieframes__st7.png')).status, 404, 'a name the decoded bundle refuses costs nothing');
+  });
+  await withTestServer({ corpus, memoryBudget: 1 << 20, variants: { timeoutMs: 0 } }, async (srv) => {
+    const slow = await get(srv.port, 'kit_fan_tieframes.apng');
+    assert.equal(slow.status, 503);
+    assert.equal(slow.body.toString(), 'render timed out');
+    assert.equal(slow.headers['retry-after'], '1');
+    assert.equal(slow.headers['cache-control'], 'no-store');
+    await new Promise((r) => setTimeout(r, 300));
+    const later = await get(srv.port, 'kit_fan_tieframes.apng');
+    assert.equal(later.status, 200, 'the render finished in the background and is served from memory');
+    const health = JSON.parse((await rawRequest(srv.port, 'GET', '/healthz')).body.toString());
+    assert.equal(health.checks.variants.timedOut, 1);
+  });
+});

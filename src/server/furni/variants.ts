@@ -168,7 +168,13 @@ export class VariantService {
       this.stats.limited++;
       return 'busy';
     }
-    const work = this.slot(async () => {
+    // Waiting for a slot past the timeout is a busy service (429, and the render is dropped unstarted);
+    // a render that started and runs past it is a slow one (503, and its result is still kept).
+    let started = false;
+    let abandoned = false;
+    const work = this.slot(async (): Promise<Cached | 'busy'> => {
+      if (abandoned) return 'busy';
+      started = true;
       model ??= await this.loadModel(bundle);
       const out = renderVariant(model, colorId, v);
       if (!out.ok) return this.refuse(key, out.reason);
@@ -186,12 +192,16 @@ export class VariantService {
       timer.unref();
     });
     const first = await Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-    if (first === 'timeout') {
-      this.stats.timedOut++;
-      this.log.warn({ name, timeoutMs: this.opts.timeoutMs }, 'variant render timed out; its result will be cached when done');
-      work.catch(() => undefined);
+    if (first !== 'timeout') return first;
+    work.catch(() => undefined);
+    if (!started) {
+      abandoned = true;
+      this.stats.limited++;
+      return 'busy';
     }
-    return first;
+    this.stats.timedOut++;
+    this.log.warn({ name, timeoutMs: this.opts.timeoutMs }, 'variant render timed out; its result will be cached when done');
+    return 'timeout';
   }
 
   private refuse(key: string, reason: string): Cached {
