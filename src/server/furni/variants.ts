@@ -64,6 +64,7 @@ export class VariantService {
   private readonly clientRate: ClientRateLimiter;
   private readonly budget: RenderBudget;
   private running = 0;
+  private readonly memo = new Map<string, VariantRef | null>();
   private readonly waiting: (() => void)[] = [];
   /** Counters for /healthz and the tests. */
   readonly stats = { rendered: 0, refused: 0, limited: 0, timedOut: 0, diskHits: 0 };
@@ -84,21 +85,14 @@ export class VariantService {
 
   /** The answer for a GET/HEAD of a reserved name under /furni-renders/; 404 for any other URL. */
   answer(url: string, ifNoneMatch: string | undefined, client: string): AssetAnswer | Promise<AssetAnswer> {
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    if (/%2a/i.test(path) || !path.startsWith('/furni-renders/')) return { status: 404 };
-    const name = decodeSegment(path.slice('/furni-renders/'.length));
-    const parsed = name === undefined ? undefined : parseVariantName(name);
-    if (!parsed || name === undefined) return { status: 404 };
+    const ref = this.resolve(url);
+    if (!ref) return { status: 404 };
+    const { name, parsed, base, colorId } = ref;
     // A file `build --variants` wrote is served as it is (the same bytes a render would give).
-    const prebuilt = this.store.lookup(`furni-renders/${name}`);
+    const prebuilt = this.store.lookup(ref.listedKey);
     if (prebuilt) return this.serveListed(prebuilt, ifNoneMatch);
     // Only classnames with a published still have variants: colour rows come from furnidata (§2.1).
-    if (!this.store.lookup(`furni-renders/${parsed.classname}.png`)) return { status: 404 };
-    const star = parsed.classname.indexOf('*');
-    const base = star < 0 ? parsed.classname : parsed.classname.slice(0, star);
-    const colorId = star < 0 ? 0 : Number(parsed.classname.slice(star + 1));
-    if (!Number.isSafeInteger(colorId) || colorId < 0) return { status: 404 };
+    if (!this.store.lookup(ref.stillKey)) return { status: 404 };
     const bundle = this.store.bundleOf(base);
     if (!bundle) return { status: 404 };
     const key = `${bundle.sha256}/${name}`;
@@ -116,6 +110,18 @@ export class VariantService {
         return { status: 503, rebuilding: false };
       },
     );
+  }
+
+  /** URL → what its name asks for (pure, so remembered: up to MEMO_LIMIT URLs of at most 256 characters). */
+  private resolve(url: string): VariantRef | undefined {
+    if (url.length > 256) return resolveVariantUrl(url);
+    let ref = this.memo.get(url);
+    if (ref === undefined) {
+      if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
+      ref = resolveVariantUrl(url) ?? null;
+      this.memo.set(url, ref);
+    }
+    return ref ?? undefined;
   }
 
   health(): { cachedFiles: number; cachedBytes: number; models: number; modelBytes: number; running: number; queued: number } & VariantService['stats'] {
@@ -270,6 +276,32 @@ export class VariantService {
       this.log.warn({ path, error: (e as Error).message }, 'variant disk cache write failed');
     }
   }
+}
+
+const MEMO_LIMIT = 10_000;
+
+interface VariantRef {
+  name: string;
+  parsed: { classname: string; variant: VariantRequest };
+  base: string;
+  colorId: number;
+  /** Where `build --variants` would have put it, and the still that must be published for it to exist. */
+  listedKey: string;
+  stillKey: string;
+}
+
+function resolveVariantUrl(url: string): VariantRef | undefined {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (/%2a/i.test(path) || !path.startsWith('/furni-renders/')) return undefined;
+  const name = decodeSegment(path.slice('/furni-renders/'.length));
+  const parsed = name === undefined ? undefined : parseVariantName(name);
+  if (!parsed || name === undefined) return undefined;
+  const star = parsed.classname.indexOf('*');
+  const base = star < 0 ? parsed.classname : parsed.classname.slice(0, star);
+  const colorId = star < 0 ? 0 : Number(parsed.classname.slice(star + 1));
+  if (!Number.isSafeInteger(colorId) || colorId < 0) return undefined;
+  return { name, parsed, base, colorId, listedKey: `furni-renders/${name}`, stillKey: `furni-renders/${parsed.classname}.png` };
 }
 
 /** Why a model has no picture for a variant (state, direction, frame), without drawing; undefined when it may. */
