@@ -1,5 +1,5 @@
 // `hotel-imager build`: a hotel's furni assets → the static corpus the furni service serves.
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import cliProgress from 'cli-progress';
 import { runBuild, type BuildProgress, type BuildSummary } from '../corpus/run.js';
 
@@ -66,11 +66,12 @@ export function registerBuildCommand(program: Command): void {
     .option('--furnidata <file>', 'furnidata file (overrides the layout default)')
     .option('--furni-dir <dir>', 'folder of furni asset files (overrides the layout default)')
     .option('--strict', 'exit with status 1 when any item failed')
-    .action(async (o: { assets: string; out: string; only?: string[]; jobs?: number; furnidata?: string; furniDir?: string; strict?: boolean }) => {
+    .addOption(new Option('--variants <which>', 'also publish the reserved names (__s32, __st<n>, __d<n>, __f<n>, .apng) for a plain file server').choices(['all', 'animated', 'none']).default('none'))
+    .action(async (o: { assets: string; out: string; only?: string[]; jobs?: number; furnidata?: string; furniDir?: string; strict?: boolean; variants: 'all' | 'animated' | 'none' }) => {
       const progress = progressReporter();
       let summary: BuildSummary;
       try {
-        summary = await runBuild({ assets: o.assets, out: o.out, only: o.only, jobs: o.jobs, furnidata: o.furnidata, furniDir: o.furniDir, onProgress: progress.onProgress });
+        summary = await runBuild({ assets: o.assets, out: o.out, only: o.only, jobs: o.jobs, furnidata: o.furnidata, furniDir: o.furniDir, variants: o.variants, onProgress: progress.onProgress });
       } finally {
         progress.stop();
       }

@@ -10,6 +10,7 @@ import {
   type FurniServerOptions,
   type RunningFurniServer,
 } from '../server/furni/index.js';
+import { DEFAULT_VARIANT_OPTIONS } from '../server/furni/variants.js';
 import { stopOnSignals } from './shutdown.js';
 
 const SIZE_UNITS: Record<string, number> = {
@@ -34,6 +35,29 @@ function positiveMs(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 10) throw new InvalidArgumentError('expected milliseconds ≥ 10');
   return n;
+}
+
+function count(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0');
+  return n;
+}
+
+interface ServeFurniFlags {
+  corpus: string;
+  port: number;
+  host: string;
+  logLevel: LogLevel;
+  memoryBudget: number;
+  checkInterval: number;
+  variants: boolean;
+  variantsCacheDir?: string;
+  variantsMemory: number;
+  variantsRate: number;
+  variantsBurst: number;
+  variantsBudget: number;
+  variantsTimeout: number;
+  player?: boolean;
 }
 
 function level(v: string): LogLevel {
@@ -88,7 +112,17 @@ export function registerServeFurniCommand(serve: Command): void {
         .argParser(positiveMs)
         .default(DEFAULT_CHECK_INTERVAL_MS),
     )
-    .action(async (o: { corpus: string; port: number; host: string; logLevel: LogLevel; memoryBudget: number; checkInterval: number }) => {
+    .addOption(new Option('--variants', 'render the reserved names (__s32, __st<n>, __d<n>, __f<n>, .apng) on demand from the bundles').env('HOTEL_IMAGER_FURNI_VARIANTS').default(false))
+    .addOption(new Option('--variants-cache-dir <dir>', 'also keep rendered variants in this folder').env('HOTEL_IMAGER_FURNI_VARIANTS_CACHE_DIR'))
+    .addOption(
+      new Option('--variants-memory <bytes>', 'bytes of rendered variants kept in memory').env('HOTEL_IMAGER_FURNI_VARIANTS_MEMORY').argParser(parseByteSize).default(DEFAULT_VARIANT_OPTIONS.memoryBudget, '64M'),
+    )
+    .addOption(new Option('--variants-rate <n>', 'uncached variant renders per second per client (0: no limit)').env('HOTEL_IMAGER_FURNI_VARIANTS_RATE').argParser(count).default(DEFAULT_VARIANT_OPTIONS.clientRate.perSecond))
+    .addOption(new Option('--variants-burst <n>', 'uncached variant renders a client may do at once').env('HOTEL_IMAGER_FURNI_VARIANTS_BURST').argParser(count).default(DEFAULT_VARIANT_OPTIONS.clientRate.burst))
+    .addOption(new Option('--variants-budget <n>', 'uncached variant renders per minute for the whole service (0: no limit)').env('HOTEL_IMAGER_FURNI_VARIANTS_BUDGET').argParser(count).default(DEFAULT_VARIANT_OPTIONS.budget.renders))
+    .addOption(new Option('--variants-timeout <ms>', 'a variant render slower than this answers 503').env('HOTEL_IMAGER_FURNI_VARIANTS_TIMEOUT_MS').argParser(positiveMs).default(DEFAULT_VARIANT_OPTIONS.timeoutMs))
+    .addOption(new Option('--player', 'serve the bundle player page /player/<classname> (on with --variants)').env('HOTEL_IMAGER_FURNI_PLAYER'))
+    .action(async (o: ServeFurniFlags) => {
       await runFurniService({
         corpus: o.corpus,
         port: o.port,
@@ -96,6 +130,16 @@ export function registerServeFurniCommand(serve: Command): void {
         logLevel: o.logLevel,
         memoryBudget: o.memoryBudget,
         checkIntervalMs: o.checkInterval,
+        variants: o.variants
+          ? {
+              memoryBudget: o.variantsMemory,
+              clientRate: { perSecond: o.variantsRate, burst: o.variantsBurst },
+              budget: { renders: o.variantsBudget, windowMs: 60_000 },
+              timeoutMs: o.variantsTimeout,
+              ...(o.variantsCacheDir ? { cacheDir: o.variantsCacheDir } : {}),
+            }
+          : false,
+        ...(o.player !== undefined ? { player: o.player } : {}),
       });
     });
 }

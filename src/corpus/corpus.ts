@@ -1,4 +1,5 @@
 // corpus.json (what the server serves, with sizes and hashes for ETags) and build-report.json.
+import { parseVariantName } from '../furni/variant-name.js';
 import { type PublishedFile } from './task.js';
 import { type ClassnameResult } from './item.js';
 
@@ -6,7 +7,7 @@ export interface CorpusIndex {
   format: 1;
   rendererVersion: string;
   builtAt: string;
-  counts: { renders: number; icons: number; bundles: number };
+  counts: { renders: number; icons: number; bundles: number; variants?: number };
   files: Record<string, { size: number; sha256: string }>;
 }
 
@@ -14,6 +15,8 @@ const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function corpusIndex(files: PublishedFile[], rendererVersion: string, builtAt: string): CorpusIndex {
   const sorted = [...files].sort((a, b) => byPath(a.path, b.path));
+  const renders = sorted.filter((f) => f.path.startsWith('furni-renders/'));
+  const variants = renders.filter((f) => parseVariantName(f.path.slice('furni-renders/'.length)) !== undefined).length;
   const out: CorpusIndex['files'] = {};
   for (const f of sorted) out[f.path] = { size: f.size, sha256: f.sha256 };
   return {
@@ -21,9 +24,11 @@ export function corpusIndex(files: PublishedFile[], rendererVersion: string, bui
     rendererVersion,
     builtAt,
     counts: {
-      renders: sorted.filter((f) => f.path.startsWith('furni-renders/')).length,
+      renders: renders.length - variants,
       icons: sorted.filter((f) => f.path.startsWith('catalog-thumbs/')).length,
       bundles: sorted.filter((f) => f.path.startsWith('hof_furni/')).length,
+      // Pre-rendered reserved names (`build --variants`); the key is absent when there are none.
+      ...(variants ? { variants } : {}),
     },
     files: out,
   };

@@ -5,6 +5,8 @@ import { writeFurniBundle } from '../furni/bundle.js';
 import { furniModelFromLibrary, sizeOf, type FurniModel } from '../furni/model.js';
 import { renderRoom, renderIcon, chooseStill, ROOM_SIZE } from '../furni/render.js';
 import { encodePngCompact } from '../imaging/png-compact.js';
+import { encodeVariant, frameCountOf, renderVariant, sizeOffer } from '../furni/variant.js';
+import { variantFileName, type VariantRequest } from '../furni/variant-name.js';
 
 export type ItemStatus = 'ok' | 'failed' | 'skipped';
 
@@ -30,6 +32,8 @@ export interface ItemTask {
   /** Absolute path of the asset file (.nitro or .swf). */
   assetFile: string;
   layout: 'nitro' | 'flash';
+  /** `build --variants`: also publish the reserved names (spec §2.6), every one or the animated ones. */
+  prerender?: 'all' | 'animated';
 }
 
 export interface ItemOutput {
@@ -128,5 +132,46 @@ export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: Li
     base.state = still.state;
     base.direction = still.direction;
   }
+  if (task.prerender) {
+    for (const [classname, colorId] of colours) {
+      const res = results.find((r) => r.classname === classname);
+      if (res?.status !== 'ok') continue;
+      try {
+        for (const v of prerenderedVariants(model, task.prerender)) {
+          const out = renderVariant(model, colorId, v);
+          if (out.ok) outputs.push({ path: `${rendersDir}/${variantFileName(classname, v)}`, bytes: await encodeVariant(out.picture, v.animated) });
+        }
+      } catch (e) {
+        (res.notes ??= []).push(`variants failed: ${message(e)}`);
+      }
+    }
+  }
   return { outputs, results };
+}
+
+/**
+ * The reserved names `build --variants` publishes for one classname, so a plain file server answers what
+ * `serve furni --variants` would: every size (64; 32), state (auto or each) and direction (auto or each),
+ * each distinct frame as a PNG and the loop as an APNG (`all`), or only where the loop has more than one
+ * frame (`animated`). The default still itself (size 64, auto, frame 0) is not a variant.
+ */
+export function prerenderedVariants(model: FurniModel, mode: 'all' | 'animated'): VariantRequest[] {
+  const out: VariantRequest[] = [];
+  for (const size of [64, 32] as const) {
+    const offer = sizeOffer(model, size);
+    if (!offer) continue;
+    for (const state of [undefined, ...offer.states]) {
+      for (const direction of [undefined, ...offer.directions]) {
+        const frames = frameCountOf(model, offer, state ?? offer.autoState, direction ?? offer.autoDirection);
+        if (mode === 'animated' && frames < 2) continue;
+        const pin = { ...(state !== undefined ? { state } : {}), ...(direction !== undefined ? { direction } : {}) };
+        for (let frame = 0; frame < frames; frame++) {
+          if (size === 64 && state === undefined && direction === undefined && frame === 0) continue;
+          out.push({ size, ...pin, frame, animated: false });
+        }
+        out.push({ size, ...pin, frame: 0, animated: true });
+      }
+    }
+  }
+  return out;
 }

@@ -21,6 +21,8 @@ export interface BuildOptions extends LayoutOverrides {
   out: string;
   /** Build only these classnames (a `*n` name selects its base item); the rest of the corpus is kept. */
   only?: string[];
+  /** Pre-render the reserved names (spec §2.6) into the corpus: every one, the animated ones, or none (default). */
+  variants?: 'all' | 'animated' | 'none';
   /** Worker threads; default all cores. 1 builds in this thread. */
   jobs?: number;
   onProgress?: (p: BuildProgress) => void;
@@ -160,7 +162,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
       continue;
     }
     const s = statSync(assetFile);
-    planned.push({ task: { base, revision, variants, baseRow: g.revision !== undefined, assetFile, layout: layout.kind }, size: s.size, mtimeMs: s.mtimeMs });
+    planned.push({ task: { base, revision, variants, baseRow: g.revision !== undefined, assetFile, layout: layout.kind, ...(opts.variants && opts.variants !== 'none' ? { prerender: opts.variants } : {}) }, size: s.size, mtimeMs: s.mtimeMs });
   }
   for (const base of layout.assetClassnames()) if (!groups.has(base) && (!selected || selected.has(base))) entries.push({ classname: base, status: 'skipped', reason: 'no furnidata row' });
 

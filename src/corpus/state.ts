@@ -48,6 +48,12 @@ export async function saveState(path: string, state: BuildState): Promise<void> 
 /** Everything that decides an item's output besides the asset bytes. */
 export function inputKey(rendererVersion: string, task: ItemTask, assetSha256: string): string {
   return createHash('sha256')
-    .update(JSON.stringify([rendererVersion, task.base, task.revision, [...task.variants].sort((a, b) => a - b), task.baseRow, task.layout, assetSha256]))
+    .update(
+      JSON.stringify([
+        rendererVersion, task.base, task.revision, [...task.variants].sort((a, b) => a - b), task.baseRow, task.layout, assetSha256,
+        // Only when set, so a build without pre-rendered variants keeps the keys (and skips) it had.
+        ...(task.prerender ? [task.prerender] : []),
+      ]),
+    )
     .digest('hex');
 }

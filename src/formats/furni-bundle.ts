@@ -73,6 +73,8 @@ export interface ManifestSize {
   directions: { id: number; layers: Record<string, ManifestLayer> }[];
   /** Colour table of this size (size 64's is the top-level `cl`). */
   cl?: Record<string, Record<string, number>>;
+  /** Resting states of this size (size 32 only; size 64's are the top-level `states`). */
+  states?: Record<string, ManifestState>;
 }
 
 export interface ManifestSprite {

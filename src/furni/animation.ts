@@ -103,3 +103,32 @@ export function distinctFrameCount(size: SizeDef, animation: AnimationDef, direc
 }
 
 export { restingStates };
+
+/**
+ * The first tick of each distinct frame of one loop (the ticks where something changes; tick 0 always):
+ * frame n of a `__f<n>` name and of the `.apng` is the picture at `ticks[n]`. Its length is
+ * distinctFrameCount's count.
+ */
+export function distinctFrameTicks(size: SizeDef, animation: AnimationDef | undefined, direction: number): number[] {
+  if (!animation) return [0];
+  const ticks = loopTicks(animation);
+  const layers = Array.from({ length: size.layerCount }, (_, i) => animation.layers[String(i)]);
+  const prev = new Float64Array(layers.length * 3);
+  const out: number[] = [];
+  for (let t = 0; t < ticks; t++) {
+    let changed = t === 0;
+    for (let i = 0; i < layers.length; i++) {
+      const layer = layers[i];
+      const f = (layer && layerFrameAt(layer, t, direction)) || STILL_FRAME;
+      const o = i * 3;
+      if (prev[o] !== f.id || prev[o + 1] !== f.x || prev[o + 2] !== f.y) {
+        changed = true;
+        prev[o] = f.id;
+        prev[o + 1] = f.x;
+        prev[o + 2] = f.y;
+      }
+    }
+    if (changed) out.push(t);
+  }
+  return out.length ? out : [0];
+}

@@ -17,7 +17,7 @@ import {
 } from '../formats/furni-bundle.js';
 import { type FurniModel, type FurniSprite, type SizeDef, type LayerProps, type AnimationDef, type AnimationLayerDef, restingStates, sizeOf } from './model.js';
 import { distinctFrameCount, loopTicks, FRAME_MS } from './animation.js';
-import { chooseStill, validDirection, ROOM_SIZE, STILL_DIRECTION } from './render.js';
+import { chooseStill, validDirection, ROOM_SIZE, SMALL_SIZE, STILL_DIRECTION } from './render.js';
 
 function sortedRecord<T>(r: Record<string, T>, map: (v: T) => unknown = (v) => v): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -80,10 +80,11 @@ function sizeOut(s: SizeDef, withColors: boolean): ManifestSize {
   return out;
 }
 
-/** Sprites the bundle carries: every drawable asset except other sizes than 64 and the icon. */
+/** Sprites the bundle carries: every drawable asset except those of other sizes than 64, 32 and the icon. */
 function bundledSprites(model: FurniModel): [string, FurniSprite][] {
-  const other = new RegExp(`^${model.def.classname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}_(?!64_|icon_)\\d+_`);
-  return [...model.sprites.entries()].filter(([n]) => !other.test(n)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const other = new RegExp(`^${model.def.classname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}_(?!64_|32_|icon_)\\d+_`);
+  // `sh_` sprites are the Flash client's small-scale shadows, read only when a SWF keeps every size.
+  return [...model.sprites.entries()].filter(([n]) => !other.test(n) && !n.startsWith('sh_')).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**
@@ -97,17 +98,13 @@ export function bundleContent(model: FurniModel): { content: BundleContent; spri
   const sizes: Record<string, ManifestSize> = {};
   if (room) sizes['64'] = sizeOut(room, false);
   if (icon) sizes['1'] = sizeOut(icon, true);
-  const states: Record<string, ManifestState> = {};
+  // Size 32 (the client's small room scale) is carried when the item has it: its own layers, directions,
+  // colour table and resting states. Readers that know only 64 and 1 ignore the key (docs/bundle-format.md).
+  const small = sizeOf(model, SMALL_SIZE);
+  if (small) sizes['32'] = { ...sizeOut(small, true), states: statesOut(small) };
+  const states: Record<string, ManifestState> = room ? statesOut(room) : {};
   const transitions: ManifestTransition[] = [];
   if (room) {
-    const dir = validDirection(room, STILL_DIRECTION);
-    for (const a of [...restingStates(room)].sort((x, y) => x.id - y.id)) {
-      const frameCount = distinctFrameCount(room, a, dir);
-      const st: ManifestState = { key: a.key, layers: animationLayersOut(a.layers), loopTicks: loopTicks(a), frameCount, loopMs: frameCount * FRAME_MS };
-      if (a.immediateChangeFrom !== undefined) st.immediateChangeFrom = a.immediateChangeFrom;
-      if (a.randomStart) st.randomStart = true;
-      states[String(a.id)] = st;
-    }
     for (const a of room.animations) {
       if (a.transitionTo === undefined && a.transitionFrom === undefined) continue;
       const t: ManifestTransition = { key: a.key, id: a.id, layers: animationLayersOut(a.layers) };
@@ -129,6 +126,20 @@ export function bundleContent(model: FurniModel): { content: BundleContent; spri
     still: { state: still?.state ?? 0, direction: still?.direction ?? 0 },
   };
   return { content, sprites: bundledSprites(model) };
+}
+
+/** The resting states of one size, by id, with loop ticks, distinct frames (at the still's direction) and loop duration. */
+function statesOut(size: SizeDef): Record<string, ManifestState> {
+  const states: Record<string, ManifestState> = {};
+  const dir = validDirection(size, STILL_DIRECTION);
+  for (const a of [...restingStates(size)].sort((x, y) => x.id - y.id)) {
+    const frameCount = distinctFrameCount(size, a, dir);
+    const st: ManifestState = { key: a.key, layers: animationLayersOut(a.layers), loopTicks: loopTicks(a), frameCount, loopMs: frameCount * FRAME_MS };
+    if (a.immediateChangeFrom !== undefined) st.immediateChangeFrom = a.immediateChangeFrom;
+    if (a.randomStart) st.randomStart = true;
+    states[String(a.id)] = st;
+  }
+  return states;
 }
 
 /** Writes the bundle of a model: deterministic bytes for the same model. */
@@ -160,17 +171,22 @@ export async function readFurniBundle(buf: Uint8Array, file = '<buffer>'): Promi
   }
 }
 
+function statesIn(states: Record<string, ManifestState> | undefined): AnimationDef[] {
+  const animations: AnimationDef[] = [];
+  for (const [id, st] of Object.entries(states ?? {})) {
+    const a: AnimationDef = { key: st.key, id: Number(id), layers: animationLayersIn(st.layers) };
+    if (st.immediateChangeFrom !== undefined) a.immediateChangeFrom = st.immediateChangeFrom;
+    if (st.randomStart) a.randomStart = true;
+    animations.push(a);
+  }
+  return animations;
+}
+
 function modelFromManifest(manifest: BundleManifest, sprites: Map<string, FurniSprite>): FurniModel {
   const sizes: SizeDef[] = [];
   const room = manifest.sizes?.['64'];
   if (room) {
-    const animations: AnimationDef[] = [];
-    for (const [id, st] of Object.entries(manifest.states ?? {})) {
-      const a: AnimationDef = { key: st.key, id: Number(id), layers: animationLayersIn(st.layers) };
-      if (st.immediateChangeFrom !== undefined) a.immediateChangeFrom = st.immediateChangeFrom;
-      if (st.randomStart) a.randomStart = true;
-      animations.push(a);
-    }
+    const animations = statesIn(manifest.states);
     for (const t of manifest.transitions ?? []) {
       const a: AnimationDef = { key: t.key, id: t.id, layers: animationLayersIn(t.layers) };
       if (t.transitionTo !== undefined) a.transitionTo = t.transitionTo;
@@ -179,6 +195,8 @@ function modelFromManifest(manifest: BundleManifest, sprites: Map<string, FurniS
     }
     sizes.push(sizeIn(64, room, manifest.cl ?? {}, animations));
   }
+  const small = manifest.sizes?.['32'];
+  if (small) sizes.push(sizeIn(32, small, small.cl ?? {}, statesIn(small.states)));
   const icon = manifest.sizes?.['1'];
   if (icon) sizes.push(sizeIn(1, icon, icon.cl ?? {}, []));
   const model: FurniModel = {

@@ -83,7 +83,7 @@ export interface FurniDefinition {
   dimensions: { x: number; y: number; z: number };
   /** Logic directions in degrees, as the data lists them. */
   directions: number[];
-  /** The draw definitions the service uses: size 64 (room) and size 1 (icon), when present. */
+  /** The draw definitions the service uses: size 64 (room), size 32 (the small room scale) and size 1 (icon), when present. */
   sizes: SizeDef[];
 }
 
@@ -202,7 +202,7 @@ export function furniModelFromLibrary(lib: AssetLibrary): FurniModel {
   for (const v of d.visualizations ?? []) {
     if (!v || typeof v !== 'object') continue;
     const s = num(v.size, 0);
-    if ((s === 64 || s === 1) && !def.sizes.some((x) => x.size === s)) def.sizes.push(sizeDef(v));
+    if ((s === 64 || s === 32 || s === 1) && !def.sizes.some((x) => x.size === s)) def.sizes.push(sizeDef(v));
   }
   def.sizes.sort((a, b) => b.size - a.size);
   const sprites = new Map<string, FurniSprite>();

@@ -10,6 +10,8 @@ import { guildTint, isBadgeLayer } from './special-layers.js';
 export { GUILD_DEFAULT_COLORS } from './special-layers.js';
 
 export const ROOM_SIZE = 64;
+/** The client's small room scale (zoomed out). */
+export const SMALL_SIZE = 32;
 export const ICON_SIZE = 1;
 /** The still faces direction 2 (90°) when the item has it. */
 export const STILL_DIRECTION = 2;
@@ -249,13 +251,31 @@ export function renderRoom(model: FurniModel, req: RenderRequest = {}): RoomRend
   const choice = req.state === undefined || req.direction === undefined ? chooseStill(model) : null;
   const state = req.state ?? choice?.state ?? 0;
   const direction = req.direction !== undefined ? validDirection(size, req.direction) : (choice?.direction ?? 0);
-  let animation: AnimationDef | undefined;
-  if (!isStatic(model, size)) animation = restingStates(size).find((a) => a.id === state) ?? size.animations.find((a) => a.id === state);
-  const frames = framesAt(size, animation, req.tick ?? 0, direction);
-  const cn = model.def.classname;
-  const placed = place(model, size, direction, frames, req.colorId, (i, f) => roomAssetName(cn, size.size, i, direction, f));
-  const c = compose(placed, true);
+  const c = composeRoomFrame(model, size, { state, direction, tick: req.tick ?? 0, colorId: req.colorId }, true);
   return { image: c?.image ?? null, state, direction, originX: c?.originX ?? 0, originY: c?.originY ?? 0 };
+}
+
+/** The resting animation a size shows in a state (none for a static item, or state 0 without an entry). */
+export function stateAnimation(model: FurniModel, size: SizeDef, state: number): AnimationDef | undefined {
+  if (isStatic(model, size)) return undefined;
+  return restingStates(size).find((a) => a.id === state) ?? size.animations.find((a) => a.id === state);
+}
+
+/**
+ * One frame of a room size (64 or 32) in a state and a direction the size defines, at a tick of the
+ * state's loop: the drawn layers composed, cropped to their pixels or not (the origin says where the
+ * item's 0,0 lies either way); null when nothing visible is drawn.
+ */
+export function composeRoomFrame(
+  model: FurniModel,
+  size: SizeDef,
+  at: { state: number; direction: number; tick: number; colorId: number | undefined },
+  crop: boolean,
+): Composed | null {
+  const frames = framesAt(size, stateAnimation(model, size, at.state), at.tick, at.direction);
+  const cn = model.def.classname;
+  const placed = place(model, size, at.direction, frames, at.colorId, (i, f) => roomAssetName(cn, size.size, i, at.direction, f));
+  return compose(placed, crop);
 }
 
 /** The still the corpus publishes for a classname and colour. */

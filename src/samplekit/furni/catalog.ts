@@ -176,8 +176,24 @@ export const KIT_ITEMS: readonly KitItem[] = [
         c.box(x, y, 7, 34, PURPLE, 14);
         c.label(`B${d}`, x, y - 34);
       });
+      // Size 32 (the client's small room scale, `__s32`): its own half-size art, seat and backrest, no labels.
+      for (const d of [0, 2]) {
+        b.sprite(`32_a_${d}_0`, drawSprite((c) => c.box(0, 0, 9, 7, TEAL)));
+        b.sprite(`32_b_${d}_0`, drawSprite((c) => c.box(d === 2 ? -5 : 5, d === 2 ? -4 : 4, 3, 17, PURPLE, 7)));
+      }
+      for (const l of ['a', 'b']) {
+        b.alias(`32_${l}_4_0`, `32_${l}_2_0`, true);
+        b.alias(`32_${l}_6_0`, `32_${l}_0_0`, true);
+      }
       b.sprite('icon_a', icon('C', TEAL));
-      return staticLib(b, { x: 1, y: 1, z: 1 }, [0, 2, 4, 6], vis64({ layerCount: 2, layers: { '1': { z: 2 } }, directions: D0246 }), visIcon(1));
+      const v32: NitroVisualization = { ...vis64({ layerCount: 2, layers: { '1': { z: 2 } }, directions: D0246 }), size: 32 };
+      return b.library({
+        logicType: 'furniture_basic',
+        visualizationType: 'furniture_static',
+        dimensions: { x: 1, y: 1, z: 1 },
+        directions: [0, 2, 4, 6],
+        visualizations: [vis64({ layerCount: 2, layers: { '1': { z: 2 } }, directions: D0246 }), v32, visIcon(1)],
+      });
     },
   }),
   item({

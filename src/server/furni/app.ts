@@ -12,6 +12,8 @@ import { createAssetHandler } from './asset-handler.js';
 import { ALLOWED_METHODS, createClientErrorHandler, METHOD_NOT_ALLOWED_BODY } from './client-error.js';
 import type { CorpusStore } from './corpus-store.js';
 import { installFastPath } from './fast-path.js';
+import type { PlayerPage } from './player-page.js';
+import type { VariantService } from './variants.js';
 
 export const FURNI_SERVICE_NAME = 'hotel-imager-furni';
 /** Headers a browser may send on a cross-origin asset request, when the preflight names none we can echo. */
@@ -21,6 +23,10 @@ const KEEP_ALIVE_MS = 72_000;
 
 export interface FurniAppOptions {
   store: CorpusStore;
+  /** On-demand reserved names (§2.6); absent: every reserved name is 404 as the spec says. */
+  variants?: VariantService;
+  /** Serves the bundle player page at /player/<classname>. */
+  player?: PlayerPage;
   buildInfo: BuildInfo;
   /** package.json version of the service. */
   version: string;
@@ -35,10 +41,14 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
   let app: FastifyInstance | undefined;
   // One stream for pino and the hot path's request lines, so their order in the log is the real order.
   const logStream = opts.log.stream ?? process.stdout;
-  const answerAsset = createAssetAnswerer(store, {
-    warn: (o, m) => app!.log.warn(o, m),
-    error: (o, m) => app!.log.error(o, m),
-  });
+  const answerAsset = createAssetAnswerer(
+    store,
+    {
+      warn: (o, m) => app!.log.warn(o, m),
+      error: (o, m) => app!.log.error(o, m),
+    },
+    opts.variants,
+  );
   const logLine = requestLineWriter(logStream, opts.log.level);
   const handleAsset = createAssetHandler(answerAsset, logLine, nextId);
   let fastPath: ReturnType<typeof installFastPath> | undefined;
@@ -119,10 +129,12 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
           version: opts.version,
           commit: opts.buildInfo.commit,
           status: storage.ok ? 'ok' : 'fail',
-          checks: { storage },
+          checks: { storage, ...(opts.variants ? { variants: opts.variants.health() } : {}) },
         }),
       );
   });
+
+  if (opts.player) opts.player.register(app);
 
   // Every other path and method. The gate runs on onRequest, before any body would be parsed.
   app.route({

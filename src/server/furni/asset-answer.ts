@@ -20,8 +20,30 @@ export type AssetAnswer =
   | { status: 200; file: CorpusFile; body: Buffer }
   | { status: 304; file: CorpusFile }
   | { status: 404 }
-  /** A listed file that cannot be read right now; `rebuilding` when it changed under a stale corpus.json. */
-  | { status: 503; rebuilding: boolean };
+  /** An on-demand variant render refused by the limits (client rate, budget, full queue). */
+  | { status: 429 }
+  /**
+   * A listed file that cannot be read right now; `rebuilding` when it changed under a stale corpus.json;
+   * `timedOut` when an on-demand variant render took longer than its timeout.
+   */
+  | { status: 503; rebuilding: boolean; timedOut?: boolean };
+
+export const TOO_MANY_BODY = 'too many renders';
+
+/** The 429 of an on-demand render past the limits: retry soon, never cached. */
+export const TOO_MANY_HEADERS: Record<string, string> = {
+  'content-type': 'text/plain; charset=utf-8',
+  'content-length': String(Buffer.byteLength(TOO_MANY_BODY)),
+  'access-control-allow-origin': '*',
+  'cache-control': 'no-store',
+  'retry-after': '1',
+  'x-content-type-options': 'nosniff',
+};
+
+/** Answers the reserved names (§2.6) when variants are on: see src/server/furni/variants.ts. */
+export interface VariantAnswerer {
+  answer(url: string, ifNoneMatch: string | undefined, client: string): AssetAnswer | Promise<AssetAnswer>;
+}
 
 export interface AnswerLog {
   warn(obj: object, msg: string): void;
@@ -40,7 +62,7 @@ const MEMO_LIMIT = 10_000;
  * Returns the answerer for GET/HEAD on an asset path (`isAssetPath`): synchronous when the body is in
  * memory (or none is needed), a promise when it is read from disk. The promise never rejects.
  */
-export function createAssetAnswerer(store: CorpusStore, log: AnswerLog) {
+export function createAssetAnswerer(store: CorpusStore, log: AnswerLog, variants?: VariantAnswerer) {
   // A URL always resolves to the same key (the table is consulted after), so parsing is done once per URL.
   const memo = new Map<string, AssetRef | null>();
   const resolve = (url: string): AssetRef | undefined => {
@@ -63,10 +85,11 @@ export function createAssetAnswerer(store: CorpusStore, log: AnswerLog) {
     return { status: 503, rebuilding: err instanceof AssetReadError && err.reason === 'changed' };
   };
 
-  return function answerAsset(url: string, ifNoneMatch: string | undefined): AssetAnswer | Promise<AssetAnswer> {
+  return function answerAsset(url: string, ifNoneMatch: string | undefined, client = ''): AssetAnswer | Promise<AssetAnswer> {
     const ref = resolve(url);
     const file = ref && store.lookup(ref.key);
-    if (!file) return { status: 404 };
+    // Only a name that is not a published file can be a variant: every published name answers as before.
+    if (!file) return ref === undefined && variants ? variants.answer(url, ifNoneMatch, client) : { status: 404 };
     if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, file.etag)) return { status: 304, file };
     // HEAD reads the body too: a listed file gone from disk is 404 for HEAD as for GET.
     const body = store.body(file);
@@ -81,8 +104,8 @@ export function createAssetAnswerer(store: CorpusStore, log: AnswerLog) {
 export type AssetAnswerer = ReturnType<typeof createAssetAnswerer>;
 
 /** The 503 body and headers (no-store: the condition is temporary). */
-export function unavailableResponse(rebuilding: boolean): { body: string; headers: Record<string, string> } {
-  const body = rebuilding ? 'asset is being rebuilt' : 'storage unavailable';
+export function unavailableResponse(rebuilding: boolean, timedOut = false): { body: string; headers: Record<string, string> } {
+  const body = timedOut ? 'render timed out' : rebuilding ? 'asset is being rebuilt' : 'storage unavailable';
   return {
     body,
     headers: {
@@ -90,7 +113,7 @@ export function unavailableResponse(rebuilding: boolean): { body: string; header
       'content-length': String(Buffer.byteLength(body)),
       'access-control-allow-origin': '*',
       'cache-control': 'no-store',
-      ...(rebuilding ? { 'retry-after': '1' } : {}),
+      ...(rebuilding || timedOut ? { 'retry-after': '1' } : {}),
     },
   };
 }

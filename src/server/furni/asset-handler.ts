@@ -7,6 +7,8 @@ import {
   isAssetPath,
   NOT_FOUND_BODY,
   NOT_FOUND_HEADERS,
+  TOO_MANY_BODY,
+  TOO_MANY_HEADERS,
   unavailableResponse,
   type AssetAnswer,
   type AssetAnswerer,
@@ -27,8 +29,11 @@ export function createAssetHandler(answerAsset: AssetAnswerer, logLine: RequestL
     } else if (answer.status === 404) {
       res.writeHead(404, NOT_FOUND_HEADERS);
       body = NOT_FOUND_BODY;
+    } else if (answer.status === 429) {
+      res.writeHead(429, TOO_MANY_HEADERS);
+      body = TOO_MANY_BODY;
     } else {
-      const r = unavailableResponse(answer.rebuilding);
+      const r = unavailableResponse(answer.rebuilding, answer.timedOut);
       res.writeHead(503, r.headers);
       body = r.body;
     }
@@ -42,7 +47,7 @@ export function createAssetHandler(answerAsset: AssetAnswerer, logLine: RequestL
     const url = req.url ?? '';
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !isAssetPath(url)) return false;
     const started = performance.now();
-    const answer = answerAsset(url, ifNoneMatchOf(req.rawHeaders));
+    const answer = answerAsset(url, ifNoneMatchOf(req.rawHeaders), req.socket.remoteAddress ?? '');
     if (answer instanceof Promise) void answer.then((a) => send(req, res, a, started));
     else send(req, res, answer, started);
     return true;

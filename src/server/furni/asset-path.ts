@@ -2,7 +2,8 @@
 // served, so this is the single gate between a URL and the disk: a traversal attempt cannot produce a key
 // that the build wrote, and segments that could escape a folder are refused before the lookup.
 
-export type AssetKind = 'render' | 'icon' | 'bundle';
+/** `animation`: a pre-rendered `.apng` variant (`build --variants`), served only with variants on. */
+export type AssetKind = 'render' | 'icon' | 'bundle' | 'animation';
 
 export interface AssetRef {
   /** Relative path inside the corpus, exactly as listed in corpus.json's `files`. */
@@ -42,7 +43,7 @@ export function resolveAssetUrl(rawUrl: string): AssetRef | undefined {
 }
 
 /** decodeURIComponent for one path segment; undefined when malformed or when the result could leave its folder. */
-function decodeSegment(raw: string): string | undefined {
+export function decodeSegment(raw: string): string | undefined {
   let s: string;
   try {
     s = decodeURIComponent(raw);
@@ -66,6 +67,11 @@ export function isSafeSegment(s: string): boolean {
   return true;
 }
 
+/** True for a classname ending in the spec's reserved parameter tags (§2.6), e.g. `x__st1_f2`. */
+export function hasReservedTags(classname: string): boolean {
+  return RESERVED_TAG.test(classname);
+}
+
 function isClassname(classname: string): boolean {
   return classname !== '' && !RESERVED_TAG.test(classname);
 }
@@ -75,11 +81,12 @@ export function isServableKey(key: string): boolean {
   const segs = key.split('/');
   if (!segs.every(isSafeSegment)) return false;
   if (segs.length === 2 && (segs[0] === 'furni-renders' || segs[0] === 'catalog-thumbs')) {
+    if (segs[0] === 'furni-renders' && segs[1]!.endsWith('.apng')) return segs[1]!.length > '.apng'.length;
     return segs[1]!.endsWith('.png') && segs[1]!.length > '.png'.length;
   }
   return segs.length === 3 && segs[0] === 'hof_furni' && segs[2]!.endsWith('.bundle') && segs[2]!.length > '.bundle'.length;
 }
 
 export function contentTypeOf(kind: AssetKind): string {
-  return kind === 'bundle' ? 'application/octet-stream' : 'image/png';
+  return kind === 'bundle' ? 'application/octet-stream' : kind === 'animation' ? 'image/apng' : 'image/png';
 }

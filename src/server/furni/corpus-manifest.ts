@@ -68,28 +68,8 @@ export function parseCorpusManifest(bytes: Buffer | string, file: string): Corpu
       ignored++;
       continue;
     }
-    const kind: AssetKind = key.startsWith('hof_furni/') ? 'bundle' : key.startsWith('furni-renders/') ? 'render' : 'icon';
-    const etag = strongEtag(entry.sha256);
-    const shared = {
-      'cache-control': IMMUTABLE_CACHE_CONTROL,
-      etag,
-      'access-control-allow-origin': '*',
-      'access-control-expose-headers': 'ETag',
-    };
-    files.set(key, {
-      key,
-      kind,
-      size: entry.size as number,
-      sha256: entry.sha256,
-      etag,
-      headers: {
-        'content-type': contentTypeOf(kind),
-        'content-length': String(entry.size),
-        ...shared,
-        'x-content-type-options': 'nosniff',
-      },
-      notModifiedHeaders: shared,
-    });
+    const kind: AssetKind = key.startsWith('hof_furni/') ? 'bundle' : key.endsWith('.apng') ? 'animation' : key.startsWith('furni-renders/') ? 'render' : 'icon';
+    files.set(key, corpusFile(key, kind, entry.size as number, entry.sha256));
   }
   return {
     rendererVersion,
@@ -97,6 +77,31 @@ export function parseCorpusManifest(bytes: Buffer | string, file: string): Corpu
     counts: { renders: counts.renders as number, icons: counts.icons as number, bundles: counts.bundles as number },
     files,
     ignored,
+  };
+}
+
+/** A servable file with its 200 and 304 headers (also what an on-demand variant render is served as). */
+export function corpusFile(key: string, kind: AssetKind, size: number, sha256: string): CorpusFile {
+  const etag = strongEtag(sha256);
+  const shared = {
+    'cache-control': IMMUTABLE_CACHE_CONTROL,
+    etag,
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': 'ETag',
+  };
+  return {
+    key,
+    kind,
+    size,
+    sha256,
+    etag,
+    headers: {
+      'content-type': contentTypeOf(kind),
+      'content-length': String(size),
+      ...shared,
+      'x-content-type-options': 'nosniff',
+    },
+    notModifiedHeaders: shared,
   };
 }
 

@@ -64,6 +64,8 @@ export class CorpusStore {
   private timer: NodeJS.Timeout | undefined;
   private readonly cache: LRUCache<string, Buffer> | undefined;
   private readonly inflight = new Map<string, Promise<Buffer>>();
+  /** Base classname → bundle file, built once per loaded table on first use (variants, player page). */
+  private readonly bundleIndex = new WeakMap<CorpusManifest, Map<string, CorpusFile>>();
 
   constructor(private readonly opts: CorpusStoreOptions) {
     this.dir = resolve(opts.dir);
@@ -79,6 +81,25 @@ export class CorpusStore {
   /** The file a corpus key names in the current table. */
   lookup(key: string): CorpusFile | undefined {
     return this.manifest?.files.get(key);
+  }
+
+  /** The published bundle of a base classname (the highest revision if several are listed). */
+  bundleOf(base: string): CorpusFile | undefined {
+    const m = this.manifest;
+    if (!m) return undefined;
+    let index = this.bundleIndex.get(m);
+    if (!index) {
+      index = new Map();
+      const revisionOf = (f: CorpusFile) => Number(f.key.split('/')[1]);
+      for (const f of m.files.values()) {
+        if (f.kind !== 'bundle') continue;
+        const name = f.key.slice(f.key.lastIndexOf('/') + 1, -'.bundle'.length);
+        const had = index.get(name);
+        if (!had || revisionOf(f) > revisionOf(had)) index.set(name, f);
+      }
+      this.bundleIndex.set(m, index);
+    }
+    return index.get(base);
   }
 
   /** The file's bytes: from memory when hot (synchronously), else read from disk and kept if they fit. */

@@ -12,6 +12,8 @@ import {
   isAssetPath,
   NOT_FOUND_BODY,
   NOT_FOUND_HEADERS,
+  TOO_MANY_BODY,
+  TOO_MANY_HEADERS,
   unavailableResponse,
   type AssetAnswer,
   type AssetAnswerer,
@@ -52,6 +54,8 @@ function headBlock(status: string, headers: Record<string, string>): Buffer {
 
 const NOT_FOUND_HEAD = headBlock('404 Not Found', NOT_FOUND_HEADERS);
 const NOT_FOUND_BODY_BYTES = Buffer.from(NOT_FOUND_BODY);
+const TOO_MANY_HEAD = headBlock('429 Too Many Requests', TOO_MANY_HEADERS);
+const TOO_MANY_BODY_BYTES = Buffer.from(TOO_MANY_BODY);
 
 /**
  * Takes over `server`'s new connections. Call before the server listens; Node's own connection
@@ -177,7 +181,7 @@ class FastConnection {
       }
       this.pending = req.end < buf.length ? buf.subarray(req.end) : undefined;
       const started = performance.now();
-      const answer = this.ctx.opts.answerAsset(req.target, req.ifNoneMatch);
+      const answer = this.ctx.opts.answerAsset(req.target, req.ifNoneMatch, this.socket.remoteAddress ?? '');
       if (answer instanceof Promise) {
         this.busy = true;
         void answer.then((a) => {
@@ -237,8 +241,12 @@ class FastConnection {
       head = NOT_FOUND_HEAD;
       tail = close ? date.closeTail : date.keepAliveTail;
       body = NOT_FOUND_BODY_BYTES;
+    } else if (answer.status === 429) {
+      head = TOO_MANY_HEAD;
+      tail = close ? date.closeTail : date.keepAliveTail;
+      body = TOO_MANY_BODY_BYTES;
     } else {
-      const r = unavailableResponse(answer.rebuilding);
+      const r = unavailableResponse(answer.rebuilding, answer.timedOut);
       head = headBlock('503 Service Unavailable', r.headers);
       tail = close ? date.closeTail : date.keepAliveTail;
       body = Buffer.from(r.body);

@@ -5,6 +5,8 @@ import { bufferedLineStream } from '../log-stream.js';
 import type { LogLevel } from '../request-log.js';
 import { createFurniApp } from './app.js';
 import { CorpusStore } from './corpus-store.js';
+import { PlayerPage } from './player-page.js';
+import { DEFAULT_VARIANT_OPTIONS, VariantService, type VariantOptions } from './variants.js';
 
 export { createFurniApp, FURNI_SERVICE_NAME } from './app.js';
 export { CorpusStore } from './corpus-store.js';
@@ -23,6 +25,13 @@ export interface FurniServerOptions {
   checkIntervalMs?: number;
   /** The build record /version reports; build-info.json next to the compiled code when absent (see build-info.ts). */
   buildInfoFile?: string;
+  /**
+   * On-demand reserved names (spec §2.6: `__s32`, `__st<n>`, `__d<n>`, `__f<n>`, `.apng`), with these
+   * settings over DEFAULT_VARIANT_OPTIONS; absent or false: every reserved name stays 404.
+   */
+  variants?: Partial<VariantOptions> | boolean;
+  /** The bundle player page /player/<classname>; default: on when variants are. */
+  player?: boolean;
   /** Log destination; stdout through a buffered line writer when absent. */
   logStream?: { write(line: string): unknown };
 }
@@ -51,8 +60,17 @@ export async function startFurniServer(opts: FurniServerOptions): Promise<Runnin
     },
   });
   const ownStream = opts.logStream ? undefined : bufferedLineStream(1);
+  const variants = opts.variants
+    ? new VariantService(store, { ...DEFAULT_VARIANT_OPTIONS, ...(opts.variants === true ? {} : opts.variants) }, {
+        warn: (o, m) => app?.log.warn(o, m),
+        error: (o, m) => app?.log.error(o, m),
+      })
+    : undefined;
+  const player = opts.player ?? !!opts.variants;
   app = createFurniApp({
     store,
+    ...(variants ? { variants } : {}),
+    ...(player ? { player: new PlayerPage(store) } : {}),
     buildInfo: readBuildInfo(opts.buildInfoFile !== undefined ? { buildInfoFile: opts.buildInfoFile } : {}),
     version: readPackageVersion(),
     log: { level: logLevel, stream: opts.logStream ?? ownStream! },
