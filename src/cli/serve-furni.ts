@@ -52,10 +52,10 @@ export async function runFurniService(opts: FurniServerOptions, { signals = true
   const running = await startFurniServer(opts);
   const health = await running.store.health();
   if (!health.ok) {
-    running.app.log.error({ corpus: running.store.dir, error: health.error }, 'serving without a usable corpus: every asset is 404 until corpus.json loads');
+    running.app.log.error({ corpus: running.store.location, error: health.error }, 'serving without a usable corpus: every asset is 404 until corpus.json loads');
   }
   running.app.log.info(
-    { url: running.url, corpus: running.store.dir, files: health.corpus?.files ?? 0 },
+    { url: running.url, corpus: running.store.location, files: health.corpus?.files ?? 0 },
     `furni service listening on ${running.url}`,
   );
   if (signals) stopOnSignals([running.close]);
