@@ -10,6 +10,7 @@ import {
   type FurniServerOptions,
   type RunningFurniServer,
 } from '../server/furni/index.js';
+import { addS3Options, s3Settings, type S3Flags } from './s3-options.js';
 import { stopOnSignals } from './shutdown.js';
 
 const SIZE_UNITS: Record<string, number> = {
@@ -64,10 +65,10 @@ export async function runFurniService(opts: FurniServerOptions, { signals = true
 
 /** Adds `furni` under the `serve` command group. */
 export function registerServeFurniCommand(serve: Command): void {
-  serve
+  const cmd = serve
     .command('furni')
     .description('serve a built furni corpus: /furni-renders/, /catalog-thumbs/, /hof_furni/, /healthz, /version')
-    .addOption(new Option('--corpus <dir>', 'corpus folder written by `hotel-imager build`').env('HOTEL_IMAGER_FURNI_CORPUS').makeOptionMandatory())
+    .addOption(new Option('--corpus <dir|s3url>', 'corpus folder written by `hotel-imager build`, or s3://BUCKET/PREFIX written by `hotel-imager publish`').env('HOTEL_IMAGER_FURNI_CORPUS').makeOptionMandatory())
     .addOption(new Option('--port <n>', 'TCP port').env('HOTEL_IMAGER_FURNI_PORT').argParser(port).default(DEFAULT_FURNI_PORT))
     .addOption(new Option('--host <addr>', 'address to listen on').env('HOTEL_IMAGER_FURNI_HOST').default('0.0.0.0'))
     .addOption(
@@ -83,19 +84,22 @@ export function registerServeFurniCommand(serve: Command): void {
         .default(DEFAULT_MEMORY_BUDGET, '256M'),
     )
     .addOption(
-      new Option('--check-interval <ms>', 'how often corpus.json is checked for a finished rebuild')
+      new Option('--check-interval <ms>', 'how often corpus.json is checked for a finished rebuild or a new publish')
         .env('HOTEL_IMAGER_FURNI_CHECK_INTERVAL_MS')
         .argParser(positiveMs)
         .default(DEFAULT_CHECK_INTERVAL_MS),
-    )
-    .action(async (o: { corpus: string; port: number; host: string; logLevel: LogLevel; memoryBudget: number; checkInterval: number }) => {
+    );
+  addS3Options(cmd).action(
+    async (o: S3Flags & { corpus: string; port: number; host: string; logLevel: LogLevel; memoryBudget: number; checkInterval: number }) => {
       await runFurniService({
         corpus: o.corpus,
+        s3: s3Settings(o),
         port: o.port,
         host: o.host,
         logLevel: o.logLevel,
         memoryBudget: o.memoryBudget,
         checkIntervalMs: o.checkInterval,
       });
-    });
+    },
+  );
 }

@@ -31,3 +31,15 @@ export function objectSha256(prefix: string, key: string): string | undefined {
   const rest = key.startsWith(prefix + OBJECTS_DIR) ? key.slice(prefix.length + OBJECTS_DIR.length) : '';
   return /^[0-9a-f]{64}$/.test(rest) ? rest : undefined;
 }
+
+/** The Content-Type an object is stored with, from the corpus path of (one of) the files it holds. */
+export function contentTypeForPath(path: string): string {
+  if (path.endsWith('.png')) return 'image/png';
+  if (path.endsWith('.json')) return 'application/json';
+  return 'application/octet-stream';
+}
+
+/** Objects are never rewritten with other bytes: caches may keep them for good. */
+export const OBJECT_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** corpus.json changes with every publish: a cache must ask again each time. */
+export const CORPUS_JSON_CACHE_CONTROL = 'no-cache';

@@ -52,7 +52,7 @@ export class CorpusStore {
   readonly source: CorpusSource;
   private manifest: CorpusManifest | undefined;
   private loadedAt = '';
-  /** Version (stat signature, ETag) of the corpus.json last read (loaded or failed), so a broken one is read once. */
+  /** Version (stat signature, ETag) of the corpus.json in service; a broken one is read again at each check. */
   private seenVersion: string | undefined;
   private loadError: string | undefined;
   private reachable = false;
@@ -164,10 +164,10 @@ export class CorpusStore {
     }
     this.reachable = true;
     if (!read.changed) return;
-    this.seenVersion = read.version;
     try {
       const manifest = parseCorpusManifest(read.bytes, `${this.location.endsWith('/') ? this.location : `${this.location}/`}corpus.json`);
       this.manifest = manifest;
+      this.seenVersion = read.version;
       this.loadedAt = new Date().toISOString();
       this.loadError = undefined;
       this.opts.log.info(
@@ -175,6 +175,8 @@ export class CorpusStore {
         'corpus loaded',
       );
     } catch (e) {
+      // Not remembered as seen: a store that is not atomic (some S3-compatible ones) can show a version
+      // before all its bytes; the next check reads it again. The log says it once (fail() dedups).
       this.fail(`corpus.json failed to load: ${(e as Error).message}`);
     }
   }
