@@ -1,9 +1,10 @@
 // `hotel-imager publish`: uploads a built corpus folder to s3://BUCKET/PREFIX for `serve furni --corpus
 // s3://…` (see src/storage/publish.ts for the order that keeps running services consistent).
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import cliProgress from 'cli-progress';
-import { DEFAULT_GRACE_MS, DEFAULT_KEEP_PREVIOUS, DEFAULT_PUBLISH_CONCURRENCY, publishCorpus, type PublishProgress, type PublishSummary } from '../storage/publish.js';
-import { parseS3Url } from '../storage/s3-client.js';
+import type { PublishProgress, PublishSummary } from '../storage/publish.js';
+import { DEFAULT_GRACE_MS, DEFAULT_KEEP_PREVIOUS, DEFAULT_PUBLISH_CONCURRENCY } from '../storage/publish-settings.js';
+import { parseS3Url } from '../storage/s3-settings.js';
 import { addS3Options, s3Settings, type S3Flags } from './s3-options.js';
 
 function wholeNumber(min: number) {
@@ -79,7 +80,7 @@ export function registerPublishCommand(program: Command): void {
     .requiredOption('--to <s3url>', 'destination, s3://BUCKET/PREFIX', s3Url)
     .option('--concurrency <n>', 'uploads in flight at once', wholeNumber(1), DEFAULT_PUBLISH_CONCURRENCY)
     .option('--keep-previous <n>', 'previous corpus.json versions whose objects are kept', wholeNumber(0), DEFAULT_KEEP_PREVIOUS)
-    .option('--grace <duration>', 'how long objects of a replaced corpus.json stay (0, 90s, 15m, 1h, 2d)', parseDuration, DEFAULT_GRACE_MS);
+    .addOption(new Option('--grace <duration>', 'how long objects of a replaced corpus.json stay (0, 90s, 15m, 1h, 2d)').argParser(parseDuration).default(DEFAULT_GRACE_MS, '1h'));
   addS3Options(cmd).action(async (o: S3Flags & { corpus: string; to: string; concurrency: number; keepPrevious: number; grace: number }) => {
     const progress = progressReporter();
     // Ctrl-C stops starting uploads; corpus.json is not touched, and the next publish resumes.
@@ -88,6 +89,8 @@ export function registerPublishCommand(program: Command): void {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     let summary: PublishSummary;
+    // Loaded here: the S3 SDK costs ~20 MB and a noticeable start-up time that other commands need not pay.
+    const { publishCorpus } = await import('../storage/publish.js');
     try {
       summary = await publishCorpus({
         corpus: o.corpus,

@@ -2,7 +2,7 @@
 // them from the standard AWS environment (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
 // AWS_SESSION_TOKEN, AWS_PROFILE, …).
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_S3_TIMEOUT_MS, type S3Settings } from '../storage/s3-client.js';
+import { DEFAULT_S3_TIMEOUT_MS, type S3Settings } from '../storage/s3-settings.js';
 
 export interface S3Flags {
   s3Endpoint?: string;

@@ -36,11 +36,10 @@ import {
   objectSha256,
   OBJECTS_DIR,
 } from './bucket-layout.js';
-import { createS3Client, describeS3Error, formatS3Url, httpStatusOf, parseS3Url, type S3Location, type S3Settings } from './s3-client.js';
+import { DEFAULT_GRACE_MS, DEFAULT_KEEP_PREVIOUS, DEFAULT_PUBLISH_CONCURRENCY } from './publish-settings.js';
+import { createS3Client, describeS3Error, httpStatusOf } from './s3-client.js';
+import { formatS3Url, parseS3Url, type S3Location, type S3Settings } from './s3-settings.js';
 
-export const DEFAULT_PUBLISH_CONCURRENCY = 8;
-export const DEFAULT_KEEP_PREVIOUS = 1;
-export const DEFAULT_GRACE_MS = 60 * 60 * 1000;
 /** Objects above this size go up as a multipart upload (@aws-sdk/lib-storage), in parts of this size. */
 export const MULTIPART_THRESHOLD = 8 * 1024 * 1024;
 

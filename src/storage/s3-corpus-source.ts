@@ -4,7 +4,8 @@
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { corpusJsonKey, objectKey } from './bucket-layout.js';
 import { AssetReadError, ManifestReadError, type CorpusSource, type ListedFile, type ManifestRead } from './corpus-source.js';
-import { createS3Client, describeS3Error, formatS3Url, httpStatusOf, parseS3Url, type S3Location, type S3Settings, DEFAULT_S3_TIMEOUT_MS } from './s3-client.js';
+import { createS3Client, describeS3Error, httpStatusOf } from './s3-client.js';
+import { DEFAULT_S3_TIMEOUT_MS, formatS3Url, parseS3Url, type S3Location, type S3Settings } from './s3-settings.js';
 
 export class S3CorpusSource implements CorpusSource {
   readonly backend = 's3';

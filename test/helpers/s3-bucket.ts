@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import type { S3Settings } from '../../src/storage/s3-client.js';
+import type { S3Settings } from '../../src/storage/s3-settings.js';
 
 export type BucketMode = 'up' | 'down' | 'hang';
 
