@@ -6,11 +6,13 @@
 // its own process too, so none of them shares the load generator's event loop. s3rver stores objects as
 // files and answers through Koa on the same 2 cores, so the cold figures show the service's overhead on
 // a slow local store, not the latency of a real S3 region (tens of ms a GET, which the memory cache hides).
-// Reports medians of --rounds runs: req/s and p99 per backend and the bucket/disk ratio; the load
-// average before and after.
+// Reports medians of --rounds runs: req/s, p99 and the service's CPU time per request (/proc/<pid>/stat;
+// on a shared machine far steadier than req/s) per backend, s3rver's CPU per request, the bucket/disk
+// ratios, and the load average before and after.
 //
-// Flags: --files N (2000 corpus files), --rounds N (3), --connections N (32), --cold-requests N (2000).
-import { spawn, type ChildProcess } from 'node:child_process';
+// Flags: --files N (2000 corpus files), --rounds N (3), --connections N (32), --cold-requests N (2000),
+//        --only cached|cold.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,6 +66,16 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+
+/** CPU seconds (user + system) a process has used so far, from /proc: unlike req/s, barely moved by other load. */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
@@ -95,7 +107,8 @@ async function main(): Promise<void> {
     console.log(`publish to s3rver: ${pub.uploaded} objects in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const table: string[] = [];
-    for (const pass of ['cached', 'cold'] as const) {
+    const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+    for (const pass of (['cached', 'cold'] as const).filter((p) => !only || p === only)) {
       const budget = pass === 'cached' ? 256 * 1024 * 1024 : 0;
       // Both services up at once and measured in alternation, round by round, so a change in the
       // machine's load (it is shared) falls on both alike.
@@ -104,7 +117,8 @@ async function main(): Promise<void> {
         s3: await startChild(['serve', `s3://${BUCKET}/corpus`, String(budget), bucket.url]),
       };
       children.push(services.disk.child, services.s3.child);
-      const samples = { disk: { rps: [] as number[], p99: [] as number[] }, s3: { rps: [] as number[], p99: [] as number[] } };
+      const fresh = () => ({ rps: [] as number[], p99: [] as number[], cpuUs: [] as number[], bucketCpuUs: [] as number[] });
+      const samples = { disk: fresh(), s3: fresh() };
       for (const backend of ['disk', 's3'] as const) {
         // Warm-up: fills the memory cache (cached pass) and the connection pools.
         const warm = await runLoad({ base: services[backend].url, paths, connections });
@@ -113,26 +127,31 @@ async function main(): Promise<void> {
       for (let r = 0; r < rounds; r++) {
         for (const backend of (r % 2 === 0 ? ['disk', 's3'] : ['s3', 'disk']) as ('disk' | 's3')[]) {
           const list = pass === 'cached' ? [...paths, ...paths, ...paths, ...paths, ...paths] : paths.slice(0, coldRequests);
+          const cpu0 = cpuSeconds(services[backend].child.pid);
+          const bucketCpu0 = cpuSeconds(bucket.child.pid);
           const res = await runLoad({ base: services[backend].url, paths: shuffle(list, r + 1), connections });
           if ((res.status[200] ?? 0) !== list.length) throw new Error(`${backend} ${pass}: ${JSON.stringify(res.status)} errors ${res.errors}`);
+          samples[backend].cpuUs.push(((cpuSeconds(services[backend].child.pid) - cpu0) * 1e6) / list.length);
+          samples[backend].bucketCpuUs.push(((cpuSeconds(bucket.child.pid) - bucketCpu0) * 1e6) / list.length);
           samples[backend].rps.push(ratePerSecond(res));
           samples[backend].p99.push(percentile(res.latenciesMs, 99));
         }
       }
       await stop(services.disk.child);
       await stop(services.s3.child);
-      const results = {
-        disk: { rps: median(samples.disk.rps), p99: median(samples.disk.p99) },
-        s3: { rps: median(samples.s3.rps), p99: median(samples.s3.p99) },
-      };
+      console.log(
+        `${pass}: req/s per round, disk ${samples.disk.rps.map((x) => x.toFixed(0)).join(' / ')}; bucket ${samples.s3.rps.map((x) => x.toFixed(0)).join(' / ')}`,
+      );
+      const summary = (x: ReturnType<typeof fresh>) => ({ rps: median(x.rps), p99: median(x.p99), cpuUs: median(x.cpuUs), bucketCpuUs: median(x.bucketCpuUs) });
+      const results = { disk: summary(samples.disk), s3: summary(samples.s3) };
       const d = results.disk!;
       const s = results.s3!;
       table.push(
-        `| ${pass} | ${d.rps.toFixed(0)} | ${d.p99.toFixed(2)} | ${s.rps.toFixed(0)} | ${s.p99.toFixed(2)} | ${(s.rps / d.rps).toFixed(2)} | ${(s.p99 / d.p99).toFixed(2)} |`,
+        `| ${pass} | ${d.rps.toFixed(0)} | ${d.p99.toFixed(2)} | ${d.cpuUs.toFixed(1)} | ${s.rps.toFixed(0)} | ${s.p99.toFixed(2)} | ${s.cpuUs.toFixed(1)} | ${s.bucketCpuUs.toFixed(1)} | ${(s.rps / d.rps).toFixed(2)} | ${(s.p99 / d.p99).toFixed(2)} | ${(s.cpuUs / d.cpuUs).toFixed(2)} |`,
       );
     }
-    console.log('| pass | disk req/s | disk p99 ms | bucket req/s | bucket p99 ms | req/s bucket/disk | p99 bucket/disk |');
-    console.log('|---|---|---|---|---|---|---|');
+    console.log('| pass | disk req/s | disk p99 ms | disk CPU µs/req | bucket req/s | bucket p99 ms | service CPU µs/req (bucket) | s3rver CPU µs/req | req/s bucket/disk | p99 bucket/disk | CPU/req bucket/disk |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const row of table) console.log(row);
     console.log(`loadavg after: ${loadavg()} (2 shared cores: compare ratios, not absolutes)`);
   } finally {
