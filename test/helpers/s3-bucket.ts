@@ -16,6 +16,8 @@ export interface SeenRequest {
   /** Object key (path after /bucket/, decoded), '' for bucket-level calls. */
   key: string;
   query: string;
+  /** The x-amz-checksum-sha256 header, when sent. */
+  checksumSha256?: string;
 }
 
 export interface TestBucket {
@@ -77,7 +79,8 @@ export async function startTestBucket(opts: { timeoutMs?: number } = {}): Promis
     const u = new URL(req.url ?? '/', 'http://x');
     const path = decodeURIComponent(u.pathname);
     const key = path.startsWith(`/${bucket}/`) ? path.slice(bucket.length + 2) : '';
-    state.seen.push({ method: req.method ?? '', key, query: u.search });
+    const checksum = req.headers['x-amz-checksum-sha256'];
+    state.seen.push({ method: req.method ?? '', key, query: u.search, ...(typeof checksum === 'string' ? { checksumSha256: checksum } : {}) });
     if (state.mode === 'hang') {
       held.push(res);
       return;

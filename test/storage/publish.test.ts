@@ -80,8 +80,10 @@ test('publish uploads each distinct content once, with type, immutable caching a
     assert.equal(head.ContentLength, bytes.length);
   }
   // The SHA-256 checksum goes with each upload (a real S3 verifies it and refuses damaged bytes).
-  const objectPut = b.seen.slice(from).find((r) => r.method === 'PUT' && r.key.includes('/objects/'));
-  assert.ok(objectPut);
+  for (const r of b.seen.slice(from).filter((x) => x.method === 'PUT')) {
+    const sha = r.key.includes('/objects/') ? r.key.slice(r.key.lastIndexOf('/') + 1) : sha256(Buffer.from(corpusJson(files)));
+    assert.equal(r.checksumSha256, Buffer.from(sha, 'hex').toString('base64'), r.key);
+  }
 });
 
 test('incremental: only changed contents are uploaded; a removed file stays for one more publish; an identical rerun writes nothing', async () => {
