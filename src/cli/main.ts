@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { registerBuildCommand } from './build.js';
 import { registerConvertCommand } from './convert.js';
+import { registerPublishCommand } from './publish.js';
 import { registerSampleKitCommand } from './sample-kit.js';
 import { registerServeCommand } from './serve.js';
 import { registerStartCommand } from './start.js';
@@ -16,6 +17,7 @@ program
 // Commands are registered by the modules below (one file a command).
 registerBuildCommand(program);
 registerConvertCommand(program);
+registerPublishCommand(program);
 registerSampleKitCommand(program);
 registerServeCommand(program);
 registerStartCommand(program);

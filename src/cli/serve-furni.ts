@@ -11,6 +11,7 @@ import {
   type RunningFurniServer,
 } from '../server/furni/index.js';
 import { DEFAULT_VARIANT_OPTIONS } from '../server/furni/variants.js';
+import { addS3Options, s3Settings, type S3Flags } from './s3-options.js';
 import { stopOnSignals } from './shutdown.js';
 
 const SIZE_UNITS: Record<string, number> = {
@@ -76,10 +77,10 @@ export async function runFurniService(opts: FurniServerOptions, { signals = true
   const running = await startFurniServer(opts);
   const health = await running.store.health();
   if (!health.ok) {
-    running.app.log.error({ corpus: running.store.dir, error: health.error }, 'serving without a usable corpus: every asset is 404 until corpus.json loads');
+    running.app.log.error({ corpus: running.store.location, error: health.error }, 'serving without a usable corpus: every asset is 404 until corpus.json loads');
   }
   running.app.log.info(
-    { url: running.url, corpus: running.store.dir, files: health.corpus?.files ?? 0 },
+    { url: running.url, corpus: running.store.location, files: health.corpus?.files ?? 0 },
     `furni service listening on ${running.url}`,
   );
   if (signals) stopOnSignals([running.close]);
@@ -88,10 +89,10 @@ export async function runFurniService(opts: FurniServerOptions, { signals = true
 
 /** Adds `furni` under the `serve` command group. */
 export function registerServeFurniCommand(serve: Command): void {
-  serve
+  const cmd = serve
     .command('furni')
     .description('serve a built furni corpus: /furni-renders/, /catalog-thumbs/, /hof_furni/, /healthz, /version')
-    .addOption(new Option('--corpus <dir>', 'corpus folder written by `hotel-imager build`').env('HOTEL_IMAGER_FURNI_CORPUS').makeOptionMandatory())
+    .addOption(new Option('--corpus <dir|s3url>', 'corpus folder written by `hotel-imager build`, or s3://BUCKET/PREFIX written by `hotel-imager publish`').env('HOTEL_IMAGER_FURNI_CORPUS').makeOptionMandatory())
     .addOption(new Option('--port <n>', 'TCP port').env('HOTEL_IMAGER_FURNI_PORT').argParser(port).default(DEFAULT_FURNI_PORT))
     .addOption(new Option('--host <addr>', 'address to listen on').env('HOTEL_IMAGER_FURNI_HOST').default('0.0.0.0'))
     .addOption(
@@ -107,7 +108,7 @@ export function registerServeFurniCommand(serve: Command): void {
         .default(DEFAULT_MEMORY_BUDGET, '256M'),
     )
     .addOption(
-      new Option('--check-interval <ms>', 'how often corpus.json is checked for a finished rebuild')
+      new Option('--check-interval <ms>', 'how often corpus.json is checked for a finished rebuild or a new publish')
         .env('HOTEL_IMAGER_FURNI_CHECK_INTERVAL_MS')
         .argParser(positiveMs)
         .default(DEFAULT_CHECK_INTERVAL_MS),
@@ -121,25 +122,26 @@ export function registerServeFurniCommand(serve: Command): void {
     .addOption(new Option('--variants-burst <n>', 'uncached variant renders a client may do at once').env('HOTEL_IMAGER_FURNI_VARIANTS_BURST').argParser(count).default(DEFAULT_VARIANT_OPTIONS.clientRate.burst))
     .addOption(new Option('--variants-budget <n>', 'uncached variant renders per minute for the whole service (0: no limit)').env('HOTEL_IMAGER_FURNI_VARIANTS_BUDGET').argParser(count).default(DEFAULT_VARIANT_OPTIONS.budget.renders))
     .addOption(new Option('--variants-timeout <ms>', 'a variant render slower than this answers 503').env('HOTEL_IMAGER_FURNI_VARIANTS_TIMEOUT_MS').argParser(positiveMs).default(DEFAULT_VARIANT_OPTIONS.timeoutMs))
-    .addOption(new Option('--player', 'serve the bundle player page /player/<classname> (on with --variants)').env('HOTEL_IMAGER_FURNI_PLAYER'))
-    .action(async (o: ServeFurniFlags) => {
-      await runFurniService({
-        corpus: o.corpus,
-        port: o.port,
-        host: o.host,
-        logLevel: o.logLevel,
-        memoryBudget: o.memoryBudget,
-        checkIntervalMs: o.checkInterval,
-        variants: o.variants
-          ? {
-              memoryBudget: o.variantsMemory,
-              clientRate: { perSecond: o.variantsRate, burst: o.variantsBurst },
-              budget: { renders: o.variantsBudget, windowMs: 60_000 },
-              timeoutMs: o.variantsTimeout,
-              ...(o.variantsCacheDir ? { cacheDir: o.variantsCacheDir } : {}),
-            }
-          : false,
-        ...(o.player !== undefined ? { player: o.player } : {}),
-      });
+    .addOption(new Option('--player', 'serve the bundle player page /player/<classname> (on with --variants)').env('HOTEL_IMAGER_FURNI_PLAYER'));
+  addS3Options(cmd).action(async (o: ServeFurniFlags & S3Flags) => {
+    await runFurniService({
+      corpus: o.corpus,
+      s3: s3Settings(o),
+      port: o.port,
+      host: o.host,
+      logLevel: o.logLevel,
+      memoryBudget: o.memoryBudget,
+      checkIntervalMs: o.checkInterval,
+      variants: o.variants
+        ? {
+            memoryBudget: o.variantsMemory,
+            clientRate: { perSecond: o.variantsRate, burst: o.variantsBurst },
+            budget: { renders: o.variantsBudget, windowMs: 60_000 },
+            timeoutMs: o.variantsTimeout,
+            ...(o.variantsCacheDir ? { cacheDir: o.variantsCacheDir } : {}),
+          }
+        : false,
+      ...(o.player !== undefined ? { player: o.player } : {}),
     });
+  });
 }

@@ -17,6 +17,7 @@ import { runBuild, CORPUS_FILE, REPORT_FILE } from '../../src/corpus/run.js';
 import { buildItem, type ItemTask } from '../../src/corpus/item.js';
 import { STAGING_DIR } from '../../src/corpus/commit.js';
 import { CorpusStore } from '../../src/server/furni/corpus-store.js';
+import { DiskCorpusSource } from '../../src/storage/disk-corpus-source.js';
 import { type CorpusIndex, type BuildReport } from '../../src/corpus/corpus.js';
 import { createImage, type RgbaImage } from '../../src/imaging/image.js';
 
@@ -150,7 +151,7 @@ test('a running server never holds a table that disagrees with the disk: changed
   const mismatches = async (graceMs: number): Promise<string[]> => {
     const out = join(root, `out-server-${graceMs}`);
     cpSync(pristine, out, { recursive: true });
-    const store = new CorpusStore({ dir: out, memoryBudget: 0, checkIntervalMs: 100, log: quiet });
+    const store = new CorpusStore({ source: new DiskCorpusSource(out), memoryBudget: 0, checkIntervalMs: 100, log: quiet });
     await store.open();
     store.startWatching();
     try {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { writeCorpusFixture, fakePng, sha256 } from './furni-fixture.js';
-import { startTestServer, tempDir, withTempDir, withTestServer, type TestServer } from './furni-http-helpers.js';
+import { CORPUS_BACKENDS, startFixtureServer, startTestServer, tempDir, withTempDir, withTestServer, type TestServer } from './furni-http-helpers.js';
 import { INCOMPLETE, NOT_SIMPLE, parseSimpleHead, scanRequestHead } from '../../src/server/furni/request-head.js';
 
 const files: Record<string, Buffer> = {
@@ -79,14 +79,13 @@ function exchange(port: number, chunks: (string | Buffer)[], opts: { pauseMs?: n
 const countResponses = (n: number) => (data: Buffer) => (data.toString('latin1').match(/HTTP\/1\.1 \d{3}/g) ?? []).length >= n;
 const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
 
-for (const budget of [64 * 1024 * 1024, 0]) {
-  describe(`fast path (memory budget ${budget}: ${budget ? 'bodies from memory' : 'every body read from disk'})`, () => {
+for (const backend of CORPUS_BACKENDS) for (const budget of [64 * 1024 * 1024, 0]) {
+  describe(`fast path (${backend}, memory budget ${budget}: ${budget ? 'bodies from memory' : 'every body read from storage'})`, () => {
     let srv: TestServer;
     let tmp: { dir: string; cleanup: () => Promise<void> };
     before(async () => {
       tmp = await tempDir('furni-fast-');
-      await writeCorpusFixture(join(tmp.dir, 'corpus'), files);
-      srv = await startTestServer({ corpus: join(tmp.dir, 'corpus'), memoryBudget: budget, logLevel: 'info' });
+      srv = await startFixtureServer(backend, tmp.dir, files, { memoryBudget: budget, logLevel: 'info' });
     });
     after(async () => {
       await srv.close();

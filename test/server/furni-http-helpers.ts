@@ -1,10 +1,14 @@
 // Real-socket helpers for the furni service tests: raw request targets go out exactly as written
-// (node:http does not normalise `..` or backslashes the way fetch does).
+// (node:http does not normalise `..` or backslashes the way fetch does), and a fixture corpus served
+// from either storage backend, so one conformance test runs against both.
 import { request } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFurniServer, type FurniServerOptions, type RunningFurniServer } from '../../src/server/furni/index.js';
+import { publishCorpus } from '../../src/storage/publish.js';
+import { startTestBucket } from '../helpers/s3-bucket.js';
+import { writeCorpusFixture } from './furni-fixture.js';
 
 export interface RawResponse {
   status: number;
@@ -81,5 +85,40 @@ export async function eventually(check: () => Promise<boolean> | boolean, ms = 1
     if (await check()) return;
     if (Date.now() > until) throw new Error('condition not reached in time');
     await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Where a test's corpus is served from: the built folder itself, or a bucket it was published to. */
+export type CorpusBackend = 'disk' | 's3';
+export const CORPUS_BACKENDS: CorpusBackend[] = ['disk', 's3'];
+
+/**
+ * Writes `files` as a built corpus in `dir`/corpus and serves it: from that folder, or (s3) published
+ * with `hotel-imager publish`'s code to a fresh s3rver bucket on loopback and served from the bucket.
+ * close() stops the server and the bucket.
+ */
+export async function startFixtureServer(
+  backend: CorpusBackend,
+  dir: string,
+  files: Record<string, Buffer>,
+  opts: Omit<Parameters<typeof startTestServer>[0], 'corpus'>,
+): Promise<TestServer> {
+  const corpus = join(dir, 'corpus');
+  await writeCorpusFixture(corpus, files);
+  if (backend === 'disk') return startTestServer({ ...opts, corpus });
+  const bucket = await startTestBucket();
+  try {
+    await publishCorpus({ corpus, to: bucket.url('furni'), s3: bucket.settings });
+    const srv = await startTestServer({ ...opts, corpus: bucket.url('furni'), s3: bucket.settings });
+    return {
+      ...srv,
+      close: async () => {
+        await srv.close();
+        await bucket.close();
+      },
+    };
+  } catch (e) {
+    await bucket.close();
+    throw e;
   }
 }

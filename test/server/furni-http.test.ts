@@ -5,7 +5,7 @@ import { writeFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { writeCorpusFixture, fakePng, sha256 } from './furni-fixture.js';
-import { rawRequest, startTestServer, tempDir, withTempDir, withTestServer, eventually, type TestServer, type RawResponse } from './furni-http-helpers.js';
+import { CORPUS_BACKENDS, rawRequest, startFixtureServer, tempDir, withTempDir, withTestServer, eventually, type TestServer, type RawResponse } from './furni-http-helpers.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const files: Record<string, Buffer> = {
@@ -27,17 +27,16 @@ function assertNotFound(res: RawResponse, label: string) {
   assert.equal(res.headers['access-control-allow-origin'], '*', `${label}: CORS`);
 }
 
-for (const budget of [64 * 1024 * 1024, 0]) {
-  describe(`asset routes (memory budget ${budget})`, () => {
+for (const backend of CORPUS_BACKENDS) for (const budget of [64 * 1024 * 1024, 0]) {
+  describe(`asset routes (${backend}, memory budget ${budget})`, () => {
     let srv: TestServer;
     let tmp: { dir: string; cleanup: () => Promise<void> };
     let secret: Buffer;
     before(async () => {
       tmp = await tempDir('furni-http-');
-      await writeCorpusFixture(join(tmp.dir, 'corpus'), files);
       secret = Buffer.from('TOP SECRET outside the corpus');
       await writeFile(join(tmp.dir, 'secret.txt'), secret);
-      srv = await startTestServer({ corpus: join(tmp.dir, 'corpus'), memoryBudget: budget, logLevel: 'info' });
+      srv = await startFixtureServer(backend, tmp.dir, files, { memoryBudget: budget, logLevel: 'info' });
     });
     after(async () => {
       await srv.close();

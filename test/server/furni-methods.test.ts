@@ -4,10 +4,9 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { unknownMethodRequest } from '../../src/server/furni/client-error.js';
-import { fakePng, writeCorpusFixture } from './furni-fixture.js';
-import { startTestServer, tempDir, type TestServer } from './furni-http-helpers.js';
+import { fakePng } from './furni-fixture.js';
+import { CORPUS_BACKENDS, startFixtureServer, tempDir, type TestServer } from './furni-http-helpers.js';
 
 interface Reply {
   status: number;
@@ -55,13 +54,12 @@ function assert405(r: Reply | undefined, label: string) {
 
 const CHAIR = fakePng(1, 700);
 
-describe('methods Node does not know', () => {
+for (const backend of CORPUS_BACKENDS) describe(`methods Node does not know (${backend})`, () => {
   let srv: TestServer;
   let tmp: { dir: string; cleanup: () => Promise<void> };
   before(async () => {
     tmp = await tempDir('furni-methods-');
-    await writeCorpusFixture(join(tmp.dir, 'corpus'), { 'furni-renders/chair.png': CHAIR });
-    srv = await startTestServer({ corpus: join(tmp.dir, 'corpus'), memoryBudget: 1 << 20, logLevel: 'info' });
+    srv = await startFixtureServer(backend, tmp.dir, { 'furni-renders/chair.png': CHAIR }, { memoryBudget: 1 << 20, logLevel: 'info' });
   });
   after(async () => {
     await srv.close();

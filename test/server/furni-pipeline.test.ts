@@ -1,5 +1,6 @@
 // End to end: the real build pipeline writes the sample kit's corpus, and both the service started in
-// process and the `serve furni` command serve every listed file byte for byte.
+// process and the `serve furni` command serve every listed file byte for byte, from the folder and from
+// a bucket it was published to with `hotel-imager publish`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { furniKitFiles } from '../../src/samplekit/furni/index.js';
 import { runBuild } from '../../src/corpus/run.js';
+import { startTestBucket } from '../helpers/s3-bucket.js';
 import { rawRequest, tempDir, withTestServer } from './furni-http-helpers.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -33,13 +35,12 @@ function urlOf(key: string): string {
   return '/' + key.split('/').map(encodeURIComponent).join('/');
 }
 
-test('every file the pipeline lists is served with its bytes, type and ETag', async () => {
-  await withTestServer({ corpus, memoryBudget: 1 << 20 }, async (srv) => {
+async function assertServesEveryFile(port: number): Promise<void> {
     const keys = Object.keys(listed).filter((k) => k !== 'build-report.json');
     assert.ok(keys.some((k) => k.startsWith('furni-renders/') && k.includes('*')), 'the kit has colour variants');
     assert.ok(keys.some((k) => k.startsWith('hof_furni/')), 'the kit has bundles');
     for (const key of keys) {
-      const res = await rawRequest(srv.port, 'GET', urlOf(key));
+      const res = await rawRequest(port, 'GET', urlOf(key));
       assert.equal(res.status, 200, key);
       assert.equal(res.body.length, listed[key]!.size, key);
       assert.equal(createHash('sha256').update(res.body).digest('hex'), listed[key]!.sha256, key);
@@ -47,10 +48,64 @@ test('every file the pipeline lists is served with its bytes, type and ETag', as
       assert.equal(res.headers['content-type'], key.endsWith('.bundle') ? 'application/octet-stream' : 'image/png', key);
       if (key.endsWith('.png')) assert.deepEqual([...res.body.subarray(1, 4)], [0x50, 0x4e, 0x47], `${key} is a PNG`);
     }
-    const health = JSON.parse((await rawRequest(srv.port, 'GET', '/healthz')).body.toString());
+    const health = JSON.parse((await rawRequest(port, 'GET', '/healthz')).body.toString());
     assert.equal(health.status, 'ok');
     assert.equal(health.checks.storage.corpus.files, keys.length);
-  });
+}
+
+test('every file the pipeline lists is served with its bytes, type and ETag', async () => {
+  await withTestServer({ corpus, memoryBudget: 1 << 20 }, (srv) => assertServesEveryFile(srv.port));
+});
+
+test('`hotel-imager publish` to a bucket, then `serve furni --corpus s3://…` (S3 settings from the environment) serves every file', async () => {
+  const bucket = await startTestBucket();
+  const env = { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };
+  const target = bucket.url('hotel/furni');
+  try {
+    const pub = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'publish', '--corpus', corpus, '--to', target, '--s3-endpoint', bucket.endpoint, '--s3-force-path-style'], {
+      cwd: repo,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    pub.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    pub.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    assert.equal(await new Promise<number | null>((r) => pub.on('exit', (code) => r(code))), 0, out);
+    assert.match(out, /uploaded \d+ .*0 unchanged/);
+    assert.match(out, /corpus\.json replaced/);
+    const child = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'serve', 'furni', '--corpus', target, '--port', '0', '--host', '127.0.0.1'], {
+      cwd: repo,
+      env: { ...env, HOTEL_IMAGER_S3_ENDPOINT: bucket.endpoint, HOTEL_IMAGER_S3_FORCE_PATH_STYLE: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let log = '';
+      child.stderr.on('data', (d: Buffer) => (log += d.toString()));
+      const port = await new Promise<number>((resolvePort, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no listening line: ${log}`)), 20000);
+        child.stdout.on('data', (d: Buffer) => {
+          log += d.toString();
+          const m = /furni service listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log);
+          if (m) {
+            clearTimeout(timer);
+            resolvePort(Number(m[1]));
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}: ${log}`)));
+      });
+      await assertServesEveryFile(port);
+      const health = JSON.parse((await rawRequest(port, 'GET', '/healthz')).body.toString());
+      assert.equal(health.checks.storage.backend, 's3');
+      assert.equal(health.checks.storage.endpoint, bucket.endpoint);
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  } finally {
+    await bucket.close();
+  }
 });
 
 test('`hotel-imager serve furni` serves the corpus and stops cleanly on SIGTERM', async () => {

@@ -3,21 +3,19 @@
 // other method besides GET, HEAD and OPTIONS (spec §4), not a dropped connection.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { fakePng, writeCorpusFixture } from './furni-fixture.js';
-import { startTestServer, tempDir, type TestServer } from './furni-http-helpers.js';
+import { fakePng } from './furni-fixture.js';
+import { CORPUS_BACKENDS, startFixtureServer, tempDir, type TestServer } from './furni-http-helpers.js';
 import { exchange } from './raw-exchange.js';
 
 const CHAIR = fakePng(1, 700);
 
-describe('furni protocol edges', () => {
+for (const backend of CORPUS_BACKENDS) describe(`furni protocol edges (${backend})`, () => {
   let srv: TestServer;
   let tmp: { dir: string; cleanup: () => Promise<void> };
   before(async () => {
     tmp = await tempDir('furni-edges-');
-    await writeCorpusFixture(join(tmp.dir, 'corpus'), { 'furni-renders/chair.png': CHAIR });
-    // No memory budget: every asset body is read from disk, so every asset answer is asynchronous.
-    srv = await startTestServer({ corpus: join(tmp.dir, 'corpus'), memoryBudget: 0, logLevel: 'info' });
+    // No memory budget: every asset body is read from storage, so every asset answer is asynchronous.
+    srv = await startFixtureServer(backend, tmp.dir, { 'furni-renders/chair.png': CHAIR }, { memoryBudget: 0, logLevel: 'info' });
   });
   after(async () => {
     await srv.close();

@@ -1,12 +1,14 @@
 // The corpus as the server sees it: the current corpus.json table, a size-bounded memory cache of file
-// bodies, and a bounded-rate check that picks up a rebuilt corpus.json without a restart. A corpus.json
-// that goes missing or fails to load keeps the previous table in service and is reported by health().
+// bodies, and a bounded-rate check that picks up a newly built or published corpus.json without a
+// restart. Where the bytes live (a folder, a bucket) is the source's business (src/storage/). A
+// corpus.json that goes missing or fails to load keeps the previous table in service and is reported by
+// health().
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { access, readFile, realpath, stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
 import { LRUCache } from 'lru-cache';
+import { AssetReadError, ManifestReadError, type CorpusSource } from '../../storage/corpus-source.js';
 import { parseCorpusManifest, type CorpusFile, type CorpusManifest } from './corpus-manifest.js';
+
+export { AssetReadError } from '../../storage/corpus-source.js';
 
 export interface StoreLog {
   info(obj: object, msg: string): void;
@@ -15,31 +17,24 @@ export interface StoreLog {
 }
 
 export interface CorpusStoreOptions {
-  dir: string;
+  source: CorpusSource;
   /** Bytes of file bodies kept in memory (least recently used evicted first). 0 disables the cache. */
   memoryBudget: number;
-  /** Minimum milliseconds between two looks at corpus.json's stat. */
+  /** Minimum milliseconds between two looks at corpus.json. */
   checkIntervalMs: number;
   log: StoreLog;
 }
 
-/** Why a listed file could not be served. `missing` → 404; `changed` → 503 until corpus.json catches up. */
-export class AssetReadError extends Error {
-  constructor(
-    readonly reason: 'missing' | 'outside' | 'changed' | 'io',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AssetReadError';
-  }
-}
-
 export interface StorageCheck {
   ok: boolean;
-  dir: string;
+  backend: 'disk' | 's3';
+  /** The folder or s3://bucket/prefix/. */
+  location: string;
+  /** The last read of corpus.json reached the storage (a folder: it exists; a bucket: it answered). */
+  reachable: boolean;
   /** What is wrong, when something is. */
   error?: string;
-  /** The table in service (possibly older than a broken corpus.json on disk). */
+  /** The table in service (possibly older than a broken corpus.json in storage). */
   corpus: {
     builtAt: string;
     rendererVersion: string;
@@ -49,16 +44,18 @@ export interface StorageCheck {
     ignored: number;
   } | null;
   memory: { cachedBytes: number; cachedFiles: number; budget: number };
+  /** Backend details: `dir` for a folder; `bucket`, `prefix`, `endpoint` for a bucket. */
+  [detail: string]: unknown;
 }
 
 export class CorpusStore {
-  readonly dir: string;
+  readonly source: CorpusSource;
   private manifest: CorpusManifest | undefined;
   private loadedAt = '';
-  private realRoot = '';
-  /** stat signature of the corpus.json last read (loaded or failed), so a broken file is read once. */
-  private seenSignature = '';
+  /** Version (stat signature, ETag) of the corpus.json in service; a broken one is read again at each check. */
+  private seenVersion: string | undefined;
   private loadError: string | undefined;
+  private reachable = false;
   private lastCheck = 0;
   private checking: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -68,14 +65,15 @@ export class CorpusStore {
   private readonly bundleIndex = new WeakMap<CorpusManifest, Map<string, CorpusFile>>();
 
   constructor(private readonly opts: CorpusStoreOptions) {
-    this.dir = resolve(opts.dir);
+    this.source = opts.source;
     this.cache = opts.memoryBudget > 0
       ? new LRUCache<string, Buffer>({ maxSize: opts.memoryBudget, sizeCalculation: (b) => Math.max(1, b.length) })
       : undefined;
   }
 
-  get manifestPath(): string {
-    return join(this.dir, 'corpus.json');
+  /** The folder or bucket address the corpus is read from. */
+  get location(): string {
+    return this.source.location;
   }
 
   /** The file a corpus key names in the current table. */
@@ -102,7 +100,7 @@ export class CorpusStore {
     return index.get(base);
   }
 
-  /** The file's bytes: from memory when hot (synchronously), else read from disk and kept if they fit. */
+  /** The file's bytes: from memory when hot (synchronously), else read from storage and kept if they fit. */
   body(file: CorpusFile): Buffer | Promise<Buffer> {
     // Keyed by content hash: a rebuild that keeps a file's bytes keeps it hot.
     const hit = this.cache?.get(file.sha256);
@@ -116,34 +114,30 @@ export class CorpusStore {
   }
 
   private async readListed(file: CorpusFile): Promise<Buffer> {
-    const path = join(this.dir, ...file.key.split('/'));
-    let real: string;
-    try {
-      real = await realpath(path);
-    } catch (e) {
-      throw new AssetReadError('missing', `${file.key}: listed in corpus.json but ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
-    }
-    // A symlink may point anywhere; only bytes that really live in the corpus are served.
-    if (!real.startsWith(this.realRoot + sep)) {
-      throw new AssetReadError('outside', `${file.key}: resolves outside the corpus (${real})`);
-    }
     let buf: Buffer;
     try {
-      buf = await readFile(real);
+      buf = await this.source.readObject(file);
     } catch (e) {
-      throw new AssetReadError('io', `${file.key}: ${(e as Error).message}`);
+      // Gone from storage: if corpus.json moved on meanwhile, this reader was behind (503, retry);
+      // if the current table still lists it, it is really missing (404).
+      if (e instanceof AssetReadError && e.reason === 'missing') {
+        await this.checkForUpdate(true);
+        if (this.lookup(file.key) !== file) throw new AssetReadError('changed', `${e.message}; corpus.json has changed since`);
+      }
+      throw e;
     }
     // The ETag and immutable caching promise exactly the bytes corpus.json names. A rebuild (or one killed
     // mid-way) can leave different bytes of the same size, so the content itself is checked, once per read
-    // from disk: the memory cache is keyed by that verified hash, so a hot file is not hashed again.
+    // from storage: the memory cache is keyed by that verified hash, so a hot file is not hashed again.
+    const where = this.source.backend === 'disk' ? 'on disk' : 'in the bucket';
     if (buf.length !== file.size) {
       void this.checkForUpdate(true);
-      throw new AssetReadError('changed', `${file.key}: ${buf.length} bytes on disk, corpus.json lists ${file.size} (rebuild in progress?)`);
+      throw new AssetReadError('changed', `${file.key}: ${buf.length} bytes ${where}, corpus.json lists ${file.size} (rebuild in progress?)`);
     }
     const digest = createHash('sha256').update(buf).digest('hex');
     if (digest !== file.sha256) {
       void this.checkForUpdate(true);
-      throw new AssetReadError('changed', `${file.key}: sha256 on disk ${digest}, corpus.json lists ${file.sha256} (rebuild in progress?)`);
+      throw new AssetReadError('changed', `${file.key}: sha256 ${where} ${digest}, corpus.json lists ${file.sha256} (rebuild in progress?)`);
     }
     this.cache?.set(file.sha256, buf);
     return buf;
@@ -164,9 +158,10 @@ export class CorpusStore {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    this.source.close();
   }
 
-  /** Reloads corpus.json if its stat changed since it was last read; at most once per interval unless forced. */
+  /** Reloads corpus.json if it changed since it was last read; at most once per interval unless forced. */
   checkForUpdate(force = false): Promise<void> {
     const now = Date.now();
     if (this.checking) return this.checking;
@@ -179,30 +174,30 @@ export class CorpusStore {
   }
 
   private async reloadIfChanged(): Promise<void> {
-    const file = this.manifestPath;
-    let signature: string;
+    let read;
     try {
-      const st = await stat(file);
-      signature = `${st.ino}:${st.size}:${st.mtimeMs}`;
+      read = await this.source.readManifest(this.seenVersion);
     } catch (e) {
-      this.fail(`corpus.json cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      this.seenSignature = '';
+      this.reachable = !(e instanceof ManifestReadError && e.unreachable);
+      this.fail((e as Error).message);
+      this.seenVersion = undefined;
       return;
     }
-    if (signature === this.seenSignature) return;
-    this.seenSignature = signature;
+    this.reachable = true;
+    if (!read.changed) return;
     try {
-      const [bytes, realRoot] = await Promise.all([readFile(file), realpath(this.dir)]);
-      const manifest = parseCorpusManifest(bytes, file);
+      const manifest = parseCorpusManifest(read.bytes, `${this.location.endsWith('/') ? this.location : `${this.location}/`}corpus.json`);
       this.manifest = manifest;
-      this.realRoot = realRoot;
+      this.seenVersion = read.version;
       this.loadedAt = new Date().toISOString();
       this.loadError = undefined;
       this.opts.log.info(
-        { corpus: this.dir, builtAt: manifest.builtAt, files: manifest.files.size, counts: manifest.counts },
+        { corpus: this.location, builtAt: manifest.builtAt, files: manifest.files.size, counts: manifest.counts },
         'corpus loaded',
       );
     } catch (e) {
+      // Not remembered as seen: a store that is not atomic (some S3-compatible ones) can show a version
+      // before all its bytes; the next check reads it again. The log says it once (fail() dedups).
       this.fail(`corpus.json failed to load: ${(e as Error).message}`);
     }
   }
@@ -210,27 +205,27 @@ export class CorpusStore {
   private fail(error: string): void {
     if (error !== this.loadError) {
       this.opts.log.error(
-        { corpus: this.dir, error, serving: this.manifest ? this.manifest.builtAt : null },
+        { corpus: this.location, error, serving: this.manifest ? this.manifest.builtAt : null },
         this.manifest ? 'corpus reload failed; still serving the previous corpus' : 'corpus unavailable',
       );
     }
     this.loadError = error;
   }
 
-  /** A live storage check: the folder is readable, corpus.json is current and loaded. */
+  /** A live storage check: the storage answers, corpus.json is current and loaded. */
   async health(): Promise<StorageCheck> {
     await this.checkForUpdate(true);
     let error = this.loadError;
-    try {
-      await access(this.dir, constants.R_OK | constants.X_OK);
-    } catch (e) {
-      error = `corpus folder is not readable: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
-    }
+    const problem = await this.source.probe();
+    if (problem !== undefined) error = problem;
     if (!error && !this.manifest) error = 'no corpus loaded';
     const m = this.manifest;
     return {
       ok: error === undefined,
-      dir: this.dir,
+      backend: this.source.backend,
+      location: this.location,
+      ...this.source.describe(),
+      reachable: this.reachable && problem === undefined,
       ...(error !== undefined ? { error } : {}),
       corpus: m
         ? {
