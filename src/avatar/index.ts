@@ -6,8 +6,8 @@ export { assetIdentity, type AssetFiles } from './asset-identity.js';
 export { AvatarRenderError, type AvatarRenderErrorCode } from './errors.js';
 export { type AvatarHotel, createAvatarHotel, type AvatarHotelInput } from './hotel.js';
 export { loadAvatarHotel, type LoadAvatarHotelOptions } from './load.js';
-export { animationFrameCount, renderAvatar, type AvatarRender, type DrawnLayer } from './render.js';
-export { normalizeAction, normalizeGesture, type AvatarRequest, type AvatarSize } from './request.js';
+export { animationFrameCount, renderAvatar, TICK_DELAY, type AvatarRender, type DrawnLayer } from './render.js';
+export { normalizeAction, normalizeGesture, parseDanceId, parseEffectId, type AvatarRequest, type AvatarSize } from './request.js';
 
 /**
  * Bump whenever output pixels or bytes change: it is part of the service's cache key (with the hotel's
@@ -24,5 +24,7 @@ export const RENDERER_VERSION = 'avatar-5';
  * fit one 256-colour palette (nearly always), RGBA otherwise.
  */
 export async function encodeAvatar(render: AvatarRender): Promise<Buffer> {
-  return encodeFrames(render.frames, { compressionLevel: 6 });
+  // Frames an effect holds for several ticks carry their own delay (n/6 s); every other loop is 1/6 s a frame.
+  const held = render.frameTicks.some((t) => t !== 1);
+  return encodeFrames(render.frames, held ? { compressionLevel: 6, delayNums: render.frameTicks } : { compressionLevel: 6 });
 }

@@ -6,6 +6,8 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAssetLibrary, readAssetNames, type AssetLibrary } from '../formats/asset-library.js';
 import type { AvatarActionsDoc, AvatarDocuments, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
+import type { EffectAnimationJson, EffectMapDoc } from '../formats/gamedata/effect-types.js';
+import { readNitroBundle } from '../formats/nitro-container.js';
 import { flashFigureLoader, readFlashAvatarSources } from './flash.js';
 import { readFlashAvatarData } from './flash-avatar-data.js';
 
@@ -21,6 +23,18 @@ export interface AvatarSources extends AvatarDocuments {
   /** Lists a library's asset names without decoding it, where the layout makes that cheap (Nitro). */
   readAssetNames?: (name: string) => Promise<string[]>;
   /** The files read (for the hotel's asset identity). */
+  files: { documents: string[]; libraries: string[] };
+  /** The hotel's avatar effects, when it has an effect map and effect libraries. */
+  effects?: EffectSources;
+}
+
+/** Avatar effects of a hotel folder: the map, every effect library's animations, lazy sprite loading. */
+export interface EffectSources {
+  map: EffectMapDoc;
+  /** Library name → its `animations` block (read at load: small, and needed to plan without pixels). */
+  animations: Map<string, Record<string, EffectAnimationJson>>;
+  loadLibrary: (name: string) => Promise<AssetLibrary>;
+  /** EffectMap and effect library files, for an identity of their own (effect requests only). */
   files: { documents: string[]; libraries: string[] };
 }
 
@@ -113,5 +127,41 @@ async function readNitroSources(assetsDir: string): Promise<AvatarSources> {
       return readAssetNames(await readFile(file), file);
     },
     files: { documents: await presentFiles(gamedata, NITRO_DOCUMENTS), libraries: names.map((n) => join(figureDir, `${n}.nitro`)) },
+    effects: await readNitroEffects(assetsDir),
+  };
+}
+
+/**
+ * `gamedata/EffectMap.json` + `bundled/effect/<lib>.nitro` (EffectAssetDownloadManager's layout). Only the
+ * JSON documents are read here; sprites are read on first use. A library whose JSON does not read is left
+ * out (its effect then draws nothing, as in a client that cannot download it).
+ */
+async function readNitroEffects(assetsDir: string): Promise<EffectSources | undefined> {
+  const mapFile = join(assetsDir, 'gamedata', 'EffectMap.json');
+  const effectDir = join(assetsDir, 'bundled', 'effect');
+  if (!existsSync(mapFile) || !existsSync(effectDir)) return undefined;
+  const map = await readJson<EffectMapDoc>(mapFile);
+  if (!map || !Array.isArray(map.effects)) throw new Error('EffectMap.json has no effects list');
+  const present = new Set((await readdir(effectDir)).filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -'.nitro'.length)));
+  const wanted = [...new Set(map.effects.map((e) => String(e?.lib ?? '')).filter((l) => present.has(l)))].sort();
+  const animations = new Map<string, Record<string, EffectAnimationJson>>();
+  for (const lib of wanted) {
+    const file = join(effectDir, `${lib}.nitro`);
+    try {
+      const json = [...readNitroBundle(await readFile(file), file, (n) => n.endsWith('.json')).values()][0];
+      const doc = json ? (JSON.parse(json.toString('utf8')) as { animations?: Record<string, EffectAnimationJson> }) : undefined;
+      if (doc?.animations && typeof doc.animations === 'object') animations.set(lib, doc.animations);
+    } catch {
+      // Unreadable: the effect is not drawn.
+    }
+  }
+  return {
+    map,
+    animations,
+    loadLibrary: async (name) => {
+      const file = join(effectDir, `${name}.nitro`);
+      return readAssetLibrary(await readFile(file), file);
+    },
+    files: { documents: [mapFile], libraries: [...animations.keys()].map((l) => join(effectDir, `${l}.nitro`)) },
   };
 }

@@ -10,6 +10,8 @@ export interface ApngOptions extends PngOptions {
   /** Frame delay as a fraction; default 1/6 s (166.67 ms). */
   delayNum?: number;
   delayDen?: number;
+  /** Per-frame delay numerators over `delayDen` (frames held several ticks); default `delayNum` each. */
+  delayNums?: readonly number[];
   /** 0 = loop forever. */
   plays?: number;
 }
@@ -41,7 +43,7 @@ export function assembleApng(pngFrames: Uint8Array[], opts: ApngOptions = {}): B
     fctl.writeUInt32BE(height, 8);
     fctl.writeUInt32BE(0, 12);
     fctl.writeUInt32BE(0, 16);
-    fctl.writeUInt16BE(delayNum, 20);
+    fctl.writeUInt16BE(opts.delayNums?.[i] ?? delayNum, 20);
     fctl.writeUInt16BE(delayDen, 22);
     fctl.writeUInt8(0, 24); // dispose: none (every frame covers the whole canvas)
     fctl.writeUInt8(0, 25); // blend: source, so transparent pixels replace the previous frame
