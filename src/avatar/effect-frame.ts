@@ -33,6 +33,8 @@ export interface EffectTick {
   avatarDx: number;
   avatarDy: number;
   colour: AvatarColorData | undefined;
+  /** The animation whose colour treatment applies (`fx.12`). */
+  colourBy?: string;
 }
 
 export interface EffectPlanInput {
@@ -106,7 +108,10 @@ function planTick(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput
   const tick: EffectTick = { parts, behind: [], front: [], avatarDx: 0, avatarDy: 0, colour: undefined };
   for (const a of input.effectActions) {
     const anim = a.effect!.animation;
-    if (anim.avatar) tick.colour = anim.avatar;
+    if (anim.avatar) {
+      tick.colour = anim.avatar;
+      tick.colourBy = anim.name;
+    }
   }
   // The sprites and the avatar's offset belong to the room view: a head-only image has neither.
   if (req.headOnly) return tick;

@@ -555,6 +555,9 @@ async function renderEffect(
     for (const d of tick.parts) {
       const layer = drawPart(ctx, avatar, { ...d, dx: d.dx + tick.avatarDx, dy: d.dy + tick.avatarDy }, f, order);
       if (!layer) continue;
+      // A part the effect moved names it; so does every part under the effect's colour treatment.
+      if (layer.effect === undefined && (tick.colourBy || tick.avatarDx || tick.avatarDy)) layer.effect = tick.colourBy ?? fx.actions.find((a) => a.effect!.animation.sprites.some((s) => s.id === 'avatar'))?.effect!.animation.name;
+      if (layer.effect === undefined) delete layer.effect;
       order++;
       layers.push(layer);
     }
