@@ -82,6 +82,8 @@ async function ours(hotel: AvatarHotel, figure: string, direction: number, effec
   return r.frames[0]!;
 }
 
+let unexplainedSheets = 0;
+
 async function main(): Promise<void> {
   await mkdir(join(outDir, 'sheets'), { recursive: true });
   const hotel = await loadAvatarHotel(assets);
@@ -104,9 +106,10 @@ async function main(): Promise<void> {
           let cause = '';
           if (diff.verdict === 'differing') cause = await explain(hotel, figure, d, effect, t, b);
           cases.push({ effect, figure: fi, direction: d, tick: t, diff, cause });
-          if (diff.verdict === 'differing' && t === 0 && fi === 0 && (d === 2 || d === 4)) {
+          const unexplained = cause.includes('unexplained') && unexplainedSheets++ < 30;
+          if (diff.verdict === 'differing' && ((t === 0 && fi === 0 && (d === 2 || d === 4)) || unexplained)) {
             const sheet = sideBySide([a, b, diffImage(a, b)], 4);
-            await writeFile(join(outDir, 'sheets', `${effect}-d${d}-t${t}.png`), encodePngCompact(sheet));
+            await writeFile(join(outDir, 'sheets', `${effect}-f${fi}-d${d}-t${t}.png`), encodePngCompact(sheet));
           }
         }
       }
