@@ -1,5 +1,7 @@
 // Avatar renderer benchmark: 500 distinct figures, libraries warm, no output cache.
-// Measures render + encode per request for a size-l still and a size-l animated wave, on one core.
+// Measures render + encode per request for a size-l still and a size-l animated wave, on one core; when
+// the hotel has effects, also a size-l still with an effect (each figure another of the hotel's fx
+// effects) and the 16-tick dance 4 loop as an APNG.
 // Data: ../shared/realdata/nitro when present (or AVATAR_BENCH_HOTEL=<dir>), else the sample kit.
 import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
@@ -58,13 +60,13 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function measure(hotel: AvatarHotel, figs: string[], over: Partial<AvatarRequest>) {
+async function measure(hotel: AvatarHotel, figs: string[], over: Partial<AvatarRequest>, per: (i: number) => Partial<AvatarRequest> = () => ({})) {
   const render: number[] = [];
   const total: number[] = [];
   let frames = 0;
   const t0 = process.hrtime.bigint();
   for (const [i, figure] of figs.entries()) {
-    const r: AvatarRequest = { figure, direction: i % 8, headDirection: i % 8, size: 'l', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over };
+    const r: AvatarRequest = { figure, direction: i % 8, headDirection: i % 8, size: 'l', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over, ...per(i) };
     const a = process.hrtime.bigint();
     const out = await renderAvatar(hotel, r);
     const b = process.hrtime.bigint();
@@ -103,11 +105,18 @@ for (const figure of figures(hotel, FIGURES)) {
     refused++;
   }
 }
+const fxIds = hotel.effects.names().filter((n) => n.startsWith('fx.')).map((n) => Number(n.slice(3))).sort((a, b) => a - b);
+const withEffect = (i: number): Partial<AvatarRequest> => ({ effect: fxIds[i % fxIds.length] });
+if (fxIds.length > 0) for (const [i, figure] of figs.entries()) await renderAvatar(hotel, { figure, direction: 2, headDirection: 2, size: 'l', action: '', gesture: '', headOnly: false, animated: true, frames: 0, ...withEffect(i) });
 const still = await measure(hotel, figs, {});
 const wave = await measure(hotel, figs, { action: 'wav', animated: true });
+const effect = fxIds.length > 0 ? await measure(hotel, figs, {}, withEffect) : undefined;
+const dance = hotel.effects.get('dance', '4') ? await measure(hotel, figs, { dance: 4, animated: true }) : undefined;
 const f = (n: number) => n.toFixed(2);
 console.log(`avatar bench — ${label}; hotel loaded in ${loadMs} ms; ${figs.length} distinct figures (${refused} refused: a set without sprites); ${hotel.libraries.size} libraries warm; no output cache; one core`);
 console.log(`size l still     render+encode p50 ${f(still.p50)} ms  p99 ${f(still.p99)} ms  (render only p50 ${f(still.renderP50)} / p99 ${f(still.renderP99)})  ${still.perSecond.toFixed(0)} renders/s`);
 console.log(`size l wav anim  render+encode p50 ${f(wave.p50)} ms  p99 ${f(wave.p99)} ms  (render only p50 ${f(wave.renderP50)} / p99 ${f(wave.renderP99)})  ${wave.perSecond.toFixed(0)} renders/s, ${wave.frames.toFixed(1)} frames each`);
+if (effect) console.log(`size l + effect  render+encode p50 ${f(effect.p50)} ms  p99 ${f(effect.p99)} ms  (render only p50 ${f(effect.renderP50)} / p99 ${f(effect.renderP99)})  ${effect.perSecond.toFixed(0)} renders/s (${fxIds.length} effects in turn, still)`);
+if (dance) console.log(`size l dance 4   render+encode p50 ${f(dance.p50)} ms  p99 ${f(dance.p99)} ms  (render only p50 ${f(dance.renderP50)} / p99 ${f(dance.renderP99)})  ${dance.perSecond.toFixed(0)} renders/s, ${dance.frames.toFixed(1)} frames each (APNG)`);
 console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; target p50 ≤ 5 ms for the still: ${still.p50 <= 5 ? 'met' : 'NOT met'} (shared machine: figures as measured)`);
 await cleanup?.();
