@@ -8,7 +8,9 @@ import { readAssetLibrary, readAssetNames, type AssetLibrary } from '../formats/
 import type { AvatarActionsDoc, AvatarDocuments, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import type { EffectAnimationJson, EffectMapDoc } from '../formats/gamedata/effect-types.js';
 import { readNitroBundle } from '../formats/nitro-container.js';
-import { flashFigureLoader, readFlashAvatarSources } from './flash.js';
+import { findEffectSwfs, flashFigureLoader, readFlashAvatarSources } from './flash.js';
+import { readEffectSwf } from '../formats/flash/effect-library.js';
+import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
 import { readFlashAvatarData } from './flash-avatar-data.js';
 
 /** What a hotel folder gives the avatar renderer. */
@@ -88,6 +90,38 @@ async function readFlashSources(assetsDir: string): Promise<AvatarSources> {
     smallSprites: [...src.libraries.keys()].some((n) => n.startsWith('hh_human_50_')),
     loadLibrary: flashFigureLoader(src.libraries),
     files: { documents: await presentFiles(join(assetsDir, 'gamedata'), FLASH_DOCUMENTS), libraries: [...src.libraries.values()] },
+    effects: await readFlashEffects(assetsDir),
+  };
+}
+
+/**
+ * A Flash hotel's effects: `gamedata/effectmap.xml` and the effect SWFs beside the figure libraries. The
+ * SWFs are read at load for their animation documents (a SWF cannot be read in part); sprites again on
+ * first use. An unreadable SWF is left out (its effect draws nothing).
+ */
+async function readFlashEffects(assetsDir: string): Promise<EffectSources | undefined> {
+  const mapFile = join(assetsDir, 'gamedata', 'effectmap.xml');
+  if (!existsSync(mapFile)) return undefined;
+  const map = parseEffectMapXml(await readFile(mapFile, 'utf8'), mapFile);
+  const swfs = await findEffectSwfs(assetsDir, map.effects.map((e) => e.lib));
+  if (swfs.size === 0) return undefined;
+  const animations = new Map<string, Record<string, EffectAnimationJson>>();
+  for (const [lib, file] of [...swfs].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    try {
+      animations.set(lib, (await readEffectSwf(await readFile(file), file)).animations);
+    } catch {
+      // Unreadable: the effect is not drawn.
+    }
+  }
+  return {
+    map,
+    animations,
+    loadLibrary: async (name) => {
+      const file = swfs.get(name);
+      if (!file) throw new Error(`no effect library ${name}`);
+      return (await readEffectSwf(await readFile(file), file)).library;
+    },
+    files: { documents: [mapFile], libraries: [...animations.keys()].map((l) => swfs.get(l)!) },
   };
 }
 

@@ -184,3 +184,26 @@ test('query forms: effect and dance read like parseInt, action tokens dance.1-4'
   assert.equal(normalizeAction('dance'), 'dance');
   assert.equal(normalizeAction('dance.7'), 'std');
 });
+
+test('Flash layout: effectmap.xml + effect SWFs beside the figure libraries draw the same pixels', async () => {
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { writeSampleKit } = await import('../../src/samplekit/index.js');
+  const { loadAvatarHotel } = await import('../../src/avatar/index.js');
+  const dir = await mkdtemp(join(tmpdir(), 'avatar-fx-flash-'));
+  try {
+    await writeSampleKit(dir, { layout: 'flash' });
+    const flash = await loadAvatarHotel(dir);
+    assert.equal(flash.layout, 'flash');
+    assert.deepEqual(flash.effects.names().sort(), kit.hotel.effects.names().sort());
+    for (const over of [{ effect: 1 }, { effect: 2 }, { effect: 3 }, { effect: 4 }, { dance: 2 }, { dance: 4 }]) {
+      const a = await render({ ...over, animated: true });
+      const b = await renderAvatar(flash, req({ ...over, animated: true }));
+      assert.deepEqual(b.frameTicks, a.frameTicks, JSON.stringify(over));
+      a.frames.forEach((f, i) => assert.ok(imagesEqual(f, b.frames[i]!), `${JSON.stringify(over)} frame ${i}`));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
