@@ -196,6 +196,16 @@ test('Flash layout: effectmap.xml + effect SWFs beside the figure libraries draw
     await writeSampleKit(dir, { layout: 'flash' });
     const flash = await loadAvatarHotel(dir);
     assert.equal(flash.layout, 'flash');
+    // And converted to the Nitro layout: effectmap.xml → EffectMap.json, effect SWFs → bundled/effect.
+    const { convertFlashToNitro } = await import('../../src/convert/flash-to-nitro.js');
+    const report = await convertFlashToNitro({ from: dir, to: join(dir, 'converted') });
+    assert.equal(report.effects.length, 8);
+    const converted = await loadAvatarHotel(join(dir, 'converted'));
+    for (const over of [{ effect: 3 }, { dance: 4 }]) {
+      const a = await render({ ...over, animated: true });
+      const c = await renderAvatar(converted, req({ ...over, animated: true }));
+      assert.ok(a.frames.every((f, i) => imagesEqual(f, c.frames[i]!)), `converted ${JSON.stringify(over)}`);
+    }
     assert.deepEqual(flash.effects.names().sort(), kit.hotel.effects.names().sort());
     for (const over of [{ effect: 1 }, { effect: 2 }, { effect: 3 }, { effect: 4 }, { dance: 2 }, { dance: 4 }]) {
       const a = await render({ ...over, animated: true });

@@ -19,7 +19,7 @@ interface ActionDef {
   prevents?: string[];
   lay?: string;
   params?: { id: string; value: string }[];
-  types?: { id: number; animated?: boolean; prevents?: string[]; preventHeadTurn?: boolean }[];
+  types?: { id: string; animated?: boolean; prevents?: string[]; preventHeadTurn?: boolean }[];
 }
 
 const ACTIONS: ActionDef[] = [
@@ -33,7 +33,7 @@ const ACTIONS: ActionDef[] = [
   { id: 'Blow', state: 'blow', precedence: 211, geometryType: 'vertical', activePartSet: 'handRightAndHead', assetPartDefinition: 'blw', startFromFrameZero: true, preventHeadTurn: true, prevents: ['dance'] },
   { id: 'Laugh', state: 'laugh', precedence: 211, geometryType: 'vertical', activePartSet: 'handRightAndHead', assetPartDefinition: 'lgh', startFromFrameZero: true, preventHeadTurn: true, prevents: ['dance'] },
   { id: 'Idle', state: 'idle', precedence: 211, geometryType: 'vertical', activePartSet: 'head', assetPartDefinition: 'idl', preventHeadTurn: true, prevents: ['dance'] },
-  { id: 'AvatarEffect', state: 'fx', precedence: 220, geometryType: 'vertical', animation: true, activePartSet: '', assetPartDefinition: 'std', prevents: ['dance', 'blow', 'laugh'], types: [{ id: 1, animated: false }, { id: 4, animated: false, preventHeadTurn: true }] },
+  { id: 'AvatarEffect', state: 'fx', precedence: 220, geometryType: 'vertical', animation: true, activePartSet: '', assetPartDefinition: 'std', prevents: ['dance', 'blow', 'laugh'], types: [{ id: '1', animated: false }, { id: '4', animated: false, preventHeadTurn: true }] },
   { id: 'Dance', state: 'dance', precedence: 230, geometryType: 'vertical', activePartSet: 'figure', animation: true, assetPartDefinition: 'std', prevents: ['cri', 'usei'] },
   { id: 'Talk', state: 'talk', precedence: 500, geometryType: 'vertical', activePartSet: 'speak', assetPartDefinition: 'spk', lay: 'lsp' },
   { id: 'Gesture', state: 'gest', precedence: 510, geometryType: 'vertical', activePartSet: 'gesture', assetPartDefinition: 'USE_PARAMETER' },
