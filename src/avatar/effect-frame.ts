@@ -65,26 +65,32 @@ function effectTicks(a: ActiveAction): number {
   return Math.max(1, framesOf(a.effect!.animation, a.overriding).ticks.length);
 }
 
-/** Every tick of the loop and the runs of equal consecutive ticks that become output frames. */
-export function planEffectTicks(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput): { ticks: EffectTick[]; runs: [number, number][] } {
+/**
+ * The runs of equal consecutive ticks of the whole loop (the output frames), from the animation data
+ * alone: a tick is the effects' layers of that tick (the head's only under headonly) and the pose's own
+ * frame. `tickAt` plans what one tick draws (render.ts asks it for the first tick of each run).
+ */
+export function planEffectTicks(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput): { runs: [number, number][]; tickAt: (t: number) => EffectTick } {
   let total = input.loop;
   for (const a of input.effectActions) {
     const n = effectTicks(a);
     total = (total / gcd(total, n)) * n;
   }
   total = req.animated ? Math.min(total, MAX_TICKS) : 1;
-  const ticks: EffectTick[] = [];
   const runs: [number, number][] = [];
   let previous = '';
   for (let t = 0; t < total; t++) {
-    const tick = planTick(hotel, req, input, t);
-    const signature = JSON.stringify(tick);
-    ticks.push(tick);
-    if (runs.length > 0 && signature === previous) runs[runs.length - 1]![1]++;
+    let key = input.loop > 1 ? String(t % input.loop) : '';
+    for (const a of input.effectActions) {
+      const list = framesOf(a.effect!.animation, a.overriding);
+      const keys = req.headOnly ? list.tickKeys.head : list.tickKeys.full;
+      key += '|' + (a.effectStill || keys.length === 0 ? 0 : keys[t % keys.length]);
+    }
+    if (runs.length > 0 && key === previous) runs[runs.length - 1]![1]++;
     else runs.push([t, 1]);
-    previous = signature;
+    previous = key;
   }
-  return { ticks, runs };
+  return { runs, tickAt: (t) => planTick(hotel, req, input, t) };
 }
 
 function planTick(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput, t: number): EffectTick {

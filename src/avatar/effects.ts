@@ -55,8 +55,10 @@ export interface EffectAnimation {
   ticks: EffectLayer[][];
   /** The frame entry each tick came from (consecutive ticks of one entry are one drawn frame). */
   tickEntry: number[];
+  /** Per tick, a text equal for ticks whose layers are equal (whole avatar / head only): loops are runs of equal ticks. */
+  tickKeys: { full: string[]; head: string[] };
   /** Overriding frame lists, keyed by the action state they override (`mv`, `wave`). */
-  overrides: Map<string, { name: string; ticks: EffectLayer[][]; tickEntry: number[] }>;
+  overrides: Map<string, TickList & { name: string }>;
   sprites: EffectSprite[];
   adds: EffectAdd[];
   removes: string[];
@@ -69,6 +71,23 @@ export interface EffectAnimation {
 function num(v: unknown, dflt = 0): number {
   const n = Number(v);
   return Number.isFinite(n) ? n : dflt;
+}
+
+export interface TickList {
+  ticks: EffectLayer[][];
+  tickEntry: number[];
+  tickKeys: { full: string[]; head: string[] };
+}
+
+const layerKey = (l: EffectLayer): unknown[] => [l.id, l.kind, l.frame, l.dx, l.dy, l.dd, l.action ?? '', l.base, [...l.items]];
+
+/** What a tick draws, as text: the whole avatar's layers, or only the head's (and the parts added to it). */
+function tickKeys(ticks: EffectLayer[][], adds: EffectAdd[]): { full: string[]; head: string[] } {
+  const headIds = new Set(['head', ...adds.filter((a) => a.align === 'head').map((a) => a.id)]);
+  return {
+    full: ticks.map((t) => JSON.stringify(t.map(layerKey))),
+    head: ticks.map((t) => JSON.stringify(t.filter((l) => headIds.has(l.id)).map(layerKey))),
+  };
 }
 
 function parseTicks(frames: EffectFrameJson[] | undefined): { ticks: EffectLayer[][]; tickEntry: number[] } {
@@ -111,11 +130,13 @@ function hexColour(v: unknown): number {
 }
 
 export function parseEffectAnimation(json: EffectAnimationJson): EffectAnimation {
+  const adds = (json.adds ?? []).filter((x) => x && typeof x.id === 'string').map((x) => ({ id: x.id, align: String(x.align ?? ''), base: String(x.base ?? '') }));
   const { ticks, tickEntry } = parseTicks(json.frames);
-  const overrides = new Map<string, { name: string; ticks: EffectLayer[][]; tickEntry: number[] }>();
+  const overrides = new Map<string, TickList & { name: string }>();
   for (const o of json.overrides ?? []) {
     if (!o || typeof o.override !== 'string') continue;
-    overrides.set(o.override, { name: String(o.name ?? ''), ...parseTicks(o.frames) });
+    const t = parseTicks(o.frames);
+    overrides.set(o.override, { name: String(o.name ?? ''), ...t, tickKeys: tickKeys(t.ticks, adds) });
   }
   const sprites: EffectSprite[] = (json.sprites ?? [])
     .filter((s) => s && typeof s.id === 'string')
@@ -136,9 +157,10 @@ export function parseEffectAnimation(json: EffectAnimationJson): EffectAnimation
     name: String(json.name ?? ''),
     ticks,
     tickEntry,
+    tickKeys: tickKeys(ticks, adds),
     overrides,
     sprites,
-    adds: (json.adds ?? []).filter((x) => x && typeof x.id === 'string').map((x) => ({ id: x.id, align: String(x.align ?? ''), base: String(x.base ?? '') })),
+    adds,
     removes: (json.removes ?? []).filter((r) => r && typeof r.id === 'string').map((r) => r.id),
     directionOffset: num(json.directions?.[0]?.offset),
     avatar: a ? { ink: num(a.ink), foreground: hexColour(a.foreground), background: hexColour(a.background) } : undefined,
@@ -146,7 +168,7 @@ export function parseEffectAnimation(json: EffectAnimationJson): EffectAnimation
 }
 
 /** The frame list in use: an override when another active action's state names one (`Animation.getFrame`). */
-export function framesOf(anim: EffectAnimation, overriding: string | undefined): { ticks: EffectLayer[][]; tickEntry: number[] } {
+export function framesOf(anim: EffectAnimation, overriding: string | undefined): TickList {
   return (overriding !== undefined && anim.overrides.get(overriding)) || anim;
 }
 

@@ -104,8 +104,8 @@ interface Plan {
 export interface EffectPlan {
   /** The active effect and dance actions (after the client's `prevents` filter). */
   actions: ActiveAction[];
-  /** Every tick of the loop (one for a still) with what it draws; equal consecutive ticks are one frame. */
-  ticks: EffectTick[];
+  /** What tick `t` of the loop draws (planned on demand: the render asks for each run's first tick). */
+  tickAt: (t: number) => EffectTick;
   /** Output frames: [first tick, tick count] runs of equal consecutive ticks. */
   runs: [number, number][];
   wornBy: Map<string, FigurePart[]>;
@@ -258,8 +258,8 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
   const out: Plan = { pose, bodyParts, drawOrder, libraries: [...all], sets, small, placement, smallPlacement, window, loop };
   if (effectActions.length > 0) {
     const wornByType = partsByBodyPart(figure, hotel.figure, (type) => hotel.geometry.bodyPartOf(pose.geometryType, type));
-    const { ticks, runs } = planEffectTicks(hotel, req, { pose, bodyParts, loop, avatarSet, bodyDir, headDir, effectActions, wornBy: wornByType, frameOf: (bp, f) => partFrames(hotel, req, bp, f) });
-    out.effect = { actions: effectActions, ticks, runs, wornBy: wornByType, headDir, bodyDir };
+    const { tickAt, runs } = planEffectTicks(hotel, req, { pose, bodyParts, loop, avatarSet, bodyDir, headDir, effectActions, wornBy: wornByType, frameOf: (bp, f) => partFrames(hotel, req, bp, f) });
+    out.effect = { actions: effectActions, tickAt, runs, wornBy: wornByType, headDir, bodyDir };
   }
   return out;
 }
@@ -518,7 +518,7 @@ async function renderEffect(
   const layers: DrawnLayer[] = [];
   for (let f = 0; f < runs.length; f++) {
     const [start, length] = runs[f]!;
-    const tick = fx.ticks[start]!;
+    const tick = fx.tickAt(start);
     const canvas = createImage(win.width, win.height);
     let order = 0;
     const spriteLayer = (s: EffectTick['behind'][number]): void => {
