@@ -23,9 +23,12 @@ interface EffectBuild {
   sprites: [string, PaintOp[]][];
 }
 
-/** Sprite → asset entry + image, placed like figure sprites: top-left = (−x, REG_Y − y). */
+/**
+ * Sprite → asset entry + image, placed like figure sprites: top-left = (−x, REG_Y − y). Every sprite keeps
+ * the kit's asymmetric mark, so a wrongly mirrored effect shows.
+ */
 function addSprite(assets: Record<string, NitroAssetEntry>, images: Map<string, RgbaImage>, name: string, ops: PaintOp[]): void {
-  const drawn = paint(ops, { mark: null });
+  const drawn = paint(ops);
   if (!drawn) throw new Error(`kit effect sprite ${name} is empty`);
   assets[name] = { x: -drawn.left, y: REG_Y - drawn.top };
   images.set(name, drawn.image);
