@@ -185,7 +185,7 @@ function preventsHeadTurn(a: ActiveAction): boolean {
 
 /** A layer's action (`Move`, `CarryItem`) by id, with the layer's base as its parameter (`AvatarAnimationLayerData`). */
 export function layerAction(idx: ActionIndex, parts: PartSetIndex, actionId: string, base: string): ActiveAction | undefined {
-  let def = idx.byId?.get(actionId);
+  const def = idx.byId?.get(actionId);
   if (!def) return undefined;
   return { ...makeActive(def, parts), param: base };
 }
@@ -307,7 +307,7 @@ function withEffects(base: ActiveAction[], effects: RequestedEffect[], idx: Acti
   for (const a of actives) {
     if (!a.effect) continue;
     // `setActionsToParts`: the animation's frames for another active action replace its own.
-    for (const [state, o] of a.effect.animation.overrides) if (states.includes(state)) a.overriding = state, void o;
+    for (const state of a.effect.animation.overrides.keys()) if (states.includes(state)) a.overriding = state;
   }
   return actives;
 }

@@ -247,7 +247,7 @@ export class EffectIndex {
  */
 export function buildEffectIndex(rows: Map<string, { lib: string; type: string }>, animationsOf: Map<string, Record<string, EffectAnimationJson>>): EffectIndex {
   const byName = new Map<string, HotelEffect>();
-  for (const [id, row] of rows) {
+  for (const row of rows.values()) {
     const anims = animationsOf.get(row.lib);
     if (!anims) continue;
     for (const json of Object.values(anims)) {
@@ -258,7 +258,6 @@ export function buildEffectIndex(rows: Map<string, { lib: string; type: string }
       const param = json.name.slice(dot + 1);
       // The map row names the library; the animation inside names the action it belongs to.
       if (byName.has(json.name)) continue;
-      void id;
       byName.set(json.name, { type, param, library: row.lib, animation: parseEffectAnimation(json) });
     }
   }

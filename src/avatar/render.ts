@@ -453,7 +453,7 @@ export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Prom
     }
     hotel.libraries.drawableSets.add(set.label);
   }
-  if (p.effect) return renderEffect(hotel, req, p, searched, holding);
+  if (p.effect) return renderEffect(hotel, req, p, holding);
 
   let frameCount = req.animated ? p.loop : 1;
   const cap = clampFrames(req.frames);
@@ -493,7 +493,6 @@ async function renderEffect(
   hotel: AvatarHotel,
   req: AvatarRequest,
   p: Plan,
-  searched: FigureLibrary[],
   holding: (type: string, id: number) => FigureLibrary[],
 ): Promise<AvatarRender> {
   const fx = p.effect!;
@@ -506,7 +505,6 @@ async function renderEffect(
   // an effect's own part ids (`fx5_1`, `1`) are only in the effect's.
   const libsFor = (type: string, id: number | string): FigureLibrary[] =>
     typeof id === 'number' ? [...holding(type, id), ...effectLibs] : effectLibs;
-  void searched;
   const ctx: DrawContext = { p, hotel, libsFor };
   let runs = req.animated ? fx.runs : fx.runs.slice(0, 1);
   const cap = clampFrames(req.frames);
