@@ -18,6 +18,7 @@ import { runBuild } from '../src/corpus/run.js';
 import { hasVisiblePixel, imagesEqual, type RgbaImage } from '../src/imaging/image.js';
 import { makeImage, writeSwf } from './helpers/swf-writer.js';
 import { ensureSampleKit, generatorVersion, readKitStamp, sampleKitStream, writeSampleKit } from '../src/samplekit/index.js';
+import { effectMapJson } from '../src/samplekit/avatar/effects.js';
 import { registerSampleKitCommand } from '../src/cli/sample-kit.js';
 import { KIT_ITEMS, generatedSpec, readableBundle, brokenBundle } from '../src/samplekit/furni/index.js';
 import { LIBRARIES } from '../src/samplekit/avatar/catalog.js';
@@ -188,7 +189,7 @@ test('convert command: summary lists failures and unreadable rows; --strict exit
     assert.match(printed, /furnidata: 1 rows could not be read:\n  line 2: /);
     assert.match(printed, /failed: 1 files could not be converted:\n  hof_furni\/broken_item\.swf: /);
     const lines: string[] = [];
-    printConvertSummary({ gamedata: [], figures: [], furniture: [], failed: [], superseded: [], skipped: [], furnidataProblems: [] }, (l) => lines.push(l));
+    printConvertSummary({ gamedata: [], figures: [], effects: [], furniture: [], failed: [], superseded: [], skipped: [], furnidataProblems: [] }, (l) => lines.push(l));
     assert.deepEqual(lines, ['converted: 0 gamedata documents, 0 figure libraries, 0 furni']);
   } finally {
     process.exitCode = saved;
@@ -264,7 +265,8 @@ test('sample kit, Flash layout: deterministic files in the Flash places; every S
   const paths = files.map((f) => f.path);
   assert.deepEqual(paths.slice(0, 3), ['gamedata/figuredata.xml', 'gamedata/figuremap.xml', 'gamedata/HabboAvatarActions.xml']);
   assert.ok(paths.includes('gamedata/furnidata.xml'));
-  assert.deepEqual(paths.filter((p) => p.startsWith('gordon/')), LIBRARIES.map((l) => `gordon/${l.name}.swf`));
+  // Figure libraries in FigureMap order, then the effect SWFs that sit beside them.
+  assert.deepEqual(paths.filter((p) => p.startsWith('gordon/')), [...LIBRARIES.map((l) => `gordon/${l.name}.swf`), ...effectMapJson().effects.map((e) => `gordon/${e.lib}.swf`)]);
   assert.deepEqual(
     paths.filter((p) => p.startsWith('hof_furni/')).sort(),
     [...OK_ITEMS, ...BROKEN_ITEMS].map((it) => `hof_furni/${it.revision}/${it.classname}.swf`).sort(),
@@ -337,6 +339,7 @@ test('sample kit, Flash layout: convert reports the broken SWFs; the furni build
   for (const f of report.failed) assert.match(f.reason, new RegExp(`${basename(f.source).replace('.', '\\.')}`), 'the reason names the file');
   assert.deepEqual(report.superseded, []);
   assert.deepEqual(report.skipped, []);
+  assert.deepEqual(report.effects.map((e) => e.target).sort(), effectMapJson().effects.map((e) => `bundled/effect/${e.lib}.nitro`).sort(), 'effect SWFs become effect bundles');
   assert.deepEqual(report.furnidataProblems, []);
   assert.deepEqual(await readFlashAvatarData(converted), { format: 1, smallSprites: true, drawOrder: parseDrawOrderXml(readFileSync(join(flash, 'gamedata', 'draworder.xml'), 'utf8')) }, 'the draw order travels in FlashAvatarData.json');
 

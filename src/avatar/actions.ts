@@ -4,6 +4,7 @@ import { type ActionDefinitionJson, type AvatarActionsDoc } from '../formats/gam
 import { type AnimationSetXml, type AnimationFrameXml, type PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
 import { type AvatarGeometry } from './geometry.js';
 import { parseAction, normalizeGesture, type ItemToken, type PlainToken } from './request.js';
+import { animatedBodyParts, type HotelEffect } from './effects.js';
 
 /** Request token → action state in HabboAvatarActions. */
 const TOKEN_STATE: Record<PlainToken | ItemToken, string> = {
@@ -37,12 +38,16 @@ export interface PartStep {
 
 export interface ActionIndex {
   byState: Map<string, ActionDefinitionJson>;
+  /** Action id (`Move`, `CarryItem`) → definition: effect layers name actions by id. */
+  byId?: Map<string, ActionDefinitionJson>;
   defaultAction: ActionDefinitionJson;
 }
 
 export function indexActions(doc: AvatarActionsDoc): ActionIndex {
   const byState = new Map<string, ActionDefinitionJson>();
+  const byId = new Map<string, ActionDefinitionJson>();
   for (const a of doc.actions ?? []) if (a && typeof a.state === 'string' && !byState.has(a.state)) byState.set(a.state, a);
+  for (const a of doc.actions ?? []) if (a && typeof a.id === 'string' && !byId.has(a.id)) byId.set(a.id, a);
   const defaultAction = byState.get('std') ?? (doc.actions ?? []).find((a) => a.isDefault) ?? {
     id: 'Default',
     state: 'std',
@@ -53,7 +58,8 @@ export function indexActions(doc: AvatarActionsDoc): ActionIndex {
     activePartSet: 'figure',
     assetPartDefinition: 'std',
   };
-  return { byState, defaultAction };
+  if (!byId.has(defaultAction.id)) byId.set(defaultAction.id, defaultAction);
+  return { byState, byId, defaultAction };
 }
 
 export interface PartSetIndex {
@@ -82,6 +88,8 @@ export interface AnimationIndex {
   byAction: Map<string, Map<string, PartStep[]>>;
   /** action id → its body part offsets, for the actions that have any (Laugh's head bob) */
   offsets: Map<string, ActionOffsets>;
+  /** action id → part type → frames with repeats expanded (`AnimationActionPart`): effect layers index them. */
+  expanded: Map<string, Map<string, PartStep[]>>;
 }
 
 function dropRepeats(frames: AnimationFrameXml[]): PartStep[] {
@@ -98,10 +106,16 @@ function dropRepeats(frames: AnimationFrameXml[]): PartStep[] {
 export function indexAnimations(doc: AnimationSetXml): AnimationIndex {
   const byAction = new Map<string, Map<string, PartStep[]>>();
   const offsets = new Map<string, ActionOffsets>();
+  const expanded = new Map<string, Map<string, PartStep[]>>();
   for (const a of doc.actions) {
     const m = new Map<string, PartStep[]>();
-    for (const p of a.parts) m.set(p.setType, dropRepeats(p.frames));
+    const e = new Map<string, PartStep[]>();
+    for (const p of a.parts) {
+      m.set(p.setType, dropRepeats(p.frames));
+      e.set(p.setType, p.frames.flatMap((f) => Array.from({ length: Math.max(1, f.repeats ?? 1) }, () => ({ number: f.number, assetAction: f.assetPartDefinition ?? '' }))));
+    }
     byAction.set(a.id, m);
+    expanded.set(a.id, e);
     if (a.offsets.length === 0) continue;
     const o: ActionOffsets = { frames: [], byFrame: new Map() };
     for (const f of a.offsets) {
@@ -112,7 +126,7 @@ export function indexAnimations(doc: AnimationSetXml): AnimationIndex {
     }
     offsets.set(a.id, o);
   }
-  return { byAction, offsets };
+  return { byAction, offsets, expanded };
 }
 
 /** How far a body part moves in an action's frame (`AnimationAction.getFrameBodyPartOffset`), in sprite pixels. */
@@ -127,6 +141,53 @@ export interface ActiveAction {
   /** Asset action drawn by every part of the body parts this action governs (`wave`, `sit`…); a frame may name its own. */
   assetAction: string;
   activeParts: Set<string>;
+  /** The action's parameter: an effect id (`2`), a dance (`1`), a held item's id in an effect layer (`fx5_1`). */
+  param?: string;
+  /** An effect or dance action: its animation (`AvatarImage.setActionsToParts`, `isAnimation`). */
+  effect?: HotelEffect;
+  /** The state of another active action whose frames the effect swaps in (`Animation.overridingAction`). */
+  overriding?: string;
+  /** The effect's type entry says it does not animate (`ActionDefinition.isAnimated`). */
+  effectStill?: boolean;
+}
+
+/** An effect or dance the request asks for, found in the hotel. */
+export interface RequestedEffect {
+  /** Action state: `fx` or `dance`. */
+  state: 'fx' | 'dance';
+  effect: HotelEffect;
+}
+
+interface ActionTypeJson {
+  id: number | string;
+  animated?: boolean;
+  prevents?: string[];
+  preventHeadTurn?: boolean;
+}
+
+/** The action's `types` entry for a parameter (`ActionDefinition.getType`: the parameter read as an integer). */
+function actionType(def: ActionDefinitionJson, param: string | undefined): ActionTypeJson | undefined {
+  if (param === undefined || param === '') return undefined;
+  const id = parseInt(param, 10);
+  return ((def as { types?: ActionTypeJson[] }).types ?? []).find((t) => t && parseInt(String(t.id), 10) === id);
+}
+
+/** `ActionDefinition.getPrevents(param)`: the action's own list plus its type's. */
+function preventsOf(a: ActiveAction): string[] {
+  return [...(a.def.prevents ?? []).map(String), ...(actionType(a.def, a.param)?.prevents ?? []).map(String)];
+}
+
+/** `ActionDefinition.getPreventHeadTurn(param)`: the type's flag when the parameter has a type. */
+function preventsHeadTurn(a: ActiveAction): boolean {
+  const t = actionType(a.def, a.param);
+  return t ? !!t.preventHeadTurn : !!a.def.preventHeadTurn;
+}
+
+/** A layer's action (`Move`, `CarryItem`) by id, with the layer's base as its parameter (`AvatarAnimationLayerData`). */
+export function layerAction(idx: ActionIndex, parts: PartSetIndex, actionId: string, base: string): ActiveAction | undefined {
+  const def = idx.byId?.get(actionId);
+  if (!def) return undefined;
+  return { ...makeActive(def, parts), param: base };
 }
 
 export interface Pose {
@@ -168,7 +229,7 @@ function makeActive(def: ActionDefinitionJson, parts: PartSetIndex): ActiveActio
   return { def, assetAction: def.assetPartDefinition, activeParts: parts.active.get(def.activePartSet ?? '') ?? new Set() };
 }
 
-export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIndex, partSets: PartSetIndex, geometry: AvatarGeometry): Pose {
+export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIndex, partSets: PartSetIndex, geometry: AvatarGeometry, effects: RequestedEffect[] = []): Pose {
   const parsed = parseAction(rawAction);
   const states: string[] = [];
   for (const t of parsed.plain) states.push(TOKEN_STATE[t]);
@@ -180,23 +241,34 @@ export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIn
   if (!defs.includes(idx.defaultAction)) defs.push(idx.defaultAction);
   // `AvatarActionManager.filterActions`: an action is dropped when another active action's `prevents`
   // names its state, compared as written (Move's "Sleep" does not match the state "sleep" in the client).
-  const prevented = new Set(defs.flatMap((d) => (d.prevents ?? []).map(String)));
-  defs = defs.filter((d) => d === idx.defaultAction || !prevented.has(d.state));
+  let actives: ActiveAction[];
+  if (effects.length === 0) {
+    const prevented = new Set(defs.flatMap((d) => (d.prevents ?? []).map(String)));
+    defs = defs.filter((d) => d === idx.defaultAction || !prevented.has(d.state));
+    actives = defs.map((d) => makeActive(d, partSets));
+  } else {
+    actives = withEffects(defs.map((d) => makeActive(d, partSets)), effects, idx, partSets);
+    defs = actives.map((a) => a.def);
+  }
 
   const mainDef = defs.filter((d) => d.main).sort((a, b) => a.precedence - b.precedence)[0] ?? idx.defaultAction;
   const lying = mainDef.geometryType === 'horizontal';
   const geometryType = mainDef.geometryType || 'vertical';
-  const actives = defs.map((d) => makeActive(d, partSets));
   // `AvatarImage.setActionsToParts`: weakest first (highest precedence number), each action then takes
   // the body parts its active part set touches, so the strongest action of a body part governs it.
   const order = [...actives].sort((a, b) => b.def.precedence - a.def.precedence);
   const bodyParts = new Map<string, ActiveAction>();
   for (const a of order) {
     const touched = new Set<string>();
-    for (const t of a.activeParts) {
-      const bp = geometry.bodyPartOf(a.def.geometryType || 'vertical', t);
-      if (bp) touched.add(bp);
-    }
+    if (a.effect) {
+      // `AvatarStructure.getActiveBodyPartIds` for an animation: the body parts its first frame moves and
+      // the ones it adds parts to.
+      for (const id of animatedBodyParts(a.effect.animation, a.overriding)) if (geometry.hasBodyPart(a.def.geometryType || 'vertical', id)) touched.add(id);
+    } else
+      for (const t of a.activeParts) {
+        const bp = geometry.bodyPartOf(a.def.geometryType || 'vertical', t);
+        if (bp) touched.add(bp);
+      }
     for (const bp of touched) bodyParts.set(bp, a);
   }
   const items = new Map<string, number>();
@@ -214,7 +286,7 @@ export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIn
     geometryType,
     defaultAssetAction: lying ? 'lay' : 'std',
     bodyParts,
-    preventHeadTurn: lying || actives.some((a) => !!a.def.preventHeadTurn),
+    preventHeadTurn: lying || actives.some((a) => (a.effect || a.param !== undefined ? preventsHeadTurn(a) : !!a.def.preventHeadTurn)),
     lying,
     items,
     actions: actives.sort((a, b) => a.def.precedence - b.def.precedence),
@@ -229,4 +301,32 @@ export function stepsFor(anims: AnimationIndex, action: ActiveAction, partType: 
 
 export function isAnimatingAction(action: ActiveAction): boolean {
   return !STILL_STATES.has(action.def.state);
+}
+
+/**
+ * The request's actions plus its effect and dance (`AvatarImage.appendAction(EFFECT|DANCE)`), filtered as
+ * `AvatarActionManager.filterActions` does: an fx action is known to `prevents` lists as `fx.<id>`, every
+ * other action by its state; an effect's own list adds its type's (`ActionDefinition.getPrevents`).
+ */
+function withEffects(base: ActiveAction[], effects: RequestedEffect[], idx: ActionIndex, partSets: PartSetIndex): ActiveAction[] {
+  let actives = [...base];
+  for (const e of effects) {
+    const def = idx.byState.get(e.state);
+    if (!def) continue;
+    const a: ActiveAction = { ...makeActive(def, partSets), param: e.effect.param, effect: e.effect };
+    a.effectStill = actionType(def, a.param)?.animated === false;
+    // A dance replaces the plain `dance` still (same state, one action per state and parameter).
+    actives = actives.filter((x) => x.def !== def);
+    actives.push(a);
+  }
+  const name = (a: ActiveAction): string => (a.def.state === 'fx' && a.param !== undefined ? `fx.${a.param}` : a.def.state);
+  const prevented = new Set(actives.flatMap(preventsOf));
+  actives = actives.filter((a) => a.def === idx.defaultAction || !prevented.has(name(a)));
+  const states = actives.map((a) => a.def.state);
+  for (const a of actives) {
+    if (!a.effect) continue;
+    // `setActionsToParts`: the animation's frames for another active action replace its own.
+    for (const state of a.effect.animation.overrides.keys()) if (states.includes(state)) a.overriding = state;
+  }
+  return actives;
 }

@@ -65,6 +65,11 @@ export class AvatarGeometry {
     return m.get(partType);
   }
 
+  /** Whether the geometry type has a body part of this id (`top`, `behind`…: effects add parts to them). */
+  hasBodyPart(geometryType: string, id: string): boolean {
+    return this.type(geometryType).bodyParts.some((b) => b.id === id);
+  }
+
   /**
    * Body parts of an avatar set (`full`, `head`, `body`) in the client's drawing order for a direction
    * (farthest first), each with its part types farthest first (`AvatarModelGeometry.getBodyPartsAtAngle`,

@@ -9,6 +9,8 @@ import { type AvatarDocuments } from '../formats/gamedata/figure-types.js';
 import { AvatarGeometry } from './geometry.js';
 import { type AssetFiles } from './asset-identity.js';
 import { LibraryStore, type LibraryLoader, type PartIndex } from './library.js';
+import { buildEffectIndex, effectMapRows, EffectIndex } from './effects.js';
+import { type EffectAnimationJson, type EffectMapDoc } from '../formats/gamedata/effect-types.js';
 
 export interface AvatarHotel {
   layout: 'nitro' | 'flash' | 'memory';
@@ -24,6 +26,12 @@ export interface AvatarHotel {
   itemLibrary: string | undefined;
   /** The files the hotel was loaded from (for its asset identity); empty for a hotel built in memory. */
   files: AssetFiles;
+  /** Avatar effects and dances (EffectMap + effect libraries); empty when the hotel has none. */
+  effects: EffectIndex;
+  /** The effect libraries (sprites read on first use). */
+  effectLibraries: LibraryStore;
+  /** The effect files, for an identity of their own: only effect requests depend on them. */
+  effectFiles: AssetFiles;
   /** Where geometry/part sets/animations came from, for /render and docs. */
   sources: { geometry: 'hotel' | 'builtin'; partSets: 'hotel' | 'builtin'; animations: 'hotel' | 'builtin'; drawOrder: 'hotel' | 'geometry' };
 }
@@ -38,12 +46,26 @@ export interface AvatarHotelInput extends AvatarDocuments {
   partIndex?: PartIndex;
   smallSprites?: boolean;
   files?: AssetFiles;
+  effects?: {
+    map: EffectMapDoc;
+    /** Library name → its `animations` block. */
+    animations: Map<string, Record<string, EffectAnimationJson>>;
+    loadLibrary: LibraryLoader;
+    files?: AssetFiles;
+  };
 }
 
 export function createAvatarHotel(input: AvatarHotelInput): AvatarHotel {
   const available = new Set(input.libraryNames);
   const libraries = new LibraryStore(input.figureMap, available, input.loadLibrary, { cacheBytes: input.libraryCacheBytes, partIndex: input.partIndex });
   const itemLibrary = available.has('hh_human_item') ? 'hh_human_item' : [...available].find((n) => /(^|_)item$/.test(n) && !n.includes('_50_'));
+  const fx = input.effects;
+  const effectLibs = new Set(fx ? fx.animations.keys() : []);
+  const effects = fx ? buildEffectIndex(effectMapRows(fx.map, effectLibs), fx.animations) : EffectIndex.empty();
+  // Effect libraries are small (the public set's 203 are 4 MB): a share of the figure budget bounds them.
+  const effectLibraries = new LibraryStore({ libraries: [] }, effectLibs, fx?.loadLibrary ?? (async (n) => Promise.reject(new Error(`no effect library ${n}`))), {
+    cacheBytes: Math.max(1, Math.floor((input.libraryCacheBytes ?? 256 * 1024 * 1024) / 8)),
+  });
   return {
     layout: input.layout,
     figure: indexFigureData(input.figureData),
@@ -55,6 +77,9 @@ export function createAvatarHotel(input: AvatarHotelInput): AvatarHotel {
     smallSprites: !!input.smallSprites,
     itemLibrary,
     files: input.files ?? { documents: [], libraries: [] },
+    effects,
+    effectLibraries,
+    effectFiles: fx?.files ?? { documents: [], libraries: [] },
     sources: {
       geometry: input.geometry ? 'hotel' : 'builtin',
       partSets: input.partSets ? 'hotel' : 'builtin',

@@ -5,7 +5,7 @@ export { type AvatarHotel, createAvatarHotel, type AvatarHotelInput } from './ho
 export { loadAvatarHotel, type LoadAvatarHotelOptions } from './load.js';
 export { CONTENT_TYPES, encodeAvatar, pickFrame, shownFrames } from './output.js';
 export { animationFrameCount, POSE_FRAME_DELAY, renderAvatar, type AvatarRender, type DrawnLayer } from './render.js';
-export { normalizeAction, normalizeGesture, type AvatarFormat, type AvatarRequest, type AvatarSize } from './request.js';
+export { normalizeAction, normalizeGesture, parseDanceId, parseEffectId, type AvatarFormat, type AvatarRequest, type AvatarSize } from './request.js';
 
 /**
  * Bump whenever output pixels or bytes change: it is part of the service's cache key (with the hotel's

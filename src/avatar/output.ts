@@ -17,6 +17,7 @@ export function pickFrame(render: AvatarRender, frameNum: number): AvatarRender 
     width: render.width,
     height: render.height,
     frames: [render.frames[n]!],
+    frameTicks: [render.frameTicks[n]!],
     delays: [render.delays[n]!],
     layers: render.layers.filter((l) => l.frame === n),
   };

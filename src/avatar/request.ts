@@ -23,6 +23,10 @@ export interface AvatarRequest {
   format?: AvatarFormat;
   /** Show only this frame of the loop (any integer, wrapped modulo the loop's length); see output.ts. */
   frameNum?: number;
+  /** Avatar effect id of the hotel's EffectMap (`effect=`); absent or 0 = none. */
+  effect?: number;
+  /** Dance 1-4 (`dance=`); absent or 0 = none. An `action=dance.N` token means the same. */
+  dance?: number;
 }
 
 export type AvatarFormat = 'png' | 'gif';
@@ -42,6 +46,8 @@ export interface ParsedAction {
   plain: Set<PlainToken>;
   /** Held item per item token, id as given (no translation through the actions' param tables). */
   items: Map<ItemToken, number>;
+  /** `dance.N` (1-4): the dance loop N; the plain `dance` token is the spec's still. */
+  dance?: number;
 }
 
 function isPlain(t: string): t is PlainToken {
@@ -55,6 +61,7 @@ function isItem(t: string): t is ItemToken {
 export function parseAction(raw: string): ParsedAction {
   const plain = new Set<PlainToken>();
   const items = new Map<ItemToken, number>();
+  let dance: number | undefined;
   for (const piece of String(raw ?? '').split(',')) {
     const tok = piece.trim().toLowerCase();
     if (!tok) continue;
@@ -69,8 +76,9 @@ export function parseAction(raw: string): ParsedAction {
       continue;
     }
     if (isPlain(name)) plain.add(name);
+    else if (dance === undefined && /^dance\.[1-4]$/.test(name)) dance = Number(name.slice(6));
   }
-  return { plain, items };
+  return dance === undefined ? { plain, items } : { plain, items, dance };
 }
 
 export function formatAction(a: ParsedAction): string {
@@ -79,7 +87,8 @@ export function formatAction(a: ParsedAction): string {
     if (isItem(t)) {
       const id = a.items.get(t);
       if (id !== undefined) out.push(`${t}=${id}`);
-    } else if (a.plain.has(t)) out.push(t);
+    } else if (t === 'dance' && a.dance !== undefined) out.push(`dance.${a.dance}`);
+    else if (a.plain.has(t)) out.push(t);
   }
   return out.length > 0 ? out.join(',') : 'std';
 }
@@ -109,4 +118,16 @@ export function wrapDirection(d: number, fallback = 2): number {
 export function clampFrames(n: number): number {
   if (!Number.isFinite(n) || n <= 0) return 0;
   return Math.min(24, Math.floor(n));
+}
+
+/** `effect=`: leading digits as `parseInt` reads them (as the peer imagers do); anything else or 0 is none. */
+export function parseEffectId(raw: string | undefined): number {
+  const m = /^\s*\+?(\d{1,9})/.exec(String(raw ?? ''));
+  return m ? Number(m[1]) : 0;
+}
+
+/** `dance=`: 1-4, read like `effect`; anything else is none. */
+export function parseDanceId(raw: string | undefined): number {
+  const n = parseEffectId(raw);
+  return n >= 1 && n <= 4 ? n : 0;
 }

@@ -14,6 +14,9 @@ import { type FurnidataProblem } from '../formats/gamedata/furnidata-txt.js';
 import { readFurnidataAny, type FurnidataFormat } from '../formats/gamedata/furnidata-any.js';
 import { isDir, isFile } from '../hotel/files.js';
 import { findFigureFolderSwfs, findFurniSwfs, isFigureLibrary, readFlashAvatarSources } from '../hotel/flash.js';
+import { readEffectSwf } from '../formats/flash/effect-library.js';
+import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
+import type { EffectMapDoc } from '../formats/gamedata/effect-types.js';
 import { FLASH_AVATAR_DATA_FILE, flashAvatarData } from '../hotel/flash-avatar-data.js';
 
 export interface ConvertOptions {
@@ -41,6 +44,8 @@ export interface ConvertFailure {
 export interface ConvertReport {
   gamedata: ConvertEntry[];
   figures: ConvertEntry[];
+  /** Effect SWFs named by effectmap.xml → bundled/effect/<lib>.nitro. */
+  effects: ConvertEntry[];
   furniture: ConvertEntry[];
   failed: ConvertFailure[];
   /** SWFs left out because another revision of the same furni (or release folder of the same figure library) was chosen. */
@@ -74,7 +79,7 @@ function message(e: unknown): string {
 export async function convertFlashToNitro(opts: ConvertOptions): Promise<ConvertReport> {
   const { from, to } = opts;
   if (!(await isDir(from))) throw new Error(`not a folder: ${from}`);
-  const report: ConvertReport = { gamedata: [], figures: [], furniture: [], failed: [], superseded: [], skipped: [], furnidataProblems: [] };
+  const report: ConvertReport = { gamedata: [], figures: [], effects: [], furniture: [], failed: [], superseded: [], skipped: [], furnidataProblems: [] };
   const rel = (p: string) => relative(from, p) || p;
   const fail = (source: string, e: unknown) => report.failed.push({ source: rel(source), reason: message(e) });
   const gd = join(from, 'gamedata');
@@ -84,14 +89,17 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
     ['figuredata.xml', 'FigureData.json', parseFigureDataXml],
     ['figuremap.xml', 'FigureMap.json', parseFigureMapXml],
     ['HabboAvatarActions.xml', 'HabboAvatarActions.json', parseAvatarActionsXml],
+    ['effectmap.xml', 'EffectMap.json', parseEffectMapXml],
   ];
   let mappedLibraries: Set<string> | undefined;
+  let effectLibraries: Set<string> | undefined;
   for (const [src, dst, parse] of documents) {
     const path = join(gd, src);
     if (!(await isFile(path))) continue;
     try {
       const doc = parse(await readFile(path, 'utf8'), src);
       if (src === 'figuremap.xml') mappedLibraries = new Set((doc as FigureMapDoc).libraries.map((l) => l.id.toLowerCase()));
+      if (src === 'effectmap.xml') effectLibraries = new Set((doc as EffectMapDoc).effects.map((e) => e.lib.toLowerCase()));
       await writeAtomic(join(to, 'gamedata', dst), JSON.stringify(doc));
       report.gamedata.push({ source: rel(path), target: join('gamedata', dst) });
     } catch (e) {
@@ -137,10 +145,12 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
   }
   const figureCandidates = await findFigureFolderSwfs(from);
   const figureFiles = figureCandidates.filter((p) => isFigureLibrary(p, mappedLibraries));
-  report.skipped = figureCandidates.filter((p) => !isFigureLibrary(p, mappedLibraries)).map(rel);
+  const isEffect = (p: string) => !!effectLibraries?.has(basename(p).replace(/\.swf$/i, '').toLowerCase());
+  const effectFiles = figureCandidates.filter((p) => !isFigureLibrary(p, mappedLibraries) && isEffect(p));
+  report.skipped = figureCandidates.filter((p) => !isFigureLibrary(p, mappedLibraries) && !isEffect(p)).map(rel);
   const { chosen, superseded } = await findFurniSwfs(from, revisions);
   report.superseded = superseded.map(rel);
-  type Job = { kind: 'figure' | 'furniture'; path: string; name: string };
+  type Job = { kind: 'figure' | 'effect' | 'furniture'; path: string; name: string };
   // A library name found in several release folders: the first (top level, then releases by name) wins.
   const figureByName = new Map<string, string>();
   for (const p of figureFiles) {
@@ -150,6 +160,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
   }
   const jobs: Job[] = [
     ...[...figureByName].map(([name, p]) => ({ kind: 'figure' as const, path: p, name })),
+    ...effectFiles.map((p) => ({ kind: 'effect' as const, path: p, name: basename(p).replace(/\.swf$/i, '') })),
     ...[...chosen].map(([cn, p]) => ({ kind: 'furniture' as const, path: p, name: cn })),
   ];
   let done = 0;
@@ -161,6 +172,11 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
         const target = join('bundled', 'figure', `${job.name}.nitro`);
         await writeAtomic(join(to, target), await writeAssetLibrary(lib));
         report.figures.push({ source: rel(job.path), target });
+      } else if (job.kind === 'effect') {
+        const { library } = await readEffectSwf(bytes, rel(job.path));
+        const target = join('bundled', 'effect', `${job.name}.nitro`);
+        await writeAtomic(join(to, target), await writeAssetLibrary(library));
+        report.effects.push({ source: rel(job.path), target });
       } else {
         const lib = await readFurniSwf(bytes, rel(job.path));
         const target = join('bundled', 'furniture', `${job.name}.nitro`);
@@ -175,6 +191,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
   });
   const bySource = (a: { source: string }, b: { source: string }) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0);
   report.figures.sort(bySource);
+  report.effects.sort(bySource);
   report.furniture.sort(bySource);
   report.failed.sort(bySource);
   await writeAtomic(join(to, 'convert-report.json'), JSON.stringify(report, null, 2) + '\n');

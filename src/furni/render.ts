@@ -1,6 +1,9 @@
 // Pure furni rendering: draw model + request → RGBA. The size-64 still (state, direction and frame
 // chosen by the service's rules) and the catalogue icon (size-1 layers).
 import { type RgbaImage, createImage, cropImage, alphaBounds } from '../imaging/image.js';
+import { lightOf } from '../imaging/light.js';
+
+export { lightOf };
 import { drawSprite, parseInk, type Ink } from '../imaging/composite.js';
 import { type FurniModel, type SizeDef, type AnimationDef, type FurniSprite, resolveLayer, restingStates, sizeOf } from './model.js';
 import { framesAt, distinctFrameCount, type LayerFrame } from './animation.js';
@@ -124,33 +127,6 @@ function compose(placed: Placed[], crop: boolean): Composed | null {
   // No copy when nothing is cropped: a room backdrop's canvas is 100 MB.
   if (!crop || (bounds.width === canvas.width && bounds.height === canvas.height)) return { image: canvas, originX: -x0, originY: -y0 };
   return { image: cropImage(canvas, bounds), originX: -x0 - bounds.x, originY: -y0 - bounds.y };
-}
-
-const lightCache = new WeakMap<RgbaImage, RgbaImage>();
-
-/**
- * ADD sprites are light drawn on black. In the client they add onto the room behind them; on a
- * transparent still their black would be an opaque box. The sprite is turned into the light it emits
- * (alpha = brightest channel, colour divided by it): its premultiplied colour is unchanged, so over
- * opaque pixels the ADD result is exactly the same, and over nothing it shows only the glow.
- */
-export function lightOf(src: RgbaImage): RgbaImage {
-  const cached = lightCache.get(src);
-  if (cached) return cached;
-  const out = createImage(src.width, src.height);
-  const s = src.data;
-  const d = out.data;
-  for (let i = 0; i < s.length; i += 4) {
-    const a = s[i + 3]!;
-    const m = Math.max(s[i]!, s[i + 1]!, s[i + 2]!);
-    if (a === 0 || m === 0) continue;
-    d[i] = Math.round((s[i]! * 255) / m);
-    d[i + 1] = Math.round((s[i + 1]! * 255) / m);
-    d[i + 2] = Math.round((s[i + 2]! * 255) / m);
-    d[i + 3] = Math.round((a * m) / 255);
-  }
-  lightCache.set(src, out);
-  return out;
 }
 
 export interface StillChoice {

@@ -6,7 +6,11 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAssetLibrary, readAssetNames, type AssetLibrary } from '../formats/asset-library.js';
 import type { AvatarActionsDoc, AvatarDocuments, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
-import { flashFigureLoader, readFlashAvatarSources } from './flash.js';
+import type { EffectAnimationJson, EffectMapDoc } from '../formats/gamedata/effect-types.js';
+import { readNitroBundle } from '../formats/nitro-container.js';
+import { findEffectSwfs, flashFigureLoader, readFlashAvatarSources } from './flash.js';
+import { readEffectSwf } from '../formats/flash/effect-library.js';
+import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
 import { readFlashAvatarData } from './flash-avatar-data.js';
 
 /** What a hotel folder gives the avatar renderer. */
@@ -21,6 +25,18 @@ export interface AvatarSources extends AvatarDocuments {
   /** Lists a library's asset names without decoding it, where the layout makes that cheap (Nitro). */
   readAssetNames?: (name: string) => Promise<string[]>;
   /** The files read (for the hotel's asset identity). */
+  files: { documents: string[]; libraries: string[] };
+  /** The hotel's avatar effects, when it has an effect map and effect libraries. */
+  effects?: EffectSources;
+}
+
+/** Avatar effects of a hotel folder: the map, every effect library's animations, lazy sprite loading. */
+export interface EffectSources {
+  map: EffectMapDoc;
+  /** Library name → its `animations` block (read at load: small, and needed to plan without pixels). */
+  animations: Map<string, Record<string, EffectAnimationJson>>;
+  loadLibrary: (name: string) => Promise<AssetLibrary>;
+  /** EffectMap and effect library files, for an identity of their own (effect requests only). */
   files: { documents: string[]; libraries: string[] };
 }
 
@@ -74,6 +90,38 @@ async function readFlashSources(assetsDir: string): Promise<AvatarSources> {
     smallSprites: [...src.libraries.keys()].some((n) => n.startsWith('hh_human_50_')),
     loadLibrary: flashFigureLoader(src.libraries),
     files: { documents: await presentFiles(join(assetsDir, 'gamedata'), FLASH_DOCUMENTS), libraries: [...src.libraries.values()] },
+    effects: await readFlashEffects(assetsDir),
+  };
+}
+
+/**
+ * A Flash hotel's effects: `gamedata/effectmap.xml` and the effect SWFs beside the figure libraries. The
+ * SWFs are read at load for their animation documents (a SWF cannot be read in part); sprites again on
+ * first use. An unreadable SWF is left out (its effect draws nothing).
+ */
+async function readFlashEffects(assetsDir: string): Promise<EffectSources | undefined> {
+  const mapFile = join(assetsDir, 'gamedata', 'effectmap.xml');
+  if (!existsSync(mapFile)) return undefined;
+  const map = parseEffectMapXml(await readFile(mapFile, 'utf8'), mapFile);
+  const swfs = await findEffectSwfs(assetsDir, map.effects.map((e) => e.lib));
+  if (swfs.size === 0) return undefined;
+  const animations = new Map<string, Record<string, EffectAnimationJson>>();
+  for (const [lib, file] of [...swfs].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    try {
+      animations.set(lib, (await readEffectSwf(await readFile(file), file)).animations);
+    } catch {
+      // Unreadable: the effect is not drawn.
+    }
+  }
+  return {
+    map,
+    animations,
+    loadLibrary: async (name) => {
+      const file = swfs.get(name);
+      if (!file) throw new Error(`no effect library ${name}`);
+      return (await readEffectSwf(await readFile(file), file)).library;
+    },
+    files: { documents: [mapFile], libraries: [...animations.keys()].map((l) => swfs.get(l)!) },
   };
 }
 
@@ -113,5 +161,41 @@ async function readNitroSources(assetsDir: string): Promise<AvatarSources> {
       return readAssetNames(await readFile(file), file);
     },
     files: { documents: await presentFiles(gamedata, NITRO_DOCUMENTS), libraries: names.map((n) => join(figureDir, `${n}.nitro`)) },
+    effects: await readNitroEffects(assetsDir),
+  };
+}
+
+/**
+ * `gamedata/EffectMap.json` + `bundled/effect/<lib>.nitro` (EffectAssetDownloadManager's layout). Only the
+ * JSON documents are read here; sprites are read on first use. A library whose JSON does not read is left
+ * out (its effect then draws nothing, as in a client that cannot download it).
+ */
+async function readNitroEffects(assetsDir: string): Promise<EffectSources | undefined> {
+  const mapFile = join(assetsDir, 'gamedata', 'EffectMap.json');
+  const effectDir = join(assetsDir, 'bundled', 'effect');
+  if (!existsSync(mapFile) || !existsSync(effectDir)) return undefined;
+  const map = await readJson<EffectMapDoc>(mapFile);
+  if (!map || !Array.isArray(map.effects)) throw new Error('EffectMap.json has no effects list');
+  const present = new Set((await readdir(effectDir)).filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -'.nitro'.length)));
+  const wanted = [...new Set(map.effects.map((e) => String(e?.lib ?? '')).filter((l) => present.has(l)))].sort();
+  const animations = new Map<string, Record<string, EffectAnimationJson>>();
+  for (const lib of wanted) {
+    const file = join(effectDir, `${lib}.nitro`);
+    try {
+      const json = [...readNitroBundle(await readFile(file), file, (n) => n.endsWith('.json')).values()][0];
+      const doc = json ? (JSON.parse(json.toString('utf8')) as { animations?: Record<string, EffectAnimationJson> }) : undefined;
+      if (doc?.animations && typeof doc.animations === 'object') animations.set(lib, doc.animations);
+    } catch {
+      // Unreadable: the effect is not drawn.
+    }
+  }
+  return {
+    map,
+    animations,
+    loadLibrary: async (name) => {
+      const file = join(effectDir, `${name}.nitro`);
+      return readAssetLibrary(await readFile(file), file);
+    },
+    files: { documents: [mapFile], libraries: [...animations.keys()].map((l) => join(effectDir, `${l}.nitro`)) },
   };
 }

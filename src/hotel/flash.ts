@@ -114,6 +114,17 @@ export async function readFlashAvatarSources(root: string): Promise<FlashAvatarS
   };
 }
 
+/** Effect library name → SWF path: effect SWFs sit in the figure folders (`gordon/`); names as the map spells them. */
+export async function findEffectSwfs(root: string, libs: Iterable<string>): Promise<Map<string, string>> {
+  const wanted = new Map([...libs].map((l) => [l.toLowerCase(), l]));
+  const out = new Map<string, string>();
+  for (const p of await findFigureFolderSwfs(root)) {
+    const lib = wanted.get(basename(p).replace(/\.swf$/i, '').toLowerCase());
+    if (lib !== undefined && !out.has(lib)) out.set(lib, p);
+  }
+  return out;
+}
+
 /** Loads a figure library by name from its SWF (keeping the `sh_` sprites). */
 export function flashFigureLoader(libraries: Map<string, string>): (name: string) => Promise<AssetLibrary> {
   return async (name) => {

@@ -11,6 +11,8 @@ export interface ApngOptions extends PngOptions {
   /** Frame delay as a fraction; default 1/6 s (166.67 ms). */
   delayNum?: number;
   delayDen?: number;
+  /** Per-frame delay numerators over `delayDen` (frames held several ticks); default `delayNum` each. */
+  delayNums?: readonly number[];
   /** 0 = loop forever. */
   plays?: number;
   /** Per-frame delays (one per frame); when given, they replace delayNum/delayDen. */

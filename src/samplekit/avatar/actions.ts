@@ -1,6 +1,6 @@
 // The kit's HabboAvatarActions.json: the real action ids, state tokens, precedences, geometry types,
-// active part sets, prevents and preventHeadTurn flags, in the real Nitro schema. Effects (fx.*) are left
-// out (the kit has none). The hand-item param tables are our own and deliberately not the identity: the
+// active part sets, prevents and preventHeadTurn flags, in the real Nitro schema. The effect action
+// (state `fx`) carries a `types` table like the real one for the kit's effects (effects.ts). The hand-item param tables are our own and deliberately not the identity: the
 // service spec says `crr=<id>` names the sprite directly, so a renderer that translates through the table
 // draws a visibly different item.
 
@@ -19,11 +19,12 @@ interface ActionDef {
   prevents?: string[];
   lay?: string;
   params?: { id: string; value: string }[];
+  types?: { id: string; animated?: boolean; prevents?: string[]; preventHeadTurn?: boolean }[];
 }
 
 const ACTIONS: ActionDef[] = [
   { id: 'Lay', state: 'lay', precedence: 100, main: true, geometryType: 'horizontal', activePartSet: 'figure', assetPartDefinition: 'lay', prevents: ['spk', 'gest', 'sml', 'sad', 'agr', 'srp', 'usei', 'cri', 'blow'] },
-  { id: 'Sit', state: 'sit', precedence: 103, main: true, geometryType: 'sitting', activePartSet: 'sit', assetPartDefinition: 'sit', prevents: ['dance'] },
+  { id: 'Sit', state: 'sit', precedence: 103, main: true, geometryType: 'sitting', activePartSet: 'sit', assetPartDefinition: 'sit', prevents: ['fx.3', 'dance'] },
   { id: 'UseItem', state: 'usei', precedence: 200, preventHeadTurn: true, geometryType: 'vertical', activePartSet: 'handRight', assetPartDefinition: 'drk', params: [] },
   { id: 'Respect', state: 'respect', precedence: 204, geometryType: 'vertical', activePartSet: 'handLeft', assetPartDefinition: 'respect', startFromFrameZero: true, prevents: ['dance'] },
   { id: 'Wave', state: 'wave', precedence: 205, geometryType: 'vertical', activePartSet: 'handLeft', assetPartDefinition: 'wave', prevents: ['dance'] },
@@ -32,6 +33,7 @@ const ACTIONS: ActionDef[] = [
   { id: 'Blow', state: 'blow', precedence: 211, geometryType: 'vertical', activePartSet: 'handRightAndHead', assetPartDefinition: 'blw', startFromFrameZero: true, preventHeadTurn: true, prevents: ['dance'] },
   { id: 'Laugh', state: 'laugh', precedence: 211, geometryType: 'vertical', activePartSet: 'handRightAndHead', assetPartDefinition: 'lgh', startFromFrameZero: true, preventHeadTurn: true, prevents: ['dance'] },
   { id: 'Idle', state: 'idle', precedence: 211, geometryType: 'vertical', activePartSet: 'head', assetPartDefinition: 'idl', preventHeadTurn: true, prevents: ['dance'] },
+  { id: 'AvatarEffect', state: 'fx', precedence: 220, geometryType: 'vertical', animation: true, activePartSet: '', assetPartDefinition: 'std', prevents: ['dance', 'blow', 'laugh'], types: [{ id: '1', animated: false }, { id: '4', animated: false, preventHeadTurn: true }] },
   { id: 'Dance', state: 'dance', precedence: 230, geometryType: 'vertical', activePartSet: 'figure', animation: true, assetPartDefinition: 'std', prevents: ['cri', 'usei'] },
   { id: 'Talk', state: 'talk', precedence: 500, geometryType: 'vertical', activePartSet: 'speak', assetPartDefinition: 'spk', lay: 'lsp' },
   { id: 'Gesture', state: 'gest', precedence: 510, geometryType: 'vertical', activePartSet: 'gesture', assetPartDefinition: 'USE_PARAMETER' },

@@ -6,6 +6,7 @@ import { type NitroAssetEntry } from '../../formats/nitro-asset-types.js';
 import { type RgbaImage } from '../../imaging/image.js';
 import { type KitFile } from '../kit-file.js';
 import { avatarActionsJson } from './actions.js';
+import { effectLibraries, effectMapJson } from './effects.js';
 import { LIBRARIES, type KitLibrary, figureDataJson, figureMapJson } from './catalog.js';
 import { drawPart, spriteKeys } from './parts.js';
 import { halve } from './raster.js';
@@ -72,6 +73,8 @@ export async function avatarKitFiles(): Promise<KitFile[]> {
   for (const { lib, asset } of figureLibraries(buildSmallLibrary)) {
     files.push({ path: `bundled/figure/${lib.name}.nitro`, data: await writeAssetLibrary(asset) });
   }
+  files.push({ path: 'gamedata/EffectMap.json', data: json(effectMapJson()) });
+  for (const lib of effectLibraries()) files.push({ path: `bundled/effect/${lib.name}.nitro`, data: await writeAssetLibrary(lib) });
   return files;
 }
 

@@ -50,7 +50,13 @@ export function avatarActionsXml(doc: AvatarActionsDoc): string {
         ['lay', a.lay],
         ['prevents', a.prevents?.join(',')],
       ],
-      (a.params ?? []).map((p) => el('param', [['id', p.id], ['value', p.value]])),
+      [
+        ...(a.params ?? []).map((p) => el('param', [['id', p.id], ['value', p.value]])),
+        // Effect sub-types (`<type id animated prevents preventheadturn>`), as the real AvatarEffect has.
+        ...((a as { types?: { id: number | string; animated?: boolean; prevents?: string[]; preventHeadTurn?: boolean }[] }).types ?? []).map((t) =>
+          el('type', [['id', String(t.id)], ['animated', t.animated === undefined ? undefined : t.animated ? 'true' : 'false'], ['prevents', t.prevents?.join(',')], ['preventheadturn', t.preventHeadTurn === undefined ? undefined : t.preventHeadTurn ? 'true' : 'false']]),
+        ),
+      ],
     ),
   )));
 }

@@ -18,6 +18,8 @@ import { GeneratedSprites, generatedLibrary } from '../furni/generated.js';
 import { type KitFile } from '../kit-file.js';
 import { type FurniKitOptions } from '../furni/index.js';
 import { figureSwf, smallFigureLibrary } from './figure-swf.js';
+import { effectMapXml, effectSwf } from './effect-swf.js';
+import { effectLibraries, effectMapJson } from '../avatar/effects.js';
 import { furniSwf } from './furni-swf.js';
 import { avatarActionsXml, figureDataXml, figureMapXml, furnidataXml } from './gamedata.js';
 import { drawOrderXml } from './draworder.js';
@@ -38,6 +40,9 @@ export function avatarFlashFiles(): KitFile[] {
   for (const { lib, asset } of figureLibraries((lib, full) => smallFigureLibrary(lib.name, full))) {
     files.push({ path: flashFigurePath(lib.name), data: figureSwf(asset) });
   }
+  // Effects: effectmap.xml and one SWF per effect library beside the figure libraries.
+  files.push({ path: 'gamedata/effectmap.xml', data: text(effectMapXml(effectMapJson())) });
+  for (const lib of effectLibraries()) files.push({ path: flashFigurePath(lib.name), data: effectSwf(lib) });
   return files;
 }
 

@@ -2,7 +2,7 @@
 // caches, guard uncached renders with the limits, render in the pool, and turn every failure into the
 // spec's fallback redirect (never a 5xx).
 import { LRUCache } from 'lru-cache';
-import { normalizeAction, normalizeGesture, type AvatarRequest } from '../../avatar/request.js';
+import { normalizeAction, normalizeGesture, parseAction, type AvatarRequest } from '../../avatar/request.js';
 import { avatarCacheKey, canonicalAvatarKey, keyDigest } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
 import { cachedImage, type CachedImage, type ImageCache } from './image-cache.js';
@@ -32,6 +32,11 @@ export interface AvatarServiceDeps {
   fallbackUrl: string;
   /** How long a failed key answers render-failed-cached without retrying. */
   failureTtlMs: number;
+  /**
+   * The identity of the hotel's effect files (EffectMap + effect libraries): added to the key of effect and
+   * dance requests only, so an updated effect gets fresh renders while no other key changes.
+   */
+  effectsVersion?: string;
   log?: (level: 'info' | 'warn', msg: string, fields: Record<string, unknown>) => void;
 }
 
@@ -84,7 +89,7 @@ export class AvatarService {
         identity,
         resolvedFigure: figure.figure,
         animates: req.animated,
-        rendererVersion: this.deps.rendererVersion,
+        rendererVersion: this.keyVersion(req),
       });
       const cacheControl = identity.kind === 'figure' ? FIGURE_CACHE_CONTROL : USER_CACHE_CONTROL;
       const hot = this.deps.cache.getMemory(key);
@@ -118,7 +123,7 @@ export class AvatarService {
       const figure = await this.figureOf(identity);
       if (!figure.ok) return { kind: 'failed', reason: 'user-unresolved', detail: figure.detail };
       req = this.request(figure.figure, pose);
-      const canonicalKey = canonicalAvatarKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: this.deps.rendererVersion });
+      const canonicalKey = canonicalAvatarKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: this.keyVersion(req) });
       if (!this.deps.clientRate.take(client)) return { kind: 'failed', req, reason: 'rate-limited', detail: `client ${client} is over its render rate` };
       const output = await this.deps.renderer.renderDebug(req);
       return { kind: 'debug', req, key: keyDigest(canonicalKey), canonicalKey, output };
@@ -148,6 +153,13 @@ export class AvatarService {
     if (identity.kind === 'figure') return { ok: true, figure: identity.figure };
     const found = await this.deps.users.resolve(identity.name);
     return found.ok ? { ok: true, figure: found.figure } : { ok: false, detail: `${found.reason}: ${found.detail}` };
+  }
+
+  /** The first line of a cache key: the renderer and assets, plus the effect files for an effect or dance request. */
+  private keyVersion(req: AvatarRequest): string {
+    const effects = this.deps.effectsVersion;
+    const usesEffects = !!req.effect || !!req.dance || parseAction(req.action).dance !== undefined;
+    return effects && usesEffects ? `${this.deps.rendererVersion}/fx:${effects}` : this.deps.rendererVersion;
   }
 
   /**

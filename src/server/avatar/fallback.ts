@@ -37,6 +37,9 @@ export function fallbackLocation(fallbackUrl: string, target: FallbackTarget): s
   q.set('headonly', target.pose.headOnly ? '1' : '0');
   if (target.pose.format === 'gif') q.set('img_format', 'gif');
   if (target.pose.frameNum !== undefined) q.set('frame_num', String(target.pose.frameNum));
+  // The peers' effect and dance parameters, under the same names (only when the request had them).
+  if (target.pose.effect) q.set('effect', String(target.pose.effect));
+  if (target.pose.dance) q.set('dance', String(target.pose.dance));
   // URLSearchParams writes spaces as '+', which the upstream reads the same; keep ',', '=', '.' readable.
   const query = q.toString().replace(/%2C/g, ',');
   const hashAt = fallbackUrl.indexOf('#');

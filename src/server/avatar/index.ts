@@ -48,6 +48,7 @@ export async function openAvatarService(
   // updates its libraries gets fresh renders after a restart, the disk cache notwithstanding).
   const assetsId = await assetIdentity(hotel.files);
   const imageVersion = `${RENDERER_VERSION}/${assetsId}`;
+  const effectsId = hotel.effects.size > 0 ? await assetIdentity(hotel.effectFiles) : undefined;
   const cache = new ImageCache({
     memoryBytes: config.memoryCacheBytes,
     diskDir: config.diskCacheDir,
@@ -90,6 +91,7 @@ export async function openAvatarService(
     budget,
     fallbackUrl: config.fallbackUrl,
     failureTtlMs: config.failureTtlMs,
+    effectsVersion: effectsId,
     log: (level, msg, fields) => app?.log[level](fields, msg),
   });
   const build = readBuildInfo();

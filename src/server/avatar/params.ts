@@ -1,6 +1,6 @@
 // Query string of /avatar.png → the renderer's request, exactly per spec §4.1.
 // Unknown values never reject a request; only a missing identity or an oversized figure is a 400.
-import { type AvatarFormat } from '../../avatar/request.js';
+import { type AvatarFormat, parseDanceId, parseEffectId } from '../../avatar/request.js';
 
 /** Mirrors `AvatarRequest` of src/avatar/request.ts minus the figure, which may still need a user lookup. */
 export interface AvatarPose {
@@ -16,6 +16,10 @@ export interface AvatarPose {
   format: AvatarFormat;
   /** `frame_num`: an integer (wrapped modulo the loop later), undefined when absent or not an integer. */
   frameNum?: number;
+  /** `effect=<id>` (issue 16): present only when the request names one. */
+  effect?: number;
+  /** `dance=1-4`: present only when the request names one. */
+  dance?: number;
 }
 
 export type AvatarIdentity = { kind: 'figure'; figure: string } | { kind: 'user'; name: string };
@@ -135,6 +139,11 @@ export function parseAvatarQuery(rawQuery: string): ParseResult {
   };
   const frameNum = parseFrameNum(params.get('frame_num'));
   if (frameNum !== undefined) pose.frameNum = frameNum;
+  // Effects and dances join the pose only when asked for, so every other request is what it always was.
+  const effect = parseEffectId(params.get('effect'));
+  if (effect > 0) pose.effect = effect;
+  const dance = parseDanceId(params.get('dance'));
+  if (dance > 0) pose.dance = dance;
   // A stable sort: the values of a repeated name keep the order they were sent in.
   const pairs = all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return { ok: true, query: { identity, pose, pairs } };

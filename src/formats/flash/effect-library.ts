@@ -1,0 +1,21 @@
+// Effect SWF (a Flash hotel's `Hoverboard.swf` beside its figure libraries) → the effect library as a
+// Nitro effect bundle holds it: the sprites and offsets of its `<lib>_manifest` (read as a figure
+// library's) and the `animations` block from its `<lib>_animation` document.
+import { type AssetLibrary } from '../asset-library.js';
+import { type EffectAnimationJson } from '../gamedata/effect-types.js';
+import { parseEffectAnimationXml } from '../gamedata/effect-xml.js';
+import { readSwf } from '../swf/reader.js';
+import { SwfFormatError } from '../swf/swf-error.js';
+import { figureLibraryFromSwf } from './figure-library.js';
+import { binaryText, viewSwfLibrary } from './swf-library.js';
+
+export async function readEffectSwf(swf: Uint8Array, file: string): Promise<{ library: AssetLibrary; animations: Record<string, EffectAnimationJson> }> {
+  const doc = await readSwf(swf, file);
+  const view = viewSwfLibrary(doc, doc.file.replace(/^.*[\\/]/, '').replace(/\.swf$/i, ''));
+  const name = view.documentClass;
+  const data = view.binaryByName.get(`${name}_animation`) ?? [...view.binaryByName].find(([n]) => n.endsWith('_animation'))?.[1];
+  if (!data) throw new SwfFormatError(doc.file, `document ${name}_animation is missing`);
+  const animations = parseEffectAnimationXml(binaryText(data), `${doc.file} (${name}_animation)`);
+  const library = figureLibraryFromSwf(doc);
+  return { library: { ...library, data: { ...library.data, animations } as AssetLibrary['data'] }, animations };
+}
