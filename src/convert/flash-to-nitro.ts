@@ -117,9 +117,8 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
     }
   }
   // Nitro tools (the client, imagers) fetch EffectMap.json with the other avatar documents and fail
-  // without it: a hotel with no effect libraries gets an empty one.
-  const effectMap = join('gamedata', 'EffectMap.json');
-  await writeAtomic(join(to, effectMap), JSON.stringify({ effects: [] }));
+  // without it: a hotel with no effectmap.xml gets an empty one.
+  if (!effectLibraries) await writeAtomic(join(to, 'gamedata', 'EffectMap.json'), JSON.stringify({ effects: [] }));
   let furnidata: FurnitureData | undefined;
   for (const [name, format] of [['furnidata.xml', 'xml'], ['furnidata.json', 'json'], ['furnidata.txt', 'txt']] as [string, FurnidataFormat][]) {
     const path = join(gd, name);
