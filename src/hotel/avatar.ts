@@ -9,7 +9,7 @@ import type { AvatarActionsDoc, AvatarDocuments, FigureDataDoc, FigureMapDoc } f
 import type { EffectAnimationJson, EffectMapDoc } from '../formats/gamedata/effect-types.js';
 import { readNitroBundle } from '../formats/nitro-container.js';
 import { findEffectSwfs, flashFigureLoader, readFlashAvatarSources } from './flash.js';
-import { readEffectSwf } from '../formats/flash/effect-library.js';
+import { readEffectAnimations, readEffectSwf } from '../formats/flash/effect-library.js';
 import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
 import { readFlashAvatarData } from './flash-avatar-data.js';
 
@@ -96,8 +96,8 @@ async function readFlashSources(assetsDir: string): Promise<AvatarSources> {
 
 /**
  * A Flash hotel's effects: `gamedata/effectmap.xml` and the effect SWFs beside the figure libraries. The
- * SWFs are read at load for their animation documents (a SWF cannot be read in part); sprites again on
- * first use. An unreadable SWF is left out (its effect draws nothing).
+ * SWFs are read at load for their animation documents only (bitmaps are not decoded); sprites on first
+ * use. An unreadable SWF is left out (its effect draws nothing).
  */
 async function readFlashEffects(assetsDir: string): Promise<EffectSources | undefined> {
   const mapFile = join(assetsDir, 'gamedata', 'effectmap.xml');
@@ -108,7 +108,7 @@ async function readFlashEffects(assetsDir: string): Promise<EffectSources | unde
   const animations = new Map<string, Record<string, EffectAnimationJson>>();
   for (const [lib, file] of [...swfs].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     try {
-      animations.set(lib, (await readEffectSwf(await readFile(file), file)).animations);
+      animations.set(lib, await readEffectAnimations(await readFile(file), file));
     } catch {
       // Unreadable: the effect is not drawn.
     }

@@ -4,18 +4,27 @@
 import { type AssetLibrary } from '../asset-library.js';
 import { type EffectAnimationJson } from '../gamedata/effect-types.js';
 import { parseEffectAnimationXml } from '../gamedata/effect-xml.js';
-import { readSwf } from '../swf/reader.js';
+import { type SwfDocument, readSwf } from '../swf/reader.js';
 import { SwfFormatError } from '../swf/swf-error.js';
 import { figureLibraryFromSwf } from './figure-library.js';
 import { binaryText, viewSwfLibrary } from './swf-library.js';
 
 export async function readEffectSwf(swf: Uint8Array, file: string): Promise<{ library: AssetLibrary; animations: Record<string, EffectAnimationJson> }> {
   const doc = await readSwf(swf, file);
+  const animations = animationsOf(doc);
+  const library = figureLibraryFromSwf(doc);
+  return { library: { ...library, data: { ...library.data, animations } as AssetLibrary['data'] }, animations };
+}
+
+/** Only the `animations` block, without decoding a bitmap: what a hotel reads of every effect at load. */
+export async function readEffectAnimations(swf: Uint8Array, file: string): Promise<Record<string, EffectAnimationJson>> {
+  return animationsOf(await readSwf(swf, file, { images: false }));
+}
+
+function animationsOf(doc: SwfDocument): Record<string, EffectAnimationJson> {
   const view = viewSwfLibrary(doc, doc.file.replace(/^.*[\\/]/, '').replace(/\.swf$/i, ''));
   const name = view.documentClass;
   const data = view.binaryByName.get(`${name}_animation`) ?? [...view.binaryByName].find(([n]) => n.endsWith('_animation'))?.[1];
   if (!data) throw new SwfFormatError(doc.file, `document ${name}_animation is missing`);
-  const animations = parseEffectAnimationXml(binaryText(data), `${doc.file} (${name}_animation)`);
-  const library = figureLibraryFromSwf(doc);
-  return { library: { ...library, data: { ...library.data, animations } as AssetLibrary['data'] }, animations };
+  return parseEffectAnimationXml(binaryText(data), `${doc.file} (${name}_animation)`);
 }

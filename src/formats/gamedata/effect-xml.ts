@@ -1,72 +1,96 @@
-// The Flash-era effect documents → the Nitro JSON shapes (effect-types.ts), element for element as
-// nitro-converter maps them: `effectmap.xml` (`<map><effect id lib type revision/>`) and an effect SWF's
-// `<lib>_animation` document (`<animation name desc><sprite><direction/></sprite><frame><bodypart|fx>
-// <item/></…></frame><avatar/><direction offset/><remove/><add/><shadow/><override><frame/></override>`).
-import { type EffectAnimationJson, type EffectFrameJson, type EffectFramePartJson, type EffectMapDoc } from './effect-types.js';
-import { childrenNamed, intAttr, parseXml, type XmlElement } from '../xml/xml-tree.js';
+// Flash-era effect documents → the Nitro JSON shapes (effect-types.ts), as nitro-converter maps them:
+// `effectmap.xml` (`<map><effect id lib type revision/></map>`) → EffectMap.json, and an effect library's
+// `<lib>_animation` document (`<animation name desc …>`) → the `animations` block of its bundle JSON,
+// keyed by `desc`. Attributes the client reads are converted to numbers where it reads numbers.
+import type { EffectAddJson, EffectAnimationJson, EffectFrameJson, EffectFramePartJson, EffectMapDoc, EffectSpriteJson } from './effect-types.js';
+import { FormatError } from '../errors.js';
+import { type XmlElement, childrenNamed, parseXml } from '../xml/xml-tree.js';
 
-export function parseEffectMapXml(text: string, file: string): EffectMapDoc {
-  const root = parseXml(text, 'effectmap.xml', file);
-  const effects = childrenNamed(root, 'effect')
-    .filter((e) => e.attrs.id !== undefined && e.attrs.lib !== undefined)
-    .map((e) => ({ id: e.attrs.id!, lib: e.attrs.lib!, type: e.attrs.type ?? 'fx', ...(e.attrs.revision !== undefined ? { revision: intAttr(e, 'revision') } : {}) }));
-  return { effects };
+/** parseInt as the converter reads numbers; undefined when absent or not a number. */
+function int(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = parseInt(v, 10);
+  return Number.isNaN(n) ? undefined : n;
+}
+
+/** Copies the attributes present, in the given order, each through its reader. */
+function pick<T extends object>(e: XmlElement, fields: [keyof T & string, (v: string) => unknown][]): T {
+  const out: Record<string, unknown> = {};
+  for (const [name, read] of fields) {
+    const v = e.attrs[name];
+    if (v === undefined) continue;
+    const value = read(v);
+    if (value !== undefined) out[name] = value;
+  }
+  return out as T;
+}
+const text = (v: string) => v;
+
+export function parseEffectMapXml(xml: string, file = 'effectmap.xml'): EffectMapDoc {
+  const doc = parseXml(xml, 'effectmap', file);
+  if (doc.name !== 'map') throw new FormatError('effectmap', file, `root element is <${doc.name}>, expected <map>`);
+  return {
+    effects: childrenNamed(doc, 'effect').map((e) => {
+      const entry: EffectMapDoc['effects'][number] = { id: e.attrs.id ?? '', lib: e.attrs.lib ?? '', type: e.attrs.type ?? '' };
+      const revision = int(e.attrs.revision);
+      if (revision !== undefined) entry.revision = revision;
+      return entry;
+    }),
+  };
 }
 
 function framePart(e: XmlElement): EffectFramePartJson {
-  const p: EffectFramePartJson = { id: e.attrs.id ?? '' };
-  for (const k of ['frame', 'dx', 'dy', 'dz', 'dd'] as const) {
-    const v = intAttr(e, k);
-    if (v !== undefined) p[k] = v;
-  }
-  if (e.attrs.action !== undefined) p.action = e.attrs.action;
-  if (e.attrs.base !== undefined) p.base = e.attrs.base;
-  const items = childrenNamed(e, 'item').map((i) => ({ id: i.attrs.id ?? '', base: i.attrs.base ?? '' }));
-  if (items.length) p.items = items;
-  return p;
+  const part = pick<EffectFramePartJson>(e, [['id', text], ['frame', int], ['base', text], ['action', text], ['dx', int], ['dy', int], ['dz', int], ['dd', int]]);
+  const items = childrenNamed(e, 'item').map((i) => pick<{ id: string; base: string }>(i, [['id', text], ['base', text]]));
+  if (items.length) part.items = items;
+  return part;
 }
 
-function frames(parent: XmlElement): EffectFrameJson[] {
-  return childrenNamed(parent, 'frame').map((f) => {
-    const out: EffectFrameJson = {};
-    const repeats = intAttr(f, 'repeats');
-    if (repeats !== undefined) out.repeats = repeats;
-    const bodyparts = childrenNamed(f, 'bodypart').map(framePart);
-    const fxs = childrenNamed(f, 'fx').map(framePart);
-    if (bodyparts.length) out.bodyparts = bodyparts;
-    if (fxs.length) out.fxs = fxs;
-    return out;
+function frame(e: XmlElement): EffectFrameJson {
+  const f = pick<EffectFrameJson>(e, [['repeats', int]]);
+  const fxs = childrenNamed(e, 'fx').map(framePart);
+  const bodyparts = childrenNamed(e, 'bodypart').map(framePart);
+  if (fxs.length) f.fxs = fxs;
+  if (bodyparts.length) f.bodyparts = bodyparts;
+  return f;
+}
+
+function sprite(e: XmlElement): EffectSpriteJson {
+  const s = pick<EffectSpriteJson>(e, [['id', text], ['directions', int], ['member', text], ['ink', int], ['staticY', int]]);
+  const directionList = childrenNamed(e, 'direction').map((d) => pick<{ id: number; dx?: number; dy?: number; dz?: number }>(d, [['id', int], ['dx', int], ['dy', int], ['dz', int]]));
+  if (directionList.length) s.directionList = directionList;
+  return s;
+}
+
+/** One `<animation>` document → `{ [desc]: animation }`, the bundle JSON's `animations` block. */
+export function parseEffectAnimationXml(xml: string, file = 'animation.xml'): Record<string, EffectAnimationJson> {
+  const doc = parseXml(xml, 'effect animation', file);
+  if (doc.name !== 'animation') throw new FormatError('effect animation', file, `root element is <${doc.name}>, expected <animation>`);
+  const a = pick<EffectAnimationJson>(doc, [['name', text], ['desc', text], ['resetOnToggle', (v) => v === 'true']]);
+  const list = <T>(tag: string, read: (e: XmlElement) => T): T[] | undefined => {
+    const items = childrenNamed(doc, tag).map(read);
+    return items.length ? items : undefined;
+  };
+  const directions = list('direction', (e) => pick<{ offset?: number }>(e, [['offset', int]]));
+  const shadows = list('shadow', (e) => pick<{ id: string }>(e, [['id', text]]));
+  const adds = list('add', (e) => pick<EffectAddJson>(e, [['id', text], ['align', text], ['blend', text], ['ink', int], ['base', text]]));
+  const removes = list('remove', (e) => pick<{ id: string }>(e, [['id', text]]));
+  const sprites = list('sprite', sprite);
+  const frames = list('frame', frame);
+  const avatars = list('avatar', (e) => pick<{ ink?: number; foreground?: string; background?: string }>(e, [['ink', int], ['foreground', text], ['background', text]]));
+  const overrides = list('override', (e) => {
+    const o = pick<{ name: string; override: string; frames?: EffectFrameJson[] }>(e, [['name', text], ['override', text]]);
+    const fs = childrenNamed(e, 'frame').map(frame);
+    if (fs.length) o.frames = fs;
+    return o;
   });
-}
-
-/** `<animation>` → `{ [desc]: animation }`, the `animations` block of a Nitro effect library. */
-export function parseEffectAnimationXml(text: string, file: string): Record<string, EffectAnimationJson> {
-  const root = parseXml(text, 'effect animation', file);
-  const a: EffectAnimationJson = { name: root.attrs.name ?? '' };
-  if (root.attrs.desc !== undefined) a.desc = root.attrs.desc;
-  if (root.attrs.resetOnToggle !== undefined) a.resetOnToggle = root.attrs.resetOnToggle === '1';
-  const dirs = childrenNamed(root, 'direction').map((d) => ({ offset: intAttr(d, 'offset') }));
-  if (dirs.length) a.directions = dirs;
-  const shadows = childrenNamed(root, 'shadow').map((s) => ({ id: s.attrs.id ?? '' }));
-  if (shadows.length) a.shadows = shadows;
-  const adds = childrenNamed(root, 'add').map((x) => ({ id: x.attrs.id ?? '', align: x.attrs.align ?? '', ...(x.attrs.base !== undefined ? { base: x.attrs.base } : {}), ...(x.attrs.ink !== undefined ? { ink: intAttr(x, 'ink') } : {}), ...(x.attrs.blend !== undefined ? { blend: x.attrs.blend } : {}) }));
-  if (adds.length) a.adds = adds;
-  const removes = childrenNamed(root, 'remove').map((r) => ({ id: r.attrs.id ?? '' }));
-  if (removes.length) a.removes = removes;
-  const sprites = childrenNamed(root, 'sprite').map((s) => ({
-    id: s.attrs.id ?? '',
-    ...(s.attrs.member !== undefined ? { member: s.attrs.member } : {}),
-    ...(s.attrs.ink !== undefined ? { ink: intAttr(s, 'ink') } : {}),
-    ...(s.attrs.staticY !== undefined ? { staticY: intAttr(s, 'staticY') } : {}),
-    ...(s.attrs.directions !== undefined ? { directions: intAttr(s, 'directions') } : {}),
-    directionList: childrenNamed(s, 'direction').map((d) => ({ id: intAttr(d, 'id') ?? 0, dx: intAttr(d, 'dx'), dy: intAttr(d, 'dy'), dz: intAttr(d, 'dz') })),
-  }));
-  if (sprites.length) a.sprites = sprites;
-  const f = frames(root);
-  if (f.length) a.frames = f;
-  const avatars = childrenNamed(root, 'avatar').map((v) => ({ ink: intAttr(v, 'ink'), foreground: v.attrs.foreground, background: v.attrs.background }));
-  if (avatars.length) a.avatars = avatars;
-  const overrides = childrenNamed(root, 'override').map((o) => ({ name: o.attrs.name ?? '', override: o.attrs.override ?? '', frames: frames(o) }));
-  if (overrides.length) a.overrides = overrides;
-  return { [a.desc ?? a.name]: a };
+  if (directions) a.directions = directions;
+  if (shadows) a.shadows = shadows;
+  if (adds) a.adds = adds;
+  if (removes) a.removes = removes;
+  if (sprites) a.sprites = sprites;
+  if (frames) a.frames = frames;
+  if (avatars) a.avatars = avatars;
+  if (overrides) a.overrides = overrides;
+  return { [a.desc ?? a.name ?? '']: a };
 }

@@ -126,7 +126,9 @@ export function readSwfTags(data: Buffer, file = '<buffer>'): { version: number;
 }
 
 /** Reads a SWF: decompresses it, walks the tags and decodes the ones asset libraries use. */
-export async function readSwf(input: Uint8Array, file = '<buffer>'): Promise<SwfDocument> {
+/** `images: false` skips decoding bitmaps (for reading only a library's documents, e.g. at hotel load). */
+export async function readSwf(input: Uint8Array, file = '<buffer>', opts: { images?: boolean } = {}): Promise<SwfDocument> {
+  const wantImages = opts.images !== false;
   const { data, compression } = uncompressSwf(input, file);
   const { version, frameRate, frameCount, tags } = readSwfTags(data, file);
   const images = new Map<number, RgbaImage>();
@@ -143,13 +145,13 @@ export async function readSwf(input: Uint8Array, file = '<buffer>'): Promise<Swf
       case TAG_DEFINE_BITS_LOSSLESS:
       case TAG_DEFINE_BITS_LOSSLESS2: {
         const id = needId();
-        images.set(id, decodeLossless(code, body.subarray(2), file, bodyOffset + 2));
+        if (wantImages) images.set(id, decodeLossless(code, body.subarray(2), file, bodyOffset + 2));
         break;
       }
       case TAG_DEFINE_BITS_JPEG2:
       case TAG_DEFINE_BITS_JPEG3: {
         const id = needId();
-        pending.push(decodeJpegTag(code, body.subarray(2), file, bodyOffset + 2).then((img) => void images.set(id, img)));
+        if (wantImages) pending.push(decodeJpegTag(code, body.subarray(2), file, bodyOffset + 2).then((img) => void images.set(id, img)));
         break;
       }
       case TAG_DEFINE_BINARY_DATA: {
