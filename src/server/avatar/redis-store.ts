@@ -1,0 +1,150 @@
+// The shared store on Redis (ioredis). Every command has a short timeout and nothing is queued while the
+// connection is down (offline queue off, no resend after a reconnect): a request never waits on Redis
+// longer than one timeout. After a failed command the store pauses itself briefly, so a Redis that hangs
+// costs one timeout a second, not one per request; it reconnects by itself, and a fresh connection ends
+// the pause at once.
+import { Redis } from 'ioredis';
+import { type SharedStore, type SharedStoreStatus } from './shared-store.js';
+
+export interface RedisStoreOptions {
+  /** redis://[user:pass@]host:port/db */
+  url: string;
+  commandTimeoutMs: number;
+  /** How long the store stays off after a failed command (default 1000 ms). */
+  pauseMs?: number;
+  log?: (level: 'info' | 'warn', msg: string, fields: Record<string, unknown>) => void;
+}
+
+/** Compare-and-delete: a lock is released only by the instance that holds it. */
+const DELETE_IF = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+/** The address without credentials, for /healthz and logs. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return 'redis://(unparsable)';
+  }
+}
+
+export class RedisSharedStore implements SharedStore {
+  private readonly client: Redis;
+  private readonly pauseMs: number;
+  private pausedUntil = 0;
+  private errors = 0;
+  private lastError: string | null = null;
+  private connects = 0;
+  private closed = false;
+
+  constructor(private readonly opts: RedisStoreOptions) {
+    this.pauseMs = opts.pauseMs ?? 1000;
+    this.client = new Redis(opts.url, {
+      commandTimeout: opts.commandTimeoutMs,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      connectTimeout: Math.max(500, opts.commandTimeoutMs * 10),
+      // Forever, every 100 ms at first, then every second: Redis back after a restart is used within a second.
+      retryStrategy: (times) => Math.min(100 * times, 1000),
+      connectionName: 'hotel-imager-avatar',
+      disableClientInfo: true,
+    });
+    this.client.on('ready', () => {
+      this.connects++;
+      this.pausedUntil = 0;
+      opts.log?.('info', 'redis ready', { redis: redactRedisUrl(opts.url), connects: this.connects });
+    });
+    let reported = false;
+    this.client.on('error', (err: Error) => {
+      // Reconnect attempts fail once a second while Redis is down: say so once per outage.
+      this.note(err);
+      if (!reported) opts.log?.('warn', 'redis unavailable; serving from memory and rendering locally', { redis: redactRedisUrl(opts.url), error: err.message });
+      reported = true;
+    });
+    this.client.on('ready', () => {
+      reported = false;
+    });
+  }
+
+  async getMany(keys: string[]): Promise<(Buffer | undefined)[] | undefined> {
+    if (!this.available()) return undefined;
+    try {
+      const values = await this.client.mgetBuffer(...keys);
+      return values.map((v) => v ?? undefined);
+    } catch (err) {
+      this.fail(err);
+      return undefined;
+    }
+  }
+
+  async set(key: string, value: Buffer, ttlMs: number): Promise<boolean> {
+    if (!this.available()) return false;
+    try {
+      await this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlMs)));
+      return true;
+    } catch (err) {
+      this.fail(err);
+      return false;
+    }
+  }
+
+  async setIfAbsent(key: string, value: Buffer, ttlMs: number): Promise<boolean | undefined> {
+    if (!this.available()) return undefined;
+    try {
+      return (await this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlMs)), 'NX')) === 'OK';
+    } catch (err) {
+      this.fail(err);
+      return undefined;
+    }
+  }
+
+  async deleteIf(key: string, value: Buffer): Promise<void> {
+    if (!this.available()) return;
+    try {
+      await this.client.eval(DELETE_IF, 1, key, value);
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  status(): SharedStoreStatus {
+    const state = this.client.status === 'ready' && Date.now() < this.pausedUntil ? 'paused' : this.client.status;
+    return {
+      kind: 'redis',
+      target: redactRedisUrl(this.opts.url),
+      state,
+      available: this.available(),
+      errors: this.errors,
+      lastError: this.lastError,
+      connects: this.connects,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.client.quit();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+
+  /** Ready and not paused after a recent failure. */
+  private available(): boolean {
+    return !this.closed && this.client.status === 'ready' && Date.now() >= this.pausedUntil;
+  }
+
+  private fail(err: unknown): void {
+    this.note(err as Error);
+    this.pausedUntil = Date.now() + this.pauseMs;
+  }
+
+  private note(err: Error): void {
+    this.errors++;
+    this.lastError = `${new Date().toISOString()} ${err?.message ?? String(err)}`;
+  }
+}
