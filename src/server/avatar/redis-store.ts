@@ -42,7 +42,8 @@ export class RedisSharedStore implements SharedStore {
   constructor(private readonly opts: RedisStoreOptions) {
     this.pauseMs = opts.pauseMs ?? 1000;
     this.client = new Redis(opts.url, {
-      commandTimeout: opts.commandTimeoutMs,
+      // No client-side commandTimeout: its timer fires before a reply that arrived while this process
+      // was busy is read (a loaded instance would call a healthy Redis slow); `timed` below waits that turn.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
@@ -72,7 +73,7 @@ export class RedisSharedStore implements SharedStore {
   async getMany(keys: string[]): Promise<(Buffer | undefined)[] | undefined> {
     if (!this.available()) return undefined;
     try {
-      const values = await this.client.mgetBuffer(...keys);
+      const values = await this.timed(this.client.mgetBuffer(...keys));
       return values.map((v) => v ?? undefined);
     } catch (err) {
       this.fail(err);
@@ -83,7 +84,7 @@ export class RedisSharedStore implements SharedStore {
   async set(key: string, value: Buffer, ttlMs: number): Promise<boolean> {
     if (!this.available()) return false;
     try {
-      await this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlMs)));
+      await this.timed(this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlMs))));
       return true;
     } catch (err) {
       this.fail(err);
@@ -94,7 +95,7 @@ export class RedisSharedStore implements SharedStore {
   async setIfAbsent(key: string, value: Buffer, ttlMs: number): Promise<boolean | undefined> {
     if (!this.available()) return undefined;
     try {
-      return (await this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlMs)), 'NX')) === 'OK';
+      return (await this.timed(this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlMs)), 'NX'))) === 'OK';
     } catch (err) {
       this.fail(err);
       return undefined;
@@ -104,7 +105,7 @@ export class RedisSharedStore implements SharedStore {
   async deleteIf(key: string, value: Buffer): Promise<void> {
     if (!this.available()) return;
     try {
-      await this.client.eval(DELETE_IF, 1, key, value);
+      await this.timed(this.client.eval(DELETE_IF, 1, key, value));
     } catch (err) {
       this.fail(err);
     }
@@ -131,6 +132,38 @@ export class RedisSharedStore implements SharedStore {
     } catch {
       this.client.disconnect();
     }
+  }
+
+  /**
+   * The command's reply, or a timeout error once `commandTimeoutMs` has passed. When the timer fires,
+   * one more turn of the event loop reads what the socket already holds: a reply that came in time
+   * while this process was busy rendering or encoding is not a slow Redis.
+   */
+  private timed<T>(command: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        setImmediate(() => {
+          if (settled) return;
+          settled = true;
+          reject(new Error(`Redis command timed out after ${this.opts.commandTimeoutMs} ms`));
+        });
+      }, this.opts.commandTimeoutMs);
+      command.then(
+        (v) => {
+          clearTimeout(timer);
+          if (settled) return;
+          settled = true;
+          resolve(v);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          if (settled) return;
+          settled = true;
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    });
   }
 
   /** Ready and not paused after a recent failure. */
