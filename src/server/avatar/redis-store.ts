@@ -32,6 +32,9 @@ export function redactRedisUrl(url: string): string {
 
 export class RedisSharedStore implements SharedStore {
   private readonly client: Redis;
+  /** A second connection for pub/sub (a subscribed Redis connection takes no other commands); made on the first subscribe. */
+  private subscriber: Redis | undefined;
+  private readonly listeners = new Map<string, Set<(message: string) => void>>();
   private readonly pauseMs: number;
   private pausedUntil = 0;
   private errors = 0;
@@ -111,6 +114,33 @@ export class RedisSharedStore implements SharedStore {
     }
   }
 
+  async publish(channel: string, message: string): Promise<void> {
+    if (!this.available()) return;
+    try {
+      await this.timed(this.client.publish(channel, message));
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  subscribe(channel: string, listener: (message: string) => void): void {
+    let set = this.listeners.get(channel);
+    if (!set) this.listeners.set(channel, (set = new Set()));
+    set.add(listener);
+    if (!this.subscriber) {
+      const sub = this.client.duplicate();
+      this.subscriber = sub;
+      sub.on('error', () => undefined); // the command connection reports the outage
+      sub.on('message', (ch: string, msg: string) => {
+        for (const l of this.listeners.get(ch) ?? []) l(msg);
+      });
+      // With the offline queue off, SUBSCRIBE is sent once connected (ioredis resubscribes after a reconnect).
+      sub.on('ready', () => void sub.subscribe(...this.listeners.keys()).catch(() => undefined));
+    } else if (this.subscriber.status === 'ready') {
+      void this.subscriber.subscribe(channel).catch(() => undefined);
+    }
+  }
+
   status(): SharedStoreStatus {
     const state = this.client.status === 'ready' && Date.now() < this.pausedUntil ? 'paused' : this.client.status;
     return {
@@ -127,6 +157,7 @@ export class RedisSharedStore implements SharedStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.subscriber?.disconnect();
     try {
       await this.client.quit();
     } catch {

@@ -51,8 +51,6 @@ const POLL_FIRST_MS = 5;
 const POLL_MAX_MS = 50;
 const MAX_SHARED_TEXT = 300;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 function isPng(body: Buffer): boolean {
   try {
     pngFrameCount(body);
@@ -84,12 +82,17 @@ const isUserEntry = (v: unknown): v is { o: SharedUserOutcome; e: number } => {
 export class SharedAvatarCache {
   private readonly prefix: string;
   private readonly writing = new Set<Promise<unknown>>();
+  /** Waiters for another instance's render, by key: woken when it announces its result. */
+  private readonly wakers = new Map<string, Set<() => void>>();
   private readonly counts: SharedCacheStats = {
     imageHits: 0, imageMisses: 0, userHits: 0, userMisses: 0, renderWaits: 0, renderWaitHits: 0, renderWaitGaveUp: 0, writes: 0, writeFailures: 0,
   };
 
   constructor(readonly store: SharedStore, private readonly opts: SharedCacheOptions) {
     this.prefix = opts.prefix ?? 'hotel-imager:avatar:';
+    store.subscribe(this.k('done', ''), (key) => {
+      for (const wake of this.wakers.get(key) ?? []) wake();
+    });
   }
 
   /** The image and a remembered failure for a key, in one round trip. */
@@ -132,7 +135,8 @@ export class SharedAvatarCache {
       let pause = POLL_FIRST_MS;
       for (;;) {
         if (Date.now() >= deadline) return this.endWait(true, { kind: 'render', token: undefined });
-        await sleep(Math.min(pause, Math.max(1, deadline - Date.now())));
+        // Woken by the holder's announcement; the poll is for one that is missed (or a holder that died).
+        await this.nap(key, Math.min(pause, Math.max(1, deadline - Date.now())));
         pause = Math.min(POLL_MAX_MS, pause * 2);
         const values = await this.store.getMany([this.k('img', key), this.k('fail', key), lock]);
         if (values === undefined) return this.endWait(true, { kind: 'render', token: undefined });
@@ -154,6 +158,7 @@ export class SharedAvatarCache {
       if (result && 'image' in result) await this.write(this.k('img', key), result.image, this.opts.imageTtlMs);
       else if (result) await this.write(this.k('fail', key), this.failureBytes(result.failure), result.ttlMs);
       if (token) await this.store.deleteIf(this.k('lock', key), token);
+      if (token) await this.store.publish(this.k('done', ''), key);
     });
   }
 
@@ -185,7 +190,23 @@ export class SharedAvatarCache {
     return { ...this.store.status(), ...this.counts };
   }
 
-  private k(kind: 'img' | 'fail' | 'lock' | 'user', id: string): string {
+  /** Sleeps `ms`, or less when the key's result is announced. */
+  private nap(key: string, ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let set = this.wakers.get(key);
+      if (!set) this.wakers.set(key, (set = new Set()));
+      const wake = () => {
+        clearTimeout(timer);
+        set.delete(wake);
+        if (set.size === 0 && this.wakers.get(key) === set) this.wakers.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      set.add(wake);
+    });
+  }
+
+  private k(kind: 'img' | 'fail' | 'lock' | 'user' | 'done', id: string): string {
     return `${this.prefix}${kind}:${id}`;
   }
 

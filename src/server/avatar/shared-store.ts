@@ -27,6 +27,10 @@ export interface SharedStore {
   setIfAbsent(key: string, value: Buffer, ttlMs: number): Promise<boolean | undefined>;
   /** Deletes the key if it still holds `value` (releasing one's own lock, never a successor's). */
   deleteIf(key: string, value: Buffer): Promise<void>;
+  /** Tells every instance's `subscribe` listener on `channel` (best effort: a listener may miss it). */
+  publish(channel: string, message: string): Promise<void>;
+  /** Calls `listener` with each message published on `channel`, by any instance, for the store's life. */
+  subscribe(channel: string, listener: (message: string) => void): void;
   status(): SharedStoreStatus;
   close(): Promise<void>;
 }
@@ -34,6 +38,7 @@ export interface SharedStore {
 /** The shared-store contract in one process's memory (expiry checked on read). */
 export class MemorySharedStore implements SharedStore {
   private readonly entries = new Map<string, { value: Buffer; expiresAt: number }>();
+  private readonly listeners = new Map<string, Set<(message: string) => void>>();
   /** While false, every operation answers "cannot answer now", as a Redis that is down does. */
   up = true;
   private errors = 0;
@@ -61,12 +66,24 @@ export class MemorySharedStore implements SharedStore {
     if (this.live(key)?.value.equals(value)) this.entries.delete(key);
   }
 
+  async publish(channel: string, message: string): Promise<void> {
+    if (!this.check()) return;
+    for (const listener of this.listeners.get(channel) ?? []) queueMicrotask(() => listener(message));
+  }
+
+  subscribe(channel: string, listener: (message: string) => void): void {
+    let set = this.listeners.get(channel);
+    if (!set) this.listeners.set(channel, (set = new Set()));
+    set.add(listener);
+  }
+
   status(): SharedStoreStatus {
     return { kind: 'memory', target: 'in-process', state: this.up ? 'ready' : 'down', available: this.up, errors: this.errors, lastError: null, connects: 1 };
   }
 
   async close(): Promise<void> {
     this.entries.clear();
+    this.listeners.clear();
   }
 
   private check(): boolean {
