@@ -15,7 +15,7 @@ import { type AvatarServiceConfig } from '../../src/server/avatar/config.js';
 import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../src/server/avatar/index.js';
 import { SharedAvatarCache } from '../../src/server/avatar/shared-cache.js';
 import { MemorySharedStore } from '../../src/server/avatar/shared-store.js';
-import { REDIS_SKIP, startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { freePort, REDIS_SKIP, startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startFakeUserApi, testAvatarConfig, type FakeApi } from './avatar-fixtures.js';
 
 const FIG = 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40';
@@ -196,6 +196,21 @@ describe('a shared store that fails', () => {
     const h = await health(a);
     assert.equal(h.ok, true, 'a shared store down is not an unhealthy instance');
     assert.equal(h.redis?.available, false);
+  });
+
+  test('--redis pointing where nothing listens: the instance starts, serves, and /healthz says why', async () => {
+    const a = await start({ redisUrl: `redis://127.0.0.1:${await freePort()}/0` });
+    const path = `/avatar.png?figure=${FIG}&size=m&t=nothing-listens`;
+    const t0 = Date.now();
+    assert.equal((await get(a.url, path)).cache, 'render');
+    assert.equal((await get(a.url, path)).cache, 'memory');
+    assert.equal((await get(a.url, `/avatar.png?user=Bob&size=l&t=nothing-listens`)).status, 200);
+    assert.ok(Date.now() - t0 < 4000, 'no wait on the missing Redis');
+    const h = await health(a);
+    assert.equal(h.ok, true);
+    assert.equal(h.redis?.available, false);
+    assert.notEqual(h.redis?.state, 'ready');
+    assert.match(String(h.redis?.lastError), /ECONNREFUSED/);
   });
 
   describe('Redis killed, frozen and restarted under load', { skip: REDIS_SKIP }, () => {
