@@ -6,6 +6,7 @@ import { type Command } from 'commander';
 import { ensureSampleKit } from '../samplekit/index.js';
 import { applySetting, avatarConfigFromEnv, validateAvatarConfig, type AvatarServiceConfig } from '../server/avatar/config.js';
 import { startAvatarService } from '../server/avatar/index.js';
+import { redactRedisUrl } from '../server/avatar/redis-store.js';
 import { stopOnSignals } from './shutdown.js';
 
 interface Flag {
@@ -38,6 +39,10 @@ const FLAGS: Flag[] = [
   { flag: '--budget-window-ms <n>', key: 'budgetWindowMs', kind: 'int', help: 'budget window (default 60000)' },
   { flag: '--failure-cache-ms <n>', key: 'failureTtlMs', kind: 'int', help: 'how long a failed render is answered from memory (default 60000)' },
   { flag: '--trust-proxy', key: 'trustProxy', kind: 'bool', help: 'take the client address from X-Forwarded-For (behind a CDN or proxy)' },
+  { flag: '--redis <url>', key: 'redisUrl', kind: 'string', help: 'redis://HOST:PORT/DB shared by every instance: images, user names, failures, render locks (default: none)' },
+  { flag: '--redis-ttl-ms <n>', key: 'redisImageTtlMs', kind: 'int', help: 'how long a rendered image stays in Redis (default 604800000 = 7 days)' },
+  { flag: '--redis-timeout-ms <n>', key: 'redisTimeoutMs', kind: 'int', help: 'longest wait for one Redis command before going on without it (default 75)' },
+  { flag: '--redis-lock-ms <n>', key: 'redisLockMs', kind: 'int', help: 'render lock life, the longest wait for another instance\'s render (default 5000)' },
   { flag: '--log-level <level>', key: 'logLevel', kind: 'level', help: 'fatal, error, warn, info (one line per request), debug, trace or silent (default info)' },
 ];
 
@@ -78,7 +83,7 @@ export async function runAvatarService(
   }
   const running = await startAvatarService({ ...cfg, assetsDir });
   running.app.log.info(
-    { url: running.url, assets: assetsDir, workers: cfg.workers, cacheDir: cfg.diskCacheDir ?? null },
+    { url: running.url, assets: assetsDir, workers: cfg.workers, cacheDir: cfg.diskCacheDir ?? null, redis: cfg.redisUrl === undefined ? null : redactRedisUrl(cfg.redisUrl) },
     `avatar service listening on ${running.url} — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
   );
   if (signals) stopOnSignals([running.close]);

@@ -6,6 +6,8 @@ import { normalizeAction, normalizeGesture, parseAction, type AvatarRequest } fr
 import { avatarCacheKey, canonicalAvatarKey, keyDigest } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
 import { cachedImage, type CachedImage, type ImageCache } from './image-cache.js';
+import { imageFrameCount } from './png-frames.js';
+import { type SharedAvatarCache, type SharedFailure } from './shared-cache.js';
 import { type ClientRateLimiter, type RenderBudget } from './limits.js';
 import { parseAvatarQuery, type AvatarIdentity, type AvatarPose } from './params.js';
 import { RenderBusyError, RenderCrashError, RenderFailedError, type DebugRenderOutput, type RenderOutput } from './render-pool.js';
@@ -37,11 +39,13 @@ export interface AvatarServiceDeps {
    * dance requests only, so an updated effect gets fresh renders while no other key changes.
    */
   effectsVersion?: string;
+  /** The cache every instance shares (Redis), behind the memory and disk caches; undefined = none. */
+  shared?: SharedAvatarCache;
   log?: (level: 'info' | 'warn', msg: string, fields: Record<string, unknown>) => void;
 }
 
 export type AvatarAnswer =
-  | { kind: 'image'; image: CachedImage; key: string; cacheControl: string; source: 'memory' | 'disk' | 'render' }
+  | { kind: 'image'; image: CachedImage; key: string; cacheControl: string; source: ImageSource }
   | { kind: 'bad-request'; reason: string }
   | { kind: 'fallback'; reason: FallbackReason; location: string; detail: string };
 
@@ -50,10 +54,10 @@ export type DebugAnswer =
   | { kind: 'bad-request'; reason: string }
   | { kind: 'failed'; req?: AvatarRequest; reason: FallbackReason; detail: string };
 
-interface Failure {
-  code: string;
-  message: string;
-}
+/** Where an answered image came from (the `x-imager-cache` header). */
+export type ImageSource = 'memory' | 'disk' | 'redis' | 'render';
+
+type Failure = SharedFailure;
 
 /** Bytes the remembered failures may hold together (~10,000 of them). */
 export const FAILURE_CACHE_BYTES = 8 * 1024 * 1024;
@@ -63,9 +67,19 @@ const MAX_FAILURE_TEXT = 300;
 const FAILURE_OVERHEAD = 300;
 const failureBytes = (f: Failure): number => 2 * (f.code.length + f.message.length) + FAILURE_OVERHEAD;
 
+/**
+ * What a failed render leaves to remember. Only the renderer's judgement on the request counts: a full
+ * queue or a worker that died under the job says nothing about the next try.
+ */
+function rememberedFailure(err: unknown): Failure | undefined {
+  if (err instanceof RenderBusyError || err instanceof RenderCrashError) return undefined;
+  const e = err as Error & { code?: string };
+  return { code: String(e?.code ?? e?.name ?? 'Error').slice(0, MAX_FAILURE_TEXT), message: String(e?.message ?? err).slice(0, MAX_FAILURE_TEXT) };
+}
+
 export class AvatarService {
   private readonly failures: LRUCache<string, Failure>;
-  private readonly pending = new Map<string, Promise<CachedImage>>();
+  private readonly pending = new Map<string, Promise<{ image: CachedImage; source: ImageSource }>>();
   readonly fallbackCounts: Record<FallbackReason, number>;
   private renders = 0;
 
@@ -96,7 +110,15 @@ export class AvatarService {
       if (hot) return { kind: 'image', image: hot, key, cacheControl, source: 'memory' };
       const onDisk = this.deps.cache.hasDisk ? await this.deps.cache.getDisk(key) : undefined;
       if (onDisk) return { kind: 'image', image: onDisk, key, cacheControl, source: 'disk' };
-      const failed = this.failures.get(key);
+      let failed = this.failures.get(key);
+      if (!failed && this.deps.shared && !this.pending.has(key)) {
+        const found = await this.deps.shared.lookup(key);
+        if (found.image) return { kind: 'image', image: this.keep(key, found.image), key, cacheControl, source: 'redis' };
+        if (found.failure) {
+          failed = found.failure;
+          this.failures.set(key, failed);
+        }
+      }
       if (failed) return fallback('render-failed-cached', `${failed.code}: ${failed.message}`);
       let job = this.pending.get(key);
       if (!job) {
@@ -105,7 +127,8 @@ export class AvatarService {
         if (!this.deps.budget.take()) return fallback('no-budget', 'the render budget of this window is spent');
         job = this.startRender(key, req);
       }
-      return { kind: 'image', image: await job, key, cacheControl, source: 'render' };
+      const done = await job;
+      return { kind: 'image', image: done.image, key, cacheControl, source: done.source };
     } catch (err) {
       if (err instanceof RenderBusyError) return fallback('busy', err.message);
       if (err instanceof RenderFailedError) return fallback('render-failed', `${err.code}: ${err.message}`);
@@ -191,8 +214,34 @@ export class AvatarService {
     return req;
   }
 
-  private startRender(key: string, req: AvatarRequest): Promise<CachedImage> {
-    const job = this.deps.renderer
+  private startRender(key: string, req: AvatarRequest): Promise<{ image: CachedImage; source: ImageSource }> {
+    const job = (this.deps.shared ? this.renderShared(this.deps.shared, key, req) : this.renderHere(key, req).then((image) => ({ image, source: 'render' as const })))
+      .finally(() => this.pending.delete(key));
+    this.pending.set(key, job);
+    return job;
+  }
+
+  /** One render across instances: this one renders under the shared lock, or takes another's result. */
+  private async renderShared(shared: SharedAvatarCache, key: string, req: AvatarRequest): Promise<{ image: CachedImage; source: ImageSource }> {
+    const claim = await shared.claim(key);
+    if (claim.kind === 'image') return { image: this.keep(key, claim.body), source: 'redis' };
+    if (claim.kind === 'failed') {
+      this.failures.set(key, claim.failure);
+      throw new RenderFailedError(claim.failure.code, claim.failure.message);
+    }
+    try {
+      const image = await this.renderHere(key, req);
+      shared.release(key, claim.token, { image: image.body });
+      return { image, source: 'render' };
+    } catch (err) {
+      const failure = rememberedFailure(err);
+      shared.release(key, claim.token, failure && { failure, ttlMs: Math.max(1, this.deps.failureTtlMs) });
+      throw err;
+    }
+  }
+
+  private renderHere(key: string, req: AvatarRequest): Promise<CachedImage> {
+    return this.deps.renderer
       .render(key, req)
       .then((out) => {
         this.renders++;
@@ -201,18 +250,17 @@ export class AvatarService {
         return image;
       })
       .catch((err: unknown) => {
-        // Only the renderer's judgement on the request is remembered: a full queue or a worker that died
-        // under the job says nothing about the next try.
-        if (!(err instanceof RenderBusyError) && !(err instanceof RenderCrashError)) {
-          const e = err as Error & { code?: string };
-          const code = String(e?.code ?? e?.name ?? 'Error').slice(0, MAX_FAILURE_TEXT);
-          this.failures.set(key, { code, message: String(e?.message ?? err).slice(0, MAX_FAILURE_TEXT) });
-        }
+        const failure = rememberedFailure(err);
+        if (failure) this.failures.set(key, failure);
         throw err;
-      })
-      .finally(() => this.pending.delete(key));
-    this.pending.set(key, job);
-    return job;
+      });
+  }
+
+  /** An image from the shared cache, kept in this instance's caches too. */
+  private keep(key: string, body: Buffer): CachedImage {
+    const image = cachedImage(body, imageFrameCount(body), this.deps.rendererVersion);
+    this.deps.cache.put(key, image);
+    return image;
   }
 
   private fallback(reason: FallbackReason, detail: string, identity: AvatarIdentity, pose: AvatarPose): AvatarAnswer {

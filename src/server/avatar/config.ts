@@ -33,6 +33,14 @@ export interface AvatarServiceConfig {
   failureTtlMs: number;
   trustProxy: boolean;
   logLevel: LogLevel;
+  /** redis://[user:pass@]host:port/db shared by every instance (L2 cache, render locks); undefined = none. */
+  redisUrl?: string;
+  /** How long a rendered image stays in Redis (Redis' own eviction bounds the bytes). */
+  redisImageTtlMs: number;
+  /** Longest wait for one Redis command before the instance goes on without it. */
+  redisTimeoutMs: number;
+  /** Life of a render lock: the longest another instance waits for this one's render. */
+  redisLockMs: number;
 }
 
 const MiB = 1024 * 1024;
@@ -62,6 +70,9 @@ export function defaultAvatarConfig(): AvatarServiceConfig {
     failureTtlMs: 60_000,
     trustProxy: false,
     logLevel: 'info',
+    redisImageTtlMs: 7 * 24 * 60 * 60 * 1000,
+    redisTimeoutMs: 75,
+    redisLockMs: 5000,
   };
 }
 
@@ -90,6 +101,10 @@ export const AVATAR_ENV: Record<string, { key: keyof AvatarServiceConfig; kind: 
   HOTEL_IMAGER_FAILURE_CACHE_MS: { key: 'failureTtlMs', kind: 'int' },
   HOTEL_IMAGER_TRUST_PROXY: { key: 'trustProxy', kind: 'bool' },
   HOTEL_IMAGER_LOG_LEVEL: { key: 'logLevel', kind: 'level' },
+  HOTEL_IMAGER_REDIS: { key: 'redisUrl', kind: 'string' },
+  HOTEL_IMAGER_REDIS_TTL_MS: { key: 'redisImageTtlMs', kind: 'int' },
+  HOTEL_IMAGER_REDIS_TIMEOUT_MS: { key: 'redisTimeoutMs', kind: 'int' },
+  HOTEL_IMAGER_REDIS_LOCK_MS: { key: 'redisLockMs', kind: 'int' },
 };
 
 export function parseNonNegativeInt(text: string, what: string): number {
@@ -147,5 +162,20 @@ export function validateAvatarConfig(cfg: AvatarServiceConfig): AvatarServiceCon
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`the ${what} must be http or https`);
   }
+  if (cfg.redisUrl !== undefined) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(cfg.redisUrl);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') || parsed.hostname === '') {
+      throw new Error(`the Redis address must look like redis://HOST:PORT/DB, got "${cfg.redisUrl}"`);
+    }
+    if (!/^\/?\d*$/.test(parsed.pathname)) throw new Error(`the Redis database in "${cfg.redisUrl}" must be a number`);
+  }
+  if (cfg.redisTimeoutMs < 1) throw new Error('the Redis command timeout must be at least 1 ms');
+  if (cfg.redisLockMs < 10) throw new Error('the Redis render lock must last at least 10 ms');
+  if (cfg.redisImageTtlMs < 1000) throw new Error('the Redis image TTL must be at least 1000 ms');
   return cfg;
 }

@@ -8,8 +8,11 @@ import { type AvatarServiceConfig } from './config.js';
 import { HotUrls } from './hot-urls.js';
 import { ImageCache } from './image-cache.js';
 import { ClientRateLimiter, RenderBudget } from './limits.js';
+import { RedisSharedStore } from './redis-store.js';
 import { RenderPool } from './render-pool.js';
 import { buildAvatarApp } from './routes.js';
+import { SharedAvatarCache } from './shared-cache.js';
+import { type SharedStore } from './shared-store.js';
 import { DEFAULT_USER_LOOKUP, UserLookup } from './user-lookup.js';
 
 export interface AvatarServiceInstance {
@@ -34,6 +37,8 @@ export interface OpenAvatarServiceOptions {
   logStream?: NodeJS.WritableStream;
   /** Wraps the pool-backed renderer (tests use this to force failures the real renderer cannot produce). */
   wrapRenderer?: (renderer: AvatarRenderer) => AvatarRenderer;
+  /** A shared store to use instead of the one `redisUrl` names (several in-process services share one); not closed with the service. */
+  sharedStore?: SharedStore;
 }
 
 /** Loads the assets, starts the workers and builds the app; does not listen. */
@@ -70,6 +75,14 @@ export async function openAvatarService(
     renderDebug: (req) => pool.renderDebug(req),
   };
   if (opts.wrapRenderer) renderer = opts.wrapRenderer(renderer);
+  let app: FastifyInstance | undefined;
+  const log = (level: 'info' | 'warn', msg: string, fields: Record<string, unknown>) => app?.log[level](fields, msg);
+  // Redis (or a given store) behind the memory and disk caches: images, names, failures, render locks.
+  const ownStore = opts.sharedStore === undefined && config.redisUrl !== undefined
+    ? new RedisSharedStore({ url: config.redisUrl, commandTimeoutMs: config.redisTimeoutMs, log })
+    : undefined;
+  const store = opts.sharedStore ?? ownStore;
+  const shared = store && new SharedAvatarCache(store, { imageTtlMs: config.redisImageTtlMs, lockMs: config.redisLockMs });
   const users = new UserLookup({
     apiBase: config.userApiBase,
     timeoutMs: config.userLookupTimeoutMs,
@@ -77,11 +90,10 @@ export async function openAvatarService(
     negativeTtlMs: config.userNegativeTtlMs,
     errorTtlMs: Math.min(config.userNegativeTtlMs, 10_000),
     maxBytes: DEFAULT_USER_LOOKUP.maxBytes,
-  });
+  }, shared);
   const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
   const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
   const hot = new HotUrls(hotUrlBytes(config.memoryCacheBytes));
-  let app: FastifyInstance | undefined;
   const service = new AvatarService({
     renderer,
     rendererVersion: imageVersion,
@@ -92,7 +104,8 @@ export async function openAvatarService(
     fallbackUrl: config.fallbackUrl,
     failureTtlMs: config.failureTtlMs,
     effectsVersion: effectsId,
-    log: (level, msg, fields) => app?.log[level](fields, msg),
+    shared,
+    log,
   });
   const build = readBuildInfo();
   const version = readPackageVersion();
@@ -112,6 +125,8 @@ export async function openAvatarService(
       renders: service.stats(),
       pool: poolStats,
       users: users.stats(),
+      // Redis down is not unhealthy: the instance answers from memory and renders locally meanwhile.
+      redis: shared ? shared.stats() : null,
       limits: {
         clientRatePerSecond: config.clientRatePerSecond,
         clientBurst: config.clientBurst,
@@ -132,6 +147,8 @@ export async function openAvatarService(
       await built.close();
       await pool.close();
       await cache.flush();
+      await shared?.flush();
+      await ownStore?.close();
     },
   };
 }

@@ -5,6 +5,7 @@
 // waiting on it falls back instead of hanging.
 import { LRUCache } from 'lru-cache';
 import { MAX_FIGURE_BYTES, MAX_USER_NAME_CHARS } from './params.js';
+import { type SharedAvatarCache } from './shared-cache.js';
 
 export type UserLookupResult =
   | { ok: true; figure: string; cached: boolean }
@@ -55,6 +56,8 @@ export interface UserLookupStats {
   maxBytes: number;
   inFlight: number;
   hits: number;
+  /** Names answered by the shared cache (another instance asked the API). */
+  sharedHits: number;
   lookups: number;
   failures: number;
 }
@@ -75,10 +78,12 @@ export class UserLookup {
   private readonly cache: LRUCache<string, Outcome>;
   private readonly inFlight = new Map<string, Promise<Outcome>>();
   private hits = 0;
+  private sharedHits = 0;
   private lookups = 0;
   private failures = 0;
 
-  constructor(private readonly opts: UserLookupOptions) {
+  /** `shared`: found names and unknown names are shared with the other instances (timeouts stay local). */
+  constructor(private readonly opts: UserLookupOptions, private readonly shared?: SharedAvatarCache) {
     this.cache = new LRUCache<string, Outcome>({ maxSize: Math.max(1, opts.maxBytes), sizeCalculation: outcomeBytes, ttl: opts.ttlMs, ttlAutopurge: false });
   }
 
@@ -99,9 +104,8 @@ export class UserLookup {
       if (this.inFlight.size >= MAX_LOOKUPS_IN_FLIGHT) {
         return { ok: false, reason: 'unreachable', detail: `${MAX_LOOKUPS_IN_FLIGHT} user lookups already waiting on the API`, cached: false };
       }
-      pending = this.fetchFigure(name).then((outcome) => {
+      pending = this.find(name, id).then(({ outcome, ttl }) => {
         this.inFlight.delete(id);
-        const ttl = outcome.ok ? this.opts.ttlMs : outcome.reason === 'unknown' ? this.opts.negativeTtlMs : this.opts.errorTtlMs;
         if (ttl > 0) this.cache.set(id, outcome, { ttl });
         return outcome;
       });
@@ -117,9 +121,26 @@ export class UserLookup {
       maxBytes: this.opts.maxBytes,
       inFlight: this.inFlight.size,
       hits: this.hits,
+      sharedHits: this.sharedHits,
       lookups: this.lookups,
       failures: this.failures,
     };
+  }
+
+  /** The shared entry (with the time it has left), else the API's answer (shared when it is a name's fact). */
+  private async find(name: string, id: string): Promise<{ outcome: Outcome; ttl: number }> {
+    const known = await this.shared?.user(id);
+    if (known) {
+      this.sharedHits++;
+      return { outcome: known.outcome, ttl: Math.min(known.ttlMs, known.outcome.ok ? this.opts.ttlMs : this.opts.negativeTtlMs) };
+    }
+    const outcome = await this.fetchFigure(name);
+    const ttl = outcome.ok ? this.opts.ttlMs : outcome.reason === 'unknown' ? this.opts.negativeTtlMs : this.opts.errorTtlMs;
+    if (this.shared && ttl > 0) {
+      if (outcome.ok) this.shared.putUser(id, outcome, ttl);
+      else if (outcome.reason === 'unknown') this.shared.putUser(id, { ok: false, reason: 'unknown', detail: outcome.detail }, ttl);
+    }
+    return { outcome, ttl };
   }
 
   private async fetchFigure(name: string): Promise<Outcome> {

@@ -1,0 +1,266 @@
+#!/usr/bin/env node
+// The deployment of docs/deployment.md on loopback, started, exercised and stopped: Redis, two avatar
+// instances sharing it, the furni service, and nginx in front of them as load balancer with its proxy
+// cache. Sends cold and warm traffic and checks that every cold URL was rendered once across both
+// instances. Needs the Debian packages redis-server and nginx. Exit status 0 = every check held.
+//
+//   node scripts/deploy-demo.mjs [--keep]     (--keep: leave the working folder for a look at the logs)
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+const keep = process.argv.includes('--keep');
+const work = await mkdtemp(join(tmpdir(), 'hotel-imager-deploy-'));
+const kit = join(work, 'kit');
+
+// ─── Furni corpus location ──────────────────────────────────────────────────────────────────────────
+// A folder built below from the sample kit. With the S3 backend, set it to the bucket instead
+// (DEMO_FURNI_CORPUS=s3://BUCKET/PREFIX, after `hotel-imager publish --corpus DIR --to s3://BUCKET/PREFIX`).
+const FURNI_CORPUS = process.env.DEMO_FURNI_CORPUS ?? join(work, 'corpus');
+// ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
+const children = [];
+const log = (msg) => process.stdout.write(msg + '\n');
+
+function which(names) {
+  for (const n of names) {
+    const r = spawnSync('sh', ['-c', `command -v ${n}`], { encoding: 'utf8' });
+    if (r.status === 0 && r.stdout.trim()) return r.stdout.trim();
+    if (n.startsWith('/') && existsSync(n)) return n;
+  }
+  return undefined;
+}
+
+async function freePort() {
+  const s = createServer();
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+function canConnect(port) {
+  return new Promise((resolve) => {
+    const sock = createConnection({ host: '127.0.0.1', port });
+    sock.on('connect', () => { sock.destroy(); resolve(true); });
+    sock.on('error', () => resolve(false));
+  });
+}
+
+async function waitFor(what, check, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what} did not come up within ${ms / 1000} s (logs in ${work})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A long-running child with its output in <work>/<name>.log. */
+async function run(name, cmd, args) {
+  const { openSync } = await import('node:fs');
+  const out = openSync(join(work, `${name}.log`), 'a');
+  const child = spawn(cmd, args, { cwd: repo, stdio: ['ignore', out, out], env: { ...process.env, HOTEL_IMAGER_LOG_LEVEL: 'warn' } });
+  children.push({ name, child });
+  child.on('exit', (code, signal) => {
+    if (!stopping) log(`  ! ${name} exited (${signal ?? code}); log: ${join(work, `${name}.log`)}`);
+  });
+  return child;
+}
+
+/** hotel-imager from this checkout (TypeScript through tsx: no build step needed). */
+const cli = (args) => [process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), ...args]];
+
+function runOnce(args) {
+  const [cmd, a] = cli(args);
+  const r = spawnSync(cmd, a, { cwd: repo, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`hotel-imager ${args.join(' ')} failed:\n${r.stderr}`);
+}
+
+let stopping = false;
+async function stopAll() {
+  stopping = true;
+  for (const { child } of children.reverse()) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await Promise.race([new Promise((r) => child.once('exit', r)), new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }
+}
+
+/** A stand-in for the hotel's public user API (GET /api/public/users?name=), counting its lookups. */
+const USERS = { Bob: 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40', Alice: 'hd-180-1.ch-210-66.lg-270-82.hr-100-40' };
+let userApiHits = 0;
+const userApi = createServer((req, res) => {
+  const name = new URL(req.url, 'http://x').searchParams.get('name') ?? '';
+  userApiHits++;
+  const figure = Object.entries(USERS).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
+  if (!figure) return res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not-found"}');
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name, figureString: figure }));
+});
+
+function nginxConf({ nginxPort, avatarPorts, furniPort, dir }) {
+  // Run as root (CI), nginx's workers would drop to "nobody" and could not use this private folder.
+  const user = process.getuid?.() === 0 ? 'user root;\n' : '';
+  const proxied = `
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_cache imager;
+      proxy_cache_key $request_uri;
+      # One request per cold URL reaches an instance; the rest wait for it here.
+      proxy_cache_lock on;
+      proxy_cache_lock_timeout 5s;
+      proxy_cache_use_stale error timeout updating;
+      # An instance that is down or restarting: the next one answers.
+      proxy_next_upstream error timeout http_502 http_503;
+      add_header X-Proxy-Cache $upstream_cache_status always;`;
+  return `${user}worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log ${dir}/access.log;
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy_temp;
+  fastcgi_temp_path ${dir}/fastcgi_temp;
+  uwsgi_temp_path ${dir}/uwsgi_temp;
+  scgi_temp_path ${dir}/scgi_temp;
+  # Responses are kept as long as their Cache-Control says (a year for ?figure=, an hour for ?user=).
+  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=imager:10m max_size=1g inactive=7d use_temp_path=off;
+  upstream avatar {
+${avatarPorts.map((p) => `    server 127.0.0.1:${p} max_fails=3 fail_timeout=5s;`).join('\n')}
+    keepalive 32;
+  }
+  upstream furni {
+    server 127.0.0.1:${furniPort};
+    keepalive 16;
+  }
+  server {
+    listen 127.0.0.1:${nginxPort};
+    location = /avatar.png { proxy_pass http://avatar;${proxied}
+    }
+    location = /avatar { proxy_pass http://avatar;${proxied}
+    }
+    location / { proxy_pass http://furni;${proxied}
+    }
+  }
+}
+`;
+}
+
+async function get(url) {
+  const res = await fetch(url, { redirect: 'manual' });
+  await res.arrayBuffer();
+  return { status: res.status, proxy: res.headers.get('x-proxy-cache'), source: res.headers.get('x-imager-cache') };
+}
+
+async function health(port) {
+  const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+  return res.json();
+}
+
+const checks = [];
+function check(ok, what) {
+  checks.push({ ok, what });
+  log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}`);
+}
+
+try {
+  const redisServer = which(['redis-server', '/usr/bin/redis-server']);
+  const nginx = which(['nginx', '/usr/sbin/nginx']);
+  if (!redisServer || !nginx) throw new Error('needs the Debian packages redis-server and nginx (apt-get install redis-server nginx)');
+
+  log(`working folder ${work}`);
+  log('1. sample kit and furni corpus');
+  runOnce(['sample-kit', '--out', kit]);
+  if (!FURNI_CORPUS.startsWith('s3://')) runOnce(['build', '--assets', kit, '--out', FURNI_CORPUS]);
+
+  const [redisPort, a1, a2, furniPort, nginxPort] = await Promise.all([1, 2, 3, 4, 5].map(() => freePort()));
+  await new Promise((r) => userApi.listen(0, '127.0.0.1', r));
+  const userApiBase = `http://127.0.0.1:${userApi.address().port}`;
+
+  log(`2. redis-server on ${redisPort}, avatar instances on ${a1} and ${a2}, furni on ${furniPort}, nginx on ${nginxPort}`);
+  await mkdir(join(work, 'redis'));
+  await run('redis', redisServer, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', join(work, 'redis'),
+    '--maxmemory', '256mb', '--maxmemory-policy', 'allkeys-lru']);
+  await waitFor('redis-server', () => canConnect(redisPort));
+  const redisUrl = `redis://127.0.0.1:${redisPort}/0`;
+  for (const [name, port] of [['avatar-1', a1], ['avatar-2', a2]]) {
+    await run(name, ...cli(['serve', 'avatar', '--assets', kit, '--host', '127.0.0.1', '--port', String(port), '--workers', '1',
+      '--redis', redisUrl, '--user-api', userApiBase, '--trust-proxy', '--log-level', 'warn']));
+  }
+  await run('furni', ...cli(['serve', 'furni', '--corpus', FURNI_CORPUS, '--host', '127.0.0.1', '--port', String(furniPort), '--log-level', 'warn']));
+  for (const port of [a1, a2]) await waitFor(`avatar instance on ${port}`, async () => (await health(port)).redis?.available === true);
+  await waitFor('furni service', async () => (await fetch(`http://127.0.0.1:${furniPort}/healthz`)).ok);
+  const nginxDir = join(work, 'nginx');
+  await mkdir(nginxDir);
+  await writeFile(join(nginxDir, 'nginx.conf'), nginxConf({ nginxPort, avatarPorts: [a1, a2], furniPort, dir: nginxDir }));
+  await run('nginx', nginx, ['-p', nginxDir, '-c', join(nginxDir, 'nginx.conf'), '-e', join(nginxDir, 'error.log'), '-g', 'daemon off;']);
+  await waitFor('nginx', () => canConnect(nginxPort));
+  const lb = `http://127.0.0.1:${nginxPort}`;
+
+  const renders = async () => (await Promise.all([a1, a2].map(health))).map((h) => h.renders.renders);
+  const sum = (xs) => xs.reduce((s, x) => s + x, 0);
+  const FIG = USERS.Bob;
+  const burst = async (urls, copies) => (await Promise.all(urls.flatMap((u) => Array.from({ length: copies }, () => get(u)))));
+
+  log('3. traffic');
+  // a) Through nginx: 24 cold URLs, 16 clients each at once.
+  let before = sum(await renders());
+  const coldA = Array.from({ length: 24 }, (_, i) => `${lb}/avatar.png?figure=${FIG}&direction=${i % 8}&size=${'slm'[i % 3]}&demo=lb${i}`);
+  let answers = await burst(coldA, 16);
+  let done = sum(await renders()) - before;
+  check(answers.every((r) => r.status === 200), `through nginx: ${answers.length} requests for ${coldA.length} cold URLs, all 200`);
+  check(done === coldA.length, `through nginx: ${done} renders for ${coldA.length} cold URLs`);
+  // b) Around nginx, straight at both instances (several load balancers or CDN edges, each with its own
+  //    cache): 24 other cold URLs, 16 clients each, half on each instance. Redis' render lock coalesces.
+  before = sum(await renders());
+  const coldB = Array.from({ length: 24 }, (_, i) => `/avatar.png?figure=${FIG}&direction=${i % 8}&size=${'slm'[i % 3]}&action=wav&animated=1&demo=edge${i}`);
+  answers = await Promise.all(coldB.flatMap((u) => Array.from({ length: 16 }, (_, c) => get(`http://127.0.0.1:${c % 2 ? a2 : a1}${u}`))));
+  done = sum(await renders()) - before;
+  check(answers.every((r) => r.status === 200), `two instances directly: ${answers.length} requests for ${coldB.length} cold URLs, all 200`);
+  check(done === coldB.length, `two instances directly: ${done} renders for ${coldB.length} cold URLs (Redis render lock)`);
+  // c) The same URLs through nginx again: its cache answers.
+  answers = await burst(coldA.slice(0, 8), 4);
+  check(answers.every((r) => r.proxy === 'HIT'), `warm through nginx: ${answers.filter((r) => r.proxy === 'HIT').length}/${answers.length} nginx cache hits`);
+  // d) Usernames: asked on one instance, then (in other spellings) on the other: the API is asked once
+  //    per name, the other instance takes the name and the image from Redis.
+  const hitsBefore = userApiHits;
+  answers = [];
+  for (const [port, names] of [[a1, ['Bob', 'Alice']], [a2, ['bob', 'ALICE', 'Bob']]]) {
+    answers.push(...(await Promise.all(names.map((n) => get(`http://127.0.0.1:${port}/avatar.png?user=${n}&size=s`)))));
+  }
+  check(answers.slice(2).every((r) => r.source === 'redis'), `?user= on the second instance: ${answers.slice(2).map((r) => r.source).join(', ')}`);
+  check(answers.every((r) => r.status === 200), `?user= on both instances: ${answers.length} answers, all 200`);
+  check(userApiHits - hitsBefore === 2, `user API asked ${userApiHits - hitsBefore} times for 2 names across both instances`);
+  // e) Furni through nginx.
+  const thumb = `${lb}/catalog-thumbs/kit_table_sd.png`;
+  const furni = [await get(thumb), await get(thumb)];
+  check(furni[0].status === 200 && furni[1].proxy === 'HIT', `furni through nginx: ${furni[0].status}, then nginx cache ${furni[1].proxy}`);
+
+  log('4. per instance (from /healthz)');
+  log('  instance  renders  redis image hits  render waits  waits answered by the other  state');
+  for (const [i, port] of [a1, a2].entries()) {
+    const h = await health(port);
+    log(`  avatar-${i + 1}  ${String(h.renders.renders).padStart(7)}  ${String(h.redis.imageHits).padStart(16)}  ${String(h.redis.renderWaits).padStart(12)}  ${String(h.redis.renderWaitHits).padStart(28)}  ${h.redis.state}`);
+    if (process.env.DEMO_VERBOSE) log(JSON.stringify(h.redis));
+  }
+} catch (err) {
+  check(false, err.message);
+} finally {
+  await stopAll();
+  await new Promise((r) => userApi.close(r));
+  if (keep) log(`kept ${work}`);
+  else await rm(work, { recursive: true, force: true });
+}
+const failed = checks.filter((c) => !c.ok).length;
+log(failed === 0 ? `all ${checks.length} checks held; everything stopped` : `${failed} of ${checks.length} checks failed`);
+process.exit(failed === 0 ? 0 : 1);
