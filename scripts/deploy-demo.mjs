@@ -4,7 +4,8 @@
 // cache. Sends cold and warm traffic and checks that every cold URL was rendered once across both
 // instances. Needs the Debian packages redis-server and nginx. Exit status 0 = every check held.
 //
-//   node scripts/deploy-demo.mjs [--keep]     (--keep: leave the working folder for a look at the logs)
+//   node scripts/deploy-demo.mjs [--keep] [--furni-from-disk]
+//   (--keep: leave the working folder for a look at the logs; --furni-from-disk: no bucket)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -20,12 +21,17 @@ const work = await mkdtemp(join(tmpdir(), 'hotel-imager-deploy-'));
 const kit = join(work, 'kit');
 
 // ─── Furni corpus location ──────────────────────────────────────────────────────────────────────────
-// A folder built below from the sample kit. With the S3 backend, set it to the bucket instead
-// (DEMO_FURNI_CORPUS=s3://BUCKET/PREFIX, after `hotel-imager publish --corpus DIR --to s3://BUCKET/PREFIX`).
-const FURNI_CORPUS = process.env.DEMO_FURNI_CORPUS ?? join(work, 'corpus');
+// The corpus is built from the sample kit into a folder, published to a bucket of an S3-compatible
+// server (s3rver, the test dependency, on loopback) and served from there, as several machines would.
+// `--furni-from-disk` serves the folder instead.
+const fromDisk = process.argv.includes('--furni-from-disk');
+const BUILT_CORPUS = join(work, 'corpus');
+const BUCKET = 'hotel-furni';
+const FURNI_CORPUS = fromDisk ? BUILT_CORPUS : `s3://${BUCKET}/corpus`;
 // ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
 const children = [];
+let s3server;
 const log = (msg) => process.stdout.write(msg + '\n');
 
 function which(names) {
@@ -181,7 +187,25 @@ try {
   log(`working folder ${work}`);
   log('1. sample kit and furni corpus');
   runOnce(['sample-kit', '--out', kit]);
-  if (!FURNI_CORPUS.startsWith('s3://')) runOnce(['build', '--assets', kit, '--out', FURNI_CORPUS]);
+  runOnce(['build', '--assets', kit, '--out', BUILT_CORPUS]);
+  let s3Flags = [];
+  if (!fromDisk) {
+    const { default: S3rver } = await import('s3rver');
+    await mkdir(join(work, 's3'));
+    s3server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(work, 's3'), configureBuckets: [{ name: BUCKET }] });
+    const { port: s3Port } = await s3server.run();
+    // s3rver's fixed test credentials, through the standard AWS variables every child reads.
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' });
+    s3Flags = ['--s3-endpoint', `http://127.0.0.1:${s3Port}`, '--s3-force-path-style'];
+    // Not runOnce: s3rver answers from this process, whose event loop a synchronous spawn would block.
+    const [cmd, args] = cli(['publish', '--corpus', BUILT_CORPUS, '--to', FURNI_CORPUS, ...s3Flags]);
+    const published = spawn(cmd, args, { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    published.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((r) => published.on('exit', r));
+    if (code !== 0) throw new Error(`hotel-imager publish failed:\n${stderr}`);
+    log(`   published to ${FURNI_CORPUS} on the S3-compatible server at 127.0.0.1:${s3Port}`);
+  }
 
   const [redisPort, a1, a2, furniPort, nginxPort] = await Promise.all([1, 2, 3, 4, 5].map(() => freePort()));
   await new Promise((r) => userApi.listen(0, '127.0.0.1', r));
@@ -197,7 +221,7 @@ try {
     await run(name, ...cli(['serve', 'avatar', '--assets', kit, '--host', '127.0.0.1', '--port', String(port), '--workers', '1',
       '--redis', redisUrl, '--user-api', userApiBase, '--trust-proxy', '--log-level', 'warn']));
   }
-  await run('furni', ...cli(['serve', 'furni', '--corpus', FURNI_CORPUS, '--host', '127.0.0.1', '--port', String(furniPort), '--log-level', 'warn']));
+  await run('furni', ...cli(['serve', 'furni', '--corpus', FURNI_CORPUS, ...s3Flags, '--host', '127.0.0.1', '--port', String(furniPort), '--log-level', 'warn']));
   for (const port of [a1, a2]) await waitFor(`avatar instance on ${port}`, async () => (await health(port)).redis?.available === true);
   await waitFor('furni service', async () => (await fetch(`http://127.0.0.1:${furniPort}/healthz`)).ok);
   const nginxDir = join(work, 'nginx');
@@ -245,6 +269,8 @@ try {
   const thumb = `${lb}/catalog-thumbs/kit_table_sd.png`;
   const furni = [await get(thumb), await get(thumb)];
   check(furni[0].status === 200 && furni[1].proxy === 'HIT', `furni through nginx: ${furni[0].status}, then nginx cache ${furni[1].proxy}`);
+  const storage = (await (await fetch(`http://127.0.0.1:${furniPort}/healthz`)).json()).checks?.storage ?? {};
+  check(fromDisk ? storage.backend !== 's3' : storage.backend === 's3' && storage.reachable === true, `furni service reads its corpus from ${storage.backend ?? '?'} (${storage.location ?? FURNI_CORPUS}), reachable: ${storage.reachable}`);
 
   log('4. per instance (from /healthz)');
   log('  instance  renders  redis image hits  render waits  waits answered by the other  state');
@@ -257,6 +283,7 @@ try {
   check(false, err.message);
 } finally {
   await stopAll();
+  await s3server?.close();
   await new Promise((r) => userApi.close(r));
   if (keep) log(`kept ${work}`);
   else await rm(work, { recursive: true, force: true });
