@@ -362,13 +362,13 @@ test('sample kit, Flash layout: convert reports the broken SWFs; the furni build
   assert.deepEqual(b.corpus.counts, a.corpus.counts);
   assert.deepEqual(b.corpus.files, a.corpus.files, 'Flash kit and converted folder: every file byte-identical');
 
-  // The Nitro kit: the same files, byte-identical except the one item whose sprite SWF bitmaps cannot hold,
-  // and the chair's bundle: the Nitro kit's carries its size-32 visualization, which a SWF is read
-  // without (as nitro-converter reads it), so the Flash-built bundle has none.
+  // The Nitro kit: the same files, byte-identical except the one item whose sprite SWF bitmaps cannot hold.
+  // The chair's bundle is identical too: the build and the converter read a SWF with its size-32
+  // visualization and sprites, so the Flash-built bundle carries them as the Nitro kit's does.
   assert.deepEqual(Object.keys(c.corpus.files), Object.keys(a.corpus.files));
   const differing = Object.keys(a.corpus.files).filter((p) => a.corpus.files[p]!.sha256 !== c.corpus.files[p]!.sha256);
   // (Its icon draws only layer a, so the icon is identical.)
-  assert.deepEqual(differing, ['furni-renders/kit_panel_copy.png', 'hof_furni/61004/kit_chair_4dir.bundle', 'hof_furni/61009/kit_panel_copy.bundle']);
+  assert.deepEqual(differing, ['furni-renders/kit_panel_copy.png', 'hof_furni/61009/kit_panel_copy.bundle']);
   for (const p of differing.filter((x) => x.endsWith('.png'))) {
     const x = decodePngSync(corpusFile(out('flash'), p));
     const y = decodePngSync(corpusFile(out('nitro'), p));

@@ -177,7 +177,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
         await writeAtomic(join(to, target), await writeAssetLibrary(library));
         report.effects.push({ source: rel(job.path), target });
       } else {
-        const lib = await readFurniSwf(bytes, rel(job.path));
+        const lib = await readFurniSwf(bytes, rel(job.path), { keepAllSizes: true });
         const target = join('bundled', 'furniture', `${job.name}.nitro`);
         await writeAtomic(join(to, target), await writeAssetLibrary(lib));
         report.furniture.push({ source: rel(job.path), target });

@@ -88,7 +88,7 @@ export async function detectLayout(assetsDir: string, o: LayoutOverrides = {}): 
  * furni spritesheet is one large PNG per item: libvips decodes it at about half the CPU of pngjs.
  */
 export function furniLibraryLoader(kind: LayoutKind): (bytes: Uint8Array, file: string) => Promise<AssetLibrary> {
-  return kind === 'nitro' ? (bytes, file) => readAssetLibrary(bytes, file, { nativeDecode: true }) : (bytes, file) => readFurniSwf(bytes, file);
+  return kind === 'nitro' ? (bytes, file) => readAssetLibrary(bytes, file, { nativeDecode: true }) : (bytes, file) => readFurniSwf(bytes, file, { keepAllSizes: true });
 }
 
 /** Furnidata rows plus the legacy rows that could not be read (reported, not fatal). */
