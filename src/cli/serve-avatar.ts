@@ -43,6 +43,8 @@ const FLAGS: Flag[] = [
   { flag: '--redis-ttl-ms <n>', key: 'redisImageTtlMs', kind: 'int', help: 'how long a rendered image stays in Redis (default 604800000 = 7 days)' },
   { flag: '--redis-timeout-ms <n>', key: 'redisTimeoutMs', kind: 'int', help: 'longest wait for one Redis command before going on without it (default 75)' },
   { flag: '--redis-lock-ms <n>', key: 'redisLockMs', kind: 'int', help: 'render lock life, the longest wait for another instance\'s render (default 5000)' },
+  { flag: '--badge-elements <file>', key: 'badgeElementsFile', kind: 'string', help: 'group badge element table: the CSV or JSON export of the emulator\'s guilds_elements (default: gamedata/guilds_elements.csv in the assets folder)' },
+  { flag: '--badge-parts <dir>', key: 'badgePartsDir', kind: 'string', help: 'folder of group badge part images (group_badge.nitro and/or badgepart_*.png|gif), searched before the assets folder' },
   { flag: '--log-level <level>', key: 'logLevel', kind: 'level', help: 'fatal, error, warn, info (one line per request), debug, trace or silent (default info)' },
 ];
 

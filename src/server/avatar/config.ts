@@ -41,6 +41,10 @@ export interface AvatarServiceConfig {
   redisTimeoutMs: number;
   /** Life of a render lock: the longest another instance waits for this one's render. */
   redisLockMs: number;
+  /** Group badge parts kept outside the asset folder (group_badge.nitro and/or badgepart_* images). */
+  badgePartsDir?: string;
+  /** The guilds_elements export (CSV or JSON); default gamedata/guilds_elements.csv in the asset folder. */
+  badgeElementsFile?: string;
 }
 
 const MiB = 1024 * 1024;
@@ -105,6 +109,8 @@ export const AVATAR_ENV: Record<string, { key: keyof AvatarServiceConfig; kind: 
   HOTEL_IMAGER_REDIS_TTL_MS: { key: 'redisImageTtlMs', kind: 'int' },
   HOTEL_IMAGER_REDIS_TIMEOUT_MS: { key: 'redisTimeoutMs', kind: 'int' },
   HOTEL_IMAGER_REDIS_LOCK_MS: { key: 'redisLockMs', kind: 'int' },
+  HOTEL_IMAGER_BADGE_PARTS: { key: 'badgePartsDir', kind: 'string' },
+  HOTEL_IMAGER_BADGE_ELEMENTS: { key: 'badgeElementsFile', kind: 'string' },
 };
 
 export function parseNonNegativeInt(text: string, what: string): number {
