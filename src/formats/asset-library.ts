@@ -114,8 +114,13 @@ function cutSprite(atlas: RgbaImage, f: NitroSpriteFrame, file: string, key: str
   return piece;
 }
 
+export interface WriteLibraryOptions extends NitroWriteOptions {
+  /** A sprite's frame name in the spritesheet (default `<library>_<sprite>`; the group badge part library names them `badgepart_<name>.png`). */
+  frameName?: (sprite: string) => string;
+}
+
 /** Packs sprites into one atlas (shelf packing, deterministic order) and writes a `.nitro` bundle. */
-export async function writeAssetLibrary(lib: AssetLibrary, opts: NitroWriteOptions = {}): Promise<Buffer> {
+export async function writeAssetLibrary(lib: AssetLibrary, opts: WriteLibraryOptions = {}): Promise<Buffer> {
   const names = [...lib.sprites.keys()].sort();
   const { placements, width, height } = packShelves(names.map((n) => ({ key: n, width: lib.sprites.get(n)!.width, height: lib.sprites.get(n)!.height })));
   const atlas = createImage(Math.max(1, width), Math.max(1, height));
@@ -125,7 +130,7 @@ export async function writeAssetLibrary(lib: AssetLibrary, opts: NitroWriteOptio
     for (let row = 0; row < img.height; row++) {
       atlas.data.set(img.data.subarray(row * img.width * 4, (row + 1) * img.width * 4), ((p.y + row) * atlas.width + p.x) * 4);
     }
-    frames[`${lib.name}_${p.key}`] = {
+    frames[opts.frameName ? opts.frameName(p.key) : `${lib.name}_${p.key}`] = {
       frame: { x: p.x, y: p.y, w: img.width, h: img.height },
       rotated: false,
       trimmed: false,
