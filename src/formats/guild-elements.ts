@@ -95,7 +95,7 @@ class Builder {
 export function parseGuildElementsCsv(csv: string, file = '<csv>'): GuildElements {
   let records: string[][];
   try {
-    records = parse(csv, { bom: true, relax_column_count: true, skip_empty_lines: true, relax_quotes: true }) as string[][];
+    records = parse(csv, { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
   } catch (e) {
     throw new FormatError('guilds_elements CSV', file, (e as Error).message);
   }
@@ -103,7 +103,7 @@ export function parseGuildElementsCsv(csv: string, file = '<csv>'): GuildElement
   let columns: Column[] = [...COLUMNS];
   let first = 0;
   const head = records[0]?.map((c) => c.trim().toLowerCase());
-  if (head && head[0] !== undefined && !/^-?\d+$/.test(head[0])) {
+  if (head && (head[0] === 'id' || head.includes('firstvalue'))) {
     // A header row: columns by name.
     for (const need of ['id', 'firstvalue', 'type'] as const) {
       if (!head.includes(need)) throw new FormatError('guilds_elements CSV', file, `its header row (${head.join(', ')}) has no "${need}" column`);
