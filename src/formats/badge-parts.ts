@@ -6,7 +6,7 @@
 // A trimmed frame comes back at its untrimmed size (the client positions a part by that size).
 import { decodeImage } from '../imaging/codec.js';
 import { type RgbaImage } from '../imaging/image.js';
-import { readAssetLibrary } from './asset-library.js';
+import { readAssetLibrary, writeAssetLibrary, type AssetLibrary } from './asset-library.js';
 import { FormatError } from './errors.js';
 
 /** A frame or file name without its extension, as the client registers its texture. */
@@ -30,4 +30,10 @@ export async function readBadgePartImage(data: Uint8Array, file = '<part>'): Pro
   } catch (e) {
     throw new FormatError('badge part image', file, `does not decode: ${(e as Error).message}`);
   }
+}
+
+/** Writes part images (by texture name) as the client's part library: one spritesheet, frames `<name>.png`, no assets. */
+export async function writeBadgePartLibrary(images: ReadonlyMap<string, RgbaImage>): Promise<Buffer> {
+  const lib: AssetLibrary = { name: 'group_badge', data: { name: 'group_badge', type: 'group_badge' } as AssetLibrary['data'], sprites: new Map(images) };
+  return writeAssetLibrary(lib, { frameName: (sprite) => `${sprite}.png` });
 }

@@ -57,7 +57,7 @@ async function findElementsFile(assetsDir: string, opts: BadgeSourceOptions): Pr
 }
 
 /** `c_images/Badgeparts` with whatever case the hotel gave the last folder. */
-async function findFlashPartsDir(assetsDir: string): Promise<string | undefined> {
+export async function findFlashPartsDir(assetsDir: string): Promise<string | undefined> {
   const images = join(assetsDir, 'c_images');
   if (!(await isDir(images))) return undefined;
   const names = (await readdir(images)).sort();
@@ -96,25 +96,25 @@ function librarySource(file: string): PartSource {
   };
 }
 
+/** The `badgepart_*` images of a folder by texture name, the files read, and those that did not decode. */
+export async function readBadgePartFolder(dir: string): Promise<{ images: Map<string, RgbaImage>; files: [string, Buffer][]; unreadable: string[] }> {
+  const images = new Map<string, RgbaImage>();
+  const files: [string, Buffer][] = [];
+  const unreadable: string[] = [];
+  for (const file of await partFiles(dir)) {
+    const data = await readFile(file);
+    files.push([file, data]);
+    try {
+      images.set(partTextureName(basename(file)), await readBadgePartImage(data, file));
+    } catch (e) {
+      unreadable.push((e as Error).message);
+    }
+  }
+  return { images, files, unreadable };
+}
+
 function folderSource(dir: string): PartSource {
-  return {
-    place: dir,
-    read: async () => {
-      const images = new Map<string, RgbaImage>();
-      const files: [string, Buffer][] = [];
-      const unreadable: string[] = [];
-      for (const file of await partFiles(dir)) {
-        const data = await readFile(file);
-        files.push([file, data]);
-        try {
-          images.set(partTextureName(basename(file)), await readBadgePartImage(data, file));
-        } catch (e) {
-          unreadable.push((e as Error).message);
-        }
-      }
-      return { images, files, unreadable };
-    },
-  };
+  return { place: dir, read: () => readBadgePartFolder(dir) };
 }
 
 /**

@@ -10,6 +10,8 @@ import { loadBadgeHotel, parseBadgeCode, renderBadge, type BadgeHotel, type Badg
 import { alphaBounds, type RgbaImage } from '../../src/imaging/image.js';
 import { decodeImage } from '../../src/imaging/codec.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
+import { convertFlashToNitro } from '../../src/convert/flash-to-nitro.js';
+import { readFile } from 'node:fs/promises';
 import { gifFramesRgba, readGif } from '../helpers/gif-reader.js';
 
 let scratch: string;
@@ -142,4 +144,18 @@ test('same code, same bytes, every time', () => {
   const a = draw(nitro, 'b03034s04094s02110s03118').body;
   const b = draw(nitro, 'b03034s04094s02110s03118').body;
   assert.ok(a.equals(b));
+});
+
+test('convert turns the Flash kit\'s part files into the Nitro kit\'s part library; the table is copied', async () => {
+  const to = join(scratch, 'converted');
+  const report = await convertFlashToNitro({ from: join(scratch, 'flash'), to });
+  assert.deepEqual(report.badges, [
+    { source: 'gamedata/guilds_elements.csv', target: 'gamedata/guilds_elements.csv' },
+    { source: 'c_images/Badgeparts', target: 'bundled/generic/group_badge.nitro' },
+  ]);
+  const lib = 'bundled/generic/group_badge.nitro';
+  assert.ok((await readFile(join(to, lib))).equals(await readFile(join(scratch, 'nitro', lib))), 'the same library bytes as the Nitro kit');
+  const converted = await loadBadgeHotel(to);
+  assert.ok(converted.ok);
+  for (const code of ['b03034s04094s02110s03118', 'b02074t01114s154093']) assert.ok(draw(converted.hotel, code).body.equals(draw(nitro, code).body), code);
 });

@@ -9,7 +9,7 @@
 // id, a table row whose image is missing (skipped) and one whose first image is missing (the second is
 // then tinted). Every image has an outline and a mark on its left, so a wrong place, flip or tint shows.
 // Alpha is 0 or 255 everywhere, so the GIF and PNG files are the same pixels. Same call → same bytes.
-import { writeAssetLibrary, type AssetLibrary } from '../../formats/asset-library.js';
+import { writeBadgePartLibrary } from '../../formats/badge-parts.js';
 import { encodeGif } from '../../imaging/gif.js';
 import { createImage, type RgbaImage } from '../../imaging/image.js';
 import { drawSprite } from '../../imaging/composite.js';
@@ -117,8 +117,7 @@ export function badgePartImages(): Map<string, RgbaImage> {
 
 /** group_badge.nitro as the Nitro client ships it: one spritesheet, frames `badgepart_<name>.png`, no assets. */
 export async function badgePartLibrary(): Promise<Buffer> {
-  const lib: AssetLibrary = { name: 'group_badge', data: { name: 'group_badge', type: 'group_badge' } as AssetLibrary['data'], sprites: badgePartImages() };
-  return writeAssetLibrary(lib, { frameName: (sprite) => `${sprite}.png` });
+  return writeBadgePartLibrary(badgePartImages());
 }
 
 export async function badgeKitFiles(layout: 'nitro' | 'flash'): Promise<KitFile[]> {
