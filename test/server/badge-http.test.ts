@@ -271,7 +271,8 @@ test('a reload swaps in new data: new identity, new ETag, new pixels; the old en
   assert.equal(afterReload.res.headers.get('x-imager-cache'), 'render');
   assert.notEqual(afterReload.res.headers.get('etag'), before.res.headers.get('etag'));
   assert.ok(!afterReload.body.equals(before.body));
-  assert.ok(s.badges.files().includes(table));
+  assert.ok(s.badges.watchPaths().includes(table));
+  assert.ok(s.badges.watchPaths().some((f) => f.endsWith('c_images/Badgeparts')), 'where Flash parts would be');
   // Take the table away: badges go off on the next reload, with the reason.
   await rm(table);
   assert.equal((await s.badges.reload()).ok, false);

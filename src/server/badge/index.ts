@@ -2,6 +2,8 @@
 // its /healthz section and a reload. Self-contained: the avatar service hands over its caches and
 // mounts `route` ahead of Fastify, nothing else of it changes.
 import { loadBadgeHotel, type BadgeLoadResult, type BadgeSourceOptions } from '../../badge/index.js';
+import { join } from 'node:path';
+import { DEFAULT_ELEMENT_FILES, FLASH_PARTS_DIR, NITRO_PARTS_PATH } from '../../hotel/badge.js';
 import { isDir, isFile } from '../../hotel/files.js';
 import { type RequestLineLogger } from '../avatar/avatar-handler.js';
 import { type ImageCache } from '../avatar/image-cache.js';
@@ -34,8 +36,11 @@ export interface BadgeRoutes {
   health: () => Record<string, unknown>;
   /** Reads the badge data again and swaps it in (a live reload); resolves to what was loaded. */
   reload: () => Promise<BadgeLoadResult>;
-  /** Files the current data was read from (empty while badges are off): what a reload watcher stats. */
-  files: () => readonly string[];
+  /**
+   * What a reload watcher stats: every file the current data was read from, and the places a table or
+   * parts would be found (so a table that appears, or a folder of new part files, is noticed too).
+   */
+  watchPaths: () => string[];
   /** Logs what is loaded, or why badges are off (once the service's logger exists). */
   announce: () => void;
 }
@@ -76,7 +81,17 @@ export async function openBadges(config: BadgeConfig, deps: BadgeDeps): Promise<
       report(data);
       return data;
     },
-    files: () => (service.current.ok ? service.current.hotel.files : []),
+    watchPaths: () => {
+      const found = service.current.ok ? service.current.hotel.files : [];
+      const places = [
+        ...DEFAULT_ELEMENT_FILES.map((f) => join(config.assetsDir, f)),
+        join(config.assetsDir, NITRO_PARTS_PATH),
+        join(config.assetsDir, FLASH_PARTS_DIR),
+        ...(config.badgeElementsFile !== undefined ? [config.badgeElementsFile] : []),
+        ...(config.badgePartsDir !== undefined ? [config.badgePartsDir] : []),
+      ];
+      return [...new Set([...found, ...places])];
+    },
     announce: () => report(service.current),
   };
 }
