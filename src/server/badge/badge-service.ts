@@ -46,9 +46,9 @@ export class BadgeService {
 
   async answer(rest: string, query: string): Promise<BadgeAnswer> {
     const data = this.data;
+    if (!data.ok) return this.refuse(404, `badges are off on this server: ${data.reason}\n`);
     const req = parseBadgeRequest(rest, query);
     if (!req.ok) return this.refuse(req.status, req.reason);
-    if (!data.ok) return this.refuse(404, `badges are off on this server: ${data.reason}\n`);
     const { key, version } = badgeKey(data.hotel, req);
     const { cache, shared } = this.deps;
     const hot = cache.getMemory(key);
@@ -75,9 +75,9 @@ export class BadgeService {
   /** A fresh render with every part's image, colour and cell, for the debug page; never cached. */
   debug(rest: string, query: string): BadgeDebugAnswer {
     const data = this.data;
+    if (!data.ok) return { kind: 'text', status: 404, reason: `badges are off on this server: ${data.reason}\n` };
     const req = parseBadgeRequest(rest, query);
     if (!req.ok) return { kind: 'text', status: req.status, reason: req.reason };
-    if (!data.ok) return { kind: 'text', status: 404, reason: `badges are off on this server: ${data.reason}\n` };
     const { key, canonical } = badgeKey(data.hotel, req);
     const plan = planBadge(data.hotel, req.parts);
     const drawn = plan.layers.length > 0 ? renderBadge(data.hotel, req.parts, req.format) : undefined;
