@@ -31,7 +31,7 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
     let status: number;
     let bytes: number;
     try {
-      const answer = await service.answer(rest, queryOf(url));
+      const answer = await service.answer(rest, queryOf(url), url);
       if (answer.kind === 'image') [status, bytes] = sendImage(req, res, answer.image, BADGE_CACHE_CONTROL, answer.source);
       else [status, bytes] = [answer.status, sendText(res, answer.status, answer.reason)];
     } catch (err) {
@@ -66,8 +66,12 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
     const started = performance.now();
     const rest = pathAfter(url, BADGE_PATH);
     if (rest !== undefined) {
-      if (method === 'GET' || method === 'HEAD') void answerImage(req, res, url, rest, started);
-      else if (method === 'OPTIONS') {
+      if (method === 'GET' || method === 'HEAD') {
+        // Answered before and still in memory: straight back, nothing parsed.
+        const image = service.memoryImage(url);
+        if (image !== undefined) finish(method, url, ...sendImage(req, res, image, BADGE_CACHE_CONTROL, 'memory'), started);
+        else void answerImage(req, res, url, rest, started);
+      } else if (method === 'OPTIONS') {
         sendPreflight(req, res);
         finish(method, url, 204, 0, started);
       } else {
