@@ -1,8 +1,9 @@
 // npm run bench:badges — group badges, cold and cached:
 //   1. in process: plan + draw + encode of distinct 3-part badges (PNG and GIF), one core, p50/p99, badges/s;
 //   2. over HTTP, the avatar service in a child process (so the load generator does not share its event
-//      loop): cold distinct badge URLs at concurrency 1 and 64; cached, one URL for BENCH_SECONDS at 32
-//      connections (autocannon); cached, the cold URLs again at 64.
+//      loop): cold distinct badge URLs at concurrency 1 and 64; cached, the cold URLs again at 64; cached,
+//      one URL for BENCH_SECONDS at 32 connections (autocannon), then one cached avatar URL the same way
+//      for a figure taken at the same moment.
 // Data: the real Nitro part library and table in ../shared/realdata when present (BENCH_BADGE_ASSETS and
 // BENCH_BADGE_ELEMENTS to name others), else the sample kit. Codes come from the data's own table (every
 // base and symbol it has, random colours and positions); BENCH_SEED repeats a set. Prints figures only.
