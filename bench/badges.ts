@@ -10,12 +10,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBadgeHotel, parseBadgeCode, renderBadge, type BadgeHotel } from '../src/badge/index.js';
-import { percentile, ratePerSecond, runLoad, type LoadResult } from './http-load.js';
+import { freePort, percentile, ratePerSecond, runLoad, type LoadResult } from './http-load.js';
+import { seededRandom } from './reference/figures.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -46,32 +46,9 @@ async function childMain(): Promise<void> {
   process.send?.({ ready: running.url });
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolvePort(port));
-    });
-  });
-}
-
-/** A small seeded generator (mulberry32): the same seed, the same codes. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `count` distinct long-form codes: a base and two symbols of the table, random colours and positions. */
 function distinctCodes(hotel: BadgeHotel, count: number, seed: number): string[] {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
   const bases = [...hotel.elements.bases.keys()];
   const symbols = [...hotel.elements.symbols.keys()];
