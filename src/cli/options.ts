@@ -85,7 +85,8 @@ export function addOptions<D extends Record<string, OptionDef<unknown>>>(cmd: Co
   for (const { spec } of Object.values(defs)) {
     const main = new Option(spec.flag, spec.help).env(spec.env);
     if (spec.default !== undefined) main.default(spec.default, spec.defaultText);
-    else if (spec.defaultText !== undefined) main.default(undefined, spec.defaultText);
+    // Commander shows a default only when there is a value; ours is resolved apart (readOptions), so the text serves.
+    else if (spec.defaultText !== undefined) main.default(spec.defaultText, spec.defaultText);
     cmd.addOption(main);
     for (const alias of spec.aliases ?? []) {
       const o = new Option(alias.flag, `older name of ${longName(spec.flag)}${alias.note ? `, ${alias.note}` : ''}`).helpGroup(OLDER_NAMES_HEADING);

@@ -11,10 +11,17 @@ import { registerSampleKitCommand } from './sample-kit.js';
 import { registerServeCommand } from './serve.js';
 import { registerStartCommand } from './start.js';
 
+/** Where commander writes help and its own errors (tests capture them). */
+export interface ProgramOutput {
+  writeOut?: (text: string) => void;
+  writeErr?: (text: string) => void;
+}
+
 /** The whole command line, ready to parse; output and exit are the caller's (tests parse in-process). */
-export function createProgram(): Command {
+export function createProgram(output: ProgramOutput = {}): Command {
   const program = new Command();
   program
+    .configureOutput({ ...(output.writeOut ? { writeOut: output.writeOut } : {}), ...(output.writeErr ? { writeErr: output.writeErr } : {}) })
     .name('hotel-imager')
     .description('Furniture asset service and avatar rendering service for Habbo-style hotels')
     .version(readPackageVersion(), '-V, --version', 'print the version and exit')
