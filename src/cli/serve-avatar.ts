@@ -117,7 +117,7 @@ export async function runAvatarService(
   const running = await startAvatarService({ ...cfg, assetsDir });
   running.app.log.info(
     { url: running.url, assets: assetsDir, workers: cfg.workers, cacheDir: cfg.diskCacheDir ?? null, redis: cfg.redisUrl === undefined ? null : redactRedisUrl(cfg.redisUrl) },
-    `avatar service listening on ${describeBind(cfg.host, Number(new URL(running.url).port))} — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
+    `avatar service listening on ${running.url} (bound to ${describeBind(cfg.host, Number(new URL(running.url).port))}) — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
   );
   if (signals) stopOnSignals([running.close]);
   return { url: running.url, close: running.close };

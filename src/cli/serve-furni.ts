@@ -72,7 +72,7 @@ export async function runFurniService(opts: FurniServerOptions, { signals = true
   }
   running.app.log.info(
     { url: running.url, corpus: running.store.location, files: health.corpus?.files ?? 0 },
-    `furni service listening on ${describeBind(opts.host ?? DEFAULT_HOST, running.port)} — try ${running.url}/healthz`,
+    `furni service listening on ${running.url} (bound to ${describeBind(opts.host ?? DEFAULT_HOST, running.port)})`,
   );
   if (signals) stopOnSignals([running.close]);
   return running;
