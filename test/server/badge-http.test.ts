@@ -244,8 +244,8 @@ test('--badge-elements and --badge-parts: a table (CSV or JSON) and parts kept o
   const j = await start(bare, { badgeElementsFile: json, badgePartsDir: parts });
   assert.ok((await get(`/habbo-imaging/badge/${CODE}.png`, {}, j.url)).body.equals(body));
   // A table or folder named but missing stops the start, saying which.
-  await assert.rejects(start(bare, { badgeElementsFile: join(scratch, 'nope.csv') }), /--badge-elements: .*nope\.csv is not a file/);
-  await assert.rejects(start(bare, { badgePartsDir: join(scratch, 'nope') }), /--badge-parts: .*nope is not a folder/);
+  await assert.rejects(start(bare, { badgeElementsFile: join(scratch, 'nope.csv') }), /the badge element table .*nope\.csv \(--badge-elements, HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS\) is not a file/);
+  await assert.rejects(start(bare, { badgePartsDir: join(scratch, 'nope') }), /the badge parts folder .*nope \(--badge-parts, HOTEL_IMAGER_AVATAR_BADGE_PARTS\) is not a folder/);
 });
 
 test('the Flash layout serves the same bytes; the data identity is in the ETag, not only in the bytes', async () => {

@@ -57,10 +57,10 @@ function sourceOptions(config: BadgeConfig): BadgeSourceOptions {
  */
 export async function openBadges(config: BadgeConfig, deps: BadgeDeps): Promise<BadgeRoutes> {
   if (config.badgeElementsFile !== undefined && !(await isFile(config.badgeElementsFile))) {
-    throw new Error(`--badge-elements: ${config.badgeElementsFile} is not a file`);
+    throw new Error(`the badge element table ${config.badgeElementsFile} (--badge-elements, HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS) is not a file`);
   }
   if (config.badgePartsDir !== undefined && !(await isDir(config.badgePartsDir))) {
-    throw new Error(`--badge-parts: ${config.badgePartsDir} is not a folder`);
+    throw new Error(`the badge parts folder ${config.badgePartsDir} (--badge-parts, HOTEL_IMAGER_AVATAR_BADGE_PARTS) is not a folder`);
   }
   const load = () => loadBadgeHotel(config.assetsDir, sourceOptions(config));
   const first = await load();
