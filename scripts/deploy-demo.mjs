@@ -4,8 +4,10 @@
 // cache. Sends cold and warm traffic and checks that every cold URL was rendered once across both
 // instances. Needs the Debian packages redis-server and nginx. Exit status 0 = every check held.
 //
-//   node scripts/deploy-demo.mjs [--keep] [--furni-from-disk]
-//   (--keep: leave the working folder for a look at the logs; --furni-from-disk: no bucket)
+//   node scripts/deploy-demo.mjs [--keep] [--furni-from-disk] [--nginx-port N] [--avatar-ports N,N]
+//                                [--furni-port N] [--redis-port N] [--s3-port N]
+//   (--keep: leave the working folder for a look at the logs; --furni-from-disk: no bucket; a port not
+//    given is a free one, all on 127.0.0.1)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -14,9 +16,50 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const keep = process.argv.includes('--keep');
+
+function usageError(message) {
+  process.stderr.write(`deploy-demo: ${message}\n`);
+  process.exit(2);
+}
+let args;
+try {
+  args = parseArgs({
+    options: {
+      keep: { type: 'boolean', default: false },
+      'furni-from-disk': { type: 'boolean', default: false },
+      'nginx-port': { type: 'string' },
+      'avatar-ports': { type: 'string' },
+      'furni-port': { type: 'string' },
+      'redis-port': { type: 'string' },
+      's3-port': { type: 'string' },
+    },
+    strict: true,
+  }).values;
+} catch (err) {
+  usageError(err.message);
+}
+/** A TCP port from a flag: a whole number 1–65535, or a clear error naming the flag. */
+function portFlag(name, value = args[name]) {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(String(value).trim()) || n < 1 || n > 65535) usageError(`--${name} must be a port number 1-65535, got "${value}"`);
+  return n;
+}
+const wanted = {
+  nginx: portFlag('nginx-port'),
+  furni: portFlag('furni-port'),
+  redis: portFlag('redis-port'),
+  s3: portFlag('s3-port'),
+  avatars: args['avatar-ports'] === undefined ? [undefined, undefined] : args['avatar-ports'].split(',').map((p) => portFlag('avatar-ports', p)),
+};
+if (wanted.avatars.length !== 2) usageError(`--avatar-ports takes two ports, e.g. 8081,8082; got "${args['avatar-ports']}"`);
+const given = [wanted.nginx, wanted.furni, wanted.redis, wanted.s3, ...wanted.avatars].filter((p) => p !== undefined);
+if (new Set(given).size !== given.length) usageError(`the same port is given twice: ${given.join(', ')}`);
+
+const keep = args.keep;
 const work = await mkdtemp(join(tmpdir(), 'hotel-imager-deploy-'));
 const kit = join(work, 'kit');
 
@@ -24,7 +67,7 @@ const kit = join(work, 'kit');
 // The corpus is built from the sample kit into a folder, published to a bucket of an S3-compatible
 // server (s3rver, the test dependency, on loopback) and served from there, as several machines would.
 // `--furni-from-disk` serves the folder instead.
-const fromDisk = process.argv.includes('--furni-from-disk');
+const fromDisk = args['furni-from-disk'];
 const BUILT_CORPUS = join(work, 'corpus');
 const BUCKET = 'hotel-furni';
 const FURNI_CORPUS = fromDisk ? BUILT_CORPUS : `s3://${BUCKET}/corpus`;
@@ -43,12 +86,20 @@ function which(names) {
   return undefined;
 }
 
-async function freePort() {
+/** The port asked for, checked free (a clear error otherwise), or a free one. */
+async function port(asked, what) {
   const s = createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
+  try {
+    await new Promise((resolve, reject) => {
+      s.once('error', reject);
+      s.listen(asked ?? 0, '127.0.0.1', resolve);
+    });
+  } catch (err) {
+    throw new Error(`${what}: port ${asked} on 127.0.0.1 is not free (${err.code ?? err.message}); choose another with its flag`);
+  }
+  const { port: p } = s.address();
   await new Promise((r) => s.close(r));
-  return port;
+  return p;
 }
 
 function canConnect(port) {
@@ -192,7 +243,7 @@ try {
   if (!fromDisk) {
     const { default: S3rver } = await import('s3rver');
     await mkdir(join(work, 's3'));
-    s3server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(work, 's3'), configureBuckets: [{ name: BUCKET }] });
+    s3server = new S3rver({ address: '127.0.0.1', port: await port(wanted.s3, 's3 server (--s3-port)'), silent: true, directory: join(work, 's3'), configureBuckets: [{ name: BUCKET }] });
     const { port: s3Port } = await s3server.run();
     // s3rver's fixed test credentials, through the standard AWS variables every child reads.
     Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' });
@@ -207,7 +258,13 @@ try {
     log(`   published to ${FURNI_CORPUS} on the S3-compatible server at 127.0.0.1:${s3Port}`);
   }
 
-  const [redisPort, a1, a2, furniPort, nginxPort] = await Promise.all([1, 2, 3, 4, 5].map(() => freePort()));
+  // One after another: a free port handed out twice at once would collide.
+  const redisPort = await port(wanted.redis, 'redis-server (--redis-port)');
+  const a1 = await port(wanted.avatars[0], 'avatar instance 1 (--avatar-ports)');
+  const a2 = await port(wanted.avatars[1], 'avatar instance 2 (--avatar-ports)');
+  const furniPort = await port(wanted.furni, 'furni service (--furni-port)');
+  const nginxPort = await port(wanted.nginx, 'nginx (--nginx-port)');
+  if (new Set([redisPort, a1, a2, furniPort, nginxPort]).size !== 5) throw new Error('two services were given the same free port; run again');
   await new Promise((r) => userApi.listen(0, '127.0.0.1', r));
   const userApiBase = `http://127.0.0.1:${userApi.address().port}`;
 
@@ -256,13 +313,20 @@ try {
   answers = await burst(coldA.slice(0, 8), 4);
   check(answers.every((r) => r.proxy === 'HIT'), `warm through nginx: ${answers.filter((r) => r.proxy === 'HIT').length}/${answers.length} nginx cache hits`);
   // d) Usernames: asked on one instance, then (in other spellings) on the other: the API is asked once
-  //    per name, the other instance takes the name and the image from Redis.
+  //    per name, the other instance takes the name and the image from Redis. On the second instance
+  //    'bob' and 'ALICE' go at once (two keys: both from Redis), then 'Bob', the same name as 'bob':
+  //    from its own memory now. (Sent together, 'Bob' raced 'bob': whichever request the server
+  //    finished first put the image in memory, and the other said 'memory' or 'redis' by timing.)
   const hitsBefore = userApiHits;
-  answers = [];
-  for (const [port, names] of [[a1, ['Bob', 'Alice']], [a2, ['bob', 'ALICE', 'Bob']]]) {
-    answers.push(...(await Promise.all(names.map((n) => get(`http://127.0.0.1:${port}/avatar.png?user=${n}&size=s`)))));
-  }
-  check(answers.slice(2).every((r) => r.source === 'redis'), `?user= on the second instance: ${answers.slice(2).map((r) => r.source).join(', ')}`);
+  const rendersBefore = await renders();
+  const userUrl = (port, n) => `http://127.0.0.1:${port}/avatar.png?user=${n}&size=s`;
+  const first = await Promise.all(['Bob', 'Alice'].map((n) => get(userUrl(a1, n))));
+  const second = await Promise.all(['bob', 'ALICE'].map((n) => get(userUrl(a2, n))));
+  const again = await get(userUrl(a2, 'Bob'));
+  answers = [...first, ...second, again];
+  const secondRenders = (await renders())[1] - rendersBefore[1];
+  check(second.every((r) => r.source === 'redis') && again.source === 'memory' && secondRenders === 0,
+    `?user= on the second instance: ${second.map((r) => r.source).join(', ')}, then ${again.source}; ${secondRenders} renders there`);
   check(answers.every((r) => r.status === 200), `?user= on both instances: ${answers.length} answers, all 200`);
   check(userApiHits - hitsBefore === 2, `user API asked ${userApiHits - hitsBefore} times for 2 names across both instances`);
   // e) Furni through nginx.
