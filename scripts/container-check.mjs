@@ -131,9 +131,11 @@ try {
   made.images.push(image);
   const size = Number(podman(['image', 'inspect', image, '--format', '{{.Size}}']).out);
   log(`   built ${image} from ${base} in ${((Date.now() - started) / 1000).toFixed(0)} s, ${(size / 1e6).toFixed(0)} MB`);
-  const cfg = JSON.parse(podman(['image', 'inspect', image, '--format', '{{json .Config}}']).out);
-  check(cfg.User === 'node', `runs as user ${cfg.User}`);
-  check(JSON.stringify(cfg.Healthcheck?.Test) === '["CMD","node","/app/scripts/healthcheck.mjs"]', `HEALTHCHECK ${JSON.stringify(cfg.Healthcheck?.Test)}`);
+  const inspected = JSON.parse(podman(['image', 'inspect', image]).out)[0];
+  check(inspected.Config.User === 'node', `runs as user ${inspected.Config.User}`);
+  // Kept in the docker image format only (hence --format docker): podman shows it beside Config.
+  const probe = inspected.Healthcheck?.Test;
+  check(JSON.stringify(probe) === '["CMD","node","/app/scripts/healthcheck.mjs"]', `HEALTHCHECK ${JSON.stringify(probe)}`);
 
   // ─── 2. one container, default command ────────────────────────────────────────────────────────────
   log('2. one container: `start` (both services on the sample kit)');
@@ -220,6 +222,8 @@ try {
     const assets = mounts.find((m) => m.Destination === '/app/assets');
     check(assets && assets.RW === false, `assets mounted read-only at /app/assets (${assets?.Source})`);
 
+    const redisStates = ['avatar-1', 'avatar-2'].map((s) => getInside(name(s), 8081, '/healthz').redis);
+    check(redisStates.every((r) => r.state === 'ready' && r.errors === 0), `both avatar instances on Redis: ${redisStates.map((r) => `${r.state}, ${r.errors} errors`).join('; ')}`);
     const renders = () => ['avatar-1', 'avatar-2'].map((s) => getInside(name(s), 8081, '/healthz').renders.renders);
     const before = renders();
     const fig = 'hd-180-1.hr-100-61.ch-210-66.lg-270-82.sh-290-80';
@@ -242,6 +246,11 @@ try {
     check(h2.imageHits === redisBefore + 1 && h2.state === 'ready', `avatar-2 takes avatar-1's render from Redis (redis ${h2.state}, image hits ${redisBefore} → ${h2.imageHits})`);
     const furni = [await get(`http://127.0.0.1:${httpPort}/catalog-thumbs/kit_table_sd.png`), await get(`http://127.0.0.1:${httpPort}/catalog-thumbs/kit_table_sd.png`)];
     check(furni[0].status === 200 && furni[1].proxy === 'HIT', `furni through nginx: ${furni[0].status}, then nginx cache ${furni[1].proxy}`);
+    const warned = ['furni', 'avatar-1', 'avatar-2'].filter((s) => {
+      const l = podman(['logs', name(s)]);
+      return /"level":(40|50|60)|\[WARN\]|Warning/.test(l.out + l.err);
+    });
+    check(warned.length === 0, `no warning or error in the logs of furni, avatar-1, avatar-2${warned.length ? ` (but: ${warned.join(', ')})` : ''}`);
     const corpus = getInside(name('furni'), 8080, '/healthz').checks?.storage;
     check(corpus?.dir === '/srv/corpus' && corpus?.reachable === true, `furni serves the build job's corpus volume (${corpus?.dir}, ${corpus?.corpus?.files ?? '?'} files)`);
   }

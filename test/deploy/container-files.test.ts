@@ -220,6 +220,9 @@ test("compose.yaml: furni, its build job, two avatar instances on one Redis, ngi
   assert.deepEqual(Object.keys(compose.volumes).sort(), ['corpus', 'nginx-cache']);
   // Redis is a cache: no persistence, evicts at its budget.
   assert.ok(s.redis!.command!.join(' ').includes('--maxmemory-policy allkeys-lru'));
+  // Reached only on the stack's network; a Redis built with protected mode on refuses the instances.
+  assert.ok(s.redis!.command!.join(' ').includes('--protected-mode no'));
+  assert.equal(s.redis!.ports, undefined, 'Redis publishes no port');
 });
 
 test('compose.yaml: nginx config it mounts routes to those services and ports', () => {
