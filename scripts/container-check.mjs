@@ -57,7 +57,7 @@ const runtime = which('runc') ? ['--runtime', 'runc'] : [];
 const composePodmanArgs = runtime.length > 0 ? ['--podman-args', runtime.join(' ')] : [];
 const tag = `check-${process.pid}`;
 const image = `localhost/hotel-imager:${tag}`;
-const made = { containers: [], images: [], compose: undefined };
+const made = { containers: [], images: [], compose: undefined, stages: undefined };
 
 /** podman, its output; throws with stderr when it fails (unless `ok` says which statuses are fine). */
 function podman(args, { ok = [0], input } = {}) {
@@ -131,6 +131,10 @@ try {
   } else {
     log(`   base ${base} (already made; --fresh-base makes it again)`);
   }
+  // The build stages' images are kept by podman as cache; the ones this run adds go at the end.
+  const dangling = () => new Set(podman(['images', '-q', '--filter', 'dangling=true']).out.split('\n').filter(Boolean));
+  const danglingBefore = dangling();
+  made.stages = () => [...dangling()].filter((id) => !danglingBefore.has(id));
   let started = Date.now();
   await step('build', 'podman', [...runtime, 'build', '--format', 'docker', '--build-arg', `NODE_IMAGE=${base}`, '--build-arg', `GIT_COMMIT=${commit}`, '-t', image, repo]);
   made.images.push(image);
@@ -271,6 +275,7 @@ try {
     }
     for (const c of made.containers) podman(['rm', '-f', c], { ok: [0, 1, 2, 125] });
     for (const i of made.images.reverse()) podman(['rmi', '-f', i], { ok: [0, 1, 2, 125] });
+    for (const i of made.stages?.() ?? []) podman(['rmi', i], { ok: [0, 1, 2, 125] });
     await rm(work, { recursive: true, force: true });
   } else {
     log(`kept ${work} and the containers`);
