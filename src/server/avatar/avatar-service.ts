@@ -59,6 +59,13 @@ export type ImageSource = 'memory' | 'disk' | 'redis' | 'render';
 
 type Failure = SharedFailure;
 
+/**
+ * Joins the key of effect and dance requests only: raised when the answer to such a URL changes while the
+ * renderer version does not, so disk and Redis entries written before are never served for it.
+ * 2: `img_format=gif` without `animated=1` shows a dance's or effect's whole loop (it was its first frame).
+ */
+const EFFECT_KEY_REVISION = 2;
+
 /** Bytes the remembered failures may hold together (~10,000 of them). */
 export const FAILURE_CACHE_BYTES = 8 * 1024 * 1024;
 /** A remembered message is cut here: it is a fallback's log detail, not a record of the request. */
@@ -182,7 +189,7 @@ export class AvatarService {
   private keyVersion(req: AvatarRequest): string {
     const effects = this.deps.effectsVersion;
     const usesEffects = !!req.effect || !!req.dance || parseAction(req.action).dance !== undefined;
-    return effects && usesEffects ? `${this.deps.rendererVersion}/fx:${effects}` : this.deps.rendererVersion;
+    return effects && usesEffects ? `${this.deps.rendererVersion}/fx${EFFECT_KEY_REVISION}:${effects}` : this.deps.rendererVersion;
   }
 
   /**
