@@ -110,7 +110,7 @@ function canConnect(port) {
   });
 }
 
-async function waitFor(what, check, ms = 60_000) {
+async function waitFor(what, check, ms = 180_000) {
   const deadline = Date.now() + ms;
   while (!(await check().catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`${what} did not come up within ${ms / 1000} s (logs in ${work})`);
@@ -213,14 +213,29 @@ ${avatarPorts.map((p) => `    server 127.0.0.1:${p} max_fails=3 fail_timeout=5s;
 `;
 }
 
+/**
+ * fetch, once more when a kept-alive connection was closed by the server as the request went out (its
+ * idle timeout and fetch's reuse of the socket cross under load): what browsers do for a GET.
+ */
+const retried = [];
+async function fetchGet(url, init = {}) {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (!['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'].includes(err?.cause?.code)) throw err;
+    retried.push(err.cause.code);
+    return fetch(url, init);
+  }
+}
+
 async function get(url) {
-  const res = await fetch(url, { redirect: 'manual' });
+  const res = await fetchGet(url, { redirect: 'manual' });
   await res.arrayBuffer();
   return { status: res.status, proxy: res.headers.get('x-proxy-cache'), source: res.headers.get('x-imager-cache') };
 }
 
 async function health(port) {
-  const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+  const res = await fetchGet(`http://127.0.0.1:${port}/healthz`);
   return res.json();
 }
 
@@ -351,7 +366,7 @@ try {
   const thumb = `${lb}/catalog-thumbs/kit_table_sd.png`;
   const furni = [await get(thumb), await get(thumb)];
   check(furni[0].status === 200 && furni[1].proxy === 'HIT', `furni through nginx: ${furni[0].status}, then nginx cache ${furni[1].proxy}`);
-  const storage = (await (await fetch(`http://127.0.0.1:${furniPort}/healthz`)).json()).checks?.storage ?? {};
+  const storage = (await (await fetchGet(`http://127.0.0.1:${furniPort}/healthz`)).json()).checks?.storage ?? {};
   check(fromDisk ? storage.backend !== 's3' : storage.backend === 's3' && storage.reachable === true, `furni service reads its corpus from ${storage.backend ?? '?'} (${storage.location ?? FURNI_CORPUS}), reachable: ${storage.reachable}`);
 
   log('4. per instance (from /healthz)');
@@ -362,7 +377,9 @@ try {
     if (process.env.DEMO_VERBOSE) log(JSON.stringify(h.redis));
   }
 } catch (err) {
-  check(false, err.message);
+  // fetch's own message is "fetch failed": the cause says what (refused, reset, timed out) and where.
+  const cause = err.cause ? ` (${err.cause.code ?? ''} ${err.cause.message ?? err.cause})` : '';
+  check(false, `${err.message}${cause}${err.stack ? ' at ' + err.stack.split('\n').find((l) => l.includes('deploy-demo'))?.trim() : ''}`);
 } finally {
   await stopAll();
   await s3server?.close();
@@ -370,6 +387,7 @@ try {
   if (keep) log(`kept ${work}`);
   else await rm(work, { recursive: true, force: true });
 }
+if (retried.length > 0) log(`(${retried.length} requests sent again on a fresh connection after ${[...new Set(retried)].join(', ')})`);
 const failed = checks.filter((c) => !c.ok).length;
 log(failed === 0 ? `all ${checks.length} checks held; everything stopped` : `${failed} of ${checks.length} checks failed`);
 process.exit(failed === 0 ? 0 : 1);
