@@ -8,6 +8,7 @@ import { type FigurePart } from './figure.js';
 import { type AvatarHotel } from './hotel.js';
 import type { PartDraw, PlannedBodyPart } from './render.js';
 import { wrapDirection, type AvatarRequest } from './request.js';
+import { lcm } from '../imaging/frame-delay.js';
 import { type RgbaImage } from '../imaging/image.js';
 
 /** An effect sprite of one tick: drawn from the effect library, behind or in front of the avatar. */
@@ -55,10 +56,6 @@ export interface EffectPlanInput {
 /** A loop longer than this many ticks is drawn from its first ticks (a safety bound; real effects are far shorter). */
 const MAX_TICKS = 1200;
 
-function gcd(a: number, b: number): number {
-  return b === 0 ? a : gcd(b, a % b);
-}
-
 /** Ticks an effect action's animation lasts (1 when its type says it does not animate). */
 function effectTicks(a: ActiveAction): number {
   if (a.effectStill) return 1;
@@ -74,7 +71,7 @@ export function planEffectTicks(hotel: AvatarHotel, req: AvatarRequest, input: E
   let total = input.loop;
   for (const a of input.effectActions) {
     const n = effectTicks(a);
-    total = (total / gcd(total, n)) * n;
+    total = lcm(total, n);
   }
   total = req.animated ? Math.min(total, MAX_TICKS) : 1;
   const runs: [number, number][] = [];

@@ -8,7 +8,7 @@ import { lightOf } from '../imaging/light.js';
 import { bodyPartOffset, isAnimatingAction, resolvePose, stepsFor, WALK_STILL_FRAME, type ActiveAction, type PartStep, type Pose, type RequestedEffect } from './actions.js';
 import { applyAvatarColour, planEffectTicks, type EffectTick } from './effect-frame.js';
 import { LYING_H, LYING_SH2, UPRIGHT_H, UPRIGHT_SH2, outputWindow, type OutputWindow, type Placement } from './canvas.js';
-import { downscaleHalf } from './downscale.js';
+import { downscaleHalf } from '../imaging/downscale.js';
 import { AvatarRenderError } from './errors.js';
 import { partsByBodyPart, resolveFigure, type FigurePart } from './figure.js';
 import { type AvatarHotel } from './hotel.js';

@@ -5,7 +5,7 @@
 // renders is limited (429/404, never 5xx) with bounded caches.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../src/util/hash.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { furniKitFiles } from '../../src/samplekit/furni/index.js';
@@ -34,7 +34,7 @@ before(async () => {
 after(() => tmp.cleanup());
 
 const get = (port: number, name: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(port, method, `/furni-renders/${name}`, headers);
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const sha = sha256Hex;
 
 function assertPublishedHeaders(r: RawResponse, type: string, what: string): void {
   assert.equal(r.status, 200, `${what}: 200 (${r.body.toString().slice(0, 60)})`);

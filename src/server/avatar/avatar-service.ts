@@ -3,12 +3,13 @@
 // spec's fallback redirect (never a 5xx).
 import { LRUCache } from 'lru-cache';
 import { normalizeAction, normalizeGesture, parseAction, type AvatarRequest } from '../../avatar/request.js';
-import { avatarCacheKey, canonicalAvatarKey, keyDigest } from './cache-key.js';
+import { sha256Hex } from '../../util/hash.js';
+import { avatarCacheKey, canonicalAvatarKey } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
 import { cachedImage, type CachedImage, type ImageCache } from './image-cache.js';
 import { imageFrameCount } from './png-frames.js';
 import { type SharedAvatarCache, type SharedFailure } from './shared-cache.js';
-import { type ClientRateLimiter, type RenderBudget } from './limits.js';
+import { type ClientRateLimiter, type RenderBudget } from '../limits.js';
 import { parseAvatarQuery, type AvatarIdentity, type AvatarPose } from './params.js';
 import { RenderBusyError, RenderCrashError, RenderFailedError, type DebugRenderOutput, type RenderOutput } from './render-pool.js';
 import { type UserLookup } from './user-lookup.js';
@@ -156,7 +157,7 @@ export class AvatarService {
       const canonicalKey = canonicalAvatarKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: this.keyVersion(req) });
       if (!this.deps.clientRate.take(client)) return { kind: 'failed', req, reason: 'rate-limited', detail: `client ${client} is over its render rate` };
       const output = await this.deps.renderer.renderDebug(req);
-      return { kind: 'debug', req, key: keyDigest(canonicalKey), canonicalKey, output };
+      return { kind: 'debug', req, key: sha256Hex(canonicalKey), canonicalKey, output };
     } catch (err) {
       const reason: FallbackReason = err instanceof RenderBusyError ? 'busy' : err instanceof RenderFailedError ? 'render-failed' : 'unexpected';
       const detail = err instanceof RenderFailedError ? `${err.code}: ${err.message}` : (err as Error)?.message ?? String(err);

@@ -6,8 +6,8 @@
 // Caches hold the SHA-256 of that canonical text, never the text itself: a URL can carry kilobytes of
 // parameters the renderer ignores, and a fixed-size key keeps every entry's size what the caches count.
 // Two URLs share a digest only if their canonical texts are equal, so a changed URL is still a fresh entry.
-import { createHash } from 'node:crypto';
 import { type AvatarIdentity } from './params.js';
+import { sha256Hex } from '../../util/hash.js';
 
 export interface CacheKeyInput {
   pairs: [string, string][];
@@ -41,10 +41,6 @@ export function canonicalAvatarKey(input: CacheKeyInput): string {
 
 /** The cache key: a fixed-length digest of the canonical key (also the disk cache's file name). */
 export function avatarCacheKey(input: CacheKeyInput): string {
-  return keyDigest(canonicalAvatarKey(input));
+  return sha256Hex(canonicalAvatarKey(input));
 }
 
-/** SHA-256 of a text in hex. */
-export function keyDigest(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
