@@ -23,7 +23,7 @@ export interface BuildOptions extends LayoutOverrides {
   out: string;
   /** Build only these classnames (a `*n` name selects its base item); the rest of the corpus is kept. */
   only?: string[];
-  /** Pre-render the reserved names (spec §2.6) into the corpus: every one, the animated ones, or none (default). */
+  /** Pre-render the reserved names (contract F2.6) into the corpus: every one, the animated ones, or none (default). */
   variants?: 'all' | 'animated' | 'none';
   /** Worker threads; default all cores. 1 builds in this thread. */
   jobs?: number;

@@ -13,7 +13,7 @@ export interface LayerFrame {
 const STILL_FRAME: LayerFrame = { id: 0, x: 0, y: 0 };
 /** Upper bound on the ticks examined when counting a state's distinct frames. */
 export const MAX_LOOP_TICKS = 10_000;
-/** The player's duration of one distinct frame (spec §2.5). */
+/** The player's duration of one distinct frame (contract F2.5). */
 export const FRAME_MS = 120;
 
 export function layerFrameCount(layer: AnimationLayerDef): number {

@@ -1,4 +1,4 @@
-// The CORS preflight both services answer (docs/contract.md, "CORS"): one copy of its headers and of the
+// The CORS preflight both services answer (contract A5 and F4, docs/contract.md): one copy of its headers and of the
 // rule for echoing the headers a browser asks to send.
 
 /** A preflight's Access-Control-Request-Headers is echoed only when it is a plain list of field names. */

@@ -38,7 +38,7 @@ function countColour(img: RgbaImage, rgb: readonly number[]): number {
   return n;
 }
 
-test('dimension table of spec §2.3 for every size × headonly × lay', async () => {
+test('dimension table of contract A2.3 for every size × headonly × lay', async () => {
   const want: Record<string, [number, number][]> = {
     s: [[33, 56], [27, 30], [56, 33]],
     m: [[64, 110], [54, 62], [110, 64]],
@@ -133,7 +133,7 @@ test('tint is a per-channel multiply that keeps alpha; eyes are never tinted', a
   assert.deepEqual(px(img, hd.x + 1, hd.y + 1), [0x99 * 250 / 255, 0x66 * 250 / 255, 0x33 * 250 / 255, 255].map(Math.round));
 });
 
-test('hidden layers: a hat hides the hair; the mc slot is not drawn (spec §2.1; the client geometry has no place for it)', async () => {
+test('hidden layers: a hat hides the hair; the mc slot is not drawn (contract A2.1; the client geometry has no place for it)', async () => {
   const hair = await renderAvatar(hotel, req({ figure: `${FIG}.hr-30-61` }));
   ok(hair.layers.some((l) => l.partType === 'hr'));
   const hat = await renderAvatar(hotel, req({ figure: `${FIG}.hr-30-61.ha-40` }));

@@ -94,7 +94,7 @@ function frameCount(a: NitroAnimation | undefined): number {
 
 /**
  * Most visible layers, then more frames, then more seen pixels, then the higher id; state 0 is a
- * candidate even without an animation. `literal` drops what this project adds to spec §2.2 (state 0
+ * candidate even without an animation. `literal` drops what this project adds to contract F2.2 (state 0
  * without an animation, the seen-pixel tie-break) to show what the spec's words alone would pick.
  */
 function pickStill(lib: AssetLibrary, dir: number, mode: Mode = 'seen', literal = false): number {

@@ -1,4 +1,4 @@
-// The avatar service over a real socket: spec §4 (routes, parameters, responses), §5 (CORS),
+// The avatar service over a real socket: contract A4 (routes, parameters, responses), §5 (CORS),
 // §7 (400s and every fallback reason), §8.1 (Cache-Control, cache keys), §9 (renderer version in the key).
 // Runs on the built-in sample kit; the fallback URL and the user API point at local addresses only.
 import { after, before, test } from 'node:test';

@@ -1,4 +1,4 @@
-// `serve furni --variants`: the reserved names of spec §2.6 rendered on demand from the sample kit's
+// `serve furni --variants`: the reserved names of contract F2.6 rendered on demand from the sample kit's
 // published bundles. Off, every reserved name is 404 and every other answer is byte-identical with the
 // option on; on, each tag alone and combined answers 200 with a published file's headers, non-canonical
 // spellings and invalid combinations are 404, the APNG decodes back to the state's loop, and a flood of
@@ -334,7 +334,7 @@ test('build --variants: none leaves the corpus as it was; all publishes every re
       }
     });
   });
-  // Without --variants a pre-rendered corpus still answers 404 for every reserved name (spec §2.6).
+  // Without --variants a pre-rendered corpus still answers 404 for every reserved name (contract F2.6).
   await withTestServer({ corpus: all.out, memoryBudget: 1 << 20 }, async (srv) => {
     for (const k of extra.slice(0, 20)) assert.equal((await rawRequest(srv.port, 'GET', '/' + k.split('/').map(encodeURIComponent).join('/'))).status, 404, k);
   });

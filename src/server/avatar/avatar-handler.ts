@@ -103,7 +103,7 @@ function sendImage(req: IncomingMessage, res: ServerResponse, image: CachedImage
 function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: AvatarAnswer): [number, number] {
   if (answer.kind === 'image') return sendImage(req, res, answer.image, answer.cacheControl, answer.source);
   if (answer.kind === 'bad-request') return [400, sendText(res, 400, answer.reason)];
-  // The redirect is cacheable for a minute (spec §7.2), unlike the other plain-text answers.
+  // The redirect is cacheable for a minute (contract A7.2), unlike the other plain-text answers.
   const text = `fallback (${answer.reason}): ${answer.location}\n`;
   const extra = { location: answer.location, 'x-imager-fallback': answer.reason, 'access-control-expose-headers': EXPOSE };
   return [302, sendText(res, 302, text, extra, FALLBACK_CACHE_CONTROL)];

@@ -2,7 +2,7 @@
 // caches, guard uncached renders with the limits, render in the pool, and turn every failure into the
 // spec's fallback redirect (never a 5xx).
 import { LRUCache } from 'lru-cache';
-import { normalizeAction, normalizeGesture, parseAction, type AvatarRequest } from '../../avatar/request.js';
+import { settleLoop, usesEffects, type AvatarPose, type AvatarRequest } from '../../avatar/request.js';
 import { sha256Hex } from '../../util/hash.js';
 import { avatarCacheKey, canonicalAvatarKey } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
@@ -10,7 +10,7 @@ import { cachedImage, type CachedImage, type ImageCache } from './image-cache.js
 import { imageFrameCount } from './png-frames.js';
 import { type SharedAvatarCache, type SharedFailure } from './shared-cache.js';
 import { type ClientRateLimiter, type RenderBudget } from '../limits.js';
-import { parseAvatarQuery, type AvatarIdentity, type AvatarPose } from './params.js';
+import { parseAvatarQuery, type AvatarIdentity } from './params.js';
 import { RenderBusyError, RenderCrashError, RenderFailedError, type DebugRenderOutput, type RenderOutput } from './render-pool.js';
 import { type UserLookup } from './user-lookup.js';
 
@@ -189,37 +189,24 @@ export class AvatarService {
   /** The first line of a cache key: the renderer and assets, plus the effect files for an effect or dance request. */
   private keyVersion(req: AvatarRequest): string {
     const effects = this.deps.effectsVersion;
-    const usesEffects = !!req.effect || !!req.dance || parseAction(req.action).dance !== undefined;
-    return effects && usesEffects ? `${this.deps.rendererVersion}/fx${EFFECT_KEY_REVISION}:${effects}` : this.deps.rendererVersion;
+    return effects && usesEffects(req) ? `${this.deps.rendererVersion}/fx${EFFECT_KEY_REVISION}:${effects}` : this.deps.rendererVersion;
   }
 
   /**
-   * The renderer's request. A pose that cannot animate under this crop becomes the plain still, whatever
-   * `animated`, `frames` or `frame_num` say (so its key and bytes are the still's, in the asked format).
-   * A GIF shows the loop as `animated=1` does; `frame_num` has the whole loop rendered and one frame of
-   * it shown (output.ts), whatever `animated` and `frames` say.
+   * The renderer's request: the normalized pose with its figure, settled on the pose's loop under this
+   * crop (`settleLoop`: a pose that cannot animate is the plain still). Only a loop is counted.
    */
   private request(figure: string, pose: AvatarPose): AvatarRequest {
     const req: AvatarRequest = { figure, ...pose };
     let loop = 1;
-    if (req.animated || req.format === 'gif' || req.frameNum !== undefined) {
+    if (req.animated) {
       try {
         loop = this.deps.renderer.frameCount(req);
       } catch {
         loop = 1; // the render itself reports what is wrong with the figure
       }
     }
-    if (loop <= 1) {
-      req.animated = false;
-      req.frames = 0;
-      delete req.frameNum;
-    } else if (req.frameNum !== undefined) {
-      req.animated = true;
-      req.frames = 0;
-    } else if (req.format === 'gif') {
-      req.animated = true;
-    }
-    return req;
+    return settleLoop(req, loop);
   }
 
   private startRender(key: string, req: AvatarRequest): Promise<{ image: CachedImage; source: ImageSource }> {
@@ -273,12 +260,7 @@ export class AvatarService {
 
   private fallback(reason: FallbackReason, detail: string, identity: AvatarIdentity, pose: AvatarPose): AvatarAnswer {
     this.fallbackCounts[reason]++;
-    const location = fallbackLocation(this.deps.fallbackUrl, {
-      identity,
-      pose,
-      action: normalizeAction(pose.action),
-      gesture: normalizeGesture(pose.gesture),
-    });
+    const location = fallbackLocation(this.deps.fallbackUrl, { identity, pose });
     this.deps.log?.(reason === 'unexpected' ? 'warn' : 'info', 'avatar fallback', { reason, detail });
     return { kind: 'fallback', reason, location, detail };
   }

@@ -1,6 +1,6 @@
 // HTTP adapter for the avatar service: /avatar.png and /avatar (every method, avatar-handler.ts, on
 // Node's request handler), then Fastify for /render, /healthz, /version and unknown paths. Every
-// response carries `Access-Control-Allow-Origin: *` (spec §5). No route reads a request body.
+// response carries `Access-Control-Allow-Origin: *` (contract A5). No route reads a request body.
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { prepareHttpServer } from '../http-server.js';
@@ -84,7 +84,7 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
   const { service } = opts;
 
   // Every path serves GET and HEAD only, as the furni service's do: OPTIONS is the CORS preflight and any
-  // other method 405 with Allow (docs/contract.md, "Methods"), answered before a body is read.
+  // other method 405 with Allow (contract A4 and F4, docs/contract.md), answered before a body is read.
   app.addHook('onRequest', (request, reply, done) => {
     if (request.method === 'GET' || request.method === 'HEAD') return done();
     if (request.method === 'OPTIONS') {

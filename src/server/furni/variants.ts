@@ -1,4 +1,4 @@
-// On-demand variants (`serve furni --variants`): a reserved name of spec §2.6 under /furni-renders/ is
+// On-demand variants (`serve furni --variants`): a reserved name of contract F2.6 under /furni-renders/ is
 // rendered from the item's published bundle (never from the hotel's raw assets), kept in a bounded
 // memory cache (and a disk folder when configured), and served like a published file: immutable cache,
 // strong ETag (sha256 of the bytes, which are deterministic), CORS, HEAD and 304. A file `build
