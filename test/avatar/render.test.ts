@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { animationFrameCount, AvatarRenderError, encodeAvatar, renderAvatar, type AvatarRequest } from '../../src/avatar/index.js';
+import { animationFrameCount, AvatarRenderError, encodeAvatar, normalizeRequest, renderAvatar, type AvatarRequest } from '../../src/avatar/index.js';
 import { createImage, flipHorizontal, imagesEqual, scaleNearest, alphaBounds, type RgbaImage } from '../../src/imaging/image.js';
 import { decodeImage } from '../../src/imaging/codec.js';
 import { readPngChunks } from '../../src/imaging/png-chunks.js';
@@ -113,7 +113,10 @@ test('face and eyes are not drawn at direction 7; head direction is independent 
   ok(!r7.layers.some((l) => l.partType === 'fc' || l.partType === 'ey'));
   ok(r7.layers.some((l) => l.asset === 'h_std_hd_1_7_0'));
   ok(r7.layers.some((l) => l.asset === 'h_std_bd_1_2_0'));
-  const r3 = await renderAvatar(hotel, req({ direction: 9, headDirection: -5 }));
+  // Directions wrap where the query gets its meaning (normalizeRequest); the renderer draws what it is given.
+  const asked = normalizeRequest(new Map([['direction', '9'], ['head_direction', '-5']]));
+  assert.deepEqual([asked.direction, asked.headDirection], [1, 3]);
+  const r3 = await renderAvatar(hotel, req({ direction: asked.direction, headDirection: asked.headDirection }));
   ok(r3.layers.some((l) => l.asset === 'h_std_bd_1_1_0'), 'direction 9 wraps to 1');
   ok(r3.layers.some((l) => l.asset === 'h_std_hd_1_3_0'), 'head direction -5 wraps to 3');
 });
