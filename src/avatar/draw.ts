@@ -106,7 +106,7 @@ export function drawAvatar(plan: AvatarPlan): AvatarRender {
       drawSprite(canvas, avatar, 0, 0);
     } else for (const l of f.avatar) drawLayer(canvas, l);
     for (const l of f.front) drawLayer(canvas, l);
-    for (const l of [...f.behind, ...f.avatar, ...f.front]) layers.push(l.described);
+    for (const list of [f.behind, f.avatar, f.front]) for (const l of list) layers.push(l.described);
     frames.push(win.scale === 2 ? scaleNearest(canvas, 2) : win.scale === 0.5 ? downscaleHalf(canvas) : canvas);
   }
   const first = frames[0]!;

@@ -77,6 +77,8 @@ export interface PoseStructure {
   readonly bodyParts: readonly PlannedBodyPart[];
   /** Every planned part, bottom first (the geometric order, or the hotel's draworder.xml). */
   readonly drawOrder: readonly PlannedPart[];
+  /** Where each part of `drawOrder` is: [index in `bodyParts`, index in its `parts`]. */
+  readonly drawIndex: readonly (readonly [number, number])[];
   /** Figure libraries the image needs, in the client's search order. */
   readonly libraries: readonly string[];
   /** Effect libraries the image needs (one per active effect action). */

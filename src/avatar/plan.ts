@@ -136,10 +136,11 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
     const governing = pose.bodyParts.get(bp.id) ?? pose.defaultAction;
     const direction = bp.id === 'head' ? headDir : bodyDir;
     const types = new Set(bp.partTypes);
-    const worn = [...(wornBy.get(bp.id) ?? [])];
-    // A held item is drawn when the body part's action holds it and the figure wears no part of its type.
+    let worn = wornBy.get(bp.id) ?? [];
+    // A held item is drawn when the body part's action holds it and the figure wears no part of its type
+    // (added to a copy: the effect ticks see the figure's own parts).
     for (const [type, id] of pose.items) {
-      if (types.has(type) && governing.activeParts.has(type) && !worn.some((p) => p.type === type)) worn.push({ type, id, tint: undefined, setType: type, setId: id });
+      if (types.has(type) && governing.activeParts.has(type) && !worn.some((p) => p.type === type)) worn = [...worn, { type, id, tint: undefined, setType: type, setId: id }];
     }
     const stepsOf = (type: string): PartStep[] => {
       const steps = stepsFor(hotel.animations, governing, type);
@@ -172,7 +173,14 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
     .ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction, pose.raisedHand)
     .flatMap((g) => g.partTypes.flatMap((t) => byKey.get(g.id)?.get(t) ?? []));
   const poseLoop = drawOrder.reduce((m, p) => (p.animates ? Math.max(m, p.steps.length) : m), 1);
-  const base = { pose, bodyParts, drawOrder, libraries: [...all], uncheckedSets, small, placement, smallPlacement, window, poseLoop };
+  const at = new Map<PlannedPart, readonly [number, number]>();
+  for (let b = 0; b < bodyParts.length; b++) {
+    const parts = bodyParts[b]!.parts;
+    for (let i = 0; i < parts.length; i++) at.set(parts[i]!, [b, i]);
+  }
+  const drawIndex: (readonly [number, number])[] = [];
+  for (const p of drawOrder) drawIndex.push(at.get(p)!);
+  const base = { pose, bodyParts, drawOrder, drawIndex, libraries: [...all], uncheckedSets, small, placement, smallPlacement, window, poseLoop };
   if (effectActions.length === 0) return { ...base, effectLibraries: [], loop: poseLoop };
   // Effects see the figure's own parts (held items are the effect layers' to add).
   const { runs, tickAt } = planEffectTicks(hotel, req, { pose, bodyParts, loop: poseLoop, avatarSet, bodyDir, headDir, effectActions, wornBy });
@@ -304,17 +312,12 @@ function placeEffectSprite(s: PoseStructure, libs: PlanLibraries, sd: SpriteDraw
 
 /** A pose frame without effect: its parts in draw order. */
 function poseFrame(s: PoseStructure, hotel: AvatarHotel, req: AvatarRequest, libs: PlanLibraries, f: number): PlannedFrame {
-  const draws = new Map<PlannedPart, PartDraw>();
-  for (const bp of s.bodyParts) {
-    const list = bodyPartFrame(hotel.animations, req.size, bp, f);
-    bp.parts.forEach((item, i) => {
-      const d = list[i];
-      if (d) draws.set(item, d);
-    });
-  }
+  // Each body part's frame, then its parts in draw order (`drawIndex`: where each sits in those lists).
+  const lists: (PartDraw | null)[][] = [];
+  for (const bp of s.bodyParts) lists.push(bodyPartFrame(hotel.animations, req.size, bp, f));
   const avatar: PlannedLayer[] = [];
-  for (const item of s.drawOrder) {
-    const d = draws.get(item);
+  for (const [b, i] of s.drawIndex) {
+    const d = lists[b]![i];
     const layer = d && placePart(s, hotel, libs, d, f, avatar.length);
     if (layer) avatar.push(layer);
   }
