@@ -18,6 +18,7 @@ module.exports = {
       to: { circular: true },
     },
     layer('util', []),
+    layer('settings', []),
     layer('imaging', []),
     layer('formats', ['imaging', 'util']),
     layer('hotel', ['formats', 'imaging', 'util']),

@@ -7,7 +7,7 @@ export { CONTENT_TYPES, encodeAvatar, pickFrame, shownFrames } from './output.js
 export { POSE_FRAME_DELAY, type AvatarRender } from './draw.js';
 export { type DrawnLayer } from './plan-types.js';
 export { animationFrameCount, renderAvatar } from './render.js';
-export { normalizeAction, normalizeGesture, normalizeRequest, parseDanceId, parseEffectId, type AvatarFormat, type AvatarPose, type AvatarRequest, type AvatarSize } from './request.js';
+export { avatarRequest, normalizeAction, normalizeGesture, normalizeRequest, parseDanceId, parseEffectId, type AvatarFormat, type AvatarPose, type AvatarRequest, type AvatarSize } from './request.js';
 
 /**
  * Bump whenever output pixels or bytes change: it is part of the service's cache key (with the hotel's

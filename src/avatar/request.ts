@@ -235,6 +235,24 @@ export function settleLoop<T extends AvatarPose>(req: T, loopLength: number): T 
   return still;
 }
 
+/**
+ * The renderer's request for a normalized pose and its figure, settled on the pose's loop (`settleLoop`).
+ * `loopOf` counts the loop (the plan's, no library loaded), asked only when the request shows a loop; a
+ * figure it cannot plan counts as a still, and its render reports what is wrong.
+ */
+export function avatarRequest(figure: string, pose: AvatarPose, loopOf: (req: AvatarRequest) => number): AvatarRequest {
+  const req: AvatarRequest = { figure, ...pose };
+  let loop = 1;
+  if (req.animated) {
+    try {
+      loop = loopOf(req);
+    } catch {
+      loop = 1;
+    }
+  }
+  return settleLoop(req, loop);
+}
+
 /** Parameters that only choose frames of a loop: they join the cache key only when the pose animates. */
 const LOOP_PARAMETERS = new Set(['animated', 'frames', 'frame_num']);
 

@@ -2,7 +2,7 @@
 // caches, guard uncached renders with the limits, render in the pool, and turn every failure into the
 // spec's fallback redirect (never a 5xx).
 import { LRUCache } from 'lru-cache';
-import { settleLoop, usesEffects, type AvatarPose, type AvatarRequest } from '../../avatar/request.js';
+import { avatarRequest, usesEffects, type AvatarPose, type AvatarRequest } from '../../avatar/request.js';
 import { sha256Hex } from '../../util/hash.js';
 import { avatarCacheKey, canonicalAvatarKey } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
@@ -197,16 +197,7 @@ export class AvatarService {
    * crop (`settleLoop`: a pose that cannot animate is the plain still). Only a loop is counted.
    */
   private request(figure: string, pose: AvatarPose): AvatarRequest {
-    const req: AvatarRequest = { figure, ...pose };
-    let loop = 1;
-    if (req.animated) {
-      try {
-        loop = this.deps.renderer.frameCount(req);
-      } catch {
-        loop = 1; // the render itself reports what is wrong with the figure
-      }
-    }
-    return settleLoop(req, loop);
+    return avatarRequest(figure, pose, (req) => this.deps.renderer.frameCount(req));
   }
 
   private startRender(key: string, req: AvatarRequest): Promise<{ image: CachedImage; source: ImageSource }> {
