@@ -24,6 +24,7 @@ module.exports = {
     layer('hotel', ['formats', 'imaging', 'util']),
     layer('furni', ['formats', 'imaging', 'hotel', 'util']),
     layer('avatar', ['formats', 'imaging', 'hotel', 'util']),
+    layer('badge', ['formats', 'imaging', 'hotel', 'util']),
     // corpus/, convert/, samplekit/, storage/, server/ and cli/ sit on top; the top never imports cli/.
     {
       name: 'cli-on-top',

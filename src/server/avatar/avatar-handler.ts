@@ -95,7 +95,7 @@ function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   return req.socket.remoteAddress ?? '';
 }
 
-function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): number {
+export function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): number {
   const length = Buffer.byteLength(text);
   res.writeHead(status, {
     ...extra,
@@ -109,7 +109,7 @@ function sendText(res: ServerResponse, status: number, text: string, extra: Reco
 }
 
 /** The image, or 304 when If-None-Match names its ETag; returns [status, body bytes]. */
-function sendImage(req: IncomingMessage, res: ServerResponse, image: CachedImage, cacheControl: string, source: string): [number, number] {
+export function sendImage(req: IncomingMessage, res: ServerResponse, image: CachedImage, cacheControl: string, source: string): [number, number] {
   const headers: Record<string, string> = {
     'access-control-allow-origin': '*',
     etag: image.etag,
@@ -144,7 +144,7 @@ function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: AvatarAns
   return [302, sendText(res, 302, text, extra, FALLBACK_CACHE_CONTROL)];
 }
 
-function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
+export function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
   res.writeHead(204, preflightHeaders(AVATAR_PREFLIGHT, rawHeader(req.rawHeaders, 'access-control-request-headers')));
   res.end();
 }
