@@ -9,7 +9,7 @@ import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
 import { HotUrls } from './hot-urls.js';
 import { ImageCache } from './image-cache.js';
-import { ClientRateLimiter, RenderBudget } from './limits.js';
+import { ClientRateLimiter, RenderBudget } from '../limits.js';
 import { RedisSharedStore } from './redis-store.js';
 import { RenderPool } from './render-pool.js';
 import { buildAvatarApp } from './routes.js';
