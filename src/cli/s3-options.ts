@@ -26,7 +26,8 @@ function timeoutMs(v: string): number {
   return n;
 }
 
-function flag(v: string): boolean {
+/** A boolean flag's value ("--x" alone is true): 1/true/yes/on or 0/false/no/off, any case. */
+export function flag(v: string): boolean {
   if (/^(1|true|yes|on)$/i.test(v)) return true;
   if (/^(0|false|no|off|)$/i.test(v)) return false;
   throw new InvalidArgumentError('expected true or false');

@@ -11,7 +11,7 @@ import {
   type RunningFurniServer,
 } from '../server/furni/index.js';
 import { DEFAULT_VARIANT_OPTIONS } from '../server/furni/variants.js';
-import { addS3Options, s3Settings, type S3Flags } from './s3-options.js';
+import { addS3Options, flag, s3Settings, type S3Flags } from './s3-options.js';
 import { stopOnSignals } from './shutdown.js';
 
 const SIZE_UNITS: Record<string, number> = {
@@ -59,6 +59,7 @@ interface ServeFurniFlags {
   variantsBudget: number;
   variantsTimeout: number;
   player?: boolean;
+  trustProxy?: boolean;
 }
 
 function level(v: string): LogLevel {
@@ -91,7 +92,7 @@ export async function runFurniService(opts: FurniServerOptions, { signals = true
 export function registerServeFurniCommand(serve: Command): void {
   const cmd = serve
     .command('furni')
-    .description('serve a built furni corpus: /furni-renders/, /catalog-thumbs/, /hof_furni/, /healthz, /version')
+    .description('serve a built furni corpus: /furni-renders/, /catalog-thumbs/, /hof_furni/, /healthz, /version, /metrics')
     .addOption(new Option('--corpus <dir|s3url>', 'corpus folder written by `hotel-imager build`, or s3://BUCKET/PREFIX written by `hotel-imager publish`').env('HOTEL_IMAGER_FURNI_CORPUS').makeOptionMandatory())
     .addOption(new Option('--port <n>', 'TCP port').env('HOTEL_IMAGER_FURNI_PORT').argParser(port).default(DEFAULT_FURNI_PORT))
     .addOption(new Option('--host <addr>', 'address to listen on').env('HOTEL_IMAGER_FURNI_HOST').default('0.0.0.0'))
@@ -122,7 +123,12 @@ export function registerServeFurniCommand(serve: Command): void {
     .addOption(new Option('--variants-burst <n>', 'uncached variant renders a client may do at once').env('HOTEL_IMAGER_FURNI_VARIANTS_BURST').argParser(count).default(DEFAULT_VARIANT_OPTIONS.clientRate.burst))
     .addOption(new Option('--variants-budget <n>', 'uncached variant renders per minute for the whole service (0: no limit)').env('HOTEL_IMAGER_FURNI_VARIANTS_BUDGET').argParser(count).default(DEFAULT_VARIANT_OPTIONS.budget.renders))
     .addOption(new Option('--variants-timeout <ms>', 'a variant render slower than this answers 503').env('HOTEL_IMAGER_FURNI_VARIANTS_TIMEOUT_MS').argParser(positiveMs).default(DEFAULT_VARIANT_OPTIONS.timeoutMs))
-    .addOption(new Option('--player', 'serve the bundle player page /player/<classname> (on with --variants)').env('HOTEL_IMAGER_FURNI_PLAYER'));
+    .addOption(new Option('--player', 'serve the bundle player page /player/<classname> (on with --variants)').env('HOTEL_IMAGER_FURNI_PLAYER'))
+    .addOption(
+      new Option('--trust-proxy [bool]', 'take the client address (request log, variant rate limit) from X-Forwarded-For: only behind a proxy that sets it')
+        .env('HOTEL_IMAGER_TRUST_PROXY')
+        .argParser(flag),
+    );
   addS3Options(cmd).action(async (o: ServeFurniFlags & S3Flags) => {
     await runFurniService({
       corpus: o.corpus,
@@ -142,6 +148,7 @@ export function registerServeFurniCommand(serve: Command): void {
           }
         : false,
       ...(o.player !== undefined ? { player: o.player } : {}),
+      trustProxy: o.trustProxy === true,
     });
   });
 }

@@ -8,6 +8,7 @@ import { type AvatarServiceConfig } from './config.js';
 import { HotUrls } from './hot-urls.js';
 import { ImageCache } from './image-cache.js';
 import { ClientRateLimiter, RenderBudget } from './limits.js';
+import { createAvatarMetrics, type AvatarMetrics, type AvatarStatsSnapshot, type HotelState } from './metrics.js';
 import { RedisSharedStore } from './redis-store.js';
 import { RenderPool } from './render-pool.js';
 import { buildAvatarApp } from './routes.js';
@@ -21,6 +22,9 @@ export interface AvatarServiceInstance {
   pool: RenderPool;
   cache: ImageCache;
   config: AvatarServiceConfig & { assetsDir: string };
+  /** The hotel in service as /metrics reports it (live reload updates it: see metrics.ts). */
+  hotelState: HotelState;
+  metrics: AvatarMetrics;
   /** Stops the HTTP server (if listening) and the render workers. */
   close(): Promise<void>;
 }
@@ -61,6 +65,14 @@ export async function openAvatarService(
     etagVersion: imageVersion,
   });
   await cache.open();
+  const hotelState: HotelState = { generation: 1, loadedAtMs: Date.now(), reloadFailures: 0 };
+  const build = readBuildInfo();
+  const version = readPackageVersion();
+  // Its snapshot reads the parts made below; nothing is scraped before the app exists.
+  let snapshot: () => AvatarStatsSnapshot = () => {
+    throw new Error('the avatar service is still starting');
+  };
+  const metrics = createAvatarMetrics({ snapshot: () => snapshot(), version, commit: build.commit, renderer: RENDERER_VERSION });
   const pool = await RenderPool.start({
     assetsDir: config.assetsDir,
     libraryCacheBytes: config.libraryCacheBytes,
@@ -68,6 +80,7 @@ export async function openAvatarService(
     maxQueue: config.maxQueue,
     maxQueueWaitMs: config.maxQueueWaitMs,
     renderTimeoutMs: config.renderTimeoutMs,
+    onRendered: metrics.rendered,
   });
   let renderer: AvatarRenderer = {
     frameCount: (req) => animationFrameCount(hotel, req),
@@ -107,8 +120,7 @@ export async function openAvatarService(
     shared,
     log,
   });
-  const build = readBuildInfo();
-  const version = readPackageVersion();
+  snapshot = () => ({ renders: service.stats(), pool: pool.stats(), cache: cache.stats(), users: users.stats(), redis: shared ? shared.stats() : null, hotel: hotelState });
   const health = () => {
     const poolStats = pool.stats();
     return {
@@ -135,7 +147,7 @@ export async function openAvatarService(
       },
     };
   };
-  app = buildAvatarApp({ service, hot, health, logLevel: config.logLevel, logStream: opts.logStream, trustProxy: config.trustProxy });
+  app = buildAvatarApp({ service, hot, health, logLevel: config.logLevel, logStream: opts.logStream, trustProxy: config.trustProxy, metrics });
   const built = app;
   return {
     app: built,
@@ -143,6 +155,8 @@ export async function openAvatarService(
     pool,
     cache,
     config,
+    hotelState,
+    metrics,
     close: async () => {
       await built.close();
       await pool.close();

@@ -1,13 +1,14 @@
 // HTTP adapter for the avatar service: /avatar.png and /avatar (every method, avatar-handler.ts, on
-// Node's request handler), then Fastify for /render, /healthz, /version and unknown paths. Every
+// Node's request handler), then Fastify for /render, /healthz, /version, /metrics and unknown paths. Every
 // response carries `Access-Control-Allow-Origin: *` (spec §5). No route reads a request body.
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { prepareHttpServer } from '../http-server.js';
-import { installRequestLog, logPath, serverLogOptions, type LogLevel } from '../request-log.js';
-import { AVATAR_ALLOW, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT, type RequestLineLogger } from './avatar-handler.js';
-import { type AvatarService } from './avatar-service.js';
+import { installRequestLog, logClient, logPath, logQuery, logRequest, serverLogOptions, type LogLevel, type RequestDone } from '../request-log.js';
+import { AVATAR_ALLOW, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT } from './avatar-handler.js';
+import { type AvatarService, type ImageSource } from './avatar-service.js';
 import { type HotUrls } from './hot-urls.js';
+import { AVATAR_TIERS, avatarRoute, type AvatarMetrics } from './metrics.js';
 import { renderDebugPage } from './render-page.js';
 
 export interface AvatarAppOptions {
@@ -18,8 +19,10 @@ export interface AvatarAppOptions {
   health: () => Record<string, unknown> & { ok: boolean };
   logLevel: LogLevel;
   logStream?: NodeJS.WritableStream;
-  /** Take the client address from X-Forwarded-For (behind a CDN or proxy) for the per-client limit. */
+  /** Take the client address from X-Forwarded-For (behind a CDN or proxy) for the per-client limit and the log. */
   trustProxy: boolean;
+  /** The instance's /metrics registry and request counters (see metrics.ts). */
+  metrics: AvatarMetrics;
 }
 
 function rawQueryOf(request: FastifyRequest): string {
@@ -43,16 +46,28 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
   let requests = 0;
   const nextId = () => `req-${(++requests).toString(36)}`;
   let built: FastifyInstance | undefined;
-  // The same line Fastify's request log writes, for what is answered before Fastify sees it.
-  const logLine: RequestLineLogger | undefined = REQUEST_LINE_LEVELS.includes(opts.logLevel)
-    ? (method, url, status, bytes, ms) => built?.log.info({ reqId: nextId(), method, path: logPath(url), status, bytes, ms }, 'request')
-    : undefined;
+  const { http } = opts.metrics;
+  const logsRequests = REQUEST_LINE_LEVELS.includes(opts.logLevel);
+  // For what is answered before Fastify sees it: the metrics, and the same line Fastify's request log writes.
+  const done: RequestDone = (reqId, method, url, status, bytes, started, cache, client) => {
+    const ms = performance.now() - started;
+    http.record(avatarRoute(url), status, ms / 1000, cache === null ? -1 : AVATAR_TIERS.indexOf(cache as ImageSource));
+    if (logsRequests) {
+      built?.log.info(
+        { reqId, method, path: logPath(url), query: logQuery(url), status, bytes, ms: Math.round(ms * 100) / 100, cache, client: logClient(client) },
+        'request',
+      );
+    }
+  };
+  const recordFastify = (request: FastifyRequest, reply: FastifyReply) =>
+    http.record(avatarRoute(request.raw.url ?? ''), reply.statusCode, reply.elapsedTime / 1000);
   const avatarHandler = createAvatarHandler({
     service: opts.service,
     hot: opts.hot,
     trustProxy: opts.trustProxy,
-    logLine,
-    onError: (err, url) => built?.log.error({ err, path: logPath(url) }, 'avatar handler failed'),
+    nextId,
+    done,
+    onError: (err, url, reqId) => built?.log.error({ reqId, err, path: logPath(url) }, 'avatar handler failed'),
   });
   const app = Fastify({
     ...serverLogOptions({ level: opts.logLevel, stream: opts.logStream }),
@@ -64,23 +79,27 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
       prepareHttpServer(server, {
         allow: AVATAR_ALLOW,
         methodNotAllowedBody: METHOD_NOT_ALLOWED_TEXT,
-        logConnect: (target, status, bytes) => logLine?.('CONNECT', target, status, bytes, 0),
+        logConnect: (target, status, bytes, client) => done(nextId(), 'CONNECT', target, status, bytes, performance.now(), null, client),
       });
       return server;
     },
     trustProxy: opts.trustProxy,
     // A URL Fastify cannot route (a malformed escape in the path) is still answered with CORS.
-    frameworkErrors: (err, _request, rawReply) => {
-      void (rawReply as FastifyReply)
+    frameworkErrors: (err, request, rawReply) => {
+      const reply = rawReply as FastifyReply;
+      void reply
         .code(400)
         .headers({ 'access-control-allow-origin': '*', 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
         .send(`bad request: ${err.message}\n`);
+      // Answered before routing: the onResponse hook does not run for it.
+      logRequest(request, reply);
+      recordFastify(request, reply);
     },
     // /render reads the raw query itself (every parameter as sent).
     routerOptions: { querystringParser: () => ({}), maxParamLength: 8192 },
   });
   built = app;
-  installRequestLog(app);
+  installRequestLog(app, recordFastify);
   const { service } = opts;
 
   // Every route here is GET (and HEAD): any other method is not found, answered before a body is read.
@@ -110,6 +129,11 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
   };
   app.get('/healthz', health(true));
   app.get('/version', health(false));
+  // Prometheus text format; never cached. Restrict it at the proxy if it must not be public (docs/operations.md).
+  app.get('/metrics', async (_request, reply) => {
+    const { contentType, body } = await opts.metrics.scrape();
+    return reply.code(200).header('access-control-allow-origin', '*').header('cache-control', 'no-store').header('content-type', contentType).send(body);
+  });
 
   app.setNotFoundHandler(async (_request, reply) => plain(reply, 404, 'not found\n'));
   app.setErrorHandler(async (err: Error & { statusCode?: number }, request, reply) => {

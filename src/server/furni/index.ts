@@ -4,6 +4,7 @@ import { readBuildInfo, readPackageVersion } from '../build-info.js';
 import { bufferedLineStream } from '../log-stream.js';
 import type { LogLevel } from '../request-log.js';
 import { createFurniApp } from './app.js';
+import { createFurniMetrics } from './metrics.js';
 import { DiskCorpusSource } from '../../storage/disk-corpus-source.js';
 import { isS3Url, type S3Settings } from '../../storage/s3-settings.js';
 import { CorpusStore } from './corpus-store.js';
@@ -39,6 +40,8 @@ export interface FurniServerOptions {
   player?: boolean;
   /** Log destination; stdout through a buffered line writer when absent. */
   logStream?: { write(line: string): unknown };
+  /** Take the client address (request log, variant rate limit) from X-Forwarded-For; default false. */
+  trustProxy?: boolean;
 }
 
 export interface RunningFurniServer {
@@ -69,20 +72,28 @@ export async function startFurniServer(opts: FurniServerOptions): Promise<Runnin
     },
   });
   const ownStream = opts.logStream ? undefined : bufferedLineStream(1);
-  const variants = opts.variants
-    ? new VariantService(store, { ...DEFAULT_VARIANT_OPTIONS, ...(opts.variants === true ? {} : opts.variants) }, {
-        warn: (o, m) => app?.log.warn(o, m),
-        error: (o, m) => app?.log.error(o, m),
-      })
-    : undefined;
+  const buildInfo = readBuildInfo(opts.buildInfoFile !== undefined ? { buildInfoFile: opts.buildInfoFile } : {});
+  const version = readPackageVersion();
+  let variants: VariantService | undefined;
+  const metrics = createFurniMetrics({ store, variants: () => variants, version, commit: buildInfo.commit });
+  if (opts.variants) {
+    variants = new VariantService(
+      store,
+      { ...DEFAULT_VARIANT_OPTIONS, ...(opts.variants === true ? {} : opts.variants) },
+      { warn: (o, m) => app?.log.warn(o, m), error: (o, m) => app?.log.error(o, m) },
+      { rendered: metrics.variantRendered },
+    );
+  }
   const player = opts.player ?? !!opts.variants;
   app = createFurniApp({
     store,
     ...(variants ? { variants } : {}),
     ...(player ? { player: new PlayerPage(store) } : {}),
-    buildInfo: readBuildInfo(opts.buildInfoFile !== undefined ? { buildInfoFile: opts.buildInfoFile } : {}),
-    version: readPackageVersion(),
+    buildInfo,
+    version,
     log: { level: logLevel, stream: opts.logStream ?? ownStream! },
+    metrics,
+    trustProxy: opts.trustProxy ?? false,
   });
   await store.open();
   store.startWatching();
