@@ -55,12 +55,13 @@ export function serviceRegistry(
     registers: [registry],
   });
   info.set({ service, version: build.version, commit: build.commit, renderer: build.renderer ?? '' }, 1);
-  const merged = client.Registry.merge([processMetrics(), registry]);
+  const proc = processMetrics();
   return {
     registry,
     scrape: async () => {
       beforeScrape();
-      return { contentType: merged.contentType, body: await merged.metrics() };
+      const [own, shared] = await Promise.all([registry.metrics(), proc.metrics()]);
+      return { contentType: registry.contentType, body: own + '\n' + shared };
     },
   };
 }

@@ -4,6 +4,7 @@
 // variant service when Prometheus scrapes (collect()), so serving pays nothing for it.
 // Names and meanings: docs/operations.md.
 import client from 'prom-client';
+import { RENDERER_VERSION as FURNI_RENDERER_VERSION } from '../../furni/version.js';
 import { HttpMetrics, METRIC_PREFIX, serviceRegistry, type ServiceRegistry } from '../metrics.js';
 import { FURNI_TIERS } from './asset-answer.js';
 import type { CorpusStore, CorpusStoreStats } from './corpus-store.js';
@@ -45,7 +46,7 @@ export function createFurniMetrics(opts: {
   // One look at the store and the variant service per scrape, read by every collect() below.
   let stats: CorpusStoreStats = store.stats();
   let variantStats: ReturnType<VariantService['health']> | undefined;
-  const base = serviceRegistry('furni', { version: opts.version, commit: opts.commit }, () => {
+  const base = serviceRegistry('furni', { version: opts.version, commit: opts.commit, renderer: FURNI_RENDERER_VERSION }, () => {
     stats = store.stats();
     variantStats = opts.variants()?.health();
   });
