@@ -141,10 +141,13 @@ export function requestLineWriter(stream: { write(line: string): unknown }, leve
   if (LEVEL_VALUES[level] > LEVEL_VALUES.info) return undefined;
   const origin = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
   return (reqId, method, target, status, bytes, ms, cache, client) => {
+    const q = target.indexOf('?');
+    const path = cut(q < 0 ? target : target.slice(0, q), LOG_URL_PART_MAX);
+    const query = q < 0 ? '' : cut(target.slice(q + 1), LOG_URL_PART_MAX);
     stream.write(
       `{"level":30,"time":${Date.now()}${origin},"reqId":${jsonString(reqId)},"method":${jsonString(method)},` +
-        `"path":${jsonString(logPath(target))},"query":${jsonString(logQuery(target))},"status":${status},"bytes":${bytes},"ms":${ms},` +
-        `"cache":${cache === null ? 'null' : jsonString(cache)},"client":${jsonString(logClient(client))},"msg":"request"}\n`,
+        `"path":${jsonString(path)},"query":${jsonString(query)},"status":${status},"bytes":${bytes},"ms":${ms},` +
+        `"cache":${cache === null ? 'null' : jsonString(cache)},"client":${jsonString(cut(client, LOG_CLIENT_MAX))},"msg":"request"}\n`,
     );
   };
 }

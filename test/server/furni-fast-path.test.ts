@@ -317,7 +317,7 @@ test('the head scanner: every prefix of an answerable head waits for more; other
   const full = scanRequestHead(Buffer.concat([bytes, next]));
   assert.ok(typeof full === 'object');
   assert.equal(full.end, bytes.length, 'the head ends at its empty line; the next request is left alone');
-  assert.deepEqual({ ...full, end: undefined }, { method: 'HEAD', target: '/furni-renders/a.png?x=1', ifNoneMatch: CHAIR_TAG, close: false, end: undefined });
+  assert.deepEqual({ ...full, end: undefined }, { method: 'HEAD', target: '/furni-renders/a.png?x=1', ifNoneMatch: CHAIR_TAG, forwardedFor: undefined, close: false, end: undefined });
   for (const [bytesSoFar, why] of [
     ['P', 'another method'],
     ['GEX', 'not GET'],

@@ -3,6 +3,7 @@
 import { type FastifyInstance } from 'fastify';
 import { animationFrameCount, assetIdentity, loadAvatarHotel, RENDERER_VERSION } from '../../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
+import { stdoutLineStream } from '../log-stream.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
 import { HotUrls } from './hot-urls.js';
@@ -38,7 +39,8 @@ export function hotUrlBytes(memoryCacheBytes: number): number {
 }
 
 export interface OpenAvatarServiceOptions {
-  logStream?: NodeJS.WritableStream;
+  /** Log destination (JSON lines); stdout through the process's buffered line writer when absent. */
+  logStream?: { write(line: string): unknown };
   /** Wraps the pool-backed renderer (tests use this to force failures the real renderer cannot produce). */
   wrapRenderer?: (renderer: AvatarRenderer) => AvatarRenderer;
   /** A shared store to use instead of the one `redisUrl` names (several in-process services share one); not closed with the service. */
@@ -147,7 +149,8 @@ export async function openAvatarService(
       },
     };
   };
-  app = buildAvatarApp({ service, hot, health, logLevel: config.logLevel, logStream: opts.logStream, trustProxy: config.trustProxy, metrics });
+  const ownStream = opts.logStream ? undefined : stdoutLineStream();
+  app = buildAvatarApp({ service, hot, health, logLevel: config.logLevel, logStream: opts.logStream ?? ownStream!, trustProxy: config.trustProxy, metrics });
   const built = app;
   return {
     app: built,
@@ -163,6 +166,7 @@ export async function openAvatarService(
       await cache.flush();
       await shared?.flush();
       await ownStore?.close();
+      ownStream?.flushSync();
     },
   };
 }

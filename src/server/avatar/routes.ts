@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { prepareHttpServer } from '../http-server.js';
-import { installRequestLog, logClient, logPath, logQuery, logRequest, serverLogOptions, type LogLevel, type RequestDone } from '../request-log.js';
+import { installRequestLog, logPath, logRequest, requestLineWriter, serverLogOptions, type LogLevel, type RequestDone } from '../request-log.js';
 import { AVATAR_ALLOW, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT } from './avatar-handler.js';
 import { type AvatarService, type ImageSource } from './avatar-service.js';
 import { type HotUrls } from './hot-urls.js';
@@ -18,7 +18,8 @@ export interface AvatarAppOptions {
   /** Body of /healthz and /version; `ok: false` makes /healthz answer 503. */
   health: () => Record<string, unknown> & { ok: boolean };
   logLevel: LogLevel;
-  logStream?: NodeJS.WritableStream;
+  /** Where pino and the request lines write (one stream, so lines keep their order). */
+  logStream: { write(line: string): unknown };
   /** Take the client address from X-Forwarded-For (behind a CDN or proxy) for the per-client limit and the log. */
   trustProxy: boolean;
   /** The instance's /metrics registry and request counters (see metrics.ts). */
@@ -40,24 +41,18 @@ function plain(reply: FastifyReply, status: number, text: string): FastifyReply 
     .send(text);
 }
 
-const REQUEST_LINE_LEVELS: LogLevel[] = ['info', 'debug', 'trace'];
-
 export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
   let requests = 0;
   const nextId = () => `req-${(++requests).toString(36)}`;
   let built: FastifyInstance | undefined;
   const { http } = opts.metrics;
-  const logsRequests = REQUEST_LINE_LEVELS.includes(opts.logLevel);
-  // For what is answered before Fastify sees it: the metrics, and the same line Fastify's request log writes.
+  // The line Fastify's request log writes, without pino's generic serialiser on the image route's hot path.
+  const logLine = requestLineWriter(opts.logStream, opts.logLevel);
+  // For what is answered before Fastify sees it: the metrics and the request line.
   const done: RequestDone = (reqId, method, url, status, bytes, started, cache, client) => {
     const ms = performance.now() - started;
     http.record(avatarRoute(url), status, ms / 1000, cache === null ? -1 : AVATAR_TIERS.indexOf(cache as ImageSource));
-    if (logsRequests) {
-      built?.log.info(
-        { reqId, method, path: logPath(url), query: logQuery(url), status, bytes, ms: Math.round(ms * 100) / 100, cache, client: logClient(client) },
-        'request',
-      );
-    }
+    logLine?.(reqId, method, url, status, bytes, Math.round(ms * 100) / 100, cache, client);
   };
   const recordFastify = (request: FastifyRequest, reply: FastifyReply) =>
     http.record(avatarRoute(request.raw.url ?? ''), reply.statusCode, reply.elapsedTime / 1000);

@@ -119,6 +119,8 @@ class FastConnection {
   private ended = false;
   /** Handed to Node or closing: this object no longer touches the socket. */
   private done = false;
+  /** The peer's address, read once (it cannot change, and is gone once the socket closes). */
+  private readonly peer: string | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -130,6 +132,7 @@ class FastConnection {
     socket.on('timeout', this.onTimeout);
     socket.on('close', this.onClose);
     socket.setTimeout(ctx.opts.keepAliveMs);
+    this.peer = socket.remoteAddress;
   }
 
   closeIfIdle(): void {
@@ -187,7 +190,7 @@ class FastConnection {
       const started = performance.now();
       const { opts } = this.ctx;
       const reqId = opts.nextId();
-      const client = clientAddress(req.forwardedFor, this.socket.remoteAddress, opts.trustProxy);
+      const client = clientAddress(req.forwardedFor, this.peer, opts.trustProxy);
       const answer = opts.answerAsset(req.target, req.ifNoneMatch, client, reqId);
       if (answer instanceof Promise) {
         this.busy = true;

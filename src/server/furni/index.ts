@@ -1,7 +1,7 @@
 // Starting and stopping the furniture asset service: what `serve furni` and `start` call.
 import type { FastifyInstance } from 'fastify';
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
-import { bufferedLineStream } from '../log-stream.js';
+import { stdoutLineStream } from '../log-stream.js';
 import type { LogLevel } from '../request-log.js';
 import { createFurniApp } from './app.js';
 import { createFurniMetrics } from './metrics.js';
@@ -71,7 +71,7 @@ export async function startFurniServer(opts: FurniServerOptions): Promise<Runnin
       error: (o, m) => app?.log.error(o, m),
     },
   });
-  const ownStream = opts.logStream ? undefined : bufferedLineStream(1);
+  const ownStream = opts.logStream ? undefined : stdoutLineStream();
   const buildInfo = readBuildInfo(opts.buildInfoFile !== undefined ? { buildInfoFile: opts.buildInfoFile } : {});
   const version = readPackageVersion();
   let variants: VariantService | undefined;
@@ -103,7 +103,7 @@ export async function startFurniServer(opts: FurniServerOptions): Promise<Runnin
   } catch (e) {
     store.stop();
     await app.close();
-    ownStream?.close();
+    ownStream?.flushSync();
     throw e;
   }
   const addr = app.server.address();
@@ -117,7 +117,7 @@ export async function startFurniServer(opts: FurniServerOptions): Promise<Runnin
     close: async () => {
       store.stop();
       await started.close();
-      ownStream?.close();
+      ownStream?.flushSync();
     },
   };
 }
