@@ -15,15 +15,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Autocannon } from './http-load.js';
 import { cpuSeconds, loadAverage, median } from './proc.js';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 
 const HERE_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
