@@ -118,7 +118,8 @@ const LEVEL_VALUES: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30,
 
 /**
  * Writes one request line: `target` is the raw request target (path and query are taken from it and
- * cut), `cache` the tier that answered or null, `client` the client address.
+ * cut), `cache` the tier that answered or null, `client` the client address. `reqId`, `method` and
+ * `cache` are tokens (our ids and tier names; a method as HTTP parsers accept it) and go out unescaped.
  */
 export type RequestLineWriter = (
   reqId: string,
@@ -145,9 +146,9 @@ export function requestLineWriter(stream: { write(line: string): unknown }, leve
     const path = cut(q < 0 ? target : target.slice(0, q), LOG_URL_PART_MAX);
     const query = q < 0 ? '' : cut(target.slice(q + 1), LOG_URL_PART_MAX);
     stream.write(
-      `{"level":30,"time":${Date.now()}${origin},"reqId":${jsonString(reqId)},"method":${jsonString(method)},` +
-        `"path":${jsonString(path)},"query":${jsonString(query)},"status":${status},"bytes":${bytes},"ms":${ms},` +
-        `"cache":${cache === null ? 'null' : jsonString(cache)},"client":${jsonString(cut(client, LOG_CLIENT_MAX))},"msg":"request"}\n`,
+      `{"level":30,"time":${Date.now()}${origin},"reqId":"${reqId}","method":"${method}",` +
+        `"path":${jsonString(path)},"query":${query === '' ? '""' : jsonString(query)},"status":${status},"bytes":${bytes},"ms":${ms},` +
+        `"cache":${cache === null ? 'null' : `"${cache}"`},"client":${jsonString(cut(client, LOG_CLIENT_MAX))},"msg":"request"}\n`,
     );
   };
 }

@@ -9,7 +9,7 @@ import { type AvatarServiceConfig } from './config.js';
 import { HotUrls } from './hot-urls.js';
 import { ImageCache } from './image-cache.js';
 import { ClientRateLimiter, RenderBudget } from './limits.js';
-import { createAvatarMetrics, type AvatarMetrics, type AvatarStatsSnapshot, type HotelState } from './metrics.js';
+import { createAvatarMetrics, type AvatarMetrics, type HotelState } from './metrics.js';
 import { RedisSharedStore } from './redis-store.js';
 import { RenderPool } from './render-pool.js';
 import { buildAvatarApp } from './routes.js';
@@ -68,13 +68,8 @@ export async function openAvatarService(
   });
   await cache.open();
   const hotelState: HotelState = { generation: 1, loadedAtMs: Date.now(), reloadFailures: 0 };
-  const build = readBuildInfo();
-  const version = readPackageVersion();
-  // Its snapshot reads the parts made below; nothing is scraped before the app exists.
-  let snapshot: () => AvatarStatsSnapshot = () => {
-    throw new Error('the avatar service is still starting');
-  };
-  const metrics = createAvatarMetrics({ snapshot: () => snapshot(), version, commit: build.commit, renderer: RENDERER_VERSION });
+  // Made once the parts it reads exist (below); no render finishes before the app does.
+  let metrics: AvatarMetrics | undefined;
   const pool = await RenderPool.start({
     assetsDir: config.assetsDir,
     libraryCacheBytes: config.libraryCacheBytes,
@@ -82,7 +77,7 @@ export async function openAvatarService(
     maxQueue: config.maxQueue,
     maxQueueWaitMs: config.maxQueueWaitMs,
     renderTimeoutMs: config.renderTimeoutMs,
-    onRendered: metrics.rendered,
+    onRendered: (seconds) => metrics?.rendered(seconds),
   });
   let renderer: AvatarRenderer = {
     frameCount: (req) => animationFrameCount(hotel, req),
@@ -122,7 +117,14 @@ export async function openAvatarService(
     shared,
     log,
   });
-  snapshot = () => ({ renders: service.stats(), pool: pool.stats(), cache: cache.stats(), users: users.stats(), redis: shared ? shared.stats() : null, hotel: hotelState });
+  const build = readBuildInfo();
+  const version = readPackageVersion();
+  metrics = createAvatarMetrics({
+    snapshot: () => ({ renders: service.stats(), pool: pool.stats(), cache: cache.stats(), users: users.stats(), redis: shared ? shared.stats() : null, hotel: hotelState }),
+    version,
+    commit: build.commit,
+    renderer: RENDERER_VERSION,
+  });
   const health = () => {
     const poolStats = pool.stats();
     return {
