@@ -89,7 +89,7 @@ test('/metrics after known requests: requests by route and status, latency, cach
       // One latency observation per request, by route.
       const renders = histogramCounts(m, 'hotel_imager_http_request_duration_seconds', { route: '/furni-renders/' });
       assert.equal(renders.count, 4);
-      assert.ok(renders.sum > 0 && renders.sum < 10, String(renders.sum));
+      assert.ok(renders.sum > 0, String(renders.sum));
       assert.equal(renders.under('+Inf'), 4);
       assert.equal(histogramCounts(m, 'hotel_imager_http_request_duration_seconds', { route: '/catalog-thumbs/' }).count, 3);
       // Bodies answered (HEAD reads the body too): the first read of each file from storage, then memory.
