@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { RENDERER_VERSION } from '../../src/avatar/index.js';
 import { type AvatarServiceConfig } from '../../src/server/avatar/config.js';
-import { startAvatarService, type AvatarServiceInstance } from '../../src/server/avatar/index.js';
+import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../src/server/avatar/index.js';
+import { MemorySharedStore } from '../../src/server/avatar/shared-store.js';
 import { readPackageVersion } from '../../src/server/build-info.js';
 import { LOG_URL_PART_MAX } from '../../src/server/request-log.js';
 import { ensureSampleKit } from '../../src/samplekit/index.js';
@@ -28,11 +29,11 @@ const started: Service[] = [];
 
 type Service = AvatarServiceInstance & { url: string; lines: () => Record<string, unknown>[] };
 
-async function start(over: Partial<AvatarServiceConfig> = {}): Promise<Service> {
+async function start(over: Partial<AvatarServiceConfig> = {}, opts: OpenAvatarServiceOptions = {}): Promise<Service> {
   const text: string[] = [];
   const logStream = new PassThrough();
   logStream.on('data', (c: Buffer) => text.push(c.toString('utf8')));
-  const s = await startAvatarService(testAvatarConfig(kit, api.base, { logLevel: 'info', ...over }), { logStream });
+  const s = await startAvatarService(testAvatarConfig(kit, api.base, { logLevel: 'info', ...over }), { logStream, ...opts });
   const svc: Service = {
     ...s,
     lines: () =>
@@ -182,6 +183,26 @@ test('a second instance on the same disk cache: its own counts, the disk tier', 
   assert.equal(value(m, 'hotel_imager_avatar_cache_outcomes_total', { tier: 'render' }), 0);
   assert.equal(requests(m, '/avatar.png', 200), 1, 'b counts only its own request');
   assert.equal(value(m, 'hotel_imager_avatar_image_cache_entries', { tier: 'disk' }), 1);
+  await stop(b);
+});
+
+test('two instances sharing a store (as on one Redis): the second answers from the redis tier', async () => {
+  const store = new MemorySharedStore();
+  const a = await start({}, { sharedStore: store });
+  const b = await start({}, { sharedStore: store });
+  const first = await get(a, `/avatar.png?figure=${FIG}&direction=6`);
+  assert.equal(first.headers.get('x-imager-cache'), 'render');
+  await first.arrayBuffer();
+  await stop(a); // waits for its background writes to the store
+  const res = await get(b, `/avatar.png?figure=${FIG}&direction=6`);
+  assert.equal(res.headers.get('x-imager-cache'), 'redis');
+  await res.arrayBuffer();
+  const m = await scrape(b);
+  assert.equal(value(m, 'hotel_imager_avatar_cache_outcomes_total', { tier: 'redis' }), 1);
+  assert.equal(value(m, 'hotel_imager_avatar_cache_outcomes_total', { tier: 'render' }), 0);
+  assert.equal(value(m, 'hotel_imager_avatar_redis_up'), 1);
+  store.up = false;
+  assert.equal(value(await scrape(b), 'hotel_imager_avatar_redis_up'), 0);
   await stop(b);
 });
 
