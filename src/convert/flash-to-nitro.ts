@@ -79,10 +79,19 @@ function message(e: unknown): string {
 export async function convertFlashToNitro(opts: ConvertOptions): Promise<ConvertReport> {
   const { from, to } = opts;
   if (!(await isDir(from))) throw new Error(`not a folder: ${from}`);
+  const gd = join(from, 'gamedata');
+  const figureCandidates = await findFigureFolderSwfs(from);
+  // A folder with nothing of a Flash hotel is a mistake (a wrong path, a Nitro folder): say so instead
+  // of writing an empty Nitro layout.
+  const known = ['figuredata.xml', 'figuremap.xml', 'furnidata.xml', 'furnidata.json', 'furnidata.txt'];
+  const hasGamedata = (await Promise.all(known.map((n) => isFile(join(gd, n))))).some(Boolean);
+  if (!hasGamedata && figureCandidates.length === 0 && !(await isDir(join(from, 'hof_furni')))) {
+    const nitro = (await isDir(join(from, 'bundled'))) ? ' It looks like a Nitro layout already: build and serve read that as it is.' : '';
+    throw new Error(`no Flash-era hotel in ${from}: expected gamedata/figuredata.xml or gamedata/furnidata.xml|json|txt, figure SWFs (gordon/) or hof_furni/.${nitro}`);
+  }
   const report: ConvertReport = { gamedata: [], figures: [], effects: [], furniture: [], failed: [], superseded: [], skipped: [], furnidataProblems: [] };
   const rel = (p: string) => relative(from, p) || p;
   const fail = (source: string, e: unknown) => report.failed.push({ source: rel(source), reason: message(e) });
-  const gd = join(from, 'gamedata');
 
   // Gamedata: each document on its own, so one bad file does not stop the others.
   const documents: [string, string, (text: string, file: string) => unknown][] = [
@@ -142,7 +151,6 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
       if (!revisions.has(base)) revisions.set(base, row.revision);
     }
   }
-  const figureCandidates = await findFigureFolderSwfs(from);
   const figureFiles = figureCandidates.filter((p) => isFigureLibrary(p, mappedLibraries));
   const isEffect = (p: string) => !!effectLibraries?.has(basename(p).replace(/\.swf$/i, '').toLowerCase());
   const effectFiles = figureCandidates.filter((p) => !isFigureLibrary(p, mappedLibraries) && isEffect(p));

@@ -118,6 +118,8 @@ test('/metrics after known requests: routes and statuses, latency, cache tiers, 
   assert.equal((await get(s, '/healthz')).status, 200);
   assert.equal((await get(s, '/nowhere')).status, 404);
   assert.equal((await get(s, `/render?figure=${FIG}`)).status, 200);
+  assert.equal((await get(s, `/habbo-imaging/avatarimage.gif?figure=${FIG}`)).status, 200);
+  assert.equal((await get(s, `/habbo-imaging/head?figure=${FIG}`)).status, 200);
 
   const m = await scrape(s);
   assert.equal(requests(m, '/avatar.png', 200), 3, 'render, memory, ?user=Bob');
@@ -129,33 +131,36 @@ test('/metrics after known requests: routes and statuses, latency, cache tiers, 
   assert.equal(requests(m, '/avatar', 200), 1);
   assert.equal(requests(m, '/healthz', 200), 1);
   assert.equal(requests(m, '/render', 200), 1);
+  assert.equal(requests(m, '/habbo-imaging/avatarimage', 200), 1, 'the classic paths count under their name');
+  assert.equal(requests(m, '/habbo-imaging/head', 200), 1);
   assert.equal(requests(m, '/metrics', 200), 1);
   assert.equal(requests(m, 'other', 404), 1);
   const lat = histogramCounts(m, 'hotel_imager_http_request_duration_seconds', { route: '/avatar.png' });
   assert.equal(lat.count, 8);
   assert.equal(lat.under('+Inf'), 8);
   assert.ok(lat.sum > 0);
-  // Images by tier: two renders (the figure; the /avatar URL's direction 4), memory three times (the
-  // second GET, the 304, and ?user=Bob, whose figure is that image's: keys use the resolved figure).
+  // Images by tier: four renders (the figure; the /avatar URL's direction 4; the GIF; the head), memory
+  // three times (the second GET, the 304, and ?user=Bob, whose figure is that image's: keys use the
+  // resolved figure).
   const tier = (t: string) => value(m, 'hotel_imager_avatar_cache_outcomes_total', { tier: t });
   assert.equal(tier('memory'), 3);
-  assert.equal(tier('render'), 2);
+  assert.equal(tier('render'), 4);
   assert.equal(tier('disk'), 0);
   assert.equal(tier('redis'), 0);
   assert.equal(value(m, 'hotel_imager_avatar_fallbacks_total', { reason: 'user-unresolved' }), 1);
   assert.equal(value(m, 'hotel_imager_avatar_fallbacks_total', { reason: 'busy' }), 0);
-  // The pool rendered those two and the /render page.
-  assert.equal(value(m, 'hotel_imager_avatar_renders_total', { result: 'ok' }), 3);
+  // The pool rendered those four and the /render page.
+  assert.equal(value(m, 'hotel_imager_avatar_renders_total', { result: 'ok' }), 5);
   assert.equal(value(m, 'hotel_imager_avatar_renders_total', { result: 'failed' }), 0);
   const renderTime = histogramCounts(m, 'hotel_imager_avatar_render_duration_seconds');
-  assert.equal(renderTime.count, 3);
+  assert.equal(renderTime.count, 5);
   assert.ok(renderTime.sum > 0);
   assert.equal(value(m, 'hotel_imager_avatar_render_queue_depth'), 0);
   assert.equal(value(m, 'hotel_imager_avatar_render_queue_limit'), 1024);
   assert.equal(value(m, 'hotel_imager_avatar_render_workers'), 1);
   assert.ok(value(m, 'hotel_imager_avatar_library_cache_bytes', { kind: 'figure' })! > 0, 'the worker holds the libraries it drew from');
   assert.equal(value(m, 'hotel_imager_avatar_library_cache_limit_bytes'), s.config.libraryCacheBytes);
-  assert.equal(value(m, 'hotel_imager_avatar_image_cache_entries', { tier: 'memory' }), 2);
+  assert.equal(value(m, 'hotel_imager_avatar_image_cache_entries', { tier: 'memory' }), 4);
   assert.equal(value(m, 'hotel_imager_avatar_image_cache_bytes', { tier: 'memory' }), s.cache.stats().memory.bytes);
   assert.equal(value(m, 'hotel_imager_avatar_user_lookups_total', { source: 'api' }), 2, 'Nobody and Bob');
   assert.equal(value(m, 'hotel_imager_avatar_user_api_failures_total'), 1);

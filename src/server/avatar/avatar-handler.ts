@@ -1,4 +1,4 @@
-// /avatar.png and /avatar on Node's own request handler, ahead of Fastify: every method on these paths
+// /avatar.png, /avatar and the classic imager's paths (/habbo-imaging/avatarimage, …) on Node's own request handler, ahead of Fastify: every method on these paths
 // is answered here. GET and HEAD give the image (straight from memory for a URL answered before, else
 // through the service), OPTIONS the CORS preflight, every other method 405. The method alone decides:
 // a request body is never read, so its content type or size cannot change the answer (Node discards
@@ -32,11 +32,46 @@ export interface AvatarHandlerOptions {
   onError: (err: unknown, url: string, reqId: string) => void;
 }
 
-function isAvatarUrl(url: string): boolean {
+/**
+ * The paths of the avatar route. `/avatar.png` and `/avatar` are ours; the `/habbo-imaging/` paths are the
+ * classic imager's, so a page switches to us by changing only the host. A path may fix one parameter:
+ * `.gif` is `img_format=gif`, `head` is `headonly=1` (what pages and emulators' event streams used it
+ * for). Whatever the query says of that parameter is replaced, so the URL means what its path says and
+ * shares its cache entry with the `/avatar.png` URL that spells the parameter out.
+ */
+type Fixed = readonly (readonly [string, string])[];
+const GIF = ['img_format', 'gif'] as const;
+const HEAD = ['headonly', '1'] as const;
+const AVATAR_PATHS: ReadonlyMap<string, Fixed> = new Map<string, Fixed>([
+  ['/avatar.png', []],
+  ['/avatar', []],
+  ['/habbo-imaging/avatarimage', []],
+  ['/habbo-imaging/avatarimage.png', []],
+  ['/habbo-imaging/avatarimage.gif', [GIF]],
+  ['/habbo-imaging/head', [HEAD]],
+  ['/habbo-imaging/head.png', [HEAD]],
+  ['/habbo-imaging/head.gif', [HEAD, GIF]],
+]);
+
+/** Every path of the avatar route, for docs and tests. */
+export const AVATAR_ROUTE_PATHS: readonly string[] = [...AVATAR_PATHS.keys()];
+
+/** The parameters a path fixes, or undefined when the URL is not on the avatar route. */
+function avatarRoute(url: string): Fixed | undefined {
   // Exact paths, with or without a query string; anything else (other spellings included) is Fastify's.
-  if (url.startsWith('/avatar.png')) return url.length === 11 || url.charCodeAt(11) === 0x3f;
-  if (url.startsWith('/avatar')) return url.length === 7 || url.charCodeAt(7) === 0x3f;
-  return false;
+  const q = url.indexOf('?');
+  return AVATAR_PATHS.get(q < 0 ? url : url.slice(0, q));
+}
+
+/** The raw query with each fixed parameter set to its value: other pairs keep their bytes and order. */
+export function withFixedParameters(rawQuery: string, fixed: Fixed): string {
+  if (fixed.length === 0) return rawQuery;
+  const names = new Set(fixed.map(([name]) => name));
+  const kept = rawQuery === '' ? [] : rawQuery.split('&').filter((pair) => {
+    const name = [...new URLSearchParams(pair).keys()][0];
+    return name === undefined || !names.has(name);
+  });
+  return [...kept, ...fixed.map(([name, value]) => `${name}=${value}`)].join('&');
 }
 
 
@@ -111,14 +146,15 @@ function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
 export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { service, hot, done, nextId, trustProxy } = opts;
 
-  const answerImage = async (req: IncomingMessage, res: ServerResponse, url: string, started: number, reqId: string, client: string) => {
+  const answerImage = async (req: IncomingMessage, res: ServerResponse, url: string, fixed: Fixed, started: number, reqId: string, client: string) => {
     const method = req.method!;
     let status: number;
     let bytes: number;
     let cache: string | null = null;
     try {
       const q = url.indexOf('?');
-      const answer = await service.answer(q < 0 ? '' : url.slice(q + 1), client, reqId);
+      const query = withFixedParameters(q < 0 ? '' : url.slice(q + 1), fixed);
+      const answer = await service.answer(query, client, reqId);
       // A `?figure=` image never changes for its URL: the next request for it is answered from memory.
       if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL) hot.set(url, answer.key);
       [status, bytes] = sendAnswer(req, res, answer);
@@ -137,7 +173,8 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
 
   return (req, res) => {
     const url = req.url ?? '';
-    if (!isAvatarUrl(url)) return false;
+    const fixed = avatarRoute(url);
+    if (fixed === undefined) return false;
     const started = performance.now();
     const reqId = nextId();
     const client = clientOf(req, trustProxy);
@@ -152,7 +189,7 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
         return true;
       }
       if (key !== undefined) hot.delete(url); // its image was evicted
-      void answerImage(req, res, url, started, reqId, client);
+      void answerImage(req, res, url, fixed, started, reqId, client);
     } else if (method === 'OPTIONS') {
       sendPreflight(req, res);
       done(reqId, method, url, 204, 0, started, null, client);

@@ -59,6 +59,13 @@ export type ImageSource = 'memory' | 'disk' | 'redis' | 'render';
 
 type Failure = SharedFailure;
 
+/**
+ * Joins the key of effect and dance requests only: raised when the answer to such a URL changes while the
+ * renderer version does not, so disk and Redis entries written before are never served for it.
+ * 2: `img_format=gif` without `animated=1` shows a dance's or effect's whole loop (it was its first frame).
+ */
+const EFFECT_KEY_REVISION = 2;
+
 /** Bytes the remembered failures may hold together (~10,000 of them). */
 export const FAILURE_CACHE_BYTES = 8 * 1024 * 1024;
 /** A remembered message is cut here: it is a fallback's log detail, not a record of the request. */
@@ -75,6 +82,34 @@ function rememberedFailure(err: unknown): Failure | undefined {
   if (err instanceof RenderBusyError || err instanceof RenderCrashError) return undefined;
   const e = err as Error & { code?: string };
   return { code: String(e?.code ?? e?.name ?? 'Error').slice(0, MAX_FAILURE_TEXT), message: String(e?.message ?? err).slice(0, MAX_FAILURE_TEXT) };
+}
+
+/**
+ * The renderer's request for a parsed pose: a pose that does not animate is a plain still (whatever
+ * `animated`, `frames` and `frame_num` said, so its cache key is the still's); `frame_num` shows one frame
+ * of the loop; a GIF of an animating pose is its loop.
+ */
+export function avatarRequest(figure: string, pose: AvatarPose, frameCount: (req: AvatarRequest) => number): AvatarRequest {
+  const req: AvatarRequest = { figure, ...pose };
+  let loop = 1;
+  if (req.animated || req.format === 'gif' || req.frameNum !== undefined) {
+    try {
+      loop = frameCount(req);
+    } catch {
+      loop = 1; // the render itself reports what is wrong with the figure
+    }
+  }
+  if (loop <= 1) {
+    req.animated = false;
+    req.frames = 0;
+    delete req.frameNum;
+  } else if (req.frameNum !== undefined) {
+    req.animated = true;
+    req.frames = 0;
+  } else if (req.format === 'gif') {
+    req.animated = true;
+  }
+  return req;
 }
 
 export class AvatarService {
@@ -183,7 +218,7 @@ export class AvatarService {
   private keyVersion(req: AvatarRequest): string {
     const effects = this.deps.effectsVersion;
     const usesEffects = !!req.effect || !!req.dance || parseAction(req.action).dance !== undefined;
-    return effects && usesEffects ? `${this.deps.rendererVersion}/fx:${effects}` : this.deps.rendererVersion;
+    return effects && usesEffects ? `${this.deps.rendererVersion}/fx${EFFECT_KEY_REVISION}:${effects}` : this.deps.rendererVersion;
   }
 
   /**
@@ -193,26 +228,7 @@ export class AvatarService {
    * it shown (output.ts), whatever `animated` and `frames` say.
    */
   private request(figure: string, pose: AvatarPose): AvatarRequest {
-    const req: AvatarRequest = { figure, ...pose };
-    let loop = 1;
-    if (req.animated || req.format === 'gif' || req.frameNum !== undefined) {
-      try {
-        loop = this.deps.renderer.frameCount(req);
-      } catch {
-        loop = 1; // the render itself reports what is wrong with the figure
-      }
-    }
-    if (loop <= 1) {
-      req.animated = false;
-      req.frames = 0;
-      delete req.frameNum;
-    } else if (req.frameNum !== undefined) {
-      req.animated = true;
-      req.frames = 0;
-    } else if (req.format === 'gif') {
-      req.animated = true;
-    }
-    return req;
+    return avatarRequest(figure, pose, (req) => this.deps.renderer.frameCount(req));
   }
 
   private startRender(key: string, req: AvatarRequest): Promise<{ image: CachedImage; source: ImageSource }> {

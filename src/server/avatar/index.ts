@@ -3,6 +3,7 @@
 import { type FastifyInstance } from 'fastify';
 import { animationFrameCount, assetIdentity, loadAvatarHotel, RENDERER_VERSION } from '../../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
+import { localUrl } from '../http-server.js';
 import { stdoutLineStream } from '../log-stream.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
@@ -187,6 +188,5 @@ export async function startAvatarService(
   }
   const addr = instance.app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return { ...instance, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
+  return { ...instance, url: localUrl(config.host, port) };
 }

@@ -12,24 +12,26 @@ import { type SharedCacheStats } from './shared-cache.js';
 import { type SharedStoreStatus } from './shared-store.js';
 import { type UserLookupStats } from './user-lookup.js';
 
-/** The `route` label values; the last is everything else (unknown paths, CONNECT). */
-export const AVATAR_ROUTES = ['/avatar.png', '/avatar', '/render', '/healthz', '/version', '/metrics', 'other'] as const;
+/**
+ * The `route` label values; the last is everything else (unknown paths, CONNECT). The classic imager's
+ * paths count under their name without the extension (`/habbo-imaging/avatarimage` covers `.png` and
+ * `.gif` too).
+ */
+export const AVATAR_ROUTES = ['/avatar.png', '/avatar', '/habbo-imaging/avatarimage', '/habbo-imaging/head', '/render', '/healthz', '/version', '/metrics', 'other'] as const;
 const OTHER = AVATAR_ROUTES.length - 1;
+const ROUTE_OF_PATH = new Map<string, number>(AVATAR_ROUTES.slice(0, OTHER).map((r, i) => [r, i]));
+for (const ext of ['.png', '.gif']) {
+  ROUTE_OF_PATH.set(`/habbo-imaging/avatarimage${ext}`, 2);
+  ROUTE_OF_PATH.set(`/habbo-imaging/head${ext}`, 3);
+}
 
 /** The cache tiers an image can come from (the `x-imager-cache` header, the request line's `cache`). */
 export const AVATAR_TIERS: readonly ImageSource[] = ['memory', 'disk', 'redis', 'render'];
 
 /** The route index of a raw request target. */
 export function avatarRoute(target: string): number {
-  if (target.startsWith('/avatar')) {
-    const c = target.charCodeAt(7);
-    if (Number.isNaN(c) || c === 0x3f) return 1;
-    if (target.startsWith('.png', 7) && (target.length === 11 || target.charCodeAt(11) === 0x3f)) return 0;
-    return OTHER;
-  }
   const q = target.indexOf('?');
-  const at = (AVATAR_ROUTES as readonly string[]).indexOf(q < 0 ? target : target.slice(0, q));
-  return at < 0 ? OTHER : at;
+  return ROUTE_OF_PATH.get(q < 0 ? target : target.slice(0, q)) ?? OTHER;
 }
 
 /**

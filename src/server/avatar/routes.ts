@@ -1,4 +1,4 @@
-// HTTP adapter for the avatar service: /avatar.png and /avatar (every method, avatar-handler.ts, on
+// HTTP adapter for the avatar service: /avatar.png, /avatar and /habbo-imaging/avatarimage (every method, avatar-handler.ts, on
 // Node's request handler), then Fastify for /render, /healthz, /version, /metrics and unknown paths. Every
 // response carries `Access-Control-Allow-Origin: *` (spec §5). No route reads a request body.
 import { createServer } from 'node:http';
