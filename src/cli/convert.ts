@@ -19,7 +19,7 @@ export const CONVERT_OPTIONS = {
 };
 
 export function printConvertSummary(r: ConvertReport, out: (line: string) => void = (l) => process.stdout.write(l + '\n')): void {
-  out(`converted: ${r.gamedata.length} gamedata documents, ${r.figures.length} figure libraries, ${r.furniture.length} furni${r.effects.length ? `, ${r.effects.length} effect libraries` : ''}`);
+  out(`converted: ${r.gamedata.length} gamedata documents, ${r.figures.length} figure libraries, ${r.furniture.length} furni${r.effects.length ? `, ${r.effects.length} effect libraries` : ''}${r.badges?.length ? `, group badges (${r.badges.map((b) => b.target).join(', ')})` : ''}`);
   if (r.superseded.length) out(`left out ${r.superseded.length} superseded SWFs (another revision or release folder was chosen)`);
   if (r.skipped.length) out(`skipped ${r.skipped.length} SWFs that are not figure libraries`);
   if (r.furnidataProblems.length) {

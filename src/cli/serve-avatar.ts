@@ -76,6 +76,8 @@ export const SERVE_AVATAR_OPTIONS = {
   redisImageTtlMs: option({ flag: '--redis-ttl-ms <n>', env: 'HOTEL_IMAGER_REDIS_TTL_MS', help: 'how long a rendered image stays in Redis', parse: milliseconds(1000), default: D.redisImageTtlMs, defaultText: '604800000 = 7 days' }),
   redisTimeoutMs: option({ flag: '--redis-timeout-ms <n>', env: 'HOTEL_IMAGER_REDIS_TIMEOUT_MS', help: 'longest wait for one Redis command before going on without it', parse: milliseconds(1), default: D.redisTimeoutMs }),
   redisLockMs: option({ flag: '--redis-lock-ms <n>', env: 'HOTEL_IMAGER_REDIS_LOCK_MS', help: "render lock life, the longest wait for another instance's render", parse: milliseconds(10), default: D.redisLockMs }),
+  badgeElementsFile: option({ flag: '--badge-elements <file>', env: 'HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS', help: "group badge element table: the CSV or JSON export of the emulator's guilds_elements", defaultText: 'gamedata/guilds_elements.csv (or .json) in the assets folder' }),
+  badgePartsDir: option({ flag: '--badge-parts <dir>', env: 'HOTEL_IMAGER_AVATAR_BADGE_PARTS', help: 'folder of group badge part images (group_badge.nitro and/or badgepart_*.png|gif), searched before the assets folder', defaultText: 'none' }),
   logLevel: option({ flag: '--log-level <level>', env: 'HOTEL_IMAGER_LOG_LEVEL', help: 'fatal, error, warn, info (one line per request), debug, trace or silent', parse: oneOf(LOG_LEVELS), default: D.logLevel }),
 } satisfies { [K in keyof AvatarServiceConfig]?: OptionDef<AvatarServiceConfig[K]> };
 

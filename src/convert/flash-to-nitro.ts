@@ -1,7 +1,8 @@
 // Flash layout → Nitro layout. Reads a hotel's Flash-era folder (gamedata/*.xml|txt, gordon/ figure
-// libraries, hof_furni/[<revision>/] furni SWFs) and writes the Nitro layout the rest of the project
-// reads (gamedata/*.json, bundled/figure/*.nitro, bundled/furniture/*.nitro). A file that cannot be
-// converted is reported and skipped; everything else is still written.
+// libraries, hof_furni/[<revision>/] furni SWFs, c_images/Badgeparts group badge parts) and writes the
+// Nitro layout the rest of the project reads (gamedata/*.json, bundled/figure/*.nitro,
+// bundled/furniture/*.nitro, bundled/generic/group_badge.nitro). A file that cannot be converted is
+// reported and skipped; everything else is still written.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { writeAssetLibrary } from '../formats/asset-library.js';
@@ -18,6 +19,8 @@ import { readEffectSwf } from '../formats/flash/effect-library.js';
 import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
 import type { EffectMapDoc } from '../formats/gamedata/effect-types.js';
 import { FLASH_AVATAR_DATA_FILE, flashAvatarData } from '../hotel/flash-avatar-data.js';
+import { writeBadgePartLibrary } from '../formats/badge-parts.js';
+import { DEFAULT_ELEMENT_FILES, findFlashPartsDir, NITRO_PARTS_PATH, readBadgePartFolder } from '../hotel/badge.js';
 
 export interface ConvertOptions {
   /** Flash layout root. */
@@ -54,6 +57,8 @@ export interface ConvertReport {
   skipped: string[];
   /** Legacy furnidata rows that could not be read. */
   furnidataProblems: FurnidataProblem[];
+  /** Group badge parts (c_images/Badgeparts → bundled/generic/group_badge.nitro) and their table, copied as it is. */
+  badges?: ConvertEntry[];
 }
 
 /** Writes through a temporary file and a rename, so a crash never leaves a half-written output. */
@@ -143,6 +148,25 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
       fail(path, e);
     }
   }
+
+  // Group badges: the element table is the same file in both layouts; the part files become the
+  // client's part library (frames by the same names, so every badge draws the same).
+  const badges: ConvertEntry[] = [];
+  for (const file of DEFAULT_ELEMENT_FILES) {
+    if (!(await isFile(join(from, file)))) continue;
+    await writeAtomic(join(to, file), await readFile(join(from, file)));
+    badges.push({ source: file, target: file });
+  }
+  const partsDir = await findFlashPartsDir(from);
+  if (partsDir) {
+    const parts = await readBadgePartFolder(partsDir);
+    for (const reason of parts.unreadable) fail(partsDir, reason);
+    if (parts.images.size > 0) {
+      await writeAtomic(join(to, NITRO_PARTS_PATH), await writeBadgePartLibrary(parts.images));
+      badges.push({ source: rel(partsDir), target: NITRO_PARTS_PATH });
+    }
+  }
+  if (badges.length > 0) report.badges = badges;
 
   const revisions = new Map<string, number>();
   if (furnidata) {

@@ -20,6 +20,17 @@ const EXPOSE = 'etag, x-imager-frames, x-imager-fallback, x-imager-cache';
 /** A preflight's Access-Control-Request-Headers is echoed only when it is a plain list of field names. */
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
 
+/**
+ * What a route on Node's handler beside the avatar route (the badge routes) gets: request ids, the
+ * client rule, and `done`, where every answered request is counted and logged.
+ */
+export interface RawRouteContext {
+  nextId: () => string;
+  done: RequestDone;
+  trustProxy: boolean;
+  onError: (err: unknown, url: string, reqId: string) => void;
+}
+
 export interface AvatarHandlerOptions {
   service: AvatarService;
   hot: HotUrls;
@@ -75,7 +86,7 @@ export function withFixedParameters(rawQuery: string, fixed: Fixed): string {
 }
 
 
-function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): number {
+export function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): number {
   const length = Buffer.byteLength(text);
   res.writeHead(status, {
     ...extra,
@@ -89,7 +100,7 @@ function sendText(res: ServerResponse, status: number, text: string, extra: Reco
 }
 
 /** The image, or 304 when If-None-Match names its ETag; returns [status, body bytes]. */
-function sendImage(req: IncomingMessage, res: ServerResponse, image: CachedImage, cacheControl: string, source: string): [number, number] {
+export function sendImage(req: IncomingMessage, res: ServerResponse, image: CachedImage, cacheControl: string, source: string): [number, number] {
   const headers: Record<string, string> = {
     'access-control-allow-origin': '*',
     etag: image.etag,
@@ -116,7 +127,7 @@ function sendImage(req: IncomingMessage, res: ServerResponse, image: CachedImage
 }
 
 /** The client for the per-client limit and the log: the socket's address, or the first X-Forwarded-For entry behind a proxy. */
-function clientOf(req: IncomingMessage, trustProxy: boolean): string {
+export function clientOf(req: IncomingMessage, trustProxy: boolean): string {
   return clientAddress(trustProxy ? rawHeader(req.rawHeaders, 'x-forwarded-for') : undefined, req.socket.remoteAddress, trustProxy);
 }
 
@@ -129,7 +140,7 @@ function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: AvatarAns
   return [302, sendText(res, 302, text, extra, FALLBACK_CACHE_CONTROL)];
 }
 
-function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
+export function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
   const asked = rawHeader(req.rawHeaders, 'access-control-request-headers')?.trim();
   res.writeHead(204, {
     'access-control-allow-origin': '*',

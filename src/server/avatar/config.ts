@@ -43,6 +43,10 @@ export interface AvatarServiceConfig {
   redisTimeoutMs: number;
   /** Life of a render lock: the longest another instance waits for this one's render. */
   redisLockMs: number;
+  /** Group badge parts kept outside the asset folder (group_badge.nitro and/or badgepart_* images). */
+  badgePartsDir?: string;
+  /** The guilds_elements export (CSV or JSON); default gamedata/guilds_elements.csv in the asset folder. */
+  badgeElementsFile?: string;
 }
 
 const MiB = 1024 * 1024;

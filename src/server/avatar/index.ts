@@ -3,6 +3,7 @@
 import { type FastifyInstance } from 'fastify';
 import { animationFrameCount, assetIdentity, loadAvatarHotel, RENDERER_VERSION } from '../../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
+import { openBadges, type BadgeRoutes } from '../badge/index.js';
 import { localUrl } from '../http-server.js';
 import { stdoutLineStream } from '../log-stream.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
@@ -23,6 +24,8 @@ export interface AvatarServiceInstance {
   service: AvatarService;
   pool: RenderPool;
   cache: ImageCache;
+  /** Group badges (/habbo-imaging/badge): their service, health and reload. */
+  badges: BadgeRoutes;
   config: AvatarServiceConfig & { assetsDir: string };
   /** The hotel in service as /metrics reports it (live reload updates it: see metrics.ts). */
   hotelState: HotelState;
@@ -102,6 +105,14 @@ export async function openAvatarService(
     errorTtlMs: Math.min(config.userNegativeTtlMs, 10_000),
     maxBytes: DEFAULT_USER_LOOKUP.maxBytes,
   }, shared);
+  let badges: BadgeRoutes;
+  try {
+    badges = await openBadges(config, { cache, shared, log });
+  } catch (err) {
+    await pool.close();
+    await ownStore?.close();
+    throw err;
+  }
   const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
   const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
   const hot = new HotUrls(hotUrlBytes(config.memoryCacheBytes));
@@ -144,6 +155,7 @@ export async function openAvatarService(
       users: users.stats(),
       // Redis down is not unhealthy: the instance answers from memory and renders locally meanwhile.
       redis: shared ? shared.stats() : null,
+      badges: badges.health(),
       limits: {
         clientRatePerSecond: config.clientRatePerSecond,
         clientBurst: config.clientBurst,
@@ -153,13 +165,24 @@ export async function openAvatarService(
     };
   };
   const ownStream = opts.logStream ? undefined : stdoutLineStream();
-  app = buildAvatarApp({ service, hot, health, logLevel: config.logLevel, logStream: opts.logStream ?? ownStream!, trustProxy: config.trustProxy, metrics });
+  app = buildAvatarApp({
+    service,
+    hot,
+    health,
+    logLevel: config.logLevel,
+    logStream: opts.logStream ?? ownStream!,
+    trustProxy: config.trustProxy,
+    metrics,
+    rawRoutes: [badges.route],
+  });
+  badges.announce();
   const built = app;
   return {
     app: built,
     service,
     pool,
     cache,
+    badges,
     config,
     hotelState,
     metrics,

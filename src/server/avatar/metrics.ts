@@ -17,7 +17,19 @@ import { type UserLookupStats } from './user-lookup.js';
  * paths count under their name without the extension (`/habbo-imaging/avatarimage` covers `.png` and
  * `.gif` too).
  */
-export const AVATAR_ROUTES = ['/avatar.png', '/avatar', '/habbo-imaging/avatarimage', '/habbo-imaging/head', '/render', '/healthz', '/version', '/metrics', 'other'] as const;
+export const AVATAR_ROUTES = [
+  '/avatar.png',
+  '/avatar',
+  '/habbo-imaging/avatarimage',
+  '/habbo-imaging/head',
+  '/habbo-imaging/badge',
+  '/render',
+  '/render/badge',
+  '/healthz',
+  '/version',
+  '/metrics',
+  'other',
+] as const;
 const OTHER = AVATAR_ROUTES.length - 1;
 const ROUTE_OF_PATH = new Map<string, number>(AVATAR_ROUTES.slice(0, OTHER).map((r, i) => [r, i]));
 for (const ext of ['.png', '.gif']) {
@@ -28,10 +40,18 @@ for (const ext of ['.png', '.gif']) {
 /** The cache tiers an image can come from (the `x-imager-cache` header, the request line's `cache`). */
 export const AVATAR_TIERS: readonly ImageSource[] = ['memory', 'disk', 'redis', 'render'];
 
-/** The route index of a raw request target. */
+const BADGE = AVATAR_ROUTES.indexOf('/habbo-imaging/badge');
+const RENDER_BADGE = AVATAR_ROUTES.indexOf('/render/badge');
+
+/** The route index of a raw request target (a badge path counts under its folder, code and all). */
 export function avatarRoute(target: string): number {
   const q = target.indexOf('?');
-  return ROUTE_OF_PATH.get(q < 0 ? target : target.slice(0, q)) ?? OTHER;
+  const path = q < 0 ? target : target.slice(0, q);
+  const exact = ROUTE_OF_PATH.get(path);
+  if (exact !== undefined) return exact;
+  if (path.startsWith('/habbo-imaging/badge/')) return BADGE;
+  if (path.startsWith('/render/badge/')) return RENDER_BADGE;
+  return OTHER;
 }
 
 /**
@@ -73,7 +93,7 @@ export function createAvatarMetrics(opts: { snapshot: () => AvatarStatsSnapshot;
   const registers = [base.registry];
   const http = new HttpMetrics(base.registry, AVATAR_ROUTES, {
     name: `${METRIC_PREFIX}avatar_cache_outcomes_total`,
-    help: 'Avatar images answered (200 or 304), by the cache tier that had them: memory, disk, redis, or render (rendered for this request)',
+    help: 'Images answered (200 or 304: avatars and group badges, which share the caches), by the cache tier that had them: memory, disk, redis, or render (rendered for this request)',
     values: AVATAR_TIERS,
   });
   const gauge = (name: string, help: string, read: () => number) =>

@@ -1,15 +1,18 @@
 // HTTP adapter for the avatar service: /avatar.png, /avatar and /habbo-imaging/avatarimage (every method, avatar-handler.ts, on
 // Node's request handler), then Fastify for /render, /healthz, /version, /metrics and unknown paths. Every
 // response carries `Access-Control-Allow-Origin: *` (spec §5). No route reads a request body.
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { prepareHttpServer } from '../http-server.js';
 import { installRequestLog, logPath, logRequest, requestLineWriter, serverLogOptions, type LogLevel, type RequestDone } from '../request-log.js';
-import { AVATAR_ALLOW, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT } from './avatar-handler.js';
+import { AVATAR_ALLOW, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT, type RawRouteContext } from './avatar-handler.js';
 import { type AvatarService, type ImageSource } from './avatar-service.js';
 import { type HotUrls } from './hot-urls.js';
 import { AVATAR_TIERS, avatarRoute, type AvatarMetrics } from './metrics.js';
 import { renderDebugPage } from './render-page.js';
+
+/** A route answered on Node's request handler ahead of Fastify (true: it answered). */
+export type RawRouteFactory = (ctx: RawRouteContext) => (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export interface AvatarAppOptions {
   service: AvatarService;
@@ -24,6 +27,8 @@ export interface AvatarAppOptions {
   trustProxy: boolean;
   /** The instance's /metrics registry and request counters (see metrics.ts). */
   metrics: AvatarMetrics;
+  /** More routes on Node's handler, tried after the avatar route (the badge routes). */
+  rawRoutes?: RawRouteFactory[];
 }
 
 function rawQueryOf(request: FastifyRequest): string {
@@ -64,12 +69,22 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
     done,
     onError: (err, url, reqId) => built?.log.error({ reqId, err, path: logPath(url) }, 'avatar handler failed'),
   });
+  const rawRoutes = (opts.rawRoutes ?? []).map((make) =>
+    make({
+      nextId,
+      done,
+      trustProxy: opts.trustProxy,
+      onError: (err, url, reqId) => built?.log.error({ reqId, err, path: logPath(url) }, 'request handler failed'),
+    }),
+  );
   const app = Fastify({
     ...serverLogOptions({ level: opts.logLevel, stream: opts.logStream }),
     genReqId: nextId,
     serverFactory: (fastifyHandler) => {
       const server = createServer((req, res) => {
-        if (!avatarHandler(req, res)) fastifyHandler(req, res);
+        if (avatarHandler(req, res)) return;
+        for (const route of rawRoutes) if (route(req, res)) return;
+        fastifyHandler(req, res);
       });
       prepareHttpServer(server, {
         allow: AVATAR_ALLOW,
