@@ -21,6 +21,8 @@ import { histogramCounts, parsePrometheusText, sampleValue, type Family } from '
 import { startFakeUserApi, testAvatarConfig, type FakeApi } from './avatar-fixtures.js';
 
 const FIG = 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40';
+/** A group badge the sample kit's badge parts draw (as in badge-http.test.ts). */
+const BADGE = 'b03034s04094s02110s03118';
 
 let scratch: string;
 let kit: string;
@@ -120,6 +122,10 @@ test('/metrics after known requests: routes and statuses, latency, cache tiers, 
   assert.equal((await get(s, `/render?figure=${FIG}`)).status, 200);
   assert.equal((await get(s, `/habbo-imaging/avatarimage.gif?figure=${FIG}`)).status, 200);
   assert.equal((await get(s, `/habbo-imaging/head?figure=${FIG}`)).status, 200);
+  const badge = await get(s, `/habbo-imaging/badge/${BADGE}.png`);
+  assert.equal(badge.status, 200);
+  assert.equal(badge.headers.get('x-imager-cache'), 'render');
+  await badge.arrayBuffer();
 
   const m = await scrape(s);
   assert.equal(requests(m, '/avatar.png', 200), 3, 'render, memory, ?user=Bob');
@@ -133,18 +139,19 @@ test('/metrics after known requests: routes and statuses, latency, cache tiers, 
   assert.equal(requests(m, '/render', 200), 1);
   assert.equal(requests(m, '/habbo-imaging/avatarimage', 200), 1, 'the classic paths count under their name');
   assert.equal(requests(m, '/habbo-imaging/head', 200), 1);
+  assert.equal(requests(m, '/habbo-imaging/badge', 200), 1, 'every badge code under one label');
   assert.equal(requests(m, '/metrics', 200), 1);
   assert.equal(requests(m, 'other', 404), 1);
   const lat = histogramCounts(m, 'hotel_imager_http_request_duration_seconds', { route: '/avatar.png' });
   assert.equal(lat.count, 8);
   assert.equal(lat.under('+Inf'), 8);
   assert.ok(lat.sum > 0);
-  // Images by tier: four renders (the figure; the /avatar URL's direction 4; the GIF; the head), memory
+  // Images by tier: five renders (the figure; the /avatar URL's direction 4; the GIF; the head; the badge), memory
   // three times (the second GET, the 304, and ?user=Bob, whose figure is that image's: keys use the
   // resolved figure).
   const tier = (t: string) => value(m, 'hotel_imager_avatar_cache_outcomes_total', { tier: t });
   assert.equal(tier('memory'), 3);
-  assert.equal(tier('render'), 4);
+  assert.equal(tier('render'), 5);
   assert.equal(tier('disk'), 0);
   assert.equal(tier('redis'), 0);
   assert.equal(value(m, 'hotel_imager_avatar_fallbacks_total', { reason: 'user-unresolved' }), 1);
@@ -160,7 +167,7 @@ test('/metrics after known requests: routes and statuses, latency, cache tiers, 
   assert.equal(value(m, 'hotel_imager_avatar_render_workers'), 1);
   assert.ok(value(m, 'hotel_imager_avatar_library_cache_bytes', { kind: 'figure' })! > 0, 'the worker holds the libraries it drew from');
   assert.equal(value(m, 'hotel_imager_avatar_library_cache_limit_bytes'), s.config.libraryCacheBytes);
-  assert.equal(value(m, 'hotel_imager_avatar_image_cache_entries', { tier: 'memory' }), 4);
+  assert.equal(value(m, 'hotel_imager_avatar_image_cache_entries', { tier: 'memory' }), 5);
   assert.equal(value(m, 'hotel_imager_avatar_image_cache_bytes', { tier: 'memory' }), s.cache.stats().memory.bytes);
   assert.equal(value(m, 'hotel_imager_avatar_user_lookups_total', { source: 'api' }), 2, 'Nobody and Bob');
   assert.equal(value(m, 'hotel_imager_avatar_user_api_failures_total'), 1);
