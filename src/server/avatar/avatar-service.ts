@@ -96,11 +96,12 @@ export class AvatarService {
     this.fallbackCounts = Object.fromEntries(FALLBACK_REASONS.map((r) => [r, 0])) as Record<FallbackReason, number>;
   }
 
-  async answer(rawQuery: string, client: string): Promise<AvatarAnswer> {
+  /** The answer to one /avatar.png query; `reqId` goes on the log line of a fallback. */
+  async answer(rawQuery: string, client: string, reqId?: string): Promise<AvatarAnswer> {
     const parsed = parseAvatarQuery(rawQuery);
     if (!parsed.ok) return { kind: 'bad-request', reason: parsed.reason };
     const { identity, pose, pairs } = parsed.query;
-    const fallback = (reason: FallbackReason, detail: string): AvatarAnswer => this.fallback(reason, detail, identity, pose);
+    const fallback = (reason: FallbackReason, detail: string): AvatarAnswer => this.fallback(reason, detail, identity, pose, reqId);
     try {
       // A `?figure=` request needs no lookup: no await, no extra turn of the event loop.
       const figure = identity.kind === 'figure' ? { ok: true as const, figure: identity.figure } : await this.figureOf(identity);
@@ -249,10 +250,10 @@ export class AvatarService {
     return image;
   }
 
-  private fallback(reason: FallbackReason, detail: string, identity: AvatarIdentity, pose: AvatarPose): AvatarAnswer {
+  private fallback(reason: FallbackReason, detail: string, identity: AvatarIdentity, pose: AvatarPose, reqId: string | undefined): AvatarAnswer {
     this.fallbackCounts[reason]++;
     const location = fallbackLocation(this.deps.fallbackUrl, { identity, pose });
-    this.deps.log?.(reason === 'unexpected' ? 'warn' : 'info', 'avatar fallback', { reason, detail });
+    this.deps.log?.(reason === 'unexpected' ? 'warn' : 'info', 'avatar fallback', reqId === undefined ? { reason, detail } : { reqId, reason, detail });
     return { kind: 'fallback', reason, location, detail };
   }
 }
