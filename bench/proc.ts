@@ -1,5 +1,5 @@
 // Small facts about processes for the benchmarks, from /proc (Linux).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const CLOCK_TICKS = 100;
@@ -9,6 +9,28 @@ export function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/**
+ * CPU seconds of a process split by thread: its main thread (the event loop) and all the others (render
+ * workers, V8's and libuv's helpers) together.
+ */
+export function threadCpuSeconds(pid: number): { main: number; others: number } {
+  let main = 0;
+  let others = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended while we looked
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const s = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    if (Number(tid) === pid) main += s;
+    else others += s;
+  }
+  return { main, others };
 }
 
 /** The 1, 5 and 15 minute load averages, as /proc/loadavg gives them. */

@@ -2,11 +2,14 @@
 //   1. cached: one URL, 32 connections, req/s and p99 (autocannon);
 //   2. cold, size m: distinct figures at concurrency 1 and 64, renders/s and p50/p99 — and, when the
 //      reference imager is up (BENCH_REFERENCE, default http://127.0.0.1:3030), the same figures at the
-//      same concurrency against it, pass by pass in one run, with the ratio;
+//      same concurrency against it, pass by pass in one run, with the ratio; in the same rounds the warm
+//      workload (issue 28, warm-figures.ts): five common figures whose libraries are loaded, in poses and
+//      colours never asked before, with the service's CPU per request (all threads, and its main thread);
 //   3. memory: RSS after 10,000 distinct renders;
 //   4. optional (BENCH_HOSTILE=<n>): n distinct 12 KB URLs, RSS and cache bytes as they go (plateau);
 //   5. cold, size l, concurrency 1, on a fresh service: its own time per request (request log `ms`);
 //   6. cold again on a fresh service with the default per-client limit (passes 1-5 turn it off).
+// BENCH_PASSES=1-2 stops after pass 2 (while working on the render path).
 // The service runs in a child process (this file with --child) so the load generator does not share
 // its event loop. Figures come from the asset folder's own FigureData, so every URL is a real render;
 // a fresh seed per run (BENCH_SEED to repeat one) keeps them cold for a reference that caches on disk.
@@ -17,6 +20,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, percentile, ratePerSecond, runLoad, type Autocannon, type LoadResult } from './http-load.js';
+import { threadCpuSeconds } from './proc.js';
+import { warmPath, warmReferencePath, WarmPoses } from './warm-figures.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -171,6 +176,8 @@ async function main(): Promise<void> {
   const rounds = env('BENCH_ROUNDS', 3);
   const c1Count = env('BENCH_COLD_C1', 1000);
   const c64Count = env('BENCH_COLD', 3000);
+  const warmC1Count = env('BENCH_WARM_C1', 2000);
+  const warmC64Count = env('BENCH_WARM', 3000);
   const seed = env('BENCH_SEED', Date.now() % 2 ** 31);
   const referenceBase = process.env.BENCH_REFERENCE ?? 'http://127.0.0.1:3030';
 
@@ -253,37 +260,71 @@ async function main(): Promise<void> {
     const warmSet = figures.take(2000);
     await runLoad({ base, paths: warmSet.map(oursPath('m')), connections: 64 });
     if (withReference) await runLoad({ base: referenceBase, paths: warmSet.map(referencePath), connections: 16 });
-    const table: Record<string, { ours: number[]; ref: number[]; oursP50: number[]; oursP99: number[]; refP50: number[]; refP99: number[]; cpu: number[] }> = {};
+    // The warm workload's figures load their libraries on both sides before anything is timed.
+    const warmPoses = new WarmPoses(assetsDir, seed);
+    say(`warm workload: figures ${warmPoses.describe().join(', ')} × 8 directions × 8 head directions × 7 gestures, new colours in every URL`);
+    const warmUp = warmPoses.take(500);
+    await runLoad({ base, paths: warmUp.map(warmPath), connections: 64 });
+    if (withReference) await runLoad({ base: referenceBase, paths: warmUp.map(warmReferencePath), connections: 16 });
+    type Row = { ours: number[]; ref: number[]; oursP50: number[]; oursP99: number[]; refP50: number[]; refP99: number[]; cpu: number[]; cpuUs: number[]; mainUs: number[] };
+    const table: Record<string, Row> = {};
+    const workloads = [
+      { name: 'cold', take: (n: number) => figures.take(n), ours: oursPath('m'), ref: referencePath, counts: [c1Count, c64Count] },
+      { name: 'warm', take: (n: number) => warmPoses.take(n), ours: warmPath, ref: warmReferencePath, counts: [warmC1Count, warmC64Count] },
+    ] as const;
     for (let round = 1; round <= rounds; round++) {
-      for (const [connections, count] of [[1, c1Count], [64, c64Count]] as const) {
-        const set = figures.take(count);
-        const load = loadAverage();
-        cpu0 = cpuSeconds(child.proc.pid!);
-        const ours = await runLoad({ base, paths: set.map(oursPath('m')), connections });
-        cpu = cpuSeconds(child.proc.pid!) - cpu0;
-        const row = (table[`c=${connections}`] ??= { ours: [], ref: [], oursP50: [], oursP99: [], refP50: [], refP99: [], cpu: [] });
-        row.ours.push(ratePerSecond(ours));
-        row.oursP50.push(percentile(ours.latenciesMs, 50));
-        row.oursP99.push(percentile(ours.latenciesMs, 99));
-        row.cpu.push(((ours.status[200] ?? 0) / cpu));
-        let line = `round ${round}, c=${connections}, ${count} cold size-m figures (load ${load}): ours ${describe(ours)}; ${Math.round((ours.status[200] ?? 0) / cpu)} renders per CPU-second`;
-        if (withReference) {
-          const ref = await runLoad({ base: referenceBase, paths: set.map(referencePath), connections });
-          row.ref.push(ratePerSecond(ref));
-          row.refP50.push(percentile(ref.latenciesMs, 50));
-          row.refP99.push(percentile(ref.latenciesMs, 99));
-          line += `; reference ${describe(ref)}; ratio ${(ratePerSecond(ours) / ratePerSecond(ref)).toFixed(2)}×`;
+      for (const w of workloads) {
+        for (const [connections, count] of [[1, w.counts[0]], [64, w.counts[1]]] as const) {
+          const take = w.take as (n: number) => unknown[];
+          if (w.name === 'warm') {
+            // The cold passes may have pushed the warm figures' libraries out of the library budget: back in, untimed.
+            const again = take(100);
+            await runLoad({ base, paths: again.map(w.ours as (x: unknown) => string), connections: 16 });
+            if (withReference) await runLoad({ base: referenceBase, paths: again.map(w.ref as (x: unknown) => string), connections: 16 });
+          }
+          const set = take(count);
+          const load = loadAverage();
+          cpu0 = cpuSeconds(child.proc.pid!);
+          const main0 = threadCpuSeconds(child.proc.pid!).main;
+          const ours = await runLoad({ base, paths: set.map(w.ours as (x: unknown) => string), connections });
+          cpu = cpuSeconds(child.proc.pid!) - cpu0;
+          const mainCpu = threadCpuSeconds(child.proc.pid!).main - main0;
+          const rendered = ours.status[200] ?? 0;
+          const row = (table[`${w.name} size m, c=${connections}`] ??= { ours: [], ref: [], oursP50: [], oursP99: [], refP50: [], refP99: [], cpu: [], cpuUs: [], mainUs: [] });
+          row.ours.push(ratePerSecond(ours));
+          row.oursP50.push(percentile(ours.latenciesMs, 50));
+          row.oursP99.push(percentile(ours.latenciesMs, 99));
+          row.cpu.push(rendered / cpu);
+          row.cpuUs.push((cpu / rendered) * 1e6);
+          row.mainUs.push((mainCpu / rendered) * 1e6);
+          let line =
+            `round ${round}, ${w.name}, c=${connections}, ${count} size-m URLs (load ${load}): ours ${describe(ours)}; ` +
+            `${Math.round(rendered / cpu)} renders per CPU-second (${Math.round((cpu / rendered) * 1e6)} µs each, main thread ${Math.round((mainCpu / rendered) * 1e6)} µs)`;
+          if (withReference) {
+            const ref = await runLoad({ base: referenceBase, paths: set.map(w.ref as (x: unknown) => string), connections });
+            row.ref.push(ratePerSecond(ref));
+            row.refP50.push(percentile(ref.latenciesMs, 50));
+            row.refP99.push(percentile(ref.latenciesMs, 99));
+            line += `; reference ${describe(ref)}; ratio ${(ratePerSecond(ours) / ratePerSecond(ref)).toFixed(2)}×`;
+          }
+          say(line);
         }
-        say(line);
       }
     }
     for (const [name, row] of Object.entries(table)) {
-      let line = `cold size m, ${name}, median of ${rounds}: ours ${Math.round(median(row.ours))} renders/s (p50 ${ms(median(row.oursP50))} ms, p99 ${ms(median(row.oursP99))} ms, ${Math.round(median(row.cpu))} renders per CPU-second)`;
+      let line =
+        `${name}, median of ${rounds}: ours ${Math.round(median(row.ours))} renders/s (p50 ${ms(median(row.oursP50))} ms, p99 ${ms(median(row.oursP99))} ms, ` +
+        `${Math.round(median(row.cpu))} renders per CPU-second = ${Math.round(median(row.cpuUs))} µs CPU each, main thread ${Math.round(median(row.mainUs))} µs)`;
       if (row.ref.length > 0) {
         const ratios = row.ours.map((o, i) => o / row.ref[i]!);
         line += `; reference ${Math.round(median(row.ref))} renders/s (p50 ${ms(median(row.refP50))} ms, p99 ${ms(median(row.refP99))} ms); ratio ${median(ratios).toFixed(2)}× (target ≥ 2×)`;
       }
       say(line);
+    }
+
+    if (process.env.BENCH_PASSES === '1-2') {
+      say(`load average at the end: ${loadAverage()} (BENCH_PASSES=1-2: passes 3-6 skipped)`);
+      return;
     }
 
     // 3. Memory after 10,000 distinct renders (mixed poses and sizes, as pages ask).
