@@ -135,12 +135,11 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
   for (const bp of atAngle) {
     const governing = pose.bodyParts.get(bp.id) ?? pose.defaultAction;
     const direction = bp.id === 'head' ? headDir : bodyDir;
-    const types = new Set(bp.partTypes);
     let worn = wornBy.get(bp.id) ?? [];
     // A held item is drawn when the body part's action holds it and the figure wears no part of its type
     // (added to a copy: the effect ticks see the figure's own parts).
     for (const [type, id] of pose.items) {
-      if (types.has(type) && governing.activeParts.has(type) && !worn.some((p) => p.type === type)) worn = [...worn, { type, id, tint: undefined, setType: type, setId: id }];
+      if (bp.partTypes.includes(type) && governing.activeParts.has(type) && !worn.some((p) => p.type === type)) worn = [...worn, { type, id, tint: undefined, setType: type, setId: id }];
     }
     const stepsOf = (type: string): PartStep[] => {
       const steps = stepsFor(hotel.animations, governing, type);
@@ -169,9 +168,16 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
     }
     bodyParts.push({ id: bp.id, governing, direction, parts });
   }
-  const drawOrder = hotel.geometry
-    .ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction, pose.raisedHand)
-    .flatMap((g) => g.partTypes.flatMap((t) => byKey.get(g.id)?.get(t) ?? []));
+  // (Loops, not nested flatMap: this runs on every request, and flatMap was a fifth of planning.)
+  const drawOrder: PlannedPart[] = [];
+  for (const g of hotel.geometry.ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction, pose.raisedHand)) {
+    const byType = byKey.get(g.id);
+    if (!byType) continue;
+    for (const t of g.partTypes) {
+      const list = byType.get(t);
+      if (list) for (const p of list) drawOrder.push(p);
+    }
+  }
   const poseLoop = drawOrder.reduce((m, p) => (p.animates ? Math.max(m, p.steps.length) : m), 1);
   const at = new Map<PlannedPart, readonly [number, number]>();
   for (let b = 0; b < bodyParts.length; b++) {
@@ -180,11 +186,19 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
   }
   const drawIndex: (readonly [number, number])[] = [];
   for (const p of drawOrder) drawIndex.push(at.get(p)!);
-  const base = { pose, bodyParts, drawOrder, drawIndex, libraries: [...all], uncheckedSets, small, placement, smallPlacement, window, poseLoop };
-  if (effectActions.length === 0) return { ...base, effectLibraries: [], loop: poseLoop };
+  const libraries = [...all];
+  // Literals, not a spread of a shared base: the spread cost as much as the rest of this function.
+  if (effectActions.length === 0) {
+    return { pose, bodyParts, drawOrder, drawIndex, libraries, uncheckedSets, small, placement, smallPlacement, window, poseLoop, effectLibraries: [], loop: poseLoop };
+  }
   // Effects see the figure's own parts (held items are the effect layers' to add).
   const { runs, tickAt } = planEffectTicks(hotel, req, { pose, bodyParts, loop: poseLoop, avatarSet, bodyDir, headDir, effectActions, wornBy });
-  return { ...base, effectLibraries: effectActions.map((a) => a.effect!.library), effect: { actions: effectActions, runs, tickAt }, loop: runs.length };
+  return {
+    pose, bodyParts, drawOrder, drawIndex, libraries, uncheckedSets, small, placement, smallPlacement, window, poseLoop,
+    effectLibraries: effectActions.map((a) => a.effect!.library),
+    effect: { actions: effectActions, runs, tickAt },
+    loop: runs.length,
+  };
 }
 
 /** `_<action>_<type>_<id>_<dir>_<frame>`, then frame 0, then both of the default action; no repeats. */

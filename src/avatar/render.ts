@@ -6,7 +6,7 @@ import { drawAvatar, type AvatarRender } from './draw.js';
 import { type AvatarHotel } from './hotel.js';
 import { type FigureLibrary } from './library.js';
 import { planAvatar, planPose, type PlanLibraries } from './plan.js';
-import { type PoseStructure } from './plan-types.js';
+import { type AvatarPlan, type PoseStructure } from './plan-types.js';
 import { type AvatarRequest } from './request.js';
 
 /** Distinct frames the pose has under this crop (1 = still); no library is loaded. */
@@ -52,9 +52,14 @@ async function loadLibraries(hotel: AvatarHotel, s: PoseStructure): Promise<Plan
   return { holding, effects };
 }
 
-/** Renders a normalized request (`normalizeRequest`): plan the pose, load its libraries, plan its sprites, draw. */
-export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Promise<AvatarRender> {
+/** The plan of a normalized request (`normalizeRequest`): plan the pose, load its libraries, plan its sprites. */
+export async function planRender(hotel: AvatarHotel, req: AvatarRequest): Promise<AvatarPlan> {
   const structure = planPose(hotel, req);
   const libraries = await loadLibraries(hotel, structure);
-  return drawAvatar(planAvatar(hotel, req, structure, libraries));
+  return planAvatar(hotel, req, structure, libraries);
+}
+
+/** Renders a normalized request: its plan (`planRender`), drawn. */
+export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Promise<AvatarRender> {
+  return drawAvatar(await planRender(hotel, req));
 }

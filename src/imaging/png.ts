@@ -43,14 +43,12 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
     const raw = new Uint8Array(stride * f.height);
     let prev = 0;
     let prevIndex = 0;
-    const bytes = Buffer.from(f.data.buffer, f.data.byteOffset, f.data.length);
-    const rowBytes = f.width * 4;
     for (let y = 0; y < f.height; y++) {
       // filter byte 0 (none) per row (already zero), then one index per pixel
       const row = y * f.width;
       const out = y * stride + 1;
       // A row the same as the one above (every other row of a 2x image) has the same indexes.
-      if (y > 0 && bytes.compare(bytes, row * 4 - rowBytes, row * 4, row * 4, row * 4 + rowBytes) === 0) {
+      if (y > 0 && sameRow(px, row - f.width, row, f.width)) {
         raw.copyWithin(out, out - stride, out - stride + f.width);
         continue;
       }
@@ -104,6 +102,12 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
 }
 
 const EMPTY = new Uint8Array(0);
+
+/** Whether `width` pixels at `a` and at `b` are equal (in JS: a native compare per row cost more than most rows take). */
+function sameRow(px: Uint32Array, a: number, b: number, width: number): boolean {
+  for (let i = 0; i < width; i++) if (px[a + i] !== px[b + i]) return false;
+  return true;
+}
 
 /** Signature and chunks written into one buffer (each chunk framed as pngChunk frames it). */
 function pngFile(chunks: [string, Uint8Array][]): Buffer {

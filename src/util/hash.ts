@@ -1,7 +1,7 @@
 // The one SHA-256 helper: content digests (corpus files, cache keys, asset identities) are all hex.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-/** SHA-256 of bytes or text (UTF-8), as 64 lowercase hex digits. */
+/** SHA-256 of bytes or text (UTF-8), as 64 lowercase hex digits (one-shot: no Hash object per call). */
 export function sha256Hex(data: Uint8Array | string): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }

@@ -91,3 +91,35 @@ test('image helpers: nearest 2x, bounds, crop', () => {
   assert.equal(alphaBounds(createImage(2, 2)), null);
   assert.deepEqual(px(cropImage(img, { x: 2, y: 1, width: 2, height: 2 }), 0, 0), [1, 2, 3, 255]);
 });
+
+test('the word-at-a-time path of normal ink gives the bytes of the per-channel path, flipped, tinted and clipped', () => {
+  // A sprite whose data is not 4-byte aligned takes the per-channel loop; an aligned copy takes drawOver.
+  let seed = 7;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const alphas = [0, 0, 255, 255, 255, 1, 64, 128, 200, 254];
+  const randomImage = (w: number, h: number, offset: number): RgbaImage => {
+    const data = new Uint8Array(new ArrayBuffer(w * h * 4 + offset), offset, w * h * 4);
+    for (let i = 0; i < w * h; i++) data.set([rnd(256), rnd(256), rnd(256), alphas[rnd(alphas.length)]!], i * 4);
+    return { width: w, height: h, data };
+  };
+  const copy = (img: RgbaImage, offset: number): RgbaImage => {
+    const data = new Uint8Array(new ArrayBuffer(img.data.length + offset), offset, img.data.length);
+    data.set(img.data);
+    return { width: img.width, height: img.height, data };
+  };
+  for (let round = 0; round < 200; round++) {
+    const sprite = randomImage(1 + rnd(20), 1 + rnd(20), 0);
+    const canvas = randomImage(16, 16, 0);
+    const x = rnd(30) - 10;
+    const y = rnd(30) - 10;
+    const opts = { flipH: rnd(2) === 1, tint: rnd(3) === 0 ? undefined : rnd(0x1000000) };
+    const fast = copy(canvas, 0);
+    drawSprite(fast, sprite, x, y, opts);
+    const slow = copy(canvas, 1);
+    drawSprite(slow, copy(sprite, 1), x, y, opts);
+    assert.deepEqual([...fast.data], [...slow.data], `round ${round}: ${JSON.stringify({ x, y, ...opts })}`);
+  }
+});
