@@ -144,11 +144,13 @@ function planTick(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput
       if (sprite.staticY && sitting) oy -= 32;
       const draw: SpriteDraw = { id: sprite.id, library: a.effect!.library, asset: `h_${sprite.member}_${d}_${frame}`, frame, dx: ox, dy: oy, add: sprite.ink === 33, effect: anim.name };
       const dz = sprite.dz[dir] ?? 0;
-      (dz < 0 ? behind : front).push([dz, draw]);
+      // The avatar's depth is that of a dz-0 sprite and it is the object's first sprite: dz 0 goes behind it.
+      (dz <= 0 ? behind : front).push([dz, draw]);
     }
   }
-  // Farther (smaller dz) first; equal depths keep the sprites' order.
-  const byDepth = (list: [number, SpriteDraw][]): SpriteDraw[] => list.map((e, i) => ({ e, i })).sort((x, y) => x.e[0] - y.e[0] || x.i - y.i).map((x) => x.e[1]);
+  // RoomSpriteCanvas draws by depth −0.001·n·dz + 3.7e-11·(sprite index), farthest first: smaller dz first,
+  // and at equal dz the later sprite first (a hoverboard's glow, listed after the board, goes under it).
+  const byDepth = (list: [number, SpriteDraw][]): SpriteDraw[] => list.map((e, i) => ({ e, i })).sort((x, y) => x.e[0] - y.e[0] || y.i - x.i).map((x) => x.e[1]);
   tick.behind = byDepth(behind);
   tick.front = byDepth(front);
   return tick;

@@ -6,6 +6,9 @@
 //   fx 3 KitTub      — replaces and removes parts: legs and shoes removed, the shirt replaced by the
 //                      effect's own `ch`, a tub part added to the `bottom` body part, the avatar lowered 4 px.
 //   fx 4 KitGhost    — the whole avatar at half alpha (the client's ink 37).
+//   fx 5 KitHoverGlow — a board with an additive glow under it (both dz -1, the glow listed after the
+//                      board: drawn under it) and an additive halo at dz 0 (behind the avatar); lifts the
+//                      avatar 10 px.
 //   dance 1-4        — KitDance1-4: loops of 8, 8, 10 and 16 ticks moving arms, torso and head.
 import { type AssetLibrary } from '../../formats/asset-library.js';
 import { type EffectAnimationJson, type EffectFrameJson, type EffectMapDoc } from '../../formats/gamedata/effect-types.js';
@@ -93,6 +96,30 @@ function tub(): EffectBuild {
   };
 }
 
+function hoverGlow(): EffectBuild {
+  return {
+    lib: 'KitHoverGlow',
+    id: '5',
+    type: 'fx',
+    animation: {
+      name: 'fx.5',
+      desc: 'Kit hover glow',
+      sprites: [
+        { id: 'avatar' },
+        { id: 'fx5_1', member: 'std_fx5_1_1', directionList: all8(-1) },
+        { id: 'fx5_2', member: 'std_fx5_2_1', ink: 33, directionList: all8(-1) },
+        { id: 'fx5_3', member: 'std_fx5_3_1', ink: 33, directionList: all8(0) },
+      ],
+      frames: [{ fxs: [{ id: 'avatar', frame: 0, dy: -10 }, { id: 'fx5_1', frame: 0 }, { id: 'fx5_2', frame: 0 }, { id: 'fx5_3', frame: 0 }] }],
+    },
+    sprites: [
+      ['h_std_fx5_1_1_0_0', [{ shapes: [ellipse(34, 100, 22, 6)], fill: 0x40c0a0 }]],
+      ['h_std_fx5_2_1_0_0', [{ shapes: [ellipse(34, 100, 27, 9)], fill: 0x2040a0 }]],
+      ['h_std_fx5_3_1_0_0', [{ shapes: [ellipse(34, 31, 26, 22)], fill: 0x806020 }]],
+    ],
+  };
+}
+
 function ghost(): EffectBuild {
   return { lib: 'KitGhost', id: '4', type: 'fx', animation: { name: 'fx.4', desc: 'Kit ghost', avatars: [{ ink: 37, foreground: 'FFFFFFFF', background: '66000000' }] }, sprites: [] };
 }
@@ -116,7 +143,7 @@ function dance(n: number, ticks: number): EffectBuild {
 }
 
 function builds(): EffectBuild[] {
-  return [dance(1, 8), dance(2, 8), dance(3, 10), dance(4, 16), pedestal(), sparkle(), tub(), ghost()];
+  return [dance(1, 8), dance(2, 8), dance(3, 10), dance(4, 16), pedestal(), sparkle(), tub(), ghost(), hoverGlow()];
 }
 
 /** The kit's EffectMap.json. */

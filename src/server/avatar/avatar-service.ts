@@ -63,8 +63,9 @@ type Failure = SharedFailure;
  * Joins the key of effect and dance requests only: raised when the answer to such a URL changes while the
  * renderer version does not, so disk and Redis entries written before are never served for it.
  * 2: `img_format=gif` without `animated=1` shows a dance's or effect's whole loop (it was its first frame).
+ * 3: issue 27's effect rules (sprite depth order, layer items, sprites from other effect libraries).
  */
-const EFFECT_KEY_REVISION = 2;
+const EFFECT_KEY_REVISION = 3;
 
 /** Bytes the remembered failures may hold together (~10,000 of them). */
 export const FAILURE_CACHE_BYTES = 8 * 1024 * 1024;
