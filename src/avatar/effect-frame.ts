@@ -48,6 +48,8 @@ export interface EffectPlanInput {
   headDir: number;
   effectActions: ActiveAction[];
   wornBy: Map<string, FigurePart[]>;
+  /** `wornBy` without the worn sets of these types, or undefined when the figure wears none of them. */
+  wornWithout: (setTypes: string[]) => Map<string, FigurePart[]> | undefined;
   /** Fills the planned parts' `drawAs` for frame `f` (a body part the effect does not govern). */
   frameOf: (bp: PlannedBodyPart, f: number) => void;
 }
@@ -178,9 +180,12 @@ function effectBodyPart(hotel: AvatarHotel, req: AvatarRequest, input: EffectPla
   const geometric = hotel.geometry.geometric(input.avatarSet, input.pose.geometryType, dir).find((b) => b.id === bp.id)?.partTypes ?? [];
   // Added parts sit at the body part's centre: drawn over what the body part has.
   const types = [...geometric, ...dynamic.map((x) => x.id).filter((id) => !geometric.includes(id))];
-  const worn = input.wornBy.get(bp.id) ?? [];
-  const removes = new Set(anim.removes);
   const items = layer?.items;
+  // `getParts` leaves a worn set whose type a layer item names out of the body part altogether (its parts,
+  // colour and hidden layers): the item (`sh` → the skates) then draws untinted. Other items (`bd`) take the
+  // colour of the figure's part of their type.
+  const worn = ((items && items.size > 0 && input.wornWithout([...items.keys()])) || input.wornBy).get(bp.id) ?? [];
+  const removes = new Set(anim.removes);
   const defaultFrames = partsAction.effect ? effectTicksOf(partsAction) : 1;
   const steps = hotel.animations.expanded.get(partsAction.def.id);
   const out: PartDraw[] = [];

@@ -10,7 +10,7 @@ import { applyAvatarColour, planEffectTicks, type EffectTick } from './effect-fr
 import { LYING_H, LYING_SH2, UPRIGHT_H, UPRIGHT_SH2, outputWindow, type OutputWindow, type Placement } from './canvas.js';
 import { downscaleHalf } from './downscale.js';
 import { AvatarRenderError } from './errors.js';
-import { partsByBodyPart, resolveFigure, type FigurePart } from './figure.js';
+import { partsByBodyPart, resolveFigure, withoutSetTypes, type FigurePart } from './figure.js';
 import { type AvatarHotel } from './hotel.js';
 import { type FigureLibrary, type ResolvedAsset } from './library.js';
 import { clampFrames, parseAction, wrapDirection, type AvatarRequest } from './request.js';
@@ -260,8 +260,16 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
   const loop = drawOrder.reduce((m, p) => (p.animates ? Math.max(m, p.steps.length) : m), 1);
   const out: Plan = { pose, bodyParts, drawOrder, libraries: [...all], sets, small, placement, smallPlacement, window, loop };
   if (effectActions.length > 0) {
-    const wornByType = partsByBodyPart(figure, hotel.figure, (type) => hotel.geometry.bodyPartOf(pose.geometryType, type));
-    const { tickAt, runs } = planEffectTicks(hotel, req, { pose, bodyParts, loop, avatarSet, bodyDir, headDir, effectActions, wornBy: wornByType, frameOf: (bp, f) => partFrames(hotel, req, bp, f) });
+    const bodyPartOf = (type: string) => hotel.geometry.bodyPartOf(pose.geometryType, type);
+    const wornByType = partsByBodyPart(figure, hotel.figure, bodyPartOf);
+    const without = new Map<string, Map<string, FigurePart[]> | undefined>();
+    const wornWithout = (setTypes: string[]): Map<string, FigurePart[]> | undefined => {
+      const skip = new Set(setTypes.filter((t) => figure.sets.some((w) => w.setType === t)));
+      const key = [...skip].sort().join('.');
+      if (!without.has(key)) without.set(key, skip.size === 0 ? undefined : partsByBodyPart(withoutSetTypes(figure, skip), hotel.figure, bodyPartOf));
+      return without.get(key);
+    };
+    const { tickAt, runs } = planEffectTicks(hotel, req, { pose, bodyParts, loop, avatarSet, bodyDir, headDir, effectActions, wornBy: wornByType, wornWithout, frameOf: (bp, f) => partFrames(hotel, req, bp, f) });
     out.effect = { actions: effectActions, tickAt, runs, wornBy: wornByType, headDir, bodyDir };
   }
   return out;

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useKitHotel } from './kit-hotel.js';
 import { renderAvatar, type AvatarRender, type AvatarRequest } from '../../src/avatar/index.js';
-import { type RgbaImage } from '../../src/imaging/image.js';
+import { imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
 
 const FIG = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 const kit = useKitHotel('effect-rules');
@@ -53,4 +53,29 @@ test('sprite depth (RoomSpriteCanvas): equal dz → the later sprite under the e
   assert.ok(compared > 100, `${compared} head pixels compared`);
   const beside = px(f, 10, 31);
   assert.ok(beside[3] > 0 && rgb(beside) !== 0, 'the halo beside the head');
+});
+
+test('layer items (AvatarStructure.getParts): the worn set of the item\'s type is left out of the body part — skates replace the shoes untinted, a helmet replaces the cap and the hair the cap hid shows', async () => {
+  // KitSkates: the torso layer's item `sh` → `fx6_1` (found through alias names, as real skates are).
+  const barefoot = FIG.replace('.sh-290-80', '');
+  for (const direction of [0, 2, 4, 7]) {
+    const shod = await render({ effect: 6, direction, headDirection: direction });
+    const sh = shod.layers.filter((l) => l.partType === 'sh');
+    assert.deepEqual(sh.map((l) => [l.partId, l.library, l.tint]), [['fx6_1', 'KitSkates', null]], `d${direction}: one untinted skate part`);
+    let boot = 0;
+    const f = shod.frames[0]!;
+    for (let i = 0; i < f.data.length; i += 4) if (f.data[i] === 0xa0 && f.data[i + 1] === 0x20 && f.data[i + 2] === 0x20 && f.data[i + 3] === 255) boot++;
+    assert.ok(boot > 20, `d${direction}: the skates' own red (${boot} px)`);
+    // The worn shoes leave nothing: the same picture as the figure without shoes.
+    const bare = await render({ effect: 6, direction, headDirection: direction, figure: barefoot });
+    assert.ok(imagesEqual(f, bare.frames[0]!), `d${direction}: with or without shoes`);
+  }
+  // KitHelmet: the head layer's item `ha` → `fx7_1`. The worn cap (ha-1001, hides hr) is left out of the head
+  // with its hidden layers, so the hair shows under the helmet.
+  const capped = 'hd-180-1.hr-115-61.ha-1001-62.ch-210-66.lg-270-82';
+  const plain = await render({ figure: capped });
+  assert.ok(!plain.layers.some((l) => l.partType === 'hr'), 'the cap hides the hair');
+  const r = await render({ figure: capped, effect: 7 });
+  assert.deepEqual(r.layers.filter((l) => l.partType === 'ha').map((l) => [l.partId, l.tint]), [['fx7_1', null]]);
+  assert.ok(r.layers.some((l) => l.partType === 'hr'), 'the hair shows');
 });

@@ -9,6 +9,9 @@
 //   fx 5 KitHoverGlow — a board with an additive glow under it (both dz -1, the glow listed after the
 //                      board: drawn under it) and an additive halo at dz 0 (behind the avatar); lifts the
 //                      avatar 10 px.
+//   fx 6 KitSkates   — replaces the feet: the torso layer's item puts skates (`sh` → `fx6_1`, alias names
+//                      to `h_std_fx6_1_1_*` as the real roller skates) in place of the shoes; lifts 6 px.
+//   fx 7 KitHelmet   — replaces the head's hat: the head layer's item `ha` → `fx7_1`.
 //   dance 1-4        — KitDance1-4: loops of 8, 8, 10 and 16 ticks moving arms, torso and head.
 import { type AssetLibrary } from '../../formats/asset-library.js';
 import { type EffectAnimationJson, type EffectFrameJson, type EffectMapDoc } from '../../formats/gamedata/effect-types.js';
@@ -16,7 +19,7 @@ import { type NitroAssetData, type NitroAssetEntry } from '../../formats/nitro-a
 import { type RgbaImage } from '../../imaging/image.js';
 import { REG_Y } from './index.js';
 import { ellipse, paint, poly, rect, type PaintOp } from './raster.js';
-import { BASE_DIRS } from './rig.js';
+import { BASE_DIRS, footShape, geo, HEAD_CY, HEAD_RY } from './rig.js';
 
 interface EffectBuild {
   lib: string;
@@ -24,6 +27,8 @@ interface EffectBuild {
   type: 'fx' | 'dance';
   animation: EffectAnimationJson;
   sprites: [string, PaintOp[]][];
+  /** Alias name → the asset it links to (`h_std_sh_fx6_1_2_0` → `h_std_fx6_1_1_2_0`). */
+  aliases?: Record<string, string>;
 }
 
 /**
@@ -120,6 +125,46 @@ function hoverGlow(): EffectBuild {
   };
 }
 
+function skates(): EffectBuild {
+  const sprites: [string, PaintOp[]][] = [];
+  const aliases: Record<string, string> = {};
+  for (const d of BASE_DIRS) {
+    const feet = (['r', 'l'] as const).map((s) => footShape(s, 'std', d, 0, 1));
+    const blades = feet.map((f) => (f.k === 'ellipse' ? rect(f.cx - f.rx - 1, f.cy + f.ry, 2 * f.rx + 2, 4) : f));
+    sprites.push([`h_std_fx6_1_1_${d}_0`, [{ shapes: feet, fill: 0xa02020 }, { shapes: blades, fill: 0xc8c8d8 }]]);
+    aliases[`h_std_sh_fx6_1_${d}_0`] = `h_std_fx6_1_1_${d}_0`;
+  }
+  return {
+    lib: 'KitSkates',
+    id: '6',
+    type: 'fx',
+    animation: {
+      name: 'fx.6',
+      desc: 'Kit skates',
+      sprites: [{ id: 'avatar' }],
+      frames: [{ fxs: [{ id: 'avatar', frame: 0, dy: -6 }], bodyparts: [{ id: 'torso', frame: 0, items: [{ id: 'sh', base: 'fx6_1' }] }] }],
+    },
+    sprites,
+    aliases,
+  };
+}
+
+function helmet(): EffectBuild {
+  const sprites: [string, PaintOp[]][] = [];
+  for (const d of BASE_DIRS) {
+    const g = geo(d);
+    const dome = ellipse(g.hcx, HEAD_CY - 4, g.headRx + 2, HEAD_RY - 2, { y1: HEAD_CY - 2 });
+    sprites.push([`h_std_ha_fx7_1_${d}_0`, [{ shapes: [dome], fill: 0x30a050 }, { shapes: [rect(g.hcx - g.headRx - 2, HEAD_CY - 4, 2 * g.headRx + 4, 3)], fill: 0xe0e040 }]]);
+  }
+  return {
+    lib: 'KitHelmet',
+    id: '7',
+    type: 'fx',
+    animation: { name: 'fx.7', desc: 'Kit helmet', frames: [{ bodyparts: [{ id: 'head', frame: 0, items: [{ id: 'ha', base: 'fx7_1' }] }] }] },
+    sprites,
+  };
+}
+
 function ghost(): EffectBuild {
   return { lib: 'KitGhost', id: '4', type: 'fx', animation: { name: 'fx.4', desc: 'Kit ghost', avatars: [{ ink: 37, foreground: 'FFFFFFFF', background: '66000000' }] }, sprites: [] };
 }
@@ -143,7 +188,7 @@ function dance(n: number, ticks: number): EffectBuild {
 }
 
 function builds(): EffectBuild[] {
-  return [dance(1, 8), dance(2, 8), dance(3, 10), dance(4, 16), pedestal(), sparkle(), tub(), ghost(), hoverGlow()];
+  return [dance(1, 8), dance(2, 8), dance(3, 10), dance(4, 16), pedestal(), sparkle(), tub(), ghost(), hoverGlow(), skates(), helmet()];
 }
 
 /** The kit's EffectMap.json. */
@@ -157,7 +202,8 @@ export function effectLibraries(): AssetLibrary[] {
     const assets: Record<string, NitroAssetEntry> = {};
     const images = new Map<string, RgbaImage>();
     for (const [name, ops] of b.sprites) addSprite(assets, images, name, ops);
-    const data = { name: b.lib, assets, animations: { [b.animation.desc ?? b.animation.name]: b.animation } } as unknown as NitroAssetData;
+    const aliases = b.aliases && Object.fromEntries(Object.entries(b.aliases).map(([name, link]) => [name, { link }]));
+    const data = { name: b.lib, assets, ...(aliases ? { aliases } : {}), animations: { [b.animation.desc ?? b.animation.name]: b.animation } } as unknown as NitroAssetData;
     return { name: b.lib, data, sprites: images };
   });
 }
