@@ -205,6 +205,13 @@ export interface HotelEffect {
   /** The action parameter: `2` for fx.2, `1` for dance.1. */
   param: string;
   library: string;
+  /**
+   * Where its sprites are looked for: its own library, then the libraries of other effects holding sprites
+   * it names but lacks (TaggedRollerSkating's glow is TaggedIceSkating's `std_fx45_1_1`, its skates
+   * RollerSkating's `sh` `fx55_1`): the client finds a sprite in any loaded library, so this is what it
+   * draws once those effects have been seen (in the rink, all of them).
+   */
+  libraries: string[];
   animation: EffectAnimation;
 }
 
@@ -215,6 +222,49 @@ export function effectMapRows(doc: EffectMapDoc | undefined, libraries: Set<stri
     if (!e || e.id === undefined || typeof e.lib !== 'string' || !libraries.has(e.lib)) continue;
     const id = String(e.id);
     if (!out.has(id)) out.set(id, { lib: e.lib, type: String(e.type ?? 'fx') });
+  }
+  return out;
+}
+
+/** `h_<action>_<rest>_<dir>_<frame>` → `rest`: `fx45_1_1` (sprite member `std_fx45_1_1`), `sh_fx38_1` (item `sh` → `fx38_1`). */
+function assetKey(name: string): string | undefined {
+  return /^h_[a-z]+_(.+)_\d+_\d+$/.exec(name)?.[1];
+}
+
+/** Asset key → the libraries that hold it (in EffectMap order), and each library's keys. */
+interface AssetHolders {
+  byKey: Map<string, string[]>;
+  keysOf: Map<string, Set<string>>;
+}
+
+function assetHolders(libraries: string[], assetNames: Map<string, string[]> | undefined): AssetHolders {
+  const byKey = new Map<string, string[]>();
+  const keysOf = new Map<string, Set<string>>();
+  for (const lib of libraries) {
+    const keys = new Set<string>();
+    for (const n of assetNames?.get(lib) ?? []) {
+      const k = assetKey(n);
+      if (k) keys.add(k);
+    }
+    keysOf.set(lib, keys);
+    for (const k of keys) byKey.set(k, [...(byKey.get(k) ?? []), lib]);
+  }
+  return { byKey, keysOf };
+}
+
+/** Its own library, then the first library holding each sprite member or layer item it names but lacks. */
+function librariesOf(own: string, anim: EffectAnimation, holders: AssetHolders): string[] {
+  const wanted = new Set<string>();
+  for (const s of anim.sprites) if (s.id !== 'avatar' && s.member.includes('_')) wanted.add(s.member.slice(s.member.indexOf('_') + 1));
+  for (const list of [anim.ticks, ...[...anim.overrides.values()].map((o) => o.ticks)]) {
+    for (const tick of list) for (const layer of tick) for (const [type, base] of layer.items) wanted.add(`${type}_${base}`);
+  }
+  const ownKeys = holders.keysOf.get(own);
+  const out = [own];
+  for (const k of wanted) {
+    if (ownKeys?.has(k)) continue;
+    const lib = holders.byKey.get(k)?.[0];
+    if (lib && !out.includes(lib)) out.push(lib);
   }
   return out;
 }
@@ -245,8 +295,9 @@ export class EffectIndex {
  * Builds the index from the map rows and each library's animations: the animation named
  * `<type>.<param>` (the client registers every animation of a library by its name).
  */
-export function buildEffectIndex(rows: Map<string, { lib: string; type: string }>, animationsOf: Map<string, Record<string, EffectAnimationJson>>): EffectIndex {
+export function buildEffectIndex(rows: Map<string, { lib: string; type: string }>, animationsOf: Map<string, Record<string, EffectAnimationJson>>, assetNames?: Map<string, string[]>): EffectIndex {
   const byName = new Map<string, HotelEffect>();
+  const holders = assetHolders([...new Set([...rows.values()].map((r) => r.lib))], assetNames);
   for (const row of rows.values()) {
     const anims = animationsOf.get(row.lib);
     if (!anims) continue;
@@ -258,7 +309,8 @@ export function buildEffectIndex(rows: Map<string, { lib: string; type: string }
       const param = json.name.slice(dot + 1);
       // The map row names the library; the animation inside names the action it belongs to.
       if (byName.has(json.name)) continue;
-      byName.set(json.name, { type, param, library: row.lib, animation: parseEffectAnimation(json) });
+      const animation = parseEffectAnimation(json);
+      byName.set(json.name, { type, param, library: row.lib, libraries: librariesOf(row.lib, animation, holders), animation });
     }
   }
   return new EffectIndex(byName);

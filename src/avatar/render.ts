@@ -509,10 +509,17 @@ async function renderEffect(
   holding: (type: string, id: number) => FigureLibrary[],
 ): Promise<AvatarRender> {
   const fx = p.effect!;
+  // Each effect's libraries: its own, then those it borrows sprites from (`HotelEffect.libraries`).
   const effectLibs: FigureLibrary[] = [];
+  const libsOfEffect = new Map<string, FigureLibrary[]>();
   for (const a of fx.actions) {
-    const name = a.effect!.library;
-    effectLibs.push(hotel.effectLibraries.peek(name) ?? (await hotel.effectLibraries.get(name)));
+    const own: FigureLibrary[] = [];
+    for (const name of a.effect!.libraries) {
+      const lib = effectLibs.find((l) => l.name === name) ?? hotel.effectLibraries.peek(name) ?? (await hotel.effectLibraries.get(name));
+      own.push(lib);
+      if (!effectLibs.includes(lib)) effectLibs.push(lib);
+    }
+    libsOfEffect.set(a.effect!.library, own);
   }
   // Figure parts: their libraries first, then the effect's (which holds `h_crr_ri_fx5_1_*` and the like);
   // an effect's own part ids (`fx5_1`, `1`) are only in the effect's.
@@ -533,8 +540,15 @@ async function renderEffect(
     const canvas = createImage(win.width, win.height);
     let order = 0;
     const spriteLayer = (s: EffectTick['behind'][number]): void => {
-      const lib = effectLibs.find((l) => l.name === s.library);
-      const asset = lib?.asset(s.asset);
+      let asset: ResolvedAsset | null = null;
+      let library = s.library;
+      for (const l of libsOfEffect.get(s.library) ?? []) {
+        asset = l.asset(s.asset);
+        if (asset) {
+          library = l.name;
+          break;
+        }
+      }
       if (!asset) return;
       const dx = p.placement.rx - asset.x + s.dx - win.x;
       const dy = p.placement.ry - asset.y + s.dy - win.y;
@@ -547,7 +561,7 @@ async function renderEffect(
         partType: s.id,
         drawnPartType: s.id,
         partId: s.frame,
-        library: s.library,
+        library,
         asset: asset.name,
         x: dx * outScale,
         y: dy * outScale,

@@ -79,3 +79,24 @@ test('layer items (AvatarStructure.getParts): the worn set of the item\'s type i
   assert.deepEqual(r.layers.filter((l) => l.partType === 'ha').map((l) => [l.partId, l.tint]), [['fx7_1', null]]);
   assert.ok(r.layers.some((l) => l.partType === 'hr'), 'the hair shows');
 });
+
+test('sprites from other effect libraries (AssetManager.getAsset searches every loaded library): a tagged skater with no sprites of its own draws the borrowed glow and skates', async () => {
+  // KitTagged's library holds only its animation: its glow is KitHoverGlow's `std_fx5_3_1`, its skates
+  // KitSkates' `sh` `fx6_1` (alias names), as the real TaggedRollerSkating borrows from TaggedIceSkating
+  // and RollerSkating. The effect index names the libraries it borrows from, read from asset names at load.
+  assert.deepEqual(kit.hotel.effects.get('fx', '8')!.libraries, ['KitTagged', 'KitHoverGlow', 'KitSkates']);
+  assert.deepEqual(kit.hotel.effects.get('fx', '6')!.libraries, ['KitSkates'], 'an effect with all its sprites borrows nothing');
+  for (const direction of [2, 5]) {
+    const r = await render({ effect: 8, direction, headDirection: direction });
+    const glow = r.layers.find((l) => l.partType === 'fx8_1');
+    assert.equal(glow?.library, 'KitHoverGlow', `d${direction}: the glow`);
+    assert.equal(glow.ink, 'add');
+    assert.deepEqual(r.layers.filter((l) => l.partType === 'sh').map((l) => [l.partId, l.library, l.tint]), [['fx6_1', 'KitSkates', null]], `d${direction}: skates, not bare feet`);
+    // The skates are drawn as KitSkates draws them (same lift, same part), so the feet match pixel for pixel.
+    const skates = await render({ effect: 6, direction, headDirection: direction });
+    const sk = skates.layers.find((l) => l.partType === 'sh')!;
+    const a = r.frames[0]!;
+    const b = skates.frames[0]!;
+    for (let y = sk.y + sk.height - 4; y < sk.y + sk.height; y++) for (let x = sk.x; x < sk.x + sk.width; x++) assert.deepEqual(px(a, x, y), px(b, x, y), `d${direction} blade ${x},${y}`);
+  }
+});

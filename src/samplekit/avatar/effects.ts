@@ -12,6 +12,8 @@
 //   fx 6 KitSkates   — replaces the feet: the torso layer's item puts skates (`sh` → `fx6_1`, alias names
 //                      to `h_std_fx6_1_1_*` as the real roller skates) in place of the shoes; lifts 6 px.
 //   fx 7 KitHelmet   — replaces the head's hat: the head layer's item `ha` → `fx7_1`.
+//   fx 8 KitTagged   — a library with no sprites of its own, like the real tagged skaters: its glow is
+//                      KitHoverGlow's halo (`std_fx5_3_1`, here in front) and its skates KitSkates' `fx6_1`.
 //   dance 1-4        — KitDance1-4: loops of 8, 8, 10 and 16 ticks moving arms, torso and head.
 import { type AssetLibrary } from '../../formats/asset-library.js';
 import { type EffectAnimationJson, type EffectFrameJson, type EffectMapDoc } from '../../formats/gamedata/effect-types.js';
@@ -165,6 +167,21 @@ function helmet(): EffectBuild {
   };
 }
 
+function tagged(): EffectBuild {
+  return {
+    lib: 'KitTagged',
+    id: '8',
+    type: 'fx',
+    animation: {
+      name: 'fx.8',
+      desc: 'Kit tagged skater',
+      sprites: [{ id: 'avatar' }, { id: 'fx8_1', member: 'std_fx5_3_1', ink: 33, directionList: all8(1) }],
+      frames: [{ fxs: [{ id: 'avatar', frame: 0, dy: -6 }, { id: 'fx8_1', frame: 0 }], bodyparts: [{ id: 'torso', frame: 0, items: [{ id: 'sh', base: 'fx6_1' }] }] }],
+    },
+    sprites: [],
+  };
+}
+
 function ghost(): EffectBuild {
   return { lib: 'KitGhost', id: '4', type: 'fx', animation: { name: 'fx.4', desc: 'Kit ghost', avatars: [{ ink: 37, foreground: 'FFFFFFFF', background: '66000000' }] }, sprites: [] };
 }
@@ -188,7 +205,7 @@ function dance(n: number, ticks: number): EffectBuild {
 }
 
 function builds(): EffectBuild[] {
-  return [dance(1, 8), dance(2, 8), dance(3, 10), dance(4, 16), pedestal(), sparkle(), tub(), ghost(), hoverGlow(), skates(), helmet()];
+  return [dance(1, 8), dance(2, 8), dance(3, 10), dance(4, 16), pedestal(), sparkle(), tub(), ghost(), hoverGlow(), skates(), helmet(), tagged()];
 }
 
 /** The kit's EffectMap.json. */
