@@ -252,13 +252,21 @@ function assetHolders(libraries: string[], assetNames: Map<string, string[]> | u
   return { byKey, keysOf };
 }
 
-/** Its own library, then the first library holding each sprite member or layer item it names but lacks. */
+/** Its own library, then the first library holding each sprite member, layer item or added part it names but lacks. */
 function librariesOf(own: string, anim: EffectAnimation, holders: AssetHolders): string[] {
   const wanted = new Set<string>();
   for (const s of anim.sprites) if (s.id !== 'avatar' && s.member.includes('_')) wanted.add(s.member.slice(s.member.indexOf('_') + 1));
   for (const list of [anim.ticks, ...[...anim.overrides.values()].map((o) => o.ticks)]) {
-    for (const tick of list) for (const layer of tick) for (const [type, base] of layer.items) wanted.add(`${type}_${base}`);
+    for (const tick of list) {
+      for (const layer of tick) {
+        for (const [type, base] of layer.items) wanted.add(`${type}_${base}`);
+        // An added part draws with the layer's base as its id (Torch's `ri` `fx5_1`).
+        if (layer.base && anim.adds.some((a) => a.id === layer.id)) wanted.add(`${layer.id}_${layer.base}`);
+      }
+    }
   }
+  // Added parts (Easterbunny adds Carpolice's seat `fx19_1`): id 1 without a base (`staticId`).
+  for (const a of anim.adds) wanted.add(`${a.id}_${a.base || '1'}`);
   const ownKeys = holders.keysOf.get(own);
   const out = [own];
   for (const k of wanted) {

@@ -84,7 +84,8 @@ test('sprites from other effect libraries (AssetManager.getAsset searches every 
   // KitTagged's library holds only its animation: its glow is KitHoverGlow's `std_fx5_3_1`, its skates
   // KitSkates' `sh` `fx6_1` (alias names), as the real TaggedRollerSkating borrows from TaggedIceSkating
   // and RollerSkating. The effect index names the libraries it borrows from, read from asset names at load.
-  assert.deepEqual(kit.hotel.effects.get('fx', '8')!.libraries, ['KitTagged', 'KitHoverGlow', 'KitSkates']);
+  // Its added part (`fx3_1` to `bottom`, id 1) is KitTub's tub, as Easterbunny adds Carpolice's seat.
+  assert.deepEqual(kit.hotel.effects.get('fx', '8')!.libraries, ['KitTagged', 'KitHoverGlow', 'KitSkates', 'KitTub']);
   assert.deepEqual(kit.hotel.effects.get('fx', '6')!.libraries, ['KitSkates'], 'an effect with all its sprites borrows nothing');
   for (const direction of [2, 5]) {
     const r = await render({ effect: 8, direction, headDirection: direction });
@@ -92,6 +93,7 @@ test('sprites from other effect libraries (AssetManager.getAsset searches every 
     assert.equal(glow?.library, 'KitHoverGlow', `d${direction}: the glow`);
     assert.equal(glow.ink, 'add');
     assert.deepEqual(r.layers.filter((l) => l.partType === 'sh').map((l) => [l.partId, l.library, l.tint]), [['fx6_1', 'KitSkates', null]], `d${direction}: skates, not bare feet`);
+    assert.deepEqual(r.layers.filter((l) => l.partType === 'fx3_1').map((l) => [l.bodyPart, l.partId, l.library]), [['bottom', '1', 'KitTub']], `d${direction}: the added tub`);
     // The skates are drawn as KitSkates draws them (same lift, same part), so the feet match pixel for pixel.
     const skates = await render({ effect: 6, direction, headDirection: direction });
     const sk = skates.layers.find((l) => l.partType === 'sh')!;

@@ -13,7 +13,8 @@
 //                      to `h_std_fx6_1_1_*` as the real roller skates) in place of the shoes; lifts 6 px.
 //   fx 7 KitHelmet   — replaces the head's hat: the head layer's item `ha` → `fx7_1`.
 //   fx 8 KitTagged   — a library with no sprites of its own, like the real tagged skaters: its glow is
-//                      KitHoverGlow's halo (`std_fx5_3_1`, here in front) and its skates KitSkates' `fx6_1`.
+//                      KitHoverGlow's halo (`std_fx5_3_1`, here in front), its skates KitSkates' `fx6_1`
+//                      and its added part KitTub's tub (as Easterbunny adds Carpolice's seat).
 //   dance 1-4        — KitDance1-4: loops of 8, 8, 10 and 16 ticks moving arms, torso and head.
 import { type AssetLibrary } from '../../formats/asset-library.js';
 import { type EffectAnimationJson, type EffectFrameJson, type EffectMapDoc } from '../../formats/gamedata/effect-types.js';
@@ -175,6 +176,7 @@ function tagged(): EffectBuild {
     animation: {
       name: 'fx.8',
       desc: 'Kit tagged skater',
+      adds: [{ id: 'fx3_1', align: 'bottom' }],
       sprites: [{ id: 'avatar' }, { id: 'fx8_1', member: 'std_fx5_3_1', ink: 33, directionList: all8(1) }],
       frames: [{ fxs: [{ id: 'avatar', frame: 0, dy: -6 }, { id: 'fx8_1', frame: 0 }], bodyparts: [{ id: 'torso', frame: 0, items: [{ id: 'sh', base: 'fx6_1' }] }] }],
     },
