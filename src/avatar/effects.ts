@@ -212,6 +212,8 @@ export interface HotelEffect {
    * draws once those effects have been seen (in the rink, all of them).
    */
   libraries: string[];
+  /** Layer items that name a figure part (`bd` → `999`, Snowboard): drawn from the figure libraries. */
+  figureParts: { type: string; id: number }[];
   animation: EffectAnimation;
 }
 
@@ -277,6 +279,15 @@ function librariesOf(own: string, anim: EffectAnimation, holders: AssetHolders):
   return out;
 }
 
+/** Layer items whose base is a plain number: a figure part id (`bd` → `999`), not an effect's own part. */
+function figurePartItems(anim: EffectAnimation): { type: string; id: number }[] {
+  const out = new Map<string, { type: string; id: number }>();
+  for (const list of [anim.ticks, ...[...anim.overrides.values()].map((o) => o.ticks)]) {
+    for (const tick of list) for (const layer of tick) for (const [type, base] of layer.items) if (/^\d+$/.test(base)) out.set(`${type}:${base}`, { type, id: Number(base) });
+  }
+  return [...out.values()];
+}
+
 /** The effects of a hotel by animation name (`fx.2`, `dance.1`). */
 export class EffectIndex {
   constructor(private readonly byName: Map<string, HotelEffect>) {}
@@ -318,7 +329,7 @@ export function buildEffectIndex(rows: Map<string, { lib: string; type: string }
       // The map row names the library; the animation inside names the action it belongs to.
       if (byName.has(json.name)) continue;
       const animation = parseEffectAnimation(json);
-      byName.set(json.name, { type, param, library: row.lib, libraries: librariesOf(row.lib, animation, holders), animation });
+      byName.set(json.name, { type, param, library: row.lib, libraries: librariesOf(row.lib, animation, holders), figureParts: figurePartItems(animation), animation });
     }
   }
   return new EffectIndex(byName);

@@ -198,6 +198,8 @@ function plan(hotel: AvatarHotel, req: AvatarRequest): Plan {
     if (drawable === undefined) sets.push({ label, parts: w.set.drawParts });
   }
   if (hotel.itemLibrary) all.add(hotel.itemLibrary);
+  // A layer item naming a figure part (Snowboard's `bd` → `999`) needs that part's libraries.
+  for (const a of pose.actions) for (const fp of a.effect?.figureParts ?? []) for (const n of libs.librariesFor(fp.type, fp.id)) all.add(n);
 
   const avatarSet = req.headOnly ? 'head' : 'full';
   const geometric = hotel.geometry.geometric(avatarSet, pose.geometryType, bodyDir);
@@ -523,8 +525,10 @@ async function renderEffect(
   }
   // Figure parts: their libraries first, then the effect's (which holds `h_crr_ri_fx5_1_*` and the like);
   // an effect's own part ids (`fx5_1`, `1`) are only in the effect's.
+  // A layer item's id that is a plain number names a figure part (Snowboard's `bd` → `999`), searched in the
+  // figure libraries as the client's `getAsset` finds it in any loaded library.
   const libsFor = (type: string, id: number | string): FigureLibrary[] =>
-    typeof id === 'number' ? [...holding(type, id), ...effectLibs] : effectLibs;
+    typeof id === 'number' ? [...holding(type, id), ...effectLibs] : /^\d+$/.test(id) ? [...holding(type, Number(id)), ...effectLibs] : effectLibs;
   const ctx: DrawContext = { p, hotel, libsFor };
   let runs = req.animated ? fx.runs : fx.runs.slice(0, 1);
   const cap = clampFrames(req.frames);

@@ -102,3 +102,25 @@ test('sprites from other effect libraries (AssetManager.getAsset searches every 
     for (let y = sk.y + sk.height - 4; y < sk.y + sk.height; y++) for (let x = sk.x; x < sk.x + sk.width; x++) assert.deepEqual(px(a, x, y), px(b, x, y), `d${direction} blade ${x},${y}`);
   }
 });
+
+test('items naming figure parts (Snowboard `bd` → 999) are drawn from the figure libraries; a mask sprite stands on the figure\'s registration (the client\'s room point), moved by its per-direction offset', async () => {
+  const plain = await render();
+  const maskLib = await kit.hotel.effectLibraries.get('KitMask');
+  for (const direction of [0, 1, 2, 3, 4, 5, 6, 7]) {
+    const r = await render({ effect: 9, direction, headDirection: direction });
+    const of = (type: string) => r.layers.filter((l) => l.partType === type);
+    // `hd` → '2': the figure part hd 2 (hh_human_body), untinted: the worn hd set is left out of the head
+    // (so are its face and eyes). `bd` → '1': the body, in the skin colour of the hd set's bd part.
+    assert.deepEqual(of('hd').map((l) => [l.partId, l.library, l.tint]), [['2', 'hh_human_body', null]], `d${direction} head`);
+    assert.equal(of('fc').length + of('ey').length, 0, `d${direction}: no face`);
+    const skin = plain.layers.find((l) => l.partType === 'bd')!.tint;
+    assert.deepEqual(of('bd').map((l) => [l.partId, l.library, l.tint]), [['1', 'hh_human_body', skin]], `d${direction} body`);
+    assert.equal(of('hr').length, 0, 'removed');
+    // The mask: painted on the figure's plane (sprite top-left = (−x, 100 − y), like a figure part), so it
+    // keeps its painted place against the head, 2 px up by its direction offset.
+    const m = of('fx9_1')[0]!;
+    const asset = maskLib.asset(`h_std_fx9_1_1_${direction}_0`)!;
+    assert.deepEqual([m.x, m.y], [-asset.x, 100 - asset.y - 2], `d${direction} mask`);
+    assert.ok(m.order > Math.max(...r.layers.filter((l) => l.bodyPart !== 'effect').map((l) => l.order)), 'dz 1: in front');
+  }
+});

@@ -15,6 +15,9 @@
 //   fx 8 KitTagged   — a library with no sprites of its own, like the real tagged skaters: its glow is
 //                      KitHoverGlow's halo (`std_fx5_3_1`, here in front), its skates KitSkates' `fx6_1`
 //                      and its added part KitTub's tub (as Easterbunny adds Carpolice's seat).
+//   fx 9 KitMask     — a mask sprite in front of the face (all 8 directions, painted on the figure's plane,
+//                      moved 2 px up by its per-direction offset), the hair and head items removed, the head
+//                      replaced by figure part `hd` 2 and the body by `bd` 1 (items naming figure parts).
 //   dance 1-4        — KitDance1-4: loops of 8, 8, 10 and 16 ticks moving arms, torso and head.
 import { type AssetLibrary } from '../../formats/asset-library.js';
 import { type EffectAnimationJson, type EffectFrameJson, type EffectMapDoc } from '../../formats/gamedata/effect-types.js';
@@ -22,7 +25,7 @@ import { type NitroAssetData, type NitroAssetEntry } from '../../formats/nitro-a
 import { type RgbaImage } from '../../imaging/image.js';
 import { REG_Y } from './index.js';
 import { ellipse, paint, poly, rect, type PaintOp } from './raster.js';
-import { BASE_DIRS, footShape, geo, HEAD_CY, HEAD_RY } from './rig.js';
+import { ALL_DIRS, baseDir, BASE_DIRS, footShape, geo, HEAD_CY, HEAD_RY, isMirroredDir, mirrorShapes } from './rig.js';
 
 interface EffectBuild {
   lib: string;
@@ -184,6 +187,37 @@ function tagged(): EffectBuild {
   };
 }
 
+function mask(): EffectBuild {
+  const sprites: [string, PaintOp[]][] = [];
+  for (const d of ALL_DIRS) {
+    const g = geo(baseDir(d));
+    const front = g.face ? g.hcx + g.faceX / 2 : g.hcx;
+    const shapes = [ellipse(front, HEAD_CY + 1, 9, 8), rect(g.hcx - g.headRx, HEAD_CY - 3, 2 * g.headRx, 3)];
+    sprites.push([`h_std_fx9_1_1_${d}_0`, [{ shapes: isMirroredDir(d) ? mirrorShapes(shapes) : shapes, fill: 0xe8e0c8 }]]);
+  }
+  return {
+    lib: 'KitMask',
+    id: '9',
+    type: 'fx',
+    animation: {
+      name: 'fx.9',
+      desc: 'Kit mask',
+      removes: ['hr', 'hrb', 'ha', 'he', 'ea', 'fa'].map((id) => ({ id })),
+      sprites: [{ id: 'fx9_1', directions: 1, member: 'std_fx9_1_1', directionList: ALL_DIRS.map((id) => ({ id, dy: -2, dz: 1 })) }],
+      frames: [
+        {
+          fxs: [{ id: 'fx9_1', frame: 0, action: 'Default' }],
+          bodyparts: [
+            { id: 'head', frame: 0, items: [{ id: 'hd', base: '2' }] },
+            { id: 'torso', frame: 0, items: [{ id: 'bd', base: '1' }] },
+          ],
+        },
+      ],
+    },
+    sprites,
+  };
+}
+
 function ghost(): EffectBuild {
   return { lib: 'KitGhost', id: '4', type: 'fx', animation: { name: 'fx.4', desc: 'Kit ghost', avatars: [{ ink: 37, foreground: 'FFFFFFFF', background: '66000000' }] }, sprites: [] };
 }
@@ -207,7 +241,7 @@ function dance(n: number, ticks: number): EffectBuild {
 }
 
 function builds(): EffectBuild[] {
-  return [dance(1, 8), dance(2, 8), dance(3, 10), dance(4, 16), pedestal(), sparkle(), tub(), ghost(), hoverGlow(), skates(), helmet(), tagged()];
+  return [dance(1, 8), dance(2, 8), dance(3, 10), dance(4, 16), pedestal(), sparkle(), tub(), ghost(), hoverGlow(), skates(), helmet(), tagged(), mask()];
 }
 
 /** The kit's EffectMap.json. */
