@@ -177,9 +177,7 @@ function effectBodyPart(hotel: AvatarHotel, req: AvatarRequest, input: EffectPla
   const dynamic = anim.adds.filter((x) => x.align === bp.id);
   const active = new Set(partsAction.activeParts);
   if (partsAction.effect) for (const x of dynamic) active.add(x.id);
-  const geometric = hotel.geometry.geometric(input.avatarSet, input.pose.geometryType, dir).find((b) => b.id === bp.id)?.partTypes ?? [];
-  // Added parts sit at the body part's centre: drawn over what the body part has.
-  const types = [...geometric, ...dynamic.map((x) => x.id).filter((id) => !geometric.includes(id))];
+  const types = hotel.geometry.partTypesWith(input.pose.geometryType, bp.id, dir, dynamic.map((x) => x.id));
   const items = layer?.items;
   // `getParts` leaves a worn set whose type a layer item names out of the body part altogether (its parts,
   // colour and hidden layers): the item (`sh` → the skates) then draws untinted. Other items (`bd`) take the

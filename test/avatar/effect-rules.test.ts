@@ -124,3 +124,17 @@ test('items naming figure parts (Snowboard `bd` → 999) are drawn from the figu
     assert.ok(m.order > Math.max(...r.layers.filter((l) => l.bodyPart !== 'effect').map((l) => l.order)), 'dz 1: in front');
   }
 });
+
+test('parts added to one body part (GeometryBodyPart.getParts): at one distance the later-added is drawn first — the car frame over its glass', async () => {
+  // KitCar adds `fx10_1` (frame) then `fx10_2` (glass) to `top`, as Carpolice adds its body and window.
+  for (const direction of [2, 4]) {
+    const r = await render({ effect: 10, direction, headDirection: direction });
+    const order = (id: string) => r.layers.find((l) => l.partType === id)!.order;
+    assert.ok(order('fx10_2') < order('fx10_1'), `d${direction}: glass under frame`);
+    // Where the pane reaches under the frame's side bars, the bars show; the pane fills the window.
+    const frame = r.layers.find((l) => l.partType === 'fx10_1')!;
+    const f = r.frames[0]!;
+    for (const x of [frame.x + 5, frame.x + frame.width - 6]) assert.equal(rgb(px(f, x, frame.y + 20)), 0x2040c0, `d${direction}: frame pixel at ${x}`);
+    assert.equal(rgb(px(f, frame.x + 26, frame.y + 20)), 0xa0e0f0, `d${direction}: glass in the window`);
+  }
+});

@@ -18,6 +18,8 @@
 //   fx 9 KitMask     — a mask sprite in front of the face (all 8 directions, painted on the figure's plane,
 //                      moved 2 px up by its per-direction offset), the hair and head items removed, the head
 //                      replaced by figure part `hd` 2 and the body by `bd` 1 (items naming figure parts).
+//   fx 10 KitCar     — two parts added to `top`, the frame then its glass (as Carpolice's body and window):
+//                      at one distance the later is drawn first, so the frame lies over the glass.
 //   dance 1-4        — KitDance1-4: loops of 8, 8, 10 and 16 ticks moving arms, torso and head.
 import { type AssetLibrary } from '../../formats/asset-library.js';
 import { type EffectAnimationJson, type EffectFrameJson, type EffectMapDoc } from '../../formats/gamedata/effect-types.js';
@@ -218,6 +220,27 @@ function mask(): EffectBuild {
   };
 }
 
+function car(): EffectBuild {
+  const sprites: [string, PaintOp[]][] = [];
+  for (const d of BASE_DIRS) {
+    // A frame around a window (a ring of four bars) and a glass pane larger than the window.
+    sprites.push([`h_std_fx10_1_1_${d}_0`, [{ shapes: [rect(8, 40, 52, 8), rect(8, 80, 52, 8), rect(8, 40, 8, 48), rect(52, 40, 8, 48)], fill: 0x2040c0 }]]);
+    sprites.push([`h_std_fx10_2_1_${d}_0`, [{ shapes: [rect(12, 44, 44, 40)], fill: 0xa0e0f0 }]]);
+  }
+  return {
+    lib: 'KitCar',
+    id: '10',
+    type: 'fx',
+    animation: {
+      name: 'fx.10',
+      desc: 'Kit car',
+      adds: [{ id: 'fx10_1', align: 'top' }, { id: 'fx10_2', align: 'top' }],
+      frames: [{ fxs: [{ id: 'fx10_1', frame: 0, action: 'Default' }, { id: 'fx10_2', frame: 0, action: 'Default' }] }],
+    },
+    sprites,
+  };
+}
+
 function ghost(): EffectBuild {
   return { lib: 'KitGhost', id: '4', type: 'fx', animation: { name: 'fx.4', desc: 'Kit ghost', avatars: [{ ink: 37, foreground: 'FFFFFFFF', background: '66000000' }] }, sprites: [] };
 }
@@ -241,7 +264,7 @@ function dance(n: number, ticks: number): EffectBuild {
 }
 
 function builds(): EffectBuild[] {
-  return [dance(1, 8), dance(2, 8), dance(3, 10), dance(4, 16), pedestal(), sparkle(), tub(), ghost(), hoverGlow(), skates(), helmet(), tagged(), mask()];
+  return [dance(1, 8), dance(2, 8), dance(3, 10), dance(4, 16), pedestal(), sparkle(), tub(), ghost(), hoverGlow(), skates(), helmet(), tagged(), mask(), car()];
 }
 
 /** The kit's EffectMap.json. */
