@@ -13,12 +13,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRequest } from '../src/avatar/index.js';
-import { type EffectAnimation } from '../src/avatar/effects.js';
+import { layerAt, type EffectAnimation } from '../src/avatar/effects.js';
 import { drawSprite } from '../src/imaging/composite.js';
 import { createImage, type RgbaImage } from '../src/imaging/image.js';
 import { decodePngSync } from '../src/imaging/png.js';
 import { encodePngCompact } from '../src/imaging/png-compact.js';
-import { causeTable, compareRenders, sameOverBlack, UNEXPLAINED, worstCases, type EffectCase } from './reference/effect-compare.js';
+import { causeTable, compareRenders, sameOverBlack, UNEXPLAINED, withoutCutBody, worstCases, type EffectCase } from './reference/effect-compare.js';
 import { diffImage, sideBySide } from './reference/pixels.js';
 import { textTable } from './reference/report.js';
 
@@ -120,7 +120,9 @@ const CHECKS: Check[] = [
   // reference draws the body without it (its README).
   { cause: 'reference: no colour treatment', apply: (a) => !!a.avatar && ((a.avatar = undefined), true) },
 ];
-const LIGHT = 'additive light over nothing (same on black)';
+const LIGHT = 'ADD light over nothing (same on black)';
+
+const CUT = 'reference: 64×110 body canvas cuts a lifted avatar';
 
 async function explain(hotel: AvatarHotel, c: EffectCase, ourImage: RgbaImage, ref: RgbaImage): Promise<string> {
   if (sameOverBlack(ourImage, ref)) return LIGHT;
@@ -128,15 +130,35 @@ async function explain(hotel: AvatarHotel, c: EffectCase, ourImage: RgbaImage, r
   if (!effect) return UNEXPLAINED;
   const anim = effect.animation;
   const saved = { ...anim };
-  const subsets: Check[][] = [...CHECKS.map((k) => [k]), ...(CHECKS.length > 1 ? [CHECKS] : [])];
+  // The avatar's offset (AvatarVisualization: the `avatar` sprite's direction offset plus its layer's).
+  const avatar = anim.sprites.find((s) => s.id === 'avatar');
+  const dir = (((c.direction + anim.directionOffset) % 8) + 8) % 8;
+  const layer = avatar ? layerAt(anim, c.tick, 'avatar') : undefined;
+  const [dx, dy] = avatar ? [(avatar.dx[dir] ?? 0) + (layer?.dx ?? 0), (avatar.dy[dir] ?? 0) + (layer?.dy ?? 0)] : [0, 0];
+  const judge = async (img: RgbaImage, names: string[]): Promise<string | undefined> => {
+    const join = (extra: string[]) => [...names, ...extra].join(' + ');
+    if (names.length > 0 && compareRenders(img, ref).diff.verdict !== 'differing') return join([]);
+    if (names.length > 0 && sameOverBlack(img, ref)) return join([LIGHT]);
+    if (dx === 0 && dy === 0) return undefined;
+    // The avatar alone, as this variant draws it: its pixels outside the reference's moved body canvas.
+    const variant = { ...anim };
+    anim.sprites = anim.sprites.filter((s) => s.id === 'avatar');
+    const body = await ours(hotel, c.direction, c.effect, c.tick);
+    Object.assign(anim, variant);
+    const cut = withoutCutBody(img, ref, body, dx, dy);
+    if (!cut) return undefined;
+    if (compareRenders(cut, ref).diff.verdict !== 'differing') return join([CUT]);
+    if (sameOverBlack(cut, ref)) return join([CUT, LIGHT]);
+    return undefined;
+  };
+  const subsets: Check[][] = [[], ...CHECKS.map((k) => [k]), ...(CHECKS.length > 1 ? [CHECKS] : [])];
   try {
     for (const subset of subsets) {
       Object.assign(anim, saved);
       if (!subset.map((k) => k.apply(anim)).every(Boolean)) continue;
-      const img = await ours(hotel, c.direction, c.effect, c.tick);
-      const names = subset.map((k) => k.cause).join(' + ');
-      if (compareRenders(img, ref).diff.verdict !== 'differing') return names;
-      if (sameOverBlack(img, ref)) return `${names} + ${LIGHT}`;
+      const img = subset.length === 0 ? ourImage : await ours(hotel, c.direction, c.effect, c.tick);
+      const found = await judge(img, subset.map((k) => k.cause));
+      if (found) return found;
     }
   } finally {
     Object.assign(anim, saved);

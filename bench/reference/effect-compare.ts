@@ -31,12 +31,19 @@ export function bandOf(diff: PixelDiff, iou: number): Band {
 }
 
 /**
+ * ±4 for light: each imager stores a light added over a half-transparent pixel as straight 8-bit colour at
+ * its own alpha, and the reference clamps a channel at 255 before dividing by its alpha, so the same light
+ * can come back one step further apart than the ±3 of two plain renders.
+ */
+export const LIGHT_TOLERANCE = TOLERANCE + 1;
+
+/**
  * The two renders composed over a black floor (premultiplied colour only, alpha dropped), compared: for
  * additive (ink 33) sprites over nothing, each imager stores the light differently (ours: alpha = the
  * sprite's brightest channel; the effect reference: alpha = the brightest channel of the sum), but what
  * a light adds is its premultiplied colour, so the same light is the same picture on black.
  */
-export function sameOverBlack(a: RgbaImage, b: RgbaImage, tolerance = TOLERANCE): boolean {
+export function sameOverBlack(a: RgbaImage, b: RgbaImage, tolerance = LIGHT_TOLERANCE): boolean {
   if (a.width !== b.width || a.height !== b.height) return false;
   for (let i = 0; i < a.data.length; i += 4) {
     const aa = a.data[i + 3]!;
@@ -47,6 +54,29 @@ export function sameOverBlack(a: RgbaImage, b: RgbaImage, tolerance = TOLERANCE)
     }
   }
   return true;
+}
+
+/**
+ * `ours` with the pixels the effect reference's body canvas cannot show taken from `ref`: the reference
+ * composes the avatar image on its own 64×110 canvas (nitro-imager's vertical geometry, registration 10 px
+ * above its bottom) and moves it by the effect's avatar offset (dx, dy), so a lifted avatar loses what
+ * hangs more than 10 px below its registration (skates, a UFO's hull, a snowboard); the client's avatar
+ * image is 90×130 (HabboAvatarGeometry, 16 px below). `body` is our render of the avatar alone: only its
+ * pixels outside the moved canvas are taken over. Returns undefined when there is none.
+ */
+export function withoutCutBody(ours: RgbaImage, ref: RgbaImage, body: RgbaImage, dx: number, dy: number): RgbaImage | undefined {
+  let cut = 0;
+  const out = { width: ours.width, height: ours.height, data: Uint8Array.from(ours.data) } as RgbaImage;
+  for (let y = 0; y < ours.height; y++) {
+    for (let x = 0; x < ours.width; x++) {
+      if (x >= dx && x < 64 + dx && y >= dy && y < 110 + dy) continue;
+      const i = (y * ours.width + x) * 4;
+      if (body.data[i + 3] === 0) continue;
+      out.data.set(ref.data.subarray(i, i + 4), i);
+      cut++;
+    }
+  }
+  return cut > 0 ? out : undefined;
 }
 
 export interface EffectCase {

@@ -84,3 +84,27 @@ test('worst cases: lowest IoU first, then most pixels, one per effect, differing
   assert.deepEqual(worstCases(cases, 2).map((c) => [c.effect, c.direction]), [['2', 0], ['1', 2]]);
   assert.deepEqual(worstCases(cases, 10).map((c) => c.effect), ['2', '1', '4']);
 });
+
+test('the cut body strip: pixels of our avatar outside the reference\'s moved 64×110 body canvas are taken from the reference, nothing else', async () => {
+  const { withoutCutBody, LIGHT_TOLERANCE } = await import('../../bench/reference/effect-compare.js');
+  assert.equal(LIGHT_TOLERANCE, 4);
+  const ours = createImage(64, 110);
+  const ref = createImage(64, 110);
+  const body = createImage(64, 110);
+  const set = (img: RgbaImage, x: number, y: number, p: [number, number, number, number]) => img.data.set(p, (y * 64 + x) * 4);
+  // A lifted avatar (dy -8): the reference's body canvas ends at row 102.
+  for (const y of [101, 102, 105]) {
+    set(ours, 10, y, [200, 0, 0, 255]);
+    set(body, 10, y, [200, 0, 0, 255]);
+  }
+  set(ours, 20, 104, [0, 0, 200, 255]); // a sprite pixel there (not the avatar's): kept
+  set(ref, 20, 104, [0, 0, 200, 255]);
+  const cut = withoutCutBody(ours, ref, body, 0, -8)!;
+  const at = (img: RgbaImage, x: number, y: number) => [...img.data.subarray((y * 64 + x) * 4, (y * 64 + x) * 4 + 4)];
+  assert.deepEqual(at(cut, 10, 101), [200, 0, 0, 255], 'inside the canvas: ours');
+  assert.deepEqual(at(cut, 10, 102), [0, 0, 0, 0], 'below it: the reference');
+  assert.deepEqual(at(cut, 10, 105), [0, 0, 0, 0]);
+  assert.deepEqual(at(cut, 20, 104), [0, 0, 200, 255]);
+  assert.equal(compareRenders(cut, ref).diff.differingPixels, 1, 'only the row-101 pixel the reference lacks remains');
+  assert.equal(withoutCutBody(ours, ref, body, 0, 0), undefined, 'no offset: nothing cut');
+});
