@@ -67,6 +67,12 @@ type Failure = SharedFailure;
  */
 const EFFECT_KEY_REVISION = 3;
 
+/**
+ * Joins the key of GIF answers only (`img_format=gif`), for the same reason: 1: large translucent areas
+ * (Ghost, Spotlight, glows, glass-like clothing) are dithered instead of thresholded (issue 27).
+ */
+const GIF_KEY_REVISION = 1;
+
 /** Bytes the remembered failures may hold together (~10,000 of them). */
 export const FAILURE_CACHE_BYTES = 8 * 1024 * 1024;
 /** A remembered message is cut here: it is a fallback's log detail, not a record of the request. */
@@ -186,11 +192,12 @@ export class AvatarService {
     return found.ok ? { ok: true, figure: found.figure } : { ok: false, detail: `${found.reason}: ${found.detail}` };
   }
 
-  /** The first line of a cache key: the renderer and assets, plus the effect files for an effect or dance request. */
+  /** The first line of a cache key: the renderer and assets (and the GIF revision for a GIF), plus the effect files for an effect or dance request. */
   private keyVersion(req: AvatarRequest): string {
     const effects = this.deps.effectsVersion;
     const usesEffects = !!req.effect || !!req.dance || parseAction(req.action).dance !== undefined;
-    return effects && usesEffects ? `${this.deps.rendererVersion}/fx${EFFECT_KEY_REVISION}:${effects}` : this.deps.rendererVersion;
+    const version = req.format === 'gif' ? `${this.deps.rendererVersion}/gif${GIF_KEY_REVISION}` : this.deps.rendererVersion;
+    return effects && usesEffects ? `${version}/fx${EFFECT_KEY_REVISION}:${effects}` : version;
   }
 
   /**
