@@ -13,11 +13,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { percentile, ratePerSecond, runLoad, type LoadResult } from './http-load.js';
+import { freePort, percentile, ratePerSecond, runLoad, type LoadResult } from './http-load.js';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -47,17 +46,6 @@ async function childMain(): Promise<void> {
     clientRatePerSecond: limits === 'default' ? defaults.clientRatePerSecond : 0,
   });
   process.send?.({ ready: running.url });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 interface FigureDataDoc {

@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { avatarConfigFromEnv, defaultAvatarConfig } from '../../src/server/avatar/config.js';
+import { defaultAvatarConfig } from '../../src/server/avatar/config.js';
 import { avatarConfigFromFlags, defaultSampleKitDir } from '../../src/cli/serve-avatar.js';
+
+const avatarConfigFromEnv = (env: NodeJS.ProcessEnv) => avatarConfigFromFlags({}, env);
 import { RenderPool } from '../../src/server/avatar/render-pool.js';
 
 test('defaults: port 8081, the public Habbo imager and API, limits that never trip on page traffic', () => {
@@ -54,10 +56,10 @@ test('environment variables set every setting; flags win over them', () => {
 });
 
 test('bad settings are refused with the name of the setting', () => {
-  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_PORT: 'eighty' }), /HOTEL_IMAGER_AVATAR_PORT/);
-  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_FALLBACK_URL: 'not a url' }), /fallback URL/);
-  assert.throws(() => avatarConfigFromFlags({ workers: '0' }, {}), /worker/);
-  assert.throws(() => avatarConfigFromFlags({ logLevel: 'loud' }, {}), /log level/);
+  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_PORT: 'eighty' }), /^UsageError: HOTEL_IMAGER_AVATAR_PORT must be a port number from 0 to 65535, got "eighty"$/);
+  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_FALLBACK_URL: 'not a url' }), /HOTEL_IMAGER_FALLBACK_URL must be an absolute http:\/\/ or https:\/\/ URL/);
+  assert.throws(() => avatarConfigFromFlags({ workers: '0' }, {}), /--workers must be a whole number ≥ 1, got "0"/);
+  assert.throws(() => avatarConfigFromFlags({ logLevel: 'loud' }, {}), /--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "loud"/);
 });
 
 test('the sample kit goes under HOTEL_IMAGER_CACHE, else the XDG cache folder', () => {

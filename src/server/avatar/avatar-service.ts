@@ -91,6 +91,34 @@ function rememberedFailure(err: unknown): Failure | undefined {
   return { code: String(e?.code ?? e?.name ?? 'Error').slice(0, MAX_FAILURE_TEXT), message: String(e?.message ?? err).slice(0, MAX_FAILURE_TEXT) };
 }
 
+/**
+ * The renderer's request for a parsed pose: a pose that does not animate is a plain still (whatever
+ * `animated`, `frames` and `frame_num` said, so its cache key is the still's); `frame_num` shows one frame
+ * of the loop; a GIF of an animating pose is its loop.
+ */
+export function avatarRequest(figure: string, pose: AvatarPose, frameCount: (req: AvatarRequest) => number): AvatarRequest {
+  const req: AvatarRequest = { figure, ...pose };
+  let loop = 1;
+  if (req.animated || req.format === 'gif' || req.frameNum !== undefined) {
+    try {
+      loop = frameCount(req);
+    } catch {
+      loop = 1; // the render itself reports what is wrong with the figure
+    }
+  }
+  if (loop <= 1) {
+    req.animated = false;
+    req.frames = 0;
+    delete req.frameNum;
+  } else if (req.frameNum !== undefined) {
+    req.animated = true;
+    req.frames = 0;
+  } else if (req.format === 'gif') {
+    req.animated = true;
+  }
+  return req;
+}
+
 export class AvatarService {
   private readonly failures: LRUCache<string, Failure>;
   private readonly pending = new Map<string, Promise<{ image: CachedImage; source: ImageSource }>>();
@@ -207,26 +235,7 @@ export class AvatarService {
    * it shown (output.ts), whatever `animated` and `frames` say.
    */
   private request(figure: string, pose: AvatarPose): AvatarRequest {
-    const req: AvatarRequest = { figure, ...pose };
-    let loop = 1;
-    if (req.animated || req.format === 'gif' || req.frameNum !== undefined) {
-      try {
-        loop = this.deps.renderer.frameCount(req);
-      } catch {
-        loop = 1; // the render itself reports what is wrong with the figure
-      }
-    }
-    if (loop <= 1) {
-      req.animated = false;
-      req.frames = 0;
-      delete req.frameNum;
-    } else if (req.frameNum !== undefined) {
-      req.animated = true;
-      req.frames = 0;
-    } else if (req.format === 'gif') {
-      req.animated = true;
-    }
-    return req;
+    return avatarRequest(figure, pose, (req) => this.deps.renderer.frameCount(req));
   }
 
   private startRender(key: string, req: AvatarRequest): Promise<{ image: CachedImage; source: ImageSource }> {

@@ -126,7 +126,8 @@ export class ImageCache {
     return hit;
   }
 
-  async getDisk(key: string): Promise<CachedImage | undefined> {
+  /** `etagVersion`: what made the entry, when not this cache's own (badges share the cache; see imageEtag). */
+  async getDisk(key: string, etagVersion = this.opts.etagVersion): Promise<CachedImage | undefined> {
     const dir = this.opts.diskDir;
     if (dir === undefined) return undefined;
     checkKey(key);
@@ -135,7 +136,7 @@ export class ImageCache {
     if (size === undefined) return undefined;
     try {
       const body = await readFile(this.diskPath(digest));
-      const image = cachedImage(body, imageFrameCount(body), this.opts.etagVersion);
+      const image = cachedImage(body, imageFrameCount(body), etagVersion);
       this.diskHits++;
       this.diskIndex.delete(digest);
       this.diskIndex.set(digest, size);

@@ -3,6 +3,8 @@
 import { type FastifyInstance } from 'fastify';
 import { animationFrameCount, assetIdentity, loadAvatarHotel, RENDERER_VERSION } from '../../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
+import { openBadges, type BadgeRoutes } from '../badge/index.js';
+import { localUrl } from '../http-server.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
 import { HotUrls } from './hot-urls.js';
@@ -20,6 +22,8 @@ export interface AvatarServiceInstance {
   service: AvatarService;
   pool: RenderPool;
   cache: ImageCache;
+  /** Group badges (/habbo-imaging/badge): their service, health and reload. */
+  badges: BadgeRoutes;
   config: AvatarServiceConfig & { assetsDir: string };
   /** Stops the HTTP server (if listening) and the render workers. */
   close(): Promise<void>;
@@ -91,6 +95,14 @@ export async function openAvatarService(
     errorTtlMs: Math.min(config.userNegativeTtlMs, 10_000),
     maxBytes: DEFAULT_USER_LOOKUP.maxBytes,
   }, shared);
+  let badges: BadgeRoutes;
+  try {
+    badges = await openBadges(config, { cache, shared, log });
+  } catch (err) {
+    await pool.close();
+    await ownStore?.close();
+    throw err;
+  }
   const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
   const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
   const hot = new HotUrls(hotUrlBytes(config.memoryCacheBytes));
@@ -127,6 +139,7 @@ export async function openAvatarService(
       users: users.stats(),
       // Redis down is not unhealthy: the instance answers from memory and renders locally meanwhile.
       redis: shared ? shared.stats() : null,
+      badges: badges.health(),
       limits: {
         clientRatePerSecond: config.clientRatePerSecond,
         clientBurst: config.clientBurst,
@@ -135,13 +148,15 @@ export async function openAvatarService(
       },
     };
   };
-  app = buildAvatarApp({ service, hot, health, logLevel: config.logLevel, logStream: opts.logStream, trustProxy: config.trustProxy });
+  app = buildAvatarApp({ service, hot, health, logLevel: config.logLevel, logStream: opts.logStream, trustProxy: config.trustProxy, rawRoutes: [badges.route] });
+  badges.announce();
   const built = app;
   return {
     app: built,
     service,
     pool,
     cache,
+    badges,
     config,
     close: async () => {
       await built.close();
@@ -167,6 +182,5 @@ export async function startAvatarService(
   }
   const addr = instance.app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return { ...instance, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
+  return { ...instance, url: localUrl(config.host, port) };
 }
