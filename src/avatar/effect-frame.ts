@@ -61,10 +61,23 @@ function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
 }
 
+/**
+ * Ticks of the main frames that drive an effect's sprites (and the avatar's offset) while an override
+ * drives its body parts: `AvatarImage.getLayerData` → `AvatarStructure.getBodyPartData` reads sprite layers
+ * without the overriding action (BackwalkingShoes: standing uses the `std` override's one frame for the
+ * shoes, its sparkles keep their three). 0 when the main frames drive both, or nothing is drawn of them.
+ */
+function spriteTicks(a: ActiveAction, headOnly: boolean): number {
+  const anim = a.effect!.animation;
+  return !a.effectStill && !headOnly && a.overriding !== undefined && anim.sprites.length > 0 ? anim.ticks.length : 0;
+}
+
 /** Ticks an effect action's animation lasts (1 when its type says it does not animate). */
-function effectTicks(a: ActiveAction): number {
+function effectTicks(a: ActiveAction, headOnly: boolean): number {
   if (a.effectStill) return 1;
-  return Math.max(1, framesOf(a.effect!.animation, a.overriding).ticks.length);
+  const n = Math.max(1, framesOf(a.effect!.animation, a.overriding).ticks.length);
+  const m = spriteTicks(a, headOnly);
+  return m > 0 ? (n / gcd(n, m)) * m : n;
 }
 
 /**
@@ -75,7 +88,7 @@ function effectTicks(a: ActiveAction): number {
 export function planEffectTicks(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput): { runs: [number, number][]; tickAt: (t: number) => EffectTick } {
   let total = input.loop;
   for (const a of input.effectActions) {
-    const n = effectTicks(a);
+    const n = effectTicks(a, req.headOnly);
     total = (total / gcd(total, n)) * n;
   }
   total = req.animated ? Math.min(total, MAX_TICKS) : 1;
@@ -87,6 +100,8 @@ export function planEffectTicks(hotel: AvatarHotel, req: AvatarRequest, input: E
       const list = framesOf(a.effect!.animation, a.overriding);
       const keys = req.headOnly ? list.tickKeys.head : list.tickKeys.full;
       key += '|' + (a.effectStill || keys.length === 0 ? 0 : keys[t % keys.length]);
+      const m = spriteTicks(a, req.headOnly);
+      if (m > 0) key += '/' + a.effect!.animation.tickKeys.full[t % m];
     }
     if (runs.length > 0 && key === previous) runs[runs.length - 1]![1]++;
     else runs.push([t, 1]);
@@ -131,7 +146,7 @@ function planTick(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput
     const anim = a.effect!.animation;
     const tf = a.effectStill ? 0 : t;
     for (const sprite of anim.sprites) {
-      const layer = layerAt(anim, tf, sprite.id, a.overriding);
+      const layer = layerAt(anim, tf, sprite.id);
       const ox = (sprite.dx[dir] ?? 0) + (layer?.dx ?? 0);
       let oy = (sprite.dy[dir] ?? 0) + (layer?.dy ?? 0);
       if (sprite.id === 'avatar') {

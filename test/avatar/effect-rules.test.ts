@@ -138,3 +138,17 @@ test('parts added to one body part (GeometryBodyPart.getParts): at one distance 
     assert.equal(rgb(px(f, frame.x + 26, frame.y + 20)), 0xa0e0f0, `d${direction}: glass in the window`);
   }
 });
+
+test('under an override, sprites and the avatar offset follow the main frames (AvatarStructure.getBodyPartData has no overriding action): the skater\'s spark blinks while the std override keeps the skates', async () => {
+  // KitSkates standing: its `std` override (one frame) puts the skates on; its main frames (two) lift the
+  // avatar and move an additive spark from left to right.
+  const r = await render({ effect: 6, animated: true });
+  assert.equal(r.frames.length, 2, 'the loop of the main frames');
+  const spark = (f: number) => r.layers.find((l) => l.frame === f && l.partType === 'fx6_2')!;
+  assert.deepEqual([spark(0).partId, spark(1).partId], [0, 1]);
+  assert.ok(spark(0).x < 20 && spark(1).x > 45, 'left, then right');
+  for (const f of [0, 1]) {
+    assert.deepEqual(r.layers.filter((l) => l.frame === f && l.partType === 'sh').map((l) => l.partId), ['fx6_1'], `frame ${f}: the override's skates`);
+    assert.equal(r.layers.find((l) => l.frame === f && l.partType === 'hd')!.y, (await render()).layers.find((l) => l.partType === 'hd')!.y - 6, `frame ${f}: lifted`);
+  }
+});

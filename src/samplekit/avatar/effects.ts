@@ -9,8 +9,10 @@
 //   fx 5 KitHoverGlow — a board with an additive glow under it (both dz -1, the glow listed after the
 //                      board: drawn under it) and an additive halo at dz 0 (behind the avatar); lifts the
 //                      avatar 10 px.
-//   fx 6 KitSkates   — replaces the feet: the torso layer's item puts skates (`sh` → `fx6_1`, alias names
-//                      to `h_std_fx6_1_1_*` as the real roller skates) in place of the shoes; lifts 6 px.
+//   fx 6 KitSkates   — replaces the feet: standing, its `std` override's torso item puts skates (`sh` →
+//                      `fx6_1`, alias names to `h_std_fx6_1_1_*` as the real roller skates) in place of the
+//                      shoes, while its main frames lift the avatar 6 px and blink an additive spark in 2
+//                      frames (sprites follow the main frames under an override, as BackwalkingShoes').
 //   fx 7 KitHelmet   — replaces the head's hat: the head layer's item `ha` → `fx7_1`.
 //   fx 8 KitTagged   — a library with no sprites of its own, like the real tagged skaters: its glow is
 //                      KitHoverGlow's halo (`std_fx5_3_1`, here in front), its skates KitSkates' `fx6_1`
@@ -142,6 +144,7 @@ function skates(): EffectBuild {
     sprites.push([`h_std_fx6_1_1_${d}_0`, [{ shapes: feet, fill: 0xa02020 }, { shapes: blades, fill: 0xc8c8d8 }]]);
     aliases[`h_std_sh_fx6_1_${d}_0`] = `h_std_fx6_1_1_${d}_0`;
   }
+  for (const f of [0, 1]) sprites.push([`h_std_fx6_2_1_0_${f}`, [{ shapes: [ellipse(f === 0 ? 12 : 54, 20, 4, 4)], fill: 0xfff080 }]]);
   return {
     lib: 'KitSkates',
     id: '6',
@@ -149,8 +152,9 @@ function skates(): EffectBuild {
     animation: {
       name: 'fx.6',
       desc: 'Kit skates',
-      sprites: [{ id: 'avatar' }],
-      frames: [{ fxs: [{ id: 'avatar', frame: 0, dy: -6 }], bodyparts: [{ id: 'torso', frame: 0, items: [{ id: 'sh', base: 'fx6_1' }] }] }],
+      sprites: [{ id: 'avatar' }, { id: 'fx6_2', member: 'std_fx6_2_1', ink: 33, directionList: all8(1) }],
+      frames: [0, 1].map((f) => ({ fxs: [{ id: 'avatar', frame: 0, dy: -6 }, { id: 'fx6_2', frame: f }] })),
+      overrides: [{ name: 'skatestand', override: 'std', frames: [{ bodyparts: [{ id: 'torso', frame: 0, items: [{ id: 'sh', base: 'fx6_1' }] }] }] }],
     },
     sprites,
     aliases,
