@@ -31,7 +31,7 @@ const USAGE = `npm run compare:effects -- [options]
   --reference-query Q     appended to every reference URL (e.g. '&fxshift=0': the unmended room point)
   --effects LIST          effect ids (79, dance.1, …); default every id of the folder's EffectMap
   --directions LIST       default 0,1,2,3,4,5,6,7
-  --ticks N               ticks of each loop compared (default 1: the still)
+  --ticks N               ticks of each loop compared (default 1: the still; never more than our loop has)
   --figure FIGURE         default ${'hd-180-1.ch-210-66.lg-270-82.sh-290-80'}
   --worst N               contact sheet of the N worst cases, one per effect (default 20)
   --cache DIR             keep reference PNGs there by URL (reuse across runs of one reference)
@@ -90,6 +90,11 @@ async function reference(url: string): Promise<RgbaImage> {
   const bytes = new Uint8Array(await res.arrayBuffer());
   if (cached) await writeFile(cached, bytes);
   return decodePngSync(bytes);
+}
+
+async function loopTicks(hotel: AvatarHotel, direction: number, effect: string): Promise<number> {
+  const r = await renderAvatar(hotel, { figure, direction, headDirection: direction, size: 'm', action: '', gesture: '', headOnly: false, animated: true, frames: 0, ...fxOf(effect) });
+  return r.frameTicks.reduce((a, b) => a + b, 0);
 }
 
 /** Our frame that shows tick `tick` of the loop (frames are runs of equal ticks). */
@@ -193,8 +198,10 @@ async function main(): Promise<void> {
   for (const effect of effectIds) {
     const fx = hotel.effects.get(...typeParam(effect));
     const library = fx?.library ?? '(none)';
-    const ticks = fx ? Math.min(tickCount, Math.max(1, fx.animation.ticks.length)) : 1;
     for (const direction of directions) {
+      // The ticks of our loop: an effect whose type says it does not animate is a still (the reference
+      // draws any tick asked for, `frame_num`, whatever the type says).
+      const ticks = Math.min(tickCount, tickCount > 1 ? await loopTicks(hotel, direction, effect) : 1);
       for (let tick = 0; tick < ticks; tick++) {
         const ref = await reference(referenceUrl(direction, effect, tick));
         const img = await ours(hotel, direction, effect, tick);
