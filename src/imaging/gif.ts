@@ -47,40 +47,50 @@ const BAYER8 = (() => {
  * The frame with its large translucent areas dithered: each pixel of a connected translucent area of at
  * least `GIF_DITHER_MIN_AREA` pixels whose four neighbours are translucent too (so an area's rim, an
  * outline, and the thin soft detail of a size-s downscale keep the threshold) becomes opaque in its own
- * colour when its alpha is above its place's rank in the Bayer pattern ((rank + 0.5) × 4: alpha 128 is
- * every other pixel), else transparent.
+ * colour (rounded to 16 levels a channel) when its alpha is above its place's rank in the Bayer pattern
+ * ((rank + 0.5) × 4: alpha 128 is every other pixel), else transparent.
  * The frame itself when it has no such area.
  */
 export function ditherTranslucentAreas(frame: RgbaImage): RgbaImage {
   const { width: w, height: h, data } = frame;
   const n = w * h;
-  const translucent = (i: number) => data[i * 4 + 3]! > 0 && data[i * 4 + 3]! < 255;
-  let any = false;
-  for (let i = 0; i < n && !any; i++) any = translucent(i);
-  if (!any) return frame;
+  // 1 where a pixel is translucent (0 < alpha < 255).
+  const soft = new Uint8Array(n);
+  let count = 0;
+  for (let i = 0, p = 3; i < n; i++, p += 4) {
+    const a = data[p]!;
+    if (a > 0 && a < 255) {
+      soft[i] = 1;
+      count++;
+    }
+  }
+  // Fewer translucent pixels than one area needs (a plain avatar's few soft pixels): nothing to do.
+  if (count < GIF_DITHER_MIN_AREA) return frame;
+  // Connected areas (8-neighbours): each pixel's area id, each area's size.
   const region = new Int32Array(n).fill(-1);
   const sizes: number[] = [];
-  const stack: number[] = [];
+  const stack = new Int32Array(n);
   for (let start = 0; start < n; start++) {
-    if (region[start] !== -1 || !translucent(start)) continue;
+    if (!soft[start] || region[start] !== -1) continue;
     const id = sizes.length;
     let size = 0;
+    let sp = 0;
     region[start] = id;
-    stack.push(start);
-    while (stack.length > 0) {
-      const p = stack.pop()!;
+    stack[sp++] = start;
+    while (sp > 0) {
+      const p = stack[--sp]!;
       size++;
       const x = p % w;
-      const y = (p - x) / w;
-      for (let dy = -1; dy <= 1; dy++) {
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          const yy = y + dy;
-          if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
-          const q = yy * w + xx;
-          if (region[q] === -1 && translucent(q)) {
+      const y0 = p >= w ? -1 : 0;
+      const y1 = p < n - w ? 1 : 0;
+      const x0 = x > 0 ? -1 : 0;
+      const x1 = x < w - 1 ? 1 : 0;
+      for (let dy = y0; dy <= y1; dy++) {
+        for (let dx = x0; dx <= x1; dx++) {
+          const q = p + dy * w + dx;
+          if (soft[q] && region[q] === -1) {
             region[q] = id;
-            stack.push(q);
+            stack[sp++] = q;
           }
         }
       }
@@ -88,20 +98,25 @@ export function ditherTranslucentAreas(frame: RgbaImage): RgbaImage {
     sizes.push(size);
   }
   if (!sizes.some((s) => s >= GIF_DITHER_MIN_AREA)) return frame;
-  const out = { width: w, height: h, data: Uint8Array.from(data) } as RgbaImage;
-  let changed = false;
-  const inside = (x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h && translucent(y * w + x);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
+  let out: RgbaImage | undefined;
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
       const p = y * w + x;
       const id = region[p]!;
       if (id < 0 || sizes[id]! < GIF_DITHER_MIN_AREA) continue;
-      if (!(inside(x - 1, y) && inside(x + 1, y) && inside(x, y - 1) && inside(x, y + 1))) continue;
-      out.data[p * 4 + 3] = data[p * 4 + 3]! > BAYER8[(y & 7) * 8 + (x & 7)]! * 4 + 2 ? 255 : 0;
-      changed = true;
+      // The area's rim (a neighbour not translucent) keeps the threshold.
+      if (!(soft[p - 1] && soft[p + 1] && soft[p - w] && soft[p + w])) continue;
+      out ??= { width: w, height: h, data: Uint8Array.from(data) } as RgbaImage;
+      const o = p * 4;
+      if (data[o + 3]! > BAYER8[(y & 7) * 8 + (x & 7)]! * 4 + 2) {
+        // 16 levels a channel: invisible under the pattern, and a glow's many shades then leave the
+        // frame within 255 colours, so the avatar's own colours stay exact (no reduced table).
+        for (let c = 0; c < 3; c++) out.data[o + c] = Math.round(data[o + c]! / 17) * 17;
+        out.data[o + 3] = 255;
+      } else out.data[o + 3] = 0;
     }
   }
-  return changed ? out : frame;
+  return out ?? frame;
 }
 
 /** Palette entry of every transparent pixel. */
