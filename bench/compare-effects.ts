@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRequest } from '../src/avatar/index.js';
-import { layerAt, type EffectAnimation } from '../src/avatar/effects.js';
+import { getLayerData, type EffectAnimation } from '../src/avatar/effects.js';
 import { drawSprite } from '../src/imaging/composite.js';
 import { createImage, type RgbaImage } from '../src/imaging/image.js';
 import { decodePngSync } from '../src/imaging/png.js';
@@ -151,7 +151,7 @@ async function explain(hotel: AvatarHotel, c: EffectCase, ourImage: RgbaImage, r
   // The avatar's offset (AvatarVisualization: the `avatar` sprite's direction offset plus its layer's).
   const avatar = anim.sprites.find((s) => s.id === 'avatar');
   const dir = (((c.direction + anim.directionOffset) % 8) + 8) % 8;
-  const layer = avatar ? layerAt(anim, c.tick, 'avatar') : undefined;
+  const layer = avatar ? getLayerData(anim, c.tick, 'avatar') : undefined;
   const [dx, dy] = avatar ? [(avatar.dx[dir] ?? 0) + (layer?.dx ?? 0), (avatar.dy[dir] ?? 0) + (layer?.dy ?? 0)] : [0, 0];
   const judge = async (img: RgbaImage, names: string[]): Promise<string | undefined> => {
     // `reference: a + b`: one prefix for the reference's part of a combined cause.

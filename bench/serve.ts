@@ -16,15 +16,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, percentile, ratePerSecond, runLoad, type LoadResult } from './http-load.js';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+import { freePort, percentile, ratePerSecond, runLoad, type Autocannon, type LoadResult } from './http-load.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);

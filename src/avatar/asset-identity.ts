@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { sha256Hex } from '../util/hash.js';
 
 export interface AssetFiles {
   /** Avatar documents (figure data, figure map, actions, geometry…): hashed by content. */
@@ -24,7 +25,7 @@ export async function assetIdentity(files: AssetFiles): Promise<string> {
   }
   const libs = [...files.libraries].sort((a, b) => (basename(a) < basename(b) ? -1 : basename(a) > basename(b) ? 1 : 0));
   for (const file of libs) {
-    const digest = createHash('sha256').update(await readFile(file)).digest('hex');
+    const digest = sha256Hex(await readFile(file));
     h.update(`lib ${basename(file)} ${digest}\n`);
   }
   return h.digest('hex').slice(0, 16);

@@ -13,8 +13,8 @@
 // their pixels become opaque in the proportion of their alpha, by an ordered (Bayer 8×8) pattern fixed to
 // the canvas, so it stands still while a loop plays; their rims and everything else keep the threshold.
 // (docs/avatar-service.md)
-import { writeGif, type GifFrame } from '../formats/gif.js';
-import { type FrameDelay } from './frame-delay.js';
+import { writeGif, type GifFrame } from './gif-writer.js';
+import { gcd, type FrameDelay } from './frame-delay.js';
 import { type RgbaImage } from './image.js';
 
 /** Pixels with at least this alpha are drawn opaque; the rest are transparent. */
@@ -383,7 +383,6 @@ export function gifDelays(delays: FrameDelay[]): number[] {
   const out: number[] = [];
   // Exact times as fractions over a common denominator, so long loops never drift.
   let den = 1;
-  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
   for (const d of delays) {
     if (!(Number.isInteger(d.num) && Number.isInteger(d.den) && d.num >= 0 && d.den > 0)) throw new RangeError(`bad frame delay ${d.num}/${d.den}`);
     den = (den / gcd(den, d.den)) * d.den;

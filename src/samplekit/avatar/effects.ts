@@ -27,9 +27,8 @@ import { type AssetLibrary } from '../../formats/asset-library.js';
 import { type EffectAnimationJson, type EffectFrameJson, type EffectMapDoc } from '../../formats/gamedata/effect-types.js';
 import { type NitroAssetData, type NitroAssetEntry } from '../../formats/nitro-asset-types.js';
 import { type RgbaImage } from '../../imaging/image.js';
-import { REG_Y } from './index.js';
 import { ellipse, paint, poly, rect, type PaintOp } from './raster.js';
-import { ALL_DIRS, baseDir, BASE_DIRS, footShape, geo, HEAD_CY, HEAD_RY, isMirroredDir, mirrorShapes } from './rig.js';
+import { ALL_DIRS, baseDir, BASE_DIRS, footShape, geo, HEAD_CY, HEAD_RY, isMirroredDir, mirrorShapes, REG_Y } from './rig.js';
 
 interface EffectBuild {
   lib: string;

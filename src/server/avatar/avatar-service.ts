@@ -2,14 +2,15 @@
 // caches, guard uncached renders with the limits, render in the pool, and turn every failure into the
 // spec's fallback redirect (never a 5xx).
 import { LRUCache } from 'lru-cache';
-import { normalizeAction, normalizeGesture, parseAction, type AvatarRequest } from '../../avatar/request.js';
-import { avatarCacheKey, canonicalAvatarKey, keyDigest } from './cache-key.js';
+import { avatarRequest, usesEffects, type AvatarPose, type AvatarRequest } from '../../avatar/request.js';
+import { sha256Hex } from '../../util/hash.js';
+import { avatarCacheKey, canonicalAvatarKey } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
 import { cachedImage, type CachedImage, type ImageCache } from './image-cache.js';
 import { imageFrameCount } from './png-frames.js';
 import { type SharedAvatarCache, type SharedFailure } from './shared-cache.js';
-import { type ClientRateLimiter, type RenderBudget } from './limits.js';
-import { parseAvatarQuery, type AvatarIdentity, type AvatarPose } from './params.js';
+import { type ClientRateLimiter, type RenderBudget } from '../limits.js';
+import { parseAvatarQuery, type AvatarIdentity } from './params.js';
 import { RenderBusyError, RenderCrashError, RenderFailedError, type DebugRenderOutput, type RenderOutput } from './render-pool.js';
 import { type UserLookup } from './user-lookup.js';
 
@@ -91,34 +92,6 @@ function rememberedFailure(err: unknown): Failure | undefined {
   return { code: String(e?.code ?? e?.name ?? 'Error').slice(0, MAX_FAILURE_TEXT), message: String(e?.message ?? err).slice(0, MAX_FAILURE_TEXT) };
 }
 
-/**
- * The renderer's request for a parsed pose: a pose that does not animate is a plain still (whatever
- * `animated`, `frames` and `frame_num` said, so its cache key is the still's); `frame_num` shows one frame
- * of the loop; a GIF of an animating pose is its loop.
- */
-export function avatarRequest(figure: string, pose: AvatarPose, frameCount: (req: AvatarRequest) => number): AvatarRequest {
-  const req: AvatarRequest = { figure, ...pose };
-  let loop = 1;
-  if (req.animated || req.format === 'gif' || req.frameNum !== undefined) {
-    try {
-      loop = frameCount(req);
-    } catch {
-      loop = 1; // the render itself reports what is wrong with the figure
-    }
-  }
-  if (loop <= 1) {
-    req.animated = false;
-    req.frames = 0;
-    delete req.frameNum;
-  } else if (req.frameNum !== undefined) {
-    req.animated = true;
-    req.frames = 0;
-  } else if (req.format === 'gif') {
-    req.animated = true;
-  }
-  return req;
-}
-
 export class AvatarService {
   private readonly failures: LRUCache<string, Failure>;
   private readonly pending = new Map<string, Promise<{ image: CachedImage; source: ImageSource }>>();
@@ -130,11 +103,12 @@ export class AvatarService {
     this.fallbackCounts = Object.fromEntries(FALLBACK_REASONS.map((r) => [r, 0])) as Record<FallbackReason, number>;
   }
 
-  async answer(rawQuery: string, client: string): Promise<AvatarAnswer> {
+  /** The answer to one /avatar.png query; `reqId` goes on the log line of a fallback. */
+  async answer(rawQuery: string, client: string, reqId?: string): Promise<AvatarAnswer> {
     const parsed = parseAvatarQuery(rawQuery);
     if (!parsed.ok) return { kind: 'bad-request', reason: parsed.reason };
     const { identity, pose, pairs } = parsed.query;
-    const fallback = (reason: FallbackReason, detail: string): AvatarAnswer => this.fallback(reason, detail, identity, pose);
+    const fallback = (reason: FallbackReason, detail: string): AvatarAnswer => this.fallback(reason, detail, identity, pose, reqId);
     try {
       // A `?figure=` request needs no lookup: no await, no extra turn of the event loop.
       const figure = identity.kind === 'figure' ? { ok: true as const, figure: identity.figure } : await this.figureOf(identity);
@@ -191,7 +165,7 @@ export class AvatarService {
       const canonicalKey = canonicalAvatarKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: this.keyVersion(req) });
       if (!this.deps.clientRate.take(client)) return { kind: 'failed', req, reason: 'rate-limited', detail: `client ${client} is over its render rate` };
       const output = await this.deps.renderer.renderDebug(req);
-      return { kind: 'debug', req, key: keyDigest(canonicalKey), canonicalKey, output };
+      return { kind: 'debug', req, key: sha256Hex(canonicalKey), canonicalKey, output };
     } catch (err) {
       const reason: FallbackReason = err instanceof RenderBusyError ? 'busy' : err instanceof RenderFailedError ? 'render-failed' : 'unexpected';
       const detail = err instanceof RenderFailedError ? `${err.code}: ${err.message}` : (err as Error)?.message ?? String(err);
@@ -223,16 +197,13 @@ export class AvatarService {
   /** The first line of a cache key: the renderer and assets (and the GIF revision for a GIF), plus the effect files for an effect or dance request. */
   private keyVersion(req: AvatarRequest): string {
     const effects = this.deps.effectsVersion;
-    const usesEffects = !!req.effect || !!req.dance || parseAction(req.action).dance !== undefined;
     const version = req.format === 'gif' ? `${this.deps.rendererVersion}/gif${GIF_KEY_REVISION}` : this.deps.rendererVersion;
-    return effects && usesEffects ? `${version}/fx${EFFECT_KEY_REVISION}:${effects}` : version;
+    return effects && usesEffects(req) ? `${version}/fx${EFFECT_KEY_REVISION}:${effects}` : version;
   }
 
   /**
-   * The renderer's request. A pose that cannot animate under this crop becomes the plain still, whatever
-   * `animated`, `frames` or `frame_num` say (so its key and bytes are the still's, in the asked format).
-   * A GIF shows the loop as `animated=1` does; `frame_num` has the whole loop rendered and one frame of
-   * it shown (output.ts), whatever `animated` and `frames` say.
+   * The renderer's request: the normalized pose with its figure, settled on the pose's loop under this
+   * crop (`settleLoop`: a pose that cannot animate is the plain still). Only a loop is counted.
    */
   private request(figure: string, pose: AvatarPose): AvatarRequest {
     return avatarRequest(figure, pose, (req) => this.deps.renderer.frameCount(req));
@@ -287,15 +258,10 @@ export class AvatarService {
     return image;
   }
 
-  private fallback(reason: FallbackReason, detail: string, identity: AvatarIdentity, pose: AvatarPose): AvatarAnswer {
+  private fallback(reason: FallbackReason, detail: string, identity: AvatarIdentity, pose: AvatarPose, reqId: string | undefined): AvatarAnswer {
     this.fallbackCounts[reason]++;
-    const location = fallbackLocation(this.deps.fallbackUrl, {
-      identity,
-      pose,
-      action: normalizeAction(pose.action),
-      gesture: normalizeGesture(pose.gesture),
-    });
-    this.deps.log?.(reason === 'unexpected' ? 'warn' : 'info', 'avatar fallback', { reason, detail });
+    const location = fallbackLocation(this.deps.fallbackUrl, { identity, pose });
+    this.deps.log?.(reason === 'unexpected' ? 'warn' : 'info', 'avatar fallback', reqId === undefined ? { reason, detail } : { reqId, reason, detail });
     return { kind: 'fallback', reason, location, detail };
   }
 }

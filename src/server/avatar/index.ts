@@ -5,11 +5,13 @@ import { animationFrameCount, assetIdentity, loadAvatarHotel, RENDERER_VERSION }
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
 import { openBadges, type BadgeRoutes } from '../badge/index.js';
 import { localUrl } from '../http-server.js';
+import { stdoutLineStream } from '../log-stream.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
 import { HotUrls } from './hot-urls.js';
 import { ImageCache } from './image-cache.js';
-import { ClientRateLimiter, RenderBudget } from './limits.js';
+import { ClientRateLimiter, RenderBudget } from '../limits.js';
+import { createAvatarMetrics, type AvatarMetrics, type HotelState } from './metrics.js';
 import { RedisSharedStore } from './redis-store.js';
 import { RenderPool } from './render-pool.js';
 import { buildAvatarApp } from './routes.js';
@@ -25,6 +27,9 @@ export interface AvatarServiceInstance {
   /** Group badges (/habbo-imaging/badge): their service, health and reload. */
   badges: BadgeRoutes;
   config: AvatarServiceConfig & { assetsDir: string };
+  /** The hotel in service as /metrics reports it (live reload updates it: see metrics.ts). */
+  hotelState: HotelState;
+  metrics: AvatarMetrics;
   /** Stops the HTTP server (if listening) and the render workers. */
   close(): Promise<void>;
 }
@@ -38,7 +43,8 @@ export function hotUrlBytes(memoryCacheBytes: number): number {
 }
 
 export interface OpenAvatarServiceOptions {
-  logStream?: NodeJS.WritableStream;
+  /** Log destination (JSON lines); stdout through the process's buffered line writer when absent. */
+  logStream?: { write(line: string): unknown };
   /** Wraps the pool-backed renderer (tests use this to force failures the real renderer cannot produce). */
   wrapRenderer?: (renderer: AvatarRenderer) => AvatarRenderer;
   /** A shared store to use instead of the one `redisUrl` names (several in-process services share one); not closed with the service. */
@@ -65,6 +71,9 @@ export async function openAvatarService(
     etagVersion: imageVersion,
   });
   await cache.open();
+  const hotelState: HotelState = { generation: 1, loadedAtMs: Date.now(), reloadFailures: 0 };
+  // Made once the parts it reads exist (below); no render finishes before the app does.
+  let metrics: AvatarMetrics | undefined;
   const pool = await RenderPool.start({
     assetsDir: config.assetsDir,
     libraryCacheBytes: config.libraryCacheBytes,
@@ -72,6 +81,7 @@ export async function openAvatarService(
     maxQueue: config.maxQueue,
     maxQueueWaitMs: config.maxQueueWaitMs,
     renderTimeoutMs: config.renderTimeoutMs,
+    onRendered: (seconds) => metrics?.rendered(seconds),
   });
   let renderer: AvatarRenderer = {
     frameCount: (req) => animationFrameCount(hotel, req),
@@ -121,6 +131,12 @@ export async function openAvatarService(
   });
   const build = readBuildInfo();
   const version = readPackageVersion();
+  metrics = createAvatarMetrics({
+    snapshot: () => ({ renders: service.stats(), pool: pool.stats(), cache: cache.stats(), users: users.stats(), redis: shared ? shared.stats() : null, hotel: hotelState }),
+    version,
+    commit: build.commit,
+    renderer: RENDERER_VERSION,
+  });
   const health = () => {
     const poolStats = pool.stats();
     return {
@@ -148,7 +164,17 @@ export async function openAvatarService(
       },
     };
   };
-  app = buildAvatarApp({ service, hot, health, logLevel: config.logLevel, logStream: opts.logStream, trustProxy: config.trustProxy, rawRoutes: [badges.route] });
+  const ownStream = opts.logStream ? undefined : stdoutLineStream();
+  app = buildAvatarApp({
+    service,
+    hot,
+    health,
+    logLevel: config.logLevel,
+    logStream: opts.logStream ?? ownStream!,
+    trustProxy: config.trustProxy,
+    metrics,
+    rawRoutes: [badges.route],
+  });
   badges.announce();
   const built = app;
   return {
@@ -158,12 +184,15 @@ export async function openAvatarService(
     cache,
     badges,
     config,
+    hotelState,
+    metrics,
     close: async () => {
       await built.close();
       await pool.close();
       await cache.flush();
       await shared?.flush();
       await ownStore?.close();
+      ownStream?.flushSync();
     },
   };
 }

@@ -20,8 +20,10 @@ async function main(): Promise<void> {
     post({ type: 'init-failed', message: (err as Error).message });
     return;
   }
+  const load = () => ({ figureLibraryBytes: hotel.libraries.cachedBytes, effectLibraryBytes: hotel.effectLibraries.cachedBytes });
   port!.on('message', (job: RenderJobMessage) => {
     void (async () => {
+      const started = performance.now();
       try {
         const render = shownFrames(await renderAvatar(hotel, job.req), job.req.frameNum);
         const encoded = await encodeAvatar(render, job.req.format ?? 'png');
@@ -30,7 +32,7 @@ async function main(): Promise<void> {
         body.set(encoded);
         const layers = job.debug ? (JSON.parse(JSON.stringify(render.layers)) as unknown[]) : undefined;
         post(
-          { type: 'done', id: job.id, body, frames: render.frames.length, width: render.width, height: render.height, layers },
+          { type: 'done', id: job.id, body, frames: render.frames.length, width: render.width, height: render.height, layers, ms: performance.now() - started, ...load() },
           [body.buffer],
         );
       } catch (err) {
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
           name: e?.name ?? 'Error',
           code: err instanceof AvatarRenderError ? err.code : e?.name ?? 'Error',
           message: e?.message ?? String(err),
+          ...load(),
         });
       }
     })();
