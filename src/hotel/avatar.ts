@@ -9,7 +9,7 @@ import type { AvatarActionsDoc, AvatarDocuments, FigureDataDoc, FigureMapDoc } f
 import type { EffectAnimationJson, EffectMapDoc } from '../formats/gamedata/effect-types.js';
 import { readNitroBundle } from '../formats/nitro-container.js';
 import { findEffectSwfs, flashFigureLoader, readFlashAvatarSources } from './flash.js';
-import { readEffectAnimations, readEffectSwf } from '../formats/flash/effect-library.js';
+import { readEffectHeader, readEffectSwf } from '../formats/flash/effect-library.js';
 import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
 import { readFlashAvatarData } from './flash-avatar-data.js';
 
@@ -35,6 +35,8 @@ export interface EffectSources {
   map: EffectMapDoc;
   /** Library name → its `animations` block (read at load: small, and needed to plan without pixels). */
   animations: Map<string, Record<string, EffectAnimationJson>>;
+  /** Library name → the names of its assets and aliases (read with the animations: which library holds which sprite). */
+  assetNames: Map<string, string[]>;
   loadLibrary: (name: string) => Promise<AssetLibrary>;
   /** EffectMap and effect library files, for an identity of their own (effect requests only). */
   files: { documents: string[]; libraries: string[] };
@@ -106,9 +108,12 @@ async function readFlashEffects(assetsDir: string): Promise<EffectSources | unde
   const swfs = await findEffectSwfs(assetsDir, map.effects.map((e) => e.lib));
   if (swfs.size === 0) return undefined;
   const animations = new Map<string, Record<string, EffectAnimationJson>>();
+  const assetNames = new Map<string, string[]>();
   for (const [lib, file] of [...swfs].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     try {
-      animations.set(lib, await readEffectAnimations(await readFile(file), file));
+      const header = await readEffectHeader(await readFile(file), file);
+      animations.set(lib, header.animations);
+      assetNames.set(lib, header.assetNames);
     } catch {
       // Unreadable: the effect is not drawn.
     }
@@ -116,6 +121,7 @@ async function readFlashEffects(assetsDir: string): Promise<EffectSources | unde
   return {
     map,
     animations,
+    assetNames,
     loadLibrary: async (name) => {
       const file = swfs.get(name);
       if (!file) throw new Error(`no effect library ${name}`);
@@ -179,12 +185,16 @@ async function readNitroEffects(assetsDir: string): Promise<EffectSources | unde
   const present = new Set((await readdir(effectDir)).filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -'.nitro'.length)));
   const wanted = [...new Set(map.effects.map((e) => String(e?.lib ?? '')).filter((l) => present.has(l)))].sort();
   const animations = new Map<string, Record<string, EffectAnimationJson>>();
+  const assetNames = new Map<string, string[]>();
   for (const lib of wanted) {
     const file = join(effectDir, `${lib}.nitro`);
     try {
       const json = [...readNitroBundle(await readFile(file), file, (n) => n.endsWith('.json')).values()][0];
-      const doc = json ? (JSON.parse(json.toString('utf8')) as { animations?: Record<string, EffectAnimationJson> }) : undefined;
-      if (doc?.animations && typeof doc.animations === 'object') animations.set(lib, doc.animations);
+      const doc = json ? (JSON.parse(json.toString('utf8')) as { animations?: Record<string, EffectAnimationJson>; assets?: object; aliases?: object }) : undefined;
+      if (doc?.animations && typeof doc.animations === 'object') {
+        animations.set(lib, doc.animations);
+        assetNames.set(lib, [...Object.keys(doc.assets ?? {}), ...Object.keys(doc.aliases ?? {})]);
+      }
     } catch {
       // Unreadable: the effect is not drawn.
     }
@@ -192,6 +202,7 @@ async function readNitroEffects(assetsDir: string): Promise<EffectSources | unde
   return {
     map,
     animations,
+    assetNames,
     loadLibrary: async (name) => {
       const file = join(effectDir, `${name}.nitro`);
       return readAssetLibrary(await readFile(file), file);
