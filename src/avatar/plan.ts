@@ -4,7 +4,8 @@
 // loaded beforehand (render.ts loads them). What the plan holds is plan-types.ts; drawing it is draw.ts.
 // The logic is the game client's: nitro-renderer `AvatarImage` (`getImage`), `AvatarImageCache`
 // (`getImageContainer`, `renderBodyPart`) and `AvatarStructure` (`getBodyPartsAtAngle`), cited where used.
-import { isAnimatingAction, resolvePose, stepsFor, WALK_STILL_FRAME, type ActiveAction, type PartStep, type RequestedEffect } from './actions.js';
+import { LRUCache } from 'lru-cache';
+import { isAnimatingAction, resolvePose, stepsFor, WALK_STILL_FRAME, type ActiveAction, type PartStep, type Pose, type RequestedEffect } from './actions.js';
 import { LYING_H, LYING_SH2, UPRIGHT_H, UPRIGHT_SH2, outputWindow } from './canvas.js';
 import { planEffectTicks } from './effect-frame.js';
 import { AvatarRenderError } from './errors.js';
@@ -60,6 +61,21 @@ export function requestedEffects(hotel: AvatarHotel, req: AvatarRequest): Reques
 }
 
 /**
+ * Poses without an effect, per hotel and (action, gesture): the same few are asked for over and over, and
+ * resolving one was a tenth of planning. A pose is never changed after `resolvePose` (the effect path,
+ * which sets fields on its actions, is not memoised). Bounded: `crr=<id>` and the like make many actions.
+ */
+const plainPoses = new WeakMap<AvatarHotel, LRUCache<string, Pose>>();
+function plainPose(hotel: AvatarHotel, action: string, gesture: string): Pose {
+  let memo = plainPoses.get(hotel);
+  if (!memo) plainPoses.set(hotel, (memo = new LRUCache<string, Pose>({ max: 1024 })));
+  const key = action + '\n' + gesture;
+  let pose = memo.get(key);
+  if (!pose) memo.set(key, (pose = resolvePose(action, gesture, hotel.actions, hotel.partSets, hotel.geometry)));
+  return pose;
+}
+
+/**
  * The pose of a request without pixels (`AvatarImage` up to `getImage`): actions, directions, crop, body
  * parts with their parts (`AvatarStructure.getBodyPartsAtAngle`), draw order, the libraries to load
  * (`AvatarAssetDownloadManager`) and the loop's length. Throws when a worn set has no library at all.
@@ -68,7 +84,7 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
   // The head-only crop has one canvas for every pose: a lying avatar shows its upright head there.
   const action = req.headOnly ? withoutLay(req.action) : req.action;
   const requested = requestedEffects(hotel, req);
-  const pose = resolvePose(action, req.gesture, hotel.actions, hotel.partSets, hotel.geometry, requested);
+  const pose = requested.length === 0 ? plainPose(hotel, action, req.gesture) : resolvePose(action, req.gesture, hotel.actions, hotel.partSets, hotel.geometry, requested);
   const effectActions = pose.actions.filter((a) => a.effect);
   const figure = resolveFigure(req.figure, hotel.figure);
   let bodyDir = req.direction;
@@ -82,7 +98,7 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
   // Lying has sprites for one side only: direction 0 lies to the left (4), everything else right (2).
   if (pose.lying) bodyDir = bodyDir === 0 ? 4 : 2;
   // head_direction is ignored for lay (docs/contract.md) even under headonly, where the lying pose itself is not drawn.
-  const lyingRequested = req.headOnly && action !== req.action && resolvePose(req.action, req.gesture, hotel.actions, hotel.partSets, hotel.geometry).lying;
+  const lyingRequested = req.headOnly && action !== req.action && plainPose(hotel, req.action, req.gesture).lying;
   if (pose.preventHeadTurn || lyingRequested) headDir = bodyDir;
 
   const small = req.size === 's' && hotel.smallSprites;

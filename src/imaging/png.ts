@@ -19,6 +19,16 @@ export function decodePngSync(buf: Uint8Array): RgbaImage {
 /** Slots of the colour → palette index table: a power of two, four times the 256 colours it can hold. */
 const TABLE_SIZE = 1024;
 const TABLE_MASK = TABLE_SIZE - 1;
+// The table and palette are scratch, reset per call (encoding is synchronous): allocating typed arrays
+// cost a third of indexing a size-m avatar.
+const slotColour = new Uint32Array(TABLE_SIZE);
+const slotIndex = new Int16Array(TABLE_SIZE);
+const colours = new Uint32Array(256);
+/**
+ * zlib's output buffer: its default (16 KiB) is allocated afresh per call and is many times an avatar's
+ * compressed size; a smaller one changes no byte of the stream (more chunks are joined when it overflows).
+ */
+const DEFLATE_CHUNK = 2048;
 
 /**
  * Indexed PNGs (colour type 3) sharing one palette, for frames that together use at most 256 colours,
@@ -30,9 +40,7 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
   const first = frames[0]!;
   // Colour → palette index in an open-addressing table on typed arrays: this lookup runs at every change
   // of colour along a row, and a Map made it most of an avatar's encode time.
-  const slotColour = new Uint32Array(TABLE_SIZE);
-  const slotIndex = new Int16Array(TABLE_SIZE).fill(-1);
-  const colours = new Uint32Array(256);
+  slotIndex.fill(-1);
   let count = 1;
   slotIndex[0] = 0; // entry 0 is transparent: colour 0, which hashes to slot 0
   const indexed: Uint8Array[] = [];
@@ -40,11 +48,11 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
     if (f.width !== first.width || f.height !== first.height) throw new Error('frames differ in size');
     const px = new Uint32Array(f.data.buffer, f.data.byteOffset, f.width * f.height);
     const stride = f.width + 1;
+    // filter byte 0 (none) per row and index 0 (transparent) everywhere until written
     const raw = new Uint8Array(stride * f.height);
     let prev = 0;
     let prevIndex = 0;
     for (let y = 0; y < f.height; y++) {
-      // filter byte 0 (none) per row (already zero), then one index per pixel
       const row = y * f.width;
       const out = y * stride + 1;
       // A row the same as the one above (every other row of a 2x image) has the same indexes.
@@ -53,9 +61,10 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
         continue;
       }
       for (let x = 0; x < f.width; x++) {
-        let v = px[row + x]!;
-        // the Uint32 view is little-endian on every platform Node runs on: alpha is the top byte
-        if (v >>> 24 === 0) v = 0;
+        const v = px[row + x]!;
+        // the Uint32 view is little-endian on every platform Node runs on: alpha is the top byte, and a
+        // fully transparent pixel (most of the canvas) keeps the 0 the row already holds
+        if (v < 0x01000000) continue;
         if (v !== prev) {
           let home = Math.imul(v, 0x9e3779b1) >>> 22;
           let i: number;
@@ -98,7 +107,7 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
   ihdr[9] = 3; // indexed colour
   const chunks: [string, Uint8Array][] = [['IHDR', ihdr], ['PLTE', plte]];
   if (last > 0) chunks.push(['tRNS', trns.subarray(0, last)]);
-  return indexed.map((raw) => pngFile([...chunks, ['IDAT', deflateSync(raw, { level })], ['IEND', EMPTY]]));
+  return indexed.map((raw) => pngFile([...chunks, ['IDAT', deflateSync(raw, { level, chunkSize: DEFLATE_CHUNK })], ['IEND', EMPTY]]));
 }
 
 const EMPTY = new Uint8Array(0);
