@@ -43,6 +43,7 @@ const FLAGS: Flag[] = [
   { flag: '--redis-ttl-ms <n>', key: 'redisImageTtlMs', kind: 'int', help: 'how long a rendered image stays in Redis (default 604800000 = 7 days)' },
   { flag: '--redis-timeout-ms <n>', key: 'redisTimeoutMs', kind: 'int', help: 'longest wait for one Redis command before going on without it (default 75)' },
   { flag: '--redis-lock-ms <n>', key: 'redisLockMs', kind: 'int', help: 'render lock life, the longest wait for another instance\'s render (default 5000)' },
+  { flag: '--reload-interval-ms <n>', key: 'reloadIntervalMs', kind: 'int', help: 'how often the assets folder is checked for a changed hotel, loaded without a restart once two checks agree; 0 = only on SIGHUP (default 2000)' },
   { flag: '--log-level <level>', key: 'logLevel', kind: 'level', help: 'fatal, error, warn, info (one line per request), debug, trace or silent (default info)' },
 ];
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { avatarConfigFromEnv, defaultAvatarConfig } from '../../src/server/avatar/config.js';
 import { avatarConfigFromFlags, defaultSampleKitDir } from '../../src/cli/serve-avatar.js';
 import { RenderPool } from '../../src/server/avatar/render-pool.js';
+import { scanAvatarHotel } from '../../src/avatar/index.js';
 
 test('defaults: port 8081, the public Habbo imager and API, limits that never trip on page traffic', () => {
   const d = defaultAvatarConfig();
@@ -65,15 +66,22 @@ test('the sample kit goes under HOTEL_IMAGER_CACHE, else the XDG cache folder', 
   assert.equal(defaultSampleKitDir({ XDG_CACHE_HOME: '/x' }), join('/x', 'hotel-imager', 'sample-kit'));
 });
 
-test('a render pool over a folder without a hotel fails to start, saying why', async () => {
+test('a folder without a hotel is refused before any worker starts, saying why; a worker that cannot build the hotel fails the pool', async () => {
   const empty = await mkdtemp(join(tmpdir(), 'no-hotel-'));
+  const kitDir = await mkdtemp(join(tmpdir(), 'pool-bad-'));
   try {
+    await assert.rejects(scanAvatarHotel(empty), /has neither gamedata\/FigureData\.json \(Nitro layout\) nor gamedata\/figuredata\.xml/);
+    const { ensureSampleKit } = await import('../../src/samplekit/index.js');
+    await ensureSampleKit(kitDir);
+    const snap = await scanAvatarHotel(kitDir);
+    const broken = { ...snap, sources: { ...snap.sources, figureData: null as unknown as typeof snap.sources.figureData } };
     await assert.rejects(
-      RenderPool.start({ assetsDir: empty, workers: 1, maxQueue: 1, maxQueueWaitMs: 1000, renderTimeoutMs: 1000 }),
+      RenderPool.start({ hotel: { generation: 1, snapshot: broken }, workers: 1, maxQueue: 1, maxQueueWaitMs: 1000, renderTimeoutMs: 1000 }),
       /render worker could not load the assets/,
     );
   } finally {
     await rm(empty, { recursive: true, force: true });
+    await rm(kitDir, { recursive: true, force: true });
   }
 });
 
@@ -89,7 +97,7 @@ test('memory defaults: one library budget split across the workers, the whole se
     const { ensureSampleKit } = await import('../../src/samplekit/index.js');
     await ensureSampleKit(kitDir);
     for (const [workers, total, each] of [[2, 64 * MiB, 32 * MiB], [3, undefined, Math.floor((256 * MiB) / 3)]] as const) {
-      const pool = await RenderPool.start({ assetsDir: kitDir, workers, libraryCacheBytes: total, maxQueue: 1, maxQueueWaitMs: 1000, renderTimeoutMs: 10_000 });
+      const pool = await RenderPool.start({ hotel: { generation: 1, snapshot: await scanAvatarHotel(kitDir) }, workers, libraryCacheBytes: total, maxQueue: 1, maxQueueWaitMs: 1000, renderTimeoutMs: 10_000 });
       try {
         assert.equal(pool.stats().libraryBytesPerWorker, each, `${workers} workers share ${total ?? 'the default'}`);
       } finally {

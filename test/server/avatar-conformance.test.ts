@@ -298,8 +298,8 @@ test('a worker that crashes under a render is not cached as a failure: the next 
   const s = await start({}, {
     wrapRenderer: (real) => ({
       ...real,
-      render: (key, req) => {
-        const job = real.render(key, req);
+      render: (key, req, hotel) => {
+        const job = real.render(key, req, hotel);
         if (crashNext) {
           crashNext = false;
           void slots()[0]!.worker.terminate(); // the job was posted to this worker: it dies under it

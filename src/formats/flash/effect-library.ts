@@ -16,9 +16,14 @@ export async function readEffectSwf(swf: Uint8Array, file: string): Promise<{ li
   return { library: { ...library, data: { ...library.data, animations } as AssetLibrary['data'] }, animations };
 }
 
-/** Only the `animations` block, without decoding a bitmap: what a hotel reads of every effect at load. */
+/**
+ * Only the `animations` block, without decoding a bitmap: what a hotel reads of every effect at load. The
+ * manifest is parsed too (and thrown on), so a library whose sprites could never load is found at load.
+ */
 export async function readEffectAnimations(swf: Uint8Array, file: string): Promise<Record<string, EffectAnimationJson>> {
-  return animationsOf(await readSwf(swf, file, { images: false }));
+  const doc = await readSwf(swf, file, { images: false });
+  figureLibraryFromSwf(doc);
+  return animationsOf(doc);
 }
 
 function animationsOf(doc: SwfDocument): Record<string, EffectAnimationJson> {

@@ -137,7 +137,7 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
       const q = url.indexOf('?');
       const answer = await service.answer(q < 0 ? '' : url.slice(q + 1), clientAddress(req, opts.trustProxy));
       // A `?figure=` image never changes for its URL: the next request for it is answered from memory.
-      if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL) hot.set(url, answer.key);
+      if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL) hot.set(url, answer.key, answer.generation);
       [status, bytes] = sendAnswer(req, res, answer);
     } catch (err) {
       opts.onError(err, url);

@@ -41,6 +41,11 @@ export interface AvatarServiceConfig {
   redisTimeoutMs: number;
   /** Life of a render lock: the longest another instance waits for this one's render. */
   redisLockMs: number;
+  /**
+   * How often the asset folder is looked at for a changed hotel (a change is loaded once two looks in a
+   * row agree); 0 = never (SIGHUP still reloads).
+   */
+  reloadIntervalMs: number;
 }
 
 const MiB = 1024 * 1024;
@@ -73,6 +78,8 @@ export function defaultAvatarConfig(): AvatarServiceConfig {
     redisImageTtlMs: 7 * 24 * 60 * 60 * 1000,
     redisTimeoutMs: 75,
     redisLockMs: 5000,
+    // As the furni service looks at its corpus.
+    reloadIntervalMs: 2000,
   };
 }
 
@@ -105,6 +112,7 @@ export const AVATAR_ENV: Record<string, { key: keyof AvatarServiceConfig; kind: 
   HOTEL_IMAGER_REDIS_TTL_MS: { key: 'redisImageTtlMs', kind: 'int' },
   HOTEL_IMAGER_REDIS_TIMEOUT_MS: { key: 'redisTimeoutMs', kind: 'int' },
   HOTEL_IMAGER_REDIS_LOCK_MS: { key: 'redisLockMs', kind: 'int' },
+  HOTEL_IMAGER_AVATAR_RELOAD_INTERVAL_MS: { key: 'reloadIntervalMs', kind: 'int' },
 };
 
 export function parseNonNegativeInt(text: string, what: string): number {

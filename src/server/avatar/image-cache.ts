@@ -24,8 +24,6 @@ export interface ImageCacheOptions {
   /** Directory for the disk cache; undefined disables it. */
   diskDir?: string;
   diskBytes: number;
-  /** Renderer version + asset identity, part of every ETag (see imageEtag). */
-  etagVersion?: string;
 }
 
 export interface ImageCacheStats {
@@ -52,8 +50,9 @@ function checkKey(key: string): void {
   if (!KEY.test(key)) throw new Error('an image cache key is a SHA-256 digest in hex');
 }
 /**
- * Strong ETag of the bytes and of what made them (`version`: renderer version + asset identity), so a
- * client revalidating after an asset update never keeps an image under a tag the new assets also answer.
+ * Strong ETag of the bytes and of what made them (`version`: the key version, renderer version + the
+ * digest of what the render read), so a client revalidating after an update of what its image is drawn
+ * from never keeps it under a tag the new assets also answer; an update elsewhere keeps the tag.
  */
 export function imageEtag(body: Uint8Array, version = ''): string {
   const h = createHash('sha256');
@@ -126,7 +125,8 @@ export class ImageCache {
     return hit;
   }
 
-  async getDisk(key: string): Promise<CachedImage | undefined> {
+  /** `version`: the key version the key was made with (the ETag's, see imageEtag). */
+  async getDisk(key: string, version: string): Promise<CachedImage | undefined> {
     const dir = this.opts.diskDir;
     if (dir === undefined) return undefined;
     checkKey(key);
@@ -135,7 +135,7 @@ export class ImageCache {
     if (size === undefined) return undefined;
     try {
       const body = await readFile(this.diskPath(digest));
-      const image = cachedImage(body, imageFrameCount(body), this.opts.etagVersion);
+      const image = cachedImage(body, imageFrameCount(body), version);
       this.diskHits++;
       this.diskIndex.delete(digest);
       this.diskIndex.set(digest, size);
