@@ -71,11 +71,12 @@ export function avatarConfigFromFlags(options: Record<string, unknown>, env: Nod
 
 /**
  * Fills in the sample kit when no assets were given, starts the service and stops it on SIGINT/SIGTERM
- * (unless `signals` is false: a caller running several services closes them all, see shutdown.ts).
+ * (unless `signals` is false: a caller running several services closes them all, see shutdown.ts). SIGHUP
+ * reloads the hotel from the assets folder at once (unless `hangup` is false).
  */
 export async function runAvatarService(
   cfg: AvatarServiceConfig,
-  { signals = true }: { signals?: boolean } = {},
+  { signals = true, hangup = true }: { signals?: boolean; hangup?: boolean } = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
   let assetsDir = cfg.assetsDir;
   if (assetsDir === undefined) {
@@ -87,8 +88,21 @@ export async function runAvatarService(
     { url: running.url, assets: assetsDir, workers: cfg.workers, cacheDir: cfg.diskCacheDir ?? null, redis: cfg.redisUrl === undefined ? null : redactRedisUrl(cfg.redisUrl) },
     `avatar service listening on ${running.url} — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
   );
-  if (signals) stopOnSignals([running.close]);
-  return { url: running.url, close: running.close };
+  let close = running.close;
+  if (hangup) {
+    // The reload logs its outcome itself ("hotel reloaded", or why not).
+    const reload = () => {
+      running.app.log.info({ assets: assetsDir }, 'SIGHUP: reloading the hotel');
+      void running.reload();
+    };
+    process.on('SIGHUP', reload);
+    close = async () => {
+      process.off('SIGHUP', reload);
+      await running.close();
+    };
+  }
+  if (signals) stopOnSignals([close]);
+  return { url: running.url, close };
 }
 
 /** Adds `avatar` under the `serve` command group. */
