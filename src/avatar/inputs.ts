@@ -8,16 +8,37 @@ import { type AvatarHotel } from './hotel.js';
 import { requestedEffects } from './render.js';
 import { parseAction, type AvatarRequest } from './request.js';
 
-/** Per FigureData set object (one per loaded hotel): the digest of its definition. */
-const setDigests = new WeakMap<FigureSet, string>();
+/** Per hotel: the lines every request of it has (pose documents, body and hand-item libraries, item library). */
+const hotelLines = new WeakMap<AvatarHotel, string>();
+/** Per FigureData set object (one per loaded hotel): the digest of its definition and its libraries. */
+const setLines = new WeakMap<FigureSet, string>();
 
-function setDigest(set: FigureSet): string {
-  let d = setDigests.get(set);
-  if (d === undefined) {
-    d = createHash('sha256').update(JSON.stringify(set)).digest('hex').slice(0, 16);
-    setDigests.set(set, d);
+/** ` name@digest` for each library (the digest shortened: 64 bits tell files apart well enough here). */
+function libraryList(hotel: AvatarHotel, names: readonly string[], digests = hotel.digests.libraries): string {
+  let out = '';
+  for (const n of names) out += ` ${n}@${digests.get(n)?.slice(0, 16) ?? ''}`;
+  return out;
+}
+
+function hotelLine(hotel: AvatarHotel): string {
+  let line = hotelLines.get(hotel);
+  if (line === undefined) {
+    const libs = hotel.libraries;
+    line = `pose ${hotel.digests.pose}\nbase${libraryList(hotel, libs.librariesFor('bd', 1))} |${libraryList(hotel, libs.librariesFor('li', 0))}\n`;
+    if (hotel.itemLibrary) line += `items${libraryList(hotel, [hotel.itemLibrary])}\n`;
+    hotelLines.set(hotel, line);
   }
-  return d;
+  return line;
+}
+
+function setLine(hotel: AvatarHotel, set: FigureSet): string {
+  let line = setLines.get(set);
+  if (line === undefined) {
+    const digest = createHash('sha256').update(JSON.stringify(set)).digest('hex').slice(0, 16);
+    line = `${digest}${libraryList(hotel, hotel.libraries.librariesOfSet(set, hotel.partSets.flipped))}`;
+    setLines.set(set, line);
+  }
+  return line;
 }
 
 /** Held-item tokens and the part type their id is drawn as (`resolvePose`). */
@@ -36,33 +57,25 @@ const ITEM_PARTS = [['drk', 'ri'], ['crr', 'ri'], ['sig', 'li']] as const;
  * - each effect or dance drawn, with its library's digest (its animation lives there).
  */
 export function renderInputs(hotel: AvatarHotel, req: AvatarRequest): string {
-  const libs = hotel.libraries;
-  const digests = hotel.digests.libraries;
-  const list = (names: readonly string[]): string => {
-    let out = '';
-    for (const n of names) out += ` ${n}@${digests.get(n) ?? ''}`;
-    return out;
-  };
-  let text = `pose ${hotel.digests.pose}\nbase${list(libs.librariesFor('bd', 1))} |${list(libs.librariesFor('li', 0))}\n`;
+  let text = hotelLine(hotel);
   try {
     const figure = resolveFigure(req.figure, hotel.figure);
     for (const w of figure.sets) {
       const palette = hotel.figure.palettes.get(w.paletteId);
       const colours = palette ? w.colours.map((id) => palette.get(id) ?? '-').join(',') : 'none';
-      text += `set ${w.setType}-${w.setId}${w.isDefault ? ' default' : ''} ${setDigest(w.set)} ${colours}${list(libs.librariesOfSet(w.set, hotel.partSets.flipped))}\n`;
+      text += `set ${w.setType}-${w.setId}${w.isDefault ? ' default' : ''} ${colours} ${setLine(hotel, w.set)}\n`;
     }
   } catch (e) {
     if (!(e instanceof AvatarRenderError)) throw e;
     text += `unresolved ${e.code} ${e.message}\n`;
   }
-  if (hotel.itemLibrary) text += `items${list([hotel.itemLibrary])}\n`;
   const { items } = parseAction(req.action);
   for (const [token, type] of ITEM_PARTS) {
     const id = items.get(token);
-    if (id !== undefined) text += `${token} ${id}${list(libs.librariesFor(type, id))}\n`;
+    if (id !== undefined) text += `${token} ${id}${libraryList(hotel, hotel.libraries.librariesFor(type, id))}\n`;
   }
   for (const { state, effect } of requestedEffects(hotel, req)) {
-    text += `${state} ${effect.type}.${effect.param} ${effect.library}@${hotel.digests.effectLibraries.get(effect.library) ?? ''}\n`;
+    text += `${state} ${effect.type}.${effect.param}${libraryList(hotel, [effect.library], hotel.digests.effectLibraries)}\n`;
   }
   return text;
 }

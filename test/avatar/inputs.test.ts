@@ -41,7 +41,7 @@ test('every library a render draws a layer from is named, with its digest, in th
     for (const l of out.layers) {
       const digest = kit.hotel.digests.libraries.get(l.library) ?? kit.hotel.digests.effectLibraries.get(l.library);
       assert.ok(digest, `${l.library} has a digest`);
-      assert.ok(text.includes(`${l.library}@${digest}`), `${q}: layer from ${l.library} not in\n${text}`);
+      assert.ok(text.includes(`${l.library}@${digest.slice(0, 16)}`), `${q}: layer from ${l.library} not in\n${text}`);
       layers++;
     }
   }

@@ -107,7 +107,7 @@ test('every library a real render draws from is named, with its digest, in the r
     const text = renderInputs(hotel, r);
     for (const l of out.layers) {
       const digest = hotel.digests.libraries.get(l.library) ?? hotel.digests.effectLibraries.get(l.library);
-      assert.ok(digest && text.includes(`${l.library}@${digest}`), `${r.figure} ${JSON.stringify(r)}: layer from ${l.library} not in\n${text}`);
+      assert.ok(digest && text.includes(`${l.library}@${digest.slice(0, 16)}`), `${r.figure} ${JSON.stringify(r)}: layer from ${l.library} not in\n${text}`);
       layers++;
     }
   }
