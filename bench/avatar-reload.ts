@@ -85,6 +85,10 @@ async function main(): Promise<void> {
     const base = paths('');
     const rows: string[] = [];
     const rss: { before: number; after: number }[] = [];
+    // The same mixed load without a swap, for comparison.
+    const still = await runLoad({ base: url, paths: paths('&swap=0').flatMap((p, k) => [p, base[k]!]), connections: 16 });
+    const stillOther = Object.entries(still.status).filter(([s]) => s !== '200').map(([s, n]) => `${s}×${n}`).join(' ') || 'none';
+    rows.push(`| none | | | | ${still.requests} | ${stillOther}, errors ${still.errors} | ${percentile(still.latenciesMs, 50).toFixed(1)} / ${percentile(still.latenciesMs, 99).toFixed(0)} | |`);
     for (let i = 1; i <= swaps; i++) {
       // Settled and asked again for the same figures: the level this hotel holds.
       await runLoad({ base: url, paths: base, connections: 16 });

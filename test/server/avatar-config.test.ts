@@ -1,5 +1,5 @@
 // Avatar service settings: defaults, environment variables, flags (flags win), and clear errors;
-// and a render pool pointed at a folder with no hotel fails to start with a message, not a hang.
+// and a folder with no hotel, or a worker that cannot build the hotel, fails with a message, not a hang.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -52,6 +52,14 @@ test('environment variables set every setting; flags win over them', () => {
   assert.equal(flags.workers, 1);
   assert.equal(flags.memoryCacheBytes, 8 * 1024 * 1024);
   assert.equal(flags.assetsDir, '/srv/hotel', 'untouched settings keep the environment value');
+});
+
+test('the hotel reload interval: 2 s as the furni service, from the environment or the flag, 0 = off, else at least 100 ms', () => {
+  assert.equal(defaultAvatarConfig().reloadIntervalMs, 2000);
+  assert.equal(avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_RELOAD_INTERVAL_MS: '0' }).reloadIntervalMs, 0);
+  assert.equal(avatarConfigFromFlags({ reloadIntervalMs: '500' }, { HOTEL_IMAGER_AVATAR_RELOAD_INTERVAL_MS: '0' }).reloadIntervalMs, 500);
+  assert.throws(() => avatarConfigFromFlags({ reloadIntervalMs: '10' }, {}), /reload interval must be 0 \(no polling\) or at least 100 ms/);
+  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_RELOAD_INTERVAL_MS: 'often' }), /HOTEL_IMAGER_AVATAR_RELOAD_INTERVAL_MS/);
 });
 
 test('bad settings are refused with the name of the setting', () => {

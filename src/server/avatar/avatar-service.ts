@@ -150,13 +150,14 @@ export class AvatarService {
       const done = await job;
       return answer(done.image, done.source);
     } catch (err) {
-      if (err instanceof RenderFailedError && err.code === CHANGED_UNDER_IT && !retried) {
+      if (err instanceof RenderFailedError && err.code === CHANGED_UNDER_IT) {
         // The folder changed under the hotel in service (a reload under way): render on the next one.
-        if (await this.deps.renderer.newerHotel(hotel.generation, this.deps.changedWaitMs)) {
+        if (!retried && (await this.deps.renderer.newerHotel(hotel.generation, this.deps.changedWaitMs))) {
           this.changedRetries++;
           return this.answer(rawQuery, client, true);
         }
-        return fallback('busy', `${err.message}; no newer hotel loaded within ${this.deps.changedWaitMs} ms`);
+        // Still changing: a passing state, like a full queue.
+        return fallback('busy', retried ? `${err.message} (again, on the next hotel)` : `${err.message}; no newer hotel loaded within ${this.deps.changedWaitMs} ms`);
       }
       if (err instanceof RenderBusyError) return fallback('busy', err.message);
       if (err instanceof RenderFailedError) return fallback('render-failed', `${err.code}: ${err.message}`);

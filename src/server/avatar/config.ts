@@ -185,5 +185,7 @@ export function validateAvatarConfig(cfg: AvatarServiceConfig): AvatarServiceCon
   if (cfg.redisTimeoutMs < 1) throw new Error('the Redis command timeout must be at least 1 ms');
   if (cfg.redisLockMs < 10) throw new Error('the Redis render lock must last at least 10 ms');
   if (cfg.redisImageTtlMs < 1000) throw new Error('the Redis image TTL must be at least 1000 ms');
+  // Each look stats every library file: a few ms for a real hotel, too much to do continuously.
+  if (cfg.reloadIntervalMs > 0 && cfg.reloadIntervalMs < 100) throw new Error('the reload interval must be 0 (no polling) or at least 100 ms');
   return cfg;
 }
