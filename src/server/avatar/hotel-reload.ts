@@ -266,6 +266,7 @@ export class HotelReloader {
       // Touched, copied over with the same bytes, or changed and changed back.
       this.servedSignature = signature;
       this.failedSignature = undefined;
+      if (this.lastFailed) this.opts.log('info', 'asset folder holds the hotel in service again; nothing to reload', { assets: this.opts.assetsDir, generation: this.served.generation });
       this.lastFailed = false;
       this.unchanged++;
       return { outcome: 'unchanged', generation: this.served.generation };
@@ -274,7 +275,7 @@ export class HotelReloader {
     const known = new Set(this.served.problems.map(problemKey));
     const broken = snap.sources.problems.filter((p) => !known.has(problemKey(p)));
     if (broken.length > 0) {
-      const named = broken.slice(0, 5).map((p) => `${p.file}: ${p.error}`).join('; ');
+      const named = broken.slice(0, 5).map((p) => (p.error.includes(p.file) ? p.error : `${p.file}: ${p.error}`)).join('; ');
       return this.failed(signature, `${broken.length} ${broken.length === 1 ? 'library does' : 'libraries do'} not read: ${named}${broken.length > 5 ? '; …' : ''}`);
     }
     const generation = ++this.lastGeneration;
