@@ -94,6 +94,27 @@ export interface ReloadTimings {
   workersMs: number;
 }
 
+/** The hotel in service and what reloads did (`/healthz` → `assets`; metrics: generation, reload failures). */
+export interface HotelStats {
+  /** 1 at start, +1 per swap. */
+  generation: number;
+  identity: string;
+  layout: string;
+  loadedAt: string;
+  libraries: { figure: number; effect: number; broken: { kind: string; library: string; file: string; error: string }[] };
+  reload: {
+    intervalMs: number;
+    state: 'idle' | 'settling' | 'loading' | 'failed';
+    checks: number;
+    reloads: number;
+    unchanged: number;
+    /** Reloads not swapped in (the hotel before kept serving). */
+    reloadFailures: number;
+    lastError: { message: string; at: string; generation: number } | null;
+    lastReload: ReloadTimings | null;
+  };
+}
+
 const problemKey = (p: LibraryProblem): string => `${p.kind}\0${p.library}\0${p.digest}`;
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -101,8 +122,11 @@ export class HotelReloader {
   private served: ServedHotel;
   private lastGeneration: number;
   private servedSignature: string;
-  /** A signature seen once, waiting for a second look; `seenAt` starts the reload timing. */
-  private pending: { signature: string; seenAt: number } | undefined;
+  /**
+   * A signature seen, waiting for a second look: `since` when this one was first seen, `seenAt` when the
+   * folder was first seen changing (the start of the reload timing).
+   */
+  private pending: { signature: string; since: number; seenAt: number } | undefined;
   /** The folder state that failed to load: not tried again until the folder changes. */
   private failedSignature: string | undefined;
   private running: Promise<ReloadResult> | undefined;
@@ -118,7 +142,11 @@ export class HotelReloader {
   private lastFailed = false;
   private lastReload: ReloadTimings | undefined;
 
+  /** How long a signature must hold before it is loaded: half an interval (timers fire a little late or early). */
+  private readonly minStableMs: number;
+
   constructor(private readonly opts: HotelReloaderOptions) {
+    this.minStableMs = Math.max(50, (opts.intervalMs > 0 ? opts.intervalMs : SETTLE_LOOK_MS) / 2);
     this.served = opts.first;
     this.lastGeneration = opts.first.generation;
     this.servedSignature = opts.firstSignature;
@@ -184,7 +212,7 @@ export class HotelReloader {
     });
   }
 
-  stats(): Record<string, unknown> {
+  stats(): HotelStats {
     const s = this.served;
     return {
       generation: s.generation,
@@ -235,11 +263,14 @@ export class HotelReloader {
       this.pending = undefined;
       return;
     }
+    const now = Date.now();
     if (signature !== this.pending?.signature) {
       // Seen for the first time, or still moving: the next look decides.
-      this.pending = { signature, seenAt: this.pending?.seenAt ?? Date.now() };
+      this.pending = { signature, since: now, seenAt: this.pending?.seenAt ?? now };
       return;
     }
+    // Two looks agree, and not just two in a row (a look asked for by a render comes at any time).
+    if (now - this.pending.since < this.minStableMs) return;
     await this.reload('poll');
   }
 
@@ -254,7 +285,7 @@ export class HotelReloader {
       const after = await avatarFolderSignature(this.opts.assetsDir);
       if (after !== signature) {
         // Written to while it was read: what was read may mix two states. The next looks decide.
-        this.pending = { signature: after, seenAt: detectedAt };
+        this.pending = { signature: after, since: Date.now(), seenAt: detectedAt };
         if (this.opts.intervalMs === 0) this.schedule(SETTLE_LOOK_MS);
         return { outcome: 'changing', generation: this.served.generation };
       }
