@@ -132,6 +132,8 @@ export class HotelReloader {
   private running: Promise<ReloadResult> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
+  private looking = false;
+  private lookAgain = false;
   private closed = false;
   private readonly waiters = new Set<() => void>();
   private checks = 0;
@@ -245,12 +247,23 @@ export class HotelReloader {
   }
 
   private async tick(): Promise<void> {
+    // One look at a time: a look asked for while one runs is taken right after it.
+    if (this.looking) {
+      this.lookAgain = true;
+      return;
+    }
+    this.looking = true;
     try {
       await this.poll();
     } catch (e) {
       this.opts.log('warn', 'asset folder check failed', { assets: this.opts.assetsDir, error: message(e) });
+    } finally {
+      this.looking = false;
     }
-    if (this.opts.intervalMs > 0) this.schedule(this.opts.intervalMs);
+    if (this.lookAgain) {
+      this.lookAgain = false;
+      this.schedule(0);
+    } else if (this.opts.intervalMs > 0) this.schedule(this.opts.intervalMs);
     else if (this.pending) this.schedule(SETTLE_LOOK_MS);
   }
 
