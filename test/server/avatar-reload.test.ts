@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, unlink, writeFile, appendFile } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -397,4 +397,24 @@ test('every library is checked at start and after each swap: a broken one is nam
     assert.equal(after.assets.libraries.broken.length, 1);
     assert.deepEqual(namings().map((l) => l.generation), [1, 2]);
   }
+});
+
+test('a deploy that switches a symlink to a new folder is picked up; the old folder may go at once', async () => {
+  const a = await hotelCopy();
+  const b = await hotelCopy();
+  await addNewHat(b);
+  const current = join(scratch, `current-${++copies}`);
+  await symlink(a, current);
+  const s = await start(current);
+  assert.equal((await avatar(s.url, NEW_HAT)).status, 302);
+  const plain = await avatar(s.url, FIG);
+  // `ln -sfn b current`, atomically: a new link renamed over the old one.
+  await symlink(b, `${current}.new`);
+  await rename(`${current}.new`, current);
+  await rm(a, { recursive: true, force: true });
+  await until('the new folder to be served', async () => (await avatar(s.url, NEW_HAT)).status === 200);
+  assert.equal((await health(s.url)).assets.generation, 2);
+  const kept = await avatar(s.url, FIG);
+  assert.equal(kept.etag, plain.etag, 'same libraries in the new folder: same ETag');
+  assert.equal((await avatar(s.url, FIG, '&direction=6')).status, 200, 'cold renders read the new folder');
 });
