@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { editSet, figureFile, recolouredLibrary, writeWhole } from '../test/helpers/hotel-edits.js';
-import { percentile, runLoad } from './http-load.js';
-import { distinctFigures, freePort, loadAverage, median, rssOf } from './service-helpers.js';
+import { freePort, percentile, runLoad } from './http-load.js';
+import { distinctFigures, loadAverage, median, rssOf } from './service-helpers.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -30,7 +30,7 @@ async function childMain(): Promise<void> {
     port: Number(port),
     logLevel: 'warn',
     clientRatePerSecond: 0,
-    reloadIntervalMs: Number(reloadMs),
+    checkIntervalMs: Number(reloadMs),
   });
   process.send?.({ ready: running.url });
 }

@@ -21,11 +21,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync, writeFileSync, mkdirSync, chmodSync, openSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusJson, fakePng } from '../test/server/furni-fixture.js';
+import { freePort } from './http-load.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -86,17 +86,6 @@ function ensureTool(bin: string, packages: string[]): string {
     if (now) return now;
   }
   throw new Error(`could not install ${bin} (tried ${packages.join(', ')})`);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
 }
 
 /** A corpus shaped like the real one: ~70% renders (1–8 KiB), ~20% icons (~0.5 KiB), ~10% bundles (20–60 KiB). */

@@ -3,7 +3,7 @@
 // timed per request with the monotonic clock in microseconds and throughput over the real wall time.
 // (autocannon, used before, ends an `amount` run only on its one-second tick, which rounded cold passes
 // of a few seconds by up to a second, and it keeps latency in whole milliseconds.)
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 
 export interface LoadOptions {
   /** http://host:port of the server. */
@@ -24,6 +24,18 @@ export interface LoadResult {
   /** Sorted ascending, one per answered request. */
   latenciesMs: number[];
   bodyBytes: number;
+}
+
+/** A loopback port free at the moment of asking (for a service the bench starts). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -16,8 +16,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { percentile, ratePerSecond, runLoad, type LoadResult } from './http-load.js';
-import { distinctFigures, freePort, loadAverage, median, rssOf } from './service-helpers.js';
+import { freePort, percentile, ratePerSecond, runLoad, type LoadResult } from './http-load.js';
+import { distinctFigures, loadAverage, median, rssOf } from './service-helpers.js';
 
 interface AutocannonResult {
   requests: { average: number; total: number };

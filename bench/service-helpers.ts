@@ -1,19 +1,7 @@
 // Helpers of the avatar service benchmarks (bench:serve, bench:reload): figures drawn from a hotel's own
-// FigureData, a free port, the RSS of a process, the load average.
+// FigureData, the RSS of a process, the load average (a free port: http-load.ts).
 import { readFileSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface FigureDataDoc {
   palettes: { id: number; colors: { id: number; selectable?: boolean }[] }[];

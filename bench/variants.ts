@@ -6,7 +6,6 @@
 // Flags: --corpus DIR (a built corpus; default: the sample kit built into a temp folder), --duration S.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +14,7 @@ import { runBuild } from '../src/corpus/run.js';
 import { readFurniBundle } from '../src/furni/bundle.js';
 import { prerenderedVariants } from '../src/corpus/item.js';
 import { variantFileName } from '../src/furni/variant-name.js';
-import { percentile, runLoad } from './http-load.js';
+import { freePort, percentile, runLoad } from './http-load.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -24,15 +23,6 @@ const flag = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const duration = Number(flag('--duration') ?? 5);
-
-async function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
 
 async function startService(corpus: string): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();

@@ -20,4 +20,5 @@ try {
 mkdirSync(outDir, { recursive: true });
 const file = join(outDir, 'build-info.json');
 writeFileSync(file, JSON.stringify({ commit, builtAt: new Date().toISOString() }, null, 2) + '\n');
-console.log(`build-info: ${commit} → ${file}`);
+// stderr: `npm pack --json` (whose prepack builds) keeps stdout for its JSON.
+console.error(`build-info: ${commit} → ${file}`);

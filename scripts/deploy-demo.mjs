@@ -155,6 +155,8 @@ ${avatarPorts.map((p) => `    server 127.0.0.1:${p} max_fails=3 fail_timeout=5s;
     }
     location = /avatar { proxy_pass http://avatar;${proxied}
     }
+    location /habbo-imaging/ { proxy_pass http://avatar;${proxied}
+    }
     location / { proxy_pass http://furni;${proxied}
     }
   }

@@ -172,7 +172,7 @@ test('Flash layout: avatar sources and figure libraries read straight from the S
   }
 });
 
-test('convert command: summary lists failures and unreadable rows; --strict exits 2', async () => {
+test('convert command: summary lists failures and unreadable rows; --strict exits 1', async () => {
   const from = tmp();
   const to = tmp();
   const saved = process.exitCode;
@@ -182,7 +182,7 @@ test('convert command: summary lists failures and unreadable rows; --strict exit
     const program = new Command().exitOverride();
     registerConvertCommand(program, (l) => (printed += l + '\n'), () => undefined);
     await program.parseAsync(['node', 'hotel-imager', 'convert', '--from', from, '--to', to, '--strict']);
-    assert.equal(process.exitCode, 2);
+    assert.equal(process.exitCode, 1);
     assert.match(printed, /converted: 5 gamedata documents, 1 figure libraries, 1 furni/);
     assert.match(printed, /left out 2 superseded SWFs/);
     assert.match(printed, /skipped 1 SWFs that are not figure libraries/);
@@ -466,7 +466,7 @@ test('sample-kit --layout flash: writes the Flash kit (generated items too), sta
     const again = await ensureSampleKit(out, { extraFurni: 2 });
     assert.equal(again.written, true, 'the Nitro kit replaces the Flash kit');
     assert.ok(readdirSync(join(out, 'bundled', 'furniture')).length > 0, 'Nitro layout written');
-    await assert.rejects(program.parseAsync(['sample-kit', '--out', out, '--layout', 'shockwave'], { from: 'user' }), /expected nitro or flash/);
+    await assert.rejects(program.parseAsync(['sample-kit', '--out', out, '--layout', 'shockwave'], { from: 'user' }), /--layout must be one of nitro, flash, got "shockwave"/);
     await assert.rejects(program.parseAsync(['sample-kit', '--out', out, '--layout', 'flash', '--contact-sheet', join(root, 's.png')], { from: 'user' }), /contact-sheet reads \.nitro bundles/);
   } finally {
     console.log = saved;

@@ -288,7 +288,9 @@ export function partFrames(hotel: AvatarHotel, req: AvatarRequest, bp: PlannedBo
 
 /** Distinct frames the pose has under this crop (1 = still); no library is loaded. */
 export function animationFrameCount(hotel: AvatarHotel, req: AvatarRequest): number {
-  const p = plan(hotel, req);
+  // The loop's length whatever this request draws of it: the effect plan of a still request holds only its
+  // first tick, and GIF and frame_num ask before they turn `animated` on.
+  const p = plan(hotel, req.animated ? req : { ...req, animated: true });
   // An effect loop is known from its animation data alone: the runs of equal ticks of the whole loop.
   return p.effect ? p.effect.runs.length : p.loop;
 }

@@ -1,13 +1,32 @@
 // `hotel-imager build`: a hotel's furni assets → the static corpus the furni service serves.
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runBuild, type BuildProgress, type BuildSummary } from '../corpus/run.js';
+import { boolean, oneOf, wholeNumber } from '../settings/values.js';
+import { addOptions, EXIT_FAILED, option, readOptions } from './options.js';
 
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number ≥ 1');
-  return n;
-}
+export const BUILD_OPTIONS = {
+  assets: option({ flag: '--assets <dir>', env: 'HOTEL_IMAGER_BUILD_ASSETS', help: 'hotel asset folder (Nitro: gamedata/ + bundled/furniture/; Flash: gamedata/ + hof_furni/)', required: true }),
+  out: option({ flag: '--out <dir>', env: 'HOTEL_IMAGER_BUILD_OUT', help: 'corpus output folder', required: true }),
+  only: option<string[]>({ flag: '--only <classname...>', env: 'HOTEL_IMAGER_BUILD_ONLY', help: 'build only these classnames (the rest of the corpus is kept; in the variable: separated by spaces or commas)' }),
+  jobs: option({
+    flag: '--jobs <n>',
+    env: 'HOTEL_IMAGER_BUILD_JOBS',
+    help: 'worker threads; 1 builds in the main thread',
+    parse: wholeNumber({ min: 1 }),
+    defaultText: 'one per core',
+  }),
+  furnidata: option({ flag: '--furnidata <file>', env: 'HOTEL_IMAGER_BUILD_FURNIDATA', help: 'furnidata file (overrides the layout default)' }),
+  furniDir: option({ flag: '--furni-dir <dir>', env: 'HOTEL_IMAGER_BUILD_FURNI_DIR', help: 'folder of furni asset files (overrides the layout default)' }),
+  strict: option({ flag: '--strict', env: 'HOTEL_IMAGER_BUILD_STRICT', help: `exit with status ${EXIT_FAILED} when any item failed`, parse: boolean, default: false }),
+  variants: option({
+    flag: '--variants <which>',
+    env: 'HOTEL_IMAGER_BUILD_VARIANTS',
+    help: 'also publish the reserved names (__s32, __st<n>, __d<n>, __f<n>, .apng) for a plain file server: all, animated or none',
+    parse: oneOf(['all', 'animated', 'none'] as const),
+    default: 'none',
+  }),
+};
 
 function progressReporter(): { onProgress: (p: BuildProgress) => void; stop: () => void } {
   if (process.stderr.isTTY) {
@@ -56,26 +75,19 @@ export function printSummary(s: BuildSummary, out: (line: string) => void = (l) 
 }
 
 export function registerBuildCommand(program: Command): void {
-  program
+  const cmd = program
     .command('build')
-    .description('build the furni corpus (renders, catalogue icons, bundles, corpus.json) from a hotel asset folder')
-    .requiredOption('--assets <dir>', 'hotel asset folder (Nitro: gamedata/ + bundled/furniture/; Flash: gamedata/ + hof_furni/)')
-    .requiredOption('--out <dir>', 'corpus output folder')
-    .option('--only <classname...>', 'build only these classnames (the rest of the corpus is kept)')
-    .option('--jobs <n>', 'worker threads (default: all cores)', positiveInt)
-    .option('--furnidata <file>', 'furnidata file (overrides the layout default)')
-    .option('--furni-dir <dir>', 'folder of furni asset files (overrides the layout default)')
-    .option('--strict', 'exit with status 1 when any item failed')
-    .addOption(new Option('--variants <which>', 'also publish the reserved names (__s32, __st<n>, __d<n>, __f<n>, .apng) for a plain file server').choices(['all', 'animated', 'none']).default('none'))
-    .action(async (o: { assets: string; out: string; only?: string[]; jobs?: number; furnidata?: string; furniDir?: string; strict?: boolean; variants: 'all' | 'animated' | 'none' }) => {
-      const progress = progressReporter();
-      let summary: BuildSummary;
-      try {
-        summary = await runBuild({ assets: o.assets, out: o.out, only: o.only, jobs: o.jobs, furnidata: o.furnidata, furniDir: o.furniDir, variants: o.variants, onProgress: progress.onProgress });
-      } finally {
-        progress.stop();
-      }
-      printSummary(summary);
-      if (o.strict && summary.report.counts.failed > 0) process.exitCode = 1;
-    });
+    .description('build the furni corpus (renders, catalogue icons, bundles, corpus.json) from a hotel asset folder');
+  addOptions(cmd, BUILD_OPTIONS).action(async (_o: unknown, command: Command) => {
+    const o = readOptions(command, BUILD_OPTIONS);
+    const progress = progressReporter();
+    let summary: BuildSummary;
+    try {
+      summary = await runBuild({ assets: o.assets, out: o.out, only: o.only, jobs: o.jobs, furnidata: o.furnidata, furniDir: o.furniDir, variants: o.variants, onProgress: progress.onProgress });
+    } finally {
+      progress.stop();
+    }
+    printSummary(summary);
+    if (o.strict && summary.report.counts.failed > 0) process.exitCode = EXIT_FAILED;
+  });
 }

@@ -1,15 +1,25 @@
 // `hotel-imager convert`: a Flash-era hotel folder → the Nitro layout (gamedata JSON, .nitro bundles).
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command } from 'commander';
 import { convertFlashToNitro, type ConvertReport } from '../convert/flash-to-nitro.js';
+import { boolean, wholeNumber } from '../settings/values.js';
+import { addOptions, EXIT_FAILED, option, readOptions } from './options.js';
 
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number ≥ 1');
-  return n;
-}
+export const CONVERT_OPTIONS = {
+  from: option({ flag: '--from <dir>', env: 'HOTEL_IMAGER_CONVERT_FROM', help: 'Flash layout folder: gamedata/, gordon/ (figure SWFs), hof_furni/[<revision>/]*.swf', required: true }),
+  to: option({ flag: '--to <dir>', env: 'HOTEL_IMAGER_CONVERT_TO', help: 'Nitro layout folder to write: gamedata/*.json, bundled/figure/, bundled/furniture/', required: true }),
+  jobs: option({
+    flag: '--jobs <n>',
+    env: 'HOTEL_IMAGER_CONVERT_JOBS',
+    help: 'files converted at once',
+    parse: wholeNumber({ min: 1 }),
+    default: 2,
+    aliases: [{ flag: '--concurrency <n>' }],
+  }),
+  strict: option({ flag: '--strict', env: 'HOTEL_IMAGER_CONVERT_STRICT', help: `exit with status ${EXIT_FAILED} when any file or furnidata row could not be converted`, parse: boolean, default: false }),
+};
 
 export function printConvertSummary(r: ConvertReport, out: (line: string) => void = (l) => process.stdout.write(l + '\n')): void {
-  out(`converted: ${r.gamedata.length} gamedata documents, ${r.figures.length} figure libraries, ${r.furniture.length} furni${r.effects.length ? `, ${r.effects.length} effect libraries` : ''}`);
+  out(`converted: ${r.gamedata.length} gamedata documents, ${r.figures.length} figure libraries, ${r.furniture.length} furni${r.effects.length ? `, ${r.effects.length} effect libraries` : ''}${r.badges?.length ? `, group badges (${r.badges.map((b) => b.target).join(', ')})` : ''}`);
   if (r.superseded.length) out(`left out ${r.superseded.length} superseded SWFs (another revision or release folder was chosen)`);
   if (r.skipped.length) out(`skipped ${r.skipped.length} SWFs that are not figure libraries`);
   if (r.furnidataProblems.length) {
@@ -29,28 +39,25 @@ export function registerConvertCommand(
   out: (line: string) => void = (l) => process.stdout.write(l + '\n'),
   err: (line: string) => void = (l) => process.stderr.write(l + '\n'),
 ): void {
-  program
+  const cmd = program
     .command('convert')
-    .description('convert a Flash-era hotel folder (gamedata XML/txt, gordon/, hof_furni/) to the Nitro layout')
-    .requiredOption('--from <dir>', 'Flash layout folder: gamedata/, gordon/ (figure SWFs), hof_furni/[<revision>/]*.swf')
-    .requiredOption('--to <dir>', 'Nitro layout folder to write: gamedata/*.json, bundled/figure/, bundled/furniture/')
-    .option('--concurrency <n>', 'files converted at once', positiveInt, 2)
-    .option('--strict', 'exit with status 2 when any file could not be converted')
-    .action(async (o: { from: string; to: string; concurrency: number; strict?: boolean }) => {
-      let last = 0;
-      const report = await convertFlashToNitro({
-        from: o.from,
-        to: o.to,
-        concurrency: o.concurrency,
-        onProgress: (p) => {
-          const now = Date.now();
-          if (p.done === p.total || now - last >= 2000) {
-            last = now;
-            err(`convert: ${p.done}/${p.total} libraries`);
-          }
-        },
-      });
-      printConvertSummary(report, out);
-      if (o.strict && (report.failed.length > 0 || report.furnidataProblems.length > 0)) process.exitCode = 2;
+    .description('convert a Flash-era hotel folder (gamedata XML/txt, gordon/, hof_furni/) to the Nitro layout');
+  addOptions(cmd, CONVERT_OPTIONS).action(async (_o: unknown, command: Command) => {
+    const o = readOptions(command, CONVERT_OPTIONS);
+    let last = 0;
+    const report = await convertFlashToNitro({
+      from: o.from,
+      to: o.to,
+      concurrency: o.jobs,
+      onProgress: (p) => {
+        const now = Date.now();
+        if (p.done === p.total || now - last >= 2000) {
+          last = now;
+          err(`convert: ${p.done}/${p.total} libraries`);
+        }
+      },
     });
+    printConvertSummary(report, out);
+    if (o.strict && (report.failed.length > 0 || report.furnidataProblems.length > 0)) process.exitCode = EXIT_FAILED;
+  });
 }

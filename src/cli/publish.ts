@@ -1,36 +1,45 @@
 // `hotel-imager publish`: uploads a built corpus folder to s3://BUCKET/PREFIX for `serve furni --corpus
 // s3://…` (see src/storage/publish.ts for the order that keeps running services consistent).
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import type { PublishProgress, PublishSummary } from '../storage/publish.js';
 import { DEFAULT_GRACE_MS, DEFAULT_KEEP_PREVIOUS, DEFAULT_PUBLISH_CONCURRENCY } from '../storage/publish-settings.js';
+import { BadValueError, duration, wholeNumber, type Parser } from '../settings/values.js';
 import { parseS3Url } from '../storage/s3-settings.js';
-import { addS3Options, s3Settings, type S3Flags } from './s3-options.js';
+import { addOptions, option, readOptions } from './options.js';
+import { S3_OPTIONS, s3Settings } from './s3-options.js';
 
-function wholeNumber(min: number) {
-  return (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}`);
-    return n;
-  };
-}
-
-function s3Url(v: string): string {
+const s3Url: Parser<string> = (v) => {
   try {
     parseS3Url(v);
-  } catch (e) {
-    throw new InvalidArgumentError((e as Error).message);
+  } catch {
+    throw new BadValueError('an s3://BUCKET/PREFIX address');
   }
   return v;
-}
+};
 
-/** "90", "90s", "15m", "1h", "2d" → milliseconds. */
-export function parseDuration(v: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(v);
-  if (!m) throw new InvalidArgumentError('expected a duration such as 0, 90s, 15m, 1h or 2d');
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] ?? 's']!;
-  return Math.round(Number(m[1]) * unit);
-}
+export const PUBLISH_OPTIONS = {
+  corpus: option({ flag: '--corpus <dir>', env: 'HOTEL_IMAGER_PUBLISH_CORPUS', help: 'corpus folder written by `hotel-imager build`', required: true }),
+  to: option({ flag: '--to <s3url>', env: 'HOTEL_IMAGER_PUBLISH_TO', help: 'destination, s3://BUCKET/PREFIX', parse: s3Url, required: true }),
+  jobs: option({
+    flag: '--jobs <n>',
+    env: 'HOTEL_IMAGER_PUBLISH_JOBS',
+    help: 'uploads in flight at once',
+    parse: wholeNumber({ min: 1 }),
+    default: DEFAULT_PUBLISH_CONCURRENCY,
+    aliases: [{ flag: '--concurrency <n>' }],
+  }),
+  keepPrevious: option({ flag: '--keep-previous <n>', env: 'HOTEL_IMAGER_PUBLISH_KEEP_PREVIOUS', help: 'previous corpus.json versions whose objects are kept', parse: wholeNumber({ min: 0 }), default: DEFAULT_KEEP_PREVIOUS }),
+  grace: option({
+    flag: '--grace <duration>',
+    env: 'HOTEL_IMAGER_PUBLISH_GRACE',
+    help: 'how long objects of a replaced corpus.json stay (0, 90s, 15m, 1h, 2d; a bare number is seconds)',
+    parse: duration('s'),
+    default: DEFAULT_GRACE_MS,
+    defaultText: '1h',
+  }),
+  ...S3_OPTIONS,
+};
 
 function progressReporter(): { onProgress: (p: PublishProgress) => void; stop: () => void } {
   const mib = (n: number) => (n / 1048576).toFixed(1);
@@ -75,13 +84,9 @@ export function printPublishSummary(s: PublishSummary, out: (line: string) => vo
 export function registerPublishCommand(program: Command): void {
   const cmd = program
     .command('publish')
-    .description('upload a built furni corpus to an S3 bucket for `serve furni --corpus s3://…` (incremental, resumable)')
-    .requiredOption('--corpus <dir>', 'corpus folder written by `hotel-imager build`')
-    .requiredOption('--to <s3url>', 'destination, s3://BUCKET/PREFIX', s3Url)
-    .option('--concurrency <n>', 'uploads in flight at once', wholeNumber(1), DEFAULT_PUBLISH_CONCURRENCY)
-    .option('--keep-previous <n>', 'previous corpus.json versions whose objects are kept', wholeNumber(0), DEFAULT_KEEP_PREVIOUS)
-    .addOption(new Option('--grace <duration>', 'how long objects of a replaced corpus.json stay (0, 90s, 15m, 1h, 2d)').argParser(parseDuration).default(DEFAULT_GRACE_MS, '1h'));
-  addS3Options(cmd).action(async (o: S3Flags & { corpus: string; to: string; concurrency: number; keepPrevious: number; grace: number }) => {
+    .description('upload a built furni corpus to an S3 bucket for `serve furni --corpus s3://…` (incremental, resumable)');
+  addOptions(cmd, PUBLISH_OPTIONS).action(async (_o: unknown, command: Command) => {
+    const o = readOptions(command, PUBLISH_OPTIONS);
     const progress = progressReporter();
     // Ctrl-C stops starting uploads; corpus.json is not touched, and the next publish resumes.
     const abort = new AbortController();
@@ -96,7 +101,7 @@ export function registerPublishCommand(program: Command): void {
         corpus: o.corpus,
         to: o.to,
         s3: s3Settings(o),
-        concurrency: o.concurrency,
+        concurrency: o.jobs,
         keepPrevious: o.keepPrevious,
         graceMs: o.grace,
         signal: abort.signal,

@@ -4,53 +4,89 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type Command } from 'commander';
 import { ensureSampleKit } from '../samplekit/index.js';
-import { applySetting, avatarConfigFromEnv, validateAvatarConfig, type AvatarServiceConfig } from '../server/avatar/config.js';
+import { checkInterval, defaultAvatarConfig, validateAvatarConfig, type AvatarServiceConfig } from '../server/avatar/config.js';
 import { startAvatarService } from '../server/avatar/index.js';
 import { redactRedisUrl } from '../server/avatar/redis-store.js';
+import { describeBind } from '../server/http-server.js';
+import { LOG_LEVELS } from '../server/request-log.js';
+import { boolean, byteSize, mebibytes, milliseconds, oneOf, port, redisUrl, url, wholeNumber } from '../settings/values.js';
+import { addOptions, explainPortInUse, givenFlags, option, resolveOptions, UsageError, type OptionDef } from './options.js';
 import { stopOnSignals } from './shutdown.js';
 
-interface Flag {
-  flag: string;
-  key: keyof AvatarServiceConfig;
-  kind: 'int' | 'mib' | 'string' | 'bool' | 'level';
-  help: string;
-}
+const D = defaultAvatarConfig();
+const ms = milliseconds();
 
-const FLAGS: Flag[] = [
-  { flag: '--assets <dir>', key: 'assetsDir', kind: 'string', help: 'hotel assets folder, Nitro or Flash layout (default: the built-in sample kit)' },
-  { flag: '--port <n>', key: 'port', kind: 'int', help: 'TCP port (default 8081)' },
-  { flag: '--host <addr>', key: 'host', kind: 'string', help: 'address to listen on (default 0.0.0.0)' },
-  { flag: '--fallback-url <url>', key: 'fallbackUrl', kind: 'string', help: 'upstream imager for 302 fallbacks (default https://www.habbo.com/habbo-imaging/avatarimage)' },
-  { flag: '--user-api <url>', key: 'userApiBase', kind: 'string', help: 'base of the public user API for ?user= (default https://www.habbo.com)' },
-  { flag: '--user-timeout-ms <n>', key: 'userLookupTimeoutMs', kind: 'int', help: 'longest wait for the user API, answer body included (default 1500)' },
-  { flag: '--user-cache-ms <n>', key: 'userCacheTtlMs', kind: 'int', help: 'how long a name → figure mapping is kept (default 3600000 = 1 h)' },
-  { flag: '--user-negative-cache-ms <n>', key: 'userNegativeTtlMs', kind: 'int', help: 'how long an unknown name is remembered (default 60000)' },
-  { flag: '--cache-mb <n>', key: 'memoryCacheBytes', kind: 'mib', help: 'memory image cache budget in MiB (default 256)' },
-  { flag: '--cache-dir <dir>', key: 'diskCacheDir', kind: 'string', help: 'disk image cache directory, survives restarts (default: none)' },
-  { flag: '--disk-cache-mb <n>', key: 'diskCacheBytes', kind: 'mib', help: 'disk image cache budget in MiB (default 2048)' },
-  { flag: '--library-cache-mb <n>', key: 'libraryCacheBytes', kind: 'mib', help: 'decoded figure libraries kept by all render workers together (split evenly), MiB (default 256)' },
-  { flag: '--workers <n>', key: 'workers', kind: 'int', help: 'render worker threads (default: number of cores)' },
-  { flag: '--queue <n>', key: 'maxQueue', kind: 'int', help: 'renders allowed to wait for a worker before "busy" (default 1024)' },
-  { flag: '--queue-wait-ms <n>', key: 'maxQueueWaitMs', kind: 'int', help: 'longest wait for a worker before "busy" (default 10000)' },
-  { flag: '--render-timeout-ms <n>', key: 'renderTimeoutMs', kind: 'int', help: 'longest single render (default 20000)' },
-  { flag: '--client-rate <n>', key: 'clientRatePerSecond', kind: 'int', help: 'uncached renders per second per client, 0 = no limit (default 200)' },
-  { flag: '--client-burst <n>', key: 'clientBurst', kind: 'int', help: 'uncached renders a client may do at once (default 2000)' },
-  { flag: '--budget <n>', key: 'budgetRenders', kind: 'int', help: 'uncached renders per budget window for the instance, 0 = no budget (default 0)' },
-  { flag: '--budget-window-ms <n>', key: 'budgetWindowMs', kind: 'int', help: 'budget window (default 60000)' },
-  { flag: '--failure-cache-ms <n>', key: 'failureTtlMs', kind: 'int', help: 'how long a failed render is answered from memory (default 60000)' },
-  { flag: '--trust-proxy', key: 'trustProxy', kind: 'bool', help: 'take the client address from X-Forwarded-For (behind a CDN or proxy)' },
-  { flag: '--redis <url>', key: 'redisUrl', kind: 'string', help: 'redis://HOST:PORT/DB shared by every instance: images, user names, failures, render locks (default: none)' },
-  { flag: '--redis-ttl-ms <n>', key: 'redisImageTtlMs', kind: 'int', help: 'how long a rendered image stays in Redis (default 604800000 = 7 days)' },
-  { flag: '--redis-timeout-ms <n>', key: 'redisTimeoutMs', kind: 'int', help: 'longest wait for one Redis command before going on without it (default 75)' },
-  { flag: '--redis-lock-ms <n>', key: 'redisLockMs', kind: 'int', help: 'render lock life, the longest wait for another instance\'s render (default 5000)' },
-  { flag: '--reload-interval-ms <n>', key: 'reloadIntervalMs', kind: 'int', help: 'how often the assets folder is checked for a changed hotel, loaded without a restart once two checks agree; 0 = only on SIGHUP (default 2000)' },
-  { flag: '--log-level <level>', key: 'logLevel', kind: 'level', help: 'fatal, error, warn, info (one line per request), debug, trace or silent (default info)' },
-];
-
-function optionName(flag: string): string {
-  const long = flag.split(' ')[0]!.slice(2);
-  return long.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-}
+/** Every flag of `serve avatar`, keyed by the configuration field it sets. */
+export const SERVE_AVATAR_OPTIONS = {
+  assetsDir: option({ flag: '--assets <dir>', env: 'HOTEL_IMAGER_AVATAR_ASSETS', help: 'hotel assets folder, Nitro or Flash layout', defaultText: 'the built-in sample kit' }),
+  port: option({ flag: '--port <n>', env: 'HOTEL_IMAGER_AVATAR_PORT', help: 'TCP port', parse: port, default: D.port }),
+  host: option({ flag: '--host <addr>', env: 'HOTEL_IMAGER_AVATAR_HOST', help: 'address to listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)', default: D.host }),
+  fallbackUrl: option({ flag: '--fallback-url <url>', env: 'HOTEL_IMAGER_FALLBACK_URL', help: 'upstream imager for 302 fallbacks', parse: url(['http:', 'https:'], D.fallbackUrl), default: D.fallbackUrl }),
+  userApiBase: option({ flag: '--user-api <url>', env: 'HOTEL_IMAGER_USER_API', help: 'base of the public user API for ?user=', parse: url(['http:', 'https:'], D.userApiBase), default: D.userApiBase }),
+  userLookupTimeoutMs: option({ flag: '--user-timeout-ms <n>', env: 'HOTEL_IMAGER_USER_TIMEOUT_MS', help: 'longest wait for the user API, answer body included', parse: ms, default: D.userLookupTimeoutMs }),
+  userCacheTtlMs: option({ flag: '--user-cache-ms <n>', env: 'HOTEL_IMAGER_USER_CACHE_MS', help: 'how long a name → figure mapping is kept', parse: ms, default: D.userCacheTtlMs, defaultText: '3600000 = 1 h' }),
+  userNegativeTtlMs: option({ flag: '--user-negative-cache-ms <n>', env: 'HOTEL_IMAGER_USER_NEGATIVE_CACHE_MS', help: 'how long an unknown name is remembered', parse: ms, default: D.userNegativeTtlMs }),
+  memoryCacheBytes: option({
+    flag: '--memory-budget <size>',
+    env: 'HOTEL_IMAGER_AVATAR_MEMORY_BUDGET',
+    help: 'bytes of rendered images kept in memory, e.g. 268435456, 256M, 1G',
+    parse: byteSize,
+    default: D.memoryCacheBytes,
+    defaultText: '256M',
+    aliases: [{ flag: '--cache-mb <MiB>', env: 'HOTEL_IMAGER_AVATAR_CACHE_MB', parse: mebibytes, note: 'in MiB' }],
+  }),
+  diskCacheDir: option({ flag: '--cache-dir <dir>', env: 'HOTEL_IMAGER_AVATAR_CACHE_DIR', help: 'disk image cache folder, survives restarts', defaultText: 'none' }),
+  diskCacheBytes: option({
+    flag: '--disk-budget <size>',
+    env: 'HOTEL_IMAGER_AVATAR_DISK_BUDGET',
+    help: 'bytes the disk image cache may hold, e.g. 2G',
+    parse: byteSize,
+    default: D.diskCacheBytes,
+    defaultText: '2G',
+    aliases: [{ flag: '--disk-cache-mb <MiB>', env: 'HOTEL_IMAGER_AVATAR_DISK_CACHE_MB', parse: mebibytes, note: 'in MiB' }],
+  }),
+  libraryCacheBytes: option({
+    flag: '--library-budget <size>',
+    env: 'HOTEL_IMAGER_AVATAR_LIBRARY_BUDGET',
+    help: 'bytes of decoded figure libraries kept by all render workers together (split evenly; at least 1 MiB each)',
+    parse: byteSize,
+    default: D.libraryCacheBytes,
+    defaultText: '256M',
+    aliases: [{ flag: '--library-cache-mb <MiB>', env: 'HOTEL_IMAGER_AVATAR_LIBRARY_CACHE_MB', parse: mebibytes, note: 'in MiB' }],
+  }),
+  workers: option({
+    flag: '--jobs <n>',
+    env: 'HOTEL_IMAGER_AVATAR_JOBS',
+    help: 'render worker threads',
+    parse: wholeNumber({ min: 1 }),
+    default: D.workers,
+    defaultText: 'one per core',
+    aliases: [{ flag: '--workers <n>', env: 'HOTEL_IMAGER_RENDER_WORKERS' }],
+  }),
+  maxQueue: option({ flag: '--queue <n>', env: 'HOTEL_IMAGER_RENDER_QUEUE', help: 'renders allowed to wait for a worker before "busy"', parse: wholeNumber(), default: D.maxQueue }),
+  maxQueueWaitMs: option({ flag: '--queue-wait-ms <n>', env: 'HOTEL_IMAGER_RENDER_QUEUE_WAIT_MS', help: 'longest wait for a worker before "busy"', parse: ms, default: D.maxQueueWaitMs }),
+  renderTimeoutMs: option({ flag: '--render-timeout-ms <n>', env: 'HOTEL_IMAGER_RENDER_TIMEOUT_MS', help: 'longest single render', parse: ms, default: D.renderTimeoutMs }),
+  clientRatePerSecond: option({ flag: '--client-rate <n>', env: 'HOTEL_IMAGER_CLIENT_RATE', help: 'uncached renders per second per client, 0 = no limit', parse: wholeNumber(), default: D.clientRatePerSecond }),
+  clientBurst: option({ flag: '--client-burst <n>', env: 'HOTEL_IMAGER_CLIENT_BURST', help: 'uncached renders a client may do at once', parse: wholeNumber(), default: D.clientBurst }),
+  budgetRenders: option({ flag: '--budget <n>', env: 'HOTEL_IMAGER_RENDER_BUDGET', help: 'uncached renders per budget window for the instance, 0 = no budget', parse: wholeNumber(), default: D.budgetRenders }),
+  budgetWindowMs: option({ flag: '--budget-window-ms <n>', env: 'HOTEL_IMAGER_RENDER_BUDGET_WINDOW_MS', help: 'budget window', parse: ms, default: D.budgetWindowMs }),
+  failureTtlMs: option({ flag: '--failure-cache-ms <n>', env: 'HOTEL_IMAGER_FAILURE_CACHE_MS', help: 'how long a failed render is answered from memory', parse: ms, default: D.failureTtlMs }),
+  trustProxy: option({ flag: '--trust-proxy', env: 'HOTEL_IMAGER_TRUST_PROXY', help: 'take the client address from X-Forwarded-For (behind a CDN or proxy)', parse: boolean, default: D.trustProxy }),
+  redisUrl: option({ flag: '--redis <url>', env: 'HOTEL_IMAGER_REDIS', help: 'redis://HOST:PORT/DB shared by every instance: images, user names, failures, render locks', parse: redisUrl, defaultText: 'none' }),
+  redisImageTtlMs: option({ flag: '--redis-ttl-ms <n>', env: 'HOTEL_IMAGER_REDIS_TTL_MS', help: 'how long a rendered image stays in Redis', parse: milliseconds(1000), default: D.redisImageTtlMs, defaultText: '604800000 = 7 days' }),
+  redisTimeoutMs: option({ flag: '--redis-timeout-ms <n>', env: 'HOTEL_IMAGER_REDIS_TIMEOUT_MS', help: 'longest wait for one Redis command before going on without it', parse: milliseconds(1), default: D.redisTimeoutMs }),
+  redisLockMs: option({ flag: '--redis-lock-ms <n>', env: 'HOTEL_IMAGER_REDIS_LOCK_MS', help: "render lock life, the longest wait for another instance's render", parse: milliseconds(10), default: D.redisLockMs }),
+  badgeElementsFile: option({ flag: '--badge-elements <file>', env: 'HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS', help: "group badge element table: the CSV or JSON export of the emulator's guilds_elements", defaultText: 'gamedata/guilds_elements.csv (or .json) in the assets folder' }),
+  badgePartsDir: option({ flag: '--badge-parts <dir>', env: 'HOTEL_IMAGER_AVATAR_BADGE_PARTS', help: 'folder of group badge part images (group_badge.nitro and/or badgepart_*.png|gif), searched before the assets folder', defaultText: 'none' }),
+  checkIntervalMs: option({
+    flag: '--check-interval <ms>',
+    env: 'HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS',
+    help: 'how often the assets folder is checked for a changed hotel (loaded without a restart once two checks agree); 0 = only on SIGHUP',
+    parse: checkInterval,
+    default: D.checkIntervalMs,
+  }),
+  logLevel: option({ flag: '--log-level <level>', env: 'HOTEL_IMAGER_LOG_LEVEL', help: 'fatal, error, warn, info (one line per request), debug, trace or silent', parse: oneOf(LOG_LEVELS), default: D.logLevel }),
+} satisfies { [K in keyof AvatarServiceConfig]?: OptionDef<AvatarServiceConfig[K]> };
 
 /** Where the built-in sample kit is written when no --assets is given. */
 export function defaultSampleKitDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -58,15 +94,20 @@ export function defaultSampleKitDir(env: NodeJS.ProcessEnv = process.env): strin
   return join(root, 'sample-kit');
 }
 
-/** Defaults, then environment, then flags. */
-export function avatarConfigFromFlags(options: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): AvatarServiceConfig {
-  const cfg = avatarConfigFromEnv(env);
-  for (const f of FLAGS) {
-    const value = options[optionName(f.flag)];
-    if (value === undefined) continue;
-    applySetting(cfg, f.key, f.kind, value === true ? 'true' : String(value), f.flag.split(' ')[0]!);
+/**
+ * The service's configuration from flags given on the command line (commander's attribute names, e.g.
+ * `{ jobs: '2', cacheMb: '64' }`) and the environment: flags win, then variables, then the defaults.
+ */
+export function avatarConfigFromFlags(given: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): AvatarServiceConfig {
+  const values = resolveOptions(SERVE_AVATAR_OPTIONS, given, env);
+  const cfg: AvatarServiceConfig = { ...defaultAvatarConfig() };
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) (cfg as unknown as Record<string, unknown>)[key] = value;
+  try {
+    return validateAvatarConfig(cfg);
+  } catch (e) {
+    // Settings that do not fit together (a library budget below 1 MiB per worker) are the caller's to fix.
+    throw new UsageError((e as Error).message);
   }
-  return validateAvatarConfig(cfg);
 }
 
 /**
@@ -86,7 +127,7 @@ export async function runAvatarService(
   const running = await startAvatarService({ ...cfg, assetsDir });
   running.app.log.info(
     { url: running.url, assets: assetsDir, workers: cfg.workers, cacheDir: cfg.diskCacheDir ?? null, redis: cfg.redisUrl === undefined ? null : redactRedisUrl(cfg.redisUrl) },
-    `avatar service listening on ${running.url} — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
+    `avatar service listening on ${running.url} (bound to ${describeBind(cfg.host, Number(new URL(running.url).port))}) — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
   );
   let close = running.close;
   if (hangup) {
@@ -109,9 +150,11 @@ export async function runAvatarService(
 export function registerServeAvatarCommand(serve: Command): void {
   const cmd = serve
     .command('avatar')
-    .description('serve /avatar.png, a drop-in replacement for the Habbo imager, rendered from the hotel’s own assets');
-  for (const f of FLAGS) cmd.option(f.flag, f.help);
-  cmd.action(async (options: Record<string, unknown>) => {
-    await runAvatarService(avatarConfigFromFlags(options));
+    .description('serve /avatar.png (and the classic /habbo-imaging/avatarimage paths), a drop-in replacement for the Habbo imager, rendered from the hotel’s own assets');
+  addOptions(cmd, SERVE_AVATAR_OPTIONS).action(async (_o: unknown, command: Command) => {
+    const cfg = avatarConfigFromFlags(givenFlags(command));
+    await runAvatarService(cfg).catch((e: unknown) => {
+      throw explainPortInUse(e, { service: 'avatar', port: cfg.port, flag: '--port', env: 'HOTEL_IMAGER_AVATAR_PORT', command: 'hotel-imager serve avatar' });
+    });
   });
 }

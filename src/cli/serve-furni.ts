@@ -1,7 +1,7 @@
 // `hotel-imager serve furni`: the static furniture asset service over a built corpus. Settings come
 // from flags, then environment variables, then defaults (see docs/furni-service.md).
-import { type Command, InvalidArgumentError, Option } from 'commander';
-import { parseLogLevel, type LogLevel } from '../server/request-log.js';
+import { type Command } from 'commander';
+import { LOG_LEVELS } from '../server/request-log.js';
 import {
   DEFAULT_CHECK_INTERVAL_MS,
   DEFAULT_FURNI_PORT,
@@ -10,64 +10,55 @@ import {
   type FurniServerOptions,
   type RunningFurniServer,
 } from '../server/furni/index.js';
+import { DEFAULT_HOST, describeBind } from '../server/http-server.js';
 import { DEFAULT_VARIANT_OPTIONS } from '../server/furni/variants.js';
-import { addS3Options, s3Settings, type S3Flags } from './s3-options.js';
+import { boolean, byteSize, milliseconds, oneOf, port, wholeNumber } from '../settings/values.js';
+import { addOptions, explainPortInUse, option, readOptions } from './options.js';
+import { S3_OPTIONS, s3Settings } from './s3-options.js';
 import { stopOnSignals } from './shutdown.js';
 
-const SIZE_UNITS: Record<string, number> = {
-  '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3,
+export const SERVE_FURNI_OPTIONS = {
+  corpus: option({
+    flag: '--corpus <dir|s3url>',
+    env: 'HOTEL_IMAGER_FURNI_CORPUS',
+    help: 'corpus folder written by `hotel-imager build`, or s3://BUCKET/PREFIX written by `hotel-imager publish`',
+    required: true,
+  }),
+  port: option({ flag: '--port <n>', env: 'HOTEL_IMAGER_FURNI_PORT', help: 'TCP port', parse: port, default: DEFAULT_FURNI_PORT }),
+  host: option({ flag: '--host <addr>', env: 'HOTEL_IMAGER_FURNI_HOST', help: 'address to listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)', default: DEFAULT_HOST }),
+  logLevel: option({ flag: '--log-level <level>', env: 'HOTEL_IMAGER_LOG_LEVEL', help: 'fatal, error, warn, info (one line per request), debug, trace or silent', parse: oneOf(LOG_LEVELS), default: 'info' }),
+  memoryBudget: option({
+    flag: '--memory-budget <size>',
+    env: 'HOTEL_IMAGER_FURNI_MEMORY_BUDGET',
+    help: 'bytes of hot files kept in memory, e.g. 268435456, 256M, 1G; 0 = always read from disk',
+    parse: byteSize,
+    default: DEFAULT_MEMORY_BUDGET,
+    defaultText: '256M',
+  }),
+  checkInterval: option({
+    flag: '--check-interval <ms>',
+    env: 'HOTEL_IMAGER_FURNI_CHECK_INTERVAL_MS',
+    help: 'how often corpus.json is checked for a finished rebuild or a new publish',
+    parse: milliseconds(10),
+    default: DEFAULT_CHECK_INTERVAL_MS,
+  }),
+  variants: option({ flag: '--variants', env: 'HOTEL_IMAGER_FURNI_VARIANTS', help: 'render the reserved names (__s32, __st<n>, __d<n>, __f<n>, .apng) on demand from the bundles', parse: boolean, default: false }),
+  variantsCacheDir: option({ flag: '--variants-cache-dir <dir>', env: 'HOTEL_IMAGER_FURNI_VARIANTS_CACHE_DIR', help: 'also keep rendered variants in this folder', defaultText: 'memory only' }),
+  variantsMemory: option({
+    flag: '--variants-memory <size>',
+    env: 'HOTEL_IMAGER_FURNI_VARIANTS_MEMORY',
+    help: 'bytes of rendered variants kept in memory',
+    parse: byteSize,
+    default: DEFAULT_VARIANT_OPTIONS.memoryBudget,
+    defaultText: '64M',
+  }),
+  variantsRate: option({ flag: '--variants-rate <n>', env: 'HOTEL_IMAGER_FURNI_VARIANTS_RATE', help: 'uncached variant renders per second per client (0: no limit)', parse: wholeNumber(), default: DEFAULT_VARIANT_OPTIONS.clientRate.perSecond }),
+  variantsBurst: option({ flag: '--variants-burst <n>', env: 'HOTEL_IMAGER_FURNI_VARIANTS_BURST', help: 'uncached variant renders a client may do at once', parse: wholeNumber(), default: DEFAULT_VARIANT_OPTIONS.clientRate.burst }),
+  variantsBudget: option({ flag: '--variants-budget <n>', env: 'HOTEL_IMAGER_FURNI_VARIANTS_BUDGET', help: 'uncached variant renders per minute for the whole service (0: no limit)', parse: wholeNumber(), default: DEFAULT_VARIANT_OPTIONS.budget.renders }),
+  variantsTimeout: option({ flag: '--variants-timeout <ms>', env: 'HOTEL_IMAGER_FURNI_VARIANTS_TIMEOUT_MS', help: 'a variant render slower than this answers 503', parse: milliseconds(10), default: DEFAULT_VARIANT_OPTIONS.timeoutMs }),
+  player: option({ flag: '--player', env: 'HOTEL_IMAGER_FURNI_PLAYER', help: 'serve the bundle player page /player/<classname>', parse: boolean, defaultText: 'on with --variants' }),
+  ...S3_OPTIONS,
 };
-
-/** "268435456", "256M", "256MiB", "1g" → bytes (binary units). */
-export function parseByteSize(v: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(v);
-  const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
-  if (!m || unit === undefined) throw new InvalidArgumentError('expected a byte count such as 268435456, 256M or 1GiB');
-  return Math.floor(Number(m[1]) * unit);
-}
-
-function port(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
-  return n;
-}
-
-function positiveMs(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 10) throw new InvalidArgumentError('expected milliseconds ≥ 10');
-  return n;
-}
-
-function count(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0');
-  return n;
-}
-
-interface ServeFurniFlags {
-  corpus: string;
-  port: number;
-  host: string;
-  logLevel: LogLevel;
-  memoryBudget: number;
-  checkInterval: number;
-  variants: boolean;
-  variantsCacheDir?: string;
-  variantsMemory: number;
-  variantsRate: number;
-  variantsBurst: number;
-  variantsBudget: number;
-  variantsTimeout: number;
-  player?: boolean;
-}
-
-function level(v: string): LogLevel {
-  try {
-    return parseLogLevel(v);
-  } catch (e) {
-    throw new InvalidArgumentError((e as Error).message);
-  }
-}
 
 /**
  * Starts the service and stops it cleanly on SIGINT/SIGTERM (unless `signals` is false: a caller
@@ -81,7 +72,7 @@ export async function runFurniService(opts: FurniServerOptions, { signals = true
   }
   running.app.log.info(
     { url: running.url, corpus: running.store.location, files: health.corpus?.files ?? 0 },
-    `furni service listening on ${running.url}`,
+    `furni service listening on ${running.url} (bound to ${describeBind(opts.host ?? DEFAULT_HOST, running.port)})`,
   );
   if (signals) stopOnSignals([running.close]);
   return running;
@@ -91,39 +82,9 @@ export async function runFurniService(opts: FurniServerOptions, { signals = true
 export function registerServeFurniCommand(serve: Command): void {
   const cmd = serve
     .command('furni')
-    .description('serve a built furni corpus: /furni-renders/, /catalog-thumbs/, /hof_furni/, /healthz, /version')
-    .addOption(new Option('--corpus <dir|s3url>', 'corpus folder written by `hotel-imager build`, or s3://BUCKET/PREFIX written by `hotel-imager publish`').env('HOTEL_IMAGER_FURNI_CORPUS').makeOptionMandatory())
-    .addOption(new Option('--port <n>', 'TCP port').env('HOTEL_IMAGER_FURNI_PORT').argParser(port).default(DEFAULT_FURNI_PORT))
-    .addOption(new Option('--host <addr>', 'address to listen on').env('HOTEL_IMAGER_FURNI_HOST').default('0.0.0.0'))
-    .addOption(
-      new Option('--log-level <level>', 'fatal, error, warn, info (one line per request), debug, trace or silent')
-        .env('HOTEL_IMAGER_LOG_LEVEL')
-        .argParser(level)
-        .default('info'),
-    )
-    .addOption(
-      new Option('--memory-budget <bytes>', 'bytes of hot files kept in memory, e.g. 268435456, 256M, 1G; 0 = always read from disk')
-        .env('HOTEL_IMAGER_FURNI_MEMORY_BUDGET')
-        .argParser(parseByteSize)
-        .default(DEFAULT_MEMORY_BUDGET, '256M'),
-    )
-    .addOption(
-      new Option('--check-interval <ms>', 'how often corpus.json is checked for a finished rebuild or a new publish')
-        .env('HOTEL_IMAGER_FURNI_CHECK_INTERVAL_MS')
-        .argParser(positiveMs)
-        .default(DEFAULT_CHECK_INTERVAL_MS),
-    )
-    .addOption(new Option('--variants', 'render the reserved names (__s32, __st<n>, __d<n>, __f<n>, .apng) on demand from the bundles').env('HOTEL_IMAGER_FURNI_VARIANTS').default(false))
-    .addOption(new Option('--variants-cache-dir <dir>', 'also keep rendered variants in this folder').env('HOTEL_IMAGER_FURNI_VARIANTS_CACHE_DIR'))
-    .addOption(
-      new Option('--variants-memory <bytes>', 'bytes of rendered variants kept in memory').env('HOTEL_IMAGER_FURNI_VARIANTS_MEMORY').argParser(parseByteSize).default(DEFAULT_VARIANT_OPTIONS.memoryBudget, '64M'),
-    )
-    .addOption(new Option('--variants-rate <n>', 'uncached variant renders per second per client (0: no limit)').env('HOTEL_IMAGER_FURNI_VARIANTS_RATE').argParser(count).default(DEFAULT_VARIANT_OPTIONS.clientRate.perSecond))
-    .addOption(new Option('--variants-burst <n>', 'uncached variant renders a client may do at once').env('HOTEL_IMAGER_FURNI_VARIANTS_BURST').argParser(count).default(DEFAULT_VARIANT_OPTIONS.clientRate.burst))
-    .addOption(new Option('--variants-budget <n>', 'uncached variant renders per minute for the whole service (0: no limit)').env('HOTEL_IMAGER_FURNI_VARIANTS_BUDGET').argParser(count).default(DEFAULT_VARIANT_OPTIONS.budget.renders))
-    .addOption(new Option('--variants-timeout <ms>', 'a variant render slower than this answers 503').env('HOTEL_IMAGER_FURNI_VARIANTS_TIMEOUT_MS').argParser(positiveMs).default(DEFAULT_VARIANT_OPTIONS.timeoutMs))
-    .addOption(new Option('--player', 'serve the bundle player page /player/<classname> (on with --variants)').env('HOTEL_IMAGER_FURNI_PLAYER'));
-  addS3Options(cmd).action(async (o: ServeFurniFlags & S3Flags) => {
+    .description('serve a built furni corpus: /furni-renders/, /catalog-thumbs/, /hof_furni/, /healthz, /version');
+  addOptions(cmd, SERVE_FURNI_OPTIONS).action(async (_o: unknown, command: Command) => {
+    const o = readOptions(command, SERVE_FURNI_OPTIONS);
     await runFurniService({
       corpus: o.corpus,
       s3: s3Settings(o),
@@ -142,6 +103,8 @@ export function registerServeFurniCommand(serve: Command): void {
           }
         : false,
       ...(o.player !== undefined ? { player: o.player } : {}),
+    }).catch((e: unknown) => {
+      throw explainPortInUse(e, { service: 'furni', port: o.port, flag: '--port', env: 'HOTEL_IMAGER_FURNI_PORT', command: 'hotel-imager serve furni' });
     });
   });
 }

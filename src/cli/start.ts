@@ -2,53 +2,55 @@
 // built-in sample kit, building what they need on first start. The kit is written once per generator
 // version and the corpus build is incremental, so later starts are quick.
 import { dirname, join } from 'node:path';
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command } from 'commander';
 import { runBuild } from '../corpus/run.js';
 import { ensureSampleKit } from '../samplekit/index.js';
+import { defaultAvatarConfig } from '../server/avatar/config.js';
 import { DEFAULT_FURNI_PORT } from '../server/furni/index.js';
+import { DEFAULT_HOST } from '../server/http-server.js';
+import { port } from '../settings/values.js';
+import { addOptions, explainPortInUse, option, readOptions } from './options.js';
 import { avatarConfigFromFlags, defaultSampleKitDir, runAvatarService } from './serve-avatar.js';
 import { runFurniService } from './serve-furni.js';
 import { stopOnSignals } from './shutdown.js';
 
-function port(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
-  return n;
-}
+export const START_OPTIONS = {
+  furniPort: option({ flag: '--furni-port <n>', env: 'HOTEL_IMAGER_FURNI_PORT', help: 'furni asset service port', parse: port, default: DEFAULT_FURNI_PORT }),
+  avatarPort: option({ flag: '--avatar-port <n>', env: 'HOTEL_IMAGER_AVATAR_PORT', help: 'avatar service port', parse: port, default: defaultAvatarConfig().port }),
+  host: option({ flag: '--host <addr>', env: 'HOTEL_IMAGER_HOST', help: 'address both services listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)', default: DEFAULT_HOST }),
+};
 
 export function registerStartCommand(program: Command): void {
-  program
+  const cmd = program
     .command('start')
-    .description('serve furni assets (port 8080) and avatars (port 8081) from the built-in sample kit, building it on first start')
-    .addOption(new Option('--furni-port <n>', 'furni asset service port').env('HOTEL_IMAGER_FURNI_PORT').argParser(port).default(DEFAULT_FURNI_PORT))
-    .addOption(new Option('--avatar-port <n>', 'avatar service port').env('HOTEL_IMAGER_AVATAR_PORT').argParser(port).default(8081))
-    .addOption(new Option('--host <addr>', 'address both services listen on').env('HOTEL_IMAGER_HOST').default('0.0.0.0'))
-    .action(async (o: { furniPort: number; avatarPort: number; host: string }) => {
-      const kit = defaultSampleKitDir();
-      const { written } = await ensureSampleKit(kit);
-      process.stderr.write(`sample kit: ${kit}${written ? ' (written)' : ''}\n`);
-      const corpus = join(dirname(kit), 'furni-corpus');
-      const built = await runBuild({ assets: kit, out: corpus });
-      process.stderr.write(
-        `furni corpus: ${corpus} (${built.rebuilt} items built, ${built.unchanged} unchanged; ` +
-          `${built.corpus.counts.renders} renders, ${built.corpus.counts.icons} icons, ${built.corpus.counts.bundles} bundles)\n`,
+    .description('serve furni assets (port 8080) and avatars (port 8081) from the built-in sample kit, building it on first start');
+  addOptions(cmd, START_OPTIONS).action(async (_o: unknown, command: Command) => {
+    const o = readOptions(command, START_OPTIONS);
+    const kit = defaultSampleKitDir();
+    const { written } = await ensureSampleKit(kit);
+    process.stderr.write(`sample kit: ${kit}${written ? ' (written)' : ''}\n`);
+    const corpus = join(dirname(kit), 'furni-corpus');
+    const built = await runBuild({ assets: kit, out: corpus });
+    process.stderr.write(
+      `furni corpus: ${corpus} (${built.rebuilt} items built, ${built.unchanged} unchanged; ` +
+        `${built.corpus.counts.renders} renders, ${built.corpus.counts.icons} icons, ${built.corpus.counts.bundles} bundles)\n`,
+    );
+    const furni = await withPortHint(runFurniService({ corpus, port: o.furniPort, host: o.host }, { signals: false }), 'furni', o.furniPort);
+    let avatar: Awaited<ReturnType<typeof runAvatarService>>;
+    try {
+      avatar = await withPortHint(
+        runAvatarService(avatarConfigFromFlags({ assets: kit, port: String(o.avatarPort), host: o.host }), { signals: false }),
+        'avatar',
+        o.avatarPort,
       );
-      const furni = await withPortHint(runFurniService({ corpus, port: o.furniPort, host: o.host }, { signals: false }), 'furni', o.furniPort);
-      let avatar: Awaited<ReturnType<typeof runAvatarService>>;
-      try {
-        avatar = await withPortHint(
-          runAvatarService(avatarConfigFromFlags({ assets: kit, port: String(o.avatarPort), host: o.host }), { signals: false }),
-          'avatar',
-          o.avatarPort,
-        );
-      } catch (e) {
-        await furni.close();
-        throw e;
-      }
-      // One handler closes both: the avatar service may still be writing its disk cache when furni is done.
-      stopOnSignals([furni.close, avatar.close]);
-      process.stderr.write(startSummary(o.host, furni.port, portOf(avatar.url)));
-    });
+    } catch (e) {
+      await furni.close();
+      throw e;
+    }
+    // One handler closes both: the avatar service may still be writing its disk cache when furni is done.
+    stopOnSignals([furni.close, avatar.close]);
+    process.stderr.write(startSummary(o.host, furni.port, portOf(avatar.url)));
+  });
 }
 
 /** The address a browser on this machine uses for a service bound to `host`. */
@@ -86,12 +88,8 @@ async function withPortHint<T>(starting: Promise<T>, service: 'furni' | 'avatar'
   try {
     return await starting;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
     const flag = service === 'furni' ? '--furni-port' : '--avatar-port';
     const env = service === 'furni' ? 'HOTEL_IMAGER_FURNI_PORT' : 'HOTEL_IMAGER_AVATAR_PORT';
-    throw new Error(
-      `port ${port} (the ${service} service) is already in use by another program. ` +
-        `Stop that program, or pick another port: npm start -- ${flag} <n> (or ${env}=<n>)`,
-    );
+    throw explainPortInUse(e, { service, port, flag, env, command: 'npm start --' });
   }
 }

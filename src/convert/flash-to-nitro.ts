@@ -1,7 +1,8 @@
 // Flash layout → Nitro layout. Reads a hotel's Flash-era folder (gamedata/*.xml|txt, gordon/ figure
-// libraries, hof_furni/[<revision>/] furni SWFs) and writes the Nitro layout the rest of the project
-// reads (gamedata/*.json, bundled/figure/*.nitro, bundled/furniture/*.nitro). A file that cannot be
-// converted is reported and skipped; everything else is still written.
+// libraries, hof_furni/[<revision>/] furni SWFs, c_images/Badgeparts group badge parts) and writes the
+// Nitro layout the rest of the project reads (gamedata/*.json, bundled/figure/*.nitro,
+// bundled/furniture/*.nitro, bundled/generic/group_badge.nitro). A file that cannot be converted is
+// reported and skipped; everything else is still written.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { writeAssetLibrary } from '../formats/asset-library.js';
@@ -18,6 +19,8 @@ import { readEffectSwf } from '../formats/flash/effect-library.js';
 import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
 import type { EffectMapDoc } from '../formats/gamedata/effect-types.js';
 import { FLASH_AVATAR_DATA_FILE, flashAvatarData } from '../hotel/flash-avatar-data.js';
+import { writeBadgePartLibrary } from '../formats/badge-parts.js';
+import { DEFAULT_ELEMENT_FILES, findFlashPartsDir, NITRO_PARTS_PATH, readBadgePartFolder } from '../hotel/badge.js';
 
 export interface ConvertOptions {
   /** Flash layout root. */
@@ -54,6 +57,8 @@ export interface ConvertReport {
   skipped: string[];
   /** Legacy furnidata rows that could not be read. */
   furnidataProblems: FurnidataProblem[];
+  /** Group badge parts (c_images/Badgeparts → bundled/generic/group_badge.nitro) and their table, copied as it is. */
+  badges?: ConvertEntry[];
 }
 
 /** Writes through a temporary file and a rename, so a crash never leaves a half-written output. */
@@ -79,10 +84,19 @@ function message(e: unknown): string {
 export async function convertFlashToNitro(opts: ConvertOptions): Promise<ConvertReport> {
   const { from, to } = opts;
   if (!(await isDir(from))) throw new Error(`not a folder: ${from}`);
+  const gd = join(from, 'gamedata');
+  const figureCandidates = await findFigureFolderSwfs(from);
+  // A folder with nothing of a Flash hotel is a mistake (a wrong path, a Nitro folder): say so instead
+  // of writing an empty Nitro layout.
+  const known = ['figuredata.xml', 'figuremap.xml', 'furnidata.xml', 'furnidata.json', 'furnidata.txt'];
+  const hasGamedata = (await Promise.all(known.map((n) => isFile(join(gd, n))))).some(Boolean);
+  if (!hasGamedata && figureCandidates.length === 0 && !(await isDir(join(from, 'hof_furni')))) {
+    const nitro = (await isDir(join(from, 'bundled'))) ? ' It looks like a Nitro layout already: build and serve read that as it is.' : '';
+    throw new Error(`no Flash-era hotel in ${from}: expected gamedata/figuredata.xml or gamedata/furnidata.xml|json|txt, figure SWFs (gordon/) or hof_furni/.${nitro}`);
+  }
   const report: ConvertReport = { gamedata: [], figures: [], effects: [], furniture: [], failed: [], superseded: [], skipped: [], furnidataProblems: [] };
   const rel = (p: string) => relative(from, p) || p;
   const fail = (source: string, e: unknown) => report.failed.push({ source: rel(source), reason: message(e) });
-  const gd = join(from, 'gamedata');
 
   // Gamedata: each document on its own, so one bad file does not stop the others.
   const documents: [string, string, (text: string, file: string) => unknown][] = [
@@ -135,6 +149,25 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
     }
   }
 
+  // Group badges: the element table is the same file in both layouts; the part files become the
+  // client's part library (frames by the same names, so every badge draws the same).
+  const badges: ConvertEntry[] = [];
+  for (const file of DEFAULT_ELEMENT_FILES) {
+    if (!(await isFile(join(from, file)))) continue;
+    await writeAtomic(join(to, file), await readFile(join(from, file)));
+    badges.push({ source: file, target: file });
+  }
+  const partsDir = await findFlashPartsDir(from);
+  if (partsDir) {
+    const parts = await readBadgePartFolder(partsDir);
+    for (const reason of parts.unreadable) fail(partsDir, reason);
+    if (parts.images.size > 0) {
+      await writeAtomic(join(to, NITRO_PARTS_PATH), await writeBadgePartLibrary(parts.images));
+      badges.push({ source: rel(partsDir), target: NITRO_PARTS_PATH });
+    }
+  }
+  if (badges.length > 0) report.badges = badges;
+
   const revisions = new Map<string, number>();
   if (furnidata) {
     for (const row of [...furnidata.roomitemtypes.furnitype, ...furnidata.wallitemtypes.furnitype]) {
@@ -142,7 +175,6 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
       if (!revisions.has(base)) revisions.set(base, row.revision);
     }
   }
-  const figureCandidates = await findFigureFolderSwfs(from);
   const figureFiles = figureCandidates.filter((p) => isFigureLibrary(p, mappedLibraries));
   const isEffect = (p: string) => !!effectLibraries?.has(basename(p).replace(/\.swf$/i, '').toLowerCase());
   const effectFiles = figureCandidates.filter((p) => !isFigureLibrary(p, mappedLibraries) && isEffect(p));

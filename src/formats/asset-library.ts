@@ -73,15 +73,31 @@ export function readAssetNames(bundle: Uint8Array, file = '<buffer>'): string[] 
   return [...Object.keys(data?.assets ?? {}), ...Object.keys(data?.aliases ?? {})];
 }
 
+/**
+ * A frame packed rotated (TexturePacker's `rotated`: turned 90° clockwise in the atlas, so it covers h × w
+ * there while `frame` gives its upright w × h, as PixiJS's Spritesheet reads it) turned back upright.
+ */
+function unrotate(atlas: RgbaImage, x: number, y: number, w: number, h: number): RgbaImage {
+  const out = createImage(w, h);
+  // upright (u, v) sits at (x + h - 1 - v, y + u) in the atlas
+  for (let v = 0; v < h; v++) {
+    for (let u = 0; u < w; u++) {
+      const from = ((y + u) * atlas.width + x + h - 1 - v) * 4;
+      out.data.set(atlas.data.subarray(from, from + 4), (v * w + u) * 4);
+    }
+  }
+  return out;
+}
+
 function cutSprite(atlas: RgbaImage, f: NitroSpriteFrame, file: string, key: string): RgbaImage {
   const { x, y, w, h } = f.frame;
-  if (f.rotated) throw new FormatError('nitro bundle', file, `sprite ${key} is rotated in the atlas, which is not supported`);
-  if (x < 0 || y < 0 || x + w > atlas.width || y + h > atlas.height) {
+  const [aw, ah] = f.rotated ? [h, w] : [w, h];
+  if (x < 0 || y < 0 || x + aw > atlas.width || y + ah > atlas.height) {
     throw new FormatError('nitro bundle', file, `sprite ${key} lies outside the ${atlas.width}x${atlas.height} atlas`);
   }
   // A sheet holding one untrimmed sprite (room backdrops: 3000x2015) is that sprite: no copy.
-  const whole = x === 0 && y === 0 && w === atlas.width && h === atlas.height;
-  const piece = whole ? atlas : cropImage(atlas, { x, y, width: w, height: h });
+  const whole = !f.rotated && x === 0 && y === 0 && w === atlas.width && h === atlas.height;
+  const piece = f.rotated ? unrotate(atlas, x, y, w, h) : whole ? atlas : cropImage(atlas, { x, y, width: w, height: h });
   // Trimmed frames: put the trimmed piece back at its place in the untrimmed source size.
   const src = f.spriteSourceSize;
   const size = f.sourceSize;
@@ -98,8 +114,13 @@ function cutSprite(atlas: RgbaImage, f: NitroSpriteFrame, file: string, key: str
   return piece;
 }
 
+export interface WriteLibraryOptions extends NitroWriteOptions {
+  /** A sprite's frame name in the spritesheet (default `<library>_<sprite>`; the group badge part library names them `badgepart_<name>.png`). */
+  frameName?: (sprite: string) => string;
+}
+
 /** Packs sprites into one atlas (shelf packing, deterministic order) and writes a `.nitro` bundle. */
-export async function writeAssetLibrary(lib: AssetLibrary, opts: NitroWriteOptions = {}): Promise<Buffer> {
+export async function writeAssetLibrary(lib: AssetLibrary, opts: WriteLibraryOptions = {}): Promise<Buffer> {
   const names = [...lib.sprites.keys()].sort();
   const { placements, width, height } = packShelves(names.map((n) => ({ key: n, width: lib.sprites.get(n)!.width, height: lib.sprites.get(n)!.height })));
   const atlas = createImage(Math.max(1, width), Math.max(1, height));
@@ -109,7 +130,7 @@ export async function writeAssetLibrary(lib: AssetLibrary, opts: NitroWriteOptio
     for (let row = 0; row < img.height; row++) {
       atlas.data.set(img.data.subarray(row * img.width * 4, (row + 1) * img.width * 4), ((p.y + row) * atlas.width + p.x) * 4);
     }
-    frames[`${lib.name}_${p.key}`] = {
+    frames[opts.frameName ? opts.frameName(p.key) : `${lib.name}_${p.key}`] = {
       frame: { x: p.x, y: p.y, w: img.width, h: img.height },
       rotated: false,
       trimmed: false,

@@ -7,7 +7,7 @@
 // ones recorded here: a thread never draws from a file that changed after its hotel was read.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAssetLibrary, readAssetNames, type AssetLibrary } from '../formats/asset-library.js';
 import type { AvatarActionsDoc, AvatarDocuments, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
@@ -18,6 +18,7 @@ import { findEffectSwfs, readFlashAvatarSources } from './flash.js';
 import { readEffectAnimations, readEffectSwf } from '../formats/flash/effect-library.js';
 import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
 import { readFlashAvatarData } from './flash-avatar-data.js';
+import { pathsSignature, type WatchedPath } from './files.js';
 
 /** A library file as the folder held it when read: name, path and the SHA-256 (hex) of its bytes. */
 export interface LibraryFile {
@@ -96,7 +97,7 @@ const FLASH_DOCUMENTS = [
   'figuredata.xml', 'figuremap.xml', 'HabboAvatarActions.xml', 'HabboAvatarGeometry.xml', 'HabboAvatarAnimation.xml',
   'HabboAvatarPartSets.xml', 'partsets.xml', 'draworder.xml', 'effectmap.xml',
 ];
-/** Folders holding libraries (both layouts): every entry counts, so a file still being copied shows. */
+/** Folders holding libraries (both layouts). */
 const LIBRARY_FOLDERS = [['bundled', 'figure'], ['bundled', 'effect'], ['gordon'], ['figure']];
 
 /** Reads the avatar sources of a hotel folder; a folder that is neither layout, or unreadable gamedata, throws. */
@@ -283,35 +284,18 @@ export function libraryLoader(layout: AvatarSources['layout'], kind: LibraryProb
 }
 
 /**
- * A cheap signature of everything `readAvatarSources` reads: the avatar gamedata documents and every
- * entry of the library folders (name, type, size, modification time, inode), without reading a file.
- * Equal signatures on two looks in a row mean nobody is writing there. About 1 ms per 100 files.
+ * The paths `readAvatarSources` reads, to watch (`pathsSignature`): the avatar gamedata documents and
+ * every entry of the library folders, so a file still being copied (under any name) shows.
  */
-export async function avatarFolderSignature(assetsDir: string): Promise<string> {
-  const h = createHash('sha256');
-  const look = async (rel: string, path: string) => {
-    const st = await stat(path).catch(() => undefined);
-    return { st, line: st ? `${rel}\0${st.isDirectory() ? 'd' : 'f'}\0${st.size}\0${st.mtimeMs}\0${st.ino}\n` : `${rel}\0-\n` };
-  };
-  const gamedata = join(assetsDir, 'gamedata');
-  for (const n of [...NITRO_DOCUMENTS, ...FLASH_DOCUMENTS]) h.update((await look(`gamedata/${n}`, join(gamedata, n))).line);
-  const listing = async (rel: string, depth: number): Promise<void> => {
-    const dir = join(assetsDir, rel);
-    const entries = await readdir(dir).catch(() => undefined);
-    if (!entries) {
-      h.update(`${rel}/\0-\n`);
-      return;
-    }
-    entries.sort();
-    // Stats in batches: the thread pool does the work, the event loop stays free; hashed in name order.
-    const looked: Awaited<ReturnType<typeof look>>[] = [];
-    for (let i = 0; i < entries.length; i += 64) {
-      looked.push(...(await Promise.all(entries.slice(i, i + 64).map((e) => look(`${rel}/${e}`, join(dir, e))))));
-    }
-    for (const l of looked) h.update(l.line);
+export function avatarWatchPaths(assetsDir: string): WatchedPath[] {
+  return [
+    ...[...NITRO_DOCUMENTS, ...FLASH_DOCUMENTS].map((n) => ({ path: join(assetsDir, 'gamedata', n) })),
     // Flash keeps release folders under gordon/ and figure/ (one level, as the reader looks).
-    if (depth > 0) for (let i = 0; i < entries.length; i++) if (looked[i]!.st?.isDirectory()) await listing(`${rel}/${entries[i]}`, depth - 1);
-  };
-  for (const parts of LIBRARY_FOLDERS) await listing(parts.join('/'), parts[0] === 'bundled' ? 0 : 1);
-  return h.digest('hex');
+    ...LIBRARY_FOLDERS.map((parts) => ({ path: join(assetsDir, ...parts), depth: parts[0] === 'bundled' ? 0 : 1 })),
+  ];
+}
+
+/** A signature of everything `readAvatarSources` reads, without reading a file. */
+export async function avatarFolderSignature(assetsDir: string): Promise<string> {
+  return pathsSignature(avatarWatchPaths(assetsDir));
 }

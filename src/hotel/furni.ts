@@ -41,6 +41,10 @@ const formatOf = (file: string): 'json' | 'xml' | 'txt' => (file.toLowerCase().e
 
 export async function detectLayout(assetsDir: string, o: LayoutOverrides = {}): Promise<AssetLayout> {
   const root = resolve(assetsDir);
+  if (!(await isDir(root))) throw new LayoutError(`the assets folder ${assetsDir} does not exist`);
+  // A file or folder named explicitly is named back when it is missing (not the layout's default path).
+  if (o.furnidata !== undefined && !(await isFile(resolve(o.furnidata)))) throw new LayoutError(`the furnidata file ${o.furnidata} does not exist`);
+  if (o.furniDir !== undefined && !(await isDir(resolve(o.furniDir)))) throw new LayoutError(`the furni folder ${o.furniDir} does not exist`);
   const nitroDir = o.furniDir ? resolve(o.furniDir) : join(root, 'bundled', 'furniture');
   const flashDir = o.furniDir ? resolve(o.furniDir) : join(root, 'hof_furni');
   const nitroData = join(root, 'gamedata', 'FurnitureData.json');

@@ -1,6 +1,6 @@
 // The built-in sample kit: our own procedurally drawn hotel in the Nitro layout (figure gamedata and
-// libraries from ./avatar, furnidata and furni bundles from ./furni). Both services use it as their
-// default assets; most tests use it as their fixture.
+// libraries from ./avatar, group badge parts and their table from ./badge, furnidata and furni bundles
+// from ./furni). Both services use it as their default assets; most tests use it as their fixture.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import { type KitFile } from './kit-file.js';
 import { avatarKitFiles } from './avatar/index.js';
 import { type FurniKitOptions, furniKitStream } from './furni/index.js';
 import { flashKitStream } from './flash/index.js';
+import { badgeKitFiles } from './badge/index.js';
 
 export type { KitFile } from './kit-file.js';
 
@@ -33,8 +34,8 @@ export interface KitStamp {
 }
 
 /**
- * Every kit file in a fixed order: avatar files, then the furnidata, then furni files (bundles, or SWFs
- * for the Flash layout).
+ * Every kit file in a fixed order: avatar files, badge files, then the furnidata, then furni files
+ * (bundles, or SWFs for the Flash layout).
  */
 export async function* sampleKitStream(opts: SampleKitOptions = {}): AsyncGenerator<KitFile> {
   if (opts.layout === 'flash') {
@@ -42,6 +43,7 @@ export async function* sampleKitStream(opts: SampleKitOptions = {}): AsyncGenera
     return;
   }
   for (const f of await avatarKitFiles()) yield f;
+  for (const f of await badgeKitFiles('nitro')) yield f;
   yield* furniKitStream(opts);
 }
 
@@ -68,7 +70,7 @@ export function generatorVersion(): string {
     }
   };
   walk(here);
-  for (const dep of ['../formats/asset-library', '../formats/nitro-container', '../formats/swf/writer', '../imaging/codec', '../imaging/image', '../imaging/composite']) {
+  for (const dep of ['../formats/asset-library', '../formats/nitro-container', '../formats/swf/writer', '../imaging/codec', '../imaging/image', '../imaging/composite', '../imaging/gif', '../formats/gif', '../formats/gif-lzw', '../imaging/png-compact']) {
     for (const ext of ['.ts', '.js']) {
       const p = resolve(here, dep + ext);
       if (existsSync(p)) files.push(p);

@@ -43,3 +43,21 @@ export function prepareHttpServer(server: Server, opts: HttpEdgeOptions): void {
     opts.logConnect?.(req.url ?? '', 405, Buffer.byteLength(body));
   });
 }
+
+/**
+ * Where both services listen unless told otherwise (`--host`): every interface, as a public image
+ * service and a container need. `--host 127.0.0.1` keeps a service to this machine (behind a local proxy).
+ */
+export const DEFAULT_HOST = '0.0.0.0';
+
+/** A URL this machine reaches a service bound to `host` at (the wildcard addresses → loopback). */
+export function localUrl(host: string, port: number): string {
+  const h = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
+}
+
+/** The bind address as a log line says it: "0.0.0.0:8081 (every interface)", "127.0.0.1:8081". */
+export function describeBind(host: string, port: number): string {
+  const wildcard = host === '0.0.0.0' || host === '::' || host === '';
+  return `${host.includes(':') ? `[${host}]` : host}:${port}${wildcard ? ' (every interface)' : ''}`;
+}

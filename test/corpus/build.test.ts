@@ -184,5 +184,5 @@ test('a killed build leaves a servable corpus; the rerun completes it; exit code
   assert.equal(strict.status, 1);
   const bad = spawnSync(node, cli(['--assets', join(root, 'nowhere'), '--out', out])[1], { cwd: repo, encoding: 'utf8' });
   assert.equal(bad.status, 1);
-  assert.match(bad.stderr, /no furni assets found/);
+  assert.match(bad.stderr, /the assets folder .*nowhere does not exist/);
 });

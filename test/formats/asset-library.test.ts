@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { readAssetLibrary, readAssetNames, writeAssetLibrary, packShelves } from '../../src/formats/asset-library.js';
 import { readNitroBundle, writeNitroBundle } from '../../src/formats/nitro-container.js';
 import { createImage, imagesEqual } from '../../src/imaging/image.js';
+import { encodePngCompact } from '../../src/imaging/png-compact.js';
 import { realdata } from '../helpers/realdata.js';
 
 function solid(w: number, h: number, rgba: [number, number, number, number]) {
@@ -44,6 +45,35 @@ test('asset names come from the JSON document alone: a bundle whose image does n
   raw[pngAt + 9 + 4] ^= 0xff; // the first byte of its zlib stream
   assert.deepEqual(readAssetNames(raw, 'shirt.nitro'), ['h_std_ch_210_2_0', 'h_std_ls_210_2_0', 'h_lsp_ch_210_2_0']);
   await assert.rejects(readAssetLibrary(raw, 'shirt.nitro'));
+});
+
+test('a frame packed rotated (TexturePacker: 90° clockwise in the atlas) reads back upright, trimmed ones at their source size', async () => {
+  // Upright 3×2 sprite, every pixel its own colour.
+  const upright = createImage(3, 2);
+  for (let i = 0; i < 6; i++) upright.data.set([10 * (i + 1), 0, 200 - i, 255], i * 4);
+  // The atlas holds it turned clockwise at (1, 1): 2 wide, 3 tall. Upright (u, v) → atlas (1 + 1 - v, 1 + u).
+  const atlas = createImage(4, 5);
+  for (let v = 0; v < 2; v++) for (let u = 0; u < 3; u++) atlas.data.set(upright.data.subarray((v * 3 + u) * 4, (v * 3 + u) * 4 + 4), ((1 + u) * 4 + 1 + 1 - v) * 4);
+  const frame = { frame: { x: 1, y: 1, w: 3, h: 2 }, rotated: true, trimmed: false, spriteSourceSize: { x: 0, y: 0, w: 3, h: 2 }, sourceSize: { w: 3, h: 2 } };
+  const trimmed = { ...frame, trimmed: true, spriteSourceSize: { x: 2, y: 1, w: 3, h: 2 }, sourceSize: { w: 6, h: 4 } };
+  const doc = { name: 'r', spritesheet: { meta: { image: 'r.png' }, frames: { 'r_plain.png': frame, 'r_trim.png': trimmed } } };
+  const bundle = writeNitroBundle([['r.json', Buffer.from(JSON.stringify(doc))], ['r.png', encodePngCompact(atlas)]]);
+  const lib = await readAssetLibrary(bundle, 'r.nitro');
+  assert.ok(imagesEqual(lib.sprites.get('plain.png')!, upright));
+  const full = lib.sprites.get('trim.png')!;
+  assert.deepEqual([full.width, full.height], [6, 4]);
+  const expected = createImage(6, 4);
+  for (let v = 0; v < 2; v++) expected.data.set(upright.data.subarray(v * 12, v * 12 + 12), ((1 + v) * 6 + 2) * 4);
+  assert.ok(imagesEqual(full, expected));
+  // A rotated frame that would run past the atlas (its atlas size is h × w) is refused.
+  const outside = { ...doc, spritesheet: { ...doc.spritesheet, frames: { 'r_x.png': { ...frame, frame: { x: 3, y: 1, w: 3, h: 2 } } } } };
+  await assert.rejects(readAssetLibrary(writeNitroBundle([['r.json', Buffer.from(JSON.stringify(outside))], ['r.png', encodePngCompact(atlas)]]), 'r.nitro'), /sprite r_x\.png lies outside the 4x5 atlas/);
+});
+
+test('writeAssetLibrary names frames as asked (the group badge library: badgepart_<name>.png)', async () => {
+  const bundle = await writeAssetLibrary({ name: 'group_badge', data: { name: 'group_badge' }, sprites: new Map([['badgepart_x', solid(2, 3, [9, 9, 9, 255])]]) }, { frameName: (s) => `${s}.png` });
+  const doc = JSON.parse(readNitroBundle(bundle).get('group_badge.json')!.toString('utf8')) as { spritesheet: { frames: Record<string, unknown> } };
+  assert.deepEqual(Object.keys(doc.spritesheet.frames), ['badgepart_x.png']);
 });
 
 test('shelf packing never overlaps', () => {

@@ -48,7 +48,7 @@ test('a library copied in while the service runs is drawn once the new hotel is 
   for (const sub of ['gamedata', join('bundled', 'figure'), join('bundled', 'effect')]) await cp(join(nitro.path, sub), join(dir, sub), { recursive: true });
   await rm(figureFile(dir, lib));
 
-  const s = await startAvatarService(testAvatarConfig(dir, 'http://127.0.0.1:9', { reloadIntervalMs: 200, clientRatePerSecond: 0 }));
+  const s = await startAvatarService(testAvatarConfig(dir, 'http://127.0.0.1:9', { checkIntervalMs: 200, clientRatePerSecond: 0 }));
   started.push(s);
   const figure = `${BASE}.ha-${set}-1`;
   const get = (f: string) => fetch(`${s.url}/avatar.png?figure=${f}&size=m&direction=3`, { redirect: 'manual' });

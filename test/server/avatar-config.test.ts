@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { avatarConfigFromEnv, defaultAvatarConfig } from '../../src/server/avatar/config.js';
+import { defaultAvatarConfig } from '../../src/server/avatar/config.js';
 import { avatarConfigFromFlags, defaultSampleKitDir } from '../../src/cli/serve-avatar.js';
+
+const avatarConfigFromEnv = (env: NodeJS.ProcessEnv) => avatarConfigFromFlags({}, env);
 import { RenderPool } from '../../src/server/avatar/render-pool.js';
 import { scanAvatarHotel } from '../../src/avatar/index.js';
 
@@ -54,19 +56,19 @@ test('environment variables set every setting; flags win over them', () => {
   assert.equal(flags.assetsDir, '/srv/hotel', 'untouched settings keep the environment value');
 });
 
-test('the hotel reload interval: 2 s as the furni service, from the environment or the flag, 0 = off, else at least 100 ms', () => {
-  assert.equal(defaultAvatarConfig().reloadIntervalMs, 2000);
-  assert.equal(avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_RELOAD_INTERVAL_MS: '0' }).reloadIntervalMs, 0);
-  assert.equal(avatarConfigFromFlags({ reloadIntervalMs: '500' }, { HOTEL_IMAGER_AVATAR_RELOAD_INTERVAL_MS: '0' }).reloadIntervalMs, 500);
-  assert.throws(() => avatarConfigFromFlags({ reloadIntervalMs: '10' }, {}), /reload interval must be 0 \(no polling\) or at least 100 ms/);
-  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_RELOAD_INTERVAL_MS: 'often' }), /HOTEL_IMAGER_AVATAR_RELOAD_INTERVAL_MS/);
+test('the hotel check interval: 2 s as the furni service, from the environment or the flag, 0 = off, else at least 100 ms', () => {
+  assert.equal(defaultAvatarConfig().checkIntervalMs, 2000);
+  assert.equal(avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS: '0' }).checkIntervalMs, 0);
+  assert.equal(avatarConfigFromFlags({ checkInterval: '500' }, { HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS: '0' }).checkIntervalMs, 500);
+  assert.throws(() => avatarConfigFromFlags({ checkInterval: '10' }, {}), /^UsageError: --check-interval must be 0 \(no polling\) or a whole number of milliseconds ≥ 100, got "10"$/);
+  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS: 'often' }), /HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS must be 0 \(no polling\)/);
 });
 
 test('bad settings are refused with the name of the setting', () => {
-  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_PORT: 'eighty' }), /HOTEL_IMAGER_AVATAR_PORT/);
-  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_FALLBACK_URL: 'not a url' }), /fallback URL/);
-  assert.throws(() => avatarConfigFromFlags({ workers: '0' }, {}), /worker/);
-  assert.throws(() => avatarConfigFromFlags({ logLevel: 'loud' }, {}), /log level/);
+  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_PORT: 'eighty' }), /^UsageError: HOTEL_IMAGER_AVATAR_PORT must be a port number from 0 to 65535, got "eighty"$/);
+  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_FALLBACK_URL: 'not a url' }), /HOTEL_IMAGER_FALLBACK_URL must be an absolute http:\/\/ or https:\/\/ URL/);
+  assert.throws(() => avatarConfigFromFlags({ workers: '0' }, {}), /--workers must be a whole number ≥ 1, got "0"/);
+  assert.throws(() => avatarConfigFromFlags({ logLevel: 'loud' }, {}), /--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "loud"/);
 });
 
 test('the sample kit goes under HOTEL_IMAGER_CACHE, else the XDG cache folder', () => {

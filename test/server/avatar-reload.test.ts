@@ -59,7 +59,7 @@ async function hotelCopy(): Promise<string> {
 }
 
 async function start(dir: string, over: Partial<AvatarServiceConfig> = {}, opts: OpenAvatarServiceOptions = {}) {
-  const s = await startAvatarService(testAvatarConfig(dir, api.base, { reloadIntervalMs: 100, clientRatePerSecond: 0, ...over }), opts);
+  const s = await startAvatarService(testAvatarConfig(dir, api.base, { checkIntervalMs: 100, clientRatePerSecond: 0, ...over }), opts);
   started.push(s);
   return s;
 }
@@ -174,7 +174,7 @@ test('a half-copied library is not swapped in: the old hotel serves until the ne
 
 test('a library still being written is not read: the folder is loaded once it looks the same twice', async () => {
   const dir = await hotelCopy();
-  const s = await start(dir, { reloadIntervalMs: 400 });
+  const s = await start(dir, { checkIntervalMs: 400 });
   const full = await renumberedLibrary(dir, 'hat_U_kitcap', NEW_LIB, NEW_IDS);
   await mapLibrary(dir, NEW_LIB, [{ id: 5090, type: 'ha' }, { id: 5091, type: 'ha' }]);
   await editSet(dir, 'ha', 9090, NEW_SET);
@@ -225,7 +225,7 @@ test('SIGHUP reloads at once (the CLI, with polling off)', async () => {
   const dir = await hotelCopy();
   const port = await freePort();
   const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve', 'avatar', '--assets', dir, '--host', '127.0.0.1', '--port', String(port), '--workers', '1', '--reload-interval-ms', '0', '--log-level', 'info'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve', 'avatar', '--assets', dir, '--host', '127.0.0.1', '--port', String(port), '--jobs', '1', '--check-interval', '0', '--log-level', 'info'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -288,8 +288,8 @@ test('a swap under load: every request answered 200 (no 5xx, no 302) while the h
 test('a render that finds its library replaced on disk is answered by the hotel loaded after the change', async () => {
   const dir = await hotelCopy();
   // No polling: the render itself asks for the look at the folder.
-  const s = await start(dir, { reloadIntervalMs: 0 });
-    const before = await start(await hotelCopy(), { reloadIntervalMs: 0 });
+  const s = await start(dir, { checkIntervalMs: 0 });
+    const before = await start(await hotelCopy(), { checkIntervalMs: 0 });
   const old = await avatar(before.url, CAP);
   // Replaced before this service ever drew from it: its worker reads the file, finds other bytes.
   await writeWhole(figureFile(dir, 'hat_U_kitcap'), await recolouredLibrary(dir, 'hat_U_kitcap'));
@@ -299,7 +299,7 @@ test('a render that finds its library replaced on disk is answered by the hotel 
   assert.equal(h.assets.generation, 2);
   assert.equal(h.renders.changedRetries, 1);
   assert.ok(!r.body.equals(old.body), 'drawn from the new file');
-  const fresh = await start(dir, { reloadIntervalMs: 0 });
+  const fresh = await start(dir, { checkIntervalMs: 0 });
   assert.ok(r.body.equals((await avatar(fresh.url, CAP)).body), 'as a service started on the new folder draws it');
 });
 
@@ -378,7 +378,7 @@ test('every library is checked at start and after each swap: a broken one is nam
     const broken = lib('hat_U_kitcap');
     await writeFile(broken, Buffer.from('FWS\x0a not really a library'));
     const lines: string[] = [];
-    const s = await start(dir, { logLevel: 'error', reloadIntervalMs: 0 }, { logStream: { write: (l: string) => void lines.push(l) } as unknown as NodeJS.WritableStream });
+    const s = await start(dir, { logLevel: 'error', checkIntervalMs: 0 }, { logStream: { write: (l: string) => void lines.push(l) } as unknown as NodeJS.WritableStream });
     const namings = () => lines.map((l) => JSON.parse(l) as { msg: string; file?: string; generation?: number }).filter((l) => l.file === broken);
     const h = await health(s.url);
     assert.equal(h.ok, true);
@@ -417,4 +417,18 @@ test('a deploy that switches a symlink to a new folder is picked up; the old fol
   const kept = await avatar(s.url, FIG);
   assert.equal(kept.etag, plain.etag, 'same libraries in the new folder: same ETag');
   assert.equal((await avatar(s.url, FIG, '&direction=6')).status, 200, 'cold renders read the new folder');
+});
+
+test('the group badge table is watched and reloaded with the hotel', async () => {
+  const dir = await hotelCopy();
+  const s = await start(dir);
+  const badges = async () => ((await (await get(s.url, '/healthz')).json()) as { badges: { enabled: boolean; identity: string; bases: number } }).badges;
+  const before = await badges();
+  assert.equal(before.enabled, true);
+  // The table loses its last row (an operator's edit of the emulator export).
+  const table = join(dir, 'gamedata', 'guilds_elements.csv');
+  const rows = (await readFile(table, 'utf8')).trimEnd().split('\n');
+  await writeWhole(table, rows.slice(0, -1).join('\n') + '\n');
+  await until('the badge data to be reloaded', async () => (await badges()).identity !== before.identity);
+  assert.equal((await health(s.url)).assets.generation, 1, 'the avatar hotel itself did not change');
 });

@@ -301,10 +301,11 @@ describe('a shared store that fails', () => {
 });
 
 test('--redis takes redis://HOST:PORT/DB; anything else is a clear error', async () => {
-  const { avatarConfigFromEnv } = await import('../../src/server/avatar/config.js');
-  assert.equal(avatarConfigFromEnv({ HOTEL_IMAGER_REDIS: 'redis://10.0.0.5:6380/2' }).redisUrl, 'redis://10.0.0.5:6380/2');
-  assert.equal(avatarConfigFromEnv({}).redisUrl, undefined);
-  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_REDIS: 'http://10.0.0.5:6380' }), /redis:\/\/HOST:PORT\/DB/);
-  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_REDIS: 'redis://h:1/x' }), /database/);
-  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_REDIS: 'redis://h:1/0', HOTEL_IMAGER_REDIS_TIMEOUT_MS: '0' }), /timeout/);
+  const { avatarConfigFromFlags } = await import('../../src/cli/serve-avatar.js');
+  const fromEnv = (env: Record<string, string>) => avatarConfigFromFlags({}, env);
+  assert.equal(fromEnv({ HOTEL_IMAGER_REDIS: 'redis://10.0.0.5:6380/2' }).redisUrl, 'redis://10.0.0.5:6380/2');
+  assert.equal(fromEnv({}).redisUrl, undefined);
+  assert.throws(() => fromEnv({ HOTEL_IMAGER_REDIS: 'http://10.0.0.5:6380' }), /HOTEL_IMAGER_REDIS must be a redis:\/\/HOST:PORT\/DB address/);
+  assert.throws(() => fromEnv({ HOTEL_IMAGER_REDIS: 'redis://h:1/x' }), /whose DB is a number, got "redis:\/\/h:1\/x"/);
+  assert.throws(() => fromEnv({ HOTEL_IMAGER_REDIS: 'redis://h:1/0', HOTEL_IMAGER_REDIS_TIMEOUT_MS: '0' }), /HOTEL_IMAGER_REDIS_TIMEOUT_MS must be a whole number of milliseconds ≥ 1/);
 });

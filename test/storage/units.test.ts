@@ -4,8 +4,11 @@ import assert from 'node:assert/strict';
 import { Command } from 'commander';
 import { manifestKey, manifestPublishedAt, objectKey, objectSha256 } from '../../src/storage/bucket-layout.js';
 import { formatS3Url, isS3Url, parseS3Url } from '../../src/storage/s3-settings.js';
-import { parseDuration } from '../../src/cli/publish.js';
-import { addS3Options, s3Settings, type S3Flags } from '../../src/cli/s3-options.js';
+import { duration } from '../../src/settings/values.js';
+import { addOptions, readOptions } from '../../src/cli/options.js';
+import { S3_OPTIONS, s3Settings, type S3Flags } from '../../src/cli/s3-options.js';
+
+const parseDuration = duration('s');
 
 test('s3:// addresses: bucket and a normalised prefix; anything else is refused by name', () => {
   assert.deepEqual(parseS3Url('s3://my-bucket'), { bucket: 'my-bucket', prefix: '' });
@@ -42,8 +45,8 @@ test('publish --grace durations', () => {
   assert.equal(parseDuration('1h'), 3_600_000);
   assert.equal(parseDuration('2d'), 172_800_000);
   assert.equal(parseDuration('250ms'), 250);
-  assert.throws(() => parseDuration('soon'), /expected a duration/);
-  assert.throws(() => parseDuration('-1h'), /expected a duration/);
+  assert.throws(() => parseDuration('soon'), /a duration such as 0, 90s/);
+  assert.throws(() => parseDuration('-1h'), /a duration such as 0, 90s/);
 });
 
 test('the S3 flags: flags, then HOTEL_IMAGER_S3_* variables, then defaults; bad values named', () => {
@@ -51,10 +54,10 @@ test('the S3 flags: flags, then HOTEL_IMAGER_S3_* variables, then defaults; bad 
     const saved = { ...process.env };
     Object.assign(process.env, env);
     try {
-      const cmd = addS3Options(new Command('x').exitOverride().configureOutput({ writeErr: () => undefined }));
+      const cmd = addOptions(new Command('x').exitOverride().configureOutput({ writeErr: () => undefined }), S3_OPTIONS);
       cmd.action(() => undefined);
       cmd.parse(argv, { from: 'user' });
-      return cmd.opts<S3Flags>();
+      return readOptions(cmd, S3_OPTIONS);
     } finally {
       for (const k of Object.keys(env)) if (!(k in saved)) delete process.env[k];
     }
@@ -72,7 +75,7 @@ test('the S3 flags: flags, then HOTEL_IMAGER_S3_* variables, then defaults; bad 
   });
   assert.equal(s3Settings(parse([], { HOTEL_IMAGER_S3_FORCE_PATH_STYLE: 'false' })).forcePathStyle, false);
   assert.equal(s3Settings(parse(['--s3-endpoint', 'http://a:1'], { HOTEL_IMAGER_S3_ENDPOINT: 'http://b:2' })).endpoint, 'http://a:1');
-  assert.throws(() => parse(['--s3-endpoint', 'minio:9000']), /s3-endpoint.*http:\/\/ or https:\/\/ URL/);
-  assert.throws(() => parse(['--s3-timeout', '5']), /s3-timeout.*milliseconds ≥ 100/);
-  assert.throws(() => parse([], { HOTEL_IMAGER_S3_FORCE_PATH_STYLE: 'maybe' }), /expected true or false/);
+  assert.throws(() => parse(['--s3-endpoint', 'minio:9000']), /^UsageError: --s3-endpoint must be an absolute http:\/\/ or https:\/\/ URL, e.g. http:\/\/127.0.0.1:9000, got "minio:9000"$/);
+  assert.throws(() => parse(['--s3-timeout', '5']), /--s3-timeout must be a whole number of milliseconds ≥ 100, got "5"/);
+  assert.throws(() => parse([], { HOTEL_IMAGER_S3_FORCE_PATH_STYLE: 'maybe' }), /HOTEL_IMAGER_S3_FORCE_PATH_STYLE must be true or false/);
 });

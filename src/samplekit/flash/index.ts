@@ -23,6 +23,7 @@ import { effectLibraries, effectMapJson } from '../avatar/effects.js';
 import { furniSwf } from './furni-swf.js';
 import { avatarActionsXml, figureDataXml, figureMapXml, furnidataXml } from './gamedata.js';
 import { drawOrderXml } from './draworder.js';
+import { badgeKitFiles } from '../badge/index.js';
 
 export const flashFurniPath = (classname: string, revision: number) => `hof_furni/${revision}/${classname}.swf`;
 export const flashFigurePath = (library: string) => `gordon/${library}.swf`;
@@ -87,5 +88,6 @@ export async function* furniFlashStream(opts: FurniKitOptions = {}): AsyncGenera
 /** Every file of the Flash-layout kit: avatar files, then furnidata.xml, then furni SWFs. */
 export async function* flashKitStream(opts: FurniKitOptions = {}): AsyncGenerator<KitFile> {
   for (const f of avatarFlashFiles()) yield f;
+  for (const f of await badgeKitFiles('flash')) yield f;
   yield* furniFlashStream(opts);
 }

@@ -1,4 +1,4 @@
-// /avatar.png and /avatar on Node's own request handler, ahead of Fastify: every method on these paths
+// /avatar.png, /avatar and the classic imager's paths (/habbo-imaging/avatarimage, …) on Node's own request handler, ahead of Fastify: every method on these paths
 // is answered here. GET and HEAD give the image (straight from memory for a URL answered before, else
 // through the service), OPTIONS the CORS preflight, every other method 405. The method alone decides:
 // a request body is never read, so its content type or size cannot change the answer (Node discards
@@ -30,11 +30,46 @@ export interface AvatarHandlerOptions {
   onError: (err: unknown, url: string) => void;
 }
 
-function isAvatarUrl(url: string): boolean {
+/**
+ * The paths of the avatar route. `/avatar.png` and `/avatar` are ours; the `/habbo-imaging/` paths are the
+ * classic imager's, so a page switches to us by changing only the host. A path may fix one parameter:
+ * `.gif` is `img_format=gif`, `head` is `headonly=1` (what pages and emulators' event streams used it
+ * for). Whatever the query says of that parameter is replaced, so the URL means what its path says and
+ * shares its cache entry with the `/avatar.png` URL that spells the parameter out.
+ */
+type Fixed = readonly (readonly [string, string])[];
+const GIF = ['img_format', 'gif'] as const;
+const HEAD = ['headonly', '1'] as const;
+const AVATAR_PATHS: ReadonlyMap<string, Fixed> = new Map<string, Fixed>([
+  ['/avatar.png', []],
+  ['/avatar', []],
+  ['/habbo-imaging/avatarimage', []],
+  ['/habbo-imaging/avatarimage.png', []],
+  ['/habbo-imaging/avatarimage.gif', [GIF]],
+  ['/habbo-imaging/head', [HEAD]],
+  ['/habbo-imaging/head.png', [HEAD]],
+  ['/habbo-imaging/head.gif', [HEAD, GIF]],
+]);
+
+/** Every path of the avatar route, for docs and tests. */
+export const AVATAR_ROUTE_PATHS: readonly string[] = [...AVATAR_PATHS.keys()];
+
+/** The parameters a path fixes, or undefined when the URL is not on the avatar route. */
+function avatarRoute(url: string): Fixed | undefined {
   // Exact paths, with or without a query string; anything else (other spellings included) is Fastify's.
-  if (url.startsWith('/avatar.png')) return url.length === 11 || url.charCodeAt(11) === 0x3f;
-  if (url.startsWith('/avatar')) return url.length === 7 || url.charCodeAt(7) === 0x3f;
-  return false;
+  const q = url.indexOf('?');
+  return AVATAR_PATHS.get(q < 0 ? url : url.slice(0, q));
+}
+
+/** The raw query with each fixed parameter set to its value: other pairs keep their bytes and order. */
+export function withFixedParameters(rawQuery: string, fixed: Fixed): string {
+  if (fixed.length === 0) return rawQuery;
+  const names = new Set(fixed.map(([name]) => name));
+  const kept = rawQuery === '' ? [] : rawQuery.split('&').filter((pair) => {
+    const name = [...new URLSearchParams(pair).keys()][0];
+    return name === undefined || !names.has(name);
+  });
+  return [...kept, ...fixed.map(([name, value]) => `${name}=${value}`)].join('&');
 }
 
 /** A field from the raw header list (repeats joined with ", " as Node joins them), without building req.headers. */
@@ -59,7 +94,7 @@ function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   return req.socket.remoteAddress ?? '';
 }
 
-function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): number {
+export function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): number {
   const length = Buffer.byteLength(text);
   res.writeHead(status, {
     ...extra,
@@ -73,7 +108,7 @@ function sendText(res: ServerResponse, status: number, text: string, extra: Reco
 }
 
 /** The image, or 304 when If-None-Match names its ETag; returns [status, body bytes]. */
-function sendImage(req: IncomingMessage, res: ServerResponse, image: CachedImage, cacheControl: string, source: string): [number, number] {
+export function sendImage(req: IncomingMessage, res: ServerResponse, image: CachedImage, cacheControl: string, source: string): [number, number] {
   const headers: Record<string, string> = {
     'access-control-allow-origin': '*',
     etag: image.etag,
@@ -108,7 +143,7 @@ function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: AvatarAns
   return [302, sendText(res, 302, text, extra, FALLBACK_CACHE_CONTROL)];
 }
 
-function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
+export function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
   const asked = rawHeader(req.rawHeaders, 'access-control-request-headers')?.trim();
   res.writeHead(204, {
     'access-control-allow-origin': '*',
@@ -129,13 +164,20 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
     logLine?.(method, url, status, bytes, Math.round((performance.now() - started) * 100) / 100);
   };
 
-  const answerImage = async (req: IncomingMessage, res: ServerResponse, url: string, started: number) => {
+  const answerImage = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: string,
+    fixed: Fixed,
+    started: number,
+  ) => {
     const method = req.method!;
     let status: number;
     let bytes: number;
     try {
       const q = url.indexOf('?');
-      const answer = await service.answer(q < 0 ? '' : url.slice(q + 1), clientAddress(req, opts.trustProxy));
+      const query = withFixedParameters(q < 0 ? '' : url.slice(q + 1), fixed);
+      const answer = await service.answer(query, clientAddress(req, opts.trustProxy));
       // A `?figure=` image never changes for its URL: the next request for it is answered from memory.
       if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL) hot.set(url, answer.key, answer.generation);
       [status, bytes] = sendAnswer(req, res, answer);
@@ -153,7 +195,8 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
 
   return (req, res) => {
     const url = req.url ?? '';
-    if (!isAvatarUrl(url)) return false;
+    const fixed = avatarRoute(url);
+    if (fixed === undefined) return false;
     const started = performance.now();
     const method = req.method ?? '';
     if (method === 'GET' || method === 'HEAD') {
@@ -166,7 +209,7 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
         return true;
       }
       if (key !== undefined) hot.delete(url); // its image was evicted
-      void answerImage(req, res, url, started);
+      void answerImage(req, res, url, fixed, started);
     } else if (method === 'OPTIONS') {
       sendPreflight(req, res);
       finish(method, url, 204, 0, started);

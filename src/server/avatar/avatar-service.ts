@@ -3,7 +3,7 @@
 // spec's fallback redirect (never a 5xx). Each request plans, keys and renders with the hotel in service
 // when it arrived (a reload swaps in a new one between requests, never during one).
 import { LRUCache } from 'lru-cache';
-import { normalizeAction, normalizeGesture, type AvatarRequest } from '../../avatar/request.js';
+import { normalizeAction, normalizeGesture, parseAction, type AvatarRequest } from '../../avatar/request.js';
 import { avatarCacheKey, canonicalAvatarKey, keyDigest } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
 import { cachedImage, type CachedImage, type ImageCache } from './image-cache.js';
@@ -75,6 +75,13 @@ export type ImageSource = 'memory' | 'disk' | 'redis' | 'render';
 
 type Failure = SharedFailure;
 
+/**
+ * Joins the key of effect and dance requests only: raised when the answer to such a URL changes while the
+ * renderer version does not, so disk and Redis entries written before are never served for it.
+ * 2: `img_format=gif` without `animated=1` shows a dance's or effect's whole loop (it was its first frame).
+ */
+const EFFECT_KEY_REVISION = 2;
+
 /** Bytes the remembered failures may hold together (~10,000 of them). */
 export const FAILURE_CACHE_BYTES = 8 * 1024 * 1024;
 /** A remembered message is cut here: it is a fallback's log detail, not a record of the request. */
@@ -92,6 +99,34 @@ function rememberedFailure(err: unknown): Failure | undefined {
   if (err instanceof RenderFailedError && err.code === CHANGED_UNDER_IT) return undefined;
   const e = err as Error & { code?: string };
   return { code: String(e?.code ?? e?.name ?? 'Error').slice(0, MAX_FAILURE_TEXT), message: String(e?.message ?? err).slice(0, MAX_FAILURE_TEXT) };
+}
+
+/**
+ * The renderer's request for a parsed pose: a pose that does not animate is a plain still (whatever
+ * `animated`, `frames` and `frame_num` said, so its cache key is the still's); `frame_num` shows one frame
+ * of the loop; a GIF of an animating pose is its loop.
+ */
+export function avatarRequest(figure: string, pose: AvatarPose, frameCount: (req: AvatarRequest) => number): AvatarRequest {
+  const req: AvatarRequest = { figure, ...pose };
+  let loop = 1;
+  if (req.animated || req.format === 'gif' || req.frameNum !== undefined) {
+    try {
+      loop = frameCount(req);
+    } catch {
+      loop = 1; // the render itself reports what is wrong with the figure
+    }
+  }
+  if (loop <= 1) {
+    req.animated = false;
+    req.frames = 0;
+    delete req.frameNum;
+  } else if (req.frameNum !== undefined) {
+    req.animated = true;
+    req.frames = 0;
+  } else if (req.format === 'gif') {
+    req.animated = true;
+  }
+  return req;
 }
 
 export class AvatarService {
@@ -122,7 +157,7 @@ export class AvatarService {
       const figure = identity.kind === 'figure' ? { ok: true as const, figure: identity.figure } : await this.figureOf(identity);
       if (!figure.ok) return fallback('user-unresolved', figure.detail);
       const req = this.request(figure.figure, pose, hotel);
-      const version = hotel.keyVersion(req);
+      const version = this.keyVersion(req, hotel);
       const key = avatarCacheKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: version });
       const cacheControl = identity.kind === 'figure' ? FIGURE_CACHE_CONTROL : USER_CACHE_CONTROL;
       const answer = (image: CachedImage, source: ImageSource): AvatarAnswer => ({ kind: 'image', image, key, cacheControl, source, generation: hotel.generation });
@@ -184,7 +219,7 @@ export class AvatarService {
       const figure = await this.figureOf(identity);
       if (!figure.ok) return { kind: 'failed', reason: 'user-unresolved', detail: figure.detail };
       req = this.request(figure.figure, pose, hotel);
-      const canonicalKey = canonicalAvatarKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: hotel.keyVersion(req) });
+      const canonicalKey = canonicalAvatarKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: this.keyVersion(req, hotel) });
       if (!this.deps.clientRate.take(client)) return { kind: 'failed', req, reason: 'rate-limited', detail: `client ${client} is over its render rate` };
       const output = await this.deps.renderer.renderDebug(req, hotel);
       return { kind: 'debug', req, key: keyDigest(canonicalKey), canonicalKey, output };
@@ -218,32 +253,22 @@ export class AvatarService {
   }
 
   /**
+   * The first line of a cache key: the hotel's (renderer version and what the render reads), and the
+   * effect key revision for an effect or dance request.
+   */
+  private keyVersion(req: AvatarRequest, hotel: HotelView): string {
+    const usesEffects = !!req.effect || !!req.dance || parseAction(req.action).dance !== undefined;
+    return usesEffects ? `${hotel.keyVersion(req)}/fx${EFFECT_KEY_REVISION}` : hotel.keyVersion(req);
+  }
+
+  /**
    * The renderer's request. A pose that cannot animate under this crop becomes the plain still, whatever
    * `animated`, `frames` or `frame_num` say (so its key and bytes are the still's, in the asked format).
    * A GIF shows the loop as `animated=1` does; `frame_num` has the whole loop rendered and one frame of
    * it shown (output.ts), whatever `animated` and `frames` say.
    */
   private request(figure: string, pose: AvatarPose, hotel: HotelView): AvatarRequest {
-    const req: AvatarRequest = { figure, ...pose };
-    let loop = 1;
-    if (req.animated || req.format === 'gif' || req.frameNum !== undefined) {
-      try {
-        loop = hotel.frameCount(req);
-      } catch {
-        loop = 1; // the render itself reports what is wrong with the figure
-      }
-    }
-    if (loop <= 1) {
-      req.animated = false;
-      req.frames = 0;
-      delete req.frameNum;
-    } else if (req.frameNum !== undefined) {
-      req.animated = true;
-      req.frames = 0;
-    } else if (req.format === 'gif') {
-      req.animated = true;
-    }
-    return req;
+    return avatarRequest(figure, pose, (req) => hotel.frameCount(req));
   }
 
   private startRender(key: string, version: string, req: AvatarRequest, hotel: HotelView): Promise<{ image: CachedImage; source: ImageSource }> {

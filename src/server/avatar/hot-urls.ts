@@ -35,8 +35,8 @@ export class HotUrls {
     return this.map.get(url);
   }
 
-  /** Keeps `url` → `key` when the key was made with the hotel generation whose keys the map holds. */
-  set(url: string, key: string, generation: number): void {
+  /** Keeps `url` → `key` when the key was made with the hotel generation whose keys the map holds (default: it was). */
+  set(url: string, key: string, generation = this.generation): void {
     if (url.length > HOT_URL_MAX_LENGTH || generation !== this.generation) return;
     this.map.set(url, key);
   }

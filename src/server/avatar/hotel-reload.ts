@@ -9,9 +9,11 @@
 // /healthz, and that state of the folder is not tried again until it changes.
 import { LRUCache } from 'lru-cache';
 import {
-  animationFrameCount, avatarFolderSignature, hotelFromSnapshot, RENDERER_VERSION, renderInputsDigest, renderInputsFields, scanAvatarHotel,
+  animationFrameCount, hotelFromSnapshot, RENDERER_VERSION, renderInputsDigest, renderInputsFields, scanAvatarHotel,
   type AvatarHotel, type AvatarHotelSnapshot, type AvatarRequest, type LibraryProblem,
 } from '../../avatar/index.js';
+import { avatarWatchPaths } from '../../hotel/avatar.js';
+import { pathsSignature } from '../../hotel/files.js';
 import { type HotelView } from './avatar-service.js';
 import { type RenderPool } from './render-pool.js';
 
@@ -23,6 +25,17 @@ export const WORKER_LOAD_TIMEOUT_MS = 60_000;
 const SETTLE_LOOK_MS = 1000;
 
 export type ReloadTrigger = 'poll' | 'signal' | 'stale';
+
+/**
+ * Other data the service reads from files (group badges): watched with the hotel, reloaded on the same
+ * settled change and on SIGHUP. It swaps, logs and reports its own result.
+ */
+export interface ReloadCompanion {
+  name: string;
+  /** Files and folders to watch besides the avatar assets. */
+  paths(): string[];
+  reload(): Promise<unknown>;
+}
 
 export interface ReloadResult {
   /** swapped: a new hotel is in service; unchanged: same content; changing: the folder moved while read; failed: see error. */
@@ -71,7 +84,7 @@ export class ServedHotel implements HotelView {
 export interface HotelReloaderOptions {
   assetsDir: string;
   pool: RenderPool;
-  /** The hotel the service started with (generation 1) and the folder's signature when it was read. */
+  /** The hotel the service started with (generation 1) and the folder's signature (`avatarFolderSignature`) when it was read. */
   first: ServedHotel;
   firstSignature: string;
   /** Milliseconds between looks at the folder; 0 = no polling (SIGHUP only). */
@@ -136,6 +149,7 @@ export class HotelReloader {
   private lookAgain = false;
   private closed = false;
   private readonly waiters = new Set<() => void>();
+  private readonly companions: ReloadCompanion[] = [];
   private checks = 0;
   private reloads = 0;
   private unchanged = 0;
@@ -159,8 +173,25 @@ export class HotelReloader {
     return this.served;
   }
 
+  /** Watches `companion`'s files too (added before `start`, which takes their state as served). */
+  addCompanion(companion: ReloadCompanion): void {
+    this.companions.push(companion);
+  }
+
+  /** The avatar assets' and the companions' files, without reading one. */
+  private async signature(): Promise<string> {
+    const [hotel, others] = await Promise.all([pathsSignature(avatarWatchPaths(this.opts.assetsDir)), this.companionSignature()]);
+    return `${hotel}|${others}`;
+  }
+
+  private companionSignature(): Promise<string> {
+    return pathsSignature(this.companions.flatMap((c) => c.paths().map((path) => ({ path, depth: 0 }))));
+  }
+
   /** Starts polling (when the interval is not 0); the timer never keeps the process alive. */
-  start(): void {
+  async start(): Promise<void> {
+    // The hotel's files as they were before it was read; the companions' as they are now (just loaded).
+    this.servedSignature = `${this.opts.firstSignature}|${await this.companionSignature()}`;
     if (this.opts.intervalMs > 0) this.schedule(this.opts.intervalMs);
   }
 
@@ -271,7 +302,7 @@ export class HotelReloader {
   private async poll(): Promise<void> {
     if (this.running || this.closed) return;
     this.checks++;
-    const signature = await avatarFolderSignature(this.opts.assetsDir);
+    const signature = await this.signature();
     if (signature === this.servedSignature || signature === this.failedSignature) {
       this.pending = undefined;
       return;
@@ -287,15 +318,29 @@ export class HotelReloader {
     await this.reload('poll');
   }
 
+  /** The hotel, then the companions (whatever the hotel's outcome, unless the folder moved while read). */
   private async load(trigger: ReloadTrigger): Promise<ReloadResult> {
+    const result = await this.loadHotel(trigger);
+    if (result.outcome === 'changing' || this.closed) return result;
+    for (const c of this.companions) {
+      try {
+        await c.reload();
+      } catch (e) {
+        this.opts.log('error', `${c.name} reload failed`, { assets: this.opts.assetsDir, error: message(e) });
+      }
+    }
+    return result;
+  }
+
+  private async loadHotel(trigger: ReloadTrigger): Promise<ReloadResult> {
     const startedAt = Date.now();
     const detectedAt = this.pending?.seenAt ?? startedAt;
     let signature: string | undefined;
     let snap: AvatarHotelSnapshot;
     try {
-      signature = await avatarFolderSignature(this.opts.assetsDir);
+      signature = await this.signature();
       snap = await scanAvatarHotel(this.opts.assetsDir);
-      const after = await avatarFolderSignature(this.opts.assetsDir);
+      const after = await this.signature();
       if (after !== signature) {
         // Written to while it was read: what was read may mix two states. The next looks decide.
         this.pending = { signature: after, since: Date.now(), seenAt: detectedAt };

@@ -125,7 +125,7 @@ export class ImageCache {
     return hit;
   }
 
-  /** `version`: the key version the key was made with (the ETag's, see imageEtag). */
+  /** `version`: what made the entry, the key version it was keyed with (its ETag's, see imageEtag; badges share the cache). */
   async getDisk(key: string, version: string): Promise<CachedImage | undefined> {
     const dir = this.opts.diskDir;
     if (dir === undefined) return undefined;

@@ -3,6 +3,8 @@
 import { type FastifyInstance } from 'fastify';
 import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
+import { openBadges, type BadgeRoutes } from '../badge/index.js';
+import { localUrl } from '../http-server.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
 import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from './hotel-reload.js';
@@ -23,6 +25,8 @@ export interface AvatarServiceInstance {
   cache: ImageCache;
   /** The hotel in service and its reloads: `hotels.stats()` has the generation, reload failures and last error. */
   hotels: HotelReloader;
+  /** Group badges (/habbo-imaging/badge): their service, health and reload. */
+  badges: BadgeRoutes;
   config: AvatarServiceConfig & { assetsDir: string };
   /** Reads the assets folder now and swaps the new hotel in when it changed and loads (what SIGHUP does). */
   reload(): Promise<ReloadResult>;
@@ -79,7 +83,7 @@ export async function openAvatarService(
     pool,
     first,
     firstSignature: signature,
-    intervalMs: config.reloadIntervalMs,
+    intervalMs: config.checkIntervalMs,
     log,
     onSwap: (served) => onSwap(served),
   });
@@ -104,6 +108,14 @@ export async function openAvatarService(
     errorTtlMs: Math.min(config.userNegativeTtlMs, 10_000),
     maxBytes: DEFAULT_USER_LOOKUP.maxBytes,
   }, shared);
+  let badges: BadgeRoutes;
+  try {
+    badges = await openBadges(config, { cache, shared, log });
+  } catch (err) {
+    await pool.close();
+    await ownStore?.close();
+    throw err;
+  }
   const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
   const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
   const hot = new HotUrls(hotUrlBytes(config.memoryCacheBytes), first.generation);
@@ -145,6 +157,7 @@ export async function openAvatarService(
       users: users.stats(),
       // Redis down is not unhealthy: the instance answers from memory and renders locally meanwhile.
       redis: shared ? shared.stats() : null,
+      badges: badges.health(),
       limits: {
         clientRatePerSecond: config.clientRatePerSecond,
         clientBurst: config.clientBurst,
@@ -153,16 +166,20 @@ export async function openAvatarService(
       },
     };
   };
-  app = buildAvatarApp({ service, hot, health, logLevel: config.logLevel, logStream: opts.logStream, trustProxy: config.trustProxy });
+  app = buildAvatarApp({ service, hot, health, logLevel: config.logLevel, logStream: opts.logStream, trustProxy: config.trustProxy, rawRoutes: [badges.route] });
+  badges.announce();
   const built = app;
   logLibraryProblems(first, log);
-  hotels.start();
+  // Badge data is watched with the hotel and reloaded with it (its files, and where they would appear).
+  hotels.addCompanion({ name: 'badges', paths: () => badges.watchPaths(), reload: () => badges.reload() });
+  await hotels.start();
   return {
     app: built,
     service,
     pool,
     cache,
     hotels,
+    badges,
     config,
     reload: () => hotels.reload('signal'),
     close: async () => {
@@ -190,6 +207,5 @@ export async function startAvatarService(
   }
   const addr = instance.app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return { ...instance, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
+  return { ...instance, url: localUrl(config.host, port) };
 }

@@ -1,7 +1,7 @@
-// HTTP adapter for the avatar service: /avatar.png and /avatar (every method, avatar-handler.ts, on
+// HTTP adapter for the avatar service: /avatar.png, /avatar and /habbo-imaging/avatarimage (every method, avatar-handler.ts, on
 // Node's request handler), then Fastify for /render, /healthz, /version and unknown paths. Every
 // response carries `Access-Control-Allow-Origin: *` (spec §5). No route reads a request body.
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { prepareHttpServer } from '../http-server.js';
 import { installRequestLog, logPath, serverLogOptions, type LogLevel } from '../request-log.js';
@@ -9,6 +9,9 @@ import { AVATAR_ALLOW, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT, type Reques
 import { type AvatarService } from './avatar-service.js';
 import { type HotUrls } from './hot-urls.js';
 import { renderDebugPage } from './render-page.js';
+
+/** A route answered on Node's request handler ahead of Fastify (true: it answered). */
+export type RawRouteFactory = (ctx: { logLine: RequestLineLogger | undefined; onError: (err: unknown, url: string) => void }) => (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export interface AvatarAppOptions {
   service: AvatarService;
@@ -20,6 +23,8 @@ export interface AvatarAppOptions {
   logStream?: NodeJS.WritableStream;
   /** Take the client address from X-Forwarded-For (behind a CDN or proxy) for the per-client limit. */
   trustProxy: boolean;
+  /** More routes on Node's handler, tried after the avatar route (the badge routes). */
+  rawRoutes?: RawRouteFactory[];
 }
 
 function rawQueryOf(request: FastifyRequest): string {
@@ -54,12 +59,17 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
     logLine,
     onError: (err, url) => built?.log.error({ err, path: logPath(url) }, 'avatar handler failed'),
   });
+  const rawRoutes = (opts.rawRoutes ?? []).map((make) =>
+    make({ logLine, onError: (err, url) => built?.log.error({ err, path: logPath(url) }, 'request handler failed') }),
+  );
   const app = Fastify({
     ...serverLogOptions({ level: opts.logLevel, stream: opts.logStream }),
     genReqId: nextId,
     serverFactory: (fastifyHandler) => {
       const server = createServer((req, res) => {
-        if (!avatarHandler(req, res)) fastifyHandler(req, res);
+        if (avatarHandler(req, res)) return;
+        for (const route of rawRoutes) if (route(req, res)) return;
+        fastifyHandler(req, res);
       });
       prepareHttpServer(server, {
         allow: AVATAR_ALLOW,

@@ -97,9 +97,9 @@ export class SharedAvatarCache {
     });
   }
 
-  /** The image and a remembered failure (of hotel `scope`) for a key, in one round trip. */
-  async lookup(key: string, scope: string): Promise<{ image?: Buffer; failure?: SharedFailure }> {
-    const values = await this.store.getMany([this.k('img', key), this.failKey(key, scope)]);
+  /** The image and a remembered failure (of hotel `scope`; none without one) for a key, in one round trip. */
+  async lookup(key: string, scope?: string): Promise<{ image?: Buffer; failure?: SharedFailure }> {
+    const values = await this.store.getMany(scope === undefined ? [this.k('img', key)] : [this.k('img', key), this.failKey(key, scope)]);
     const image = values?.[0];
     if (image !== undefined && isImage(image)) {
       this.counts.imageHits++;

@@ -1,6 +1,7 @@
 // Starting and stopping the furniture asset service: what `serve furni` and `start` call.
 import type { FastifyInstance } from 'fastify';
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
+import { DEFAULT_HOST, localUrl } from '../http-server.js';
 import { bufferedLineStream } from '../log-stream.js';
 import type { LogLevel } from '../request-log.js';
 import { createFurniApp } from './app.js';
@@ -86,7 +87,7 @@ export async function startFurniServer(opts: FurniServerOptions): Promise<Runnin
   });
   await store.open();
   store.startWatching();
-  const host = opts.host ?? '127.0.0.1';
+  const host = opts.host ?? DEFAULT_HOST;
   try {
     await app.listen({ port: opts.port ?? DEFAULT_FURNI_PORT, host });
   } catch (e) {
@@ -102,7 +103,7 @@ export async function startFurniServer(opts: FurniServerOptions): Promise<Runnin
     app: started,
     store,
     port,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: localUrl(host, port),
     close: async () => {
       store.stop();
       await started.close();

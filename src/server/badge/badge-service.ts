@@ -1,0 +1,130 @@
+// What the badge routes answer, independent of HTTP: read the URL, look in the avatar service's caches
+// (memory, disk, then the shared Redis cache), else draw the badge here and keep it. A badge is 39×39
+// from images already in memory: drawing and encoding it costs about what one Redis round trip does, so
+// it is done on the request's own thread, with no render lock (see docs/badges.md for the figures).
+// The hotel's badge data is an immutable BadgeHotel; `swap` puts a reloaded one in place. Keys and
+// ETags carry its identity, so nothing cached from older data is ever served for the new.
+import { BADGE_RENDERER_VERSION, canonicalParts, planBadge, renderBadge, type BadgeHotel, type BadgeLoadResult, type BadgePlan } from '../../badge/index.js';
+import { FIGURE_CACHE_CONTROL, type ImageSource } from '../avatar/avatar-service.js';
+import { keyDigest } from '../avatar/cache-key.js';
+import { HotUrls } from '../avatar/hot-urls.js';
+import { cachedImage, type CachedImage, type ImageCache } from '../avatar/image-cache.js';
+import { type SharedAvatarCache } from '../avatar/shared-cache.js';
+import { parseBadgeRequest, type BadgeRequest } from './params.js';
+
+/** A code names one picture for a given part set: cached like a `?figure=` avatar. */
+export const BADGE_CACHE_CONTROL = FIGURE_CACHE_CONTROL;
+
+export type BadgeAnswer =
+  | { kind: 'image'; image: CachedImage; key: string; source: ImageSource; data?: BadgeLoadResult }
+  | { kind: 'text'; status: 400 | 404; reason: string };
+
+export type BadgeDebugAnswer =
+  | { kind: 'debug'; request: Extract<BadgeRequest, { ok: true }>; plan: BadgePlan; body?: Buffer; key: string; canonicalKey: string; identity: string }
+  | { kind: 'text'; status: 400 | 404; reason: string };
+
+export interface BadgeServiceDeps {
+  cache: ImageCache;
+  shared?: SharedAvatarCache;
+}
+
+/** Raw badge URLs answered before → their keys: a repeated URL skips parsing and hashing (as /avatar.png's). */
+const HOT_URL_BYTES = 4 * 1024 * 1024;
+
+export class BadgeService {
+  private data: BadgeLoadResult;
+  private hot = new HotUrls(HOT_URL_BYTES);
+  private counts = { renders: 0, notFound: 0, badRequests: 0 };
+
+  constructor(data: BadgeLoadResult, private readonly deps: BadgeServiceDeps) {
+    this.data = data;
+  }
+
+  /** Puts reloaded badge data in place (or takes badges off, with the reason); URLs are judged afresh. */
+  swap(data: BadgeLoadResult): void {
+    this.data = data;
+    this.hot = new HotUrls(HOT_URL_BYTES);
+  }
+
+  /** The image of a raw URL answered before, while it is still in memory (the route's hot path). */
+  memoryImage(url: string): CachedImage | undefined {
+    const key = this.hot.get(url);
+    if (key === undefined) return undefined;
+    const image = this.deps.cache.getMemory(key);
+    if (image === undefined) this.hot.delete(url); // evicted
+    return image;
+  }
+
+  get current(): BadgeLoadResult {
+    return this.data;
+  }
+
+  /** `url`, the raw request target, is remembered with the key of an image answer (see memoryImage). */
+  async answer(rest: string, query: string, url?: string): Promise<BadgeAnswer> {
+    const answer = await this.answerFresh(rest, query);
+    // Only for the data the key was made from: a swap meanwhile drops the URL map.
+    if (url !== undefined && answer.kind === 'image' && answer.data === this.data) this.hot.set(url, answer.key);
+    return answer;
+  }
+
+  private async answerFresh(rest: string, query: string): Promise<BadgeAnswer & { data?: BadgeLoadResult }> {
+    const data = this.data;
+    if (!data.ok) return this.refuse(404, `badges are off on this server: ${data.reason}\n`);
+    const req = parseBadgeRequest(rest, query);
+    if (!req.ok) return this.refuse(req.status, req.reason);
+    const { key, version } = badgeKey(data.hotel, req);
+    const { cache, shared } = this.deps;
+    const hot = cache.getMemory(key);
+    if (hot) return { kind: 'image', image: hot, key, source: 'memory', data };
+    const onDisk = cache.hasDisk ? await cache.getDisk(key, version) : undefined;
+    if (onDisk) return { kind: 'image', image: onDisk, key, source: 'disk', data };
+    if (shared) {
+      const found = await shared.lookup(key);
+      if (found.image) {
+        const image = cachedImage(found.image, 1, version);
+        cache.put(key, image);
+        return { kind: 'image', image, key, source: 'redis', data };
+      }
+    }
+    const drawn = renderBadge(data.hotel, req.parts, req.format);
+    if (!drawn.image) return this.refuse(404, `nothing to draw for ${req.code}: ${drawn.plan.skipped.join('; ')}\n`);
+    this.counts.renders++;
+    const image = cachedImage(drawn.body, 1, version);
+    cache.put(key, image);
+    shared?.release(key, undefined, { image: drawn.body });
+    return { kind: 'image', image, key, source: 'render', data };
+  }
+
+  /** A fresh render with every part's image, colour and cell, for the debug page; never cached. */
+  debug(rest: string, query: string): BadgeDebugAnswer {
+    const data = this.data;
+    if (!data.ok) return { kind: 'text', status: 404, reason: `badges are off on this server: ${data.reason}\n` };
+    const req = parseBadgeRequest(rest, query);
+    if (!req.ok) return { kind: 'text', status: req.status, reason: req.reason };
+    const { key, canonical } = badgeKey(data.hotel, req);
+    const plan = planBadge(data.hotel, req.parts);
+    const drawn = plan.layers.length > 0 ? renderBadge(data.hotel, req.parts, req.format) : undefined;
+    return { kind: 'debug', request: req, plan, body: drawn?.image ? drawn.body : undefined, key, canonicalKey: canonical, identity: data.hotel.identity };
+  }
+
+  stats(): { renders: number; notFound: number; badRequests: number; hotUrls: { entries: number; bytes: number; maxBytes: number } } {
+    return { ...this.counts, hotUrls: this.hot.stats() };
+  }
+
+  private refuse(status: 400 | 404, reason: string): BadgeAnswer {
+    if (status === 404) this.counts.notFound++;
+    else this.counts.badRequests++;
+    return { kind: 'text', status, reason };
+  }
+}
+
+/**
+ * The cache key: renderer version, the data's identity, the format and the parts (canonical, so the
+ * short and long spellings of the same parts, a hash or a query string share one entry). Digested like
+ * the avatar keys; the `badge` line keeps the two kinds apart.
+ */
+export function badgeKey(hotel: BadgeHotel, req: Extract<BadgeRequest, { ok: true }>): { key: string; canonical: string; version: string } {
+  const version = `${BADGE_RENDERER_VERSION}/${hotel.identity}`;
+  const canonical = `badge\n${version}\n${req.format}\n${canonicalParts(req.parts)}`;
+  return { key: keyDigest(canonical), canonical, version };
+}

@@ -1,0 +1,119 @@
+// Group badges in the avatar service: loads the hotel's badge data, and gives the service its route,
+// its /healthz section and a reload. Self-contained: the avatar service hands over its caches and
+// mounts `route` ahead of Fastify, nothing else of it changes.
+import { loadBadgeHotel, type BadgeLoadResult, type BadgeSourceOptions } from '../../badge/index.js';
+import { join } from 'node:path';
+import { DEFAULT_ELEMENT_FILES, FLASH_PARTS_DIR, NITRO_PARTS_PATH } from '../../hotel/badge.js';
+import { isDir, isFile } from '../../hotel/files.js';
+import { type RequestLineLogger } from '../avatar/avatar-handler.js';
+import { type ImageCache } from '../avatar/image-cache.js';
+import { type SharedAvatarCache } from '../avatar/shared-cache.js';
+import { createBadgeHandler, type RawRoute } from './badge-handler.js';
+import { BadgeService } from './badge-service.js';
+
+export { BadgeService } from './badge-service.js';
+export type { RawRoute } from './badge-handler.js';
+
+export interface BadgeConfig {
+  assetsDir: string;
+  /** `--badge-parts`: a folder with group_badge.nitro and/or badgepart_* images, searched first. */
+  badgePartsDir?: string;
+  /** `--badge-elements`: the guilds_elements export (CSV or JSON). */
+  badgeElementsFile?: string;
+}
+
+export interface BadgeDeps {
+  cache: ImageCache;
+  shared?: SharedAvatarCache;
+  log?: (level: 'info' | 'warn', msg: string, fields: Record<string, unknown>) => void;
+}
+
+export interface BadgeRoutes {
+  service: BadgeService;
+  /** The raw route for /habbo-imaging/badge and /render/badge, given the app's request-line logger. */
+  route: (ctx: { logLine: RequestLineLogger | undefined; onError: (err: unknown, url: string) => void }) => RawRoute;
+  /** The /healthz section. */
+  health: () => Record<string, unknown>;
+  /** Reads the badge data again and swaps it in (a live reload); resolves to what was loaded. */
+  reload: () => Promise<BadgeLoadResult>;
+  /**
+   * What a reload watcher stats: every file the current data was read from, and the places a table or
+   * parts would be found (so a table that appears, or a folder of new part files, is noticed too).
+   */
+  watchPaths: () => string[];
+  /** Logs what is loaded, or why badges are off (once the service's logger exists). */
+  announce: () => void;
+}
+
+function sourceOptions(config: BadgeConfig): BadgeSourceOptions {
+  return { partsDir: config.badgePartsDir, elementsFile: config.badgeElementsFile };
+}
+
+/**
+ * Loads the badge data and builds the routes. A table or parts folder the operator named that does not
+ * exist stops the start (a typo should not pass for "no badges"); anything else that keeps badges off
+ * (no table in the asset folder, no part images, an unreadable table) is logged and reported by /healthz,
+ * and the badge route answers 404 with the reason.
+ */
+export async function openBadges(config: BadgeConfig, deps: BadgeDeps): Promise<BadgeRoutes> {
+  if (config.badgeElementsFile !== undefined && !(await isFile(config.badgeElementsFile))) {
+    throw new Error(`the badge element table ${config.badgeElementsFile} (--badge-elements, HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS) is not a file`);
+  }
+  if (config.badgePartsDir !== undefined && !(await isDir(config.badgePartsDir))) {
+    throw new Error(`the badge parts folder ${config.badgePartsDir} (--badge-parts, HOTEL_IMAGER_AVATAR_BADGE_PARTS) is not a folder`);
+  }
+  const load = () => loadBadgeHotel(config.assetsDir, sourceOptions(config));
+  const first = await load();
+  const report = (data: BadgeLoadResult) => {
+    if (data.ok) {
+      const h = data.hotel;
+      deps.log?.('info', 'badges loaded', { identity: h.identity, table: h.elementsFile, images: h.images.size, skippedRows: h.elements.skipped.length, unreadable: h.unreadable.length });
+    } else deps.log?.('warn', 'badges are off', { reason: data.reason });
+  };
+  const service = new BadgeService(first, deps);
+  return {
+    service,
+    route: ({ logLine, onError }) => createBadgeHandler({ service, logLine, onError }),
+    health: () => badgeHealth(service),
+    reload: async () => {
+      const data = await load();
+      service.swap(data);
+      report(data);
+      return data;
+    },
+    watchPaths: () => {
+      const found = service.current.ok ? service.current.hotel.files : [];
+      const places = [
+        ...DEFAULT_ELEMENT_FILES.map((f) => join(config.assetsDir, f)),
+        join(config.assetsDir, NITRO_PARTS_PATH),
+        join(config.assetsDir, FLASH_PARTS_DIR),
+        ...(config.badgeElementsFile !== undefined ? [config.badgeElementsFile] : []),
+        ...(config.badgePartsDir !== undefined ? [config.badgePartsDir] : []),
+      ];
+      return [...new Set([...found, ...places])];
+    },
+    announce: () => report(service.current),
+  };
+}
+
+function badgeHealth(service: BadgeService): Record<string, unknown> {
+  const data = service.current;
+  const counts = service.stats();
+  if (!data.ok) return { enabled: false, reason: data.reason, ...counts };
+  const h = data.hotel;
+  return {
+    enabled: true,
+    identity: h.identity,
+    table: h.elementsFile,
+    bases: h.elements.bases.size,
+    symbols: h.elements.symbols.size,
+    colors: h.elements.baseColors.size,
+    skippedRows: h.elements.skipped.length,
+    firstSkippedRow: h.elements.skipped[0] ?? null,
+    images: h.images.size,
+    origins: h.origins,
+    unreadableImages: h.unreadable.length,
+    firstUnreadableImage: h.unreadable[0] ?? null,
+    ...counts,
+  };
+}

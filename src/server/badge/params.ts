@@ -1,0 +1,68 @@
+// The badge routes' URLs, read into a code and a format:
+//   /habbo-imaging/badge/<code>[<hash>][.png|.gif]   the official imager's form (hash: 32 hex, ignored)
+//   /habbo-imaging/badge/?b=<code>[…]                what retro scripts send (also without the slash)
+// The path's code wins over `b`; other query parameters are ignored (a code names one picture, so
+// cache-busters share its entry). No extension is PNG.
+import { MAX_BADGE_PARTS, parseBadgeCode, type BadgeCodePart, type BadgeFormat } from '../../badge/index.js';
+
+export const BADGE_PATH = '/habbo-imaging/badge';
+export const BADGE_RENDER_PATH = '/render/badge';
+
+export type BadgeRequest =
+  | { ok: true; parts: BadgeCodePart[]; format: BadgeFormat; code: string }
+  | { ok: false; status: 400 | 404; reason: string };
+
+/** The rest of the path after `prefix` (`/…` or empty), or undefined when the URL is not under it. */
+export function pathAfter(url: string, prefix: string): string | undefined {
+  if (!url.startsWith(prefix)) return undefined;
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (path.length === prefix.length) return '';
+  return path[prefix.length] === '/' ? path.slice(prefix.length) : undefined;
+}
+
+function firstB(query: string): string | undefined {
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    if (name !== 'b') continue;
+    try {
+      return decodeURIComponent((eq < 0 ? '' : pair.slice(eq + 1)).replace(/\+/g, ' '));
+    } catch {
+      return '\uFFFD'; // a malformed escape: not a code
+    }
+  }
+  return undefined;
+}
+
+/** Reads a badge URL: `rest` is the path after the route prefix (`/…` or empty), `query` the raw query string. */
+export function parseBadgeRequest(rest: string, query: string): BadgeRequest {
+  let text: string | undefined;
+  if (rest.length > 1) {
+    try {
+      text = decodeURIComponent(rest.slice(1));
+    } catch {
+      return { ok: false, status: 404, reason: `the path ${JSON.stringify(rest)} has a malformed %-escape\n` };
+    }
+    if (text.includes('/')) return { ok: false, status: 404, reason: 'not found: a badge code has no "/"\n' };
+  } else {
+    text = firstB(query);
+  }
+  if (text === undefined || text === '') {
+    return { ok: false, status: 404, reason: `no badge code: use ${BADGE_PATH}/<code>.png (or .gif), or ${BADGE_PATH}/?b=<code>\n` };
+  }
+  let format: BadgeFormat = 'png';
+  const ext = /\.([a-z0-9]{1,5})$/i.exec(text);
+  if (ext) {
+    const e = ext[1]!.toLowerCase();
+    if (e !== 'png' && e !== 'gif') return { ok: false, status: 404, reason: `unsupported extension .${ext[1]}: badges are .png or .gif\n` };
+    format = e;
+    text = text.slice(0, -ext[0].length);
+  }
+  const parsed = parseBadgeCode(text);
+  if (!parsed.ok) return { ok: false, status: 404, reason: `${parsed.reason}\n` };
+  if (parsed.parts.length > MAX_BADGE_PARTS) {
+    return { ok: false, status: 400, reason: `a badge has at most ${MAX_BADGE_PARTS} parts; this code has ${parsed.parts.length}\n` };
+  }
+  return { ok: true, parts: parsed.parts, format, code: parsed.hash ? text.slice(0, -parsed.hash.length) : text };
+}
