@@ -4,7 +4,9 @@
 // (BENCH_RELOAD_MS, default 2000). Per swap: the reload timings the service reports (change seen →
 // swapped, read, workers), the requests answered during it (a mixed cold/cached load; anything but 200
 // is counted), and the RSS of the service before the change and after the swap once the same figures
-// were asked for again (BENCH_SETTLE_MS later, default 3000): the old hotel must be released.
+// were asked for again (BENCH_SETTLE_MS later, default 3000): the old hotel must be released. Each swap
+// changes the body library every figure reads, so every key changes and the image cache and URL map
+// fill with the new images beside the old (up to their budgets): the table gives the RSS without them too.
 // The service runs in a child process (this file with --child).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -36,6 +38,7 @@ async function childMain(): Promise<void> {
 }
 
 interface Health {
+  cache: { memory: { bytes: number }; hotUrls: { bytes: number } };
   assets: {
     generation: number;
     reload: { reloadFailures: number; lastError: { message: string } | null; lastReload: { detectToSwappedMs: number; readMs: number; workersMs: number } | null };
@@ -85,15 +88,22 @@ async function main(): Promise<void> {
     const base = paths('');
     const rows: string[] = [];
     const rss: { before: number; after: number }[] = [];
+    const MB = 1024 * 1024;
+    /** RSS, and RSS less the bytes the image cache and the URL map hold. */
+    const memory = async () => {
+      const h = await health();
+      const r = rssOf(proc.pid!).rssMb;
+      return { rss: r, outside: Math.round(r - (h.cache.memory.bytes + h.cache.hotUrls.bytes) / MB) };
+    };
     // The same mixed load without a swap, for comparison.
     const still = await runLoad({ base: url, paths: paths('&swap=0').flatMap((p, k) => [p, base[k]!]), connections: 16 });
     const stillOther = Object.entries(still.status).filter(([s]) => s !== '200').map(([s, n]) => `${s}×${n}`).join(' ') || 'none';
-    rows.push(`| none | | | | ${still.requests} | ${stillOther}, errors ${still.errors} | ${percentile(still.latenciesMs, 50).toFixed(1)} / ${percentile(still.latenciesMs, 99).toFixed(0)} | |`);
+    rows.push(`| none | | | | ${still.requests} | ${stillOther}, errors ${still.errors} | ${percentile(still.latenciesMs, 50).toFixed(1)} / ${percentile(still.latenciesMs, 99).toFixed(0)} | | |`);
     for (let i = 1; i <= swaps; i++) {
       // Settled and asked again for the same figures: the level this hotel holds.
       await runLoad({ base: url, paths: base, connections: 16 });
       await new Promise((r) => setTimeout(r, settleMs));
-      const before = rssOf(proc.pid!).rssMb;
+      const before = await memory();
       const gen = (await health()).assets.generation;
       // A load during the swap: half cold (new URLs), half cached.
       const during = paths(`&swap=${i}`).flatMap((p, k) => [p, base[k]!]);
@@ -110,20 +120,20 @@ async function main(): Promise<void> {
       const h = await health();
       await runLoad({ base: url, paths: base, connections: 16 });
       await new Promise((r) => setTimeout(r, settleMs));
-      const after = rssOf(proc.pid!).rssMb;
-      rss.push({ before, after });
+      const after = await memory();
+      rss.push({ before: before.outside, after: after.outside });
       const t = h.assets.reload.lastReload!;
       const other = Object.entries(load.status).filter(([s]) => s !== '200').map(([s, n]) => `${s}×${n}`).join(' ') || 'none';
-      rows.push(`| ${i} | ${t.detectToSwappedMs} | ${t.readMs} | ${t.workersMs} | ${load.requests} | ${other}, errors ${load.errors} | ${percentile(load.latenciesMs, 50).toFixed(1)} / ${percentile(load.latenciesMs, 99).toFixed(0)} | ${before} → ${after} |`);
+      rows.push(`| ${i} | ${t.detectToSwappedMs} | ${t.readMs} | ${t.workersMs} | ${load.requests} | ${other}, errors ${load.errors} | ${percentile(load.latenciesMs, 50).toFixed(1)} / ${percentile(load.latenciesMs, 99).toFixed(0)} | ${before.rss} → ${after.rss} | ${before.outside} → ${after.outside} |`);
       say(`swap ${i}: ${rows[rows.length - 1]}`);
     }
     const h = await health();
     say('');
-    say(`| swap | seen → swapped ms | read ms | workers ms | requests during | not 200 | p50 / p99 ms | RSS MB before → after |`);
-    say(`|---|---|---|---|---|---|---|---|`);
+    say(`| swap | seen → swapped ms | read ms | workers ms | requests during | not 200 | p50 / p99 ms | RSS MB before → after | RSS less image cache and URL map, MB |`);
+    say(`|---|---|---|---|---|---|---|---|---|`);
     for (const r of rows) say(r);
     say('');
-    say(`RSS growth over ${swaps} swaps: ${rss[rss.length - 1]!.after - rss[0]!.before} MB (median per swap ${median(rss.map((r) => r.after - r.before))} MB); ` +
+    say(`RSS less the caches, over ${swaps} swaps: ${rss[rss.length - 1]!.after - rss[0]!.before} MB (median per swap ${median(rss.map((r) => r.after - r.before))} MB); ` +
       `requests retried on a newer hotel: ${h.renders.changedRetries}; load average ${loadAverage()}`);
   } finally {
     const gone = new Promise((resolve) => proc.once('exit', resolve));

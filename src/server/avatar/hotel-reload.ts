@@ -24,7 +24,7 @@ export const WORKER_LOAD_TIMEOUT_MS = 60_000;
 /** With polling off, how soon a folder seen changing (by a render) is looked at again. */
 const SETTLE_LOOK_MS = 1000;
 
-export type ReloadTrigger = 'poll' | 'signal' | 'stale';
+export type ReloadTrigger = 'poll' | 'signal';
 
 /**
  * Other data the service reads from files (group badges): watched with the hotel, reloaded on the same
@@ -128,6 +128,8 @@ export interface HotelStats {
   };
 }
 
+const companionSignature = (c: ReloadCompanion): Promise<string> => pathsSignature(c.paths().map((path) => ({ path, depth: 0 })));
+
 const problemKey = (p: LibraryProblem): string => `${p.kind}\0${p.library}\0${p.digest}`;
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -149,7 +151,8 @@ export class HotelReloader {
   private lookAgain = false;
   private closed = false;
   private readonly waiters = new Set<() => void>();
-  private readonly companions: ReloadCompanion[] = [];
+  /** With the signature of their files when they last loaded. */
+  private readonly companions: { companion: ReloadCompanion; signature: string }[] = [];
   private checks = 0;
   private reloads = 0;
   private unchanged = 0;
@@ -175,23 +178,18 @@ export class HotelReloader {
 
   /** Watches `companion`'s files too (added before `start`, which takes their state as served). */
   addCompanion(companion: ReloadCompanion): void {
-    this.companions.push(companion);
+    this.companions.push({ companion, signature: '' });
   }
 
-  /** The avatar assets' and the companions' files, without reading one. */
-  private async signature(): Promise<string> {
-    const [hotel, others] = await Promise.all([pathsSignature(avatarWatchPaths(this.opts.assetsDir)), this.companionSignature()]);
-    return `${hotel}|${others}`;
-  }
-
-  private companionSignature(): Promise<string> {
-    return pathsSignature(this.companions.flatMap((c) => c.paths().map((path) => ({ path, depth: 0 }))));
+  /** The avatar assets' files, without reading one. */
+  private hotelSignature(): Promise<string> {
+    return pathsSignature(avatarWatchPaths(this.opts.assetsDir));
   }
 
   /** Starts polling (when the interval is not 0); the timer never keeps the process alive. */
   async start(): Promise<void> {
-    // The hotel's files as they were before it was read; the companions' as they are now (just loaded).
-    this.servedSignature = `${this.opts.firstSignature}|${await this.companionSignature()}`;
+    // The hotel's files as they were before it was read (the constructor's); the companions' as they are now (just loaded).
+    for (const c of this.companions) c.signature = await companionSignature(c.companion);
     if (this.opts.intervalMs > 0) this.schedule(this.opts.intervalMs);
   }
 
@@ -302,11 +300,13 @@ export class HotelReloader {
   private async poll(): Promise<void> {
     if (this.running || this.closed) return;
     this.checks++;
-    const signature = await this.signature();
-    if (signature === this.servedSignature || signature === this.failedSignature) {
+    const [hotel, ...others] = await Promise.all([this.hotelSignature(), ...this.companions.map((c) => companionSignature(c.companion))]);
+    const hotelNew = hotel !== this.servedSignature && hotel !== this.failedSignature;
+    if (!hotelNew && others.every((o, i) => o === this.companions[i]!.signature)) {
       this.pending = undefined;
       return;
     }
+    const signature = [hotel, ...others].join('|');
     const now = Date.now();
     if (signature !== this.pending?.signature) {
       // Seen for the first time, or still moving: the next look decides.
@@ -318,18 +318,34 @@ export class HotelReloader {
     await this.reload('poll');
   }
 
-  /** The hotel, then the companions (whatever the hotel's outcome, unless the folder moved while read). */
+  /**
+   * The hotel when its files changed (or when asked: SIGHUP), then each companion whose files changed
+   * (or when asked), whatever the hotel's outcome unless its folder moved while it was read.
+   */
   private async load(trigger: ReloadTrigger): Promise<ReloadResult> {
-    const result = await this.loadHotel(trigger);
+    let result: ReloadResult;
+    if (trigger === 'signal' || (await this.hotelChanged())) result = await this.loadHotel(trigger);
+    else {
+      this.pending = undefined;
+      result = { outcome: 'unchanged', generation: this.served.generation };
+    }
     if (result.outcome === 'changing' || this.closed) return result;
     for (const c of this.companions) {
+      const signature = await companionSignature(c.companion);
+      if (trigger !== 'signal' && signature === c.signature) continue;
       try {
-        await c.reload();
+        await c.companion.reload();
+        c.signature = signature;
       } catch (e) {
-        this.opts.log('error', `${c.name} reload failed`, { assets: this.opts.assetsDir, error: message(e) });
+        this.opts.log('error', `${c.companion.name} reload failed`, { assets: this.opts.assetsDir, error: message(e) });
       }
     }
     return result;
+  }
+
+  private async hotelChanged(): Promise<boolean> {
+    const hotel = await this.hotelSignature();
+    return hotel !== this.servedSignature && hotel !== this.failedSignature;
   }
 
   private async loadHotel(trigger: ReloadTrigger): Promise<ReloadResult> {
@@ -338,12 +354,13 @@ export class HotelReloader {
     let signature: string | undefined;
     let snap: AvatarHotelSnapshot;
     try {
-      signature = await this.signature();
+      signature = await this.hotelSignature();
       snap = await scanAvatarHotel(this.opts.assetsDir);
-      const after = await this.signature();
+      const after = await this.hotelSignature();
       if (after !== signature) {
         // Written to while it was read: what was read may mix two states. The next looks decide.
-        this.pending = { signature: after, since: Date.now(), seenAt: detectedAt };
+        // (The next look takes the folder's state afresh; the change keeps its first-seen time.)
+        this.pending = { signature: '', since: Date.now(), seenAt: detectedAt };
         if (this.opts.intervalMs === 0) this.schedule(SETTLE_LOOK_MS);
         return { outcome: 'changing', generation: this.served.generation };
       }
