@@ -16,7 +16,7 @@ const FIGURES = Number(process.env.AVATAR_BENCH_FIGURES ?? 500);
 /**
  * What is measured: each case is the renderer's request for every figure with these fields over it
  * (size l, direction i mod 8 by default). Add a line to measure another pose, format or loop (a dance
- * GIF: `{ label: 'size l dance.1 GIF', over: { action: 'dance.1', format: 'gif' } }` once dances exist).
+ * GIF: `{ label: 'size l dance.1 GIF', over: { dance: 1, format: 'gif', animated: true } }`).
  * `wav` is the longest loop of the pose set (2 frames).
  */
 const CASES: { label: string; over: Partial<AvatarRequest> }[] = [

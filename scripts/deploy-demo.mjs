@@ -4,8 +4,10 @@
 // cache. Sends cold and warm traffic and checks that every cold URL was rendered once across both
 // instances. Needs the Debian packages redis-server and nginx. Exit status 0 = every check held.
 //
-//   node scripts/deploy-demo.mjs [--keep] [--furni-from-disk]
-//   (--keep: leave the working folder for a look at the logs; --furni-from-disk: no bucket)
+//   node scripts/deploy-demo.mjs [--keep] [--furni-from-disk] [--nginx-port N] [--avatar-ports N,N]
+//                                [--furni-port N] [--redis-port N] [--s3-port N]
+//   (--keep: leave the working folder for a look at the logs; --furni-from-disk: no bucket; a port not
+//    given is a free one, all on 127.0.0.1)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -14,9 +16,50 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const keep = process.argv.includes('--keep');
+
+function usageError(message) {
+  process.stderr.write(`deploy-demo: ${message}\n`);
+  process.exit(2);
+}
+let args;
+try {
+  args = parseArgs({
+    options: {
+      keep: { type: 'boolean', default: false },
+      'furni-from-disk': { type: 'boolean', default: false },
+      'nginx-port': { type: 'string' },
+      'avatar-ports': { type: 'string' },
+      'furni-port': { type: 'string' },
+      'redis-port': { type: 'string' },
+      's3-port': { type: 'string' },
+    },
+    strict: true,
+  }).values;
+} catch (err) {
+  usageError(err.message);
+}
+/** A TCP port from a flag: a whole number 1–65535, or a clear error naming the flag. */
+function portFlag(name, value = args[name]) {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(String(value).trim()) || n < 1 || n > 65535) usageError(`--${name} must be a port number 1-65535, got "${value}"`);
+  return n;
+}
+const wanted = {
+  nginx: portFlag('nginx-port'),
+  furni: portFlag('furni-port'),
+  redis: portFlag('redis-port'),
+  s3: portFlag('s3-port'),
+  avatars: args['avatar-ports'] === undefined ? [undefined, undefined] : args['avatar-ports'].split(',').map((p) => portFlag('avatar-ports', p)),
+};
+if (wanted.avatars.length !== 2) usageError(`--avatar-ports takes two ports, e.g. 8081,8082; got "${args['avatar-ports']}"`);
+const given = [wanted.nginx, wanted.furni, wanted.redis, wanted.s3, ...wanted.avatars].filter((p) => p !== undefined);
+if (new Set(given).size !== given.length) usageError(`the same port is given twice: ${given.join(', ')}`);
+
+const keep = args.keep;
 const work = await mkdtemp(join(tmpdir(), 'hotel-imager-deploy-'));
 const kit = join(work, 'kit');
 
@@ -24,7 +67,7 @@ const kit = join(work, 'kit');
 // The corpus is built from the sample kit into a folder, published to a bucket of an S3-compatible
 // server (s3rver, the test dependency, on loopback) and served from there, as several machines would.
 // `--furni-from-disk` serves the folder instead.
-const fromDisk = process.argv.includes('--furni-from-disk');
+const fromDisk = args['furni-from-disk'];
 const BUILT_CORPUS = join(work, 'corpus');
 const BUCKET = 'hotel-furni';
 const FURNI_CORPUS = fromDisk ? BUILT_CORPUS : `s3://${BUCKET}/corpus`;
@@ -43,12 +86,20 @@ function which(names) {
   return undefined;
 }
 
-async function freePort() {
+/** The port asked for, checked free (a clear error otherwise), or a free one. */
+async function port(asked, what) {
   const s = createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
+  try {
+    await new Promise((resolve, reject) => {
+      s.once('error', reject);
+      s.listen(asked ?? 0, '127.0.0.1', resolve);
+    });
+  } catch (err) {
+    throw new Error(`${what}: port ${asked} on 127.0.0.1 is not free (${err.code ?? err.message}); choose another with its flag`);
+  }
+  const { port: p } = s.address();
   await new Promise((r) => s.close(r));
-  return port;
+  return p;
 }
 
 function canConnect(port) {
@@ -59,7 +110,7 @@ function canConnect(port) {
   });
 }
 
-async function waitFor(what, check, ms = 60_000) {
+async function waitFor(what, check, ms = 180_000) {
   const deadline = Date.now() + ms;
   while (!(await check().catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`${what} did not come up within ${ms / 1000} s (logs in ${work})`);
@@ -164,14 +215,29 @@ ${avatarPorts.map((p) => `    server 127.0.0.1:${p} max_fails=3 fail_timeout=5s;
 `;
 }
 
+/**
+ * fetch, once more when a kept-alive connection was closed by the server as the request went out (its
+ * idle timeout and fetch's reuse of the socket cross under load): what browsers do for a GET.
+ */
+const retried = [];
+async function fetchGet(url, init = {}) {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (!['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'].includes(err?.cause?.code)) throw err;
+    retried.push(err.cause.code);
+    return fetch(url, init);
+  }
+}
+
 async function get(url) {
-  const res = await fetch(url, { redirect: 'manual' });
+  const res = await fetchGet(url, { redirect: 'manual' });
   await res.arrayBuffer();
   return { status: res.status, proxy: res.headers.get('x-proxy-cache'), source: res.headers.get('x-imager-cache') };
 }
 
 async function health(port) {
-  const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+  const res = await fetchGet(`http://127.0.0.1:${port}/healthz`);
   return res.json();
 }
 
@@ -194,7 +260,7 @@ try {
   if (!fromDisk) {
     const { default: S3rver } = await import('s3rver');
     await mkdir(join(work, 's3'));
-    s3server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(work, 's3'), configureBuckets: [{ name: BUCKET }] });
+    s3server = new S3rver({ address: '127.0.0.1', port: await port(wanted.s3, 's3 server (--s3-port)'), silent: true, directory: join(work, 's3'), configureBuckets: [{ name: BUCKET }] });
     const { port: s3Port } = await s3server.run();
     // s3rver's fixed test credentials, through the standard AWS variables every child reads.
     Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' });
@@ -209,7 +275,13 @@ try {
     log(`   published to ${FURNI_CORPUS} on the S3-compatible server at 127.0.0.1:${s3Port}`);
   }
 
-  const [redisPort, a1, a2, furniPort, nginxPort] = await Promise.all([1, 2, 3, 4, 5].map(() => freePort()));
+  // One after another: a free port handed out twice at once would collide.
+  const redisPort = await port(wanted.redis, 'redis-server (--redis-port)');
+  const a1 = await port(wanted.avatars[0], 'avatar instance 1 (--avatar-ports)');
+  const a2 = await port(wanted.avatars[1], 'avatar instance 2 (--avatar-ports)');
+  const furniPort = await port(wanted.furni, 'furni service (--furni-port)');
+  const nginxPort = await port(wanted.nginx, 'nginx (--nginx-port)');
+  if (new Set([redisPort, a1, a2, furniPort, nginxPort]).size !== 5) throw new Error('two services were given the same free port; run again');
   await new Promise((r) => userApi.listen(0, '127.0.0.1', r));
   const userApiBase = `http://127.0.0.1:${userApi.address().port}`;
 
@@ -238,6 +310,19 @@ try {
   const FIG = USERS.Bob;
   const burst = async (urls, copies) => (await Promise.all(urls.flatMap((u) => Array.from({ length: copies }, () => get(u)))));
 
+  // After a Redis command outlives --redis-timeout-ms (75 ms), an instance leaves Redis alone for a second
+  // and renders locally (docs/deployment.md, "Redis"): by design, but then a sharing check measures the
+  // machine's load, not the deployment. The sharing steps start with Redis available on both instances,
+  // and a check that fails says how many Redis commands failed or timed out during its step.
+  const redisErrors = async () => sum((await Promise.all([a1, a2].map(health))).map((h) => h.redis.errors));
+  const redisReady = () => waitFor('Redis available on both instances', async () => (await Promise.all([a1, a2].map(health))).every((h) => h.redis.available), 10_000);
+  const duringStep = async (errorsBefore) => {
+    const n = (await redisErrors()) - errorsBefore;
+    if (n === 0) return '';
+    const last = (await Promise.all([a1, a2].map(health))).map((h) => h.redis.lastError).filter(Boolean).join(' / ');
+    return `; ${n} Redis commands failed or timed out meanwhile (load average ${(await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ')[0]}; last: ${last})`;
+  };
+
   log('3. traffic');
   // a) Through nginx: 24 cold URLs, 16 clients each at once.
   let before = sum(await renders());
@@ -248,41 +333,55 @@ try {
   check(done === coldA.length, `through nginx: ${done} renders for ${coldA.length} cold URLs`);
   // b) Around nginx, straight at both instances (several load balancers or CDN edges, each with its own
   //    cache): 24 other cold URLs, 16 clients each, half on each instance. Redis' render lock coalesces.
+  await redisReady();
   before = sum(await renders());
+  let errorsBefore = await redisErrors();
   const coldB = Array.from({ length: 24 }, (_, i) => `/avatar.png?figure=${FIG}&direction=${i % 8}&size=${'slm'[i % 3]}&action=wav&animated=1&demo=edge${i}`);
   answers = await Promise.all(coldB.flatMap((u) => Array.from({ length: 16 }, (_, c) => get(`http://127.0.0.1:${c % 2 ? a2 : a1}${u}`))));
   done = sum(await renders()) - before;
   check(answers.every((r) => r.status === 200), `two instances directly: ${answers.length} requests for ${coldB.length} cold URLs, all 200`);
-  check(done === coldB.length, `two instances directly: ${done} renders for ${coldB.length} cold URLs (Redis render lock)`);
+  check(done === coldB.length, `two instances directly: ${done} renders for ${coldB.length} cold URLs (Redis render lock)${await duringStep(errorsBefore)}`);
   // c) The same URLs through nginx again: its cache answers.
   answers = await burst(coldA.slice(0, 8), 4);
   check(answers.every((r) => r.proxy === 'HIT'), `warm through nginx: ${answers.filter((r) => r.proxy === 'HIT').length}/${answers.length} nginx cache hits`);
   // d) Usernames: asked on one instance, then (in other spellings) on the other: the API is asked once
-  //    per name, the other instance takes the name and the image from Redis.
+  //    per name, the other instance takes the name and the image from Redis. On the second instance
+  //    'bob' and 'ALICE' go at once (two keys: both from Redis), then 'Bob', the same name as 'bob':
+  //    from its own memory now. (Sent together, 'Bob' raced 'bob': whichever request the server
+  //    finished first put the image in memory, and the other said 'memory' or 'redis' by timing.)
+  await redisReady();
+  errorsBefore = await redisErrors();
   const hitsBefore = userApiHits;
-  answers = [];
-  for (const [port, names] of [[a1, ['Bob', 'Alice']], [a2, ['bob', 'ALICE', 'Bob']]]) {
-    answers.push(...(await Promise.all(names.map((n) => get(`http://127.0.0.1:${port}/avatar.png?user=${n}&size=s`)))));
-  }
-  check(answers.slice(2).every((r) => r.source === 'redis'), `?user= on the second instance: ${answers.slice(2).map((r) => r.source).join(', ')}`);
+  const rendersBefore = await renders();
+  const userUrl = (port, n) => `http://127.0.0.1:${port}/avatar.png?user=${n}&size=s`;
+  const first = await Promise.all(['Bob', 'Alice'].map((n) => get(userUrl(a1, n))));
+  const second = await Promise.all(['bob', 'ALICE'].map((n) => get(userUrl(a2, n))));
+  const again = await get(userUrl(a2, 'Bob'));
+  answers = [...first, ...second, again];
+  const secondRenders = (await renders())[1] - rendersBefore[1];
+  const userStep = await duringStep(errorsBefore);
+  check(second.every((r) => r.source === 'redis') && again.source === 'memory' && secondRenders === 0,
+    `?user= on the second instance: ${second.map((r) => r.source).join(', ')}, then ${again.source}; ${secondRenders} renders there${userStep}`);
   check(answers.every((r) => r.status === 200), `?user= on both instances: ${answers.length} answers, all 200`);
-  check(userApiHits - hitsBefore === 2, `user API asked ${userApiHits - hitsBefore} times for 2 names across both instances`);
+  check(userApiHits - hitsBefore === 2, `user API asked ${userApiHits - hitsBefore} times for 2 names across both instances${userStep}`);
   // e) Furni through nginx.
   const thumb = `${lb}/catalog-thumbs/kit_table_sd.png`;
   const furni = [await get(thumb), await get(thumb)];
   check(furni[0].status === 200 && furni[1].proxy === 'HIT', `furni through nginx: ${furni[0].status}, then nginx cache ${furni[1].proxy}`);
-  const storage = (await (await fetch(`http://127.0.0.1:${furniPort}/healthz`)).json()).checks?.storage ?? {};
+  const storage = (await (await fetchGet(`http://127.0.0.1:${furniPort}/healthz`)).json()).checks?.storage ?? {};
   check(fromDisk ? storage.backend !== 's3' : storage.backend === 's3' && storage.reachable === true, `furni service reads its corpus from ${storage.backend ?? '?'} (${storage.location ?? FURNI_CORPUS}), reachable: ${storage.reachable}`);
 
   log('4. per instance (from /healthz)');
-  log('  instance  renders  redis image hits  render waits  waits answered by the other  state');
+  log('  instance  renders  redis image hits  render waits  waits answered by the other  redis errors  state');
   for (const [i, port] of [a1, a2].entries()) {
     const h = await health(port);
-    log(`  avatar-${i + 1}  ${String(h.renders.renders).padStart(7)}  ${String(h.redis.imageHits).padStart(16)}  ${String(h.redis.renderWaits).padStart(12)}  ${String(h.redis.renderWaitHits).padStart(28)}  ${h.redis.state}`);
+    log(`  avatar-${i + 1}  ${String(h.renders.renders).padStart(7)}  ${String(h.redis.imageHits).padStart(16)}  ${String(h.redis.renderWaits).padStart(12)}  ${String(h.redis.renderWaitHits).padStart(28)}  ${String(h.redis.errors).padStart(12)}  ${h.redis.state}`);
     if (process.env.DEMO_VERBOSE) log(JSON.stringify(h.redis));
   }
 } catch (err) {
-  check(false, err.message);
+  // fetch's own message is "fetch failed": the cause says what (refused, reset, timed out) and where.
+  const cause = err.cause ? ` (${err.cause.code ?? ''} ${err.cause.message ?? err.cause})` : '';
+  check(false, `${err.message}${cause}${err.stack ? ' at ' + err.stack.split('\n').find((l) => l.includes('deploy-demo'))?.trim() : ''}`);
 } finally {
   await stopAll();
   await s3server?.close();
@@ -290,6 +389,7 @@ try {
   if (keep) log(`kept ${work}`);
   else await rm(work, { recursive: true, force: true });
 }
+if (retried.length > 0) log(`(${retried.length} requests sent again on a fresh connection after ${[...new Set(retried)].join(', ')})`);
 const failed = checks.filter((c) => !c.ok).length;
 log(failed === 0 ? `all ${checks.length} checks held; everything stopped` : `${failed} of ${checks.length} checks failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -2,11 +2,10 @@
 // internals, which may move under it. Four jobs, each with an example (docs/library.md has them all):
 // render an avatar from a hotel folder, build a furni corpus, read a .nitro file, read and write a
 // furni bundle. Everything here is plain data in and out: Buffers, strings, numbers, plain objects.
-import { animationFrameCount, AvatarRenderError, CONTENT_TYPES, encodeAvatar, loadAvatarHotel, renderAvatar, shownFrames } from './avatar/index.js';
+import { animationFrameCount, avatarRequest, AvatarRenderError, CONTENT_TYPES, encodeAvatar, loadAvatarHotel, renderAvatar, shownFrames } from './avatar/index.js';
 import { runBuild } from './corpus/run.js';
 import { type BundleContent, type BundleManifest, type BundleSprite, readBundleManifest, readBundleSprites, writeBundle as writeBundleBytes } from './formats/furni-bundle.js';
 import { readNitroBundle } from './formats/nitro-container.js';
-import { avatarRequest } from './server/avatar/avatar-service.js';
 import { parseAvatarQuery } from './server/avatar/params.js';
 import { readPackageVersion } from './server/build-info.js';
 
@@ -111,7 +110,7 @@ export interface BuildCorpusOptions {
   only?: string[];
   /** Worker threads (default: one per core; 1 builds in this thread). */
   jobs?: number;
-  /** Also write the reserved variant names (spec §2.6): all, the animated ones, or none (default). */
+  /** Also write the reserved variant names (contract F2.6): all, the animated ones, or none (default). */
   variants?: 'all' | 'animated' | 'none';
   /** The furnidata file, when it is not where the layout keeps it. */
   furnidata?: string;

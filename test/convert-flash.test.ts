@@ -16,7 +16,7 @@ import { renderIcon, renderStill } from '../src/furni/render.js';
 import { loadAvatarHotel, renderAvatar, type AvatarRequest } from '../src/avatar/index.js';
 import { runBuild } from '../src/corpus/run.js';
 import { hasVisiblePixel, imagesEqual, type RgbaImage } from '../src/imaging/image.js';
-import { makeImage, writeSwf } from './helpers/swf-writer.js';
+import { makeImage, writeSwf } from '../src/formats/swf/writer.js';
 import { ensureSampleKit, generatorVersion, readKitStamp, sampleKitStream, writeSampleKit } from '../src/samplekit/index.js';
 import { effectMapJson } from '../src/samplekit/avatar/effects.js';
 import { registerSampleKitCommand } from '../src/cli/sample-kit.js';

@@ -2,7 +2,7 @@
 // part, the main (posture) action and its geometry type, head-turn prevention and held items.
 import { type ActionDefinitionJson, type AvatarActionsDoc } from '../formats/gamedata/figure-types.js';
 import { type AnimationSetXml, type AnimationFrameXml, type PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
-import { type AvatarGeometry } from './geometry.js';
+import { type AvatarGeometry, type RaisedHand } from './geometry.js';
 import { parseAction, normalizeGesture, type ItemToken, type PlainToken } from './request.js';
 import { animatedBodyParts, type HotelEffect } from './effects.js';
 
@@ -24,7 +24,7 @@ const TOKEN_STATE: Record<PlainToken | ItemToken, string> = {
 };
 const GESTURE_STATE: Record<string, string> = { sml: 'sml', sad: 'sad', agr: 'agr', srp: 'srp', spk: 'talk', eyb: 'sleep' };
 
-/** The walk cycle is drawn as one still mid-stride frame (spec §4.2). */
+/** The walk cycle is drawn as one still mid-stride frame (contract A4.2). */
 export const WALK_STILL_FRAME = 1;
 /** Actions whose cycle the service never animates (drawn from the frame above or frame 0). */
 const STILL_STATES = new Set(['mv', 'laugh', 'dance', 'sign', 'sit', 'lay', 'std']);
@@ -210,8 +210,6 @@ export interface Pose {
    */
   raisedHand: RaisedHand | null;
 }
-
-export type RaisedHand = 'lh-up' | 'rh-up';
 
 /**
  * Which hand the active actions raise. The left hand wins over the right, as the older clients that read

@@ -3,78 +3,44 @@
 // (`AvatarImageCache.getImageContainer`, `AvatarStructure.getParts`), the whole avatar's offset and
 // colour treatment, and the effect's own sprites around it (`AvatarVisualization.update`).
 import { bodyPartOffset, layerAction, type ActiveAction, type Pose } from './actions.js';
-import { framesOf, layerAt, type AvatarColorData } from './effects.js';
+import { framesOf, getLayerData } from './effects.js';
 import { type FigurePart } from './figure.js';
 import { type AvatarHotel } from './hotel.js';
-import type { PartDraw, PlannedBodyPart } from './render.js';
+import { bodyPartFrame } from './part-frame.js';
+import { type EffectTick, type PartDraw, type PlannedBodyPart, type SpriteDraw } from './plan-types.js';
 import { wrapDirection, type AvatarRequest } from './request.js';
-import { type RgbaImage } from '../imaging/image.js';
-
-/** An effect sprite of one tick: drawn from the effect library, behind or in front of the avatar. */
-export interface SpriteDraw {
-  id: string;
-  library: string;
-  asset: string;
-  frame: number;
-  /** Offset on the plane from the avatar's registration (sprite top-left = registration − asset offset + this). */
-  dx: number;
-  dy: number;
-  /** The client's ink 33: additive. */
-  add: boolean;
-  effect: string;
-}
-
-export interface EffectTick {
-  /** The avatar's parts, bottom first. */
-  parts: PartDraw[];
-  behind: SpriteDraw[];
-  front: SpriteDraw[];
-  /** Offset of the whole avatar image (the effect's `avatar` sprite: a hoverboard lifts its rider). */
-  avatarDx: number;
-  avatarDy: number;
-  colour: AvatarColorData | undefined;
-  /** The animation whose colour treatment applies (`fx.12`). */
-  colourBy?: string;
-}
+import { lcm } from '../imaging/frame-delay.js';
 
 export interface EffectPlanInput {
   pose: Pose;
   /** Body parts of the crop in drawing order (bottom first), planned without the effect. */
-  bodyParts: PlannedBodyPart[];
+  bodyParts: readonly PlannedBodyPart[];
   /** The pose's own loop without the effect (a wave's 2 frames). */
   loop: number;
   avatarSet: string;
   bodyDir: number;
   headDir: number;
-  effectActions: ActiveAction[];
+  effectActions: readonly ActiveAction[];
   wornBy: Map<string, FigurePart[]>;
-  /** Fills the planned parts' `drawAs` for frame `f` (a body part the effect does not govern). */
-  frameOf: (bp: PlannedBodyPart, f: number) => void;
 }
 
 /** A loop longer than this many ticks is drawn from its first ticks (a safety bound; real effects are far shorter). */
 const MAX_TICKS = 1200;
 
-function gcd(a: number, b: number): number {
-  return b === 0 ? a : gcd(b, a % b);
-}
-
-/** Ticks an effect action's animation lasts (1 when its type says it does not animate). */
+/** Ticks an effect action's animation lasts (`Animation.frameCount`, at least 1). */
 function effectTicks(a: ActiveAction): number {
-  if (a.effectStill) return 1;
   return Math.max(1, framesOf(a.effect!.animation, a.overriding).ticks.length);
 }
 
 /**
  * The runs of equal consecutive ticks of the whole loop (the output frames), from the animation data
  * alone: a tick is the effects' layers of that tick (the head's only under headonly) and the pose's own
- * frame. `tickAt` plans what one tick draws (render.ts asks it for the first tick of each run).
+ * frame. `tickAt` plans what one tick draws (plan.ts asks it for the first tick of each run).
  */
 export function planEffectTicks(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput): { runs: [number, number][]; tickAt: (t: number) => EffectTick } {
   let total = input.loop;
   for (const a of input.effectActions) {
-    const n = effectTicks(a);
-    total = (total / gcd(total, n)) * n;
+    total = lcm(total, a.effectStill ? 1 : effectTicks(a));
   }
   total = req.animated ? Math.min(total, MAX_TICKS) : 1;
   const runs: [number, number][] = [];
@@ -101,12 +67,7 @@ function planTick(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput
   for (const bp of input.bodyParts) {
     const a = bp.governing;
     if (!a.effect) {
-      input.frameOf(bp, t);
-      for (const item of bp.parts) {
-        const at = item.drawAs;
-        if (!at) continue;
-        parts.push({ bodyPart: item.bodyPart, type: item.part.type, id: item.part.id, tint: item.part.tint, assetAction: at.assetAction, frame: at.frame, direction: item.direction, dx: at.dx, dy: at.dy });
-      }
+      for (const d of bodyPartFrame(hotel.animations, req.size, bp, t)) if (d) parts.push(d);
       continue;
     }
     parts.push(...effectBodyPart(hotel, req, input, bp, a, t, added));
@@ -129,7 +90,7 @@ function planTick(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput
     const anim = a.effect!.animation;
     const tf = a.effectStill ? 0 : t;
     for (const sprite of anim.sprites) {
-      const layer = layerAt(anim, tf, sprite.id, a.overriding);
+      const layer = getLayerData(anim, tf, sprite.id, a.overriding);
       const ox = (sprite.dx[dir] ?? 0) + (layer?.dx ?? 0);
       let oy = (sprite.dy[dir] ?? 0) + (layer?.dy ?? 0);
       if (sprite.id === 'avatar') {
@@ -158,7 +119,7 @@ function planTick(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput
 function effectBodyPart(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput, bp: PlannedBodyPart, a: ActiveAction, t: number, added: Set<string>): PartDraw[] {
   const anim = a.effect!.animation;
   const tf = a.effectStill ? 0 : t;
-  const layer = layerAt(anim, tf, bp.id, a.overriding);
+  const layer = getLayerData(anim, tf, bp.id, a.overriding);
   // The layer's action (`Move`, `CarryItem`) decides the sprites; a body part layer also decides the parts.
   const renderAction = (layer?.action && layerAction(hotel.actions, hotel.partSets, layer.action, layer.base)) || a;
   const partsAction = layer?.kind === 'bodypart' && layer.action ? renderAction : a;
@@ -167,19 +128,19 @@ function effectBodyPart(hotel: AvatarHotel, req: AvatarRequest, input: EffectPla
   const frameCount = layer ? layer.frame : tf;
   const [ox, oy] = bodyPartOffset(hotel.animations, partsAction, dir, frameCount, bp.id);
   // Effect offsets are at the normal scale (halved by the client at the small one, which our doubled
-  // small plane undoes); action offsets are at the client's scale (see `partFrames`).
+  // small plane undoes); action offsets are at the client's scale (see `bodyPartFrame`).
   const dx = (layer?.dx ?? 0) + (req.size === 's' ? 2 * ox : ox);
   const dy = (layer?.dy ?? 0) + (req.size === 's' ? 2 * oy : oy);
   const dynamic = anim.adds.filter((x) => x.align === bp.id);
   const active = new Set(partsAction.activeParts);
   if (partsAction.effect) for (const x of dynamic) active.add(x.id);
-  const geometric = hotel.geometry.geometric(input.avatarSet, input.pose.geometryType, dir).find((b) => b.id === bp.id)?.partTypes ?? [];
+  const geometric = hotel.geometry.getBodyPartsAtAngle(input.avatarSet, input.pose.geometryType, dir).find((b) => b.id === bp.id)?.partTypes ?? [];
   // Added parts sit at the body part's centre: drawn over what the body part has.
   const types = [...geometric, ...dynamic.map((x) => x.id).filter((id) => !geometric.includes(id))];
   const worn = input.wornBy.get(bp.id) ?? [];
   const removes = new Set(anim.removes);
   const items = layer?.items;
-  const defaultFrames = partsAction.effect ? effectTicksOf(partsAction) : 1;
+  const defaultFrames = partsAction.effect ? effectTicks(partsAction) : 1;
   const steps = hotel.animations.expanded.get(partsAction.def.id);
   const out: PartDraw[] = [];
   let assetAction = renderAction.assetAction;
@@ -205,61 +166,6 @@ function effectBodyPart(hotel: AvatarHotel, req: AvatarRequest, input: EffectPla
     if (step?.assetAction) assetAction = step.assetAction;
     const frame = step ? step.number : frameCount % defaultFrames;
     for (const d of draws) out.push({ bodyPart: bp.id, type, id: d.id, tint: d.tint, assetAction, frame, direction: dir, dx, dy, effect: anim.name });
-  }
-  return out;
-}
-
-function effectTicksOf(a: ActiveAction): number {
-  return Math.max(1, framesOf(a.effect!.animation, a.overriding).ticks.length);
-}
-
-/**
- * The effect's treatment of the whole avatar image (`AvatarImage.getImage` with `AvatarDataContainer`):
- * a colour multiply by the foreground (ink 37 also halves the alpha: Ghost); other inks then turn the
- * image grey and map the grey through the ramp from background to foreground (Ice).
- */
-export function applyAvatarColour(img: RgbaImage, c: AvatarColorData): void {
-  const fr = ((c.foreground >> 16) & 0xff) / 255;
-  const fg = ((c.foreground >> 8) & 0xff) / 255;
-  const fb = (c.foreground & 0xff) / 255;
-  const ghost = c.ink === 37;
-  const lut = ghost ? undefined : greyRamp(c.background, c.foreground);
-  const d = img.data;
-  for (let i = 0; i < d.length; i += 4) {
-    if (d[i + 3] === 0) continue;
-    const r = d[i]! * fr;
-    const g = d[i + 1]! * fg;
-    const b = d[i + 2]! * fb;
-    if (lut) {
-      const grey = Math.min(255, Math.max(0, Math.round(0.33 * r + 0.33 * g + 0.33 * b)));
-      const e = lut[grey]!;
-      d[i] = (e >> 16) & 0xff;
-      d[i + 1] = (e >> 8) & 0xff;
-      d[i + 2] = e & 0xff;
-    } else {
-      d[i] = Math.round(r);
-      d[i + 1] = Math.round(g);
-      d[i + 2] = Math.round(b);
-      d[i + 3] = Math.round(d[i + 3]! * 0.5);
-    }
-  }
-}
-
-/** `AvatarDataContainer.generatePaletteMapForGrayscale`, with the client's integer arithmetic. */
-function greyRamp(background: number, foreground: number): number[] {
-  const ch = (v: number, s: number): number => (v >> s) & 0xff;
-  const [aB, rB, gB, bB] = [ch(background, 24), ch(background, 16), ch(background, 8), ch(background, 0)];
-  const [aF, rF, gF, bF] = [ch(foreground, 24), ch(foreground, 16), ch(foreground, 8), ch(foreground, 0)];
-  const [aD, rD, gD, bD] = [(aF - aB) / 255, (rF - rB) / 255, (gF - gB) / 255, (bF - bB) / 255];
-  let [a, r, g, b] = [aB, rB, gB, bB];
-  const out: number[] = [];
-  for (let i = 0; i < 256; i++) {
-    if (r === rB && g === gB && b === bB) a = 0;
-    a += aD;
-    r += rD;
-    g += gD;
-    b += bD;
-    out.push((a << 24) | (r << 16) | (g << 8) | b);
   }
   return out;
 }

@@ -176,7 +176,7 @@ export function framesOf(anim: EffectAnimation, overriding: string | undefined):
  * The layer of a body part or sprite in a tick (`Animation.getLayerData`): its own layer, or an effect
  * layer whose added part is aligned to that body part.
  */
-export function layerAt(anim: EffectAnimation, tick: number, id: string, overriding?: string): EffectLayer | undefined {
+export function getLayerData(anim: EffectAnimation, tick: number, id: string, overriding?: string): EffectLayer | undefined {
   const { ticks } = framesOf(anim, overriding);
   if (ticks.length === 0) return undefined;
   for (const layer of ticks[Math.max(0, tick) % ticks.length]!) {

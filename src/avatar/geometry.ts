@@ -3,7 +3,9 @@
 // farthest from the camera first. This reproduces the reference client's ordering, including its
 // tie-breaking (ascending stable sort by distance, drawn back to front).
 import { type AvatarGeometryXml, type GeometryTypeXml, type AvatarSetXml, type DrawOrderXml } from '../formats/gamedata/avatar-xml-types.js';
-import { type RaisedHand } from './actions.js';
+
+/** draworder.xml's raised-hand lists (`lh-up`, `rh-up`); which hand an action raises is actions.ts's rule. */
+export type RaisedHand = 'lh-up' | 'rh-up';
 
 const DIRECTION_ANGLE = [45, 90, 135, 180, 225, 270, 315, 0];
 
@@ -75,7 +77,7 @@ export class AvatarGeometry {
    * (farthest first), each with its part types farthest first (`AvatarModelGeometry.getBodyPartsAtAngle`,
    * `GeometryBodyPart.getParts`, drawn from the end of their lists).
    */
-  geometric(avatarSet: string, geometryType: string, direction: number): OrderedBodyPart[] {
+  getBodyPartsAtAngle(avatarSet: string, geometryType: string, direction: number): OrderedBodyPart[] {
     const key = `${avatarSet}|${geometryType}|${direction}`;
     const hit = this.orderCache.get(key);
     if (hit) return hit;
@@ -101,7 +103,7 @@ export class AvatarGeometry {
    * type a group).
    */
   ordered(avatarSet: string, geometryType: string, direction: number, posture = 'std', raisedHand: RaisedHand | null = null): OrderedBodyPart[] {
-    const geometric = this.geometric(avatarSet, geometryType, direction);
+    const geometric = this.getBodyPartsAtAngle(avatarSet, geometryType, direction);
     const explicit = this.explicitOrder(posture, raisedHand, direction);
     if (!explicit) return geometric;
     const key = `${avatarSet}|${geometryType}|${direction}|${explicit.id}`;

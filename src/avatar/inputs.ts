@@ -1,12 +1,12 @@
 // What a render reads from its hotel, named by content: the service keys cached images (and ETags) on
 // it instead of on the whole hotel, so a hotel reloaded with one library changed changes the keys of
 // exactly the figures that read that library, and every other URL keeps its entry and ETag.
-import { createHash } from 'node:crypto';
 import { AvatarRenderError } from './errors.js';
 import { resolveFigure, type FigureSet } from './figure.js';
 import { type AvatarHotel } from './hotel.js';
-import { requestedEffects } from './render.js';
+import { requestedEffects } from './plan.js';
 import { parseAction, type AvatarRequest } from './request.js';
+import { sha256Hex } from '../util/hash.js';
 
 /** Per hotel: the lines every request of it has (pose documents, body and hand-item libraries, item library). */
 const hotelLines = new WeakMap<AvatarHotel, string>();
@@ -34,7 +34,7 @@ function hotelLine(hotel: AvatarHotel): string {
 function setLine(hotel: AvatarHotel, set: FigureSet): string {
   let line = setLines.get(set);
   if (line === undefined) {
-    const digest = createHash('sha256').update(JSON.stringify(set)).digest('hex').slice(0, 16);
+    const digest = sha256Hex(JSON.stringify(set)).slice(0, 16);
     line = `${digest}${libraryList(hotel, hotel.libraries.librariesOfSet(set, hotel.partSets.flipped))}`;
     setLines.set(set, line);
   }
@@ -87,5 +87,5 @@ export function renderInputsFields(req: AvatarRequest): string {
 
 /** `renderInputs` as 16 hex digits. */
 export function renderInputsDigest(hotel: AvatarHotel, req: AvatarRequest): string {
-  return createHash('sha256').update(renderInputs(hotel, req)).digest('hex').slice(0, 16);
+  return sha256Hex(renderInputs(hotel, req)).slice(0, 16);
 }

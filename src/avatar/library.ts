@@ -182,8 +182,8 @@ export class LibraryStore {
   /** Bounded by the figure data's parts: only parts of real sets are asked for. */
   private readonly withMirror = new Map<string, string[]>();
   private readonly ofSet = new WeakMap<object, string[]>();
-  /** Worn sets (`ch-210`) a render found sprites of; bounded by the figure data's sets. */
-  readonly drawableSets = new Set<string>();
+  /** Worn sets (`ch-210`) found to have sprites; bounded by the figure data's sets. */
+  private readonly drawableSets = new Set<string>();
 
   private readonly partIndex: PartIndex | undefined;
 
@@ -251,6 +251,17 @@ export class LibraryStore {
       this.withMirror.set(key, hit);
     }
     return hit;
+  }
+
+  /**
+   * Whether a worn set has sprites in the libraries a figure loads, asking `check` only until it says yes:
+   * library files do not change under a loaded hotel, so a set found drawable once stays drawable.
+   */
+  isDrawable(label: string, check: () => boolean): boolean {
+    if (this.drawableSets.has(label)) return true;
+    if (!check()) return false;
+    this.drawableSets.add(label);
+    return true;
   }
 
   peek(name: string): FigureLibrary | undefined {

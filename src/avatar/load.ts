@@ -2,13 +2,13 @@
 // (src/hotel/avatar.ts: gamedata, every library's digest and check, the part index) into a snapshot of
 // plain data; `hotelFromSnapshot` builds the model from it, with libraries read on first use (see
 // library.ts). The avatar service scans once and builds the same hotel in every render thread.
-import { createHash } from 'node:crypto';
 import { libraryLoader, readAvatarSources, type AvatarSources } from '../hotel/avatar.js';
 
 export { avatarFolderSignature, type LibraryProblem } from '../hotel/avatar.js';
 import { AvatarRenderError } from './errors.js';
 import { createAvatarHotel, type AvatarHotel } from './hotel.js';
 import { partIndexFrom, partKeysOf, type LibraryCache, type PartIndex } from './library.js';
+import { sha256Hex } from '../util/hash.js';
 
 /** One reading of a hotel folder: structured-cloneable, so it can be posted to worker threads. */
 export interface AvatarHotelSnapshot {
@@ -29,8 +29,6 @@ export interface LoadAvatarHotelOptions {
   libraryCaches?: { figure: LibraryCache; effect: LibraryCache };
 }
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-
 /**
  * Reads a hotel folder: throws (`gamedata`) when its gamedata does not read; libraries that do not read
  * are listed in `sources.problems` (the hotel loads without them, as the client would).
@@ -46,21 +44,20 @@ export async function scanAvatarHotel(assetsDir: string): Promise<AvatarHotelSna
     throw new AvatarRenderError('gamedata', (e as Error).message);
   }
   const pose = { actions: src.actions, geometry: src.geometry, partSets: src.partSets, animations: src.animations, drawOrder: src.drawOrder, smallSprites: src.smallSprites };
-  const poseDigest = sha256(JSON.stringify(pose));
+  const poseDigest = sha256Hex(JSON.stringify(pose));
   // By meaning for the documents (a re-indented file is the same hotel), by bytes for the libraries.
-  const whole = createHash('sha256').update(`${src.layout}\n${poseDigest}\n`);
-  whole.update(JSON.stringify(src.figureData)).update('\n').update(JSON.stringify(src.figureMap)).update('\n');
-  for (const l of src.libraries) whole.update(`lib ${l.name} ${l.digest}\n`);
+  const whole = [src.layout, poseDigest, sha256Hex(JSON.stringify(src.figureData)), sha256Hex(JSON.stringify(src.figureMap))];
+  for (const l of src.libraries) whole.push(`lib ${l.name} ${l.digest}`);
   if (src.effects) {
-    whole.update(JSON.stringify(src.effects.map)).update('\n');
-    for (const l of src.effects.libraries) whole.update(`fx ${l.name} ${l.digest}\n`);
+    whole.push(sha256Hex(JSON.stringify(src.effects.map)));
+    for (const l of src.effects.libraries) whole.push(`fx ${l.name} ${l.digest}`);
   }
   return {
     dir: assetsDir,
     sources: src,
     partIndex: src.layout === 'nitro' ? partIndexFrom(partKeys) : undefined,
     poseDigest,
-    identity: whole.digest('hex').slice(0, 16),
+    identity: sha256Hex(whole.join('\n')).slice(0, 16),
   };
 }
 

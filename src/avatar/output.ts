@@ -3,7 +3,7 @@
 // and any other loop that comes through AvatarRender), so the renderer knows nothing of either.
 import { encodeFrames } from '../imaging/apng.js';
 import { encodeGif, gifDelays } from '../imaging/gif.js';
-import { type AvatarRender } from './render.js';
+import { type AvatarRender } from './draw.js';
 import { type AvatarFormat } from './request.js';
 
 export const CONTENT_TYPES: Record<AvatarFormat, string> = { png: 'image/png', gif: 'image/gif' };

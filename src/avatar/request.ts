@@ -1,33 +1,41 @@
-// The avatar render request as the HTTP service hands it over, plus the canonical forms of the two
-// free-text parameters (`action`, `gesture`). Canonical strings are part of the service's cache key, so
-// they must be stable: same meaning → same string.
+// Step 1 of the avatar path (request → plan → draw): what a query means. `normalizeRequest` is the only
+// place a query value gets its meaning: directions wrap, sizes and frame caps clamp, action aliases and
+// tokens are made canonical, `dance` and `action=dance.N` become one dance, `img_format=gif` and
+// `frame_num` ask for the loop as `animated=1` does, and `keyedPairs` says which parameters join the cache
+// key (contract A4.1 and A8.1, docs/contract.md). Canonical strings are part of the service's cache
+// key and of the fallback's URL, so they must be stable: same meaning → same string.
 
 export type AvatarSize = 's' | 'm' | 'l';
 
+/** A normalized avatar request: every field already holds its one meaning (see `normalizeRequest`). */
 export interface AvatarRequest {
   figure: string;
-  /** Body direction 0-7 (callers may pass any integer; it is wrapped). */
+  /** Body direction 0-7. */
   direction: number;
-  /** Head direction 0-7 (wrapped like direction). Ignored for `lay` and when an action prevents head turn. */
+  /** Head direction 0-7. Ignored for `lay` and when an action prevents head turn. */
   headDirection: number;
   size: AvatarSize;
-  /** Raw comma list from the query; '' = std. */
+  /** Canonical action list (`normalizeAction`): 'std' when none. */
   action: string;
-  /** Raw gesture from the query; '' = std. */
+  /** Canonical gesture (`normalizeGesture`). */
   gesture: string;
   headOnly: boolean;
+  /** Show the pose's loop (asked by `animated`, by `img_format=gif` or by `frame_num`). */
   animated: boolean;
-  /** 0 = the whole loop, else 1-24 (larger values clamp to 24). */
+  /** 0 = the whole loop, else 1-MAX_FRAMES. */
   frames: number;
   /** Output encoding: PNG/APNG (the default) or GIF (see output.ts). */
   format?: AvatarFormat;
   /** Show only this frame of the loop (any integer, wrapped modulo the loop's length); see output.ts. */
   frameNum?: number;
-  /** Avatar effect id of the hotel's EffectMap (`effect=`); absent or 0 = none. */
+  /** Avatar effect id of the hotel's EffectMap (`effect=`); absent = none. */
   effect?: number;
-  /** Dance 1-4 (`dance=`); absent or 0 = none. An `action=dance.N` token means the same. */
+  /** Dance 1-4 (`dance=`, or an `action=dance.N` token); absent = none. */
   dance?: number;
 }
+
+/** A normalized request before the figure is known (a `user` request is looked up first). */
+export type AvatarPose = Omit<AvatarRequest, 'figure'>;
 
 export type AvatarFormat = 'png' | 'gif';
 
@@ -107,17 +115,20 @@ export function normalizeGesture(raw: string): Gesture {
   return (GESTURES as readonly string[]).includes(g) ? (g as Gesture) : 'std';
 }
 
-/** Directions wrap: 9 → 1, -1 → 7. Non-integers are truncated; non-numbers give `fallback`. */
+/** Directions wrap: 9 → 1, -1 → 7. Non-integers are truncated; non-numbers give `fallback`. (Also turns by an effect's offset.) */
 export function wrapDirection(d: number, fallback = 2): number {
   if (!Number.isFinite(d)) return fallback;
   const i = Math.trunc(d);
   return ((i % 8) + 8) % 8;
 }
 
-/** Frames cap: 0 = whole loop, 1-24, larger values clamp to 24. */
+/** Most frames a request may cap a loop at (`frames=`). */
+export const MAX_FRAMES = 24;
+
+/** Frames cap: 0 = whole loop, 1-MAX_FRAMES, larger values clamp to MAX_FRAMES. */
 export function clampFrames(n: number): number {
   if (!Number.isFinite(n) || n <= 0) return 0;
-  return Math.min(24, Math.floor(n));
+  return Math.min(MAX_FRAMES, Math.floor(n));
 }
 
 /** `effect=`: leading digits as `parseInt` reads them (as the peer imagers do); anything else or 0 is none. */
@@ -130,4 +141,131 @@ export function parseEffectId(raw: string | undefined): number {
 export function parseDanceId(raw: string | undefined): number {
   const n = parseEffectId(raw);
   return n >= 1 && n <= 4 ? n : 0;
+}
+
+const TRUE_VALUES = new Set(['1', 'true', 'yes', 'on']);
+const DEFAULT_DIRECTION = 2;
+
+/** 1/true/yes/on (any case) are true; everything else, including 0/false/no/off and empty, is false. */
+export function parseBoolean(value: string | undefined): boolean {
+  return value !== undefined && TRUE_VALUES.has(value.trim().toLowerCase());
+}
+
+/** Integers wrap into 0-7 (9 → 1, -1 → 7); anything non-integer gives the fallback. */
+export function parseDirection(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const text = value.trim();
+  if (!/^[+-]?\d{1,15}$/.test(text)) return fallback;
+  return wrapDirection(Number(text));
+}
+
+/** s, m, l; b is m; absent or empty is l; any other value is m. */
+export function parseSize(value: string | undefined): AvatarSize {
+  if (value === undefined || value === '') return 'l';
+  if (value === 's' || value === 'm' || value === 'l') return value;
+  return 'm';
+}
+
+/** 1-MAX_FRAMES, above clamps to MAX_FRAMES; 0, absent, negative or non-numeric mean the whole loop (0). */
+export function parseFrames(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const text = value.trim();
+  if (!/^[+-]?\d+$/.test(text)) return 0;
+  return clampFrames(Number(text));
+}
+
+/** `gif` (trimmed, any case) is GIF; every other value keeps PNG, as the peers' imagers do. */
+export function parseImageFormat(value: string | undefined): AvatarFormat {
+  return value !== undefined && value.trim().toLowerCase() === 'gif' ? 'gif' : 'png';
+}
+
+/**
+ * `frame_num`: any integer, negative too (wrapped modulo the loop's length when rendering, so -1 is the
+ * last frame, as `direction` wraps); not an integer (empty, `abc`, `2.5`) → undefined, i.e. ignored.
+ */
+export function parseFrameNum(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (!/^[+-]?\d{1,15}$/.test(text)) return undefined;
+  return Number(text);
+}
+
+/** The query's values by name (the first of a repeated name): what `normalizeRequest` reads. */
+export type AvatarQuery = ReadonlyMap<string, string>;
+
+/**
+ * The meaning of every avatar parameter but the identity (contract A4.1, docs/contract.md). Unknown
+ * values never reject: they take the default. A GIF or a `frame_num` shows the pose's loop as `animated=1`
+ * does (`frame_num` always of the whole loop, whatever `frames` says); effects and dances join only when
+ * asked for, so every other request is what it always was.
+ */
+export function normalizeRequest(query: AvatarQuery): AvatarPose {
+  const direction = parseDirection(query.get('direction'), DEFAULT_DIRECTION);
+  const action = parseAction(query.get('action') ?? '');
+  const format = parseImageFormat(query.get('img_format'));
+  const frameNum = parseFrameNum(query.get('frame_num'));
+  const pose: AvatarPose = {
+    direction,
+    headDirection: parseDirection(query.get('head_direction'), direction),
+    size: parseSize(query.get('size')),
+    action: formatAction(action),
+    gesture: normalizeGesture(query.get('gesture') ?? ''),
+    headOnly: parseBoolean(query.get('headonly')),
+    animated: parseBoolean(query.get('animated')) || format === 'gif' || frameNum !== undefined,
+    frames: frameNum !== undefined ? 0 : parseFrames(query.get('frames')),
+    format,
+  };
+  if (frameNum !== undefined) pose.frameNum = frameNum;
+  const effect = parseEffectId(query.get('effect'));
+  if (effect > 0) pose.effect = effect;
+  // `dance=N` wins over an `action=dance.N` token; either is the same dance.
+  const dance = parseDanceId(query.get('dance')) || action.dance;
+  if (dance) pose.dance = dance;
+  return pose;
+}
+
+/**
+ * A pose that cannot animate under this crop (its loop has one frame) is the plain still, whatever
+ * `animated`, `frames` or `frame_num` say: its key and bytes are the still's, in the asked format.
+ */
+export function settleLoop<T extends AvatarPose>(req: T, loopLength: number): T {
+  if (req.animated ? loopLength > 1 : req.frames === 0) return req;
+  const still = { ...req, animated: false, frames: 0 };
+  delete still.frameNum;
+  return still;
+}
+
+/**
+ * The renderer's request for a normalized pose and its figure, settled on the pose's loop (`settleLoop`).
+ * `loopOf` counts the loop (the plan's, no library loaded), asked only when the request shows a loop; a
+ * figure it cannot plan counts as a still, and its render reports what is wrong.
+ */
+export function avatarRequest(figure: string, pose: AvatarPose, loopOf: (req: AvatarRequest) => number): AvatarRequest {
+  const req: AvatarRequest = { figure, ...pose };
+  let loop = 1;
+  if (req.animated) {
+    try {
+      loop = loopOf(req);
+    } catch {
+      loop = 1;
+    }
+  }
+  return settleLoop(req, loop);
+}
+
+/** Parameters that only choose frames of a loop: they join the cache key only when the pose animates. */
+const LOOP_PARAMETERS = new Set(['animated', 'frames', 'frame_num']);
+
+/**
+ * What joins the cache key (contract A8.1, docs/contract.md): every parameter as sent (a reordered figure or a
+ * varied ignored parameter is a new entry), except the loop parameters of a pose that does not animate,
+ * so a still has one entry whatever `animated` says. `img_format` always joins (GIF and PNG differ).
+ */
+export function keyedPairs(pairs: readonly [string, string][], animates: boolean): [string, string][] {
+  return animates ? [...pairs] : pairs.filter(([name]) => !LOOP_PARAMETERS.has(name));
+}
+
+/** Whether the request draws the hotel's effect files (an effect or a dance): its key then names them. */
+export function usesEffects(req: AvatarPose): boolean {
+  return !!req.effect || !!req.dance;
 }

@@ -3,8 +3,8 @@
 // Nitro layout the rest of the project reads (gamedata/*.json, bundled/figure/*.nitro,
 // bundled/furniture/*.nitro, bundled/generic/group_badge.nitro). A file that cannot be converted is
 // reported and skipped; everything else is still written.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, join, relative } from 'node:path';
 import { writeAssetLibrary } from '../formats/asset-library.js';
 import { readFigureSwf } from '../formats/flash/figure-library.js';
 import { readFurniSwf } from '../formats/flash/furni-library.js';
@@ -14,6 +14,7 @@ import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '..
 import { type FurnidataProblem } from '../formats/gamedata/furnidata-txt.js';
 import { readFurnidataAny, type FurnidataFormat } from '../formats/gamedata/furnidata-any.js';
 import { isDir, isFile } from '../hotel/files.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 import { findFigureFolderSwfs, findFurniSwfs, isFigureLibrary, readFlashAvatarSources } from '../hotel/flash.js';
 import { readEffectSwf } from '../formats/flash/effect-library.js';
 import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
@@ -61,13 +62,6 @@ export interface ConvertReport {
   badges?: ConvertEntry[];
 }
 
-/** Writes through a temporary file and a rename, so a crash never leaves a half-written output. */
-async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, data);
-  await rename(tmp, path);
-}
 
 async function pool<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -114,7 +108,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
       const doc = parse(await readFile(path, 'utf8'), src);
       if (src === 'figuremap.xml') mappedLibraries = new Set((doc as FigureMapDoc).libraries.map((l) => l.id.toLowerCase()));
       if (src === 'effectmap.xml') effectLibraries = new Set((doc as EffectMapDoc).effects.map((e) => e.lib.toLowerCase()));
-      await writeAtomic(join(to, 'gamedata', dst), JSON.stringify(doc));
+      await writeFileAtomic(join(to, 'gamedata', dst), JSON.stringify(doc));
       report.gamedata.push({ source: rel(path), target: join('gamedata', dst) });
     } catch (e) {
       fail(path, e);
@@ -124,7 +118,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
   if (await isFile(join(gd, 'figuredata.xml'))) {
     try {
       const sources = await readFlashAvatarSources(from);
-      await writeAtomic(join(to, 'gamedata', FLASH_AVATAR_DATA_FILE), JSON.stringify(flashAvatarData(sources)));
+      await writeFileAtomic(join(to, 'gamedata', FLASH_AVATAR_DATA_FILE), JSON.stringify(flashAvatarData(sources)));
       report.gamedata.push({ source: rel(gd), target: join('gamedata', FLASH_AVATAR_DATA_FILE) });
     } catch (e) {
       fail(gd, e);
@@ -132,7 +126,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
   }
   // Nitro tools (the client, imagers) fetch EffectMap.json with the other avatar documents and fail
   // without it: a hotel with no effectmap.xml gets an empty one.
-  if (!effectLibraries) await writeAtomic(join(to, 'gamedata', 'EffectMap.json'), JSON.stringify({ effects: [] }));
+  if (!effectLibraries) await writeFileAtomic(join(to, 'gamedata', 'EffectMap.json'), JSON.stringify({ effects: [] }));
   let furnidata: FurnitureData | undefined;
   for (const [name, format] of [['furnidata.xml', 'xml'], ['furnidata.json', 'json'], ['furnidata.txt', 'txt']] as [string, FurnidataFormat][]) {
     const path = join(gd, name);
@@ -141,7 +135,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
       const { data, problems } = readFurnidataAny(await readFile(path), name, format);
       furnidata = data;
       report.furnidataProblems = problems;
-      await writeAtomic(join(to, 'gamedata', 'FurnitureData.json'), JSON.stringify(data));
+      await writeFileAtomic(join(to, 'gamedata', 'FurnitureData.json'), JSON.stringify(data));
       report.gamedata.push({ source: rel(path), target: join('gamedata', 'FurnitureData.json') });
       break;
     } catch (e) {
@@ -154,7 +148,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
   const badges: ConvertEntry[] = [];
   for (const file of DEFAULT_ELEMENT_FILES) {
     if (!(await isFile(join(from, file)))) continue;
-    await writeAtomic(join(to, file), await readFile(join(from, file)));
+    await writeFileAtomic(join(to, file), await readFile(join(from, file)));
     badges.push({ source: file, target: file });
   }
   const partsDir = await findFlashPartsDir(from);
@@ -162,7 +156,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
     const parts = await readBadgePartFolder(partsDir);
     for (const reason of parts.unreadable) fail(partsDir, reason);
     if (parts.images.size > 0) {
-      await writeAtomic(join(to, NITRO_PARTS_PATH), await writeBadgePartLibrary(parts.images));
+      await writeFileAtomic(join(to, NITRO_PARTS_PATH), await writeBadgePartLibrary(parts.images));
       badges.push({ source: rel(partsDir), target: NITRO_PARTS_PATH });
     }
   }
@@ -201,17 +195,17 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
       if (job.kind === 'figure') {
         const lib = await readFigureSwf(bytes, rel(job.path));
         const target = join('bundled', 'figure', `${job.name}.nitro`);
-        await writeAtomic(join(to, target), await writeAssetLibrary(lib));
+        await writeFileAtomic(join(to, target), await writeAssetLibrary(lib));
         report.figures.push({ source: rel(job.path), target });
       } else if (job.kind === 'effect') {
         const { library } = await readEffectSwf(bytes, rel(job.path));
         const target = join('bundled', 'effect', `${job.name}.nitro`);
-        await writeAtomic(join(to, target), await writeAssetLibrary(library));
+        await writeFileAtomic(join(to, target), await writeAssetLibrary(library));
         report.effects.push({ source: rel(job.path), target });
       } else {
         const lib = await readFurniSwf(bytes, rel(job.path), { keepAllSizes: true });
         const target = join('bundled', 'furniture', `${job.name}.nitro`);
-        await writeAtomic(join(to, target), await writeAssetLibrary(lib));
+        await writeFileAtomic(join(to, target), await writeAssetLibrary(lib));
         report.furniture.push({ source: rel(job.path), target });
       }
     } catch (e) {
@@ -225,6 +219,6 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
   report.effects.sort(bySource);
   report.furniture.sort(bySource);
   report.failed.sort(bySource);
-  await writeAtomic(join(to, 'convert-report.json'), JSON.stringify(report, null, 2) + '\n');
+  await writeFileAtomic(join(to, 'convert-report.json'), JSON.stringify(report, null, 2) + '\n');
   return report;
 }

@@ -16,7 +16,8 @@
 // build finishes the commit from the journal (every step is idempotent) before doing anything else.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomicSync } from './atomic.js';
+import { writeFileAtomicSync } from '../util/atomic-write.js';
+import { parseCorpusJson, serializeCorpusJson } from '../formats/corpus-json.js';
 import { type CorpusIndex } from './corpus.js';
 
 export const STAGING_DIR = '.staging';
@@ -97,8 +98,7 @@ export async function recoverCommit(out: string, corpusFile: string, opts: Commi
 
 function readCorpus(path: string): CorpusIndex | undefined {
   try {
-    const c = JSON.parse(readFileSync(path, 'utf8')) as CorpusIndex;
-    return c && typeof c.files === 'object' && c.files !== null ? c : undefined;
+    return parseCorpusJson(readFileSync(path), path);
   } catch {
     return undefined;
   }
@@ -140,7 +140,7 @@ async function applyJournal(out: string, journal: CommitJournal, corpusFile: str
         }
       }
       if (withdrawn > 0) {
-        writeFileAtomicSync(join(out, corpusFile), JSON.stringify({ ...live, counts: recount(live.files) }, null, 1) + '\n');
+        writeFileAtomicSync(join(out, corpusFile), serializeCorpusJson({ ...live, counts: recount(live.files) }));
         await sleep(opts.graceMs ?? COMMIT_GRACE_MS);
       }
     }

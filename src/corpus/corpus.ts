@@ -1,15 +1,11 @@
 // corpus.json (what the server serves, with sizes and hashes for ETags) and build-report.json.
+import { type CorpusDoc } from '../formats/corpus-json.js';
 import { parseVariantName } from '../furni/variant-name.js';
 import { type PublishedFile } from './task.js';
 import { type ClassnameResult } from './item.js';
 
-export interface CorpusIndex {
-  format: 1;
-  rendererVersion: string;
-  builtAt: string;
-  counts: { renders: number; icons: number; bundles: number; variants?: number };
-  files: Record<string, { size: number; sha256: string }>;
-}
+/** corpus.json's document (read and written by src/formats/corpus-json.ts). */
+export type CorpusIndex = CorpusDoc;
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

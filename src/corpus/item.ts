@@ -32,7 +32,7 @@ export interface ItemTask {
   /** Absolute path of the asset file (.nitro or .swf). */
   assetFile: string;
   layout: 'nitro' | 'flash';
-  /** `build --variants`: also publish the reserved names (spec §2.6), every one or the animated ones. */
+  /** `build --variants`: also publish the reserved names (contract F2.6), every one or the animated ones. */
   prerender?: 'all' | 'animated';
 }
 
@@ -58,7 +58,7 @@ export function bundlePath(revision: number, base: string): string {
 
 /**
  * The classnames an item publishes stills for: the base and its colour rows. The base is published even
- * when furnidata lists only `<base>*<n>` rows, because clients fall back to it on a variant 404 (spec §2.2).
+ * when furnidata lists only `<base>*<n>` rows, because clients fall back to it on a variant 404 (contract F2.2).
  */
 export function taskClassnames(task: ItemTask): string[] {
   return [task.base, ...task.variants.map((n) => `${task.base}*${n}`)];

@@ -11,17 +11,19 @@ import { detectLayout, readFurnidata, type LayoutOverrides } from '../hotel/furn
 import { type ItemTask, type ClassnameResult, rendersDir, thumbsDir, bundlesDir } from './item.js';
 import { runTasks } from './pool.js';
 import { loadState, stateJson, inputKey, STATE_FILE, type ItemState } from './state.js';
+import { CORPUS_JSON, parseCorpusJson, serializeCorpusJson } from '../formats/corpus-json.js';
 import { corpusIndex, buildReport, type ReportEntry, type BuildReport, type CorpusIndex } from './corpus.js';
-import { isTempName, writeFileAtomicSync } from './atomic.js';
+import { isTempName, writeFileAtomicSync } from '../util/atomic-write.js';
 import { commitBuild, recoverCommit, stagingDir, sizeOnDisk, PENDING_FILE, type CommitHooks } from './commit.js';
-import { type PublishedFile, sha256 } from './task.js';
+import { type PublishedFile } from './task.js';
+import { sha256Hex } from '../util/hash.js';
 
 export interface BuildOptions extends LayoutOverrides {
   assets: string;
   out: string;
   /** Build only these classnames (a `*n` name selects its base item); the rest of the corpus is kept. */
   only?: string[];
-  /** Pre-render the reserved names (spec §2.6) into the corpus: every one, the animated ones, or none (default). */
+  /** Pre-render the reserved names (contract F2.6) into the corpus: every one, the animated ones, or none (default). */
   variants?: 'all' | 'animated' | 'none';
   /** Worker threads; default all cores. 1 builds in this thread. */
   jobs?: number;
@@ -51,7 +53,6 @@ export interface BuildSummary {
   unchanged: number;
 }
 
-export const CORPUS_FILE = 'corpus.json';
 const TRANSIENT = /^(worker crashed|build error|no build worker)/;
 export const REPORT_FILE = 'build-report.json';
 
@@ -95,13 +96,12 @@ function fileMatches(dir: string, f: PublishedFile): boolean {
 async function stagedMatches(out: string, f: PublishedFile): Promise<boolean> {
   const p = join(stagingDir(out), f.path);
   if (sizeOnDisk(p) !== f.size) return false;
-  return sha256(await readFile(p)) === f.sha256;
+  return sha256Hex(await readFile(p)) === f.sha256;
 }
 
 function readCorpusFiles(path: string): CorpusIndex['files'] {
   try {
-    const c = JSON.parse(readFileSync(path, 'utf8')) as CorpusIndex;
-    if (c && typeof c.files === 'object' && c.files !== null) return c.files;
+    return parseCorpusJson(readFileSync(path), path).files;
   } catch {
     // none yet, or unreadable: nothing listed
   }
@@ -127,7 +127,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const { data: furnidata, problems } = await readFurnidata(await readFile(layout.furnidataFile), layout.furnidataFile, layout.furnidataFormat);
   await mkdir(out, { recursive: true });
   // A commit a killed build left half done is finished before anything else looks at the corpus.
-  await recoverCommit(out, CORPUS_FILE, { graceMs: opts.commitGraceMs });
+  await recoverCommit(out, CORPUS_JSON, { graceMs: opts.commitGraceMs });
   await removeTempFiles(out);
 
   // Group the furnidata rows by base classname; a `*n` row shares the asset of its base.
@@ -178,7 +178,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const current = async (it: ItemState | undefined, p: Planned): Promise<boolean> => {
     if (!it || it.inputKey === '' || it.inputKey !== inputKey(RENDERER_VERSION, p.task, it.assetSha256)) return false;
     if (it.assetSize === p.size && it.assetMtimeMs === p.mtimeMs) return true;
-    if (it.assetSize !== p.size || sha256(await readFile(p.task.assetFile)) !== it.assetSha256) return false;
+    if (it.assetSize !== p.size || sha256Hex(await readFile(p.task.assetFile)) !== it.assetSha256) return false;
     it.assetMtimeMs = p.mtimeMs;
     return true;
   };
@@ -263,7 +263,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
 
   // What the commit moves: staged files whose bytes differ from what is live (a staged file identical
   // to the listed, present live file is dropped, so an unchanged path is never withdrawn).
-  const liveFiles = readCorpusFiles(join(out, CORPUS_FILE));
+  const liveFiles = readCorpusFiles(join(out, CORPUS_JSON));
   const moves: string[] = [];
   for (const b of built.values()) {
     if (!b.staged) continue;
@@ -282,9 +282,9 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     [
       [REPORT_FILE, JSON.stringify(report, null, 1) + '\n'],
       [STATE_FILE, stateJson(state)],
-      [CORPUS_FILE, JSON.stringify(corpus, null, 1) + '\n'],
+      [CORPUS_JSON, serializeCorpusJson(corpus)],
     ],
-    CORPUS_FILE,
+    CORPUS_JSON,
     { hooks: opts.hooks, graceMs: opts.commitGraceMs },
   );
 

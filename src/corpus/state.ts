@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { type PublishedFile } from './task.js';
 import { type ClassnameResult, type ItemTask } from './item.js';
-import { writeFileAtomic } from './atomic.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 
 export const STATE_FILE = '.hotel-imager-build.json';
 

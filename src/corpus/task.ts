@@ -3,10 +3,10 @@
 // commit.ts), and describe them (size + sha256) for corpus.json.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
 import { taskClassnames, buildItem, type ItemTask, type ClassnameResult } from './item.js';
 import { furniLibraryLoader } from '../hotel/furni.js';
-import { writeFileAtomicSync } from './atomic.js';
+import { writeFileAtomicSync } from '../util/atomic-write.js';
+import { sha256Hex } from '../util/hash.js';
 
 export interface PublishedFile {
   path: string;
@@ -22,7 +22,6 @@ export interface TaskResult {
   results: ClassnameResult[];
 }
 
-export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 export async function runTask(task: ItemTask, stageDir: string, knownDirs?: Set<string>): Promise<TaskResult> {
   const classnames = taskClassnames(task);
@@ -37,7 +36,7 @@ export async function runTask(task: ItemTask, stageDir: string, knownDirs?: Set<
   const files: PublishedFile[] = [];
   for (const o of outputs) {
     writeFileAtomicSync(join(stageDir, o.path), o.bytes, knownDirs);
-    files.push({ path: o.path, size: o.bytes.length, sha256: sha256(o.bytes) });
+    files.push({ path: o.path, size: o.bytes.length, sha256: sha256Hex(o.bytes) });
   }
-  return { base: task.base, assetSha256: sha256(bytes), files, results };
+  return { base: task.base, assetSha256: sha256Hex(bytes), files, results };
 }

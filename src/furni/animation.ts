@@ -1,6 +1,7 @@
 // Frame selection for furni animations, following the client's layer/sequence arithmetic. Random
 // layers and random sequences are made deterministic: the still and the frame counts use sequence 0
 // and frames in order, so the same inputs always give the same bytes.
+import { lcm } from '../imaging/frame-delay.js';
 import { type AnimationDef, type AnimationLayerDef, type SizeDef, restingStates } from './model.js';
 
 export interface LayerFrame {
@@ -12,7 +13,7 @@ export interface LayerFrame {
 const STILL_FRAME: LayerFrame = { id: 0, x: 0, y: 0 };
 /** Upper bound on the ticks examined when counting a state's distinct frames. */
 export const MAX_LOOP_TICKS = 10_000;
-/** The player's duration of one distinct frame (spec §2.5). */
+/** The player's duration of one distinct frame (contract F2.5). */
 export const FRAME_MS = 120;
 
 export function layerFrameCount(layer: AnimationLayerDef): number {
@@ -51,18 +52,13 @@ export function framesAt(size: SizeDef, animation: AnimationDef | undefined, tic
   return out;
 }
 
-function gcd(a: number, b: number): number {
-  while (b) [a, b] = [b, a % b];
-  return a;
-}
-
 /** Ticks in one play-through of the animation: the common multiple of its layers' cycles, capped. */
 export function loopTicks(animation: AnimationDef): number {
   let ticks = 1;
   for (const layer of Object.values(animation.layers)) {
     const cycle = layerFrameCount(layer) * layer.frameRepeat * (layer.loopCount > 0 ? layer.loopCount : 1);
     if (cycle < 1) continue;
-    ticks = (ticks / gcd(ticks, cycle)) * cycle;
+    ticks = lcm(ticks, cycle);
     if (ticks > MAX_LOOP_TICKS) return MAX_LOOP_TICKS;
   }
   return ticks;

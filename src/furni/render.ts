@@ -180,7 +180,7 @@ function fuller(a: StateSummary, b: StateSummary): boolean {
 }
 
 /**
- * The still's state (spec §2.2): the state with the most visible layers at its first tick; ties broken
+ * The still's state (contract F2.2): the state with the most visible layers at its first tick; ties broken
  * by more distinct frames, then — before the spec's higher state id — by more seen pixels, so that of
  * states showing the same layers the fuller one wins over a depleted or emptied one (a pet bowl's
  * crumbs, a lowered pyramid, a bare tree). Transitions are not resting states.

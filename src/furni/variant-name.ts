@@ -1,4 +1,4 @@
-// The reserved parameterised filenames of spec §2.6, parsed and written one way only: every image has
+// The reserved parameterised filenames of contract F2.6, parsed and written one way only: every image has
 // exactly one spelling, so a cache (ours, a CDN's, a browser's) never holds one picture under two names.
 //
 //   <classname>__<tags>.png | <classname>.apng | <classname>__<tags>.apng
@@ -8,7 +8,7 @@
 // (64 is the default and is never written); `f0` is never written (frame 0 is the default); `.apng`
 // plays the loop, so it takes no `f`. A name that breaks a rule is not a variant (the service answers 404).
 
-/** What a reserved name asks for; absent state/direction mean the still's choice (spec §2.2). */
+/** What a reserved name asks for; absent state/direction mean the still's choice (contract F2.2). */
 export interface VariantRequest {
   size: 64 | 32;
   state?: number;

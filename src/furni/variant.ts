@@ -1,6 +1,6 @@
-// Renders beyond the default still (spec §2.6's reserved names): any size (64, or 32 from the item's
+// Renders beyond the default still (contract F2.6's reserved names): any size (64, or 32 from the item's
 // size-32 visualization), state, direction and distinct frame, or the state's whole loop as an APNG
-// played the way spec §2.5's sprite-sheet player plays it (distinct frames, 120 ms each, one crop for
+// played the way contract F2.5's sprite-sheet player plays it (distinct frames, 120 ms each, one crop for
 // every frame, looping forever). Pure: a draw model and a request in, pixels or a refusal out.
 import { type RgbaImage, alphaBounds, cropImage, type Rect } from '../imaging/image.js';
 import { downscaleHalf } from '../imaging/downscale.js';
@@ -44,7 +44,7 @@ export function sizeOffer(model: FurniModel, size: 64 | 32): SizeOffer | undefin
 export interface VariantPicture {
   /** One image for a still, every distinct frame of the loop for an APNG; all the same size. */
   frames: RgbaImage[];
-  /** Duration of each frame in the APNG (spec §2.5: 120 ms). */
+  /** Duration of each frame in the APNG (contract F2.5: 120 ms). */
   frameMs: number;
   state: number;
   direction: number;

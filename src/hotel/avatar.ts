@@ -5,7 +5,6 @@
 // (no functions), so the avatar service can hand one reading of the folder to every render thread. A
 // library's sprites are read later, on first use, by `libraryLoader`, which refuses bytes other than the
 // ones recorded here: a thread never draws from a file that changed after its hotel was read.
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import { readEffectAnimations, readEffectSwf } from '../formats/flash/effect-lib
 import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
 import { readFlashAvatarData } from './flash-avatar-data.js';
 import { pathsSignature, type WatchedPath } from './files.js';
+import { sha256Hex } from '../util/hash.js';
 
 /** A library file as the folder held it when read: name, path and the SHA-256 (hex) of its bytes. */
 export interface LibraryFile {
@@ -72,7 +72,6 @@ export class LibraryChangedError extends Error {
   }
 }
 
-const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 /** Library files read at once while scanning: the disk overlaps the inflating and hashing. */
 const SCAN_PARALLEL = 8;
@@ -133,7 +132,7 @@ async function scanLibraries<T>(
         problems[at] = { kind, library: name, file, digest: '', error: `cannot read: ${message(e)}` };
         continue;
       }
-      const digest = sha256(bytes);
+      const digest = sha256Hex(bytes);
       try {
         read[at] = { name, file, digest, value: await check(bytes, file, name) };
       } catch (e) {
@@ -277,7 +276,7 @@ export function libraryLoader(layout: AvatarSources['layout'], kind: LibraryProb
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new LibraryChangedError(name, lib.file, 'it is gone');
       throw e;
     }
-    if (lib.digest !== '' && sha256(bytes) !== lib.digest) throw new LibraryChangedError(name, lib.file, 'other bytes');
+    if (lib.digest !== '' && sha256Hex(bytes) !== lib.digest) throw new LibraryChangedError(name, lib.file, 'other bytes');
     if (layout === 'nitro') return readAssetLibrary(bytes, lib.file);
     return kind === 'figure' ? readFigureSwf(bytes, lib.file) : (await readEffectSwf(bytes, lib.file)).library;
   };

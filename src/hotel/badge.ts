@@ -15,6 +15,7 @@ import { partTextureName, readBadgePartImage, readBadgePartLibrary } from '../fo
 import { parseGuildElements, type GuildElements } from '../formats/guild-elements.js';
 import { type RgbaImage } from '../imaging/image.js';
 import { isDir, isFile } from './files.js';
+import { sha256Hex } from '../util/hash.js';
 
 export interface BadgeSourceOptions {
   /** A folder holding group_badge.nitro and/or badgepart_<name>.png|gif files; searched first. */
@@ -163,7 +164,7 @@ export async function readBadgeSources(assetsDir: string, opts: BadgeSourceOptio
   for (const [rank, source] of sources.entries()) {
     const got = await source.read();
     read.push(...got.files);
-    for (const [file, data] of got.files) ranked.push(`part ${rank} ${basename(file)} ${createHash('sha256').update(data).digest('hex')}\n`);
+    for (const [file, data] of got.files) ranked.push(`part ${rank} ${basename(file)} ${sha256Hex(data)}\n`);
     unreadable.push(...got.unreadable);
     let used = 0;
     for (const [name, image] of got.images) {

@@ -1,7 +1,7 @@
 // File-system probes the hotel readers share.
-import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sha256Hex } from '../util/hash.js';
 
 export async function isDir(p: string): Promise<boolean> {
   return stat(p).then((s) => s.isDirectory(), () => false);
@@ -34,7 +34,7 @@ export interface WatchedPath {
  * thread pool, so the event loop stays free.
  */
 export async function pathsSignature(paths: readonly WatchedPath[]): Promise<string> {
-  const h = createHash('sha256');
+  const lines: string[] = [];
   const look = async (path: string) => {
     const st = await stat(path).catch(() => undefined);
     return { st, line: st ? `${path}\0${st.isDirectory() ? 'd' : 'f'}\0${st.size}\0${st.mtimeMs}\0${st.ino}\n` : `${path}\0-\n` };
@@ -45,13 +45,13 @@ export async function pathsSignature(paths: readonly WatchedPath[]): Promise<str
     entries.sort();
     const looked: Awaited<ReturnType<typeof look>>[] = [];
     for (let i = 0; i < entries.length; i += 64) looked.push(...(await Promise.all(entries.slice(i, i + 64).map((e) => look(join(dir, e))))));
-    for (const l of looked) h.update(l.line);
+    for (const l of looked) lines.push(l.line);
     if (depth > 0) for (let i = 0; i < entries.length; i++) if (looked[i]!.st?.isDirectory()) await folder(join(dir, entries[i]!), depth - 1);
   };
   for (const { path, depth } of paths) {
     const l = await look(path);
-    h.update(l.line);
+    lines.push(l.line);
     if (l.st?.isDirectory() && depth !== undefined) await folder(path, depth);
   }
-  return h.digest('hex');
+  return sha256Hex(lines.join(''));
 }

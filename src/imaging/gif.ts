@@ -9,8 +9,8 @@
 // the avatar's own dark outline as the edge, which reads cleanly on light and dark pages alike. Avatar
 // sprites are pixel art with hard edges; soft pixels come from the size-s downscale (2x2 averages at
 // the outline) and a few effects. Dithering the alpha speckles those edges. (docs/avatar-service.md)
-import { writeGif, type GifFrame } from '../formats/gif.js';
-import { type FrameDelay } from './frame-delay.js';
+import { writeGif, type GifFrame } from './gif-writer.js';
+import { gcd, type FrameDelay } from './frame-delay.js';
 import { type RgbaImage } from './image.js';
 
 /** Pixels with at least this alpha are drawn opaque; the rest are transparent. */
@@ -278,7 +278,6 @@ export function gifDelays(delays: FrameDelay[]): number[] {
   const out: number[] = [];
   // Exact times as fractions over a common denominator, so long loops never drift.
   let den = 1;
-  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
   for (const d of delays) {
     if (!(Number.isInteger(d.num) && Number.isInteger(d.den) && d.num >= 0 && d.den > 0)) throw new RangeError(`bad frame delay ${d.num}/${d.den}`);
     den = (den / gcd(den, d.den)) * d.den;

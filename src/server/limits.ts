@@ -1,10 +1,9 @@
 // Guards for uncached renders (cache hits are never limited): a per-client token bucket and an
 // instance-wide budget per time window. Defaults are set so normal page traffic never trips them.
 // Shared by the avatar service and the furni service's on-demand variants.
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { sha256Hex } from '../util/hash.js';
 
-const keyDigest = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 export interface ClientRateOptions {
   /** Sustained uncached renders per second per client; 0 disables the limit. */
@@ -35,7 +34,7 @@ export class ClientRateLimiter {
   /** Takes one token for the client; false when the client is over its rate. */
   take(client: string): boolean {
     if (this.opts.perSecond <= 0) return true;
-    if (client.length > MAX_CLIENT_ID) client = keyDigest(client);
+    if (client.length > MAX_CLIENT_ID) client = sha256Hex(client);
     const t = this.now();
     const b = this.buckets.get(client) ?? { tokens: this.opts.burst, at: t };
     b.tokens = Math.min(this.opts.burst, b.tokens + ((t - b.at) / 1000) * this.opts.perSecond);

@@ -66,6 +66,12 @@ export function installRequestLog(app: FastifyInstance): void {
 
 const LEVEL_VALUES: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
 
+/** The request ids of one service (`req-1`, `req-2`, … in base 36), shared by Fastify and its raw paths. */
+export function requestIdCounter(): () => string {
+  let requests = 0;
+  return () => `req-${(++requests).toString(36)}`;
+}
+
 export type RequestLineWriter = (reqId: string, method: string, path: string, status: number, bytes: number, ms: number) => void;
 
 /**

@@ -6,7 +6,7 @@
 //   PREFIX/objects/<sha256>                one object per distinct file content
 //   PREFIX/manifests/<publishedAt>-<h>.json  a copy of each published corpus.json, for retention (publish.ts)
 
-export const CORPUS_JSON = 'corpus.json';
+import { CORPUS_JSON } from '../formats/corpus-json.js';
 export const OBJECTS_DIR = 'objects/';
 export const MANIFESTS_DIR = 'manifests/';
 

@@ -5,6 +5,7 @@ import { constants } from 'node:fs';
 import { access, readFile, realpath, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { AssetReadError, ManifestReadError, type CorpusSource, type ListedFile, type ManifestRead } from './corpus-source.js';
+import { CORPUS_JSON } from '../formats/corpus-json.js';
 
 export class DiskCorpusSource implements CorpusSource {
   readonly backend = 'disk';
@@ -16,7 +17,7 @@ export class DiskCorpusSource implements CorpusSource {
   }
 
   async readManifest(known: string | undefined): Promise<ManifestRead> {
-    const file = join(this.location, 'corpus.json');
+    const file = join(this.location, CORPUS_JSON);
     let version: string;
     try {
       const st = await stat(file);

@@ -39,6 +39,8 @@ import {
 import { DEFAULT_GRACE_MS, DEFAULT_KEEP_PREVIOUS, DEFAULT_PUBLISH_CONCURRENCY } from './publish-settings.js';
 import { createS3Client, describeS3Error, httpStatusOf } from './s3-client.js';
 import { formatS3Url, parseS3Url, type S3Location, type S3Settings } from './s3-settings.js';
+import { sha256Hex } from '../util/hash.js';
+import { CORPUS_JSON, parseCorpusJson, type CorpusDoc } from '../formats/corpus-json.js';
 
 /** Objects above this size go up as a multipart upload (@aws-sdk/lib-storage), in parts of this size. */
 export const MULTIPART_THRESHOLD = 8 * 1024 * 1024;
@@ -106,8 +108,6 @@ interface LocalCorpus {
   sha256: string;
   files: Map<string, Listed>;
 }
-
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export async function publishCorpus(opts: PublishOptions): Promise<PublishSummary> {
   const dir = resolve(opts.corpus);
@@ -189,7 +189,7 @@ interface Ctx {
 
 /** corpus.json of the folder, checked enough to publish: format 1 and a size and sha256 per safe path. */
 async function readLocalCorpus(dir: string): Promise<LocalCorpus> {
-  const file = join(dir, 'corpus.json');
+  const file = join(dir, CORPUS_JSON);
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -197,30 +197,23 @@ async function readLocalCorpus(dir: string): Promise<LocalCorpus> {
     throw new PublishError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (build the corpus first: hotel-imager build --out ${dir})`);
   }
   const files = listedFiles(bytes, file);
-  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex'), files };
+  return { bytes, sha256: sha256Hex(bytes), files };
 }
 
 function listedFiles(bytes: Buffer, name: string): Map<string, Listed> {
-  let doc: { format?: unknown; files?: unknown };
+  let doc: CorpusDoc;
   try {
-    doc = JSON.parse(bytes.toString('utf8')) as typeof doc;
+    doc = parseCorpusJson(bytes, name);
   } catch (e) {
-    throw new PublishError(`${name} is not JSON: ${(e as Error).message}`);
-  }
-  if (typeof doc !== 'object' || doc === null || doc.format !== 1 || typeof doc.files !== 'object' || doc.files === null) {
-    throw new PublishError(`${name} is not a corpus.json of format 1 with a files table`);
+    throw new PublishError((e as Error).message);
   }
   const files = new Map<string, Listed>();
-  for (const [path, entry] of Object.entries(doc.files as Record<string, unknown>)) {
-    const e = entry as { size?: unknown; sha256?: unknown } | null;
-    if (!e || !Number.isSafeInteger(e.size) || (e.size as number) < 0 || typeof e.sha256 !== 'string' || !SHA256_HEX.test(e.sha256)) {
-      throw new PublishError(`${name}: files[${JSON.stringify(path)}] needs a byte size and a lowercase hex sha256`);
-    }
+  for (const [path, e] of Object.entries(doc.files)) {
     // Paths are read from the folder: nothing that could leave it.
     if (path.startsWith('/') || path.includes('\\') || path.split('/').some((s) => s === '' || s === '.' || s === '..')) {
       throw new PublishError(`${name}: files[${JSON.stringify(path)}] is not a plain relative path`);
     }
-    files.set(path, { size: e.size as number, sha256: e.sha256 });
+    files.set(path, { size: e.size, sha256: e.sha256 });
   }
   return files;
 }
@@ -229,7 +222,7 @@ function listedFiles(bytes: Buffer, name: string): Map<string, Listed> {
 async function readBucketCorpus(ctx: Ctx): Promise<{ sha256: string; shas: Set<string> } | undefined> {
   const bytes = await getObject(ctx, corpusJsonKey(ctx.where.prefix));
   if (!bytes) return undefined;
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const sha256 = sha256Hex(bytes);
   try {
     return { sha256, shas: new Set([...listedFiles(bytes, `${ctx.location}corpus.json`).values()].map((f) => f.sha256)) };
   } catch (e) {

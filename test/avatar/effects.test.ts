@@ -7,7 +7,7 @@ import { useKitHotel } from './kit-hotel.js';
 import { animationFrameCount, encodeAvatar, renderAvatar, type AvatarRender, type AvatarRequest } from '../../src/avatar/index.js';
 import { readPngChunks } from '../../src/imaging/png-chunks.js';
 import { imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
-import { normalizeAction, parseDanceId, parseEffectId } from '../../src/avatar/request.js';
+import { normalizeAction, normalizeRequest, parseDanceId, parseEffectId } from '../../src/avatar/request.js';
 
 const FIG = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 const kit = useKitHotel('effects');
@@ -122,7 +122,10 @@ test('dances 1-4: loops of 8, 8, 10 and 16 frames at 1/6 s; dance=N and action=d
     const png = await encodeAvatar(r);
     assert.ok(delays(png).every(([a, b]) => a === 1 && b === 6));
     assert.equal(readPngChunks(png).find((c) => c.type === 'acTL')!.data.readUInt32BE(4), 0, 'loops forever');
-    const viaAction = await encodeAvatar(await render({ action: `dance.${n}`, animated: true }));
+    // The two spellings are one dance once the query is normalized (the renderer sees only `dance`).
+    const asked = normalizeRequest(new Map([['action', `dance.${n}`], ['animated', '1'], ['size', 'm']]));
+    assert.equal(asked.dance, n);
+    const viaAction = await encodeAvatar(await render(asked));
     assert.ok(png.equals(viaAction), `action=dance.${n}`);
     for (const f of r.frames) assert.deepEqual([f.width, f.height], [64, 110], 'the canvas stays the spec canvas');
   }

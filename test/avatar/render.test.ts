@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { animationFrameCount, AvatarRenderError, encodeAvatar, renderAvatar, type AvatarRequest } from '../../src/avatar/index.js';
+import { animationFrameCount, AvatarRenderError, encodeAvatar, normalizeRequest, renderAvatar, type AvatarRequest } from '../../src/avatar/index.js';
 import { createImage, flipHorizontal, imagesEqual, scaleNearest, alphaBounds, type RgbaImage } from '../../src/imaging/image.js';
 import { decodeImage } from '../../src/imaging/codec.js';
 import { readPngChunks } from '../../src/imaging/png-chunks.js';
@@ -38,7 +38,7 @@ function countColour(img: RgbaImage, rgb: readonly number[]): number {
   return n;
 }
 
-test('dimension table of spec §2.3 for every size × headonly × lay', async () => {
+test('dimension table of contract A2.3 for every size × headonly × lay', async () => {
   const want: Record<string, [number, number][]> = {
     s: [[33, 56], [27, 30], [56, 33]],
     m: [[64, 110], [54, 62], [110, 64]],
@@ -113,7 +113,10 @@ test('face and eyes are not drawn at direction 7; head direction is independent 
   ok(!r7.layers.some((l) => l.partType === 'fc' || l.partType === 'ey'));
   ok(r7.layers.some((l) => l.asset === 'h_std_hd_1_7_0'));
   ok(r7.layers.some((l) => l.asset === 'h_std_bd_1_2_0'));
-  const r3 = await renderAvatar(hotel, req({ direction: 9, headDirection: -5 }));
+  // Directions wrap where the query gets its meaning (normalizeRequest); the renderer draws what it is given.
+  const asked = normalizeRequest(new Map([['direction', '9'], ['head_direction', '-5']]));
+  assert.deepEqual([asked.direction, asked.headDirection], [1, 3]);
+  const r3 = await renderAvatar(hotel, req({ direction: asked.direction, headDirection: asked.headDirection }));
   ok(r3.layers.some((l) => l.asset === 'h_std_bd_1_1_0'), 'direction 9 wraps to 1');
   ok(r3.layers.some((l) => l.asset === 'h_std_hd_1_3_0'), 'head direction -5 wraps to 3');
 });
@@ -133,7 +136,7 @@ test('tint is a per-channel multiply that keeps alpha; eyes are never tinted', a
   assert.deepEqual(px(img, hd.x + 1, hd.y + 1), [0x99 * 250 / 255, 0x66 * 250 / 255, 0x33 * 250 / 255, 255].map(Math.round));
 });
 
-test('hidden layers: a hat hides the hair; the mc slot is not drawn (spec §2.1; the client geometry has no place for it)', async () => {
+test('hidden layers: a hat hides the hair; the mc slot is not drawn (contract A2.1; the client geometry has no place for it)', async () => {
   const hair = await renderAvatar(hotel, req({ figure: `${FIG}.hr-30-61` }));
   ok(hair.layers.some((l) => l.partType === 'hr'));
   const hat = await renderAvatar(hotel, req({ figure: `${FIG}.hr-30-61.ha-40` }));

@@ -98,7 +98,7 @@ test('kit: dimension table for every size × headonly × lay', async () => {
   ok(imagesEqual(l.frames[0]!, scaleNearest(m.frames[0]!, 2)), 'l = 2x m');
 });
 
-test('kit: frame counts per action (spec §2.4) and per crop', () => {
+test('kit: frame counts per action (contract A2.4) and per crop', () => {
   const n = (action: string, over: Partial<AvatarRequest> = {}) => animationFrameCount(kit.hotel, req({ action, ...over }));
   for (const a of ['wav', 'spk', 'respect', 'blow', 'sit,wav']) assert.equal(n(a), 2, a);
   // Lying, Lay governs the head too: the client draws the plain lying head, so talking does not move it.

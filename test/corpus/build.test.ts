@@ -5,11 +5,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, unlinkSync, readdirSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../src/util/hash.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { furniKitFiles } from '../../src/samplekit/furni/index.js';
-import { runBuild, CORPUS_FILE, REPORT_FILE } from '../../src/corpus/run.js';
+import { CORPUS_JSON } from '../../src/formats/corpus-json.js';
+import { runBuild, REPORT_FILE } from '../../src/corpus/run.js';
 import { type CorpusIndex, type BuildReport } from '../../src/corpus/corpus.js';
 import { readFurniBundle } from '../../src/furni/bundle.js';
 import { renderStill } from '../../src/furni/render.js';
@@ -30,7 +31,7 @@ before(async () => {
 after(() => rmSync(root, { recursive: true, force: true }));
 
 const readJson = <T>(p: string): T => JSON.parse(readFileSync(p, 'utf8')) as T;
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const sha = sha256Hex;
 
 test('build: renders per classname and colour row, icons for bases, bundles per revision; failures reported', async () => {
   const out = join(root, 'out-main');
@@ -69,7 +70,7 @@ test('build: renders per classname and colour row, icons for bases, bundles per 
 
 test('corpus.json: every published file with its size and sha256, sorted, with counts', async () => {
   const out = join(root, 'out-main');
-  const c = readJson<CorpusIndex>(join(out, CORPUS_FILE));
+  const c = readJson<CorpusIndex>(join(out, CORPUS_JSON));
   assert.equal(c.format, 1);
   assert.equal(c.builtAt, '2026-01-01T00:00:00.000Z');
   const paths = Object.keys(c.files);
@@ -86,7 +87,7 @@ test('corpus.json: every published file with its size and sha256, sorted, with c
 
 test('round trip: every still re-rendered from its bundle alone is byte-identical to the published PNG', async () => {
   const out = join(root, 'out-main');
-  const c = readJson<CorpusIndex>(join(out, CORPUS_FILE));
+  const c = readJson<CorpusIndex>(join(out, CORPUS_JSON));
   let checked = 0;
   for (const p of Object.keys(c.files).filter((x) => x.endsWith('.bundle'))) {
     const base = p.replace(/^.*\//, '').replace(/\.bundle$/, '');
@@ -131,7 +132,7 @@ test('--only builds the named items and keeps the rest of the corpus', async () 
 test('worker threads give the same files as the in-thread build', async () => {
   const out = join(root, 'out-jobs2');
   const s = await runBuild({ assets: kit, out, jobs: 2, now: fixed });
-  const main = readJson<CorpusIndex>(join(root, 'out-main', CORPUS_FILE));
+  const main = readJson<CorpusIndex>(join(root, 'out-main', CORPUS_JSON));
   assert.deepEqual(s.corpus.files, main.files);
 });
 
@@ -168,7 +169,7 @@ test('a killed build leaves a servable corpus; the rerun completes it; exit code
   for (let i = 0; i < 600 && !existsSync(first) && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 20));
   child.kill('SIGKILL');
   await exited;
-  const c = readJson<CorpusIndex>(join(out, CORPUS_FILE));
+  const c = readJson<CorpusIndex>(join(out, CORPUS_JSON));
   for (const [p, f] of Object.entries(c.files)) {
     const b = readFileSync(join(out, p));
     assert.equal(b.length, f.size, p);

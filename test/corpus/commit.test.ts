@@ -7,13 +7,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../src/util/hash.js';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { furniKitFiles } from '../../src/samplekit/furni/index.js';
 import { FurniBuilder, vis64, visIcon } from '../../src/samplekit/furni/builder.js';
 import { readAssetLibrary, writeAssetLibrary, type AssetLibrary } from '../../src/formats/asset-library.js';
-import { runBuild, CORPUS_FILE, REPORT_FILE } from '../../src/corpus/run.js';
+import { CORPUS_JSON } from '../../src/formats/corpus-json.js';
+import { runBuild, REPORT_FILE } from '../../src/corpus/run.js';
 import { buildItem, type ItemTask } from '../../src/corpus/item.js';
 import { STAGING_DIR } from '../../src/corpus/commit.js';
 import { CorpusStore } from '../../src/server/furni/corpus-store.js';
@@ -29,7 +30,7 @@ const pristine = join(root, 'out-pristine');
 const reference = join(root, 'out-reference');
 const fixed = () => new Date('2026-01-01T00:00:00Z');
 const readJson = <T>(p: string): T => JSON.parse(readFileSync(p, 'utf8')) as T;
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const sha = sha256Hex;
 const nitro = (assets: string, cn: string) => join(assets, 'bundled/furniture', `${cn}.nitro`);
 
 /** Items whose pixels change (same paths, new bytes) and the one whose revision changes (bundle moves). */
@@ -54,7 +55,7 @@ async function rewrite(assets: string, cn: string, edit: (lib: AssetLibrary) => 
 
 /** Every file corpus.json lists is on disk with exactly the listed size and sha256. */
 function assertConsistent(out: string, label: string): CorpusIndex {
-  const c = readJson<CorpusIndex>(join(out, CORPUS_FILE));
+  const c = readJson<CorpusIndex>(join(out, CORPUS_JSON));
   for (const [p, f] of Object.entries(c.files)) {
     assert.ok(existsSync(join(out, p)), `${label}: ${p} listed but missing`);
     const b = readFileSync(join(out, p));
@@ -81,8 +82,8 @@ before(async () => {
 after(() => rmSync(root, { recursive: true, force: true }));
 
 test('the changed inputs really change bytes at the same paths (else the kill test proves nothing)', () => {
-  const a = readJson<CorpusIndex>(join(pristine, CORPUS_FILE)).files;
-  const b = readJson<CorpusIndex>(join(reference, CORPUS_FILE)).files;
+  const a = readJson<CorpusIndex>(join(pristine, CORPUS_JSON)).files;
+  const b = readJson<CorpusIndex>(join(reference, CORPUS_JSON)).files;
   for (const cn of RECOLOURED) {
     for (const p of [`furni-renders/${cn}.png`, `catalog-thumbs/${cn}.png`]) assert.notEqual(a[p]!.sha256, b[p]!.sha256, p);
   }
@@ -100,33 +101,33 @@ const killPoints: { label: string; args: Record<string, unknown> }[] = [
   { label: 'after the first rename of the commit', args: { jobs: 1, killAfterRename: 1 } },
   { label: 'after five renames', args: { jobs: 1, killAfterRename: 5 } },
   { label: 'after the staged state, before corpus.json', args: { jobs: 1, killAfterRenameOf: '.hotel-imager-build.json' } },
-  { label: 'after corpus.json, before the cleanup', args: { jobs: 1, killAfterRenameOf: CORPUS_FILE } },
+  { label: 'after corpus.json, before the cleanup', args: { jobs: 1, killAfterRenameOf: CORPUS_JSON } },
 ];
 
 for (const k of killPoints) {
   test(`a rebuild killed ${k.label}: corpus.json stays consistent; a rerun completes the new corpus`, async () => {
     const out = join(root, `out-kill-${killPoints.indexOf(k)}`);
     cpSync(pristine, out, { recursive: true });
-    const before = readFileSync(join(out, CORPUS_FILE));
+    const before = readFileSync(join(out, CORPUS_JSON));
     const child = spawnSync(process.execPath, ['--import', 'tsx', join(repo, 'test/corpus/build-child.ts'), JSON.stringify({ assets: changed, out, ...k.args })], { cwd: repo, encoding: 'utf8' });
     assert.equal(child.signal, 'SIGKILL', `the child must die at the kill point (status ${child.status}): ${child.stderr}`);
     const c = assertConsistent(out, k.label);
     if ('killAfterItem' in k.args) {
       // Nothing is published before the commit: the live corpus is exactly the previous one.
-      assert.deepEqual(readFileSync(join(out, CORPUS_FILE)), before);
-      for (const cn of RECOLOURED) assert.equal(sha(readFileSync(join(out, 'furni-renders', `${cn}.png`))), readJson<CorpusIndex>(join(pristine, CORPUS_FILE)).files[`furni-renders/${cn}.png`]!.sha256);
+      assert.deepEqual(readFileSync(join(out, CORPUS_JSON)), before);
+      for (const cn of RECOLOURED) assert.equal(sha(readFileSync(join(out, 'furni-renders', `${cn}.png`))), readJson<CorpusIndex>(join(pristine, CORPUS_JSON)).files[`furni-renders/${cn}.png`]!.sha256);
     } else {
       // During the commit a path is listed with its old bytes, its new bytes, or (while it changes) not at all.
-      const oldFiles = readJson<CorpusIndex>(join(pristine, CORPUS_FILE)).files;
-      const newFiles = readJson<CorpusIndex>(join(reference, CORPUS_FILE)).files;
+      const oldFiles = readJson<CorpusIndex>(join(pristine, CORPUS_JSON)).files;
+      const newFiles = readJson<CorpusIndex>(join(reference, CORPUS_JSON)).files;
       for (const [p, f] of Object.entries(c.files)) assert.ok(oldFiles[p]?.sha256 === f.sha256 || newFiles[p]?.sha256 === f.sha256, p);
     }
     const s = await runBuild({ assets: changed, out, jobs: 1, now: fixed, commitGraceMs: 0 });
     const final = assertConsistent(out, `${k.label}, rerun`);
-    assert.deepEqual(final.files, readJson<CorpusIndex>(join(reference, CORPUS_FILE)).files);
+    assert.deepEqual(final.files, readJson<CorpusIndex>(join(reference, CORPUS_JSON)).files);
     assert.deepEqual(s.report.counts.failed, readJson<BuildReport>(join(reference, REPORT_FILE)).counts.failed);
     assert.ok(!existsSync(join(out, STAGING_DIR)), 'staging folder removed');
-    assert.ok(!existsSync(join(out, 'hof_furni', String(Object.keys(readJson<CorpusIndex>(join(pristine, CORPUS_FILE)).files).find((p) => p.endsWith(`/${REVISED}.bundle`))!.split('/')[1]), `${REVISED}.bundle`)), 'the old revision of a moved bundle is removed');
+    assert.ok(!existsSync(join(out, 'hof_furni', String(Object.keys(readJson<CorpusIndex>(join(pristine, CORPUS_JSON)).files).find((p) => p.endsWith(`/${REVISED}.bundle`))!.split('/')[1]), `${REVISED}.bundle`)), 'the old revision of a moved bundle is removed');
   });
 }
 
@@ -142,7 +143,7 @@ test('items built before a kill are reused from staging by the rerun (verified b
   let total = -1;
   await runBuild({ assets: changed, out, jobs: 1, now: fixed, commitGraceMs: 0, onProgress: (p) => (total = p.total) });
   assert.ok(total >= 1 && total < RECOLOURED.length + 1, `rerun built ${total} items, expected fewer than ${RECOLOURED.length + 1}`);
-  assert.deepEqual(assertConsistent(out, 'reuse').files, readJson<CorpusIndex>(join(reference, CORPUS_FILE)).files);
+  assert.deepEqual(assertConsistent(out, 'reuse').files, readJson<CorpusIndex>(join(reference, CORPUS_JSON)).files);
 });
 
 test('a running server never holds a table that disagrees with the disk: changed paths are withdrawn, then replaced after a grace period', async () => {
@@ -188,7 +189,7 @@ test('bundle failure: the whole item fails with the reason, publishes nothing ne
   const out = join(root, 'out-bundlefail');
   cpSync(pristine, out, { recursive: true });
   await rewrite(assets, 'kit_crate', (lib) => ({ ...lib, sprites: new Map([...lib.sprites].map(([k, v]) => [k, k.includes('_64_') ? tooWide() : v])) }));
-  const before = readJson<CorpusIndex>(join(pristine, CORPUS_FILE)).files;
+  const before = readJson<CorpusIndex>(join(pristine, CORPUS_JSON)).files;
   const s = await runBuild({ assets, out, jobs: 1, now: fixed });
   const r = s.report.items['kit_crate']!;
   assert.equal(r.status, 'failed');

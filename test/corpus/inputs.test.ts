@@ -16,10 +16,11 @@ import { furniModelFromLibrary } from '../../src/furni/model.js';
 import { renderStill } from '../../src/furni/render.js';
 import { encodePngCompact } from '../../src/imaging/png-compact.js';
 import { createImage } from '../../src/imaging/image.js';
-import { runBuild, CORPUS_FILE } from '../../src/corpus/run.js';
+import { CORPUS_JSON } from '../../src/formats/corpus-json.js';
+import { runBuild } from '../../src/corpus/run.js';
 import { type CorpusIndex } from '../../src/corpus/corpus.js';
 import { plainProgress } from '../../src/cli/build.js';
-import { makeImage, writeSwf } from '../helpers/swf-writer.js';
+import { makeImage, writeSwf } from '../../src/formats/swf/writer.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const root = mkdtempSync(join(tmpdir(), 'hi-build-inputs-'));
@@ -56,7 +57,7 @@ test('CLI --furnidata FILE and --furni-dir DIR replace the layout paths; plain p
     const r = run(['--assets', empty, '--furnidata', join(elsewhere, 'my-furnidata.json'), '--furni-dir', join(elsewhere, 'furni')]);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^nitro layout: /);
-    assert.deepEqual(readJson<CorpusIndex>(join(out, CORPUS_FILE)).files, expected.corpus.files);
+    assert.deepEqual(readJson<CorpusIndex>(join(out, CORPUS_JSON)).files, expected.corpus.files);
     // Not a terminal: no progress bar, plain lines ending with the finished count.
     const total = expected.rebuilt;
     assert.match(r.stderr, new RegExp(`^build: 0/${total} items \\(0%\\), \\d+ items/s, 0 unchanged$`, 'm'));

@@ -7,7 +7,7 @@ import { readFigureSwf } from '../../src/formats/flash/figure-library.js';
 import { readAssetLibrary, writeAssetLibrary } from '../../src/formats/asset-library.js';
 import { SwfFormatError } from '../../src/formats/swf/swf-error.js';
 import { imagesEqual } from '../../src/imaging/image.js';
-import { makeImage, writeSwf } from '../helpers/swf-writer.js';
+import { makeImage, writeSwf } from '../../src/formats/swf/writer.js';
 import { realdata } from '../helpers/realdata.js';
 
 const red = makeImage(3, 2, () => [255, 0, 0, 255]);

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { readSwf, resolveSymbols, uncompressSwf } from '../../src/formats/swf/reader.js';
 import { SwfFormatError } from '../../src/formats/swf/swf-error.js';
 import { FormatError } from '../../src/formats/errors.js';
-import { type SwfContent, buildSwfBody, makeImage, tag, writeSwf } from '../helpers/swf-writer.js';
+import { type SwfContent, buildSwfBody, makeImage, tag, writeSwf } from '../../src/formats/swf/writer.js';
 import { realdata } from '../helpers/realdata.js';
 
 // 5×3 (odd width: palette rows and 15-bit rows are padded) with opaque, half and fully transparent pixels.

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kitModel, px, spritePixels, overlap } from './kit-helpers.js';
 import { chooseStill, renderRoom, renderStill, renderIcon, validDirection, restingStateSummaries } from '../../src/furni/render.js';
-import { FURNI_EXPECTATIONS } from '../../src/samplekit/furni/expectations.js';
+import { FURNI_EXPECTATIONS } from '../samplekit/furni-expectations.js';
 import { restingStates, sizeOf } from '../../src/furni/model.js';
 import { alphaBounds, flipHorizontal, imagesEqual } from '../../src/imaging/image.js';
 

@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import { lzwEncode } from '../../src/formats/gif-lzw.js';
-import { writeGif } from '../../src/formats/gif.js';
+import { lzwEncode } from '../../src/imaging/gif-lzw.js';
+import { writeGif } from '../../src/imaging/gif-writer.js';
 import { encodeGif, gifDelays, GIF_ALPHA_THRESHOLD } from '../../src/imaging/gif.js';
 import { type RgbaImage } from '../../src/imaging/image.js';
 import { gifFramesRgba, readGif } from '../helpers/gif-reader.js';

@@ -13,7 +13,7 @@ const nitro = realdata('nitro');
 
 const FIGURE = 'hd-180-1.hr-100-61.ch-210-66.lg-270-82.sh-290-80';
 
-/** [action, gesture, headonly, frames] — spec §2.4, literally. */
+/** [action, gesture, headonly, frames] — contract A2.4, literally. */
 const CASES: [string, string, boolean, number][] = [
   ['wav', '', false, 2],
   ['spk', '', false, 2],
@@ -106,10 +106,10 @@ async function checkFrames(hotel: AvatarHotel, label: string) {
   assert.equal(pngInfo(await encodeAvatar(await renderAvatar(hotel, req({ action: 'wav', frames: 1 })))).frames, 1);
 }
 
-test('real Flash data: frame counts of spec §2.4 in the encoded APNG', { skip: flash.skip }, async () => {
+test('real Flash data: frame counts of contract A2.4 in the encoded APNG', { skip: flash.skip }, async () => {
   await checkFrames(await loadAvatarHotel(flash.path), 'flash');
 });
 
-test('real Nitro data: frame counts of spec §2.4 in the encoded APNG', { skip: nitro.skip }, async () => {
+test('real Nitro data: frame counts of contract A2.4 in the encoded APNG', { skip: nitro.skip }, async () => {
   await checkFrames(await loadAvatarHotel(nitro.path), 'nitro');
 });

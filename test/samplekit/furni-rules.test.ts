@@ -1,10 +1,10 @@
 // The kit must really exercise every rule it claims to: these tests read the written bundles back and
-// check each expectation in src/samplekit/furni/expectations.ts against the data, by pixels where the
+// check each expectation in test/samplekit/furni-expectations.ts against the data, by pixels where the
 // rule is about pixels. They use their own small reading of the rules, not the project's renderer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { furniKitFiles, KIT_ITEMS, readableBundle, FURNIDATA_PATH, furniBundlePath, type FurnitureDataJson } from '../../src/samplekit/furni/index.js';
-import { FURNI_EXPECTATIONS, type FurniRule } from '../../src/samplekit/furni/expectations.js';
+import { FURNI_EXPECTATIONS, type FurniRule } from './furni-expectations.js';
 import { type AssetLibrary, readAssetLibrary } from '../../src/formats/asset-library.js';
 import { type NitroAnimation, type NitroVisualization } from '../../src/formats/nitro-asset-types.js';
 import { hasVisiblePixel } from '../../src/imaging/image.js';
@@ -94,7 +94,7 @@ function frameCount(a: NitroAnimation | undefined): number {
 
 /**
  * Most visible layers, then more frames, then more seen pixels, then the higher id; state 0 is a
- * candidate even without an animation. `literal` drops what this project adds to spec §2.2 (state 0
+ * candidate even without an animation. `literal` drops what this project adds to contract F2.2 (state 0
  * without an animation, the seen-pixel tie-break) to show what the spec's words alone would pick.
  */
 function pickStill(lib: AssetLibrary, dir: number, mode: Mode = 'seen', literal = false): number {

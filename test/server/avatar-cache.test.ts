@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keyDigest } from '../../src/server/avatar/cache-key.js';
+import { sha256Hex } from '../../src/util/hash.js';
 import { cachedImage, ENTRY_OVERHEAD, ImageCache } from '../../src/server/avatar/image-cache.js';
-import { ClientRateLimiter, RenderBudget } from '../../src/server/avatar/limits.js';
+import { ClientRateLimiter, RenderBudget } from '../../src/server/limits.js';
 import { pngFrameCount } from '../../src/server/avatar/png-frames.js';
 import { encodePng } from '../../src/imaging/codec.js';
 import { createImage } from '../../src/imaging/image.js';
@@ -23,7 +23,7 @@ async function png(seed: number, width = 40): Promise<Buffer> {
 }
 
 /** Cache keys are digests (cache-key.ts); these stand for the keys of distinct requests. */
-const K = (name: string) => keyDigest(name);
+const K = (name: string) => sha256Hex(name);
 
 test('memory cache is bounded in bytes and evicts the least recently used', async () => {
   const bodies = await Promise.all([1, 2, 3, 4].map((s) => png(s)));

@@ -4,7 +4,7 @@
 // the renderer (and bump RENDERER_VERSION with it).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../src/util/hash.js';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,7 +49,7 @@ test('every golden URL answers the recorded bytes, content type and frame count'
     const res = await fetch(`${svc.url}/avatar.png?${q}`, { redirect: 'manual' });
     const body = Buffer.from(await res.arrayBuffer());
     const got: Recorded = {
-      sha256: createHash('sha256').update(body).digest('hex'),
+      sha256: sha256Hex(body),
       type: res.headers.get('content-type') ?? `status ${res.status}`,
       frames: res.headers.get('x-imager-frames') ?? '',
     };

@@ -1,4 +1,4 @@
-// The avatar service over a real socket: spec §4 (routes, parameters, responses), §5 (CORS),
+// The avatar service over a real socket: contract A4 (routes, parameters, responses), §5 (CORS),
 // §7 (400s and every fallback reason), §8.1 (Cache-Control, cache keys), §9 (renderer version in the key).
 // Runs on the built-in sample kit; the fallback URL and the user API point at local addresses only.
 import { after, before, test } from 'node:test';
@@ -157,6 +157,25 @@ test('HEAD answers the GET headers without a body; OPTIONS is a 204 preflight', 
   const post = await get(svc.url, `/avatar.png?figure=${FIG}`, { method: 'POST' });
   assert.equal(post.status, 405);
   assert.match(post.headers.get('allow')!, /GET/);
+});
+
+test('every path answers other methods as the furni service does: 405 with Allow, OPTIONS the preflight', async () => {
+  for (const path of ['/avatar.png?figure=' + FIG, '/render?figure=' + FIG, '/healthz', '/version', '/nothing-here']) {
+    for (const method of ['DELETE', 'PUT', 'POST', 'PATCH']) {
+      const r = await get(svc.url, path, { method });
+      assert.equal(r.status, 405, `${method} ${path}`);
+      assert.equal(r.headers.get('allow'), 'GET, HEAD, OPTIONS', `${method} ${path}`);
+      assert.equal(r.headers.get('access-control-allow-origin'), '*');
+      assert.equal(await r.text(), 'method not allowed\n');
+    }
+    const o = await get(svc.url, path, { method: 'OPTIONS', headers: { origin: 'https://site.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'If-None-Match, X-Bad Header' } });
+    assert.equal(o.status, 204, `OPTIONS ${path}`);
+    assert.equal(o.headers.get('allow'), 'GET, HEAD, OPTIONS');
+    assert.equal(o.headers.get('access-control-allow-methods'), 'GET, HEAD, OPTIONS');
+    // Not a plain list of field names: not echoed.
+    assert.equal(o.headers.get('access-control-allow-headers'), 'if-none-match');
+  }
+  assert.equal((await get(svc.url, '/nothing-here')).status, 404);
 });
 
 test('400 text/plain: no figure and no user; figure over 4 KiB', async () => {

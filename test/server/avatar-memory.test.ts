@@ -83,7 +83,7 @@ test('100s of distinct 12 KB URLs: every cache within its budget counting what i
   const heapAfterSecond = heapUsed();
 
   const { renders, recentFailures, recentFailureBytes } = svc.service.stats();
-  assert.ok(renders >= 1000, `every URL was a fresh entry (spec §8.1 rule 2): ${renders} renders`);
+  assert.ok(renders >= 1000, `every URL was a fresh entry (contract A8.1 rule 2): ${renders} renders`);
   const health = (await (await fetch(svc.url + '/healthz')).json()) as {
     cache: { memory: { bytes: number; maxBytes: number; entries: number }; hotUrls: { bytes: number; maxBytes: number; entries: number } };
   };

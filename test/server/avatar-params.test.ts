@@ -1,10 +1,10 @@
 // §4.1 parameter rules, §7.2 fallback Location, §8.1 cache keys: pure functions, every table row.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAvatarQuery, parseFrameNum, parseImageFormat, type ParsedAvatarQuery } from '../../src/server/avatar/params.js';
+import { parseAvatarQuery, type ParsedAvatarQuery } from '../../src/server/avatar/params.js';
 import { fallbackLocation } from '../../src/server/avatar/fallback.js';
 import { avatarCacheKey, canonicalAvatarKey } from '../../src/server/avatar/cache-key.js';
-import { normalizeAction, normalizeGesture } from '../../src/avatar/request.js';
+import { parseFrameNum, parseImageFormat, settleLoop } from '../../src/avatar/request.js';
 
 function parse(q: string): ParsedAvatarQuery {
   const r = parseAvatarQuery(q);
@@ -97,10 +97,10 @@ test('frames: 1-24, above 24 clamps, 0/absent/junk → whole loop (0)', () => {
   assert.equal(frames('two'), 0);
 });
 
-test('action and gesture pass through raw; unknown parameters are ignored but kept for the key', () => {
+test('action and gesture are canonical; unknown parameters are ignored but kept for the key', () => {
   const q = parse(`figure=${FIG}&action=sit,wav,bogus&gesture=nor&cb=123`);
-  assert.equal(q.pose.action, 'sit,wav,bogus');
-  assert.equal(q.pose.gesture, 'nor');
+  assert.equal(q.pose.action, 'sit,wav');
+  assert.equal(q.pose.gesture, 'std');
   assert.deepEqual(q.pairs.map(([n]) => n), ['action', 'cb', 'figure', 'gesture']);
 });
 
@@ -109,8 +109,6 @@ test('fallback Location: normalised values under the same names, no animated/fra
   const loc = fallbackLocation('https://upstream.example/habbo-imaging/avatarimage', {
     identity: q.identity,
     pose: q.pose,
-    action: normalizeAction(q.pose.action),
-    gesture: normalizeGesture(q.pose.gesture),
   });
   const url = new URL(loc);
   assert.equal(url.origin + url.pathname, 'https://upstream.example/habbo-imaging/avatarimage');
@@ -128,7 +126,7 @@ test('fallback Location: normalised values under the same names, no animated/fra
 
 test('fallback Location for a user keeps the name; a base with its own query is extended', () => {
   const q = parse('user=Some%20One&size=s');
-  const loc = fallbackLocation('http://127.0.0.1:9/img?hotel=x', { identity: q.identity, pose: q.pose, action: 'std', gesture: 'std' });
+  const loc = fallbackLocation('http://127.0.0.1:9/img?hotel=x', { identity: q.identity, pose: q.pose });
   const url = new URL(loc);
   assert.equal(url.searchParams.get('hotel'), 'x');
   assert.equal(url.searchParams.get('user'), 'Some One');
@@ -182,7 +180,7 @@ test('cache key: frame_num joins it only when the pose animates; img_format alwa
 test('fallback Location: img_format=gif and frame_num forwarded, PNG and an ignored frame_num not', () => {
   const loc = (q: string) => {
     const p = parse(q);
-    return new URL(fallbackLocation('http://up/avatarimage', { identity: p.identity, pose: p.pose, action: 'wav', gesture: 'std' })).searchParams;
+    return new URL(fallbackLocation('http://up/avatarimage', { identity: p.identity, pose: p.pose })).searchParams;
   };
   const gif = loc(`figure=${FIG}&img_format=GIF&frame_num=-2&animated=1&frames=3`);
   assert.equal(gif.get('img_format'), 'gif');
@@ -192,4 +190,31 @@ test('fallback Location: img_format=gif and frame_num forwarded, PNG and an igno
   const png = loc(`figure=${FIG}&img_format=png&frame_num=x`);
   assert.equal(png.get('img_format'), null);
   assert.equal(png.get('frame_num'), null);
+});
+
+test('normalizeRequest: one meaning per parameter (dance from either spelling, GIF and frame_num show the loop)', () => {
+  const pose = (q: string) => parse(`figure=${FIG}&${q}`).pose;
+  assert.equal(pose('action=dance.2').dance, 2);
+  assert.equal(pose('action=dance.2').action, 'dance.2');
+  assert.equal(pose('dance=3&action=dance.2').dance, 3, 'dance= wins over the action token');
+  assert.equal(pose('dance=9').dance, undefined);
+  assert.equal(pose('action=dance').dance, undefined, 'the plain dance token is the still');
+  assert.equal(pose('action=carry=3,wav,bogus').action, 'wav,crr=3');
+  assert.equal(pose('img_format=gif').animated, true);
+  assert.equal(pose('frame_num=1&frames=5').animated, true);
+  assert.equal(pose('frame_num=1&frames=5').frames, 0, 'frame_num picks from the whole loop');
+  assert.equal(pose('frames=99&animated=1').frames, 24);
+  assert.equal(pose('img_format=gif&frames=3').frames, 3);
+  // A pose whose loop has one frame is the still, whatever asked for the loop.
+  const still = settleLoop({ figure: FIG, ...pose('img_format=gif&frame_num=2&animated=1&frames=4') }, 1);
+  assert.deepEqual([still.animated, still.frames, 'frameNum' in still, still.format], [false, 0, false, 'gif']);
+  const loop = settleLoop({ figure: FIG, ...pose('frame_num=2') }, 2);
+  assert.deepEqual([loop.animated, loop.frameNum], [true, 2]);
+});
+
+test('fallback Location: a dance asked as action=dance.N is forwarded as dance=N too', () => {
+  const q = parse(`figure=${FIG}&action=dance.2`);
+  const url = new URL(fallbackLocation('http://up/avatarimage', { identity: q.identity, pose: q.pose }));
+  assert.equal(url.searchParams.get('action'), 'dance.2');
+  assert.equal(url.searchParams.get('dance'), '2');
 });

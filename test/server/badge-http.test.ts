@@ -174,7 +174,9 @@ test('/healthz reports the badge data; /render/badge lists every part, image, co
   assert.ok(!byQuery.body.toString().includes('<script>'), 'escaped');
   const skipped = await get('/render/badge/b01014s08114');
   assert.match(skipped.body.toString(), /no image badgepart_kit_symbol_missing/);
-  assert.equal((await get('/render/badge/b01014', { method: 'POST' })).res.status, 404);
+  const post = await get('/render/badge/b01014', { method: 'POST' });
+  assert.equal(post.res.status, 405, 'as every avatar path');
+  assert.equal(post.res.headers.get('allow'), 'GET, HEAD, OPTIONS');
 });
 
 test('badge images live in the disk cache and come back from it after a restart with the same ETag', async () => {

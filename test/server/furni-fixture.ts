@@ -1,6 +1,6 @@
 // Writes a corpus folder the way the build pipeline lays it out: files plus a corpus.json listing each
 // file's real size and sha256. Lets the server tests run without the pipeline or any real data.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../src/util/hash.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
@@ -11,9 +11,7 @@ export interface CorpusFixtureOptions {
   listedOnly?: Record<string, { size: number; sha256: string }>;
 }
 
-export function sha256(data: Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+export const sha256 = sha256Hex;
 
 /** corpus.json text for the given files (sorted by path, counts taken from the layout). */
 export function corpusJson(files: Record<string, Buffer>, opts: CorpusFixtureOptions = {}): string {

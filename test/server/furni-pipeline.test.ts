@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, writeFile, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../src/util/hash.js';
 import { furniKitFiles } from '../../src/samplekit/furni/index.js';
 import { runBuild } from '../../src/corpus/run.js';
 import { startTestBucket } from '../helpers/s3-bucket.js';
@@ -43,7 +43,7 @@ async function assertServesEveryFile(port: number): Promise<void> {
       const res = await rawRequest(port, 'GET', urlOf(key));
       assert.equal(res.status, 200, key);
       assert.equal(res.body.length, listed[key]!.size, key);
-      assert.equal(createHash('sha256').update(res.body).digest('hex'), listed[key]!.sha256, key);
+      assert.equal(sha256Hex(res.body), listed[key]!.sha256, key);
       assert.equal(res.headers.etag, `"${listed[key]!.sha256}"`, key);
       assert.equal(res.headers['content-type'], key.endsWith('.bundle') ? 'application/octet-stream' : 'image/png', key);
       if (key.endsWith('.png')) assert.deepEqual([...res.body.subarray(1, 4)], [0x50, 0x4e, 0x47], `${key} is a PNG`);

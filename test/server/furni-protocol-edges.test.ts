@@ -1,6 +1,6 @@
 // Protocol edges of the furni service over raw TCP: a complete request followed at once by the client's
 // FIN (half-close) is still answered when the answer is asynchronous, and CONNECT is 405 like every
-// other method besides GET, HEAD and OPTIONS (spec §4), not a dropped connection.
+// other method besides GET, HEAD and OPTIONS (contract F4), not a dropped connection.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fakePng } from './furni-fixture.js';

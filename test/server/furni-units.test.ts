@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { resolveAssetUrl, isServableKey } from '../../src/server/furni/asset-path.js';
 import { ifNoneMatchMatches } from '../../src/server/etag.js';
 import { ifNoneMatchOf } from '../../src/server/furni/asset-answer.js';
-import { parseCorpusManifest, CorpusManifestError } from '../../src/server/furni/corpus-manifest.js';
+import { CorpusJsonError } from '../../src/formats/corpus-json.js';
+import { parseCorpusManifest } from '../../src/server/furni/corpus-manifest.js';
 import { readBuildInfo } from '../../src/server/build-info.js';
 import { Command } from 'commander';
 import { registerServeFurniCommand } from '../../src/cli/serve-furni.js';
@@ -87,7 +88,7 @@ test('corpus.json parses into a table with precomputed headers; invalid document
   ];
   for (const [text, re] of cases) {
     assert.throws(() => parseCorpusManifest(text, 'bad/corpus.json'), (e: unknown) => {
-      assert.ok(e instanceof CorpusManifestError);
+      assert.ok(e instanceof CorpusJsonError);
       assert.match(e.message, /bad\/corpus\.json/);
       assert.match(e.message, re);
       return true;

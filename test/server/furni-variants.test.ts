@@ -1,11 +1,11 @@
-// `serve furni --variants`: the reserved names of spec §2.6 rendered on demand from the sample kit's
+// `serve furni --variants`: the reserved names of contract F2.6 rendered on demand from the sample kit's
 // published bundles. Off, every reserved name is 404 and every other answer is byte-identical with the
 // option on; on, each tag alone and combined answers 200 with a published file's headers, non-canonical
 // spellings and invalid combinations are 404, the APNG decodes back to the state's loop, and a flood of
 // renders is limited (429/404, never 5xx) with bounded caches.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../src/util/hash.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { furniKitFiles } from '../../src/samplekit/furni/index.js';
@@ -34,7 +34,7 @@ before(async () => {
 after(() => tmp.cleanup());
 
 const get = (port: number, name: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(port, method, `/furni-renders/${name}`, headers);
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const sha = sha256Hex;
 
 function assertPublishedHeaders(r: RawResponse, type: string, what: string): void {
   assert.equal(r.status, 200, `${what}: 200 (${r.body.toString().slice(0, 60)})`);
@@ -334,7 +334,7 @@ test('build --variants: none leaves the corpus as it was; all publishes every re
       }
     });
   });
-  // Without --variants a pre-rendered corpus still answers 404 for every reserved name (spec §2.6).
+  // Without --variants a pre-rendered corpus still answers 404 for every reserved name (contract F2.6).
   await withTestServer({ corpus: all.out, memoryBudget: 1 << 20 }, async (srv) => {
     for (const k of extra.slice(0, 20)) assert.equal((await rawRequest(srv.port, 'GET', '/' + k.split('/').map(encodeURIComponent).join('/'))).status, 404, k);
   });

@@ -3,7 +3,7 @@
 // answers are the reference (before a feature branch changes anything):
 //   node --import tsx test/server/record-avatar-golden.ts
 // Hashes only: the kit's renders are our own art, but the fixture need not carry images.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../src/util/hash.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +27,7 @@ try {
       if (res.status !== 200) throw new Error(`${q}: status ${res.status}`);
       const body = Buffer.from(await res.arrayBuffer());
       answers[q] = {
-        sha256: createHash('sha256').update(body).digest('hex'),
+        sha256: sha256Hex(body),
         type: res.headers.get('content-type') ?? '',
         frames: res.headers.get('x-imager-frames') ?? '',
       };

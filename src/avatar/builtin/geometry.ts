@@ -13,7 +13,7 @@ interface BodyPartRow {
 }
 
 const HEAD: ItemTable = { hd: 0.01, fc: 0.02, ey: 0.03, hr: 0.04, hrb: 0.05, fa: 0.06, ea: 0.07, ha: 0.08, he: 0.09 };
-// `mc` (wrist/misc) has no place in the client geometry, so it is never drawn (spec §2.1's known gap).
+// `mc` (wrist/misc) has no place in the client geometry, so it is never drawn (contract A2.1's known gap).
 const LEFT_ARM: ItemTable = { lh: 0.01, lhs: 0.01, ls: 0.02, lc: 0.025 };
 const RIGHT_ARM: ItemTable = { rh: 0.01, rhs: 0.01, rs: 0.02, rc: 0.025 };
 const TORSO_STANDING: ItemTable = { bd: 0.01, bds: 0.01, sh: 0.02, lg: 0.03, ch: 0.04, ss: 0.04, cp: 0.045, wa: 0.05, cc: 0.06, ca: 0.07 };

@@ -11,9 +11,8 @@ import { type AssetLibrary } from '../../formats/asset-library.js';
 import { type EffectAnimationJson, type EffectFrameJson, type EffectMapDoc } from '../../formats/gamedata/effect-types.js';
 import { type NitroAssetData, type NitroAssetEntry } from '../../formats/nitro-asset-types.js';
 import { type RgbaImage } from '../../imaging/image.js';
-import { REG_Y } from './index.js';
 import { ellipse, paint, poly, rect, type PaintOp } from './raster.js';
-import { BASE_DIRS } from './rig.js';
+import { BASE_DIRS, REG_Y } from './rig.js';
 
 interface EffectBuild {
   lib: string;

@@ -10,10 +10,8 @@ import { effectLibraries, effectMapJson } from './effects.js';
 import { LIBRARIES, type KitLibrary, figureDataJson, figureMapJson } from './catalog.js';
 import { drawPart, spriteKeys } from './parts.js';
 import { halve } from './raster.js';
-import { isMirroredDir } from './rig.js';
+import { isMirroredDir, REG_Y } from './rig.js';
 
-/** Registration point of the size-m canvas: a sprite's top-left is (−x, REG_Y − y). */
-export const REG_Y = 100;
 /**
  * Own sprites of directions 4-6 (the exceptions) are placed at (−x + OWN_FLIPPED_SHIFT, REG_Y − y), the
  * way nitro-renderer places them at scale h (its +65 pre-flip against the +67 of the mirrored rest).

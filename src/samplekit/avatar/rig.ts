@@ -7,6 +7,8 @@ import { type Shape, capsule, ellipse, mirrorShape, poly, rect } from './raster.
 
 /** Continuous x → MIRROR_AXIS − x; pixel column c → 66 − c. A sprite at left L, width w lands at 67 − L − w. */
 export const MIRROR_AXIS = 67;
+/** Registration point of the size-m canvas: a sprite's top-left is (−x, REG_Y − y). */
+export const REG_Y = 100;
 
 export type Side = 'l' | 'r';
 

@@ -23,7 +23,7 @@ const EMPTY: { id: string; direction: number } = { id: 'lh-up', direction: 3 };
 
 /** The geometry's order for a type and direction, bottom first, one part type an entry. */
 export function geometricPartOrder(geometry: AvatarGeometry, geometryType: string, direction: number): string[] {
-  return geometry.geometric('full', geometryType, direction).flatMap((b) => b.partTypes);
+  return geometry.getBodyPartsAtAngle('full', geometryType, direction).flatMap((b) => b.partTypes);
 }
 
 /** The list with a hand's part types moved to the top (drawn last, over the head). */

@@ -5,6 +5,7 @@
 // an unread body). Fastify's routing, hooks and reply objects would cost a cold request more than its
 // own parsing and caching do; what this side answers is logged in the same line format.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { preflightHeaders, type PreflightOptions } from '../cors.js';
 import { ifNoneMatchMatches } from '../etag.js';
 import { FIGURE_CACHE_CONTROL, type AvatarAnswer, type AvatarService } from './avatar-service.js';
 import { FALLBACK_CACHE_CONTROL } from './fallback.js';
@@ -15,8 +16,8 @@ export const AVATAR_ALLOW = 'GET, HEAD, OPTIONS';
 export const METHOD_NOT_ALLOWED_TEXT = 'method not allowed\n';
 /** So page scripts can read the frame count and cache facts of a cross-origin image response. */
 const EXPOSE = 'etag, x-imager-frames, x-imager-fallback, x-imager-cache';
-/** A preflight's Access-Control-Request-Headers is echoed only when it is a plain list of field names. */
-const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
+/** The avatar service's preflight: conditional requests only, and the image's facts readable by scripts. */
+export const AVATAR_PREFLIGHT: PreflightOptions = { allow: AVATAR_ALLOW, defaultHeaders: 'if-none-match', expose: EXPOSE };
 
 /** Writes one request line (method, raw URL, status, body bytes, ms); undefined when not logging requests. */
 export type RequestLineLogger = (method: string, url: string, status: number, bytes: number, ms: number) => void;
@@ -137,22 +138,14 @@ export function sendImage(req: IncomingMessage, res: ServerResponse, image: Cach
 function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: AvatarAnswer): [number, number] {
   if (answer.kind === 'image') return sendImage(req, res, answer.image, answer.cacheControl, answer.source);
   if (answer.kind === 'bad-request') return [400, sendText(res, 400, answer.reason)];
-  // The redirect is cacheable for a minute (spec §7.2), unlike the other plain-text answers.
+  // The redirect is cacheable for a minute (contract A7.2), unlike the other plain-text answers.
   const text = `fallback (${answer.reason}): ${answer.location}\n`;
   const extra = { location: answer.location, 'x-imager-fallback': answer.reason, 'access-control-expose-headers': EXPOSE };
   return [302, sendText(res, 302, text, extra, FALLBACK_CACHE_CONTROL)];
 }
 
 export function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
-  const asked = rawHeader(req.rawHeaders, 'access-control-request-headers')?.trim();
-  res.writeHead(204, {
-    'access-control-allow-origin': '*',
-    'access-control-allow-methods': AVATAR_ALLOW,
-    'access-control-allow-headers': asked && HEADER_LIST.test(asked) ? asked : 'if-none-match',
-    'access-control-expose-headers': EXPOSE,
-    'access-control-max-age': '86400',
-    allow: AVATAR_ALLOW,
-  });
+  res.writeHead(204, preflightHeaders(AVATAR_PREFLIGHT, rawHeader(req.rawHeaders, 'access-control-request-headers')));
   res.end();
 }
 

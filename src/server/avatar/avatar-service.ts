@@ -3,14 +3,15 @@
 // spec's fallback redirect (never a 5xx). Each request plans, keys and renders with the hotel in service
 // when it arrived (a reload swaps in a new one between requests, never during one).
 import { LRUCache } from 'lru-cache';
-import { normalizeAction, normalizeGesture, parseAction, type AvatarRequest } from '../../avatar/request.js';
-import { avatarCacheKey, canonicalAvatarKey, keyDigest } from './cache-key.js';
+import { avatarRequest, usesEffects, type AvatarPose, type AvatarRequest } from '../../avatar/request.js';
+import { sha256Hex } from '../../util/hash.js';
+import { avatarCacheKey, canonicalAvatarKey } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
 import { cachedImage, type CachedImage, type ImageCache } from './image-cache.js';
 import { imageFrameCount } from './png-frames.js';
 import { type SharedAvatarCache, type SharedFailure } from './shared-cache.js';
-import { type ClientRateLimiter, type RenderBudget } from './limits.js';
-import { parseAvatarQuery, type AvatarIdentity, type AvatarPose } from './params.js';
+import { type ClientRateLimiter, type RenderBudget } from '../limits.js';
+import { parseAvatarQuery, type AvatarIdentity } from './params.js';
 import { RenderBusyError, RenderCrashError, RenderFailedError, type DebugRenderOutput, type RenderOutput } from './render-pool.js';
 import { type UserLookup } from './user-lookup.js';
 
@@ -99,34 +100,6 @@ function rememberedFailure(err: unknown): Failure | undefined {
   if (err instanceof RenderFailedError && err.code === CHANGED_UNDER_IT) return undefined;
   const e = err as Error & { code?: string };
   return { code: String(e?.code ?? e?.name ?? 'Error').slice(0, MAX_FAILURE_TEXT), message: String(e?.message ?? err).slice(0, MAX_FAILURE_TEXT) };
-}
-
-/**
- * The renderer's request for a parsed pose: a pose that does not animate is a plain still (whatever
- * `animated`, `frames` and `frame_num` said, so its cache key is the still's); `frame_num` shows one frame
- * of the loop; a GIF of an animating pose is its loop.
- */
-export function avatarRequest(figure: string, pose: AvatarPose, frameCount: (req: AvatarRequest) => number): AvatarRequest {
-  const req: AvatarRequest = { figure, ...pose };
-  let loop = 1;
-  if (req.animated || req.format === 'gif' || req.frameNum !== undefined) {
-    try {
-      loop = frameCount(req);
-    } catch {
-      loop = 1; // the render itself reports what is wrong with the figure
-    }
-  }
-  if (loop <= 1) {
-    req.animated = false;
-    req.frames = 0;
-    delete req.frameNum;
-  } else if (req.frameNum !== undefined) {
-    req.animated = true;
-    req.frames = 0;
-  } else if (req.format === 'gif') {
-    req.animated = true;
-  }
-  return req;
 }
 
 export class AvatarService {
@@ -222,7 +195,7 @@ export class AvatarService {
       const canonicalKey = canonicalAvatarKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: this.keyVersion(req, hotel) });
       if (!this.deps.clientRate.take(client)) return { kind: 'failed', req, reason: 'rate-limited', detail: `client ${client} is over its render rate` };
       const output = await this.deps.renderer.renderDebug(req, hotel);
-      return { kind: 'debug', req, key: keyDigest(canonicalKey), canonicalKey, output };
+      return { kind: 'debug', req, key: sha256Hex(canonicalKey), canonicalKey, output };
     } catch (err) {
       const reason: FallbackReason = err instanceof RenderBusyError ? 'busy' : err instanceof RenderFailedError ? 'render-failed' : 'unexpected';
       const detail = err instanceof RenderFailedError ? `${err.code}: ${err.message}` : (err as Error)?.message ?? String(err);
@@ -257,15 +230,12 @@ export class AvatarService {
    * effect key revision for an effect or dance request.
    */
   private keyVersion(req: AvatarRequest, hotel: HotelView): string {
-    const usesEffects = !!req.effect || !!req.dance || parseAction(req.action).dance !== undefined;
-    return usesEffects ? `${hotel.keyVersion(req)}/fx${EFFECT_KEY_REVISION}` : hotel.keyVersion(req);
+    return usesEffects(req) ? `${hotel.keyVersion(req)}/fx${EFFECT_KEY_REVISION}` : hotel.keyVersion(req);
   }
 
   /**
-   * The renderer's request. A pose that cannot animate under this crop becomes the plain still, whatever
-   * `animated`, `frames` or `frame_num` say (so its key and bytes are the still's, in the asked format).
-   * A GIF shows the loop as `animated=1` does; `frame_num` has the whole loop rendered and one frame of
-   * it shown (output.ts), whatever `animated` and `frames` say.
+   * The renderer's request: the normalized pose with its figure, settled on the pose's loop under this
+   * crop (`settleLoop`: a pose that cannot animate is the plain still). Only a loop is counted.
    */
   private request(figure: string, pose: AvatarPose, hotel: HotelView): AvatarRequest {
     return avatarRequest(figure, pose, (req) => hotel.frameCount(req));
@@ -328,12 +298,7 @@ export class AvatarService {
 
   private fallback(reason: FallbackReason, detail: string, identity: AvatarIdentity, pose: AvatarPose): AvatarAnswer {
     this.fallbackCounts[reason]++;
-    const location = fallbackLocation(this.deps.fallbackUrl, {
-      identity,
-      pose,
-      action: normalizeAction(pose.action),
-      gesture: normalizeGesture(pose.gesture),
-    });
+    const location = fallbackLocation(this.deps.fallbackUrl, { identity, pose });
     this.deps.log?.(reason === 'unexpected' ? 'warn' : 'info', 'avatar fallback', { reason, detail });
     return { kind: 'fallback', reason, location, detail };
   }

@@ -1,12 +1,10 @@
-// The image cache key (spec §8.1 rules 1-3, §9): every parameter as sent plus the renderer version.
-// A reordered figure string or a varied ignored parameter is a new key; `animated` (and `frames`, which
-// only means something with it) join the key only when the pose really animates, so a still pose has one
-// entry whatever `animated` says. `frame_num` follows the same rule (on a still pose it changes nothing);
-// `img_format` is always in the key (GIF and PNG are different bytes).
-// Caches hold the SHA-256 of that canonical text, never the text itself: a URL can carry kilobytes of
-// parameters the renderer ignores, and a fixed-size key keeps every entry's size what the caches count.
-// Two URLs share a digest only if their canonical texts are equal, so a changed URL is still a fresh entry.
-import { createHash } from 'node:crypto';
+// The image cache key (contract A8.1, docs/contract.md): the parameters `keyedPairs` (src/avatar/request.ts)
+// says join the key, plus the renderer version. Caches hold the SHA-256 of that canonical text, never the
+// text itself: a URL can carry kilobytes of parameters the renderer ignores, and a fixed-size key keeps
+// every entry's size what the caches count. Two URLs share a digest only if their canonical texts are
+// equal, so a changed URL is still a fresh entry.
+import { keyedPairs } from '../../avatar/request.js';
+import { sha256Hex } from '../../util/hash.js';
 import { type AvatarIdentity } from './params.js';
 
 export interface CacheKeyInput {
@@ -14,7 +12,7 @@ export interface CacheKeyInput {
   identity: AvatarIdentity;
   /** The figure a `user` request resolved to; the image is keyed on it so a changed look is a new entry. */
   resolvedFigure?: string;
-  /** The request shows the pose's loop (animated, GIF or frame_num) and the pose has more than one frame. */
+  /** The normalized request shows the pose's loop and the pose has more than one frame. */
   animates: boolean;
   rendererVersion: string;
 }
@@ -33,18 +31,12 @@ export function canonicalAvatarKey(input: CacheKeyInput): string {
     pairs.push(['figure', input.resolvedFigure]);
     pairs.sort(byName);
   }
-  if (!input.animates) pairs = pairs.filter(([name]) => name !== 'animated' && name !== 'frames' && name !== 'frame_num');
   let key = input.rendererVersion + '\n';
-  for (const [name, value] of pairs) key += encodeURIComponent(name) + '=' + encodeURIComponent(value) + '&';
+  for (const [name, value] of keyedPairs(pairs, input.animates)) key += encodeURIComponent(name) + '=' + encodeURIComponent(value) + '&';
   return key;
 }
 
 /** The cache key: a fixed-length digest of the canonical key (also the disk cache's file name). */
 export function avatarCacheKey(input: CacheKeyInput): string {
-  return keyDigest(canonicalAvatarKey(input));
-}
-
-/** SHA-256 of a text in hex. */
-export function keyDigest(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return sha256Hex(canonicalAvatarKey(input));
 }

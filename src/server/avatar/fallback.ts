@@ -1,8 +1,9 @@
-// The 302 to the upstream imager (spec §7.2): same parameter names, normalised values, and no
-// `animated`/`frames` (the upstream animates on its own terms). `img_format=gif` and `frame_num` are
-// forwarded: the peers' imagers (nitro-imager and its forks) read them, and an image tag that asked for
-// a GIF must not get a PNG from the fallback.
-import { type AvatarIdentity, type AvatarPose } from './params.js';
+// The 302 to the upstream imager (contract A7.2, docs/contract.md): same parameter names, the normalized
+// request's values (src/avatar/request.ts), and no `animated`/`frames` (the upstream animates on its own
+// terms). `img_format=gif` and `frame_num` are forwarded: the peers' imagers (nitro-imager and its forks)
+// read them, and an image tag that asked for a GIF must not get a PNG from the fallback.
+import { type AvatarPose } from '../../avatar/request.js';
+import { type AvatarIdentity } from './params.js';
 
 export const FALLBACK_REASONS = [
   'user-unresolved',
@@ -19,10 +20,8 @@ export const FALLBACK_CACHE_CONTROL = 'public, max-age=60';
 
 export interface FallbackTarget {
   identity: AvatarIdentity;
+  /** The normalized request: canonical action and gesture, one dance. */
   pose: AvatarPose;
-  /** Canonical forms from the renderer (normalizeAction / normalizeGesture). */
-  action: string;
-  gesture: string;
 }
 
 export function fallbackLocation(fallbackUrl: string, target: FallbackTarget): string {
@@ -32,8 +31,8 @@ export function fallbackLocation(fallbackUrl: string, target: FallbackTarget): s
   q.set('direction', String(target.pose.direction));
   q.set('head_direction', String(target.pose.headDirection));
   q.set('size', target.pose.size);
-  q.set('action', target.action);
-  q.set('gesture', target.gesture);
+  q.set('action', target.pose.action);
+  q.set('gesture', target.pose.gesture);
   q.set('headonly', target.pose.headOnly ? '1' : '0');
   if (target.pose.format === 'gif') q.set('img_format', 'gif');
   if (target.pose.frameNum !== undefined) q.set('frame_num', String(target.pose.frameNum));

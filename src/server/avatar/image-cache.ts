@@ -2,10 +2,11 @@
 // (bounded too) that survives restarts. Disk writes go to a temporary name and are renamed into place,
 // so a crash never leaves a torn image behind. Keys are fixed-size digests (cache-key.ts), so what an
 // entry holds is its image plus a constant, and the memory budget bounds what the cache really holds.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
+import { isTempName, writeFileAtomic } from '../../util/atomic-write.js';
 import { CACHE_KEY_LENGTH } from './cache-key.js';
 import { imageContentType, imageFrameCount } from './png-frames.js';
 
@@ -94,7 +95,8 @@ export class ImageCache {
       if (!/^[0-9a-f]{2}$/.test(sub)) continue;
       for (const name of await readdir(join(dir, sub)).catch(() => [] as string[])) {
         const path = join(dir, sub, name);
-        if (name.includes('.tmp-')) {
+        if (isTempName(name) || name.includes('.tmp-')) {
+          // `.tmp-` names: temporary files of releases before the shared atomic write
           await unlink(path).catch(() => undefined); // left by a crash mid-write
           continue;
         }
@@ -199,20 +201,7 @@ export class ImageCache {
     if (this.diskIndex.has(digest)) return;
     const size = diskSize(body.length);
     if (size > this.opts.diskBytes) return;
-    const sub = join(this.opts.diskDir!, digest.slice(0, 2));
-    if (!this.madeDirs.has(sub)) {
-      await mkdir(sub, { recursive: true });
-      this.madeDirs.add(sub);
-    }
-    const final = this.diskPath(digest);
-    const tmp = `${final}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-    try {
-      await writeFile(tmp, body);
-      await rename(tmp, final);
-    } catch (err) {
-      await unlink(tmp).catch(() => undefined);
-      throw err;
-    }
+    await writeFileAtomic(this.diskPath(digest), body, this.madeDirs);
     this.diskWrites++;
     if (!this.diskIndex.has(digest)) {
       this.diskIndex.set(digest, size);

@@ -10,7 +10,7 @@ import { type AvatarServiceConfig } from './config.js';
 import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from './hotel-reload.js';
 import { HotUrls } from './hot-urls.js';
 import { ImageCache } from './image-cache.js';
-import { ClientRateLimiter, RenderBudget } from './limits.js';
+import { ClientRateLimiter, RenderBudget } from '../limits.js';
 import { RedisSharedStore } from './redis-store.js';
 import { RenderPool } from './render-pool.js';
 import { buildAvatarApp } from './routes.js';

@@ -1,6 +1,6 @@
 // Frame count and content type of a cached image body (PNG/APNG or GIF), so images read back from the
 // disk cache answer `x-imager-frames` and `Content-Type` without a side file.
-import { gifFrameCount, isGif } from '../../formats/gif.js';
+import { gifFrameCount, isGif } from '../../imaging/gif-writer.js';
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

@@ -1,11 +1,12 @@
 // HTTP adapter for the avatar service: /avatar.png, /avatar and /habbo-imaging/avatarimage (every method, avatar-handler.ts, on
 // Node's request handler), then Fastify for /render, /healthz, /version and unknown paths. Every
-// response carries `Access-Control-Allow-Origin: *` (spec §5). No route reads a request body.
+// response carries `Access-Control-Allow-Origin: *` (contract A5). No route reads a request body.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { prepareHttpServer } from '../http-server.js';
-import { installRequestLog, logPath, serverLogOptions, type LogLevel } from '../request-log.js';
-import { AVATAR_ALLOW, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT, type RequestLineLogger } from './avatar-handler.js';
+import { preflightHeaders } from '../cors.js';
+import { installRequestLog, logPath, requestIdCounter, serverLogOptions, type LogLevel } from '../request-log.js';
+import { AVATAR_ALLOW, AVATAR_PREFLIGHT, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT, type RequestLineLogger } from './avatar-handler.js';
 import { type AvatarService } from './avatar-service.js';
 import { type HotUrls } from './hot-urls.js';
 import { renderDebugPage } from './render-page.js';
@@ -45,8 +46,7 @@ function plain(reply: FastifyReply, status: number, text: string): FastifyReply 
 const REQUEST_LINE_LEVELS: LogLevel[] = ['info', 'debug', 'trace'];
 
 export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
-  let requests = 0;
-  const nextId = () => `req-${(++requests).toString(36)}`;
+  const nextId = requestIdCounter();
   let built: FastifyInstance | undefined;
   // The same line Fastify's request log writes, for what is answered before Fastify sees it.
   const logLine: RequestLineLogger | undefined = REQUEST_LINE_LEVELS.includes(opts.logLevel)
@@ -93,10 +93,16 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
   installRequestLog(app);
   const { service } = opts;
 
-  // Every route here is GET (and HEAD): any other method is not found, answered before a body is read.
+  // Every path serves GET and HEAD only, as the furni service's do: OPTIONS is the CORS preflight and any
+  // other method 405 with Allow (contract A4 and F4, docs/contract.md), answered before a body is read.
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.method === 'GET' || request.method === 'HEAD') done();
-    else plain(reply, 404, 'not found\n');
+    if (request.method === 'GET' || request.method === 'HEAD') return done();
+    if (request.method === 'OPTIONS') {
+      const asked = request.headers['access-control-request-headers'];
+      void reply.code(204).headers(preflightHeaders(AVATAR_PREFLIGHT, typeof asked === 'string' ? asked : undefined)).send();
+      return;
+    }
+    void plain(reply.header('allow', AVATAR_ALLOW), 405, METHOD_NOT_ALLOWED_TEXT);
   });
 
   app.get('/render', async (request, reply) => {

@@ -1,5 +1,5 @@
 // Username → current figure through the hotel's public user API (`GET /api/public/users?name=<name>`
-// answering JSON with `figureString`). Found names are cached about an hour (spec §8), failures briefly
+// answering JSON with `figureString`). Found names are cached about an hour (contract A8), failures briefly
 // so an unknown name or a down API is not asked again on every image of a page. A lookup ends within its
 // timeout whatever the API does (slow headers, a body trickling in, no answer at all): the image request
 // waiting on it falls back instead of hanging.

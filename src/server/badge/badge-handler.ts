@@ -1,7 +1,8 @@
 // The badge routes on Node's request handler, beside the avatar route and with its method rules:
 // /habbo-imaging/badge[/…]: GET and HEAD give the image (or a text 404/400), OPTIONS the CORS preflight,
-// any other method 405; /render/badge[/…]: GET and HEAD give the debug page, any other method 404 (as
-// /render). A request body is never read. Answers are logged in the avatar route's line format.
+// any other method 405; /render/badge[/…]: GET and HEAD give the debug page, OPTIONS the preflight and any
+// other method 405, as every avatar path (contract A4). A request body is never read. Answers are logged in
+// the avatar route's line format.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AVATAR_ALLOW, METHOD_NOT_ALLOWED_TEXT, sendImage, sendPreflight, sendText, type RequestLineLogger } from '../avatar/avatar-handler.js';
 import { renderBadgeDebugPage } from './badge-page.js';
@@ -84,7 +85,11 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
     let status: number;
     let bytes: number;
     try {
-      [status, bytes] = method === 'GET' || method === 'HEAD' ? debugPage(req, res, url, debugRest) : [404, sendText(res, 404, 'not found\n')];
+      if (method === 'GET' || method === 'HEAD') [status, bytes] = debugPage(req, res, url, debugRest);
+      else if (method === 'OPTIONS') {
+        sendPreflight(req, res);
+        [status, bytes] = [204, 0];
+      } else [status, bytes] = [405, sendText(res, 405, METHOD_NOT_ALLOWED_TEXT, { allow: AVATAR_ALLOW })];
     } catch (err) {
       opts.onError(err, url);
       [status, bytes] = res.headersSent ? [500, 0] : [500, sendText(res, 500, 'internal error\n')];

@@ -6,7 +6,7 @@
 // ETags carry its identity, so nothing cached from older data is ever served for the new.
 import { BADGE_RENDERER_VERSION, canonicalParts, planBadge, renderBadge, type BadgeHotel, type BadgeLoadResult, type BadgePlan } from '../../badge/index.js';
 import { FIGURE_CACHE_CONTROL, type ImageSource } from '../avatar/avatar-service.js';
-import { keyDigest } from '../avatar/cache-key.js';
+import { sha256Hex } from '../../util/hash.js';
 import { HotUrls } from '../avatar/hot-urls.js';
 import { cachedImage, type CachedImage, type ImageCache } from '../avatar/image-cache.js';
 import { type SharedAvatarCache } from '../avatar/shared-cache.js';
@@ -126,5 +126,5 @@ export class BadgeService {
 export function badgeKey(hotel: BadgeHotel, req: Extract<BadgeRequest, { ok: true }>): { key: string; canonical: string; version: string } {
   const version = `${BADGE_RENDERER_VERSION}/${hotel.identity}`;
   const canonical = `badge\n${version}\n${req.format}\n${canonicalParts(req.parts)}`;
-  return { key: keyDigest(canonical), canonical, version };
+  return { key: sha256Hex(canonical), canonical, version };
 }

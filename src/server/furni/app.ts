@@ -6,7 +6,8 @@ import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { BUILT_AT_MEANING, type BuildInfo } from '../build-info.js';
 import { prepareHttpServer } from '../http-server.js';
-import { installRequestLog, logPath, logRequest, requestLineWriter, serverLogOptions, type ServerLogOptions } from '../request-log.js';
+import { preflightHeaders } from '../cors.js';
+import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type ServerLogOptions } from '../request-log.js';
 import { createAssetAnswerer, NOT_FOUND_BODY, NOT_FOUND_HEADERS } from './asset-answer.js';
 import { createAssetHandler } from './asset-handler.js';
 import { ALLOWED_METHODS, createClientErrorHandler, METHOD_NOT_ALLOWED_BODY } from './client-error.js';
@@ -18,7 +19,6 @@ import type { VariantService } from './variants.js';
 export const FURNI_SERVICE_NAME = 'hotel-imager-furni';
 /** Headers a browser may send on a cross-origin asset request, when the preflight names none we can echo. */
 const DEFAULT_ALLOWED_HEADERS = 'If-None-Match, If-Modified-Since, Cache-Control, Range';
-const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
 const KEEP_ALIVE_MS = 72_000;
 
 export interface FurniAppOptions {
@@ -35,8 +35,7 @@ export interface FurniAppOptions {
 
 export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
   const { store } = opts;
-  let requests = 0;
-  const nextId = () => `req-${(++requests).toString(36)}`;
+  const nextId = requestIdCounter();
   // The asset handler logs through the app's logger, which exists once Fastify has built it.
   let app: FastifyInstance | undefined;
   // One stream for pino and the hot path's request lines, so their order in the log is the real order.
@@ -164,16 +163,9 @@ function sendNotFound(reply: FastifyReply): void {
 
 function sendPreflight(request: FastifyRequest, reply: FastifyReply): void {
   const asked = request.headers['access-control-request-headers'];
-  const allowHeaders = typeof asked === 'string' && HEADER_LIST.test(asked.trim()) ? asked.trim() : DEFAULT_ALLOWED_HEADERS;
   reply
     .code(204)
-    .headers({
-      allow: ALLOWED_METHODS,
-      'access-control-allow-origin': '*',
-      'access-control-allow-methods': ALLOWED_METHODS,
-      'access-control-allow-headers': allowHeaders,
-      'access-control-max-age': '86400',
-    })
+    .headers(preflightHeaders({ allow: ALLOWED_METHODS, defaultHeaders: DEFAULT_ALLOWED_HEADERS }, typeof asked === 'string' ? asked : undefined))
     .send();
 }
 

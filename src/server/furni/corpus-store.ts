@@ -3,10 +3,10 @@
 // restart. Where the bytes live (a folder, a bucket) is the source's business (src/storage/). A
 // corpus.json that goes missing or fails to load keeps the previous table in service and is reported by
 // health().
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { AssetReadError, ManifestReadError, type CorpusSource } from '../../storage/corpus-source.js';
 import { parseCorpusManifest, type CorpusFile, type CorpusManifest } from './corpus-manifest.js';
+import { sha256Hex } from '../../util/hash.js';
 
 export { AssetReadError } from '../../storage/corpus-source.js';
 
@@ -134,7 +134,7 @@ export class CorpusStore {
       void this.checkForUpdate(true);
       throw new AssetReadError('changed', `${file.key}: ${buf.length} bytes ${where}, corpus.json lists ${file.size} (rebuild in progress?)`);
     }
-    const digest = createHash('sha256').update(buf).digest('hex');
+    const digest = sha256Hex(buf);
     if (digest !== file.sha256) {
       void this.checkForUpdate(true);
       throw new AssetReadError('changed', `${file.key}: sha256 ${where} ${digest}, corpus.json lists ${file.sha256} (rebuild in progress?)`);

@@ -32,7 +32,7 @@ export interface FurniServerOptions {
   /** The build record /version reports; build-info.json next to the compiled code when absent (see build-info.ts). */
   buildInfoFile?: string;
   /**
-   * On-demand reserved names (spec §2.6: `__s32`, `__st<n>`, `__d<n>`, `__f<n>`, `.apng`), with these
+   * On-demand reserved names (contract F2.6: `__s32`, `__st<n>`, `__d<n>`, `__f<n>`, `.apng`), with these
    * settings over DEFAULT_VARIANT_OPTIONS; absent or false: every reserved name stays 404.
    */
   variants?: Partial<VariantOptions> | boolean;

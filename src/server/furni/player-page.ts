@@ -1,6 +1,6 @@
 // The bundle player page (`/player/<classname>`): a small static page that fetches the item's published
 // bundle, decodes it in the browser with player/bundle-reader.js (the reference reader of
-// docs/bundle-format.md) and plays a state with CSS steps() as spec §2.5 describes. The page's files
+// docs/bundle-format.md) and plays a state with CSS steps() as contract F2.5 describes. The page's files
 // live in the repository's player/ folder (plain browser JavaScript, no build step); this module serves
 // them and fills the page with the bundle's URL, looked up in the corpus table.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// On-demand variants (`serve furni --variants`): a reserved name of spec §2.6 under /furni-renders/ is
+// On-demand variants (`serve furni --variants`): a reserved name of contract F2.6 under /furni-renders/ is
 // rendered from the item's published bundle (never from the hotel's raw assets), kept in a bounded
 // memory cache (and a disk folder when configured), and served like a published file: immutable cache,
 // strong ETag (sha256 of the bytes, which are deterministic), CORS, HEAD and 304. A file `build
@@ -6,12 +6,13 @@
 // and bundle decodes take a token from the client's rate and the instance's budget (429 when spent),
 // run at most `concurrency` at a time behind a bounded queue (429 when full), and a render slower than
 // the timeout answers 503 (its result is still cached for the next request).
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { readFurniBundle } from '../../furni/bundle.js';
 import { RENDERER_VERSION } from '../../furni/version.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
+import { sha256Hex } from '../../util/hash.js';
 import { type FurniModel } from '../../furni/model.js';
 import { encodeVariant, frameCountOf, renderVariant, sizeOffer } from '../../furni/variant.js';
 import { parseVariantName, type VariantRequest } from '../../furni/variant-name.js';
@@ -185,7 +186,7 @@ export class VariantService {
       const out = renderVariant(model, colorId, v);
       if (!out.ok) return this.refuse(key, out.reason);
       const body = await encodeVariant(out.picture, v.animated);
-      const sha256 = createHash('sha256').update(body).digest('hex');
+      const sha256 = sha256Hex(body);
       const cached: Cached = { file: corpusFile(`furni-renders/${name}`, v.animated ? 'animation' : 'render', body.length, sha256), body };
       this.stats.rendered++;
       this.files.set(key, cached);
@@ -246,7 +247,7 @@ export class VariantService {
   private diskPath(key: string, name: string): string | undefined {
     if (!this.opts.cacheDir) return undefined;
     // The renderer version is part of the name: a new renderer never serves an old one's files.
-    const digest = createHash('sha256').update(`${RENDERER_VERSION}/${key}`).digest('hex');
+    const digest = sha256Hex(`${RENDERER_VERSION}/${key}`);
     return join(this.opts.cacheDir, digest.slice(0, 2), `${digest}${name.endsWith('.apng') ? '.apng' : '.png'}`);
   }
 
@@ -259,7 +260,7 @@ export class VariantService {
     } catch {
       return undefined;
     }
-    const sha256 = createHash('sha256').update(body).digest('hex');
+    const sha256 = sha256Hex(body);
     return { file: corpusFile(`furni-renders/${name}`, name.endsWith('.apng') ? 'animation' : 'render', body.length, sha256), body };
   }
 
@@ -267,11 +268,7 @@ export class VariantService {
     const path = this.diskPath(key, name);
     if (!path) return;
     try {
-      await mkdir(join(path, '..'), { recursive: true });
-      // Written aside and renamed: a reader never sees half a file.
-      const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-      await writeFile(tmp, body);
-      await rename(tmp, path);
+      await writeFileAtomic(path, body);
     } catch (e) {
       this.log.warn({ path, error: (e as Error).message }, 'variant disk cache write failed');
     }
