@@ -170,3 +170,12 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   result.latenciesMs.sort((a, b) => a - b);
   return result;
 }
+
+/** What the benchmarks read of an autocannon run (the package ships no types). */
+export interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+export type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;

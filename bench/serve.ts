@@ -16,16 +16,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, percentile, ratePerSecond, runLoad, type LoadResult } from './http-load.js';
+import { freePort, percentile, ratePerSecond, runLoad, type Autocannon, type LoadResult } from './http-load.js';
 import { distinctFigures, loadAverage, median, rssOf } from './service-helpers.js';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 
 const HERE = fileURLToPath(import.meta.url);
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);

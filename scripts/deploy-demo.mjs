@@ -208,6 +208,7 @@ ${avatarPorts.map((p) => `    server 127.0.0.1:${p} max_fails=3 fail_timeout=5s;
     }
     location /habbo-imaging/ { proxy_pass http://avatar;${proxied}
     }
+    location = /metrics { return 404; }
     location / { proxy_pass http://furni;${proxied}
     }
   }

@@ -210,6 +210,11 @@ export class LibraryStore {
     for (const list of this.partLibs.values()) list.sort((a, b) => Number(a.startsWith('hh_human_50_')) - Number(b.startsWith('hh_human_50_')));
   }
 
+  /** Decoded sprite bytes held now (what the cache budget bounds). */
+  get cachedBytes(): number {
+    return this.cache.calculatedSize;
+  }
+
   librariesFor(type: string, id: number): string[] {
     return this.partLibs.get(`${type}:${id}`) ?? [];
   }

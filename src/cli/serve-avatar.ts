@@ -71,7 +71,7 @@ export const SERVE_AVATAR_OPTIONS = {
   budgetRenders: option({ flag: '--budget <n>', env: 'HOTEL_IMAGER_RENDER_BUDGET', help: 'uncached renders per budget window for the instance, 0 = no budget', parse: wholeNumber(), default: D.budgetRenders }),
   budgetWindowMs: option({ flag: '--budget-window-ms <n>', env: 'HOTEL_IMAGER_RENDER_BUDGET_WINDOW_MS', help: 'budget window', parse: ms, default: D.budgetWindowMs }),
   failureTtlMs: option({ flag: '--failure-cache-ms <n>', env: 'HOTEL_IMAGER_FAILURE_CACHE_MS', help: 'how long a failed render is answered from memory', parse: ms, default: D.failureTtlMs }),
-  trustProxy: option({ flag: '--trust-proxy', env: 'HOTEL_IMAGER_TRUST_PROXY', help: 'take the client address from X-Forwarded-For (behind a CDN or proxy)', parse: boolean, default: D.trustProxy }),
+  trustProxy: option({ flag: '--trust-proxy', env: 'HOTEL_IMAGER_TRUST_PROXY', help: 'take the client address (per-client render limit, request log) from X-Forwarded-For: only behind a proxy that sets it', parse: boolean, default: D.trustProxy }),
   redisUrl: option({ flag: '--redis <url>', env: 'HOTEL_IMAGER_REDIS', help: 'redis://HOST:PORT/DB shared by every instance: images, user names, failures, render locks', parse: redisUrl, defaultText: 'none' }),
   redisImageTtlMs: option({ flag: '--redis-ttl-ms <n>', env: 'HOTEL_IMAGER_REDIS_TTL_MS', help: 'how long a rendered image stays in Redis', parse: milliseconds(1000), default: D.redisImageTtlMs, defaultText: '604800000 = 7 days' }),
   redisTimeoutMs: option({ flag: '--redis-timeout-ms <n>', env: 'HOTEL_IMAGER_REDIS_TIMEOUT_MS', help: 'longest wait for one Redis command before going on without it', parse: milliseconds(1), default: D.redisTimeoutMs }),

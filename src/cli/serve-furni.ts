@@ -57,6 +57,13 @@ export const SERVE_FURNI_OPTIONS = {
   variantsBudget: option({ flag: '--variants-budget <n>', env: 'HOTEL_IMAGER_FURNI_VARIANTS_BUDGET', help: 'uncached variant renders per minute for the whole service (0: no limit)', parse: wholeNumber(), default: DEFAULT_VARIANT_OPTIONS.budget.renders }),
   variantsTimeout: option({ flag: '--variants-timeout <ms>', env: 'HOTEL_IMAGER_FURNI_VARIANTS_TIMEOUT_MS', help: 'a variant render slower than this answers 503', parse: milliseconds(10), default: DEFAULT_VARIANT_OPTIONS.timeoutMs }),
   player: option({ flag: '--player', env: 'HOTEL_IMAGER_FURNI_PLAYER', help: 'serve the bundle player page /player/<classname>', parse: boolean, defaultText: 'on with --variants' }),
+  trustProxy: option({
+    flag: '--trust-proxy',
+    env: 'HOTEL_IMAGER_TRUST_PROXY',
+    help: 'take the client address (request log, variant rate limit) from X-Forwarded-For: only behind a proxy that sets it',
+    parse: boolean,
+    default: false,
+  }),
   ...S3_OPTIONS,
 };
 
@@ -82,7 +89,7 @@ export async function runFurniService(opts: FurniServerOptions, { signals = true
 export function registerServeFurniCommand(serve: Command): void {
   const cmd = serve
     .command('furni')
-    .description('serve a built furni corpus: /furni-renders/, /catalog-thumbs/, /hof_furni/, /healthz, /version');
+    .description('serve a built furni corpus: /furni-renders/, /catalog-thumbs/, /hof_furni/, /healthz, /version, /metrics');
   addOptions(cmd, SERVE_FURNI_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, SERVE_FURNI_OPTIONS);
     await runFurniService({
@@ -103,6 +110,7 @@ export function registerServeFurniCommand(serve: Command): void {
           }
         : false,
       ...(o.player !== undefined ? { player: o.player } : {}),
+      trustProxy: o.trustProxy,
     }).catch((e: unknown) => {
       throw explainPortInUse(e, { service: 'furni', port: o.port, flag: '--port', env: 'HOTEL_IMAGER_FURNI_PORT', command: 'hotel-imager serve furni' });
     });

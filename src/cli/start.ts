@@ -35,14 +35,16 @@ export function registerStartCommand(program: Command): void {
       `furni corpus: ${corpus} (${built.rebuilt} items built, ${built.unchanged} unchanged; ` +
         `${built.corpus.counts.renders} renders, ${built.corpus.counts.icons} icons, ${built.corpus.counts.bundles} bundles)\n`,
     );
-    const furni = await withPortHint(runFurniService({ corpus, port: o.furniPort, host: o.host }, { signals: false }), 'furni', o.furniPort);
+    const avatarConfig = avatarConfigFromFlags({ assets: kit, port: String(o.avatarPort), host: o.host });
+    // HOTEL_IMAGER_TRUST_PROXY (read with the avatar settings) holds for both services.
+    const furni = await withPortHint(
+      runFurniService({ corpus, port: o.furniPort, host: o.host, trustProxy: avatarConfig.trustProxy }, { signals: false }),
+      'furni',
+      o.furniPort,
+    );
     let avatar: Awaited<ReturnType<typeof runAvatarService>>;
     try {
-      avatar = await withPortHint(
-        runAvatarService(avatarConfigFromFlags({ assets: kit, port: String(o.avatarPort), host: o.host }), { signals: false }),
-        'avatar',
-        o.avatarPort,
-      );
+      avatar = await withPortHint(runAvatarService(avatarConfig, { signals: false }), 'avatar', o.avatarPort);
     } catch (e) {
       await furni.close();
       throw e;

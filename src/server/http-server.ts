@@ -9,8 +9,8 @@ export interface HttpEdgeOptions {
   allow: string;
   /** Body of the 405, text/plain. */
   methodNotAllowedBody: string;
-  /** Called once the 405 to a CONNECT is written (for the request log). */
-  logConnect?: (target: string, status: number, bytes: number) => void;
+  /** Called once the 405 to a CONNECT is written (for the request log and metrics). */
+  logConnect?: (target: string, status: number, bytes: number, client: string) => void;
 }
 
 /** A client that never reads its 405 does not hold the socket longer than this. */
@@ -40,7 +40,7 @@ export function prepareHttpServer(server: Server, opts: HttpEdgeOptions): void {
     const linger = setTimeout(() => socket.destroy(), CONNECT_LINGER_MS);
     linger.unref();
     socket.once('close', () => clearTimeout(linger));
-    opts.logConnect?.(req.url ?? '', 405, Buffer.byteLength(body));
+    opts.logConnect?.(req.url ?? '', 405, Buffer.byteLength(body), req.socket.remoteAddress ?? '');
   });
 }
 

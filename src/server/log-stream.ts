@@ -79,3 +79,16 @@ export function bufferedLineStream(fd: number = 1, maxBuffered = 16 * 1024): Lin
     },
   };
 }
+
+let stdoutStream: LineStream | undefined;
+
+/**
+ * The process's one buffered stdout: every service in the process (`hotel-imager start` runs two)
+ * writes its lines through it, so their lines never interleave mid-line (two writers to one pipe could:
+ * each flush is a write(2) of up to many kilobytes from a worker thread). Flushed at exit; a service
+ * that stops flushes it, never closes it.
+ */
+export function stdoutLineStream(): LineStream {
+  stdoutStream ??= bufferedLineStream(1);
+  return stdoutStream;
+}

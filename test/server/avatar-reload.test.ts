@@ -432,3 +432,26 @@ test('the group badge table is watched and reloaded with the hotel', async () =>
   await until('the badge data to be reloaded', async () => (await badges()).identity !== before.identity);
   assert.equal((await health(s.url)).assets.generation, 1, 'the avatar hotel itself did not change');
 });
+
+test('/metrics follows the reloads: the hotel generation and the reloads that failed', async () => {
+  const dir = await hotelCopy();
+  const s = await start(dir);
+  const metric = async (name: string) => {
+    const text = await (await get(s.url, '/metrics')).text();
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+    assert.ok(line, `${name} in /metrics`);
+    return Number(line.split(' ')[1]);
+  };
+  assert.equal(await metric('hotel_imager_avatar_hotel_generation'), 1);
+  assert.equal(await metric('hotel_imager_avatar_hotel_reload_failures_total'), 0);
+  const figureData = join(dir, 'gamedata', 'FigureData.json');
+  const good = await readFile(figureData);
+  await writeWhole(figureData, good.subarray(0, 100));
+  await until('the failed reload', async () => (await metric('hotel_imager_avatar_hotel_reload_failures_total')) === 1);
+  assert.equal(await metric('hotel_imager_avatar_hotel_generation'), 1);
+  await writeWhole(figureData, good);
+  await addNewHat(dir);
+  await until('the swap', async () => (await metric('hotel_imager_avatar_hotel_generation')) === 2);
+  assert.equal(s.hotelState.generation, 2);
+  assert.equal(s.hotelState.reloadFailures, 1);
+});

@@ -274,13 +274,15 @@ test('shutdown: close() ends idle kept-alive connections promptly', async () => 
 
 test('request heads the fast path answers, and the ones it leaves to Node', () => {
   const ok = (h: string) => parseSimpleHead(h);
-  assert.deepEqual(ok('GET /a.png HTTP/1.1\r\nHost: x'), { method: 'GET', target: '/a.png', ifNoneMatch: undefined, close: false });
+  assert.deepEqual(ok('GET /a.png HTTP/1.1\r\nHost: x'), { method: 'GET', target: '/a.png', ifNoneMatch: undefined, forwardedFor: undefined, close: false });
   assert.deepEqual(ok('HEAD /a.png?q=1 HTTP/1.1\r\nhost: x\r\nIF-NONE-MATCH: "a"\r\nIf-None-Match:  "b" \r\nConnection: Keep-Alive, close'), {
     method: 'HEAD',
     target: '/a.png?q=1',
     ifNoneMatch: '"a", "b"',
+    forwardedFor: undefined,
     close: true,
   });
+  assert.equal(ok('GET /a HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.7, 10.0.0.1\r\nx-forwarded-for:  10.0.0.2 ')?.forwardedFor, '203.0.113.7, 10.0.0.1, 10.0.0.2');
   assert.ok(ok('GET /a HTTP/1.1\r\nHost: x\r\nContent-Length: 0'), 'an empty body is no body');
   assert.ok(ok('GET /a HTTP/1.1\r\nHost: x\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64)\r\nX-Obs: caf\xe9'), 'obs-text in a value');
   const refused: [string, string][] = [
@@ -315,7 +317,7 @@ test('the head scanner: every prefix of an answerable head waits for more; other
   const full = scanRequestHead(Buffer.concat([bytes, next]));
   assert.ok(typeof full === 'object');
   assert.equal(full.end, bytes.length, 'the head ends at its empty line; the next request is left alone');
-  assert.deepEqual({ ...full, end: undefined }, { method: 'HEAD', target: '/furni-renders/a.png?x=1', ifNoneMatch: CHAIR_TAG, close: false, end: undefined });
+  assert.deepEqual({ ...full, end: undefined }, { method: 'HEAD', target: '/furni-renders/a.png?x=1', ifNoneMatch: CHAIR_TAG, forwardedFor: undefined, close: false, end: undefined });
   for (const [bytesSoFar, why] of [
     ['P', 'another method'],
     ['GEX', 'not GET'],

@@ -248,7 +248,7 @@ for (const backend of CORPUS_BACKENDS) for (const budget of [64 * 1024 * 1024, 0
       }
     });
 
-    test('one structured log line per request with method, path, status, bytes and ms', async () => {
+    test('one structured log line per request with method, path, query, status, bytes, ms, cache tier and client', async () => {
       await eventually(() => srv.requestLines().length > 0);
       const before = srv.requestLines().length;
       await rawRequest(srv.port, 'GET', '/furni-renders/chair_basic.png?x=1');
@@ -270,8 +270,14 @@ for (const backend of CORPUS_BACKENDS) for (const budget of [64 * 1024 * 1024, 0
       ]);
       assert.equal(lines[5]!.status, 200);
       for (const l of lines) assert.equal(typeof l.ms, 'number');
+      assert.deepEqual(lines.map((l) => l.query), ['x=1', '', '', '', '', '']);
+      // A 200 says where its bytes came from (always storage without a memory budget); nothing else has a tier.
+      if (budget === 0) assert.deepEqual(lines.slice(0, 2).map((l) => l.cache), ['storage', 'storage']);
+      else for (const l of lines.slice(0, 2)) assert.ok(l.cache === 'memory' || l.cache === 'storage', String(l.cache));
+      assert.deepEqual(lines.slice(2).map((l) => l.cache), [null, null, null, null]);
+      for (const l of lines) assert.equal(l.client, '127.0.0.1');
       // Hot-path lines (assets) and framework lines (control routes) have one shape.
-      const shape = ['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'path', 'status', 'bytes', 'ms', 'msg'];
+      const shape = ['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'path', 'query', 'status', 'bytes', 'ms', 'cache', 'client', 'msg'];
       for (const l of lines) assert.deepEqual(Object.keys(l), shape, JSON.stringify(l));
       assert.equal(new Set(lines.map((l) => l.reqId)).size, lines.length, 'request ids are distinct');
       assert.ok(!srv.lines.some((l) => /incoming request|request completed/.test(l)), 'no default Fastify request logs');

@@ -5,8 +5,10 @@
 // an unread body). Fastify's routing, hooks and reply objects would cost a cold request more than its
 // own parsing and caching do; what this side answers is logged in the same line format.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientAddress, rawHeader } from '../client-address.js';
 import { preflightHeaders, type PreflightOptions } from '../cors.js';
 import { ifNoneMatchMatches } from '../etag.js';
+import { type RequestDone } from '../request-log.js';
 import { FIGURE_CACHE_CONTROL, type AvatarAnswer, type AvatarService } from './avatar-service.js';
 import { FALLBACK_CACHE_CONTROL } from './fallback.js';
 import { type HotUrls } from './hot-urls.js';
@@ -19,16 +21,27 @@ const EXPOSE = 'etag, x-imager-frames, x-imager-fallback, x-imager-cache';
 /** The avatar service's preflight: conditional requests only, and the image's facts readable by scripts. */
 export const AVATAR_PREFLIGHT: PreflightOptions = { allow: AVATAR_ALLOW, defaultHeaders: 'if-none-match', expose: EXPOSE };
 
-/** Writes one request line (method, raw URL, status, body bytes, ms); undefined when not logging requests. */
-export type RequestLineLogger = (method: string, url: string, status: number, bytes: number, ms: number) => void;
+/**
+ * What a route on Node's handler beside the avatar route (the badge routes) gets: request ids, the
+ * client rule, and `done`, where every answered request is counted and logged.
+ */
+export interface RawRouteContext {
+  nextId: () => string;
+  done: RequestDone;
+  trustProxy: boolean;
+  onError: (err: unknown, url: string, reqId: string) => void;
+}
 
 export interface AvatarHandlerOptions {
   service: AvatarService;
   hot: HotUrls;
-  /** Take the client address from X-Forwarded-For (behind a CDN or proxy) for the per-client limit. */
+  /** Take the client address from X-Forwarded-For (behind a CDN or proxy) for the per-client limit and the log. */
   trustProxy: boolean;
-  logLine: RequestLineLogger | undefined;
-  onError: (err: unknown, url: string) => void;
+  /** Request ids, shared with Fastify's so the log has one sequence. */
+  nextId: () => string;
+  /** Counts and logs each answered request. */
+  done: RequestDone;
+  onError: (err: unknown, url: string, reqId: string) => void;
 }
 
 /**
@@ -73,27 +86,6 @@ export function withFixedParameters(rawQuery: string, fixed: Fixed): string {
   return [...kept, ...fixed.map(([name, value]) => `${name}=${value}`)].join('&');
 }
 
-/** A field from the raw header list (repeats joined with ", " as Node joins them), without building req.headers. */
-function rawHeader(rawHeaders: string[], lowerName: string): string | undefined {
-  let found: string | undefined;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!;
-    if (name.length === lowerName.length && name.toLowerCase() === lowerName) {
-      found = found === undefined ? rawHeaders[i + 1]! : `${found}, ${rawHeaders[i + 1]!}`;
-    }
-  }
-  return found;
-}
-
-/** The client for the per-client limit: the socket's address, or the first X-Forwarded-For entry behind a proxy. */
-function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = rawHeader(req.rawHeaders, 'x-forwarded-for');
-    const first = forwarded?.split(',', 1)[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? '';
-}
 
 export function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): number {
   const length = Buffer.byteLength(text);
@@ -135,6 +127,11 @@ export function sendImage(req: IncomingMessage, res: ServerResponse, image: Cach
   return [200, image.body.length];
 }
 
+/** The client for the per-client limit and the log: the socket's address, or the first X-Forwarded-For entry behind a proxy. */
+export function clientOf(req: IncomingMessage, trustProxy: boolean): string {
+  return clientAddress(trustProxy ? rawHeader(req.rawHeaders, 'x-forwarded-for') : undefined, req.socket.remoteAddress, trustProxy);
+}
+
 function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: AvatarAnswer): [number, number] {
   if (answer.kind === 'image') return sendImage(req, res, answer.image, answer.cacheControl, answer.source);
   if (answer.kind === 'bad-request') return [400, sendText(res, 400, answer.reason)];
@@ -151,31 +148,23 @@ export function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
 
 /** Returns the request listener for the avatar paths; it reports false for every other request. */
 export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { service, hot, logLine } = opts;
+  const { service, hot, done, nextId, trustProxy } = opts;
 
-  const finish = (method: string, url: string, status: number, bytes: number, started: number) => {
-    logLine?.(method, url, status, bytes, Math.round((performance.now() - started) * 100) / 100);
-  };
-
-  const answerImage = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: string,
-    fixed: Fixed,
-    started: number,
-  ) => {
+  const answerImage = async (req: IncomingMessage, res: ServerResponse, url: string, fixed: Fixed, started: number, reqId: string, client: string) => {
     const method = req.method!;
     let status: number;
     let bytes: number;
+    let cache: string | null = null;
     try {
       const q = url.indexOf('?');
       const query = withFixedParameters(q < 0 ? '' : url.slice(q + 1), fixed);
-      const answer = await service.answer(query, clientAddress(req, opts.trustProxy));
+      const answer = await service.answer(query, client, reqId);
       // A `?figure=` image never changes for its URL: the next request for it is answered from memory.
       if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL) hot.set(url, answer.key, answer.generation);
       [status, bytes] = sendAnswer(req, res, answer);
+      if (answer.kind === 'image') cache = answer.source;
     } catch (err) {
-      opts.onError(err, url);
+      opts.onError(err, url, reqId);
       if (res.headersSent) {
         res.destroy();
         return;
@@ -183,7 +172,7 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
       status = 500;
       bytes = sendText(res, 500, 'internal error\n');
     }
-    finish(method, url, status, bytes, started);
+    done(reqId, method, url, status, bytes, started, cache, client);
   };
 
   return (req, res) => {
@@ -191,6 +180,8 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
     const fixed = avatarRoute(url);
     if (fixed === undefined) return false;
     const started = performance.now();
+    const reqId = nextId();
+    const client = clientOf(req, trustProxy);
     const method = req.method ?? '';
     if (method === 'GET' || method === 'HEAD') {
       // Answered before and still in memory: straight back, nothing parsed.
@@ -198,17 +189,17 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
       const image = key === undefined ? undefined : service.memoryImage(key);
       if (image !== undefined) {
         const [status, bytes] = sendImage(req, res, image, FIGURE_CACHE_CONTROL, 'memory');
-        finish(method, url, status, bytes, started);
+        done(reqId, method, url, status, bytes, started, 'memory', client);
         return true;
       }
       if (key !== undefined) hot.delete(url); // its image was evicted
-      void answerImage(req, res, url, fixed, started);
+      void answerImage(req, res, url, fixed, started, reqId, client);
     } else if (method === 'OPTIONS') {
       sendPreflight(req, res);
-      finish(method, url, 204, 0, started);
+      done(reqId, method, url, 204, 0, started, null, client);
     } else {
       const bytes = sendText(res, 405, METHOD_NOT_ALLOWED_TEXT, { allow: AVATAR_ALLOW });
-      finish(method, url, 405, bytes, started);
+      done(reqId, method, url, 405, bytes, started, null, client);
     }
     return true;
   };

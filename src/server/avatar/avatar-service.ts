@@ -116,14 +116,14 @@ export class AvatarService {
   }
 
   /**
-   * `retried`: a second try on a newer hotel after the first found its files changed; the limits were
-   * charged by the first.
+   * The answer to one /avatar.png query; `reqId` goes on the log line of a fallback. `retried`: a second
+   * try on a newer hotel after the first found its files changed; the limits were charged by the first.
    */
-  async answer(rawQuery: string, client: string, retried = false): Promise<AvatarAnswer> {
+  async answer(rawQuery: string, client: string, reqId?: string, retried = false): Promise<AvatarAnswer> {
     const parsed = parseAvatarQuery(rawQuery);
     if (!parsed.ok) return { kind: 'bad-request', reason: parsed.reason };
     const { identity, pose, pairs } = parsed.query;
-    const fallback = (reason: FallbackReason, detail: string): AvatarAnswer => this.fallback(reason, detail, identity, pose);
+    const fallback = (reason: FallbackReason, detail: string): AvatarAnswer => this.fallback(reason, detail, identity, pose, reqId);
     const hotel = this.deps.renderer.hotel();
     try {
       // A `?figure=` request needs no lookup: no await, no extra turn of the event loop.
@@ -162,7 +162,7 @@ export class AvatarService {
         // The folder changed under the hotel in service (a reload under way): render on the next one.
         if (!retried && (await this.deps.renderer.newerHotel(hotel.generation, this.deps.changedWaitMs))) {
           this.changedRetries++;
-          return this.answer(rawQuery, client, true);
+          return this.answer(rawQuery, client, reqId, true);
         }
         // Still changing: a passing state, like a full queue.
         return fallback('busy', retried ? `${err.message} (again, on the next hotel)` : `${err.message}; no newer hotel loaded within ${this.deps.changedWaitMs} ms`);
@@ -296,10 +296,10 @@ export class AvatarService {
     return image;
   }
 
-  private fallback(reason: FallbackReason, detail: string, identity: AvatarIdentity, pose: AvatarPose): AvatarAnswer {
+  private fallback(reason: FallbackReason, detail: string, identity: AvatarIdentity, pose: AvatarPose, reqId: string | undefined): AvatarAnswer {
     this.fallbackCounts[reason]++;
     const location = fallbackLocation(this.deps.fallbackUrl, { identity, pose });
-    this.deps.log?.(reason === 'unexpected' ? 'warn' : 'info', 'avatar fallback', { reason, detail });
+    this.deps.log?.(reason === 'unexpected' ? 'warn' : 'info', 'avatar fallback', reqId === undefined ? { reason, detail } : { reqId, reason, detail });
     return { kind: 'fallback', reason, location, detail };
   }
 }

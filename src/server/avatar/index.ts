@@ -5,12 +5,14 @@ import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../../
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
 import { openBadges, type BadgeRoutes } from '../badge/index.js';
 import { localUrl } from '../http-server.js';
+import { stdoutLineStream } from '../log-stream.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
 import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from './hotel-reload.js';
 import { HotUrls } from './hot-urls.js';
 import { ImageCache } from './image-cache.js';
 import { ClientRateLimiter, RenderBudget } from '../limits.js';
+import { createAvatarMetrics, type AvatarMetrics, type HotelState } from './metrics.js';
 import { RedisSharedStore } from './redis-store.js';
 import { RenderPool } from './render-pool.js';
 import { buildAvatarApp } from './routes.js';
@@ -30,6 +32,9 @@ export interface AvatarServiceInstance {
   config: AvatarServiceConfig & { assetsDir: string };
   /** Reads the assets folder now and swaps the new hotel in when it changed and loads (what SIGHUP does). */
   reload(): Promise<ReloadResult>;
+  /** The hotel in service as /metrics reports it (read from `hotels` at each call). */
+  readonly hotelState: HotelState;
+  metrics: AvatarMetrics;
   /** Stops the HTTP server (if listening), the folder polling and the render workers. */
   close(): Promise<void>;
 }
@@ -43,7 +48,8 @@ export function hotUrlBytes(memoryCacheBytes: number): number {
 }
 
 export interface OpenAvatarServiceOptions {
-  logStream?: NodeJS.WritableStream;
+  /** Log destination (JSON lines); stdout through the process's buffered line writer when absent. */
+  logStream?: { write(line: string): unknown };
   /** Wraps the pool-backed renderer (tests use this to force failures the real renderer cannot produce). */
   wrapRenderer?: (renderer: AvatarRenderer) => AvatarRenderer;
   /** A shared store to use instead of the one `redisUrl` names (several in-process services share one); not closed with the service. */
@@ -65,6 +71,8 @@ export async function openAvatarService(
     diskBytes: config.diskCacheBytes,
   });
   await cache.open();
+  // Made once the parts it reads exist (below); no render finishes before the app does.
+  let metrics: AvatarMetrics | undefined;
   const pool = await RenderPool.start({
     hotel: { generation: 1, snapshot },
     libraryCacheBytes: config.libraryCacheBytes,
@@ -72,6 +80,7 @@ export async function openAvatarService(
     maxQueue: config.maxQueue,
     maxQueueWaitMs: config.maxQueueWaitMs,
     renderTimeoutMs: config.renderTimeoutMs,
+    onRendered: (seconds) => metrics?.rendered(seconds),
   });
   const first = new ServedHotel(1, snapshot);
   // Late-bound: the reloader logs through the app, and tells the service and the URL map of a swap.
@@ -136,8 +145,18 @@ export async function openAvatarService(
     hot.reset(served.generation);
     service.hotelSwapped();
   };
+  const hotelState = (): HotelState => {
+    const h = hotels.stats();
+    return { generation: h.generation, loadedAtMs: Date.parse(h.loadedAt), reloadFailures: h.reload.reloadFailures };
+  };
   const build = readBuildInfo();
   const version = readPackageVersion();
+  metrics = createAvatarMetrics({
+    snapshot: () => ({ renders: service.stats(), pool: pool.stats(), cache: cache.stats(), users: users.stats(), redis: shared ? shared.stats() : null, hotel: hotelState() }),
+    version,
+    commit: build.commit,
+    renderer: RENDERER_VERSION,
+  });
   const health = () => {
     const poolStats = pool.stats();
     return {
@@ -166,7 +185,17 @@ export async function openAvatarService(
       },
     };
   };
-  app = buildAvatarApp({ service, hot, health, logLevel: config.logLevel, logStream: opts.logStream, trustProxy: config.trustProxy, rawRoutes: [badges.route] });
+  const ownStream = opts.logStream ? undefined : stdoutLineStream();
+  app = buildAvatarApp({
+    service,
+    hot,
+    health,
+    logLevel: config.logLevel,
+    logStream: opts.logStream ?? ownStream!,
+    trustProxy: config.trustProxy,
+    metrics,
+    rawRoutes: [badges.route],
+  });
   badges.announce();
   const built = app;
   logLibraryProblems(first, log);
@@ -182,6 +211,10 @@ export async function openAvatarService(
     badges,
     config,
     reload: () => hotels.reload('signal'),
+    get hotelState() {
+      return hotelState();
+    },
+    metrics,
     close: async () => {
       hotels.close();
       await built.close();
@@ -189,6 +222,7 @@ export async function openAvatarService(
       await cache.flush();
       await shared?.flush();
       await ownStore?.close();
+      ownStream?.flushSync();
     },
   };
 }
@@ -207,5 +241,6 @@ export async function startAvatarService(
   }
   const addr = instance.app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  return { ...instance, url: localUrl(config.host, port) };
+  // The instance itself (a spread would freeze `hotelState` at its value now).
+  return Object.assign(instance, { url: localUrl(config.host, port) });
 }

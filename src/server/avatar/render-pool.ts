@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type AvatarRequest } from '../../avatar/request.js';
-import { type HotelLoad, type PoolMessage, type RenderJobMessage, type WorkerInit, type WorkerMessage } from './render-protocol.js';
+import { type HotelLoad, type PoolMessage, type RenderJobMessage, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
 
 export interface RenderOutput {
   /** PNG/APNG or GIF bytes, as the request's format asks. */
@@ -53,6 +53,8 @@ export interface RenderPoolOptions {
   maxQueueWaitMs: number;
   /** A render running longer than this is abandoned (the worker is replaced). */
   renderTimeoutMs: number;
+  /** Called with each successful render's time in its worker (render + encode), in seconds. */
+  onRendered?: (seconds: number) => void;
 }
 
 export interface RenderPoolStats {
@@ -65,9 +67,16 @@ export interface RenderPoolStats {
   maxQueue: number;
   rendered: number;
   failed: number;
+  /** Jobs refused as busy: `refusedQueueFull` + `refusedQueueWait`. */
   refusedBusy: number;
+  /** Refused on arrival: the queue held `maxQueue` jobs. */
+  refusedQueueFull: number;
+  /** Refused after waiting `maxQueueWaitMs` for a worker. */
+  refusedQueueWait: number;
   coalesced: number;
   restarts: number;
+  /** Decoded library bytes the workers hold, as each last reported. */
+  libraryBytes: { figure: number; effect: number };
   /** The hotel generation new jobs render with. */
   generation: number;
   /** Generations the workers hold: the one in service, older ones finishing their jobs, one being loaded. */
@@ -93,6 +102,8 @@ interface Slot {
   ready: boolean;
   /** Generations this worker has loaded. */
   hotels: Set<number>;
+  /** What the worker last said it holds. */
+  load?: WorkerLoad;
   /** Jobs handed to this worker, in the order it takes them; the first is the one it is rendering. */
   jobs: Job[];
   /** Render time limit of the first job. */
@@ -135,7 +146,8 @@ export class RenderPool {
   private closed = false;
   private rendered = 0;
   private failed = 0;
-  private refusedBusy = 0;
+  private refusedQueueFull = 0;
+  private refusedQueueWait = 0;
   private coalesced = 0;
   private restarts = 0;
   private readonly size: number;
@@ -241,6 +253,11 @@ export class RenderPool {
   }
 
   stats(): RenderPoolStats {
+    const libraryBytes = { figure: 0, effect: 0 };
+    for (const s of this.slots) {
+      libraryBytes.figure += s.load?.figureLibraryBytes ?? 0;
+      libraryBytes.effect += s.load?.effectLibraryBytes ?? 0;
+    }
     return {
       workers: this.slots.length,
       libraryBytesPerWorker: this.workerLibraryBytes(),
@@ -250,9 +267,12 @@ export class RenderPool {
       maxQueue: this.opts.maxQueue,
       rendered: this.rendered,
       failed: this.failed,
-      refusedBusy: this.refusedBusy,
+      refusedBusy: this.refusedQueueFull + this.refusedQueueWait,
+      refusedQueueFull: this.refusedQueueFull,
+      refusedQueueWait: this.refusedQueueWait,
       coalesced: this.coalesced,
       restarts: this.restarts,
+      libraryBytes,
       generation: this.current,
       generations: [...this.held.keys()].sort((a, b) => a - b),
     };
@@ -307,7 +327,7 @@ export class RenderPool {
       }
       // A job handed to a busy worker waits too: it counts against the queue bound like a queued one.
       if (this.waiting() >= this.opts.maxQueue) {
-        this.refusedBusy++;
+        this.refusedQueueFull++;
         reject(new RenderBusyError(`render queue full (${this.opts.maxQueue} waiting)`));
         return;
       }
@@ -324,7 +344,7 @@ export class RenderPool {
       const at = this.queue.indexOf(job);
       if (at >= 0) {
         this.queue.splice(at, 1);
-        this.refusedBusy++;
+        this.refusedQueueWait++;
         job.reject(new RenderBusyError(`waited ${this.opts.maxQueueWaitMs} ms for a render worker`));
       }
     }, this.opts.maxQueueWaitMs);
@@ -404,11 +424,13 @@ export class RenderPool {
     const at = slot.jobs.findIndex((j) => j.msg.id === msg.id);
     if (at < 0) return; // a job already given up on (timeout)
     const [job] = slot.jobs.splice(at, 1) as [Job];
+    slot.load = { figureLibraryBytes: msg.figureLibraryBytes, effectLibraryBytes: msg.effectLibraryBytes };
     if (at === 0) this.startClock(slot);
     // Keep the worker one job ahead while there is work waiting.
     this.dispatch();
     if (msg.type === 'done') {
       this.rendered++;
+      this.opts.onRendered?.(msg.ms / 1000);
       const body = Buffer.from(msg.body.buffer, msg.body.byteOffset, msg.body.byteLength);
       job.resolve({ body, frames: msg.frames, width: msg.width, height: msg.height, layers: msg.layers ?? [] });
     } else {

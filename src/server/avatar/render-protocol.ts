@@ -31,11 +31,17 @@ export type PoolMessage =
   | ({ type: 'load' } & HotelLoad)
   | { type: 'drop'; generation: number };
 
+/** What a worker tells about itself with every answer: its decoded library bytes (figure and effect libraries). */
+export interface WorkerLoad {
+  figureLibraryBytes: number;
+  effectLibraryBytes: number;
+}
+
 /** Worker → main thread. */
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'init-failed'; message: string }
   | { type: 'loaded'; generation: number }
   | { type: 'load-failed'; generation: number; message: string }
-  | { type: 'done'; id: number; body: Uint8Array; frames: number; width: number; height: number; layers?: unknown[] }
-  | { type: 'failed'; id: number; name: string; code: string; message: string };
+  | ({ type: 'done'; id: number; body: Uint8Array; frames: number; width: number; height: number; layers?: unknown[]; /** render + encode */ ms: number } & WorkerLoad)
+  | ({ type: 'failed'; id: number; name: string; code: string; message: string } & WorkerLoad);

@@ -7,7 +7,7 @@ import {
   AvatarRenderError, createLibraryCaches, encodeAvatar, hotelFromSnapshot, libraryCacheKey, renderAvatar, shownFrames,
   type AvatarHotel, type LibraryCache,
 } from '../../avatar/index.js';
-import { type HotelLoad, type PoolMessage, type RenderJobMessage, type WorkerInit, type WorkerMessage } from './render-protocol.js';
+import { type HotelLoad, type PoolMessage, type RenderJobMessage, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('render-worker.ts runs only as a worker thread');
@@ -39,7 +39,13 @@ function drop(generation: number): void {
   prune(caches.effect);
 }
 
+/** The decoded library bytes this worker holds (one cache for every hotel it holds). */
+function libraryLoad(): WorkerLoad {
+  return { figureLibraryBytes: caches.figure.calculatedSize, effectLibraryBytes: caches.effect.calculatedSize };
+}
+
 async function render(job: RenderJobMessage): Promise<void> {
+  const started = performance.now();
   try {
     const hotel = hotels.get(job.generation);
     if (!hotel) throw new Error(`hotel generation ${job.generation} is not loaded in this worker`);
@@ -49,7 +55,10 @@ async function render(job: RenderJobMessage): Promise<void> {
     const body = new Uint8Array(encoded.length);
     body.set(encoded);
     const layers = job.debug ? (JSON.parse(JSON.stringify(out.layers)) as unknown[]) : undefined;
-    post({ type: 'done', id: job.id, body, frames: out.frames.length, width: out.width, height: out.height, layers }, [body.buffer]);
+    post(
+      { type: 'done', id: job.id, body, frames: out.frames.length, width: out.width, height: out.height, layers, ms: performance.now() - started, ...libraryLoad() },
+      [body.buffer],
+    );
   } catch (err) {
     const e = err as Error;
     post({
@@ -58,6 +67,7 @@ async function render(job: RenderJobMessage): Promise<void> {
       name: e?.name ?? 'Error',
       code: err instanceof AvatarRenderError ? err.code : e?.name ?? 'Error',
       message: e?.message ?? String(err),
+      ...libraryLoad(),
     });
   }
 }

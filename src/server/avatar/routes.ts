@@ -1,18 +1,19 @@
 // HTTP adapter for the avatar service: /avatar.png, /avatar and /habbo-imaging/avatarimage (every method, avatar-handler.ts, on
-// Node's request handler), then Fastify for /render, /healthz, /version and unknown paths. Every
+// Node's request handler), then Fastify for /render, /healthz, /version, /metrics and unknown paths. Every
 // response carries `Access-Control-Allow-Origin: *` (contract A5). No route reads a request body.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { prepareHttpServer } from '../http-server.js';
 import { preflightHeaders } from '../cors.js';
-import { installRequestLog, logPath, requestIdCounter, serverLogOptions, type LogLevel } from '../request-log.js';
-import { AVATAR_ALLOW, AVATAR_PREFLIGHT, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT, type RequestLineLogger } from './avatar-handler.js';
-import { type AvatarService } from './avatar-service.js';
+import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type LogLevel, type RequestDone } from '../request-log.js';
+import { AVATAR_ALLOW, AVATAR_PREFLIGHT, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT, type RawRouteContext } from './avatar-handler.js';
+import { type AvatarService, type ImageSource } from './avatar-service.js';
 import { type HotUrls } from './hot-urls.js';
+import { AVATAR_TIERS, avatarRoute, type AvatarMetrics } from './metrics.js';
 import { renderDebugPage } from './render-page.js';
 
 /** A route answered on Node's request handler ahead of Fastify (true: it answered). */
-export type RawRouteFactory = (ctx: { logLine: RequestLineLogger | undefined; onError: (err: unknown, url: string) => void }) => (req: IncomingMessage, res: ServerResponse) => boolean;
+export type RawRouteFactory = (ctx: RawRouteContext) => (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export interface AvatarAppOptions {
   service: AvatarService;
@@ -21,9 +22,12 @@ export interface AvatarAppOptions {
   /** Body of /healthz and /version; `ok: false` makes /healthz answer 503. */
   health: () => Record<string, unknown> & { ok: boolean };
   logLevel: LogLevel;
-  logStream?: NodeJS.WritableStream;
-  /** Take the client address from X-Forwarded-For (behind a CDN or proxy) for the per-client limit. */
+  /** Where pino and the request lines write (one stream, so lines keep their order). */
+  logStream: { write(line: string): unknown };
+  /** Take the client address from X-Forwarded-For (behind a CDN or proxy) for the per-client limit and the log. */
   trustProxy: boolean;
+  /** The instance's /metrics registry and request counters (see metrics.ts). */
+  metrics: AvatarMetrics;
   /** More routes on Node's handler, tried after the avatar route (the badge routes). */
   rawRoutes?: RawRouteFactory[];
 }
@@ -43,24 +47,35 @@ function plain(reply: FastifyReply, status: number, text: string): FastifyReply 
     .send(text);
 }
 
-const REQUEST_LINE_LEVELS: LogLevel[] = ['info', 'debug', 'trace'];
-
 export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
   const nextId = requestIdCounter();
   let built: FastifyInstance | undefined;
-  // The same line Fastify's request log writes, for what is answered before Fastify sees it.
-  const logLine: RequestLineLogger | undefined = REQUEST_LINE_LEVELS.includes(opts.logLevel)
-    ? (method, url, status, bytes, ms) => built?.log.info({ reqId: nextId(), method, path: logPath(url), status, bytes, ms }, 'request')
-    : undefined;
+  const { http } = opts.metrics;
+  // The line Fastify's request log writes, without pino's generic serialiser on the image route's hot path.
+  const logLine = requestLineWriter(opts.logStream, opts.logLevel);
+  // For what is answered before Fastify sees it: the metrics and the request line.
+  const done: RequestDone = (reqId, method, url, status, bytes, started, cache, client) => {
+    const ms = performance.now() - started;
+    http.record(avatarRoute(url), status, ms / 1000, cache === null ? -1 : AVATAR_TIERS.indexOf(cache as ImageSource));
+    logLine?.(reqId, method, url, status, bytes, Math.round(ms * 100) / 100, cache, client);
+  };
+  const recordFastify = (request: FastifyRequest, reply: FastifyReply) =>
+    http.record(avatarRoute(request.raw.url ?? ''), reply.statusCode, reply.elapsedTime / 1000);
   const avatarHandler = createAvatarHandler({
     service: opts.service,
     hot: opts.hot,
     trustProxy: opts.trustProxy,
-    logLine,
-    onError: (err, url) => built?.log.error({ err, path: logPath(url) }, 'avatar handler failed'),
+    nextId,
+    done,
+    onError: (err, url, reqId) => built?.log.error({ reqId, err, path: logPath(url) }, 'avatar handler failed'),
   });
   const rawRoutes = (opts.rawRoutes ?? []).map((make) =>
-    make({ logLine, onError: (err, url) => built?.log.error({ err, path: logPath(url) }, 'request handler failed') }),
+    make({
+      nextId,
+      done,
+      trustProxy: opts.trustProxy,
+      onError: (err, url, reqId) => built?.log.error({ reqId, err, path: logPath(url) }, 'request handler failed'),
+    }),
   );
   const app = Fastify({
     ...serverLogOptions({ level: opts.logLevel, stream: opts.logStream }),
@@ -74,23 +89,27 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
       prepareHttpServer(server, {
         allow: AVATAR_ALLOW,
         methodNotAllowedBody: METHOD_NOT_ALLOWED_TEXT,
-        logConnect: (target, status, bytes) => logLine?.('CONNECT', target, status, bytes, 0),
+        logConnect: (target, status, bytes, client) => done(nextId(), 'CONNECT', target, status, bytes, performance.now(), null, client),
       });
       return server;
     },
     trustProxy: opts.trustProxy,
     // A URL Fastify cannot route (a malformed escape in the path) is still answered with CORS.
-    frameworkErrors: (err, _request, rawReply) => {
-      void (rawReply as FastifyReply)
+    frameworkErrors: (err, request, rawReply) => {
+      const reply = rawReply as FastifyReply;
+      void reply
         .code(400)
         .headers({ 'access-control-allow-origin': '*', 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
         .send(`bad request: ${err.message}\n`);
+      // Answered before routing: the onResponse hook does not run for it.
+      logRequest(request, reply);
+      recordFastify(request, reply);
     },
     // /render reads the raw query itself (every parameter as sent).
     routerOptions: { querystringParser: () => ({}), maxParamLength: 8192 },
   });
   built = app;
-  installRequestLog(app);
+  installRequestLog(app, recordFastify);
   const { service } = opts;
 
   // Every path serves GET and HEAD only, as the furni service's do: OPTIONS is the CORS preflight and any
@@ -126,6 +145,11 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
   };
   app.get('/healthz', health(true));
   app.get('/version', health(false));
+  // Prometheus text format; never cached. Restrict it at the proxy if it must not be public (docs/operations.md).
+  app.get('/metrics', async (_request, reply) => {
+    const { contentType, body } = await opts.metrics.scrape();
+    return reply.code(200).header('access-control-allow-origin', '*').header('cache-control', 'no-store').header('content-type', contentType).send(body);
+  });
 
   app.setNotFoundHandler(async (_request, reply) => plain(reply, 404, 'not found\n'));
   app.setErrorHandler(async (err: Error & { statusCode?: number }, request, reply) => {

@@ -4,15 +4,13 @@
 // other method 405, as every avatar path (contract A4). A request body is never read. Answers are logged in
 // the avatar route's line format.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AVATAR_ALLOW, METHOD_NOT_ALLOWED_TEXT, sendImage, sendPreflight, sendText, type RequestLineLogger } from '../avatar/avatar-handler.js';
+import { AVATAR_ALLOW, clientOf, METHOD_NOT_ALLOWED_TEXT, sendImage, sendPreflight, sendText, type RawRouteContext } from '../avatar/avatar-handler.js';
 import { renderBadgeDebugPage } from './badge-page.js';
 import { BADGE_CACHE_CONTROL, type BadgeService } from './badge-service.js';
 import { BADGE_PATH, BADGE_RENDER_PATH, pathAfter } from './params.js';
 
-export interface BadgeHandlerOptions {
+export interface BadgeHandlerOptions extends RawRouteContext {
   service: BadgeService;
-  logLine: RequestLineLogger | undefined;
-  onError: (err: unknown, url: string) => void;
 }
 
 export type RawRoute = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -24,26 +22,37 @@ const queryOf = (url: string) => {
 
 /** Returns the request listener for the badge paths; it reports false for every other request. */
 export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
-  const { service, logLine } = opts;
-  const finish = (method: string, url: string, status: number, bytes: number, started: number) =>
-    logLine?.(method, url, status, bytes, Math.round((performance.now() - started) * 100) / 100);
+  const { service } = opts;
+  /** The request's id and client, and `finish` to count and log its answer. */
+  const begin = (req: IncomingMessage) => {
+    const started = performance.now();
+    const reqId = opts.nextId();
+    const client = clientOf(req, opts.trustProxy);
+    const finish = (method: string, url: string, status: number, bytes: number, cache: string | null = null) =>
+      opts.done(reqId, method, url, status, bytes, started, cache, client);
+    return { reqId, finish };
+  };
+  type Finish = ReturnType<typeof begin>['finish'];
 
-  const answerImage = async (req: IncomingMessage, res: ServerResponse, url: string, rest: string, started: number) => {
+  const answerImage = async (req: IncomingMessage, res: ServerResponse, url: string, rest: string, reqId: string, finish: Finish) => {
     let status: number;
     let bytes: number;
+    let cache: string | null = null;
     try {
       const answer = await service.answer(rest, queryOf(url), url);
-      if (answer.kind === 'image') [status, bytes] = sendImage(req, res, answer.image, BADGE_CACHE_CONTROL, answer.source);
-      else [status, bytes] = [answer.status, sendText(res, answer.status, answer.reason)];
+      if (answer.kind === 'image') {
+        [status, bytes] = sendImage(req, res, answer.image, BADGE_CACHE_CONTROL, answer.source);
+        cache = answer.source;
+      } else [status, bytes] = [answer.status, sendText(res, answer.status, answer.reason)];
     } catch (err) {
-      opts.onError(err, url);
+      opts.onError(err, url, reqId);
       if (res.headersSent) {
         res.destroy();
         return;
       }
       [status, bytes] = [500, sendText(res, 500, 'internal error\n')];
     }
-    finish(req.method!, url, status, bytes, started);
+    finish(req.method!, url, status, bytes, cache);
   };
 
   const debugPage = (req: IncomingMessage, res: ServerResponse, url: string, rest: string): [number, number] => {
@@ -64,24 +73,25 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
   return (req, res) => {
     const url = req.url ?? '';
     const method = req.method ?? '';
-    const started = performance.now();
     const rest = pathAfter(url, BADGE_PATH);
     if (rest !== undefined) {
+      const { reqId, finish } = begin(req);
       if (method === 'GET' || method === 'HEAD') {
         // Answered before and still in memory: straight back, nothing parsed.
         const image = service.memoryImage(url);
-        if (image !== undefined) finish(method, url, ...sendImage(req, res, image, BADGE_CACHE_CONTROL, 'memory'), started);
-        else void answerImage(req, res, url, rest, started);
+        if (image !== undefined) finish(method, url, ...sendImage(req, res, image, BADGE_CACHE_CONTROL, 'memory'), 'memory');
+        else void answerImage(req, res, url, rest, reqId, finish);
       } else if (method === 'OPTIONS') {
         sendPreflight(req, res);
-        finish(method, url, 204, 0, started);
+        finish(method, url, 204, 0);
       } else {
-        finish(method, url, 405, sendText(res, 405, METHOD_NOT_ALLOWED_TEXT, { allow: AVATAR_ALLOW }), started);
+        finish(method, url, 405, sendText(res, 405, METHOD_NOT_ALLOWED_TEXT, { allow: AVATAR_ALLOW }));
       }
       return true;
     }
     const debugRest = pathAfter(url, BADGE_RENDER_PATH);
     if (debugRest === undefined) return false;
+    const { reqId, finish } = begin(req);
     let status: number;
     let bytes: number;
     try {
@@ -91,10 +101,10 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
         [status, bytes] = [204, 0];
       } else [status, bytes] = [405, sendText(res, 405, METHOD_NOT_ALLOWED_TEXT, { allow: AVATAR_ALLOW })];
     } catch (err) {
-      opts.onError(err, url);
+      opts.onError(err, url, reqId);
       [status, bytes] = res.headersSent ? [500, 0] : [500, sendText(res, 500, 'internal error\n')];
     }
-    finish(method, url, status, bytes, started);
+    finish(method, url, status, bytes);
     return true;
   };
 }

@@ -5,7 +5,7 @@ import { loadBadgeHotel, type BadgeLoadResult, type BadgeSourceOptions } from '.
 import { join } from 'node:path';
 import { DEFAULT_ELEMENT_FILES, FLASH_PARTS_DIR, NITRO_PARTS_PATH } from '../../hotel/badge.js';
 import { isDir, isFile } from '../../hotel/files.js';
-import { type RequestLineLogger } from '../avatar/avatar-handler.js';
+import { type RawRouteContext } from '../avatar/avatar-handler.js';
 import { type ImageCache } from '../avatar/image-cache.js';
 import { type SharedAvatarCache } from '../avatar/shared-cache.js';
 import { createBadgeHandler, type RawRoute } from './badge-handler.js';
@@ -31,7 +31,7 @@ export interface BadgeDeps {
 export interface BadgeRoutes {
   service: BadgeService;
   /** The raw route for /habbo-imaging/badge and /render/badge, given the app's request-line logger. */
-  route: (ctx: { logLine: RequestLineLogger | undefined; onError: (err: unknown, url: string) => void }) => RawRoute;
+  route: (ctx: RawRouteContext) => RawRoute;
   /** The /healthz section. */
   health: () => Record<string, unknown>;
   /** Reads the badge data again and swaps it in (a live reload); resolves to what was loaded. */
@@ -73,7 +73,7 @@ export async function openBadges(config: BadgeConfig, deps: BadgeDeps): Promise<
   const service = new BadgeService(first, deps);
   return {
     service,
-    route: ({ logLine, onError }) => createBadgeHandler({ service, logLine, onError }),
+    route: (ctx) => createBadgeHandler({ service, ...ctx }),
     health: () => badgeHealth(service),
     reload: async () => {
       const data = await load();

@@ -1,5 +1,5 @@
 // The furniture asset service: corpus files with immutable caching, strong ETags and open CORS, plus
-// /healthz and /version. Asset GET/HEAD are answered by the fast path on the socket (fast-path.ts), or
+// /healthz, /version and /metrics. Asset GET/HEAD are answered by the fast path on the socket (fast-path.ts), or
 // by the raw asset handler on connections Node's http server owns; Fastify answers everything else.
 // Every path allows GET, HEAD and OPTIONS only.
 import { createServer } from 'node:http';
@@ -7,12 +7,13 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { BUILT_AT_MEANING, type BuildInfo } from '../build-info.js';
 import { prepareHttpServer } from '../http-server.js';
 import { preflightHeaders } from '../cors.js';
-import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type ServerLogOptions } from '../request-log.js';
-import { createAssetAnswerer, NOT_FOUND_BODY, NOT_FOUND_HEADERS } from './asset-answer.js';
+import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type RequestDone, type ServerLogOptions } from '../request-log.js';
+import { createAssetAnswerer, FURNI_TIERS, NOT_FOUND_BODY, NOT_FOUND_HEADERS, type FurniTier } from './asset-answer.js';
 import { createAssetHandler } from './asset-handler.js';
 import { ALLOWED_METHODS, createClientErrorHandler, METHOD_NOT_ALLOWED_BODY } from './client-error.js';
 import type { CorpusStore } from './corpus-store.js';
 import { installFastPath } from './fast-path.js';
+import { furniRoute, type FurniMetrics } from './metrics.js';
 import type { PlayerPage } from './player-page.js';
 import type { VariantService } from './variants.js';
 
@@ -31,6 +32,10 @@ export interface FurniAppOptions {
   /** package.json version of the service. */
   version: string;
   log: ServerLogOptions;
+  /** The instance's /metrics registry and request counters (see metrics.ts). */
+  metrics: FurniMetrics;
+  /** Take the client address (request log, variant rate limit) from X-Forwarded-For. */
+  trustProxy?: boolean;
 }
 
 export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
@@ -49,7 +54,15 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
     opts.variants,
   );
   const logLine = requestLineWriter(logStream, opts.log.level);
-  const handleAsset = createAssetHandler(answerAsset, logLine, nextId);
+  const trustProxy = opts.trustProxy ?? false;
+  const { http } = opts.metrics;
+  // Every request answered outside Fastify (fast path, asset handler, CONNECT, unknown methods) ends here.
+  const done: RequestDone = (reqId, method, target, status, bytes, started, cache, client) => {
+    const ms = performance.now() - started;
+    http.record(furniRoute(target), status, ms / 1000, cache === null ? -1 : FURNI_TIERS.indexOf(cache as FurniTier));
+    logLine?.(reqId, method, target, status, bytes, Math.round(ms * 100) / 100, cache, client);
+  };
+  const handleAsset = createAssetHandler(answerAsset, done, nextId, trustProxy);
   let fastPath: ReturnType<typeof installFastPath> | undefined;
 
   app = Fastify({
@@ -73,13 +86,14 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
       prepareHttpServer(server, {
         allow: ALLOWED_METHODS,
         methodNotAllowedBody: METHOD_NOT_ALLOWED_BODY,
-        logConnect: (target, status, bytes) => logLine?.(nextId(), 'CONNECT', logPath(target), status, bytes, 0),
+        logConnect: (target, status, bytes, client) => done(nextId(), 'CONNECT', target, status, bytes, performance.now(), null, client),
       });
-      fastPath = installFastPath(server, { answerAsset, logLine, nextId, keepAliveMs: KEEP_ALIVE_MS });
+      fastPath = installFastPath(server, { answerAsset, done, nextId, trustProxy, keepAliveMs: KEEP_ALIVE_MS });
       return server;
     },
     // Methods Node's parser does not know (FOO, BREW) arrive here as parse errors: 405 as for any other.
-    clientErrorHandler: createClientErrorHandler({ logLine, nextId, trace: (o, m) => app!.log.trace(o, m) }),
+    clientErrorHandler: createClientErrorHandler({ done, nextId, trace: (o, m) => app!.log.trace(o, m) }),
+    trustProxy,
     // Requests this service answers carry no body; anything else is refused before it is read.
     bodyLimit: 1024,
     return503OnClosing: true,
@@ -89,9 +103,12 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
       if (err.code === 'FST_ERR_BAD_URL') gate(request, reply, sendNotFound);
       else reply.code(400).headers({ 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' }).send('bad request');
       logRequest(request, reply);
+      recordFastify(request, reply);
     },
   });
-  installRequestLog(app);
+  const recordFastify = (request: FastifyRequest, reply: FastifyReply) =>
+    http.record(furniRoute(request.raw.url ?? ''), reply.statusCode, reply.elapsedTime / 1000);
+  installRequestLog(app, recordFastify);
   // Connections the fast path holds are invisible to Node's closeIdleConnections; end them with the rest.
   app.addHook('preClose', (done) => {
     fastPath?.close();
@@ -131,6 +148,12 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
           checks: { storage, ...(opts.variants ? { variants: opts.variants.health() } : {}) },
         }),
       );
+  });
+
+  // Prometheus text format; never cached. Restrict it at the proxy if it must not be public (docs/operations.md).
+  app.get('/metrics', async (_request, reply) => {
+    const { contentType, body } = await opts.metrics.scrape();
+    reply.headers({ 'content-type': contentType, 'cache-control': 'no-store', 'access-control-allow-origin': '*' }).send(body);
   });
 
   if (opts.player) opts.player.register(app);

@@ -16,8 +16,16 @@ export const NOT_FOUND_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
 };
 
+/**
+ * Where an answered file's bytes came from (the request line's `cache`, the cache outcome metric):
+ * the memory cache, the corpus storage (folder or bucket), or for an on-demand variant its disk cache
+ * or a render now.
+ */
+export const FURNI_TIERS = ['memory', 'storage', 'variant_disk', 'render'] as const;
+export type FurniTier = (typeof FURNI_TIERS)[number];
+
 export type AssetAnswer =
-  | { status: 200; file: CorpusFile; body: Buffer }
+  | { status: 200; file: CorpusFile; body: Buffer; source: FurniTier }
   | { status: 304; file: CorpusFile }
   | { status: 404 }
   /** An on-demand variant render refused by the limits (client rate, budget, full queue). */
@@ -42,7 +50,7 @@ export const TOO_MANY_HEADERS: Record<string, string> = {
 
 /** Answers the reserved names (§2.6) when variants are on: see src/server/furni/variants.ts. */
 export interface VariantAnswerer {
-  answer(url: string, ifNoneMatch: string | undefined, client: string): AssetAnswer | Promise<AssetAnswer>;
+  answer(url: string, ifNoneMatch: string | undefined, client: string, reqId: string): AssetAnswer | Promise<AssetAnswer>;
 }
 
 export interface AnswerLog {
@@ -76,27 +84,27 @@ export function createAssetAnswerer(store: CorpusStore, log: AnswerLog, variants
     return ref ?? undefined;
   };
 
-  const readFailed = (file: CorpusFile, err: unknown): AssetAnswer => {
+  const readFailed = (file: CorpusFile, err: unknown, reqId: string): AssetAnswer => {
     if (err instanceof AssetReadError && (err.reason === 'missing' || err.reason === 'outside')) {
-      log.warn({ key: file.key, error: err.message }, 'listed asset not servable');
+      log.warn({ reqId, key: file.key, error: err.message }, 'listed asset not servable');
       return { status: 404 };
     }
-    log.error({ key: file.key, error: (err as Error).message }, 'asset read failed');
+    log.error({ reqId, key: file.key, error: (err as Error).message }, 'asset read failed');
     return { status: 503, rebuilding: err instanceof AssetReadError && err.reason === 'changed' };
   };
 
-  return function answerAsset(url: string, ifNoneMatch: string | undefined, client = ''): AssetAnswer | Promise<AssetAnswer> {
+  return function answerAsset(url: string, ifNoneMatch: string | undefined, client: string, reqId: string): AssetAnswer | Promise<AssetAnswer> {
     const ref = resolve(url);
     const file = ref && store.lookup(ref.key);
     // Only a name that is not a published file can be a variant: every published name answers as before.
-    if (!file) return ref === undefined && variants ? variants.answer(url, ifNoneMatch, client) : { status: 404 };
+    if (!file) return ref === undefined && variants ? variants.answer(url, ifNoneMatch, client, reqId) : { status: 404 };
     if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, file.etag)) return { status: 304, file };
     // HEAD reads the body too: a listed file gone from disk is 404 for HEAD as for GET.
     const body = store.body(file);
-    if (Buffer.isBuffer(body)) return { status: 200, file, body };
+    if (Buffer.isBuffer(body)) return { status: 200, file, body, source: 'memory' };
     return body.then(
-      (buf): AssetAnswer => ({ status: 200, file, body: buf }),
-      (err: unknown) => readFailed(file, err),
+      (buf): AssetAnswer => ({ status: 200, file, body: buf, source: 'storage' }),
+      (err: unknown) => readFailed(file, err, reqId),
     );
   };
 }

@@ -1,7 +1,8 @@
 // Asset GET/HEAD on Node's own request handler, for the connections the fast path hands to Node's http
 // server (HTTP/1.0, request bodies, unusual framing). Same answers, same log line, as the fast path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { logPath, type RequestLineWriter } from '../request-log.js';
+import { clientAddress, rawHeader } from '../client-address.js';
+import { type RequestDone } from '../request-log.js';
 import {
   ifNoneMatchOf,
   isAssetPath,
@@ -16,10 +17,11 @@ import {
 
 /**
  * Returns a request listener that answers GET and HEAD on asset paths and reports `false` for any
- * other request, which the caller hands on. `nextId` numbers requests for the log alongside Fastify's.
+ * other request, which the caller hands on. `nextId` numbers requests for the log alongside Fastify's;
+ * `done` counts and logs each one.
  */
-export function createAssetHandler(answerAsset: AssetAnswerer, logLine: RequestLineWriter | undefined, nextId: () => string) {
-  const send = (req: IncomingMessage, res: ServerResponse, answer: AssetAnswer, started: number) => {
+export function createAssetHandler(answerAsset: AssetAnswerer, done: RequestDone, nextId: () => string, trustProxy: boolean) {
+  const send = (req: IncomingMessage, res: ServerResponse, answer: AssetAnswer, started: number, reqId: string, client: string) => {
     let body: Buffer | string | undefined;
     if (answer.status === 200) {
       res.writeHead(200, answer.file.headers);
@@ -40,16 +42,18 @@ export function createAssetHandler(answerAsset: AssetAnswerer, logLine: RequestL
     if (req.method === 'HEAD') body = undefined;
     res.end(body);
     const bytes = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    logLine?.(nextId(), req.method ?? '', logPath(req.url ?? ''), answer.status, bytes, Math.round((performance.now() - started) * 100) / 100);
+    done(reqId, req.method ?? '', req.url ?? '', answer.status, bytes, started, answer.status === 200 ? answer.source : null, client);
   };
 
   return function handleAsset(req: IncomingMessage, res: ServerResponse): boolean {
     const url = req.url ?? '';
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !isAssetPath(url)) return false;
     const started = performance.now();
-    const answer = answerAsset(url, ifNoneMatchOf(req.rawHeaders), req.socket.remoteAddress ?? '');
-    if (answer instanceof Promise) void answer.then((a) => send(req, res, a, started));
-    else send(req, res, answer, started);
+    const reqId = nextId();
+    const client = clientAddress(trustProxy ? rawHeader(req.rawHeaders, 'x-forwarded-for') : undefined, req.socket.remoteAddress, trustProxy);
+    const answer = answerAsset(url, ifNoneMatchOf(req.rawHeaders), client, reqId);
+    if (answer instanceof Promise) void answer.then((a) => send(req, res, a, started, reqId, client));
+    else send(req, res, answer, started, reqId, client);
     return true;
   };
 }

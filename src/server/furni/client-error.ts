@@ -6,7 +6,7 @@
 // The parser cannot go on after an error, so every answer here closes the connection.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { logPath, type RequestLineWriter } from '../request-log.js';
+import { type RequestDone } from '../request-log.js';
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 export const METHOD_NOT_ALLOWED_BODY = 'method not allowed';
@@ -61,7 +61,8 @@ function response(status: string, headers: Record<string, string>, body: string)
 }
 
 export interface ClientErrorOptions {
-  logLine: RequestLineWriter | undefined;
+  /** Counts and logs the 405s (the other answers here are to requests that never were whole). */
+  done: RequestDone;
   nextId: () => string;
   trace(obj: object, msg: string): void;
 }
@@ -108,7 +109,7 @@ export function createClientErrorHandler(opts: ClientErrorOptions): (err: Error,
       // A client that never reads must not hold the socket open.
       socket.setTimeout(5000, () => socket.destroy());
       if (unknown) {
-        opts.logLine?.(opts.nextId(), unknown.method, logPath(unknown.target), 405, METHOD_NOT_ALLOWED_BODY.length, 0);
+        opts.done(opts.nextId(), unknown.method, unknown.target, 405, METHOD_NOT_ALLOWED_BODY.length, performance.now(), null, socket.remoteAddress ?? '');
       }
     };
     send();

@@ -48,10 +48,37 @@ export interface StorageCheck {
   [detail: string]: unknown;
 }
 
+/** Why a read failed, as the metrics count it: a listed file (`read`) or corpus.json (`manifest`). */
+export interface StorageErrorCounts {
+  read: Record<AssetReadError['reason'], number>;
+  manifest: { unreachable: number; unreadable: number; invalid: number };
+}
+
+/** What /metrics reports of the store (cheap: no storage access). */
+export interface CorpusStoreStats {
+  /** Tables loaded since start: 0 before the first, +1 for each new corpus.json picked up. */
+  generation: number;
+  /** When the table in service was loaded and built (ms since the epoch); undefined before the first. */
+  loadedAtMs: number | undefined;
+  builtAtMs: number | undefined;
+  /** Served files of the table in service, by kind. */
+  files: Record<string, number>;
+  /** The last read of corpus.json reached the storage. */
+  reachable: boolean;
+  errors: StorageErrorCounts;
+  memory: { bytes: number; files: number; budget: number };
+}
+
 export class CorpusStore {
   readonly source: CorpusSource;
   private manifest: CorpusManifest | undefined;
   private loadedAt = '';
+  private generation = 0;
+  private filesByKind: Record<string, number> = {};
+  private readonly errors: StorageErrorCounts = {
+    read: { missing: 0, outside: 0, changed: 0, io: 0 },
+    manifest: { unreachable: 0, unreadable: 0, invalid: 0 },
+  };
   /** Version (stat signature, ETag) of the corpus.json in service; a broken one is read again at each check. */
   private seenVersion: string | undefined;
   private loadError: string | undefined;
@@ -107,7 +134,12 @@ export class CorpusStore {
     if (hit) return hit;
     let pending = this.inflight.get(file.key);
     if (!pending) {
-      pending = this.readListed(file).finally(() => this.inflight.delete(file.key));
+      pending = this.readListed(file)
+        .catch((e: unknown) => {
+          this.errors.read[e instanceof AssetReadError ? e.reason : 'io']++;
+          throw e;
+        })
+        .finally(() => this.inflight.delete(file.key));
       this.inflight.set(file.key, pending);
     }
     return pending;
@@ -179,6 +211,7 @@ export class CorpusStore {
       read = await this.source.readManifest(this.seenVersion);
     } catch (e) {
       this.reachable = !(e instanceof ManifestReadError && e.unreachable);
+      this.errors.manifest[this.reachable ? 'unreadable' : 'unreachable']++;
       this.fail((e as Error).message);
       this.seenVersion = undefined;
       return;
@@ -191,11 +224,16 @@ export class CorpusStore {
       this.seenVersion = read.version;
       this.loadedAt = new Date().toISOString();
       this.loadError = undefined;
+      this.generation++;
+      const byKind: Record<string, number> = {};
+      for (const f of manifest.files.values()) byKind[f.kind] = (byKind[f.kind] ?? 0) + 1;
+      this.filesByKind = byKind;
       this.opts.log.info(
         { corpus: this.location, builtAt: manifest.builtAt, files: manifest.files.size, counts: manifest.counts },
         'corpus loaded',
       );
     } catch (e) {
+      this.errors.manifest.invalid++;
       // Not remembered as seen: a store that is not atomic (some S3-compatible ones) can show a version
       // before all its bytes; the next check reads it again. The log says it once (fail() dedups).
       this.fail(`corpus.json failed to load: ${(e as Error).message}`);
@@ -210,6 +248,19 @@ export class CorpusStore {
       );
     }
     this.loadError = error;
+  }
+
+  stats(): CorpusStoreStats {
+    const builtAt = this.manifest ? Date.parse(this.manifest.builtAt) : NaN;
+    return {
+      generation: this.generation,
+      loadedAtMs: this.manifest ? Date.parse(this.loadedAt) : undefined,
+      builtAtMs: Number.isFinite(builtAt) ? builtAt : undefined,
+      files: { ...this.filesByKind },
+      reachable: this.reachable,
+      errors: { read: { ...this.errors.read }, manifest: { ...this.errors.manifest } },
+      memory: { bytes: this.cache?.calculatedSize ?? 0, files: this.cache?.size ?? 0, budget: this.opts.memoryBudget },
+    };
   }
 
   /** A live storage check: the storage answers, corpus.json is current and loaded. */

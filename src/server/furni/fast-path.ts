@@ -7,7 +7,8 @@
 // answered — is handed to Node's http server, which owns it from then on (Fastify answers the rest).
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { logPath, type RequestLineWriter } from '../request-log.js';
+import { clientAddress } from '../client-address.js';
+import { type RequestDone } from '../request-log.js';
 import {
   isAssetPath,
   NOT_FOUND_BODY,
@@ -23,8 +24,11 @@ import { INCOMPLETE, NOT_SIMPLE, scanRequestHead, type SimpleRequest } from './r
 
 export interface FastPathOptions {
   answerAsset: AssetAnswerer;
-  logLine: RequestLineWriter | undefined;
+  /** Counts and logs each answered request. */
+  done: RequestDone;
   nextId: () => string;
+  /** The client is the first X-Forwarded-For entry (see client-address.ts). */
+  trustProxy: boolean;
   /** Idle time after which a kept-alive connection is closed (as Node's keepAliveTimeout). */
   keepAliveMs: number;
 }
@@ -115,6 +119,8 @@ class FastConnection {
   private ended = false;
   /** Handed to Node or closing: this object no longer touches the socket. */
   private done = false;
+  /** The peer's address, read once (it cannot change, and is gone once the socket closes). */
+  private readonly peer: string | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -126,6 +132,7 @@ class FastConnection {
     socket.on('timeout', this.onTimeout);
     socket.on('close', this.onClose);
     socket.setTimeout(ctx.opts.keepAliveMs);
+    this.peer = socket.remoteAddress;
   }
 
   closeIfIdle(): void {
@@ -181,7 +188,10 @@ class FastConnection {
       }
       this.pending = req.end < buf.length ? buf.subarray(req.end) : undefined;
       const started = performance.now();
-      const answer = this.ctx.opts.answerAsset(req.target, req.ifNoneMatch, this.socket.remoteAddress ?? '');
+      const { opts } = this.ctx;
+      const reqId = opts.nextId();
+      const client = clientAddress(req.forwardedFor, this.peer, opts.trustProxy);
+      const answer = opts.answerAsset(req.target, req.ifNoneMatch, client, reqId);
       if (answer instanceof Promise) {
         this.busy = true;
         void answer.then((a) => {
@@ -191,17 +201,17 @@ class FastConnection {
             this.pausedForBusy = false;
             this.socket.resume();
           }
-          this.respond(req, a, started);
+          this.respond(req, a, started, reqId, client);
           this.process();
           if (this.ended && !this.busy && !this.waitingDrain) this.finishAfterEnd();
         });
         return;
       }
-      this.respond(req, answer, started);
+      this.respond(req, answer, started, reqId, client);
     }
   }
 
-  private respond(req: SimpleRequest, answer: AssetAnswer, started: number): void {
+  private respond(req: SimpleRequest, answer: AssetAnswer, started: number, reqId: string, client: string): void {
     const { ctx, socket } = this;
     const close = req.close || ctx.closing;
     const date = ctx.date;
@@ -271,8 +281,7 @@ class FastConnection {
         socket.uncork();
       }
     }
-    const bytes = body?.length ?? 0;
-    ctx.opts.logLine?.(ctx.opts.nextId(), req.method, logPath(req.target), answer.status, bytes, Math.round((performance.now() - started) * 100) / 100);
+    ctx.opts.done(reqId, req.method, req.target, answer.status, body?.length ?? 0, started, answer.status === 200 ? answer.source : null, client);
     if (close) {
       this.done = true;
       socket.destroySoon();

@@ -2,9 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
 import { DEFAULT_HOST, localUrl } from '../http-server.js';
-import { bufferedLineStream } from '../log-stream.js';
+import { stdoutLineStream } from '../log-stream.js';
 import type { LogLevel } from '../request-log.js';
 import { createFurniApp } from './app.js';
+import { createFurniMetrics } from './metrics.js';
 import { DiskCorpusSource } from '../../storage/disk-corpus-source.js';
 import { isS3Url, type S3Settings } from '../../storage/s3-settings.js';
 import { CorpusStore } from './corpus-store.js';
@@ -40,6 +41,8 @@ export interface FurniServerOptions {
   player?: boolean;
   /** Log destination; stdout through a buffered line writer when absent. */
   logStream?: { write(line: string): unknown };
+  /** Take the client address (request log, variant rate limit) from X-Forwarded-For; default false. */
+  trustProxy?: boolean;
 }
 
 export interface RunningFurniServer {
@@ -69,21 +72,29 @@ export async function startFurniServer(opts: FurniServerOptions): Promise<Runnin
       error: (o, m) => app?.log.error(o, m),
     },
   });
-  const ownStream = opts.logStream ? undefined : bufferedLineStream(1);
-  const variants = opts.variants
-    ? new VariantService(store, { ...DEFAULT_VARIANT_OPTIONS, ...(opts.variants === true ? {} : opts.variants) }, {
-        warn: (o, m) => app?.log.warn(o, m),
-        error: (o, m) => app?.log.error(o, m),
-      })
-    : undefined;
+  const ownStream = opts.logStream ? undefined : stdoutLineStream();
+  const buildInfo = readBuildInfo(opts.buildInfoFile !== undefined ? { buildInfoFile: opts.buildInfoFile } : {});
+  const version = readPackageVersion();
+  let variants: VariantService | undefined;
+  const metrics = createFurniMetrics({ store, variants: () => variants, version, commit: buildInfo.commit });
+  if (opts.variants) {
+    variants = new VariantService(
+      store,
+      { ...DEFAULT_VARIANT_OPTIONS, ...(opts.variants === true ? {} : opts.variants) },
+      { warn: (o, m) => app?.log.warn(o, m), error: (o, m) => app?.log.error(o, m) },
+      { rendered: metrics.variantRendered },
+    );
+  }
   const player = opts.player ?? !!opts.variants;
   app = createFurniApp({
     store,
     ...(variants ? { variants } : {}),
     ...(player ? { player: new PlayerPage(store) } : {}),
-    buildInfo: readBuildInfo(opts.buildInfoFile !== undefined ? { buildInfoFile: opts.buildInfoFile } : {}),
-    version: readPackageVersion(),
+    buildInfo,
+    version,
     log: { level: logLevel, stream: opts.logStream ?? ownStream! },
+    metrics,
+    trustProxy: opts.trustProxy ?? false,
   });
   await store.open();
   store.startWatching();
@@ -93,7 +104,7 @@ export async function startFurniServer(opts: FurniServerOptions): Promise<Runnin
   } catch (e) {
     store.stop();
     await app.close();
-    ownStream?.close();
+    ownStream?.flushSync();
     throw e;
   }
   const addr = app.server.address();
@@ -107,7 +118,7 @@ export async function startFurniServer(opts: FurniServerOptions): Promise<Runnin
     close: async () => {
       store.stop();
       await started.close();
-      ownStream?.close();
+      ownStream?.flushSync();
     },
   };
 }

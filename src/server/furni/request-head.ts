@@ -11,6 +11,8 @@ export interface SimpleRequest {
   target: string;
   /** If-None-Match, repeated fields joined with ", " as Node joins them. */
   ifNoneMatch: string | undefined;
+  /** X-Forwarded-For, joined the same way (read only behind --trust-proxy). */
+  forwardedFor: string | undefined;
   /** The client asked to close the connection after this response. */
   close: boolean;
 }
@@ -53,6 +55,7 @@ const VERSION = bytes(' HTTP/1.1\r\n');
 // (only ASCII letters change under OR 0x20 among token characters that could land on a letter).
 const HOST = bytes('host');
 const IF_NONE_MATCH = bytes('if-none-match');
+const X_FORWARDED_FOR = bytes('x-forwarded-for');
 const CONNECTION = bytes('connection');
 const CONTENT_LENGTH = bytes('content-length');
 const TRANSFER_ENCODING = bytes('transfer-encoding');
@@ -111,6 +114,7 @@ export function scanRequestHead(buf: Buffer): ScannedRequest | typeof INCOMPLETE
   let hosts = 0;
   let close = false;
   let ifNoneMatch: string | undefined;
+  let forwardedFor: string | undefined;
   // Field lines until the empty line.
   for (;;) {
     if (i > MAX_SIMPLE_HEAD) return NOT_SIMPLE;
@@ -146,6 +150,12 @@ export function scanRequestHead(buf: Buffer): ScannedRequest | typeof INCOMPLETE
           ifNoneMatch = ifNoneMatch === undefined ? value : `${ifNoneMatch}, ${value}`;
         }
         break;
+      case 15:
+        if (nameIs(buf, nameStart, nameLen, X_FORWARDED_FOR)) {
+          const value = trimmed(buf, valueStart, valueEnd);
+          forwardedFor = forwardedFor === undefined ? value : `${forwardedFor}, ${value}`;
+        }
+        break;
       case 10:
         if (nameIs(buf, nameStart, nameLen, CONNECTION)) {
           for (const token of trimmed(buf, valueStart, valueEnd).toLowerCase().split(',')) {
@@ -171,7 +181,7 @@ export function scanRequestHead(buf: Buffer): ScannedRequest | typeof INCOMPLETE
   }
   // The head without its final CRLF CRLF is what counts against the limit.
   if (i - 4 > MAX_SIMPLE_HEAD || hosts !== 1) return NOT_SIMPLE;
-  return { method, target: buf.toString('latin1', targetStart, targetEnd), ifNoneMatch, close, end: i };
+  return { method, target: buf.toString('latin1', targetStart, targetEnd), ifNoneMatch, forwardedFor, close, end: i };
 }
 
 /** A field value without the optional whitespace around it (SP and HTAB), as latin1 text. */
@@ -188,5 +198,5 @@ function trimmed(buf: Buffer, start: number, end: number): string {
 export function parseSimpleHead(head: string): SimpleRequest | undefined {
   const r = scanRequestHead(Buffer.from(`${head}\r\n\r\n`, 'latin1'));
   if (typeof r === 'number') return undefined;
-  return { method: r.method, target: r.target, ifNoneMatch: r.ifNoneMatch, close: r.close };
+  return { method: r.method, target: r.target, ifNoneMatch: r.ifNoneMatch, forwardedFor: r.forwardedFor, close: r.close };
 }

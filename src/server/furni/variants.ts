@@ -19,7 +19,7 @@ import { parseVariantName, type VariantRequest } from '../../furni/variant-name.
 import { ifNoneMatchMatches } from '../etag.js';
 import { ClientRateLimiter, RenderBudget, type ClientRateOptions, type RenderBudgetOptions } from '../limits.js';
 import { decodeSegment } from './asset-path.js';
-import type { AnswerLog, AssetAnswer } from './asset-answer.js';
+import type { AnswerLog, AssetAnswer, FurniTier } from './asset-answer.js';
 import { corpusFile, type CorpusFile } from './corpus-manifest.js';
 import type { CorpusStore } from './corpus-store.js';
 
@@ -51,6 +51,14 @@ export const DEFAULT_VARIANT_OPTIONS: VariantOptions = {
 
 /** What a variant key holds in memory: the file, or a remembered refusal (404). */
 type Cached = { file: CorpusFile; body: Buffer } | { refused: string };
+/** A variant just produced, and how: read from the disk cache or rendered now. */
+type Produced = { cached: Cached; source: FurniTier };
+
+/** Called as variants are produced (the service's metrics). */
+export interface VariantHooks {
+  /** A render finished: its seconds, bundle decode (when not in memory) and encode included. */
+  rendered?(seconds: number): void;
+}
 
 interface LoadedModel {
   model: FurniModel;
@@ -60,7 +68,7 @@ interface LoadedModel {
 export class VariantService {
   private readonly files: LRUCache<string, Cached>;
   private readonly models: LRUCache<string, LoadedModel>;
-  private readonly inflight = new Map<string, Promise<Cached | 'busy' | 'timeout'>>();
+  private readonly inflight = new Map<string, Promise<Produced | 'busy' | 'timeout'>>();
   private readonly modelLoads = new Map<string, Promise<FurniModel>>();
   private readonly clientRate: ClientRateLimiter;
   private readonly budget: RenderBudget;
@@ -74,6 +82,7 @@ export class VariantService {
     private readonly store: CorpusStore,
     private readonly opts: VariantOptions,
     private readonly log: AnswerLog,
+    private readonly hooks: VariantHooks = {},
   ) {
     this.files = new LRUCache<string, Cached>({
       maxSize: Math.max(1, opts.memoryBudget),
@@ -85,7 +94,7 @@ export class VariantService {
   }
 
   /** The answer for a GET/HEAD of a reserved name under /furni-renders/; 404 for any other URL. */
-  answer(url: string, ifNoneMatch: string | undefined, client: string): AssetAnswer | Promise<AssetAnswer> {
+  answer(url: string, ifNoneMatch: string | undefined, client: string, reqId = ''): AssetAnswer | Promise<AssetAnswer> {
     const ref = this.resolve(url);
     if (!ref) return { status: 404 };
     const { name, parsed, base, colorId } = ref;
@@ -98,16 +107,21 @@ export class VariantService {
     if (!bundle) return { status: 404 };
     const key = `${bundle.sha256}/${name}`;
     const hit = this.files.get(key);
-    if (hit) return this.fromCached(hit, ifNoneMatch);
+    if (hit) return this.fromCached(hit, ifNoneMatch, 'memory');
     let pending = this.inflight.get(key);
     if (!pending) {
       pending = this.produce(key, name, bundle, colorId, parsed.variant, client).finally(() => this.inflight.delete(key));
       this.inflight.set(key, pending);
     }
     return pending.then(
-      (c) => (c === 'busy' ? { status: 429 } : c === 'timeout' ? { status: 503, rebuilding: false, timedOut: true } : this.fromCached(c, ifNoneMatch)),
+      (c) =>
+        c === 'busy'
+          ? { status: 429 }
+          : c === 'timeout'
+            ? { status: 503, rebuilding: false, timedOut: true }
+            : this.fromCached(c.cached, ifNoneMatch, c.source),
       (err: unknown): AssetAnswer => {
-        this.log.error({ name, error: (err as Error).stack ?? String(err) }, 'variant render failed');
+        this.log.error({ reqId, name, error: (err as Error).stack ?? String(err) }, 'variant render failed');
         return { status: 503, rebuilding: false };
       },
     );
@@ -140,32 +154,32 @@ export class VariantService {
   private serveListed(file: CorpusFile, ifNoneMatch: string | undefined): AssetAnswer | Promise<AssetAnswer> {
     if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, file.etag)) return { status: 304, file };
     const body = this.store.body(file);
-    if (Buffer.isBuffer(body)) return { status: 200, file, body };
+    if (Buffer.isBuffer(body)) return { status: 200, file, body, source: 'memory' };
     return body.then(
-      (buf): AssetAnswer => ({ status: 200, file, body: buf }),
+      (buf): AssetAnswer => ({ status: 200, file, body: buf, source: 'storage' }),
       (): AssetAnswer => ({ status: 404 }),
     );
   }
 
-  private fromCached(c: Cached, ifNoneMatch: string | undefined): AssetAnswer {
+  private fromCached(c: Cached, ifNoneMatch: string | undefined, source: FurniTier): AssetAnswer {
     if ('refused' in c) return { status: 404 };
     if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, c.file.etag)) return { status: 304, file: c.file };
-    return { status: 200, file: c.file, body: c.body };
+    return { status: 200, file: c.file, body: c.body, source };
   }
 
   /** Disk cache, else (within the limits) a render; the result is remembered in memory. */
-  private async produce(key: string, name: string, bundle: CorpusFile, colorId: number, v: VariantRequest, client: string): Promise<Cached | 'busy' | 'timeout'> {
+  private async produce(key: string, name: string, bundle: CorpusFile, colorId: number, v: VariantRequest, client: string): Promise<Produced | 'busy' | 'timeout'> {
     const fromDisk = await this.readDisk(key, name);
     if (fromDisk) {
       this.stats.diskHits++;
       this.files.set(key, fromDisk);
-      return fromDisk;
+      return { cached: fromDisk, source: 'variant_disk' };
     }
     // A refusal is known without rendering once the bundle is decoded: an invalid name costs no token then.
     let model = this.models.get(bundle.sha256)?.model;
     if (model) {
       const refused = refusal(model, v);
-      if (refused) return this.refuse(key, refused);
+      if (refused) return { cached: this.refuse(key, refused), source: 'render' };
     }
     if (!this.clientRate.take(client) || !this.budget.take()) {
       this.stats.limited++;
@@ -179,19 +193,21 @@ export class VariantService {
     // a render that started and runs past it is a slow one (503, and its result is still kept).
     let started = false;
     let abandoned = false;
-    const work = this.slot(async (): Promise<Cached | 'busy'> => {
+    const work = this.slot(async (): Promise<Produced | 'busy'> => {
       if (abandoned) return 'busy';
       started = true;
+      const t0 = performance.now();
       model ??= await this.loadModel(bundle);
       const out = renderVariant(model, colorId, v);
-      if (!out.ok) return this.refuse(key, out.reason);
+      if (!out.ok) return { cached: this.refuse(key, out.reason), source: 'render' };
       const body = await encodeVariant(out.picture, v.animated);
       const sha256 = sha256Hex(body);
       const cached: Cached = { file: corpusFile(`furni-renders/${name}`, v.animated ? 'animation' : 'render', body.length, sha256), body };
       this.stats.rendered++;
+      this.hooks.rendered?.((performance.now() - t0) / 1000);
       this.files.set(key, cached);
       void this.writeDisk(key, name, body);
-      return cached;
+      return { cached, source: 'render' };
     });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {

@@ -1,0 +1,138 @@
+// npm run bench:cached — the cached hot paths of both services under load on loopback: one avatar URL
+// answered from memory, one furni file answered by the fast path. Reports req/s and requests per
+// service CPU-second (the service's own CPU time from /proc, which a busy shared machine disturbs far
+// less than wall-clock throughput) as medians of several rounds.
+//
+//   --against DIR   also run another checkout of hotel-imager (e.g. ../main) in the same rounds, order
+//                   alternating, and print the ratio of this one to it: how much a change costs
+//   --rounds N (5)  --seconds S (5)  --connections C (32)  --log-level info|warn (info, the default
+//                   of a real deployment; its lines go to /dev/null)
+//
+// Each service runs in its own child process from its checkout's source (tsx), one render worker, the
+// per-client limit off; the load generator (autocannon) runs here.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Autocannon } from './http-load.js';
+import { cpuSeconds, loadAverage, median } from './proc.js';
+
+const HERE_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+function arg(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 && process.argv[at + 1] !== undefined ? process.argv[at + 1]! : fallback;
+}
+
+/** The child's program: start one service from `root`'s source and report its URL. */
+function childScript(kind: 'avatar' | 'furni', root: string, data: string, logLevel: string): string {
+  const src = (p: string) => JSON.stringify(join(root, 'src', p));
+  if (kind === 'avatar') {
+    return `
+      const { defaultAvatarConfig } = await import(${src('server/avatar/config.ts')});
+      const { startAvatarService } = await import(${src('server/avatar/index.ts')});
+      const s = await startAvatarService({ ...defaultAvatarConfig(), assetsDir: ${JSON.stringify(data)}, host: '127.0.0.1', port: 0,
+        workers: 1, clientRatePerSecond: 0, logLevel: ${JSON.stringify(logLevel)} });
+      process.send({ url: s.url });`;
+  }
+  return `
+    const { startFurniServer } = await import(${src('server/furni/index.ts')});
+    const s = await startFurniServer({ corpus: ${JSON.stringify(data)}, host: '127.0.0.1', port: 0, logLevel: ${JSON.stringify(logLevel)} });
+    process.send({ url: s.url });`;
+}
+
+interface Running {
+  proc: ChildProcess;
+  url: string;
+}
+
+function startChild(kind: 'avatar' | 'furni', root: string, data: string, logLevel: string): Promise<Running> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', childScript(kind, root, data, logLevel)], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolvePromise, reject) => {
+    proc.once('message', (m: { url: string }) => resolvePromise({ proc, url: m.url }));
+    proc.once('exit', (code) => reject(new Error(`${kind} service from ${root} exited with ${code}`)));
+  });
+}
+
+async function main(): Promise<void> {
+  const rounds = Number(arg('rounds', '5'));
+  const seconds = Number(arg('seconds', '5'));
+  const connections = Number(arg('connections', '32'));
+  const logLevel = arg('log-level', 'info');
+  const against = process.argv.includes('--against') ? resolve(arg('against', '')) : undefined;
+  const autocannon = ((await import('autocannon' as string)) as { default: Autocannon }).default;
+  const { ensureSampleKit } = await import('../src/samplekit/index.js');
+  const { runBuild } = await import('../src/corpus/run.js');
+
+  const scratch = await mkdtemp(join(tmpdir(), 'bench-cached-'));
+  const kit = join(scratch, 'kit');
+  const corpus = join(scratch, 'corpus');
+  await ensureSampleKit(kit);
+  await runBuild({ assets: kit, out: corpus });
+
+  const roots = against ? [HERE_ROOT, against] : [HERE_ROOT];
+  const label = (root: string) => (root === HERE_ROOT ? 'this checkout' : root);
+  const children: Running[] = [];
+  const paths = {
+    avatar: '/avatar.png?figure=hd-180-1.hr-100-61.ch-210-66.lg-270-82.sh-290-80&direction=3&size=m',
+    furni: '/furni-renders/kit_sofa_colors*3.png',
+  };
+  const results = new Map<string, { rps: number[]; perCpu: number[]; p99: number[] }>();
+  try {
+    const services = new Map<string, Running>();
+    for (const root of roots) {
+      for (const kind of ['avatar', 'furni'] as const) {
+        const r = await startChild(kind, root, kind === 'avatar' ? kit : corpus, logLevel);
+        children.push(r);
+        services.set(`${kind} ${root}`, r);
+        const first = await fetch(r.url + paths[kind]);
+        if (first.status !== 200) throw new Error(`${kind} from ${root}: ${first.status} for ${paths[kind]}`);
+        await first.arrayBuffer();
+      }
+    }
+    console.log(`load ${loadAverage()}; ${rounds} rounds × ${seconds} s, ${connections} connections, log level ${logLevel}`);
+    for (let round = 0; round < rounds; round++) {
+      // Alternate the order so neither checkout always runs first (warmer caches, a quieter moment).
+      const order = round % 2 === 0 ? roots : [...roots].reverse();
+      for (const kind of ['avatar', 'furni'] as const) {
+        for (const root of order) {
+          const r = services.get(`${kind} ${root}`)!;
+          await autocannon({ url: r.url + paths[kind], connections, duration: 1 }); // warm-up
+          const cpu0 = cpuSeconds(r.proc.pid!);
+          const out = await autocannon({ url: r.url + paths[kind], connections, duration: seconds });
+          const cpu = cpuSeconds(r.proc.pid!) - cpu0;
+          if (out.non2xx > 0 || out.errors > 0) throw new Error(`${kind} ${label(root)}: ${out.non2xx} non-2xx, ${out.errors} errors`);
+          const key = `${kind} ${root}`;
+          const acc = results.get(key) ?? { rps: [], perCpu: [], p99: [] };
+          acc.rps.push(out.requests.average);
+          acc.perCpu.push(out.requests.total / cpu);
+          acc.p99.push(out.latency.p99);
+          results.set(key, acc);
+          console.log(`round ${round + 1} ${kind.padEnd(6)} ${label(root)}: ${Math.round(out.requests.average)} req/s, ${Math.round(out.requests.total / cpu)} req per CPU-s, p99 ${out.latency.p99} ms (load ${loadAverage()})`);
+        }
+      }
+    }
+    console.log('\nmedians:');
+    for (const kind of ['avatar', 'furni'] as const) {
+      const mine = results.get(`${kind} ${HERE_ROOT}`)!;
+      let line = `${kind.padEnd(6)} this checkout: ${Math.round(median(mine.rps))} req/s, ${Math.round(median(mine.perCpu))} req per CPU-s, p99 ${median(mine.p99)} ms`;
+      if (against) {
+        const base = results.get(`${kind} ${against}`)!;
+        line += `; ${against}: ${Math.round(median(base.rps))} req/s, ${Math.round(median(base.perCpu))} req per CPU-s; ratio ${(median(mine.rps) / median(base.rps)).toFixed(3)} (req/s), ${(median(mine.perCpu) / median(base.perCpu)).toFixed(3)} (per CPU-s)`;
+        const perRound = mine.perCpu.map((v, i) => (v / base.perCpu[i]!).toFixed(3)).join(' ');
+        line += `\n       per-round ratios (per CPU-s): ${perRound}`;
+      }
+      console.log(line);
+    }
+    console.log(`load ${loadAverage()}`);
+  } finally {
+    for (const c of children) c.proc.kill();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,195 @@
+// The avatar service's /metrics: requests and latency by route and the cache tier of each image
+// (recorded on the request paths, see ../metrics.ts), render times (reported by the pool), and the
+// rest read from one snapshot of the service's stats per scrape: fallbacks, renders, the render queue,
+// the caches, user lookups, Redis and the hotel in service. Names and meanings: docs/operations.md.
+import client from 'prom-client';
+import { HttpMetrics, METRIC_PREFIX, serviceRegistry, type ServiceRegistry } from '../metrics.js';
+import { type ImageSource } from './avatar-service.js';
+import { FALLBACK_REASONS, type FallbackReason } from './fallback.js';
+import { type ImageCacheStats } from './image-cache.js';
+import { type RenderPoolStats } from './render-pool.js';
+import { type SharedCacheStats } from './shared-cache.js';
+import { type SharedStoreStatus } from './shared-store.js';
+import { type UserLookupStats } from './user-lookup.js';
+
+/**
+ * The `route` label values; the last is everything else (unknown paths, CONNECT). The classic imager's
+ * paths count under their name without the extension (`/habbo-imaging/avatarimage` covers `.png` and
+ * `.gif` too).
+ */
+export const AVATAR_ROUTES = [
+  '/avatar.png',
+  '/avatar',
+  '/habbo-imaging/avatarimage',
+  '/habbo-imaging/head',
+  '/habbo-imaging/badge',
+  '/render',
+  '/render/badge',
+  '/healthz',
+  '/version',
+  '/metrics',
+  'other',
+] as const;
+const OTHER = AVATAR_ROUTES.length - 1;
+const ROUTE_OF_PATH = new Map<string, number>(AVATAR_ROUTES.slice(0, OTHER).map((r, i) => [r, i]));
+for (const ext of ['.png', '.gif']) {
+  ROUTE_OF_PATH.set(`/habbo-imaging/avatarimage${ext}`, 2);
+  ROUTE_OF_PATH.set(`/habbo-imaging/head${ext}`, 3);
+}
+
+/** The cache tiers an image can come from (the `x-imager-cache` header, the request line's `cache`). */
+export const AVATAR_TIERS: readonly ImageSource[] = ['memory', 'disk', 'redis', 'render'];
+
+const BADGE = AVATAR_ROUTES.indexOf('/habbo-imaging/badge');
+const RENDER_BADGE = AVATAR_ROUTES.indexOf('/render/badge');
+
+/** The route index of a raw request target (a badge path counts under its folder, code and all). */
+export function avatarRoute(target: string): number {
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const exact = ROUTE_OF_PATH.get(path);
+  if (exact !== undefined) return exact;
+  if (path.startsWith('/habbo-imaging/badge/')) return BADGE;
+  if (path.startsWith('/render/badge/')) return RENDER_BADGE;
+  return OTHER;
+}
+
+/**
+ * The hotel in service, as /metrics reports it. Today a service loads one hotel at start (generation 1);
+ * live reload updates this: `generation` +1 and `loadedAtMs` at each swap, `reloadFailures` +1 for each
+ * hotel that failed to load and was not swapped in.
+ */
+export interface HotelState {
+  generation: number;
+  loadedAtMs: number;
+  reloadFailures: number;
+}
+
+/** What one scrape reads (the same parts as /healthz). */
+export interface AvatarStatsSnapshot {
+  renders: { inFlight: number; fallbacks: Record<FallbackReason, number> };
+  pool: RenderPoolStats;
+  cache: ImageCacheStats;
+  users: UserLookupStats;
+  redis: (SharedStoreStatus & SharedCacheStats) | null;
+  hotel: HotelState;
+}
+
+/** Render time buckets, seconds (a cached-library still is ~1 ms, a long effect loop at size l far more). */
+const RENDER_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
+
+export interface AvatarMetrics extends ServiceRegistry {
+  http: HttpMetrics;
+  /** For the render pool: a successful render's time in its worker. */
+  rendered(seconds: number): void;
+}
+
+export function createAvatarMetrics(opts: { snapshot: () => AvatarStatsSnapshot; version: string; commit: string; renderer: string }): AvatarMetrics {
+  // Taken at the start of each scrape, before any collect() below reads it.
+  let s!: AvatarStatsSnapshot;
+  const base = serviceRegistry('avatar', { version: opts.version, commit: opts.commit, renderer: opts.renderer }, () => {
+    s = opts.snapshot();
+  });
+  const registers = [base.registry];
+  const http = new HttpMetrics(base.registry, AVATAR_ROUTES, {
+    name: `${METRIC_PREFIX}avatar_cache_outcomes_total`,
+    help: 'Images answered (200 or 304: avatars and group badges, which share the caches), by the cache tier that had them: memory, disk, redis, or render (rendered for this request)',
+    values: AVATAR_TIERS,
+  });
+  const gauge = (name: string, help: string, read: () => number) =>
+    new client.Gauge({
+      name: METRIC_PREFIX + name,
+      help,
+      registers,
+      collect() {
+        this.set(read());
+      },
+    });
+  const counter = (name: string, help: string, read: () => number) =>
+    new client.Counter({
+      name: METRIC_PREFIX + name,
+      help,
+      registers,
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  const labelled = (kind: 'gauge' | 'counter', name: string, help: string, label: string, read: () => Record<string, number>) => {
+    const config = { name: METRIC_PREFIX + name, help, labelNames: [label], registers };
+    if (kind === 'gauge') {
+      return new client.Gauge({
+        ...config,
+        collect() {
+          for (const [value, n] of Object.entries(read())) this.set({ [label]: value }, n);
+        },
+      });
+    }
+    return new client.Counter({
+      ...config,
+      collect() {
+        this.reset();
+        for (const [value, n] of Object.entries(read())) this.inc({ [label]: value }, n);
+      },
+    });
+  };
+
+  labelled('counter', 'avatar_fallbacks_total', 'Requests answered with the 302 fallback, by reason (docs/avatar-service.md, "Fallback redirect")', 'reason', () =>
+    Object.fromEntries(FALLBACK_REASONS.map((r) => [r, s.renders.fallbacks[r] ?? 0])),
+  );
+
+  // Renders.
+  const renderTime = new client.Histogram({
+    name: `${METRIC_PREFIX}avatar_render_duration_seconds`,
+    help: 'Time of a successful render in its worker thread: drawing and encoding (queue wait not included)',
+    buckets: RENDER_BUCKETS,
+    registers,
+  });
+  labelled('counter', 'avatar_renders_total', 'Renders finished by the worker threads (/render pages included): result="ok", or "failed" (rejected figure, timeout, crashed worker)', 'result', () => ({
+    ok: s.pool.rendered,
+    failed: s.pool.failed,
+  }));
+  gauge('avatar_renders_in_flight', 'Distinct images being rendered or waited for now (requests for the same image join one)', () => s.renders.inFlight);
+  gauge('avatar_render_queue_depth', 'Render jobs waiting for a worker', () => s.pool.queued);
+  gauge('avatar_render_queue_limit', 'Render jobs allowed to wait before "busy" (--queue)', () => s.pool.maxQueue);
+  labelled('counter', 'avatar_render_rejections_total', 'Render jobs refused as busy (a "busy" fallback): reason="queue_full" on arrival, "queue_timeout" after --queue-wait-ms', 'reason', () => ({
+    queue_full: s.pool.refusedQueueFull,
+    queue_timeout: s.pool.refusedQueueWait,
+  }));
+  gauge('avatar_render_workers', 'Render worker threads ready', () => s.pool.ready);
+  gauge('avatar_render_workers_busy', 'Render worker threads with a job', () => s.pool.busy);
+  counter('avatar_render_worker_restarts_total', 'Render workers replaced after a crash or a render past --render-timeout-ms', () => s.pool.restarts);
+
+  // Memory held by the caches.
+  labelled('gauge', 'avatar_library_cache_bytes', 'Decoded library sprites held by the render workers together, kind="figure" or "effect" (as each worker last reported)', 'kind', () => ({
+    figure: s.pool.libraryBytes.figure,
+    effect: s.pool.libraryBytes.effect,
+  }));
+  gauge('avatar_library_cache_limit_bytes', 'The figure library budget of all workers together (--library-cache-mb); effect libraries get an eighth more', () => s.pool.libraryBytesPerWorker * s.pool.workers);
+  labelled('gauge', 'avatar_image_cache_bytes', 'Bytes held by the image caches, tier="memory" or "disk"', 'tier', () => ({ memory: s.cache.memory.bytes, disk: s.cache.disk.bytes }));
+  labelled('gauge', 'avatar_image_cache_entries', 'Images held by the image caches, tier="memory" or "disk"', 'tier', () => ({ memory: s.cache.memory.entries, disk: s.cache.disk.entries }));
+  labelled('gauge', 'avatar_image_cache_limit_bytes', 'Image cache budgets (--cache-mb; --disk-cache-mb, 0 without --cache-dir)', 'tier', () => ({
+    memory: s.cache.memory.maxBytes,
+    disk: s.cache.disk.dir === null ? 0 : s.cache.disk.maxBytes,
+  }));
+  counter('avatar_disk_cache_errors_total', 'Disk image cache reads or writes that failed', () => s.cache.disk.errors);
+
+  // ?user= lookups.
+  labelled('counter', 'avatar_user_lookups_total', 'Username lookups by how they were answered: source="cache" (this instance), "redis" (another instance asked), "api" (the user API was asked)', 'source', () => ({
+    cache: s.users.hits,
+    redis: s.users.sharedHits,
+    api: s.users.lookups,
+  }));
+  counter('avatar_user_api_failures_total', 'User API lookups that did not give a figure (unknown name, timeout, unreachable, bad answer)', () => s.users.failures);
+
+  // Redis (0 without --redis).
+  gauge('avatar_redis_up', '1 when the shared Redis cache takes commands, else 0 (also 0 without --redis)', () => (s.redis?.available ? 1 : 0));
+  counter('avatar_redis_errors_total', 'Redis commands that failed or timed out', () => s.redis?.errors ?? 0);
+
+  // The hotel in service.
+  gauge('avatar_hotel_generation', 'Hotels loaded into service since start: 1 after start, +1 at each live reload swap', () => s.hotel.generation);
+  gauge('avatar_hotel_loaded_timestamp_seconds', 'When the hotel in service was loaded (Unix time)', () => s.hotel.loadedAtMs / 1000);
+  counter('avatar_hotel_reload_failures_total', 'Changed hotels that failed to load and were not swapped in (the previous one kept serving)', () => s.hotel.reloadFailures);
+
+  return { ...base, http, rendered: (seconds) => renderTime.observe(seconds) };
+}
