@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { editSet, figureFile, recolouredLibrary, writeWhole } from '../test/helpers/hotel-edits.js';
 import { freePort, percentile, runLoad } from './http-load.js';
-import { distinctFigures, loadAverage, median, rssOf } from './service-helpers.js';
+import { distinctFigures } from './distinct-figures.js';
+import { loadAverage, median, rssOf } from './proc.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);

@@ -17,7 +17,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, percentile, ratePerSecond, runLoad, type Autocannon, type LoadResult } from './http-load.js';
-import { distinctFigures, loadAverage, median, rssOf } from './service-helpers.js';
+import { distinctFigures } from './distinct-figures.js';
+import { cpuSeconds, loadAverage, median, rssOf } from './proc.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -60,12 +61,6 @@ const POSE = 'direction=2&head_direction=2&action=std&gesture=std';
 const oursPath = (size: string) => (f: { figure: string; variant: number }) => `/avatar.png?figure=${f.figure}&${POSE}&size=${size}${f.variant ? `&v=${f.variant}` : ''}`;
 /** The classic imager's query; its size n is our m (64 × 110). */
 const referencePath = (f: { figure: string }) => `/?figure=${f.figure}&${POSE}&size=n`;
-
-/** CPU seconds (user + system, all threads) the process has used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-}
 
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
 

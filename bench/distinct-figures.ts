@@ -1,7 +1,8 @@
-// Helpers of the avatar service benchmarks (bench:serve, bench:reload): figures drawn from a hotel's own
-// FigureData, the RSS of a process, the load average (a free port: http-load.ts).
+// Distinct valid figures drawn from a hotel's own FigureData, for the avatar service benchmarks
+// (bench:serve, bench:reload).
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { seededRandom } from './reference/figures.js';
 
 export interface FigureDataDoc {
   palettes: { id: number; colors: { id: number; selectable?: boolean }[] }[];
@@ -44,13 +45,7 @@ export function distinctFigures(assetsDir: string, count: number, seed: number):
   const figures: string[] = [];
   const seen = new Set<string>();
   // Every part type drawn at random: the renders spread over the hotel's libraries as real traffic does.
-  let state = seed | 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(seed);
   for (let i = 0; figures.length < count && i < count * 20; i++) {
     const fig = types.map((list) => list[Math.floor(random() * list.length)]!).join('.');
     if (!seen.has(fig)) {
@@ -60,12 +55,3 @@ export function distinctFigures(assetsDir: string, count: number, seed: number):
   }
   return figures;
 }
-
-export function rssOf(pid: number): { rssMb: number; peakMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) };
-}
-
-export const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
