@@ -22,14 +22,29 @@ export interface EffectPlanInput {
   headDir: number;
   effectActions: readonly ActiveAction[];
   wornBy: Map<string, FigurePart[]>;
+  /** `wornBy` without the worn sets of these types, or undefined when the figure wears none of them. */
+  wornWithout: (setTypes: string[]) => Map<string, FigurePart[]> | undefined;
 }
 
 /** A loop longer than this many ticks is drawn from its first ticks (a safety bound; real effects are far shorter). */
 const MAX_TICKS = 1200;
 
-/** Ticks an effect action's animation lasts (`Animation.frameCount`, at least 1). */
-function effectTicks(a: ActiveAction): number {
-  return Math.max(1, framesOf(a.effect!.animation, a.overriding).ticks.length);
+/**
+ * Ticks of the main frames that drive an effect's sprites (and the avatar's offset) while an override
+ * drives its body parts: `AvatarImage.getLayerData` → `AvatarStructure.getBodyPartData` reads sprite layers
+ * without the overriding action (BackwalkingShoes: standing uses the `std` override's one frame for the
+ * shoes, its sparkles keep their three). 0 when the main frames drive both, or nothing is drawn of them.
+ */
+function spriteTicks(a: ActiveAction, headOnly: boolean): number {
+  const anim = a.effect!.animation;
+  return !a.effectStill && !headOnly && a.overriding !== undefined && anim.sprites.length > 0 ? anim.ticks.length : 0;
+}
+
+/** Ticks an effect action's animation lasts (`Animation.frameCount`, at least 1; with its sprites' main frames). */
+function effectTicks(a: ActiveAction, headOnly: boolean): number {
+  const n = Math.max(1, framesOf(a.effect!.animation, a.overriding).ticks.length);
+  const m = spriteTicks(a, headOnly);
+  return m > 0 ? lcm(n, m) : n;
 }
 
 /**
@@ -40,7 +55,7 @@ function effectTicks(a: ActiveAction): number {
 export function planEffectTicks(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput): { runs: [number, number][]; tickAt: (t: number) => EffectTick } {
   let total = input.loop;
   for (const a of input.effectActions) {
-    total = lcm(total, a.effectStill ? 1 : effectTicks(a));
+    total = lcm(total, a.effectStill ? 1 : effectTicks(a, req.headOnly));
   }
   total = req.animated ? Math.min(total, MAX_TICKS) : 1;
   const runs: [number, number][] = [];
@@ -51,6 +66,8 @@ export function planEffectTicks(hotel: AvatarHotel, req: AvatarRequest, input: E
       const list = framesOf(a.effect!.animation, a.overriding);
       const keys = req.headOnly ? list.tickKeys.head : list.tickKeys.full;
       key += '|' + (a.effectStill || keys.length === 0 ? 0 : keys[t % keys.length]);
+      const m = spriteTicks(a, req.headOnly);
+      if (m > 0) key += '/' + a.effect!.animation.tickKeys.full[t % m];
     }
     if (runs.length > 0 && key === previous) runs[runs.length - 1]![1]++;
     else runs.push([t, 1]);
@@ -90,7 +107,7 @@ function planTick(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput
     const anim = a.effect!.animation;
     const tf = a.effectStill ? 0 : t;
     for (const sprite of anim.sprites) {
-      const layer = getLayerData(anim, tf, sprite.id, a.overriding);
+      const layer = getLayerData(anim, tf, sprite.id);
       const ox = (sprite.dx[dir] ?? 0) + (layer?.dx ?? 0);
       let oy = (sprite.dy[dir] ?? 0) + (layer?.dy ?? 0);
       if (sprite.id === 'avatar') {
@@ -105,11 +122,13 @@ function planTick(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput
       if (sprite.staticY && sitting) oy -= 32;
       const draw: SpriteDraw = { id: sprite.id, library: a.effect!.library, asset: `h_${sprite.member}_${d}_${frame}`, frame, dx: ox, dy: oy, add: sprite.ink === 33, effect: anim.name };
       const dz = sprite.dz[dir] ?? 0;
-      (dz < 0 ? behind : front).push([dz, draw]);
+      // The avatar's depth is that of a dz-0 sprite and it is the object's first sprite: dz 0 goes behind it.
+      (dz <= 0 ? behind : front).push([dz, draw]);
     }
   }
-  // Farther (smaller dz) first; equal depths keep the sprites' order.
-  const byDepth = (list: [number, SpriteDraw][]): SpriteDraw[] => list.map((e, i) => ({ e, i })).sort((x, y) => x.e[0] - y.e[0] || x.i - y.i).map((x) => x.e[1]);
+  // RoomSpriteCanvas draws by depth −0.001·n·dz + 3.7e-11·(sprite index), farthest first: smaller dz first,
+  // and at equal dz the later sprite first (a hoverboard's glow, listed after the board, goes under it).
+  const byDepth = (list: [number, SpriteDraw][]): SpriteDraw[] => list.map((e, i) => ({ e, i })).sort((x, y) => x.e[0] - y.e[0] || y.i - x.i).map((x) => x.e[1]);
   tick.behind = byDepth(behind);
   tick.front = byDepth(front);
   return tick;
@@ -134,13 +153,14 @@ function effectBodyPart(hotel: AvatarHotel, req: AvatarRequest, input: EffectPla
   const dynamic = anim.adds.filter((x) => x.align === bp.id);
   const active = new Set(partsAction.activeParts);
   if (partsAction.effect) for (const x of dynamic) active.add(x.id);
-  const geometric = hotel.geometry.getBodyPartsAtAngle(input.avatarSet, input.pose.geometryType, dir).find((b) => b.id === bp.id)?.partTypes ?? [];
-  // Added parts sit at the body part's centre: drawn over what the body part has.
-  const types = [...geometric, ...dynamic.map((x) => x.id).filter((id) => !geometric.includes(id))];
-  const worn = input.wornBy.get(bp.id) ?? [];
-  const removes = new Set(anim.removes);
+  const types = hotel.geometry.partTypesWith(input.pose.geometryType, bp.id, dir, dynamic.map((x) => x.id));
   const items = layer?.items;
-  const defaultFrames = partsAction.effect ? effectTicks(partsAction) : 1;
+  // `getParts` leaves a worn set whose type a layer item names out of the body part altogether (its parts,
+  // colour and hidden layers): the item (`sh` → the skates) then draws untinted. Other items (`bd`) take the
+  // colour of the figure's part of their type.
+  const worn = ((items && items.size > 0 && input.wornWithout([...items.keys()])) || input.wornBy).get(bp.id) ?? [];
+  const removes = new Set(anim.removes);
+  const defaultFrames = partsAction.effect ? Math.max(1, framesOf(partsAction.effect.animation, partsAction.overriding).ticks.length) : 1;
   const steps = hotel.animations.expanded.get(partsAction.def.id);
   const out: PartDraw[] = [];
   let assetAction = renderAction.assetAction;

@@ -205,6 +205,15 @@ export interface HotelEffect {
   /** The action parameter: `2` for fx.2, `1` for dance.1. */
   param: string;
   library: string;
+  /**
+   * Where its sprites are looked for: its own library, then the libraries of other effects holding sprites
+   * it names but lacks (TaggedRollerSkating's glow is TaggedIceSkating's `std_fx45_1_1`, its skates
+   * RollerSkating's `sh` `fx55_1`): the client finds a sprite in any loaded library, so this is what it
+   * draws once those effects have been seen (in the rink, all of them).
+   */
+  libraries: string[];
+  /** Layer items that name a figure part (`bd` → `999`, Snowboard): drawn from the figure libraries. */
+  figureParts: { type: string; id: number }[];
   animation: EffectAnimation;
 }
 
@@ -217,6 +226,66 @@ export function effectMapRows(doc: EffectMapDoc | undefined, libraries: Set<stri
     if (!out.has(id)) out.set(id, { lib: e.lib, type: String(e.type ?? 'fx') });
   }
   return out;
+}
+
+/** `h_<action>_<rest>_<dir>_<frame>` → `rest`: `fx45_1_1` (sprite member `std_fx45_1_1`), `sh_fx38_1` (item `sh` → `fx38_1`). */
+function assetKey(name: string): string | undefined {
+  return /^h_[a-z]+_(.+)_\d+_\d+$/.exec(name)?.[1];
+}
+
+/** Asset key → the libraries that hold it (in EffectMap order), and each library's keys. */
+interface AssetHolders {
+  byKey: Map<string, string[]>;
+  keysOf: Map<string, Set<string>>;
+}
+
+function assetHolders(libraries: string[], assetNames: Map<string, string[]> | undefined): AssetHolders {
+  const byKey = new Map<string, string[]>();
+  const keysOf = new Map<string, Set<string>>();
+  for (const lib of libraries) {
+    const keys = new Set<string>();
+    for (const n of assetNames?.get(lib) ?? []) {
+      const k = assetKey(n);
+      if (k) keys.add(k);
+    }
+    keysOf.set(lib, keys);
+    for (const k of keys) byKey.set(k, [...(byKey.get(k) ?? []), lib]);
+  }
+  return { byKey, keysOf };
+}
+
+/** Its own library, then the first library holding each sprite member, layer item or added part it names but lacks. */
+function librariesOf(own: string, anim: EffectAnimation, holders: AssetHolders): string[] {
+  const wanted = new Set<string>();
+  for (const s of anim.sprites) if (s.id !== 'avatar' && s.member.includes('_')) wanted.add(s.member.slice(s.member.indexOf('_') + 1));
+  for (const list of [anim.ticks, ...[...anim.overrides.values()].map((o) => o.ticks)]) {
+    for (const tick of list) {
+      for (const layer of tick) {
+        for (const [type, base] of layer.items) wanted.add(`${type}_${base}`);
+        // An added part draws with the layer's base as its id (Torch's `ri` `fx5_1`).
+        if (layer.base && anim.adds.some((a) => a.id === layer.id)) wanted.add(`${layer.id}_${layer.base}`);
+      }
+    }
+  }
+  // Added parts (Easterbunny adds Carpolice's seat `fx19_1`): id 1 without a base (`staticId`).
+  for (const a of anim.adds) wanted.add(`${a.id}_${a.base || '1'}`);
+  const ownKeys = holders.keysOf.get(own);
+  const out = [own];
+  for (const k of wanted) {
+    if (ownKeys?.has(k)) continue;
+    const lib = holders.byKey.get(k)?.[0];
+    if (lib && !out.includes(lib)) out.push(lib);
+  }
+  return out;
+}
+
+/** Layer items whose base is a plain number: a figure part id (`bd` → `999`), not an effect's own part. */
+function figurePartItems(anim: EffectAnimation): { type: string; id: number }[] {
+  const out = new Map<string, { type: string; id: number }>();
+  for (const list of [anim.ticks, ...[...anim.overrides.values()].map((o) => o.ticks)]) {
+    for (const tick of list) for (const layer of tick) for (const [type, base] of layer.items) if (/^\d+$/.test(base)) out.set(`${type}:${base}`, { type, id: Number(base) });
+  }
+  return [...out.values()];
 }
 
 /** The effects of a hotel by animation name (`fx.2`, `dance.1`). */
@@ -245,8 +314,9 @@ export class EffectIndex {
  * Builds the index from the map rows and each library's animations: the animation named
  * `<type>.<param>` (the client registers every animation of a library by its name).
  */
-export function buildEffectIndex(rows: Map<string, { lib: string; type: string }>, animationsOf: Map<string, Record<string, EffectAnimationJson>>): EffectIndex {
+export function buildEffectIndex(rows: Map<string, { lib: string; type: string }>, animationsOf: Map<string, Record<string, EffectAnimationJson>>, assetNames?: Map<string, string[]>): EffectIndex {
   const byName = new Map<string, HotelEffect>();
+  const holders = assetHolders([...new Set([...rows.values()].map((r) => r.lib))], assetNames);
   for (const row of rows.values()) {
     const anims = animationsOf.get(row.lib);
     if (!anims) continue;
@@ -258,7 +328,8 @@ export function buildEffectIndex(rows: Map<string, { lib: string; type: string }
       const param = json.name.slice(dot + 1);
       // The map row names the library; the animation inside names the action it belongs to.
       if (byName.has(json.name)) continue;
-      byName.set(json.name, { type, param, library: row.lib, animation: parseEffectAnimation(json) });
+      const animation = parseEffectAnimation(json);
+      byName.set(json.name, { type, param, library: row.lib, libraries: librariesOf(row.lib, animation, holders), figureParts: figurePartItems(animation), animation });
     }
   }
   return new EffectIndex(byName);

@@ -180,9 +180,19 @@ export function resolveFigure(figure: string, idx: FigureIndex): ResolvedFigure 
     const set = defaultSet(idx.sets.get(st.type), gender);
     if (set) sets.push({ setType: st.type, setId: Number(set.id), colours: [0], set, paletteId: Number(st.paletteId), isDefault: true });
   }
+  return { sets, hidden: hiddenBy(sets), gender };
+}
+
+function hiddenBy(sets: WornSet[]): Set<string> {
   const hidden = new Set<string>();
   for (const w of sets) for (const h of w.set.hiddenLayers ?? []) if (h?.partType) hidden.add(h.partType);
-  return { sets, hidden, gender };
+  return hidden;
+}
+
+/** The figure without the worn sets of some types (and without what those sets hid). */
+export function withoutSetTypes(figure: ResolvedFigure, setTypes: ReadonlySet<string>): ResolvedFigure {
+  const sets = figure.sets.filter((w) => !setTypes.has(w.setType));
+  return { ...figure, sets, hidden: hiddenBy(sets) };
 }
 
 export interface FigurePart {

@@ -98,6 +98,23 @@ export class AvatarGeometry {
   }
 
   /**
+   * A body part's part types farthest first with parts an effect adds to it (`AvatarStructure.getActiveBodyPartIds`
+   * adds each at (0, 0, 0) with radius 0.01; `GeometryBodyPart.getParts` sorts them in with the static items,
+   * stable, nearest first, drawn from the end): of two added parts at one distance the later is drawn first.
+   */
+  partTypesWith(geometryType: string, bodyPartId: string, direction: number, added: string[]): string[] {
+    const bp = this.type(geometryType).bodyParts.find((b) => b.id === bodyPartId);
+    const angle = DIRECTION_ANGLE[direction] ?? 0;
+    const cz = this.doc.camera.z;
+    const statics = (bp?.items ?? []).map((it) => ({ id: it.id, d: distance(cz, it.x, it.z, it.radius, angle) }));
+    const known = new Set(statics.map((s) => s.id));
+    const dynamic = added.filter((id, i) => !known.has(id) && added.indexOf(id) === i).map((id) => ({ id, d: distance(cz, 0, 0, 0.01, angle) }));
+    return byDistance([...statics, ...dynamic], (e) => e.d)
+      .reverse()
+      .map((e) => e.id);
+  }
+
+  /**
    * Drawing order as groups of (body part, part types), bottom first: the geometric order, or, when the
    * hotel ships a draworder.xml, its explicit list for the posture, raised hand and direction (one part
    * type a group).

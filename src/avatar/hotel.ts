@@ -62,6 +62,8 @@ export interface AvatarHotelInput extends AvatarDocuments {
     map: EffectMapDoc;
     /** Library name → its `animations` block. */
     animations: Map<string, Record<string, EffectAnimationJson>>;
+    /** Library name → its asset and alias names: sprites an effect borrows from another effect's library. */
+    assetNames?: Map<string, string[]>;
     loadLibrary: LibraryLoader;
   };
 }
@@ -80,7 +82,7 @@ export function createAvatarHotel(input: AvatarHotelInput): AvatarHotel {
   const itemLibrary = available.has('hh_human_item') ? 'hh_human_item' : [...available].find((n) => /(^|_)item$/.test(n) && !n.includes('_50_'));
   const fx = input.effects;
   const effectLibs = new Set(fx ? fx.animations.keys() : []);
-  const effects = fx ? buildEffectIndex(effectMapRows(fx.map, effectLibs), fx.animations) : EffectIndex.empty();
+  const effects = fx ? buildEffectIndex(effectMapRows(fx.map, effectLibs), fx.animations, fx.assetNames) : EffectIndex.empty();
   const effectLibraries = new LibraryStore({ libraries: [] }, effectLibs, fx?.loadLibrary ?? (async (n) => Promise.reject(new Error(`no effect library ${n}`))), {
     cache: caches.effect,
     cacheKey: shared && ((n) => libraryCacheKey(n, digests.effectLibraries.get(n))),

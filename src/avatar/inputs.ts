@@ -54,7 +54,8 @@ const ITEM_PARTS = [['drk', 'ri'], ['crr', 'ri'], ['sig', 'li']] as const;
  *   why, so a set added later is a new text);
  * - each library the render searches, in its order and with the digest of its bytes: the body and
  *   hand-item libraries, each worn set's (figure map and part index), the item library, each held item's;
- * - each effect or dance drawn, with its library's digest (its animation lives there).
+ * - each effect or dance drawn, with the digests of its library (its animation lives there), of the
+ *   effect libraries it borrows sprites from, and of the figure libraries of parts its layers name.
  */
 export function renderInputs(hotel: AvatarHotel, req: AvatarRequest): string {
   let text = hotelLine(hotel);
@@ -75,7 +76,9 @@ export function renderInputs(hotel: AvatarHotel, req: AvatarRequest): string {
     if (id !== undefined) text += `${token} ${id}${libraryList(hotel, hotel.libraries.librariesFor(type, id))}\n`;
   }
   for (const { state, effect } of requestedEffects(hotel, req)) {
-    text += `${state} ${effect.type}.${effect.param}${libraryList(hotel, [effect.library], hotel.digests.effectLibraries)}\n`;
+    // Its own library and those it borrows sprites from, then the figure libraries of parts its layers name.
+    text += `${state} ${effect.type}.${effect.param}${libraryList(hotel, effect.libraries, hotel.digests.effectLibraries)}\n`;
+    for (const fp of effect.figureParts) text += `  part ${fp.type}-${fp.id}${libraryList(hotel, hotel.libraries.librariesFor(fp.type, fp.id))}\n`;
   }
   return text;
 }

@@ -109,6 +109,14 @@ export class FigureLibrary {
 
   private resolve(name: string, depth: number): ResolvedAsset | null {
     if (depth > 4) return null;
+    // `AssetAliasCollection.getAsset` follows an alias before it looks for an asset of that name: a name
+    // that is both (UFOblue's `h_std_fx3_2_1_7_0`, its direction-7 glow) draws the alias's target.
+    const aliases = (this.lib.data as { aliases?: Record<string, { link?: string; fliph?: number | boolean }> }).aliases;
+    const al = aliases?.[name];
+    if (al?.link) {
+      const inner = this.resolve(al.link, depth + 1);
+      if (inner) return { ...inner, flipH: inner.flipH !== !!al.fliph, name };
+    }
     const assets = (this.lib.data.assets ?? {}) as Record<string, RawAsset>;
     const a = assets[name];
     if (a) {
@@ -125,12 +133,6 @@ export class FigureLibrary {
       }
       if (!sprite) return null;
       return { sprite, x: Number(a.x ?? 0), y: Number(a.y ?? 0), flipH, name };
-    }
-    const aliases = (this.lib.data as { aliases?: Record<string, { link?: string; fliph?: number | boolean }> }).aliases;
-    const al = aliases?.[name];
-    if (al?.link) {
-      const inner = this.resolve(al.link, depth + 1);
-      if (inner) return { ...inner, flipH: inner.flipH !== !!al.fliph, name };
     }
     return null;
   }

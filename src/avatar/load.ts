@@ -84,7 +84,7 @@ export function hotelFromSnapshot(snap: AvatarHotelSnapshot, opts: LoadAvatarHot
       libraries: new Map(s.libraries.map((l) => [l.name, l.digest])),
       effectLibraries: new Map((s.effects?.libraries ?? []).map((l) => [l.name, l.digest])),
     },
-    effects: s.effects && { map: s.effects.map, animations: s.effects.animations, loadLibrary: libraryLoader(s.layout, 'effect', s.effects.libraries) },
+    effects: s.effects && { map: s.effects.map, animations: s.effects.animations, assetNames: s.effects.assetNames, loadLibrary: libraryLoader(s.layout, 'effect', s.effects.libraries) },
   });
 }
 

@@ -81,7 +81,7 @@ export interface PoseStructure {
   readonly drawIndex: readonly (readonly [number, number])[];
   /** Figure libraries the image needs, in the client's search order. */
   readonly libraries: readonly string[];
-  /** Effect libraries the image needs (one per active effect action). */
+  /** Effect libraries the image needs: each active effect's own, then those it borrows sprites from. */
   readonly effectLibraries: readonly string[];
   /** Worn sets the hotel has no part index for: drawable only if a loaded library holds a sprite of them. */
   readonly uncheckedSets: readonly { label: string; parts: readonly { type: string; id: number }[] }[];

@@ -8,7 +8,7 @@ import { isAnimatingAction, resolvePose, stepsFor, WALK_STILL_FRAME, type Active
 import { LYING_H, LYING_SH2, UPRIGHT_H, UPRIGHT_SH2, outputWindow } from './canvas.js';
 import { planEffectTicks } from './effect-frame.js';
 import { AvatarRenderError } from './errors.js';
-import { partsByBodyPart, resolveFigure, type FigurePart } from './figure.js';
+import { partsByBodyPart, resolveFigure, withoutSetTypes, type FigurePart } from './figure.js';
 import { type AvatarHotel } from './hotel.js';
 import { type FigureLibrary, type ResolvedAsset } from './library.js';
 import { bodyPartFrame } from './part-frame.js';
@@ -112,6 +112,8 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
     if (drawable === undefined) uncheckedSets.push({ label, parts: w.set.drawParts });
   }
   if (hotel.itemLibrary) all.add(hotel.itemLibrary);
+  // A layer item naming a figure part (Snowboard's `bd` → `999`) needs that part's libraries.
+  for (const a of pose.actions) for (const fp of a.effect?.figureParts ?? []) for (const n of libs.librariesFor(fp.type, fp.id)) all.add(n);
 
   const avatarSet = req.headOnly ? 'head' : 'full';
   const atAngle = hotel.geometry.getBodyPartsAtAngle(avatarSet, pose.geometryType, bodyDir);
@@ -183,8 +185,18 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
   const base = { pose, bodyParts, drawOrder, drawIndex, libraries: [...all], uncheckedSets, small, placement, smallPlacement, window, poseLoop };
   if (effectActions.length === 0) return { ...base, effectLibraries: [], loop: poseLoop };
   // Effects see the figure's own parts (held items are the effect layers' to add).
-  const { runs, tickAt } = planEffectTicks(hotel, req, { pose, bodyParts, loop: poseLoop, avatarSet, bodyDir, headDir, effectActions, wornBy });
-  return { ...base, effectLibraries: effectActions.map((a) => a.effect!.library), effect: { actions: effectActions, runs, tickAt }, loop: runs.length };
+  const bodyPartOf = (type: string) => hotel.geometry.bodyPartOf(pose.geometryType, type);
+  const without = new Map<string, Map<string, FigurePart[]> | undefined>();
+  const wornWithout = (setTypes: string[]): Map<string, FigurePart[]> | undefined => {
+    const skip = new Set(setTypes.filter((t) => figure.sets.some((w) => w.setType === t)));
+    const key = [...skip].sort().join('.');
+    if (!without.has(key)) without.set(key, skip.size === 0 ? undefined : partsByBodyPart(withoutSetTypes(figure, skip), hotel.figure, bodyPartOf));
+    return without.get(key);
+  };
+  const { runs, tickAt } = planEffectTicks(hotel, req, { pose, bodyParts, loop: poseLoop, avatarSet, bodyDir, headDir, effectActions, wornBy, wornWithout });
+  // Each effect's libraries: its own, then those it borrows sprites from (`HotelEffect.libraries`).
+  const effectLibraries = [...new Set(effectActions.flatMap((a) => a.effect!.libraries))];
+  return { ...base, effectLibraries, effect: { actions: effectActions, runs, tickAt }, loop: runs.length };
 }
 
 /** `_<action>_<type>_<id>_<dir>_<frame>`, then frame 0, then both of the default action; no repeats. */
@@ -235,8 +247,11 @@ function placePart(s: PoseStructure, hotel: AvatarHotel, libs: PlanLibraries, d:
   // The client's fallbacks: the frame of the action, its frame 0, then the same of the posture's default.
   const names = spriteNames(assetAction, pose.defaultAssetAction, drawType, d.id, assetDir, d.frame);
   // Figure parts: their libraries first, then the effect's (which holds `h_crr_ri_fx5_1_*` and the like);
-  // an effect's own part ids (`fx5_1`, `1`) are only in the effect's.
-  const holders = typeof d.id === 'number' ? (libs.effects.length > 0 ? [...libs.holding(drawType, d.id), ...libs.effects] : libs.holding(drawType, d.id)) : libs.effects;
+  // an effect's own part ids (`fx5_1`, `1`) are only in the effect's. A layer item's id that is a plain
+  // number names a figure part (Snowboard's `bd` → `999`), found in the figure libraries as the client's
+  // `getAsset` finds it in any loaded library.
+  const figureId = typeof d.id === 'number' ? d.id : /^\d+$/.test(d.id) ? Number(d.id) : undefined;
+  const holders = figureId !== undefined ? (libs.effects.length > 0 ? [...libs.holding(drawType, figureId), ...libs.effects] : libs.holding(drawType, figureId)) : libs.effects;
   // Size s: the hotel's own small sprite where it has one (drawn doubled, halved back exactly).
   let found = s.small ? findSprite(holders, names, 'sh') : null;
   const doubled = !!found;
@@ -284,7 +299,17 @@ function placePart(s: PoseStructure, hotel: AvatarHotel, libs: PlanLibraries, d:
 
 /** An effect sprite placed (`AvatarVisualization`'s sprites), or null when the library lacks it. */
 function placeEffectSprite(s: PoseStructure, libs: PlanLibraries, sd: SpriteDraw, frame: number, order: number): PlannedLayer | null {
-  const asset = libs.effects.find((l) => l.name === sd.library)?.asset(sd.asset);
+  // The effect's own library first, then those it borrows from (`HotelEffect.libraries`).
+  const names = s.effect?.actions.find((a) => a.effect!.library === sd.library)?.effect!.libraries ?? [sd.library];
+  let asset: ResolvedAsset | null = null;
+  let library = sd.library;
+  for (const n of names) {
+    asset = libs.effects.find((l) => l.name === n)?.asset(sd.asset) ?? null;
+    if (asset) {
+      library = n;
+      break;
+    }
+  }
   if (!asset) return null;
   const { window: win } = s;
   const x = s.placement.rx - asset.x + sd.dx - win.x;
@@ -296,7 +321,7 @@ function placeEffectSprite(s: PoseStructure, libs: PlanLibraries, sd: SpriteDraw
     partType: sd.id,
     drawnPartType: sd.id,
     partId: sd.frame,
-    library: sd.library,
+    library,
     asset: asset.name,
     x: x * win.scale,
     y: y * win.scale,

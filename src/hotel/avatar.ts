@@ -14,7 +14,7 @@ import type { EffectAnimationJson, EffectMapDoc } from '../formats/gamedata/effe
 import { readNitroBundle } from '../formats/nitro-container.js';
 import { checkFigureSwf, readFigureSwf } from '../formats/flash/figure-library.js';
 import { findEffectSwfs, readFlashAvatarSources } from './flash.js';
-import { readEffectAnimations, readEffectSwf } from '../formats/flash/effect-library.js';
+import { readEffectHeader, readEffectSwf } from '../formats/flash/effect-library.js';
 import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
 import { readFlashAvatarData } from './flash-avatar-data.js';
 import { pathsSignature, type WatchedPath } from './files.js';
@@ -57,6 +57,8 @@ export interface EffectSources {
   animations: Map<string, Record<string, EffectAnimationJson>>;
   /** The effect libraries whose animations read (the others draw nothing). */
   libraries: LibraryFile[];
+  /** Library name → the names of its assets and aliases (read with the animations: which library holds which sprite). */
+  assetNames: Map<string, string[]>;
 }
 
 export interface ReadAvatarSourcesOptions {
@@ -180,19 +182,23 @@ async function readFlashEffects(assetsDir: string): Promise<{ sources?: EffectSo
   const map = parseEffectMapXml(await readFile(mapFile, 'utf8'), mapFile);
   const swfs = await findEffectSwfs(assetsDir, map.effects.map((e) => e.lib));
   if (swfs.size === 0) return undefined;
-  const { read, problems } = await scanLibraries('effect', [...swfs], (bytes, file) => readEffectAnimations(bytes, file));
+  const { read, problems } = await scanLibraries('effect', [...swfs], (bytes, file) => readEffectHeader(bytes, file));
   return { sources: effectSources(map, read), problems };
 }
 
-function effectSources(map: EffectMapDoc, read: (LibraryFile & { value?: Record<string, EffectAnimationJson> })[]): EffectSources {
+type EffectHeader = { animations: Record<string, EffectAnimationJson>; assetNames: string[] };
+
+function effectSources(map: EffectMapDoc, read: (LibraryFile & { value?: EffectHeader })[]): EffectSources {
   const animations = new Map<string, Record<string, EffectAnimationJson>>();
+  const assetNames = new Map<string, string[]>();
   const libraries: LibraryFile[] = [];
   for (const r of read) {
     if (!r.value) continue;
-    animations.set(r.name, r.value);
+    animations.set(r.name, r.value.animations);
+    assetNames.set(r.name, r.value.assetNames);
     libraries.push(plainFile(r));
   }
-  return { map, animations, libraries };
+  return { map, animations, assetNames, libraries };
 }
 
 async function readNitroSources(assetsDir: string, opts: ReadAvatarSourcesOptions): Promise<AvatarSources> {
@@ -248,14 +254,14 @@ async function readNitroEffects(assetsDir: string): Promise<{ sources?: EffectSo
   const { read, problems } = await scanLibraries('effect', wanted.map((l) => [l, join(effectDir, `${l}.nitro`)]), async (bytes, file) => {
     const json = [...readNitroBundle(bytes, file, (n) => n.endsWith('.json')).values()][0];
     if (!json) throw new Error(`nitro bundle ${file}: no .json document inside`);
-    let doc: { animations?: Record<string, EffectAnimationJson> };
+    let doc: { animations?: Record<string, EffectAnimationJson>; assets?: object; aliases?: object };
     try {
       doc = JSON.parse(json.toString('utf8')) as typeof doc;
     } catch (e) {
       throw new Error(`nitro bundle ${file}: its JSON document is not valid: ${message(e)}`);
     }
     if (!doc?.animations || typeof doc.animations !== 'object') throw new Error(`nitro bundle ${file}: its JSON document has no animations`);
-    return doc.animations;
+    return { animations: doc.animations, assetNames: [...Object.keys(doc.assets ?? {}), ...Object.keys(doc.aliases ?? {})] };
   });
   return { sources: effectSources(map, read), problems };
 }

@@ -8,13 +8,117 @@
 // on any page that is not that colour (grey fringes on white and on black), while the threshold keeps
 // the avatar's own dark outline as the edge, which reads cleanly on light and dark pages alike. Avatar
 // sprites are pixel art with hard edges; soft pixels come from the size-s downscale (2x2 averages at
-// the outline) and a few effects. Dithering the alpha speckles those edges. (docs/avatar-service.md)
+// the outline), glass-like clothing and effects. Dithering the alpha everywhere speckles those edges, so
+// only large translucent areas are dithered (a ghost's body, a spotlight's cone, glows, a glass dome):
+// their pixels become opaque in the proportion of their alpha, by an ordered (Bayer 8×8) pattern fixed to
+// the canvas, so it stands still while a loop plays; their rims and everything else keep the threshold.
+// (docs/avatar-service.md)
 import { writeGif, type GifFrame } from './gif-writer.js';
 import { gcd, type FrameDelay } from './frame-delay.js';
 import { type RgbaImage } from './image.js';
 
 /** Pixels with at least this alpha are drawn opaque; the rest are transparent. */
 export const GIF_ALPHA_THRESHOLD = 128;
+/** A connected translucent area (0 < alpha < 255, 8-neighbours) of at least this many pixels is dithered. */
+export const GIF_DITHER_MIN_AREA = 48;
+
+/** Bayer 8×8 ordered-dither ranks 0-63 (row-major). */
+const BAYER8 = (() => {
+  const m = [[0]];
+  let n = 1;
+  while (n < 8) {
+    const next: number[][] = Array.from({ length: 2 * n }, () => new Array<number>(2 * n).fill(0));
+    for (let y = 0; y < n; y++) {
+      for (let x = 0; x < n; x++) {
+        const v = 4 * m[y]![x]!;
+        next[y]![x] = v;
+        next[y]![x + n] = v + 2;
+        next[y + n]![x] = v + 3;
+        next[y + n]![x + n] = v + 1;
+      }
+    }
+    m.splice(0, m.length, ...next);
+    n *= 2;
+  }
+  return Uint8Array.from(m.flat());
+})();
+
+/**
+ * The frame with its large translucent areas dithered: each pixel of a connected translucent area of at
+ * least `GIF_DITHER_MIN_AREA` pixels whose four neighbours are translucent too (so an area's rim, an
+ * outline, and the thin soft detail of a size-s downscale keep the threshold) becomes opaque in its own
+ * colour (rounded to 16 levels a channel) when its alpha is above its place's rank in the Bayer pattern
+ * ((rank + 0.5) × 4: alpha 128 is every other pixel), else transparent.
+ * The frame itself when it has no such area.
+ */
+export function ditherTranslucentAreas(frame: RgbaImage): RgbaImage {
+  const { width: w, height: h, data } = frame;
+  const n = w * h;
+  // 1 where a pixel is translucent (0 < alpha < 255).
+  const soft = new Uint8Array(n);
+  let count = 0;
+  for (let i = 0, p = 3; i < n; i++, p += 4) {
+    const a = data[p]!;
+    if (a > 0 && a < 255) {
+      soft[i] = 1;
+      count++;
+    }
+  }
+  // Fewer translucent pixels than one area needs (a plain avatar's few soft pixels): nothing to do.
+  if (count < GIF_DITHER_MIN_AREA) return frame;
+  // Connected areas (8-neighbours): each pixel's area id, each area's size.
+  const region = new Int32Array(n).fill(-1);
+  const sizes: number[] = [];
+  const stack = new Int32Array(n);
+  for (let start = 0; start < n; start++) {
+    if (!soft[start] || region[start] !== -1) continue;
+    const id = sizes.length;
+    let size = 0;
+    let sp = 0;
+    region[start] = id;
+    stack[sp++] = start;
+    while (sp > 0) {
+      const p = stack[--sp]!;
+      size++;
+      const x = p % w;
+      const y0 = p >= w ? -1 : 0;
+      const y1 = p < n - w ? 1 : 0;
+      const x0 = x > 0 ? -1 : 0;
+      const x1 = x < w - 1 ? 1 : 0;
+      for (let dy = y0; dy <= y1; dy++) {
+        for (let dx = x0; dx <= x1; dx++) {
+          const q = p + dy * w + dx;
+          if (soft[q] && region[q] === -1) {
+            region[q] = id;
+            stack[sp++] = q;
+          }
+        }
+      }
+    }
+    sizes.push(size);
+  }
+  if (!sizes.some((s) => s >= GIF_DITHER_MIN_AREA)) return frame;
+  let out: RgbaImage | undefined;
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const p = y * w + x;
+      const id = region[p]!;
+      if (id < 0 || sizes[id]! < GIF_DITHER_MIN_AREA) continue;
+      // The area's rim (a neighbour not translucent) keeps the threshold.
+      if (!(soft[p - 1] && soft[p + 1] && soft[p - w] && soft[p + w])) continue;
+      out ??= { width: w, height: h, data: Uint8Array.from(data) } as RgbaImage;
+      const o = p * 4;
+      if (data[o + 3]! > BAYER8[(y & 7) * 8 + (x & 7)]! * 4 + 2) {
+        // 16 levels a channel: invisible under the pattern, and a glow's many shades then leave the
+        // frame within 255 colours, so the avatar's own colours stay exact (no reduced table).
+        for (let c = 0; c < 3; c++) out.data[o + c] = Math.round(data[o + c]! / 17) * 17;
+        out.data[o + 3] = 255;
+      } else out.data[o + 3] = 0;
+    }
+  }
+  return out ?? frame;
+}
+
 /** Palette entry of every transparent pixel. */
 export const GIF_TRANSPARENT_INDEX = 0;
 /** Opaque colours a table can hold besides the transparent entry. */
@@ -247,6 +351,7 @@ export function encodeGif(frames: RgbaImage[], delaysCs: number[]): Buffer {
   const { width, height } = frames[0]!;
   if (width < 1 || height < 1) throw new RangeError(`cannot encode an empty ${width}x${height} image`);
   for (const f of frames) if (f.width !== width || f.height !== height) throw new Error('frames differ in size');
+  frames = frames.map(ditherTranslucentAreas);
   const shared = exactIndexes(frames, MAX_OPAQUE);
   const gifFrames: GifFrame[] = frames.map((frame, i) => {
     if (shared) return { ...croppedFrame(shared.indexes[i]!, width, height), delayCs: delaysCs[i]! };

@@ -25,7 +25,7 @@ const delays = (png: Buffer): [number, number][] =>
   readPngChunks(png).filter((c) => c.type === 'fcTL').map((c) => [c.data.readUInt16BE(20), c.data.readUInt16BE(22)]);
 
 test('the kit hotel has its effects and dances', () => {
-  assert.deepEqual(kit.hotel.effects.names().sort(), ['dance.1', 'dance.2', 'dance.3', 'dance.4', 'fx.1', 'fx.2', 'fx.3', 'fx.4']);
+  assert.deepEqual(kit.hotel.effects.names().sort(), ['dance.1', 'dance.2', 'dance.3', 'dance.4', 'fx.1', 'fx.10', 'fx.2', 'fx.3', 'fx.4', 'fx.5', 'fx.6', 'fx.7', 'fx.8', 'fx.9']);
 });
 
 test('static prop: a floor disc behind the avatar and a post in front, a still even when animated', async () => {
@@ -202,15 +202,15 @@ test('Flash layout: effectmap.xml + effect SWFs beside the figure libraries draw
     // And converted to the Nitro layout: effectmap.xml → EffectMap.json, effect SWFs → bundled/effect.
     const { convertFlashToNitro } = await import('../../src/convert/flash-to-nitro.js');
     const report = await convertFlashToNitro({ from: dir, to: join(dir, 'converted') });
-    assert.equal(report.effects.length, 8);
+    assert.equal(report.effects.length, kit.hotel.effects.size);
     const converted = await loadAvatarHotel(join(dir, 'converted'));
-    for (const over of [{ effect: 3 }, { dance: 4 }]) {
+    for (const over of [{ effect: 3 }, { effect: 6 }, { effect: 8 }, { dance: 4 }]) {
       const a = await render({ ...over, animated: true });
       const c = await renderAvatar(converted, req({ ...over, animated: true }));
       assert.ok(a.frames.every((f, i) => imagesEqual(f, c.frames[i]!)), `converted ${JSON.stringify(over)}`);
     }
     assert.deepEqual(flash.effects.names().sort(), kit.hotel.effects.names().sort());
-    for (const over of [{ effect: 1 }, { effect: 2 }, { effect: 3 }, { effect: 4 }, { dance: 2 }, { dance: 4 }]) {
+    for (const over of [{ effect: 1 }, { effect: 2 }, { effect: 3 }, { effect: 4 }, { effect: 5 }, { effect: 6 }, { effect: 7 }, { effect: 8 }, { effect: 9 }, { effect: 10 }, { dance: 2 }, { dance: 4 }]) {
       const a = await render({ ...over, animated: true });
       const b = await renderAvatar(flash, req({ ...over, animated: true }));
       assert.deepEqual(b.frameTicks, a.frameTicks, JSON.stringify(over));

@@ -64,6 +64,20 @@ test('asset lookup: aliases take the source pixels with their own offset; flippe
   assert.equal(l.asset('h_std_bd_1_7_0'), null);
 });
 
+test('asset lookup: a name that is both an alias and an asset is the alias (AssetAliasCollection.getAsset follows aliases first)', async () => {
+  // UFOblue's `h_std_fx3_2_1_7_0` is both: the client draws the alias's target, its direction-0 glow.
+  const a = lib('fx', { h_std_fx3_2_1_0_0: { x: -2, y: 30 }, h_std_fx3_2_1_7_0: { x: -16, y: 4 } }, ['h_std_fx3_2_1_0_0', 'h_std_fx3_2_1_7_0']);
+  (a.data as { aliases?: object }).aliases = { h_std_fx3_2_1_7_0: { link: 'h_std_fx3_2_1_0_0' }, h_std_fx3_2_1_6_0: { link: 'h_std_fx3_2_1_0_0' } };
+  const store = new LibraryStore(MAP, new Set(['a']), async () => a);
+  const l = await store.get('a');
+  const target = a.sprites.get('h_std_fx3_2_1_0_0');
+  for (const name of ['h_std_fx3_2_1_7_0', 'h_std_fx3_2_1_6_0']) {
+    const r = l.asset(name)!;
+    assert.equal(r.sprite, target, name);
+    assert.deepEqual([r.x, r.y, r.name], [-2, 30, name]);
+  }
+});
+
 test('part index: which library has a sprite (or alias) of which part, libraries in name order', () => {
   const names: Record<string, string[]> = { b: ['h_std_ch_210_2_0', 'sh_std_ch_210_2_0', 'h_std_ls_210_2_0', 'shirt_manifest'], a: ['h_std_ch_210_0_0', 'h_lay_hd_1_2_0'] };
   assert.deepEqual(partKeysOf(names.b!), ['ch:210', 'ls:210']);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { lzwEncode } from '../../src/imaging/gif-lzw.js';
 import { writeGif } from '../../src/imaging/gif-writer.js';
-import { encodeGif, gifDelays, GIF_ALPHA_THRESHOLD } from '../../src/imaging/gif.js';
+import { ditherTranslucentAreas, encodeGif, gifDelays, GIF_ALPHA_THRESHOLD, GIF_DITHER_MIN_AREA } from '../../src/imaging/gif.js';
 import { type RgbaImage } from '../../src/imaging/image.js';
 import { gifFramesRgba, readGif } from '../helpers/gif-reader.js';
 
@@ -75,7 +75,8 @@ function thresholded(img: RgbaImage): Uint8Array {
 
 function randomFrame(width: number, height: number, rand: () => number, colours: number[]): RgbaImage {
   const data = new Uint8Array(width * height * 4);
-  // a transparent border (so the crop is exercised) around blobs of palette colours with varied alpha
+  // a transparent border (so the crop is exercised) around blobs of palette colours with varied alpha;
+  // translucent pixels only where x + y is even, so none has four translucent neighbours (no area to dither)
   for (let y = 2; y < height - 3; y++) {
     for (let x = 1 + (y % 3); x < width - 2; x++) {
       const c = colours[Math.floor(rand() * colours.length)]!;
@@ -83,7 +84,7 @@ function randomFrame(width: number, height: number, rand: () => number, colours:
       data[o] = c >>> 16;
       data[o + 1] = (c >>> 8) & 0xff;
       data[o + 2] = c & 0xff;
-      data[o + 3] = rand() < 0.7 ? 255 : Math.floor(rand() * 256);
+      data[o + 3] = rand() < 0.7 || (x + y) % 2 === 1 ? 255 : Math.floor(rand() * 256);
     }
   }
   return { width, height, data };
@@ -202,4 +203,48 @@ test('the writer refuses frames outside the screen, a missing table and bad dela
   assert.throws(() => writeGif({ width: 2, height: 2, palette, disposal: 2, frames: [{ ...frame, delayCs: 70000 }] }), /delay/);
   assert.throws(() => writeGif({ width: 2, height: 2, palette, transparentIndex: 2, disposal: 2, frames: [frame] }), /transparent index/);
   assert.throws(() => encodeGif([], []), /no frames/);
+});
+
+/** A w×h frame of one colour and alpha inside a frame of `size`, at (x, y). */
+function patch(size: [number, number], at: [number, number], wh: [number, number], alpha: number, rgb: [number, number, number] = [200, 220, 255]): RgbaImage {
+  const [W, H] = size;
+  const data = new Uint8Array(W * H * 4);
+  for (let y = at[1]; y < at[1] + wh[1]; y++) for (let x = at[0]; x < at[0] + wh[0]; x++) data.set([...rgb, alpha], (y * W + x) * 4);
+  return { width: W, height: H, data };
+}
+
+const alphaAt = (img: RgbaImage | Uint8Array, w: number, x: number, y: number) => ('data' in img ? img.data : img)[(y * w + x) * 4 + 3]!;
+
+test('large translucent areas are dithered (Bayer 8×8 fixed to the canvas, density = alpha); their rim, small areas and thin lines keep the threshold', () => {
+  // A 24×20 area at alpha 128 (a ghost's body): its inner pixels every other one, its rim opaque (≥ 128).
+  const ghost = patch([40, 30], [8, 5], [24, 20], 128);
+  const out = ditherTranslucentAreas(ghost);
+  let on = 0;
+  let inner = 0;
+  for (let y = 6; y < 24; y++) {
+    for (let x = 9; x < 31; x++) {
+      inner++;
+      if (alphaAt(out, 40, x, y) === 255) on++;
+      else assert.equal(alphaAt(out, 40, x, y), 0);
+    }
+  }
+  assert.equal(on * 2, inner, 'alpha 128: half the inner pixels');
+  for (const [x, y] of [[8, 5], [20, 5], [31, 24], [8, 15]]) assert.equal(alphaAt(out, 40, x, y), 128, `rim ${x},${y} left to the threshold`);
+  // The pattern belongs to the canvas: the same pixel is on or off whatever the frame.
+  assert.deepEqual(ditherTranslucentAreas(patch([40, 30], [8, 5], [24, 20], 128)).data, out.data);
+  // Alpha 64: a quarter (within the rounding of an 8×8 pattern over the area).
+  const quarter = ditherTranslucentAreas(patch([40, 40], [0, 0], [40, 40], 64));
+  let q = 0;
+  for (let y = 1; y < 39; y++) for (let x = 1; x < 39; x++) if (alphaAt(quarter, 40, x, y) === 255) q++;
+  assert.ok(Math.abs(q / (38 * 38) - 0.25) < 0.01, `alpha 64 → ${q / (38 * 38)}`);
+  // Below the area size (7×6 = 42 < 48), and a long thin soft line (an outline at size s): unchanged.
+  assert.ok(7 * 6 < GIF_DITHER_MIN_AREA);
+  const small = patch([20, 20], [2, 2], [7, 6], 128);
+  assert.equal(ditherTranslucentAreas(small), small, 'a small area: the same frame');
+  const line = patch([100, 5], [0, 2], [100, 1], 128);
+  assert.equal(ditherTranslucentAreas(line), line, 'a line: the same frame');
+  // Through the encoder: the dithered pixels in the pixel's own colour, the rest thresholded.
+  const frames = gifFramesRgba(readGif(encodeGif([ghost], [0])));
+  assert.deepEqual(frames[0], thresholded(out));
+  assert.deepEqual(encodeGif([ghost], [0]), encodeGif([ghost], [0]), 'deterministic');
 });

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { ensureSampleKit } from '../../src/samplekit/index.js';
 import { type AvatarServiceConfig } from '../../src/server/avatar/config.js';
 import { startAvatarService, type AvatarServiceInstance } from '../../src/server/avatar/index.js';
-import { GIF_ALPHA_THRESHOLD } from '../../src/imaging/gif.js';
 import { apngFramesRgba } from '../helpers/apng-frames.js';
 import { gifFramesRgba, readGif } from '../helpers/gif-reader.js';
+import { gifView } from '../helpers/gif-view.js';
 import { deadBase, testAvatarConfig, TEST_FALLBACK } from './avatar-fixtures.js';
 
 const FIG = 'hd-185-19.hr-515-45-40.ch-215-66-92.lg-275-82-62.sh-295-80-92.ha-1001-110-62.cc-3002-82-66.cp-3101-62';
@@ -46,17 +46,6 @@ async function get(q: string, base = svc.url, init: RequestInit = {}) {
   return { res, body };
 }
 
-/** What a GIF shows of an RGBA frame: alpha at or above the threshold opaque in its own colour, the rest transparent. */
-function thresholded(rgba: Uint8Array): Uint8Array {
-  const out = new Uint8Array(rgba.length);
-  for (let i = 0; i < rgba.length; i += 4) {
-    if (rgba[i + 3]! >= GIF_ALPHA_THRESHOLD) {
-      out.set(rgba.subarray(i, i + 3), i);
-      out[i + 3] = 255;
-    }
-  }
-  return out;
-}
 
 const DIMENSIONS: [string, [number, number]][] = [
   ['size=s', [33, 56]],
@@ -88,7 +77,7 @@ test('img_format=gif: image/gif, a still GIF for a still pose, logical screen of
     assert.equal(gif.frames[0]!.transparentIndex, 0);
     // the GIF is the PNG's pixels, edges resolved by the threshold
     const png = await get(`figure=${FIG}&${q}`);
-    assert.deepEqual(gifFramesRgba(gif)[0], thresholded(apngFramesRgba(png.body)[0]!), `${q}: same pixels as the PNG`);
+    assert.deepEqual(gifFramesRgba(gif)[0], gifView(apngFramesRgba(png.body)[0]!, gif.width), `${q}: same pixels as the PNG`);
   }
 });
 
@@ -97,7 +86,8 @@ test('img_format=gif on an animating pose: the whole loop (with or without anima
   for (const q of cases) {
     const apng = await get(`figure=${FIG}&${q}&animated=1`);
     assert.equal(apng.res.headers.get('x-imager-frames'), '2', q);
-    const want = apngFramesRgba(apng.body).map(thresholded);
+    const { width } = readGif((await get(`figure=${FIG}&${q}&img_format=gif`)).body);
+    const want = apngFramesRgba(apng.body).map((f) => gifView(f, width));
     for (const extra of ['', '&animated=1']) {
       const { res, body } = await get(`figure=${FIG}&${q}&img_format=gif${extra}`);
       assert.equal(res.headers.get('content-type'), 'image/gif', q);
@@ -148,7 +138,7 @@ test('frame_num picks the APNG frame n (wrapped), as a still PNG, or a still GIF
       const read = readGif(gif.body);
       assert.equal(read.frames.length, 1);
       assert.equal(read.loops, null);
-      assert.deepEqual(gifFramesRgba(read)[0], thresholded(frames[want]!), `${q} frame_num=${n} as GIF`);
+      assert.deepEqual(gifFramesRgba(read)[0], gifView(frames[want]!, read.width), `${q} frame_num=${n} as GIF`);
     }
   }
   // frame 0 of a loop is the plain still

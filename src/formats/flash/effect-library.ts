@@ -8,6 +8,7 @@ import { type SwfDocument, readSwf } from '../swf/reader.js';
 import { SwfFormatError } from '../swf/swf-error.js';
 import { figureLibraryFromSwf } from './figure-library.js';
 import { binaryText, viewSwfLibrary } from './swf-library.js';
+import { child, childrenNamed, parseXml } from '../xml/xml-tree.js';
 
 export async function readEffectSwf(swf: Uint8Array, file: string): Promise<{ library: AssetLibrary; animations: Record<string, EffectAnimationJson> }> {
   const doc = await readSwf(swf, file);
@@ -17,13 +18,24 @@ export async function readEffectSwf(swf: Uint8Array, file: string): Promise<{ li
 }
 
 /**
- * Only the `animations` block, without decoding a bitmap: what a hotel reads of every effect at load. The
- * manifest is parsed too (and thrown on), so a library whose sprites could never load is found at load.
+ * The `animations` block and the names of the manifest's assets and aliases, without decoding a bitmap:
+ * what a hotel reads of every effect at load. The manifest is parsed too (and thrown on), so a library
+ * whose sprites could never load is found at load.
  */
-export async function readEffectAnimations(swf: Uint8Array, file: string): Promise<Record<string, EffectAnimationJson>> {
+export async function readEffectHeader(swf: Uint8Array, file: string): Promise<{ animations: Record<string, EffectAnimationJson>; assetNames: string[] }> {
   const doc = await readSwf(swf, file, { images: false });
   figureLibraryFromSwf(doc);
-  return animationsOf(doc);
+  return { animations: animationsOf(doc), assetNames: manifestNames(doc) };
+}
+
+function manifestNames(doc: SwfDocument): string[] {
+  const view = viewSwfLibrary(doc, doc.file.replace(/^.*[\\/]/, '').replace(/\.swf$/i, ''));
+  const data = view.binaryByName.get(`${view.documentClass}_manifest`) ?? [...view.binaryByName].find(([n]) => n.endsWith('_manifest'))?.[1];
+  if (!data) return [];
+  const manifest = parseXml(binaryText(data), 'effect swf', `${doc.file} (manifest)`);
+  const library = child(manifest, 'library') ?? manifest;
+  const names = [...childrenNamed(child(library, 'assets'), 'asset'), ...childrenNamed(child(library, 'aliases'), 'alias')].map((a) => a.attrs.name);
+  return names.filter((n): n is string => n !== undefined);
 }
 
 function animationsOf(doc: SwfDocument): Record<string, EffectAnimationJson> {

@@ -14,7 +14,10 @@ export function figureManifest(lib: AssetLibrary): string {
   const assets = Object.entries(lib.data.assets ?? {}).map(([name, a]) =>
     el('asset', [['name', name], ['mimeType', 'image/png']], a.x === undefined && a.y === undefined ? [] : [el('param', [['key', 'offset'], ['value', `${a.x ?? 0},${a.y ?? 0}`]])]),
   );
-  return xmlDocument(el('manifest', [], [el('library', [['name', lib.name], ['version', '0.1']], [el('assets', [], assets)])]));
+  // Aliases (effect libraries have them: `h_std_sh_fx6_1_2_0` → `h_std_fx6_1_1_2_0`), as the manifests of real SWFs list them.
+  const aliases = Object.entries(lib.data.aliases ?? {}).map(([name, a]) => el('alias', [['name', name], ['link', a.link], ['fliph', a.flipH ? '1' : undefined]]));
+  const kids = [el('assets', [], assets), ...(aliases.length ? [el('aliases', [], aliases)] : [])];
+  return xmlDocument(el('manifest', [], [el('library', [['name', lib.name], ['version', '0.1']], kids)]));
 }
 
 export function figureSwf(lib: AssetLibrary): Buffer {

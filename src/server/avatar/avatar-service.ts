@@ -80,8 +80,15 @@ type Failure = SharedFailure;
  * Joins the key of effect and dance requests only: raised when the answer to such a URL changes while the
  * renderer version does not, so disk and Redis entries written before are never served for it.
  * 2: `img_format=gif` without `animated=1` shows a dance's or effect's whole loop (it was its first frame).
+ * 3: issue 27's effect rules (sprite depth order, layer items, sprites from other effect libraries).
  */
-const EFFECT_KEY_REVISION = 2;
+const EFFECT_KEY_REVISION = 3;
+
+/**
+ * Joins the key of GIF answers only (`img_format=gif`), for the same reason: 1: large translucent areas
+ * (Ghost, Spotlight, glows, glass-like clothing) are dithered instead of thresholded (issue 27).
+ */
+const GIF_KEY_REVISION = 1;
 
 /** Bytes the remembered failures may hold together (~10,000 of them). */
 export const FAILURE_CACHE_BYTES = 8 * 1024 * 1024;
@@ -226,11 +233,12 @@ export class AvatarService {
   }
 
   /**
-   * The first line of a cache key: the hotel's (renderer version and what the render reads), and the
-   * effect key revision for an effect or dance request.
+   * The first line of a cache key: the hotel's (renderer version and what the render reads), the GIF
+   * revision for a GIF, and the effect key revision for an effect or dance request.
    */
   private keyVersion(req: AvatarRequest, hotel: HotelView): string {
-    return usesEffects(req) ? `${hotel.keyVersion(req)}/fx${EFFECT_KEY_REVISION}` : hotel.keyVersion(req);
+    const version = req.format === 'gif' ? `${hotel.keyVersion(req)}/gif${GIF_KEY_REVISION}` : hotel.keyVersion(req);
+    return usesEffects(req) ? `${version}/fx${EFFECT_KEY_REVISION}` : version;
   }
 
   /**
