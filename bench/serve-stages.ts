@@ -17,12 +17,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { inflateSync, deflateSync } from 'node:zlib';
-import { encodeAvatar, loadAvatarHotel, RENDERER_VERSION, type AvatarHotel } from '../src/avatar/index.js';
+import { encodeAvatar, hotelFromSnapshot, scanAvatarHotel, type AvatarHotel } from '../src/avatar/index.js';
 import { drawAvatar } from '../src/avatar/draw.js';
 import { type AvatarPlan } from '../src/avatar/plan-types.js';
 import { planRender } from '../src/avatar/render.js';
 import { avatarRequest } from '../src/avatar/request.js';
 import { avatarCacheKey } from '../src/server/avatar/cache-key.js';
+import { ServedHotel } from '../src/server/avatar/hotel-reload.js';
 import { HotUrls } from '../src/server/avatar/hot-urls.js';
 import { cachedImage, ImageCache } from '../src/server/avatar/image-cache.js';
 import { parseAvatarQuery } from '../src/server/avatar/params.js';
@@ -95,9 +96,11 @@ async function main(): Promise<void> {
   const { dir, cleanup } = await hotelDir();
   const say = (s: string) => console.log(s);
   say(`stage timings — assets ${dir}, ${N} fresh warm-library size-m URLs, load average ${loadAverage()}`);
-  const hotel: AvatarHotel = await loadAvatarHotel(dir, { libraryCacheBytes: 256 * 1024 * 1024 });
+  const snapshot = await scanAvatarHotel(dir);
+  // As the service: workers render with their hotel, the main thread keys with its own (`ServedHotel`).
+  const hotel: AvatarHotel = hotelFromSnapshot(snapshot, { libraryCacheBytes: 256 * 1024 * 1024 });
+  const served = new ServedHotel(1, snapshot);
   const poses = new WarmPoses(dir, Number(process.env.BENCH_SEED ?? 1));
-  const version = `${RENDERER_VERSION}/0123456789abcdef`;
   const frameCount = () => 1;
 
   // Warm-up: libraries loaded, code optimised.
@@ -115,7 +118,7 @@ async function main(): Promise<void> {
     return s;
   };
   const sParse = stage('query parse (URLSearchParams, normalize)');
-  const sKey = stage('canonical key + SHA-256');
+  const sKey = stage('cache key: render inputs digest (key version) + canonical key + SHA-256');
   const sLookup = stage('cache look-ups (URL map, memory, failures: misses)');
   const sPlan = stage('plan (pose, libraries, sprites)');
   const sComposite = stage('composite (tint included)');
@@ -125,7 +128,7 @@ async function main(): Promise<void> {
   const sCopy = stage('result copy for transfer');
   const sEtag = stage('ETag (SHA-256 of the body) + cache put');
   const hot = new HotUrls(32 * 1024 * 1024);
-  const cache = new ImageCache({ memoryBytes: 256 * 1024 * 1024, diskBytes: 0, etagVersion: version });
+  const cache = new ImageCache({ memoryBytes: 256 * 1024 * 1024, diskBytes: 0 });
   const failures = new Map<string, unknown>();
   let bodyBytes = 0;
   for (const url of urls) {
@@ -141,6 +144,7 @@ async function main(): Promise<void> {
     const figure = (identity as { figure: string }).figure;
     const req = avatarRequest(figure, pose, frameCount);
     lap(sParse);
+    const version = served.keyVersion(req);
     const key = avatarCacheKey({ pairs, identity, resolvedFigure: figure, animates: req.animated, rendererVersion: version });
     lap(sKey);
     if (hot.get(url) !== undefined || cache.getMemory(key) !== undefined || failures.has(key)) throw new Error('not a fresh URL');

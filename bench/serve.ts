@@ -14,13 +14,14 @@
 // its event loop. Figures come from the asset folder's own FigureData, so every URL is a real render;
 // a fresh seed per run (BENCH_SEED to repeat one) keeps them cold for a reference that caches on disk.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, percentile, ratePerSecond, runLoad, type Autocannon, type LoadResult } from './http-load.js';
-import { threadCpuSeconds } from './proc.js';
+import { distinctFigures } from './distinct-figures.js';
+import { cpuSeconds, loadAverage, median, rssOf, threadCpuSeconds } from './proc.js';
 import { warmPath, warmReferencePath, WarmPoses } from './warm-figures.js';
 
 const HERE = fileURLToPath(import.meta.url);
@@ -45,64 +46,6 @@ async function childMain(): Promise<void> {
   process.send?.({ ready: running.url });
 }
 
-interface FigureDataDoc {
-  palettes: { id: number; colors: { id: number; selectable?: boolean }[] }[];
-  setTypes: { type: string; paletteId: number; sets: { id: number; gender: string; parts: { id: number; type: string }[] }[] }[];
-}
-
-interface FigureMapDoc {
-  libraries: { id: string; parts: { id: number; type: string }[] }[];
-}
-
-/** Parts whose library file is present: a partial asset folder still yields only renderable sets. */
-function availableParts(assetsDir: string): Set<string> {
-  const map = JSON.parse(readFileSync(join(assetsDir, 'gamedata', 'FigureMap.json'), 'utf8')) as FigureMapDoc;
-  const files = new Set(readdirSync(join(assetsDir, 'bundled', 'figure')).map((f) => f.replace(/\.nitro$/, '')));
-  const parts = new Set<string>();
-  for (const lib of map.libraries) {
-    if (!files.has(lib.id)) continue;
-    for (const p of lib.parts) parts.add(`${p.type}:${p.id}`);
-  }
-  return parts;
-}
-
-/** Up to `count` distinct valid figure strings: hd/hr/ch/lg/sh sets × colours, drawn at random from `seed`. */
-function distinctFigures(assetsDir: string, count: number, seed: number): string[] {
-  const doc = JSON.parse(readFileSync(join(assetsDir, 'gamedata', 'FigureData.json'), 'utf8')) as FigureDataDoc;
-  const palettes = new Map(doc.palettes.map((p) => [p.id, p.colors.map((c) => c.id)]));
-  const present = availableParts(assetsDir);
-  const pick = (type: string) => {
-    const st = doc.setTypes.find((s) => s.type === type);
-    if (!st) return [] as string[];
-    const colours = palettes.get(st.paletteId) ?? [1];
-    const sets = st.sets
-      .filter((s) => s.gender !== 'F' && s.parts.every((p) => present.has(`${p.type}:${p.id}`)))
-      .map((s) => s.id);
-    const out: string[] = [];
-    for (const c of colours) for (const s of sets) out.push(`${type}-${s}-${c}`);
-    return out;
-  };
-  const types = ['ch', 'lg', 'hd', 'hr', 'sh'].map(pick).filter((l) => l.length > 0);
-  const figures: string[] = [];
-  const seen = new Set<string>();
-  // Every part type drawn at random: the renders spread over the hotel's libraries as real traffic does.
-  let state = seed | 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  for (let i = 0; figures.length < count && i < count * 20; i++) {
-    const fig = types.map((list) => list[Math.floor(random() * list.length)]!).join('.');
-    if (!seen.has(fig)) {
-      seen.add(fig);
-      figures.push(fig);
-    }
-  }
-  return figures;
-}
-
 /** Hands out figures in order; a small kit runs out, then the URLs differ by an ignored parameter. */
 class FigurePool {
   private next = 0;
@@ -123,20 +66,6 @@ const oursPath = (size: string) => (f: { figure: string; variant: number }) => `
 /** The classic imager's query; its size n is our m (64 × 110). */
 const referencePath = (f: { figure: string }) => `/?figure=${f.figure}&${POSE}&size=n`;
 
-function rssOf(pid: number): { rssMb: number; peakMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) };
-}
-
-/** CPU seconds (user + system, all threads) the process has used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-}
-
-const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
 
 function describe(r: LoadResult): string {

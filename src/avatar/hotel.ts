@@ -7,8 +7,7 @@ import { builtinPartSets } from './builtin/partsets.js';
 import { indexFigureData, type FigureIndex } from './figure.js';
 import { type AvatarDocuments } from '../formats/gamedata/figure-types.js';
 import { AvatarGeometry } from './geometry.js';
-import { type AssetFiles } from './asset-identity.js';
-import { LibraryStore, type LibraryLoader, type PartIndex } from './library.js';
+import { createLibraryCaches, libraryCacheKey, LibraryStore, type LibraryCache, type LibraryLoader, type PartIndex } from './library.js';
 import { buildEffectIndex, effectMapRows, EffectIndex } from './effects.js';
 import { type EffectAnimationJson, type EffectMapDoc } from '../formats/gamedata/effect-types.js';
 
@@ -24,16 +23,24 @@ export interface AvatarHotel {
   smallSprites: boolean;
   /** Library with the hand items (`h_crr_ri_<id>_…`), when the hotel has one. */
   itemLibrary: string | undefined;
-  /** The files the hotel was loaded from (for its asset identity); empty for a hotel built in memory. */
-  files: AssetFiles;
+  /** What identifies the data a render reads (see inputs.ts); empty for a hotel built in memory. */
+  digests: HotelDigests;
   /** Avatar effects and dances (EffectMap + effect libraries); empty when the hotel has none. */
   effects: EffectIndex;
   /** The effect libraries (sprites read on first use). */
   effectLibraries: LibraryStore;
-  /** The effect files, for an identity of their own: only effect requests depend on them. */
-  effectFiles: AssetFiles;
   /** Where geometry/part sets/animations came from, for /render and docs. */
   sources: { geometry: 'hotel' | 'builtin'; partSets: 'hotel' | 'builtin'; animations: 'hotel' | 'builtin'; drawOrder: 'hotel' | 'geometry' };
+}
+
+/** Content digests of a hotel loaded from files (SHA-256, hex). */
+export interface HotelDigests {
+  /** The documents every render reads: actions, geometry, part sets, animations, draw order, small sprites. */
+  pose: string;
+  /** Figure library name → digest of its file. */
+  libraries: ReadonlyMap<string, string>;
+  /** Effect library name → digest of its file. */
+  effectLibraries: ReadonlyMap<string, string>;
 }
 
 export interface AvatarHotelInput extends AvatarDocuments {
@@ -45,7 +52,12 @@ export interface AvatarHotelInput extends AvatarDocuments {
   /** Which libraries hold which parts (see `indexLibraryParts`); without it, only the figure map says. */
   partIndex?: PartIndex;
   smallSprites?: boolean;
-  files?: AssetFiles;
+  digests?: HotelDigests;
+  /**
+   * Library caches to share with other hotels of this thread (keyed by digest, so `digests` is needed);
+   * without them the hotel has its own, bounded by `libraryCacheBytes`.
+   */
+  libraryCaches?: { figure: LibraryCache; effect: LibraryCache };
   effects?: {
     map: EffectMapDoc;
     /** Library name → its `animations` block. */
@@ -53,20 +65,27 @@ export interface AvatarHotelInput extends AvatarDocuments {
     /** Library name → its asset and alias names: sprites an effect borrows from another effect's library. */
     assetNames?: Map<string, string[]>;
     loadLibrary: LibraryLoader;
-    files?: AssetFiles;
   };
 }
 
 export function createAvatarHotel(input: AvatarHotelInput): AvatarHotel {
   const available = new Set(input.libraryNames);
-  const libraries = new LibraryStore(input.figureMap, available, input.loadLibrary, { cacheBytes: input.libraryCacheBytes, partIndex: input.partIndex });
+  const digests = input.digests ?? { pose: '', libraries: new Map(), effectLibraries: new Map() };
+  const shared = input.digests ? input.libraryCaches : undefined;
+  const caches = shared ?? createLibraryCaches(input.libraryCacheBytes);
+  // Keyed by content: a library whose file did not change between two hotels is the same entry.
+  const libraries = new LibraryStore(input.figureMap, available, input.loadLibrary, {
+    partIndex: input.partIndex,
+    cache: caches.figure,
+    cacheKey: shared && ((n) => libraryCacheKey(n, digests.libraries.get(n))),
+  });
   const itemLibrary = available.has('hh_human_item') ? 'hh_human_item' : [...available].find((n) => /(^|_)item$/.test(n) && !n.includes('_50_'));
   const fx = input.effects;
   const effectLibs = new Set(fx ? fx.animations.keys() : []);
   const effects = fx ? buildEffectIndex(effectMapRows(fx.map, effectLibs), fx.animations, fx.assetNames) : EffectIndex.empty();
-  // Effect libraries are small (the public set's 203 are 4 MB): a share of the figure budget bounds them.
   const effectLibraries = new LibraryStore({ libraries: [] }, effectLibs, fx?.loadLibrary ?? (async (n) => Promise.reject(new Error(`no effect library ${n}`))), {
-    cacheBytes: Math.max(1, Math.floor((input.libraryCacheBytes ?? 256 * 1024 * 1024) / 8)),
+    cache: caches.effect,
+    cacheKey: shared && ((n) => libraryCacheKey(n, digests.effectLibraries.get(n))),
   });
   return {
     layout: input.layout,
@@ -78,10 +97,9 @@ export function createAvatarHotel(input: AvatarHotelInput): AvatarHotel {
     geometry: new AvatarGeometry(input.geometry ?? builtinGeometry(), input.drawOrder),
     smallSprites: !!input.smallSprites,
     itemLibrary,
-    files: input.files ?? { documents: [], libraries: [] },
+    digests,
     effects,
     effectLibraries,
-    effectFiles: fx?.files ?? { documents: [], libraries: [] },
     sources: {
       geometry: input.geometry ? 'hotel' : 'builtin',
       partSets: input.partSets ? 'hotel' : 'builtin',

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { type AssetLibrary } from '../formats/asset-library.js';
 import { type RgbaImage } from '../imaging/image.js';
 import { AvatarRenderError } from './errors.js';
+import { LibraryChangedError } from '../hotel/avatar.js';
 import { type FigureMapDoc } from '../formats/gamedata/figure-types.js';
 
 export interface ResolvedAsset {
@@ -34,21 +35,21 @@ export function partKeyOfAsset(name: string): string | undefined {
 /** Part key (`ch:215`) → the libraries with a sprite of it, from every library's asset names. */
 export type PartIndex = Map<string, string[]>;
 
-/** Builds the part index from the asset names of every library; a library that cannot be read is left out. */
-export async function indexLibraryParts(libraries: Iterable<string>, readNames: (library: string) => Promise<string[]>): Promise<PartIndex> {
+/** The part keys (`ch:215`) a library has sprites or aliases of, from its asset and alias names. */
+export function partKeysOf(names: Iterable<string>): string[] {
+  const keys = new Set<string>();
+  for (const n of names) {
+    const key = partKeyOfAsset(n);
+    if (key) keys.add(key);
+  }
+  return [...keys];
+}
+
+/** The part index from each readable library's part keys (`partKeysOf`); libraries listed in name order. */
+export function partIndexFrom(keysByLibrary: Iterable<[string, readonly string[]]>): PartIndex {
   const index: PartIndex = new Map();
-  const queue = [...libraries].sort();
-  const found = new Map<string, string[]>();
-  // A few reads in flight overlap the disk with the inflating; the index is filled in name order.
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      for (let lib = queue.shift(); lib !== undefined; lib = queue.shift()) found.set(lib, await readNames(lib).catch(() => []));
-    }),
-  );
-  for (const lib of [...found.keys()].sort()) {
-    for (const n of found.get(lib)!) {
-      const key = partKeyOfAsset(n);
-      if (!key) continue;
+  for (const [lib, keys] of [...keysByLibrary].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+    for (const key of keys) {
       const list = index.get(key);
       if (!list) index.set(key, [lib]);
       else if (list[list.length - 1] !== lib) list.push(lib);
@@ -142,15 +143,41 @@ export const DEFAULT_LIBRARY_CACHE_BYTES = 256 * 1024 * 1024;
 
 export type LibraryLoader = (name: string) => Promise<AssetLibrary>;
 
+/** Loaded libraries by key, bounded in decoded bytes. */
+export type LibraryCache = LRUCache<string, FigureLibrary>;
+
+/** A library's key in a shared cache: its name and the digest of its bytes. */
+export const libraryCacheKey = (name: string, digest: string | undefined): string => `${name}\0${digest ?? ''}`;
+
+export function createLibraryCache(bytes: number): LibraryCache {
+  return new LRUCache<string, FigureLibrary>({ maxSize: Math.max(1, Math.floor(bytes)), sizeCalculation: (l) => l.bytes });
+}
+
+/**
+ * A figure cache and an effect cache for one thread: effect libraries are small (the public set's 203 are
+ * 4 MB), so an eighth of the figure budget bounds them.
+ */
+export function createLibraryCaches(bytes = DEFAULT_LIBRARY_CACHE_BYTES): { figure: LibraryCache; effect: LibraryCache } {
+  return { figure: createLibraryCache(bytes), effect: createLibraryCache(Math.max(1, Math.floor(bytes / 8))) };
+}
+
 export interface LibraryStoreOptions {
-  /** Upper bound of decoded sprite bytes kept in memory (default 256 MiB). */
+  /** Upper bound of decoded sprite bytes kept in memory (default 256 MiB); ignored with `cache`. */
   cacheBytes?: number;
   /** Which libraries hold which parts, read from the libraries themselves (when the layout allows). */
   partIndex?: PartIndex;
+  /**
+   * A cache shared with other stores (the hotels a render thread holds across a reload), keyed by
+   * `cacheKey`: a library with the same bytes in two hotels is loaded once and stays warm.
+   */
+  cache?: LibraryCache;
+  /** The shared cache's key of a library: what identifies its bytes (their digest). */
+  cacheKey?: (name: string) => string;
 }
 
 export class LibraryStore {
-  private readonly cache: LRUCache<string, FigureLibrary>;
+  private readonly cache: LibraryCache;
+  private readonly keyOf: (name: string) => string;
   private readonly inflight = new Map<string, Promise<FigureLibrary>>();
   /** `type:id` → library names holding that part, preferred first. */
   private readonly partLibs = new Map<string, string[]>();
@@ -169,10 +196,8 @@ export class LibraryStore {
     opts: LibraryStoreOptions = {},
   ) {
     this.partIndex = opts.partIndex;
-    this.cache = new LRUCache<string, FigureLibrary>({
-      maxSize: Math.max(1, Math.floor(opts.cacheBytes ?? DEFAULT_LIBRARY_CACHE_BYTES)),
-      sizeCalculation: (l) => l.bytes,
-    });
+    this.cache = opts.cache ?? createLibraryCache(opts.cacheBytes ?? DEFAULT_LIBRARY_CACHE_BYTES);
+    this.keyOf = opts.cache && opts.cacheKey ? opts.cacheKey : (name) => name;
     for (const lib of map.libraries ?? []) {
       if (!lib?.id || !available.has(lib.id)) continue;
       for (const p of lib.parts ?? []) {
@@ -247,7 +272,7 @@ export class LibraryStore {
   }
 
   peek(name: string): FigureLibrary | undefined {
-    return this.cache.get(name);
+    return this.cache.get(this.keyOf(name));
   }
 
   get size(): number {
@@ -255,16 +280,19 @@ export class LibraryStore {
   }
 
   async get(name: string): Promise<FigureLibrary> {
-    const hit = this.cache.get(name);
+    const key = this.keyOf(name);
+    const hit = this.cache.get(key);
     if (hit) return hit;
     const pending = this.inflight.get(name);
     if (pending) return pending;
     const p = (async () => {
       try {
         const lib = new FigureLibrary(await this.loader(name));
-        this.cache.set(name, lib);
+        this.cache.set(key, lib);
         return lib;
       } catch (e) {
+        // The file is no longer what this hotel was read from: not a judgement on the request.
+        if (e instanceof LibraryChangedError) throw new AvatarRenderError('asset-changed', e.message);
         throw new AvatarRenderError('asset-load', `figure library ${name} could not be loaded: ${(e as Error).message}`);
       } finally {
         this.inflight.delete(name);

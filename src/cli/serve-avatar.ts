@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type Command } from 'commander';
 import { ensureSampleKit } from '../samplekit/index.js';
-import { defaultAvatarConfig, validateAvatarConfig, type AvatarServiceConfig } from '../server/avatar/config.js';
+import { checkInterval, defaultAvatarConfig, validateAvatarConfig, type AvatarServiceConfig } from '../server/avatar/config.js';
 import { startAvatarService } from '../server/avatar/index.js';
 import { redactRedisUrl } from '../server/avatar/redis-store.js';
 import { describeBind } from '../server/http-server.js';
@@ -78,6 +78,13 @@ export const SERVE_AVATAR_OPTIONS = {
   redisLockMs: option({ flag: '--redis-lock-ms <n>', env: 'HOTEL_IMAGER_REDIS_LOCK_MS', help: "render lock life, the longest wait for another instance's render", parse: milliseconds(10), default: D.redisLockMs }),
   badgeElementsFile: option({ flag: '--badge-elements <file>', env: 'HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS', help: "group badge element table: the CSV or JSON export of the emulator's guilds_elements", defaultText: 'gamedata/guilds_elements.csv (or .json) in the assets folder' }),
   badgePartsDir: option({ flag: '--badge-parts <dir>', env: 'HOTEL_IMAGER_AVATAR_BADGE_PARTS', help: 'folder of group badge part images (group_badge.nitro and/or badgepart_*.png|gif), searched before the assets folder', defaultText: 'none' }),
+  checkIntervalMs: option({
+    flag: '--check-interval <ms>',
+    env: 'HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS',
+    help: 'how often the assets folder is checked for a changed hotel (loaded without a restart once two checks agree); 0 = only on SIGHUP',
+    parse: checkInterval,
+    default: D.checkIntervalMs,
+  }),
   logLevel: option({ flag: '--log-level <level>', env: 'HOTEL_IMAGER_LOG_LEVEL', help: 'fatal, error, warn, info (one line per request), debug, trace or silent', parse: oneOf(LOG_LEVELS), default: D.logLevel }),
 } satisfies { [K in keyof AvatarServiceConfig]?: OptionDef<AvatarServiceConfig[K]> };
 
@@ -105,11 +112,12 @@ export function avatarConfigFromFlags(given: Record<string, unknown>, env: NodeJ
 
 /**
  * Fills in the sample kit when no assets were given, starts the service and stops it on SIGINT/SIGTERM
- * (unless `signals` is false: a caller running several services closes them all, see shutdown.ts).
+ * (unless `signals` is false: a caller running several services closes them all, see shutdown.ts). SIGHUP
+ * reloads the hotel from the assets folder at once (unless `hangup` is false).
  */
 export async function runAvatarService(
   cfg: AvatarServiceConfig,
-  { signals = true }: { signals?: boolean } = {},
+  { signals = true, hangup = true }: { signals?: boolean; hangup?: boolean } = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
   let assetsDir = cfg.assetsDir;
   if (assetsDir === undefined) {
@@ -121,8 +129,21 @@ export async function runAvatarService(
     { url: running.url, assets: assetsDir, workers: cfg.workers, cacheDir: cfg.diskCacheDir ?? null, redis: cfg.redisUrl === undefined ? null : redactRedisUrl(cfg.redisUrl) },
     `avatar service listening on ${running.url} (bound to ${describeBind(cfg.host, Number(new URL(running.url).port))}) — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
   );
-  if (signals) stopOnSignals([running.close]);
-  return { url: running.url, close: running.close };
+  let close = running.close;
+  if (hangup) {
+    // The reload logs its outcome itself ("hotel reloaded", or why not).
+    const reload = () => {
+      running.app.log.info({ assets: assetsDir }, 'SIGHUP: reloading the hotel');
+      void running.reload();
+    };
+    process.on('SIGHUP', reload);
+    close = async () => {
+      process.off('SIGHUP', reload);
+      await running.close();
+    };
+  }
+  if (signals) stopOnSignals([close]);
+  return { url: running.url, close };
 }
 
 /** Adds `avatar` under the `serve` command group. */

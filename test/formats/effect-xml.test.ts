@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEffectAnimationXml, parseEffectMapXml } from '../../src/formats/gamedata/effect-xml.js';
-import { readEffectAnimations, readEffectSwf } from '../../src/formats/flash/effect-library.js';
+import { readEffectHeader, readEffectSwf } from '../../src/formats/flash/effect-library.js';
 import { FormatError } from '../../src/formats/errors.js';
 import { effectSwf } from '../../src/samplekit/flash/effect-swf.js';
 import { figureSwf } from '../../src/samplekit/flash/figure-swf.js';
@@ -56,6 +56,6 @@ test('effect SWF: the library with its animations; only the animations without d
   const back = await readEffectSwf(swf, `${lib.name}.swf`);
   assert.deepEqual(JSON.parse(JSON.stringify(back.library.data)), JSON.parse(JSON.stringify(lib.data)));
   assert.deepEqual([...back.library.sprites.keys()].sort(), [...lib.sprites.keys()].sort());
-  assert.deepEqual(await readEffectAnimations(swf, `${lib.name}.swf`), back.animations);
+  assert.deepEqual((await readEffectHeader(swf, `${lib.name}.swf`)).animations, back.animations);
   await assert.rejects(readEffectSwf(figureSwf(lib), 'plain.swf'), /plain\.swf.*_animation is missing/);
 });

@@ -76,7 +76,7 @@ test('disk cache: survives a new instance, trims to its byte budget, clears torn
     const files = (await readdir(dir, { recursive: true })).map(String);
     assert.ok(!files.some((f) => f.includes('.tmp-')), 'torn write removed on open');
     assert.equal(second.getMemory(K('k1')), undefined);
-    const k1 = await second.getDisk(K('k1'));
+    const k1 = await second.getDisk(K('k1'), 'v');
     assert.ok(k1);
     assert.deepEqual(k1.body, bodies[0]);
     assert.equal(second.getMemory(K('k1'))?.etag, k1.etag, 'promoted to memory');
@@ -86,7 +86,7 @@ test('disk cache: survives a new instance, trims to its byte budget, clears torn
     assert.ok(st.bytes <= budget, `${st.bytes} ≤ ${budget}`);
     assert.equal(st.entries, 2);
     assert.equal(st.bytes, 2 * blocks, 'sizes on disk in whole blocks');
-    assert.equal(await second.getDisk(K('k2')), undefined, 'k2 was the oldest on disk (k1 was just read)');
+    assert.equal(await second.getDisk(K('k2'), 'v'), undefined, 'k2 was the oldest on disk (k1 was just read)');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 // Avatar service settings: defaults, environment variables, flags (flags win), and clear errors;
-// and a render pool pointed at a folder with no hotel fails to start with a message, not a hang.
+// and a folder with no hotel, or a worker that cannot build the hotel, fails with a message, not a hang.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import { avatarConfigFromFlags, defaultSampleKitDir } from '../../src/cli/serve-
 
 const avatarConfigFromEnv = (env: NodeJS.ProcessEnv) => avatarConfigFromFlags({}, env);
 import { RenderPool } from '../../src/server/avatar/render-pool.js';
+import { scanAvatarHotel } from '../../src/avatar/index.js';
 
 test('defaults: port 8081, the public Habbo imager and API, limits that never trip on page traffic', () => {
   const d = defaultAvatarConfig();
@@ -55,6 +56,14 @@ test('environment variables set every setting; flags win over them', () => {
   assert.equal(flags.assetsDir, '/srv/hotel', 'untouched settings keep the environment value');
 });
 
+test('the hotel check interval: 2 s as the furni service, from the environment or the flag, 0 = off, else at least 100 ms', () => {
+  assert.equal(defaultAvatarConfig().checkIntervalMs, 2000);
+  assert.equal(avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS: '0' }).checkIntervalMs, 0);
+  assert.equal(avatarConfigFromFlags({ checkInterval: '500' }, { HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS: '0' }).checkIntervalMs, 500);
+  assert.throws(() => avatarConfigFromFlags({ checkInterval: '10' }, {}), /^UsageError: --check-interval must be 0 \(no polling\) or a whole number of milliseconds ≥ 100, got "10"$/);
+  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS: 'often' }), /HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS must be 0 \(no polling\)/);
+});
+
 test('bad settings are refused with the name of the setting', () => {
   assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_PORT: 'eighty' }), /^UsageError: HOTEL_IMAGER_AVATAR_PORT must be a port number from 0 to 65535, got "eighty"$/);
   assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_FALLBACK_URL: 'not a url' }), /HOTEL_IMAGER_FALLBACK_URL must be an absolute http:\/\/ or https:\/\/ URL/);
@@ -67,15 +76,22 @@ test('the sample kit goes under HOTEL_IMAGER_CACHE, else the XDG cache folder', 
   assert.equal(defaultSampleKitDir({ XDG_CACHE_HOME: '/x' }), join('/x', 'hotel-imager', 'sample-kit'));
 });
 
-test('a render pool over a folder without a hotel fails to start, saying why', async () => {
+test('a folder without a hotel is refused before any worker starts, saying why; a worker that cannot build the hotel fails the pool', async () => {
   const empty = await mkdtemp(join(tmpdir(), 'no-hotel-'));
+  const kitDir = await mkdtemp(join(tmpdir(), 'pool-bad-'));
   try {
+    await assert.rejects(scanAvatarHotel(empty), /has neither gamedata\/FigureData\.json \(Nitro layout\) nor gamedata\/figuredata\.xml/);
+    const { ensureSampleKit } = await import('../../src/samplekit/index.js');
+    await ensureSampleKit(kitDir);
+    const snap = await scanAvatarHotel(kitDir);
+    const broken = { ...snap, sources: { ...snap.sources, figureData: null as unknown as typeof snap.sources.figureData } };
     await assert.rejects(
-      RenderPool.start({ assetsDir: empty, workers: 1, maxQueue: 1, maxQueueWaitMs: 1000, renderTimeoutMs: 1000 }),
+      RenderPool.start({ hotel: { generation: 1, snapshot: broken }, workers: 1, maxQueue: 1, maxQueueWaitMs: 1000, renderTimeoutMs: 1000 }),
       /render worker could not load the assets/,
     );
   } finally {
     await rm(empty, { recursive: true, force: true });
+    await rm(kitDir, { recursive: true, force: true });
   }
 });
 
@@ -91,7 +107,7 @@ test('memory defaults: one library budget split across the workers, the whole se
     const { ensureSampleKit } = await import('../../src/samplekit/index.js');
     await ensureSampleKit(kitDir);
     for (const [workers, total, each] of [[2, 64 * MiB, 32 * MiB], [3, undefined, Math.floor((256 * MiB) / 3)]] as const) {
-      const pool = await RenderPool.start({ assetsDir: kitDir, workers, libraryCacheBytes: total, maxQueue: 1, maxQueueWaitMs: 1000, renderTimeoutMs: 10_000 });
+      const pool = await RenderPool.start({ hotel: { generation: 1, snapshot: await scanAvatarHotel(kitDir) }, workers, libraryCacheBytes: total, maxQueue: 1, maxQueueWaitMs: 1000, renderTimeoutMs: 10_000 });
       try {
         assert.equal(pool.stats().libraryBytesPerWorker, each, `${workers} workers share ${total ?? 'the default'}`);
       } finally {

@@ -1,7 +1,8 @@
 // The avatar service over a real socket, the §4.1/§4.2 rows avatar-http.test.ts leaves out (gesture,
 // frames, boolean spellings, held items and aliases, unknown tokens, head_direction and head turn), the
 // fallback reasons that need a forced failure (queue wait, unloadable asset, render timeout, a worker
-// crash), the asset identity in cache keys and ETags, and the user lookup's edge cases.
+// crash), what cache keys and ETags depend on (what each render reads of the hotel), and the user
+// lookup's edge cases.
 // Every comparison is on the response bytes, and each "same bytes" check has a "different bytes" partner
 // so it cannot pass by a parameter simply being ignored.
 import { after, before, test } from 'node:test';
@@ -203,7 +204,7 @@ test('a repeated parameter is part of the key as sent: cb=1&cb=2 is not cb=1', a
   await stop(s);
 });
 
-test('asset identity: cache keys and ETags change when the hotel changes its avatar data or libraries', async () => {
+test('cache keys and ETags follow what each render reads: a change elsewhere in the hotel keeps them, a change of a library it reads does not', async () => {
   const assets = join(scratch, 'kit-identity');
   await cp(kit, assets, { recursive: true });
   const dir = join(scratch, 'identity-cache');
@@ -223,31 +224,49 @@ test('asset identity: cache keys and ETags change when the hotel changes its ava
   assert.equal(unchanged.etag, first.etag);
   assert.equal(unchanged.id, first.id);
 
-  // Same pixels, different gamedata bytes: a new identity, a new entry, a new ETag.
+  // The figure map re-indented: the same hotel (documents count by meaning).
   const map = join(assets, 'gamedata', 'FigureMap.json');
-  await writeFile(map, (await readFile(map, 'utf8')) + '\n');
-  const edited = await run();
-  assert.notEqual(edited.id, first.id);
-  assert.equal(edited.source, 'render', 'changed figure map: rendered afresh, not served from disk');
-  assert.notEqual(edited.etag, first.etag);
-  assert.ok(edited.body.equals(first.body));
+  const mapDoc = JSON.parse(await readFile(map, 'utf8')) as { libraries: { id: string; parts: { id: number; type: string }[] }[] };
+  await writeFile(map, JSON.stringify(mapDoc));
+  const reindented = await run();
+  assert.equal(reindented.id, first.id);
+  assert.equal(reindented.source, 'disk');
 
-  // A library touched but not changed (a copy, a redeploy): the same identity, served from disk.
+  // The figure map changed for a part this figure does not wear: another hotel, the same key and ETag.
+  mapDoc.libraries.find((l) => l.id === 'hat_U_kitcap')!.parts.push({ id: 5003, type: 'ha' });
+  await writeFile(map, JSON.stringify(mapDoc));
+  const elsewhere = await run();
+  assert.notEqual(elsewhere.id, first.id);
+  assert.equal(elsewhere.source, 'disk', 'nothing this render reads changed: served from disk');
+  assert.equal(elsewhere.etag, first.etag);
+
+  // A library touched but not changed (a copy, a redeploy): the same hotel.
   const lib = join(assets, 'bundled', 'figure', 'hh_human_body.nitro');
   await utimes(lib, new Date(), new Date(Date.now() + 60_000));
   const touched = await run();
-  assert.equal(touched.id, edited.id, 'identity is by content, not modification time');
+  assert.equal(touched.id, elsewhere.id, 'identity is by content, not modification time');
   assert.equal(touched.source, 'disk');
 
-  // A library replaced with other bytes (same sprites, its JSON written differently): a new identity.
-  const entries = readNitroBundle(await readFile(lib), lib);
-  const rewritten = [...entries].map(([name, data]): [string, Buffer] =>
-    name.endsWith('.json') ? [name, Buffer.from(JSON.stringify(JSON.parse(data.toString('utf8')), null, 1))] : [name, data],
-  );
-  await writeFile(lib, writeNitroBundle(rewritten));
+  // A library this figure does not read, replaced: its key and ETag stay.
+  const rewrite = async (file: string) => {
+    const entries = readNitroBundle(await readFile(file), file);
+    const rewritten = [...entries].map(([name, data]): [string, Buffer] =>
+      name.endsWith('.json') ? [name, Buffer.from(JSON.stringify(JSON.parse(data.toString('utf8')), null, 1))] : [name, data],
+    );
+    await writeFile(file, writeNitroBundle(rewritten));
+  };
+  await rewrite(join(assets, 'bundled', 'figure', 'hat_U_kitcap.nitro'));
+  const otherLib = await run();
+  assert.notEqual(otherLib.id, touched.id);
+  assert.equal(otherLib.source, 'disk');
+  assert.equal(otherLib.etag, first.etag);
+
+  // A library it reads, replaced with other bytes (same sprites, its JSON written differently): a new key and ETag.
+  await rewrite(lib);
   const replaced = await run();
-  assert.notEqual(replaced.id, edited.id);
+  assert.notEqual(replaced.id, otherLib.id);
   assert.equal(replaced.source, 'render');
+  assert.notEqual(replaced.etag, first.etag);
   assert.ok(replaced.body.equals(first.body), 'same sprites, same pixels');
 });
 
@@ -298,8 +317,8 @@ test('a worker that crashes under a render is not cached as a failure: the next 
   const s = await start({}, {
     wrapRenderer: (real) => ({
       ...real,
-      render: (key, req) => {
-        const job = real.render(key, req);
+      render: (key, req, hotel) => {
+        const job = real.render(key, req, hotel);
         if (crashNext) {
           crashNext = false;
           void slots()[0]!.worker.terminate(); // the job was posted to this worker: it dies under it

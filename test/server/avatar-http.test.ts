@@ -11,7 +11,7 @@ import { defaultAvatarConfig, type AvatarServiceConfig } from '../../src/server/
 import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../src/server/avatar/index.js';
 import { pngFrameCount } from '../../src/server/avatar/png-frames.js';
 import { ENTRY_OVERHEAD } from '../../src/server/avatar/image-cache.js';
-import { RENDERER_VERSION } from '../../src/avatar/index.js';
+import { RENDERER_VERSION, scanAvatarHotel } from '../../src/avatar/index.js';
 import { deadBase, startFakeUserApi, testAvatarConfig, TEST_FALLBACK, type FakeApi } from './avatar-fixtures.js';
 
 const FALLBACK = TEST_FALLBACK;
@@ -346,9 +346,9 @@ test('unexpected: any other failure is a fallback too, never a 5xx', async () =>
   const s = await start({}, {
     wrapRenderer: (real) => ({
       ...real,
-      render: async (key, req) => {
+      render: async (key, req, hotel) => {
         if (req.figure.startsWith('hd-180-1.ch-215-')) throw new TypeError('simulated defect outside the renderer');
-        return real.render(key, req);
+        return real.render(key, req, hotel);
       },
     }),
   });
@@ -433,7 +433,7 @@ test('garbage never produces a 5xx', async () => {
 
 test('render pool: a full queue refuses at once; a dead worker fails only its job and is replaced', async () => {
   const { RenderPool, RenderBusyError, RenderCrashError } = await import('../../src/server/avatar/render-pool.js');
-  const pool = await RenderPool.start({ assetsDir: kit, workers: 1, maxQueue: 1, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
+  const pool = await RenderPool.start({ hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) }, workers: 1, maxQueue: 1, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
   try {
     const req = (direction: number) => ({
       figure: FIG, direction, headDirection: direction, size: 'l' as const, action: 'wav', gesture: '', headOnly: false, animated: true, frames: 0,
@@ -460,7 +460,7 @@ test('render pool: a full queue refuses at once; a dead worker fails only its jo
 
 test('render pool: a busy worker holds its next job; when it dies, the job behind the lost one is rendered by its replacement', async () => {
   const { RenderPool, RenderCrashError } = await import('../../src/server/avatar/render-pool.js');
-  const pool = await RenderPool.start({ assetsDir: kit, workers: 1, maxQueue: 8, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
+  const pool = await RenderPool.start({ hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) }, workers: 1, maxQueue: 8, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
   try {
     const req = (direction: number) => ({
       figure: FIG, direction, headDirection: direction, size: 'l' as const, action: 'wav', gesture: '', headOnly: false, animated: true, frames: 0,

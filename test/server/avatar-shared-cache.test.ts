@@ -171,11 +171,11 @@ describe('a shared store that fails', () => {
     const one = new SharedAvatarCache(store, { imageTtlMs: 60_000, lockMs: 150 });
     const two = new SharedAvatarCache(store, { imageTtlMs: 60_000, lockMs: 150 });
     const key = 'k'.repeat(64);
-    const holder = await one.claim(key);
+    const holder = await one.claim(key, 'h');
     assert.equal(holder.kind, 'render');
     // `one` never releases (it died): `two` waits, then takes the expired lock and renders.
     const t0 = Date.now();
-    const waiter = await two.claim(key);
+    const waiter = await two.claim(key, 'h');
     assert.equal(waiter.kind, 'render');
     assert.ok(waiter.kind === 'render' && waiter.token, 'the waiter holds the lock now');
     assert.ok(Date.now() - t0 >= 100, 'it waited for the lock to expire');
@@ -187,9 +187,9 @@ describe('a shared store that fails', () => {
     const one = new SharedAvatarCache(store, { imageTtlMs: 60_000, lockMs: 5000 });
     const two = new SharedAvatarCache(store, { imageTtlMs: 60_000, lockMs: 5000 });
     const key = 'e'.repeat(64);
-    const holder = await one.claim(key);
+    const holder = await one.claim(key, 'h');
     assert.equal(holder.kind, 'render');
-    const waiting = two.claim(key);
+    const waiting = two.claim(key, 'h');
     const png = await encodePng(createImage(3, 2));
     setTimeout(() => one.release(key, holder.kind === 'render' ? holder.token : undefined, { image: png }), 30);
     const got = await waiting;

@@ -17,14 +17,14 @@ export async function readEffectSwf(swf: Uint8Array, file: string): Promise<{ li
   return { library: { ...library, data: { ...library.data, animations } as AssetLibrary['data'] }, animations };
 }
 
-/** Only the `animations` block, without decoding a bitmap: what a hotel reads of every effect at load. */
-export async function readEffectAnimations(swf: Uint8Array, file: string): Promise<Record<string, EffectAnimationJson>> {
-  return animationsOf(await readSwf(swf, file, { images: false }));
-}
-
-/** The `animations` block and the names of the manifest's assets and aliases, without decoding a bitmap. */
+/**
+ * The `animations` block and the names of the manifest's assets and aliases, without decoding a bitmap:
+ * what a hotel reads of every effect at load. The manifest is parsed too (and thrown on), so a library
+ * whose sprites could never load is found at load.
+ */
 export async function readEffectHeader(swf: Uint8Array, file: string): Promise<{ animations: Record<string, EffectAnimationJson>; assetNames: string[] }> {
   const doc = await readSwf(swf, file, { images: false });
+  figureLibraryFromSwf(doc);
   return { animations: animationsOf(doc), assetNames: manifestNames(doc) };
 }
 

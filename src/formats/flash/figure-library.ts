@@ -26,6 +26,14 @@ export async function readFigureSwf(swf: Uint8Array, file: string, opts: FigureS
   return figureLibraryFromSwf(await readSwf(swf, file), opts);
 }
 
+/**
+ * Checks a figure SWF without decoding a bitmap: the header, the compressed body, the tags and the
+ * `<name>_manifest` document (what a hotel checks of every library when it loads). Throws what is wrong.
+ */
+export async function checkFigureSwf(swf: Uint8Array, file: string): Promise<void> {
+  figureLibraryFromSwf(await readSwf(swf, file, { images: false }));
+}
+
 export function figureLibraryFromSwf(doc: SwfDocument, opts: FigureSwfOptions = {}): AssetLibrary {
   const view = viewSwfLibrary(doc, doc.file.replace(/^.*[\\/]/, '').replace(/\.swf$/i, ''));
   const name = view.documentClass;

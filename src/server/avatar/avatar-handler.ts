@@ -160,7 +160,7 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
       const query = withFixedParameters(q < 0 ? '' : url.slice(q + 1), fixed);
       const answer = await service.answer(query, client, reqId);
       // A `?figure=` image never changes for its URL: the next request for it is answered from memory.
-      if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL) hot.set(url, answer.key);
+      if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL) hot.set(url, answer.key, answer.generation);
       [status, bytes] = sendAnswer(req, res, answer);
       if (answer.kind === 'image') cache = answer.source;
     } catch (err) {

@@ -1,6 +1,7 @@
 // What /avatar.png answers, independent of the HTTP framework: parse, resolve a username, look in the
 // caches, guard uncached renders with the limits, render in the pool, and turn every failure into the
-// spec's fallback redirect (never a 5xx).
+// spec's fallback redirect (never a 5xx). Each request plans, keys and renders with the hotel in service
+// when it arrived (a reload swaps in a new one between requests, never during one).
 import { LRUCache } from 'lru-cache';
 import { avatarRequest, usesEffects, type AvatarPose, type AvatarRequest } from '../../avatar/request.js';
 import { sha256Hex } from '../../util/hash.js';
@@ -17,17 +18,34 @@ import { type UserLookup } from './user-lookup.js';
 export const FIGURE_CACHE_CONTROL = 'public, max-age=31536000, immutable, stale-while-revalidate=86400';
 export const USER_CACHE_CONTROL = 'public, max-age=3600, stale-while-revalidate=86400';
 
-/** What the service needs from the renderer side: the pool for pixels, the hotel for a cheap frame count. */
-export interface AvatarRenderer {
+/** One loaded hotel as requests plan with it (a generation: see hotel-reload.ts). */
+export interface HotelView {
+  readonly generation: number;
+  /** Names the whole hotel: remembered failures are shared only between instances serving the same one. */
+  readonly identity: string;
+  /** Frames of the request's loop (1 = still); no library is loaded. */
   frameCount(req: AvatarRequest): number;
-  render(key: string, req: AvatarRequest): Promise<RenderOutput>;
-  renderDebug(req: AvatarRequest): Promise<DebugRenderOutput>;
+  /**
+   * The first line of the request's cache key, part of its ETag: the renderer version and the digest of
+   * what its render reads from this hotel (`renderInputs`). A reload that leaves those alone keeps it.
+   */
+  keyVersion(req: AvatarRequest): string;
 }
+
+/** What the service needs from the renderer side: the hotel in service, and the pool for pixels. */
+export interface AvatarRenderer {
+  hotel(): HotelView;
+  render(key: string, req: AvatarRequest, hotel: HotelView): Promise<RenderOutput>;
+  renderDebug(req: AvatarRequest, hotel: HotelView): Promise<DebugRenderOutput>;
+  /** Resolves true once a hotel newer than `generation` is in service (looking at the folder now), false after `ms`. */
+  newerHotel(generation: number, ms: number): Promise<boolean>;
+}
+
+/** The render found a library file changed since its hotel was read (`asset-changed`, library.ts). */
+const CHANGED_UNDER_IT = 'asset-changed';
 
 export interface AvatarServiceDeps {
   renderer: AvatarRenderer;
-  /** Renderer version and the hotel's asset identity: the first line of every cache key, part of every ETag. */
-  rendererVersion: string;
   cache: ImageCache;
   users: UserLookup;
   clientRate: ClientRateLimiter;
@@ -35,18 +53,16 @@ export interface AvatarServiceDeps {
   fallbackUrl: string;
   /** How long a failed key answers render-failed-cached without retrying. */
   failureTtlMs: number;
-  /**
-   * The identity of the hotel's effect files (EffectMap + effect libraries): added to the key of effect and
-   * dance requests only, so an updated effect gets fresh renders while no other key changes.
-   */
-  effectsVersion?: string;
+  /** Longest wait for the next hotel when a render found its hotel's files changed under it. */
+  changedWaitMs: number;
   /** The cache every instance shares (Redis), behind the memory and disk caches; undefined = none. */
   shared?: SharedAvatarCache;
   log?: (level: 'info' | 'warn', msg: string, fields: Record<string, unknown>) => void;
 }
 
 export type AvatarAnswer =
-  | { kind: 'image'; image: CachedImage; key: string; cacheControl: string; source: ImageSource }
+  /** `generation`: of the hotel the key was made with (the URL map keeps keys of the hotel in service only). */
+  | { kind: 'image'; image: CachedImage; key: string; cacheControl: string; source: ImageSource; generation: number }
   | { kind: 'bad-request'; reason: string }
   | { kind: 'fallback'; reason: FallbackReason; location: string; detail: string };
 
@@ -88,6 +104,7 @@ const failureBytes = (f: Failure): number => 2 * (f.code.length + f.message.leng
  */
 function rememberedFailure(err: unknown): Failure | undefined {
   if (err instanceof RenderBusyError || err instanceof RenderCrashError) return undefined;
+  if (err instanceof RenderFailedError && err.code === CHANGED_UNDER_IT) return undefined;
   const e = err as Error & { code?: string };
   return { code: String(e?.code ?? e?.name ?? 'Error').slice(0, MAX_FAILURE_TEXT), message: String(e?.message ?? err).slice(0, MAX_FAILURE_TEXT) };
 }
@@ -97,59 +114,78 @@ export class AvatarService {
   private readonly pending = new Map<string, Promise<{ image: CachedImage; source: ImageSource }>>();
   readonly fallbackCounts: Record<FallbackReason, number>;
   private renders = 0;
+  /** Requests whose render found the hotel's files changed, answered from the hotel loaded after. */
+  private changedRetries = 0;
 
   constructor(private readonly deps: AvatarServiceDeps) {
     this.failures = new LRUCache<string, Failure>({ maxSize: FAILURE_CACHE_BYTES, sizeCalculation: failureBytes, ttl: Math.max(1, deps.failureTtlMs) });
     this.fallbackCounts = Object.fromEntries(FALLBACK_REASONS.map((r) => [r, 0])) as Record<FallbackReason, number>;
   }
 
-  /** The answer to one /avatar.png query; `reqId` goes on the log line of a fallback. */
-  async answer(rawQuery: string, client: string, reqId?: string): Promise<AvatarAnswer> {
+  /**
+   * The answer to one /avatar.png query; `reqId` goes on the log line of a fallback. `retried`: a second
+   * try on a newer hotel after the first found its files changed; the limits were charged by the first.
+   */
+  async answer(rawQuery: string, client: string, reqId?: string, retried = false): Promise<AvatarAnswer> {
     const parsed = parseAvatarQuery(rawQuery);
     if (!parsed.ok) return { kind: 'bad-request', reason: parsed.reason };
     const { identity, pose, pairs } = parsed.query;
     const fallback = (reason: FallbackReason, detail: string): AvatarAnswer => this.fallback(reason, detail, identity, pose, reqId);
+    const hotel = this.deps.renderer.hotel();
     try {
       // A `?figure=` request needs no lookup: no await, no extra turn of the event loop.
       const figure = identity.kind === 'figure' ? { ok: true as const, figure: identity.figure } : await this.figureOf(identity);
       if (!figure.ok) return fallback('user-unresolved', figure.detail);
-      const req = this.request(figure.figure, pose);
-      const key = avatarCacheKey({
-        pairs,
-        identity,
-        resolvedFigure: figure.figure,
-        animates: req.animated,
-        rendererVersion: this.keyVersion(req),
-      });
+      const req = this.request(figure.figure, pose, hotel);
+      const version = this.keyVersion(req, hotel);
+      const key = avatarCacheKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: version });
       const cacheControl = identity.kind === 'figure' ? FIGURE_CACHE_CONTROL : USER_CACHE_CONTROL;
+      const answer = (image: CachedImage, source: ImageSource): AvatarAnswer => ({ kind: 'image', image, key, cacheControl, source, generation: hotel.generation });
       const hot = this.deps.cache.getMemory(key);
-      if (hot) return { kind: 'image', image: hot, key, cacheControl, source: 'memory' };
-      const onDisk = this.deps.cache.hasDisk ? await this.deps.cache.getDisk(key) : undefined;
-      if (onDisk) return { kind: 'image', image: onDisk, key, cacheControl, source: 'disk' };
+      if (hot) return answer(hot, 'memory');
+      const onDisk = this.deps.cache.hasDisk ? await this.deps.cache.getDisk(key, version) : undefined;
+      if (onDisk) return answer(onDisk, 'disk');
       let failed = this.failures.get(key);
       if (!failed && this.deps.shared && !this.pending.has(key)) {
-        const found = await this.deps.shared.lookup(key);
-        if (found.image) return { kind: 'image', image: this.keep(key, found.image), key, cacheControl, source: 'redis' };
+        const found = await this.deps.shared.lookup(key, hotel.identity);
+        if (found.image) return answer(this.keep(key, found.image, version), 'redis');
         if (found.failure) {
           failed = found.failure;
-          this.failures.set(key, failed);
+          this.remember(key, failed, hotel);
         }
       }
       if (failed) return fallback('render-failed-cached', `${failed.code}: ${failed.message}`);
       let job = this.pending.get(key);
       if (!job) {
         // Only a new render costs the client's rate and the instance's budget; joining one is free.
-        if (!this.deps.clientRate.take(client)) return fallback('rate-limited', `client ${client} is over its render rate`);
-        if (!this.deps.budget.take()) return fallback('no-budget', 'the render budget of this window is spent');
-        job = this.startRender(key, req);
+        if (!retried && !this.deps.clientRate.take(client)) return fallback('rate-limited', `client ${client} is over its render rate`);
+        if (!retried && !this.deps.budget.take()) return fallback('no-budget', 'the render budget of this window is spent');
+        job = this.startRender(key, version, req, hotel);
       }
       const done = await job;
-      return { kind: 'image', image: done.image, key, cacheControl, source: done.source };
+      return answer(done.image, done.source);
     } catch (err) {
+      if (err instanceof RenderFailedError && err.code === CHANGED_UNDER_IT) {
+        // The folder changed under the hotel in service (a reload under way): render on the next one.
+        if (!retried && (await this.deps.renderer.newerHotel(hotel.generation, this.deps.changedWaitMs))) {
+          this.changedRetries++;
+          return this.answer(rawQuery, client, reqId, true);
+        }
+        // Still changing: a passing state, like a full queue.
+        return fallback('busy', retried ? `${err.message} (again, on the next hotel)` : `${err.message}; no newer hotel loaded within ${this.deps.changedWaitMs} ms`);
+      }
       if (err instanceof RenderBusyError) return fallback('busy', err.message);
       if (err instanceof RenderFailedError) return fallback('render-failed', `${err.code}: ${err.message}`);
       return fallback('unexpected', (err as Error)?.message ?? String(err));
     }
+  }
+
+  /**
+   * A new hotel is in service: failures remembered under the old one are forgotten (a set that was
+   * missing may exist now). Keys of unchanged renders are unchanged, so their images stay cached.
+   */
+  hotelSwapped(): void {
+    this.failures.clear();
   }
 
   /** A fresh render with the layer description, for /render; never cached. */
@@ -158,13 +194,14 @@ export class AvatarService {
     if (!parsed.ok) return { kind: 'bad-request', reason: parsed.reason };
     const { identity, pose, pairs } = parsed.query;
     let req: AvatarRequest | undefined;
+    const hotel = this.deps.renderer.hotel();
     try {
       const figure = await this.figureOf(identity);
       if (!figure.ok) return { kind: 'failed', reason: 'user-unresolved', detail: figure.detail };
-      req = this.request(figure.figure, pose);
-      const canonicalKey = canonicalAvatarKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: this.keyVersion(req) });
+      req = this.request(figure.figure, pose, hotel);
+      const canonicalKey = canonicalAvatarKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: this.keyVersion(req, hotel) });
       if (!this.deps.clientRate.take(client)) return { kind: 'failed', req, reason: 'rate-limited', detail: `client ${client} is over its render rate` };
-      const output = await this.deps.renderer.renderDebug(req);
+      const output = await this.deps.renderer.renderDebug(req, hotel);
       return { kind: 'debug', req, key: sha256Hex(canonicalKey), canonicalKey, output };
     } catch (err) {
       const reason: FallbackReason = err instanceof RenderBusyError ? 'busy' : err instanceof RenderFailedError ? 'render-failed' : 'unexpected';
@@ -178,9 +215,10 @@ export class AvatarService {
     return this.deps.cache.getMemory(key);
   }
 
-  stats(): { renders: number; inFlight: number; recentFailures: number; recentFailureBytes: number; fallbacks: Record<FallbackReason, number> } {
+  stats(): { renders: number; inFlight: number; recentFailures: number; recentFailureBytes: number; changedRetries: number; fallbacks: Record<FallbackReason, number> } {
     return {
       renders: this.renders,
+      changedRetries: this.changedRetries,
       inFlight: this.pending.size,
       recentFailures: this.failures.size,
       recentFailureBytes: this.failures.calculatedSize,
@@ -194,66 +232,74 @@ export class AvatarService {
     return found.ok ? { ok: true, figure: found.figure } : { ok: false, detail: `${found.reason}: ${found.detail}` };
   }
 
-  /** The first line of a cache key: the renderer and assets (and the GIF revision for a GIF), plus the effect files for an effect or dance request. */
-  private keyVersion(req: AvatarRequest): string {
-    const effects = this.deps.effectsVersion;
-    const version = req.format === 'gif' ? `${this.deps.rendererVersion}/gif${GIF_KEY_REVISION}` : this.deps.rendererVersion;
-    return effects && usesEffects(req) ? `${version}/fx${EFFECT_KEY_REVISION}:${effects}` : version;
+  /**
+   * The first line of a cache key: the hotel's (renderer version and what the render reads), the GIF
+   * revision for a GIF, and the effect key revision for an effect or dance request.
+   */
+  private keyVersion(req: AvatarRequest, hotel: HotelView): string {
+    const version = req.format === 'gif' ? `${hotel.keyVersion(req)}/gif${GIF_KEY_REVISION}` : hotel.keyVersion(req);
+    return usesEffects(req) ? `${version}/fx${EFFECT_KEY_REVISION}` : version;
   }
 
   /**
    * The renderer's request: the normalized pose with its figure, settled on the pose's loop under this
    * crop (`settleLoop`: a pose that cannot animate is the plain still). Only a loop is counted.
    */
-  private request(figure: string, pose: AvatarPose): AvatarRequest {
-    return avatarRequest(figure, pose, (req) => this.deps.renderer.frameCount(req));
+  private request(figure: string, pose: AvatarPose, hotel: HotelView): AvatarRequest {
+    return avatarRequest(figure, pose, (req) => hotel.frameCount(req));
   }
 
-  private startRender(key: string, req: AvatarRequest): Promise<{ image: CachedImage; source: ImageSource }> {
-    const job = (this.deps.shared ? this.renderShared(this.deps.shared, key, req) : this.renderHere(key, req).then((image) => ({ image, source: 'render' as const })))
+  private startRender(key: string, version: string, req: AvatarRequest, hotel: HotelView): Promise<{ image: CachedImage; source: ImageSource }> {
+    const shared = this.deps.shared;
+    const job = (shared ? this.renderShared(shared, key, version, req, hotel) : this.renderHere(key, version, req, hotel).then((image) => ({ image, source: 'render' as const })))
       .finally(() => this.pending.delete(key));
     this.pending.set(key, job);
     return job;
   }
 
   /** One render across instances: this one renders under the shared lock, or takes another's result. */
-  private async renderShared(shared: SharedAvatarCache, key: string, req: AvatarRequest): Promise<{ image: CachedImage; source: ImageSource }> {
-    const claim = await shared.claim(key);
-    if (claim.kind === 'image') return { image: this.keep(key, claim.body), source: 'redis' };
+  private async renderShared(shared: SharedAvatarCache, key: string, version: string, req: AvatarRequest, hotel: HotelView): Promise<{ image: CachedImage; source: ImageSource }> {
+    const claim = await shared.claim(key, hotel.identity);
+    if (claim.kind === 'image') return { image: this.keep(key, claim.body, version), source: 'redis' };
     if (claim.kind === 'failed') {
-      this.failures.set(key, claim.failure);
+      this.remember(key, claim.failure, hotel);
       throw new RenderFailedError(claim.failure.code, claim.failure.message);
     }
     try {
-      const image = await this.renderHere(key, req);
+      const image = await this.renderHere(key, version, req, hotel);
       shared.release(key, claim.token, { image: image.body });
       return { image, source: 'render' };
     } catch (err) {
       const failure = rememberedFailure(err);
-      shared.release(key, claim.token, failure && { failure, ttlMs: Math.max(1, this.deps.failureTtlMs) });
+      shared.release(key, claim.token, failure && { failure, ttlMs: Math.max(1, this.deps.failureTtlMs), scope: hotel.identity });
       throw err;
     }
   }
 
-  private renderHere(key: string, req: AvatarRequest): Promise<CachedImage> {
+  private renderHere(key: string, version: string, req: AvatarRequest, hotel: HotelView): Promise<CachedImage> {
     return this.deps.renderer
-      .render(key, req)
+      .render(key, req, hotel)
       .then((out) => {
         this.renders++;
-        const image = cachedImage(out.body, out.frames, this.deps.rendererVersion);
+        const image = cachedImage(out.body, out.frames, version);
         this.deps.cache.put(key, image);
         return image;
       })
       .catch((err: unknown) => {
         const failure = rememberedFailure(err);
-        if (failure) this.failures.set(key, failure);
+        if (failure) this.remember(key, failure, hotel);
         throw err;
       });
   }
 
+  /** A failure is remembered only while the hotel that produced it is in service. */
+  private remember(key: string, failure: Failure, hotel: HotelView): void {
+    if (hotel.generation === this.deps.renderer.hotel().generation) this.failures.set(key, failure);
+  }
+
   /** An image from the shared cache, kept in this instance's caches too. */
-  private keep(key: string, body: Buffer): CachedImage {
-    const image = cachedImage(body, imageFrameCount(body), this.deps.rendererVersion);
+  private keep(key: string, body: Buffer, version: string): CachedImage {
+    const image = cachedImage(body, imageFrameCount(body), version);
     this.deps.cache.put(key, image);
     return image;
   }

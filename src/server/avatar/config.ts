@@ -1,7 +1,7 @@
 // Avatar service settings: the defaults and the whole-configuration check. The command line reads
 // flags and environment variables (src/cli/serve-avatar.ts); every setting is in docs/avatar-service.md.
 import { availableParallelism } from 'node:os';
-import { milliseconds, parseSetting, port, redisUrl, url, wholeNumber } from '../../settings/values.js';
+import { BadValueError, milliseconds, parseSetting, port, redisUrl, url, wholeNumber, type Parser } from '../../settings/values.js';
 import { DEFAULT_HOST } from '../http-server.js';
 import { type LogLevel } from '../request-log.js';
 import { DEFAULT_USER_TIMEOUT_MS } from './user-lookup.js';
@@ -47,6 +47,11 @@ export interface AvatarServiceConfig {
   badgePartsDir?: string;
   /** The guilds_elements export (CSV or JSON); default gamedata/guilds_elements.csv in the asset folder. */
   badgeElementsFile?: string;
+  /**
+   * How often the asset folder is looked at for a changed hotel (a change is loaded once two looks in a
+   * row agree); 0 = never (SIGHUP still reloads).
+   */
+  checkIntervalMs: number;
 }
 
 const MiB = 1024 * 1024;
@@ -79,8 +84,23 @@ export function defaultAvatarConfig(): AvatarServiceConfig {
     redisImageTtlMs: 7 * 24 * 60 * 60 * 1000,
     redisTimeoutMs: 75,
     redisLockMs: 5000,
+    // As the furni service looks at its corpus.
+    checkIntervalMs: 2000,
   };
 }
+
+/** 0 (no polling) or at least 100 ms: each look stats every library file, too much to do continuously. */
+export const checkInterval: Parser<number> = (text) => {
+  const expected = '0 (no polling) or a whole number of milliseconds ≥ 100';
+  let n: number;
+  try {
+    n = milliseconds()(text);
+  } catch {
+    throw new BadValueError(expected);
+  }
+  if (n > 0 && n < 100) throw new BadValueError(expected);
+  return n;
+};
 
 /**
  * Checks a whole configuration (the command line checks each value as it reads it; this also covers
@@ -99,5 +119,6 @@ export function validateAvatarConfig(cfg: AvatarServiceConfig): AvatarServiceCon
   parseSetting('redisTimeoutMs', String(cfg.redisTimeoutMs), milliseconds(1));
   parseSetting('redisLockMs', String(cfg.redisLockMs), milliseconds(10));
   parseSetting('redisImageTtlMs', String(cfg.redisImageTtlMs), milliseconds(1000));
+  parseSetting('checkIntervalMs', String(cfg.checkIntervalMs), checkInterval);
   return cfg;
 }

@@ -22,8 +22,11 @@ export interface HotUrlStats {
 
 export class HotUrls {
   private readonly map: LRUCache<string, string>;
+  /** The hotel generation whose keys the map holds: a reload may change a URL's key. */
+  private generation = 0;
 
-  constructor(readonly maxBytes: number) {
+  constructor(readonly maxBytes: number, generation = 0) {
+    this.generation = generation;
     // req.url is Latin-1 text (one byte a character); a URL longer than the whole budget is not kept.
     this.map = new LRUCache<string, string>({ maxSize: Math.max(1, maxBytes), sizeCalculation: (_key, url) => url.length + HOT_URL_OVERHEAD });
   }
@@ -32,9 +35,16 @@ export class HotUrls {
     return this.map.get(url);
   }
 
-  set(url: string, key: string): void {
-    if (url.length > HOT_URL_MAX_LENGTH) return;
+  /** Keeps `url` → `key` when the key was made with the hotel generation whose keys the map holds (default: it was). */
+  set(url: string, key: string, generation = this.generation): void {
+    if (url.length > HOT_URL_MAX_LENGTH || generation !== this.generation) return;
     this.map.set(url, key);
+  }
+
+  /** A new hotel is in service: forget every URL (a request planned before the swap cannot add one back). */
+  reset(generation: number): void {
+    this.generation = generation;
+    this.map.clear();
   }
 
   delete(url: string): void {

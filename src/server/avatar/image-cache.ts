@@ -25,8 +25,6 @@ export interface ImageCacheOptions {
   /** Directory for the disk cache; undefined disables it. */
   diskDir?: string;
   diskBytes: number;
-  /** Renderer version + asset identity, part of every ETag (see imageEtag). */
-  etagVersion?: string;
 }
 
 export interface ImageCacheStats {
@@ -53,8 +51,9 @@ function checkKey(key: string): void {
   if (!KEY.test(key)) throw new Error('an image cache key is a SHA-256 digest in hex');
 }
 /**
- * Strong ETag of the bytes and of what made them (`version`: renderer version + asset identity), so a
- * client revalidating after an asset update never keeps an image under a tag the new assets also answer.
+ * Strong ETag of the bytes and of what made them (`version`: the key version, renderer version + the
+ * digest of what the render read), so a client revalidating after an update of what its image is drawn
+ * from never keeps it under a tag the new assets also answer; an update elsewhere keeps the tag.
  */
 export function imageEtag(body: Uint8Array, version = ''): string {
   const h = createHash('sha256');
@@ -128,8 +127,8 @@ export class ImageCache {
     return hit;
   }
 
-  /** `etagVersion`: what made the entry, when not this cache's own (badges share the cache; see imageEtag). */
-  async getDisk(key: string, etagVersion = this.opts.etagVersion): Promise<CachedImage | undefined> {
+  /** `version`: what made the entry, the key version it was keyed with (its ETag's, see imageEtag; badges share the cache). */
+  async getDisk(key: string, version: string): Promise<CachedImage | undefined> {
     const dir = this.opts.diskDir;
     if (dir === undefined) return undefined;
     checkKey(key);
@@ -138,7 +137,7 @@ export class ImageCache {
     if (size === undefined) return undefined;
     try {
       const body = await readFile(this.diskPath(digest));
-      const image = cachedImage(body, imageFrameCount(body), etagVersion);
+      const image = cachedImage(body, imageFrameCount(body), version);
       this.diskHits++;
       this.diskIndex.delete(digest);
       this.diskIndex.set(digest, size);

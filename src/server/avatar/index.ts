@@ -1,13 +1,14 @@
-// Composition of the avatar service: the hotel (for cheap frame counts), the render pool, the caches,
-// the user lookup and the limits, behind the Fastify routes.
+// Composition of the avatar service: the hotel in service and its reloads (for frame counts and key
+// versions), the render pool, the caches, the user lookup and the limits, behind the Fastify routes.
 import { type FastifyInstance } from 'fastify';
-import { animationFrameCount, assetIdentity, loadAvatarHotel, RENDERER_VERSION } from '../../avatar/index.js';
+import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
 import { openBadges, type BadgeRoutes } from '../badge/index.js';
 import { localUrl } from '../http-server.js';
 import { stdoutLineStream } from '../log-stream.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
+import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from './hotel-reload.js';
 import { HotUrls } from './hot-urls.js';
 import { ImageCache } from './image-cache.js';
 import { ClientRateLimiter, RenderBudget } from '../limits.js';
@@ -24,13 +25,17 @@ export interface AvatarServiceInstance {
   service: AvatarService;
   pool: RenderPool;
   cache: ImageCache;
+  /** The hotel in service and its reloads: `hotels.stats()` has the generation, reload failures and last error. */
+  hotels: HotelReloader;
   /** Group badges (/habbo-imaging/badge): their service, health and reload. */
   badges: BadgeRoutes;
   config: AvatarServiceConfig & { assetsDir: string };
-  /** The hotel in service as /metrics reports it (live reload updates it: see metrics.ts). */
-  hotelState: HotelState;
+  /** Reads the assets folder now and swaps the new hotel in when it changed and loads (what SIGHUP does). */
+  reload(): Promise<ReloadResult>;
+  /** The hotel in service as /metrics reports it (read from `hotels` at each call). */
+  readonly hotelState: HotelState;
   metrics: AvatarMetrics;
-  /** Stops the HTTP server (if listening) and the render workers. */
+  /** Stops the HTTP server (if listening), the folder polling and the render workers. */
   close(): Promise<void>;
 }
 
@@ -57,25 +62,19 @@ export async function openAvatarService(
   opts: OpenAvatarServiceOptions = {},
 ): Promise<AvatarServiceInstance> {
   const startedAt = Date.now();
-  // The main thread only plans (frame counts): it never loads a library, so it needs no library budget.
-  const hotel = await loadAvatarHotel(config.assetsDir, { libraryCacheBytes: 1 });
-  // Cached images are keyed on what made them: this renderer and these exact assets (a hotel that
-  // updates its libraries gets fresh renders after a restart, the disk cache notwithstanding).
-  const assetsId = await assetIdentity(hotel.files);
-  const imageVersion = `${RENDERER_VERSION}/${assetsId}`;
-  const effectsId = hotel.effects.size > 0 ? await assetIdentity(hotel.effectFiles) : undefined;
+  // The folder is read once, here; every render worker builds its hotel from this reading.
+  const signature = await avatarFolderSignature(config.assetsDir);
+  const snapshot = await scanAvatarHotel(config.assetsDir);
   const cache = new ImageCache({
     memoryBytes: config.memoryCacheBytes,
     diskDir: config.diskCacheDir,
     diskBytes: config.diskCacheBytes,
-    etagVersion: imageVersion,
   });
   await cache.open();
-  const hotelState: HotelState = { generation: 1, loadedAtMs: Date.now(), reloadFailures: 0 };
   // Made once the parts it reads exist (below); no render finishes before the app does.
   let metrics: AvatarMetrics | undefined;
   const pool = await RenderPool.start({
-    assetsDir: config.assetsDir,
+    hotel: { generation: 1, snapshot },
     libraryCacheBytes: config.libraryCacheBytes,
     workers: config.workers,
     maxQueue: config.maxQueue,
@@ -83,14 +82,27 @@ export async function openAvatarService(
     renderTimeoutMs: config.renderTimeoutMs,
     onRendered: (seconds) => metrics?.rendered(seconds),
   });
+  const first = new ServedHotel(1, snapshot);
+  // Late-bound: the reloader logs through the app, and tells the service and the URL map of a swap.
+  let onSwap: (served: ServedHotel) => void = () => undefined;
+  let app: FastifyInstance | undefined;
+  const log = (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) => app?.log[level](fields, msg);
+  const hotels = new HotelReloader({
+    assetsDir: config.assetsDir,
+    pool,
+    first,
+    firstSignature: signature,
+    intervalMs: config.checkIntervalMs,
+    log,
+    onSwap: (served) => onSwap(served),
+  });
   let renderer: AvatarRenderer = {
-    frameCount: (req) => animationFrameCount(hotel, req),
-    render: (key, req) => pool.render(key, req),
-    renderDebug: (req) => pool.renderDebug(req),
+    hotel: () => hotels.current(),
+    render: (key, req, hotel) => pool.render(key, req, hotel.generation),
+    renderDebug: (req, hotel) => pool.renderDebug(req, hotel.generation),
+    newerHotel: (generation, ms) => hotels.newerThan(generation, ms),
   };
   if (opts.wrapRenderer) renderer = opts.wrapRenderer(renderer);
-  let app: FastifyInstance | undefined;
-  const log = (level: 'info' | 'warn', msg: string, fields: Record<string, unknown>) => app?.log[level](fields, msg);
   // Redis (or a given store) behind the memory and disk caches: images, names, failures, render locks.
   const ownStore = opts.sharedStore === undefined && config.redisUrl !== undefined
     ? new RedisSharedStore({ url: config.redisUrl, commandTimeoutMs: config.redisTimeoutMs, log })
@@ -115,24 +127,32 @@ export async function openAvatarService(
   }
   const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
   const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
-  const hot = new HotUrls(hotUrlBytes(config.memoryCacheBytes));
+  const hot = new HotUrls(hotUrlBytes(config.memoryCacheBytes), first.generation);
   const service = new AvatarService({
     renderer,
-    rendererVersion: imageVersion,
     cache,
     users,
     clientRate,
     budget,
     fallbackUrl: config.fallbackUrl,
     failureTtlMs: config.failureTtlMs,
-    effectsVersion: effectsId,
+    // As long as a request may wait for a render worker.
+    changedWaitMs: config.maxQueueWaitMs,
     shared,
     log,
   });
+  onSwap = (served) => {
+    hot.reset(served.generation);
+    service.hotelSwapped();
+  };
+  const hotelState = (): HotelState => {
+    const h = hotels.stats();
+    return { generation: h.generation, loadedAtMs: Date.parse(h.loadedAt), reloadFailures: h.reload.reloadFailures };
+  };
   const build = readBuildInfo();
   const version = readPackageVersion();
   metrics = createAvatarMetrics({
-    snapshot: () => ({ renders: service.stats(), pool: pool.stats(), cache: cache.stats(), users: users.stats(), redis: shared ? shared.stats() : null, hotel: hotelState }),
+    snapshot: () => ({ renders: service.stats(), pool: pool.stats(), cache: cache.stats(), users: users.stats(), redis: shared ? shared.stats() : null, hotel: hotelState() }),
     version,
     commit: build.commit,
     renderer: RENDERER_VERSION,
@@ -148,7 +168,8 @@ export async function openAvatarService(
       buildInfoSource: build.source,
       rendererVersion: RENDERER_VERSION,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-      assets: { dir: config.assetsDir, loaded: true, identity: assetsId, workersReady: poolStats.ready },
+      // generation and reload.reloadFailures / lastError: what a reload did (hotel-reload.ts).
+      assets: { dir: config.assetsDir, loaded: true, ...hotels.stats(), workersReady: poolStats.ready },
       cache: { ...cache.stats(), hotUrls: hot.stats() },
       renders: service.stats(),
       pool: poolStats,
@@ -177,16 +198,25 @@ export async function openAvatarService(
   });
   badges.announce();
   const built = app;
+  logLibraryProblems(first, log);
+  // Badge data is watched with the hotel and reloaded with it (its files, and where they would appear).
+  hotels.addCompanion({ name: 'badges', paths: () => badges.watchPaths(), reload: () => badges.reload() });
+  await hotels.start();
   return {
     app: built,
     service,
     pool,
     cache,
+    hotels,
     badges,
     config,
-    hotelState,
+    reload: () => hotels.reload('signal'),
+    get hotelState() {
+      return hotelState();
+    },
     metrics,
     close: async () => {
+      hotels.close();
       await built.close();
       await pool.close();
       await cache.flush();
@@ -211,5 +241,6 @@ export async function startAvatarService(
   }
   const addr = instance.app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  return { ...instance, url: localUrl(config.host, port) };
+  // The instance itself (a spread would freeze `hotelState` at its value now).
+  return Object.assign(instance, { url: localUrl(config.host, port) });
 }

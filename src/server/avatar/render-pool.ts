@@ -2,10 +2,13 @@
 // wait, and coalescing so identical concurrent cold requests render once. Each busy worker is also
 // handed the next job before it finishes the current one, so it goes from render to render without
 // waiting for the main thread's answer in between (under load that wait was idle time of the worker).
+// Hotels come in generations: a reloaded hotel is loaded into every worker beside the one in service
+// (`prepare`), then put in service in one step (`commit`); each job renders with the generation it was
+// planned with, and a generation is dropped from the workers once no job of it is left.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type AvatarRequest } from '../../avatar/request.js';
-import { type RenderJobMessage, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
+import { type HotelLoad, type PoolMessage, type RenderJobMessage, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
 
 export interface RenderOutput {
   /** PNG/APNG or GIF bytes, as the request's format asks. */
@@ -38,7 +41,8 @@ export class RenderCrashError extends Error {
 }
 
 export interface RenderPoolOptions {
-  assetsDir: string;
+  /** The hotel the workers start with. */
+  hotel: HotelLoad;
   /** Decoded-library budget of the whole pool, split evenly across the workers; default 256 MiB. */
   libraryCacheBytes?: number;
   /** Worker threads; defaults to the number of cores. */
@@ -73,6 +77,17 @@ export interface RenderPoolStats {
   restarts: number;
   /** Decoded library bytes the workers hold, as each last reported. */
   libraryBytes: { figure: number; effect: number };
+  /** The hotel generation new jobs render with. */
+  generation: number;
+  /** Generations the workers hold: the one in service, older ones finishing their jobs, one being loaded. */
+  generations: number[];
+}
+
+/** A hotel generation the pool holds, with its jobs queued or running. */
+interface Held {
+  load: HotelLoad;
+  jobs: number;
+  state: 'loading' | 'current' | 'draining';
 }
 
 interface Job {
@@ -85,6 +100,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** Generations this worker has loaded. */
+  hotels: Set<number>;
   /** What the worker last said it holds. */
   load?: WorkerLoad;
   /** Jobs handed to this worker, in the order it takes them; the first is the one it is rendering. */
@@ -121,6 +138,10 @@ export class RenderPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private readonly inFlight = new Map<string, Promise<RenderOutput>>();
+  private readonly held = new Map<number, Held>();
+  private current: number;
+  /** Checks run when a worker loads a generation or leaves: a `prepare` waiting for every worker. */
+  private readonly loadWaiters = new Set<(failure?: { generation: number; message: string }) => void>();
   private nextId = 1;
   private closed = false;
   private rendered = 0;
@@ -133,6 +154,8 @@ export class RenderPool {
 
   private constructor(private readonly opts: RenderPoolOptions) {
     this.size = Math.max(1, opts.workers ?? availableParallelism());
+    this.current = opts.hotel.generation;
+    this.held.set(opts.hotel.generation, { load: opts.hotel, jobs: 0, state: 'current' });
   }
 
   /** Starts the workers and waits until each has loaded the hotel. */
@@ -147,14 +170,18 @@ export class RenderPool {
     return pool;
   }
 
-  /** Renders once per key however many callers ask for it at the same time. */
-  render(key: string, req: AvatarRequest): Promise<RenderOutput> {
+  /**
+   * Renders once per key however many callers ask for it at the same time (a key names what the render
+   * reads, so callers planning with different generations can share one), with `generation` (default:
+   * the one in service).
+   */
+  render(key: string, req: AvatarRequest, generation = this.current): Promise<RenderOutput> {
     const pending = this.inFlight.get(key);
     if (pending) {
       this.coalesced++;
       return pending;
     }
-    const p = this.submit(req, false).finally(() => this.inFlight.delete(key));
+    const p = this.submit(req, false, generation).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, p);
     return p;
   }
@@ -164,8 +191,60 @@ export class RenderPool {
     return this.inFlight.has(key);
   }
 
-  renderDebug(req: AvatarRequest): Promise<DebugRenderOutput> {
-    return this.submit(req, true);
+  renderDebug(req: AvatarRequest, generation = this.current): Promise<DebugRenderOutput> {
+    return this.submit(req, true, generation);
+  }
+
+  /** The generation new jobs render with. */
+  get generation(): number {
+    return this.current;
+  }
+
+  /**
+   * Loads a hotel generation into every worker beside the ones they hold (a worker started meanwhile
+   * loads it at start); resolves when all have it, rejects when one cannot load it (then no worker keeps
+   * it) or when they take longer than `timeoutMs`.
+   */
+  prepare(load: HotelLoad, timeoutMs: number): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the render pool is shut down'));
+    if (this.held.has(load.generation)) return Promise.reject(new Error(`hotel generation ${load.generation} is already held`));
+    this.held.set(load.generation, { load, jobs: 0, state: 'loading' });
+    for (const slot of this.slots) this.post(slot, { type: 'load', ...load });
+    return new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (err?: Error) => {
+        this.loadWaiters.delete(check);
+        clearTimeout(timer);
+        if (err) {
+          this.abandon(load.generation);
+          reject(err);
+        } else resolve();
+      };
+      const check = (failure?: { generation: number; message: string }) => {
+        if (failure?.generation === load.generation) finish(new Error(`a render worker could not load the hotel: ${failure.message}`));
+        else if (this.closed) finish(new Error('the render pool is shut down'));
+        else if (this.slots.length > 0 && this.slots.every((s) => s.hotels.has(load.generation))) finish();
+      };
+      timer = setTimeout(() => finish(new Error(`the render workers took longer than ${timeoutMs} ms to load the hotel`)), timeoutMs);
+      this.loadWaiters.add(check);
+      check();
+    });
+  }
+
+  /**
+   * Puts a prepared generation in service in one step: jobs submitted from now on render with it; the
+   * previous ones finish their jobs, then leave the workers.
+   */
+  commit(generation: number): void {
+    const h = this.held.get(generation);
+    if (!h || h.state !== 'loading') throw new Error(`hotel generation ${generation} is not prepared`);
+    h.state = 'current';
+    this.current = generation;
+    for (const [g, other] of this.held) {
+      if (g === generation) continue;
+      other.state = 'draining';
+      this.dropIfDone(g);
+    }
   }
 
   /** Each worker's share of the pool's library budget. */
@@ -194,11 +273,14 @@ export class RenderPool {
       coalesced: this.coalesced,
       restarts: this.restarts,
       libraryBytes,
+      generation: this.current,
+      generations: [...this.held.keys()].sort((a, b) => a - b),
     };
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const check of [...this.loadWaiters]) check();
     for (const job of this.queue.splice(0)) {
       clearTimeout(job.waitTimer);
       job.reject(new RenderBusyError('the render pool is shutting down'));
@@ -212,13 +294,32 @@ export class RenderPool {
     );
   }
 
-  private submit(req: AvatarRequest, debug: boolean): Promise<DebugRenderOutput> {
-    return new Promise<DebugRenderOutput>((resolve, reject) => {
+  private submit(req: AvatarRequest, debug: boolean, generation: number): Promise<DebugRenderOutput> {
+    return new Promise<DebugRenderOutput>((res, rej) => {
       if (this.closed) {
-        reject(new RenderBusyError('the render pool is shut down'));
+        rej(new RenderBusyError('the render pool is shut down'));
         return;
       }
-      const job: Job = { msg: { id: this.nextId++, req, debug }, resolve, reject };
+      const held = this.held.get(generation);
+      if (!held || held.state === 'loading') {
+        rej(new Error(`hotel generation ${generation} is not in service`));
+        return;
+      }
+      // Counted while queued or running: the generation stays in the workers until its last job ends.
+      held.jobs++;
+      const settled = () => {
+        held.jobs--;
+        this.dropIfDone(generation);
+      };
+      const resolve = (out: DebugRenderOutput) => {
+        settled();
+        res(out);
+      };
+      const reject = (err: Error) => {
+        settled();
+        rej(err);
+      };
+      const job: Job = { msg: { type: 'render', id: this.nextId++, generation, req, debug }, resolve, reject };
       const idle = this.slots.find((s) => s.ready && s.jobs.length === 0);
       if (idle) {
         this.run(idle, job);
@@ -269,7 +370,30 @@ export class RenderPool {
     clearTimeout(job.waitTimer);
     slot.jobs.push(job);
     if (slot.jobs.length === 1) this.startClock(slot);
-    slot.worker.postMessage(job.msg);
+    this.post(slot, job.msg);
+  }
+
+  private post(slot: Slot, msg: PoolMessage): void {
+    slot.worker.postMessage(msg);
+  }
+
+  /** A generation no longer in service and without jobs leaves the workers (and their library caches). */
+  private dropIfDone(generation: number): void {
+    const h = this.held.get(generation);
+    if (!h || h.state !== 'draining' || h.jobs > 0) return;
+    this.abandon(generation);
+  }
+
+  private abandon(generation: number): void {
+    if (!this.held.delete(generation)) return;
+    for (const slot of this.slots) {
+      slot.hotels.delete(generation);
+      this.post(slot, { type: 'drop', generation });
+    }
+  }
+
+  private notifyLoad(failure?: { generation: number; message: string }): void {
+    for (const check of [...this.loadWaiters]) check(failure);
   }
 
   /** The render time limit of the slot's first job, from when the worker starts on it. */
@@ -288,6 +412,15 @@ export class RenderPool {
 
   private onMessage(slot: Slot, msg: WorkerMessage): void {
     if (msg.type === 'ready' || msg.type === 'init-failed') return; // handled during start
+    if (msg.type === 'loaded') {
+      if (this.held.has(msg.generation)) slot.hotels.add(msg.generation);
+      this.notifyLoad();
+      return;
+    }
+    if (msg.type === 'load-failed') {
+      this.notifyLoad({ generation: msg.generation, message: msg.message });
+      return;
+    }
     const at = slot.jobs.findIndex((j) => j.msg.id === msg.id);
     if (at < 0) return; // a job already given up on (timeout)
     const [job] = slot.jobs.splice(at, 1) as [Job];
@@ -307,15 +440,23 @@ export class RenderPool {
   }
 
   private addSlot(): Promise<void> {
-    const worker = spawnWorker({ assetsDir: this.opts.assetsDir, libraryCacheBytes: this.workerLibraryBytes() });
-    const slot: Slot = { worker, ready: false, jobs: [] };
+    // Every generation held, so the new worker can take any job queued or to come (and one being prepared).
+    const loads = [...this.held.values()].map((h) => h.load);
+    const worker = spawnWorker({ libraryCacheBytes: this.workerLibraryBytes(), hotels: loads });
+    const slot: Slot = { worker, ready: false, jobs: [], hotels: new Set() };
     this.slots.push(slot);
     return new Promise<void>((resolve, reject) => {
       worker.on('message', (msg: WorkerMessage) => {
         if (msg.type === 'ready') {
           slot.ready = true;
+          // A generation dropped while the worker started is dropped there too.
+          for (const l of loads) {
+            if (this.held.has(l.generation)) slot.hotels.add(l.generation);
+            else this.post(slot, { type: 'drop', generation: l.generation });
+          }
           resolve();
           this.dispatch();
+          this.notifyLoad();
         } else if (msg.type === 'init-failed') {
           reject(new Error(`render worker could not load the assets: ${msg.message}`));
           this.dropSlot(slot);
@@ -364,5 +505,6 @@ export class RenderPool {
   private dropSlot(slot: Slot): void {
     const at = this.slots.indexOf(slot);
     if (at >= 0) this.slots.splice(at, 1);
+    this.notifyLoad();
   }
 }

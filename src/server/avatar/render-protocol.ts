@@ -1,18 +1,35 @@
 // Messages between the render pool (main thread) and its worker threads.
+import { type AvatarHotelSnapshot } from '../../avatar/index.js';
 import { type AvatarRequest } from '../../avatar/request.js';
 
+/** One hotel generation as a worker builds it: the main thread's reading of the folder. */
+export interface HotelLoad {
+  generation: number;
+  snapshot: AvatarHotelSnapshot;
+}
+
 export interface WorkerInit {
-  assetsDir: string;
-  /** This worker's share of the pool's library budget. */
+  /** This worker's share of the pool's library budget (one cache for every hotel it holds). */
   libraryCacheBytes: number;
+  /** The hotels to hold from the start: the one in service, and any other still in use. */
+  hotels: HotelLoad[];
 }
 
 export interface RenderJobMessage {
+  type: 'render';
   id: number;
+  /** The hotel generation the request was planned and keyed with: it renders with exactly that one. */
+  generation: number;
   req: AvatarRequest;
   /** Also return the renderer's description of every drawn layer (for /render). */
   debug: boolean;
 }
+
+/** Main thread → worker. */
+export type PoolMessage =
+  | RenderJobMessage
+  | ({ type: 'load' } & HotelLoad)
+  | { type: 'drop'; generation: number };
 
 /** What a worker tells about itself with every answer: its decoded library bytes (figure and effect libraries). */
 export interface WorkerLoad {
@@ -20,8 +37,11 @@ export interface WorkerLoad {
   effectLibraryBytes: number;
 }
 
+/** Worker → main thread. */
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'init-failed'; message: string }
+  | { type: 'loaded'; generation: number }
+  | { type: 'load-failed'; generation: number; message: string }
   | ({ type: 'done'; id: number; body: Uint8Array; frames: number; width: number; height: number; layers?: unknown[]; /** render + encode */ ms: number } & WorkerLoad)
   | ({ type: 'failed'; id: number; name: string; code: string; message: string } & WorkerLoad);

@@ -1,54 +1,95 @@
-// Worker thread of the render pool: loads the hotel once, then renders and encodes on request, so
-// pixel work never blocks the HTTP event loop.
+// Worker thread of the render pool: holds the hotel generations the pool tells it to (built from the
+// main thread's reading of the folder), then renders and encodes on request with the generation each job
+// names, so pixel work never blocks the HTTP event loop. All generations share one library cache keyed
+// by content: a reload does not make the unchanged libraries cold.
 import { parentPort, workerData } from 'node:worker_threads';
-import { AvatarRenderError, encodeAvatar, loadAvatarHotel, renderAvatar, shownFrames } from '../../avatar/index.js';
-import { type RenderJobMessage, type WorkerInit, type WorkerMessage } from './render-protocol.js';
+import {
+  AvatarRenderError, createLibraryCaches, encodeAvatar, hotelFromSnapshot, libraryCacheKey, renderAvatar, shownFrames,
+  type AvatarHotel, type LibraryCache,
+} from '../../avatar/index.js';
+import { type HotelLoad, type PoolMessage, type RenderJobMessage, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('render-worker.ts runs only as a worker thread');
 const init = workerData as WorkerInit;
 
+const hotels = new Map<number, AvatarHotel>();
+const caches = createLibraryCaches(init.libraryCacheBytes);
+
 function post(msg: WorkerMessage, transfer: ArrayBuffer[] = []): void {
   port!.postMessage(msg, transfer);
 }
 
-async function main(): Promise<void> {
-  let hotel: Awaited<ReturnType<typeof loadAvatarHotel>>;
-  try {
-    hotel = await loadAvatarHotel(init.assetsDir, { libraryCacheBytes: init.libraryCacheBytes });
-  } catch (err) {
-    post({ type: 'init-failed', message: (err as Error).message });
-    return;
-  }
-  const load = () => ({ figureLibraryBytes: hotel.libraries.cachedBytes, effectLibraryBytes: hotel.effectLibraries.cachedBytes });
-  port!.on('message', (job: RenderJobMessage) => {
-    void (async () => {
-      const started = performance.now();
-      try {
-        const render = shownFrames(await renderAvatar(hotel, job.req), job.req.frameNum);
-        const encoded = await encodeAvatar(render, job.req.format ?? 'png');
-        // A private copy so its whole ArrayBuffer can be transferred without copying again.
-        const body = new Uint8Array(encoded.length);
-        body.set(encoded);
-        const layers = job.debug ? (JSON.parse(JSON.stringify(render.layers)) as unknown[]) : undefined;
-        post(
-          { type: 'done', id: job.id, body, frames: render.frames.length, width: render.width, height: render.height, layers, ms: performance.now() - started, ...load() },
-          [body.buffer],
-        );
-      } catch (err) {
-        const e = err as Error;
-        post({
-          type: 'failed',
-          id: job.id,
-          name: e?.name ?? 'Error',
-          code: err instanceof AvatarRenderError ? err.code : e?.name ?? 'Error',
-          message: e?.message ?? String(err),
-          ...load(),
-        });
-      }
-    })();
-  });
-  post({ type: 'ready' });
+function load(h: HotelLoad): void {
+  hotels.set(h.generation, hotelFromSnapshot(h.snapshot, { libraryCacheBytes: init.libraryCacheBytes, libraryCaches: caches }));
 }
 
-void main();
+/** Forgets a generation and the cached libraries no held generation has (their bytes are gone from the folder). */
+function drop(generation: number): void {
+  hotels.delete(generation);
+  const live = new Set<string>();
+  for (const h of hotels.values()) {
+    for (const [name, digest] of h.digests.libraries) live.add(libraryCacheKey(name, digest));
+    for (const [name, digest] of h.digests.effectLibraries) live.add(libraryCacheKey(name, digest));
+  }
+  const prune = (cache: LibraryCache) => {
+    for (const key of [...cache.keys()]) if (!live.has(key)) cache.delete(key);
+  };
+  prune(caches.figure);
+  prune(caches.effect);
+}
+
+/** The decoded library bytes this worker holds (one cache for every hotel it holds). */
+function libraryLoad(): WorkerLoad {
+  return { figureLibraryBytes: caches.figure.calculatedSize, effectLibraryBytes: caches.effect.calculatedSize };
+}
+
+async function render(job: RenderJobMessage): Promise<void> {
+  const started = performance.now();
+  try {
+    const hotel = hotels.get(job.generation);
+    if (!hotel) throw new Error(`hotel generation ${job.generation} is not loaded in this worker`);
+    const out = shownFrames(await renderAvatar(hotel, job.req), job.req.frameNum);
+    const encoded = await encodeAvatar(out, job.req.format ?? 'png');
+    // A private copy so its whole ArrayBuffer can be transferred without copying again.
+    const body = new Uint8Array(encoded.length);
+    body.set(encoded);
+    const layers = job.debug ? (JSON.parse(JSON.stringify(out.layers)) as unknown[]) : undefined;
+    post(
+      { type: 'done', id: job.id, body, frames: out.frames.length, width: out.width, height: out.height, layers, ms: performance.now() - started, ...libraryLoad() },
+      [body.buffer],
+    );
+  } catch (err) {
+    const e = err as Error;
+    post({
+      type: 'failed',
+      id: job.id,
+      name: e?.name ?? 'Error',
+      code: err instanceof AvatarRenderError ? err.code : e?.name ?? 'Error',
+      message: e?.message ?? String(err),
+      ...libraryLoad(),
+    });
+  }
+}
+
+port.on('message', (msg: PoolMessage) => {
+  if (msg.type === 'render') {
+    void render(msg);
+  } else if (msg.type === 'load') {
+    try {
+      load(msg);
+      post({ type: 'loaded', generation: msg.generation });
+    } catch (err) {
+      post({ type: 'load-failed', generation: msg.generation, message: (err as Error)?.message ?? String(err) });
+    }
+  } else if (msg.type === 'drop') {
+    drop(msg.generation);
+  }
+});
+
+try {
+  for (const h of init.hotels) load(h);
+  post({ type: 'ready' });
+} catch (err) {
+  post({ type: 'init-failed', message: (err as Error)?.message ?? String(err) });
+}

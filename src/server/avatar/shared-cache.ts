@@ -1,8 +1,9 @@
 // What avatar instances share through a SharedStore (L2; each instance's memory cache stays in front):
-// rendered images under today's cache key (a digest of the renderer version, the asset identity and
-// every keyed parameter, so only instances with the same assets and renderer share an entry), the
-// username → figure mapping and unknown names, remembered render failures, and short render locks so
-// N instances asked for the same cold URL at once render it once.
+// rendered images under today's cache key (a digest of the renderer version, of what the render reads
+// from the hotel and of every keyed parameter, so instances share an entry exactly when they would
+// render the same image, also while one of them serves a newer hotel), the username → figure mapping and
+// unknown names, remembered render failures (scoped to the whole hotel they happened on: a reload
+// forgets them), and short render locks so N instances asked for the same cold URL at once render it once.
 // Whatever the store does, every method returns within a bounded time; a store that cannot answer reads
 // as a miss, and a lock that cannot be taken means "render here".
 import { randomBytes } from 'node:crypto';
@@ -96,9 +97,9 @@ export class SharedAvatarCache {
     });
   }
 
-  /** The image and a remembered failure for a key, in one round trip. */
-  async lookup(key: string): Promise<{ image?: Buffer; failure?: SharedFailure }> {
-    const values = await this.store.getMany([this.k('img', key), this.k('fail', key)]);
+  /** The image and a remembered failure (of hotel `scope`; none without one) for a key, in one round trip. */
+  async lookup(key: string, scope?: string): Promise<{ image?: Buffer; failure?: SharedFailure }> {
+    const values = await this.store.getMany(scope === undefined ? [this.k('img', key)] : [this.k('img', key), this.failKey(key, scope)]);
     const image = values?.[0];
     if (image !== undefined && isImage(image)) {
       this.counts.imageHits++;
@@ -113,7 +114,7 @@ export class SharedAvatarCache {
    * arrives within the lock's life. A wait that outlives it, or a holder gone without a result, ends
    * in "render here".
    */
-  async claim(key: string): Promise<RenderClaim> {
+  async claim(key: string, scope: string): Promise<RenderClaim> {
     const token = randomBytes(12);
     const lock = this.k('lock', key);
     const deadline = Date.now() + this.opts.lockMs;
@@ -139,7 +140,7 @@ export class SharedAvatarCache {
         // Woken by the holder's announcement; the poll is for one that is missed (or a holder that died).
         await this.nap(key, Math.min(pause, Math.max(1, deadline - Date.now())));
         pause = Math.min(POLL_MAX_MS, pause * 2);
-        const values = await this.store.getMany([this.k('img', key), this.k('fail', key), lock]);
+        const values = await this.store.getMany([this.k('img', key), this.failKey(key, scope), lock]);
         if (values === undefined) return this.endWait(true, { kind: 'render', token: undefined });
         const [image, failed, holder] = values;
         if (image !== undefined && isImage(image)) {
@@ -153,11 +154,11 @@ export class SharedAvatarCache {
     }
   }
 
-  /** After this instance's render: stores the image or the failure, then lets the lock go (in the background). */
-  release(key: string, token: Buffer | undefined, result: { image: Buffer } | { failure: SharedFailure; ttlMs: number } | undefined): void {
+  /** After this instance's render: stores the image or the failure (of hotel `scope`), then lets the lock go (in the background). */
+  release(key: string, token: Buffer | undefined, result: { image: Buffer } | { failure: SharedFailure; ttlMs: number; scope: string } | undefined): void {
     this.background(async () => {
       if (result && 'image' in result) await this.write(this.k('img', key), result.image, this.opts.imageTtlMs);
-      else if (result) await this.write(this.k('fail', key), this.failureBytes(result.failure), result.ttlMs);
+      else if (result) await this.write(this.failKey(key, result.scope), this.failureBytes(result.failure), result.ttlMs);
       if (token) await this.store.deleteIf(this.k('lock', key), token);
       if (token) await this.store.publish(this.k('done', ''), key);
     });
@@ -209,6 +210,11 @@ export class SharedAvatarCache {
 
   private k(kind: 'img' | 'fail' | 'lock' | 'user' | 'done', id: string): string {
     return `${this.prefix}${kind}:${id}`;
+  }
+
+  /** A failure is the hotel's as a whole: an instance on another hotel (reloaded before or after) never reads it. */
+  private failKey(key: string, scope: string): string {
+    return this.k('fail', `${scope}:${key}`);
   }
 
   private failureBytes(f: SharedFailure): Buffer {

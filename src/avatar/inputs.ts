@@ -1,0 +1,94 @@
+// What a render reads from its hotel, named by content: the service keys cached images (and ETags) on
+// it instead of on the whole hotel, so a hotel reloaded with one library changed changes the keys of
+// exactly the figures that read that library, and every other URL keeps its entry and ETag.
+import { AvatarRenderError } from './errors.js';
+import { resolveFigure, type FigureSet } from './figure.js';
+import { type AvatarHotel } from './hotel.js';
+import { requestedEffects } from './plan.js';
+import { parseAction, type AvatarRequest } from './request.js';
+import { sha256Hex } from '../util/hash.js';
+
+/** Per hotel: the lines every request of it has (pose documents, body and hand-item libraries, item library). */
+const hotelLines = new WeakMap<AvatarHotel, string>();
+/** Per FigureData set object (one per loaded hotel): the digest of its definition and its libraries. */
+const setLines = new WeakMap<FigureSet, string>();
+
+/** ` name@digest` for each library (the digest shortened: 64 bits tell files apart well enough here). */
+function libraryList(hotel: AvatarHotel, names: readonly string[], digests = hotel.digests.libraries): string {
+  let out = '';
+  for (const n of names) out += ` ${n}@${digests.get(n)?.slice(0, 16) ?? ''}`;
+  return out;
+}
+
+function hotelLine(hotel: AvatarHotel): string {
+  let line = hotelLines.get(hotel);
+  if (line === undefined) {
+    const libs = hotel.libraries;
+    line = `pose ${hotel.digests.pose}\nbase${libraryList(hotel, libs.librariesFor('bd', 1))} |${libraryList(hotel, libs.librariesFor('li', 0))}\n`;
+    if (hotel.itemLibrary) line += `items${libraryList(hotel, [hotel.itemLibrary])}\n`;
+    hotelLines.set(hotel, line);
+  }
+  return line;
+}
+
+function setLine(hotel: AvatarHotel, set: FigureSet): string {
+  let line = setLines.get(set);
+  if (line === undefined) {
+    const digest = sha256Hex(JSON.stringify(set)).slice(0, 16);
+    line = `${digest}${libraryList(hotel, hotel.libraries.librariesOfSet(set, hotel.partSets.flipped))}`;
+    setLines.set(set, line);
+  }
+  return line;
+}
+
+/** Held-item tokens and the part type their id is drawn as (`resolvePose`). */
+const ITEM_PARTS = [['drk', 'ri'], ['crr', 'ri'], ['sig', 'li']] as const;
+
+/**
+ * Everything a render of `req` reads from `hotel`, as text: equal texts (under one renderer version)
+ * give equal images. It names a superset of what render.ts reads:
+ * - the documents every render reads (actions, geometry, part sets, animations, draw order, whether the
+ *   libraries position small sprites): one digest;
+ * - the resolved figure: each worn set, the mandatory defaults included, with the digest of its FigureData
+ *   definition and the palette colour each of its colour ids names (a figure that does not resolve names
+ *   why, so a set added later is a new text);
+ * - each library the render searches, in its order and with the digest of its bytes: the body and
+ *   hand-item libraries, each worn set's (figure map and part index), the item library, each held item's;
+ * - each effect or dance drawn, with the digests of its library (its animation lives there), of the
+ *   effect libraries it borrows sprites from, and of the figure libraries of parts its layers name.
+ */
+export function renderInputs(hotel: AvatarHotel, req: AvatarRequest): string {
+  let text = hotelLine(hotel);
+  try {
+    const figure = resolveFigure(req.figure, hotel.figure);
+    for (const w of figure.sets) {
+      const palette = hotel.figure.palettes.get(w.paletteId);
+      const colours = palette ? w.colours.map((id) => palette.get(id) ?? '-').join(',') : 'none';
+      text += `set ${w.setType}-${w.setId}${w.isDefault ? ' default' : ''} ${colours} ${setLine(hotel, w.set)}\n`;
+    }
+  } catch (e) {
+    if (!(e instanceof AvatarRenderError)) throw e;
+    text += `unresolved ${e.code} ${e.message}\n`;
+  }
+  const { items } = parseAction(req.action);
+  for (const [token, type] of ITEM_PARTS) {
+    const id = items.get(token);
+    if (id !== undefined) text += `${token} ${id}${libraryList(hotel, hotel.libraries.librariesFor(type, id))}\n`;
+  }
+  for (const { state, effect } of requestedEffects(hotel, req)) {
+    // Its own library and those it borrows sprites from, then the figure libraries of parts its layers name.
+    text += `${state} ${effect.type}.${effect.param}${libraryList(hotel, effect.libraries, hotel.digests.effectLibraries)}\n`;
+    for (const fp of effect.figureParts) text += `  part ${fp.type}-${fp.id}${libraryList(hotel, hotel.libraries.librariesFor(fp.type, fp.id))}\n`;
+  }
+  return text;
+}
+
+/** The request fields `renderInputs` reads, as one text: requests equal in it have equal inputs (for memos). */
+export function renderInputsFields(req: AvatarRequest): string {
+  return `${req.figure}\0${req.action}\0${req.effect ?? ''}\0${req.dance ?? ''}`;
+}
+
+/** `renderInputs` as 16 hex digits. */
+export function renderInputsDigest(hotel: AvatarHotel, req: AvatarRequest): string {
+  return sha256Hex(renderInputs(hotel, req)).slice(0, 16);
+}
