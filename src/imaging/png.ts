@@ -118,11 +118,14 @@ function sameRow(px: Uint32Array, a: number, b: number, width: number): boolean 
   return true;
 }
 
-/** Signature and chunks written into one buffer (each chunk framed as pngChunk frames it). */
+/**
+ * Signature and chunks written into one buffer (each chunk framed as pngChunk frames it). The buffer owns
+ * its memory (not a slice of Node's shared pool), so a render worker can transfer it without a copy.
+ */
 function pngFile(chunks: [string, Uint8Array][]): Buffer {
   let size = PNG_SIGNATURE.length;
   for (const [, data] of chunks) size += 12 + data.length;
-  const out = Buffer.allocUnsafe(size);
+  const out = Buffer.allocUnsafeSlow(size);
   let at = PNG_SIGNATURE.copy(out, 0);
   for (const [type, data] of chunks) {
     out.writeUInt32BE(data.length, at);

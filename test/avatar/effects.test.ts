@@ -220,3 +220,15 @@ test('Flash layout: effectmap.xml + effect SWFs beside the figure libraries draw
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('plain poses are resolved once per hotel and reused: an effect or dance render between two plain ones changes neither', async () => {
+  // plan.ts keeps each plain (action, gesture) pose; effect poses are resolved per request and set fields on their actions.
+  const poses: Partial<AvatarRequest>[] = [{ action: 'wav', animated: true }, { action: 'sit', gesture: 'sml' }, { action: 'std' }];
+  const before = await Promise.all(poses.map(async (p) => encodeAvatar(await render(p))));
+  for (const p of poses) {
+    await render({ ...p, effect: 1 });
+    await render({ ...p, dance: 2, animated: true });
+  }
+  const after = await Promise.all(poses.map(async (p) => encodeAvatar(await render(p))));
+  poses.forEach((p, i) => assert.ok(after[i]!.equals(before[i]!), `${JSON.stringify(p)} drew other bytes after effect renders`));
+});

@@ -44,6 +44,14 @@ function libraryLoad(): WorkerLoad {
   return { figureLibraryBytes: caches.figure.calculatedSize, effectLibraryBytes: caches.effect.calculatedSize };
 }
 
+/**
+ * Whether the bytes are the whole of their ArrayBuffer, so transferring it moves nothing else (a still's
+ * PNG is: png.ts allocates it on its own). A slice of Node's shared buffer pool is copied first.
+ */
+function ownsItsMemory(b: Uint8Array): boolean {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+}
+
 async function render(job: RenderJobMessage): Promise<void> {
   const started = performance.now();
   try {
@@ -51,13 +59,12 @@ async function render(job: RenderJobMessage): Promise<void> {
     if (!hotel) throw new Error(`hotel generation ${job.generation} is not loaded in this worker`);
     const out = shownFrames(await renderAvatar(hotel, job.req), job.req.frameNum);
     const encoded = await encodeAvatar(out, job.req.format ?? 'png');
-    // A private copy so its whole ArrayBuffer can be transferred without copying again.
-    const body = new Uint8Array(encoded.length);
-    body.set(encoded);
+    // Transferred, not copied, when the bytes own their ArrayBuffer; else a private copy first.
+    const body = ownsItsMemory(encoded) ? encoded : new Uint8Array(encoded);
     const layers = job.debug ? (JSON.parse(JSON.stringify(out.layers)) as unknown[]) : undefined;
     post(
       { type: 'done', id: job.id, body, frames: out.frames.length, width: out.width, height: out.height, layers, ms: performance.now() - started, ...libraryLoad() },
-      [body.buffer],
+      [body.buffer as ArrayBuffer],
     );
   } catch (err) {
     const e = err as Error;
