@@ -27,6 +27,7 @@ import { ServedHotel } from '../src/server/avatar/hotel-reload.js';
 import { HotUrls } from '../src/server/avatar/hot-urls.js';
 import { cachedImage, ImageCache } from '../src/server/avatar/image-cache.js';
 import { parseAvatarQuery } from '../src/server/avatar/params.js';
+import { DEFLATE_CHUNK } from '../src/imaging/png.js';
 import { freePort, runLoad } from './http-load.js';
 import { cpuSeconds, loadAverage, median } from './proc.js';
 import { warmPath, WarmPoses } from './warm-figures.js';
@@ -162,7 +163,7 @@ async function main(): Promise<void> {
     lap(sEncode);
     const raw = idatRaw(encoded);
     t = cpuNow();
-    deflateSync(raw, { level: 6 });
+    deflateSync(raw, { level: 6, chunkSize: DEFLATE_CHUNK });
     lap(sDeflate);
     const body = new Uint8Array(encoded.length);
     body.set(encoded);

@@ -28,7 +28,7 @@ const colours = new Uint32Array(256);
  * zlib's output buffer: its default (16 KiB) is allocated afresh per call and is many times an avatar's
  * compressed size; a smaller one changes no byte of the stream (more chunks are joined when it overflows).
  */
-const DEFLATE_CHUNK = 2048;
+export const DEFLATE_CHUNK = 2048;
 
 /**
  * Indexed PNGs (colour type 3) sharing one palette, for frames that together use at most 256 colours,
