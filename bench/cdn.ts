@@ -24,7 +24,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusJson, fakePng } from '../test/server/furni-fixture.js';
+import { corpusJson, fakePng } from '../test/server/furni/fixture.js';
 import { freePort } from './http-load.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');

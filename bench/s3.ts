@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fakePng, writeCorpusFixture } from '../test/server/furni-fixture.js';
+import { fakePng, writeCorpusFixture } from '../test/server/furni/fixture.js';
 import { percentile, ratePerSecond, runLoad } from './http-load.js';
 
 const HERE = fileURLToPath(import.meta.url);

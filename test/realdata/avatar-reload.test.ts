@@ -12,7 +12,7 @@ import { encodeAvatar, loadAvatarHotel, renderAvatar, renderInputs, type AvatarH
 import { startAvatarService, type AvatarServiceInstance } from '../../src/server/avatar/index.js';
 import { figureFile, writeWhole } from '../helpers/hotel-edits.js';
 import { realdata } from '../helpers/realdata.js';
-import { testAvatarConfig } from '../server/avatar-fixtures.js';
+import { testAvatarConfig } from '../server/avatar/fixtures.js';
 
 const nitro = realdata('nitro');
 const BASE = 'hd-180-1.ch-210-66.lg-270-82.sh-290-80';

@@ -9,8 +9,8 @@ import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } f
 import { publishCorpus, PublishError, type PublishOptions } from '../../src/storage/publish.js';
 import { createS3Client } from '../../src/storage/s3-client.js';
 import { startTestBucket, type TestBucket } from '../helpers/s3-bucket.js';
-import { corpusJson, fakePng, sha256, writeCorpusFixture } from '../server/furni-fixture.js';
-import { rawRequest, tempDir, withTestServer } from '../server/furni-http-helpers.js';
+import { corpusJson, fakePng, sha256, writeCorpusFixture } from '../server/furni/fixture.js';
+import { rawRequest, tempDir, withTestServer } from '../server/furni/http-helpers.js';
 
 let b: TestBucket;
 let tmp: { dir: string; cleanup: () => Promise<void> };
