@@ -4,8 +4,8 @@
 // healthy by its own HEALTHCHECK, non-root, avatar answers byte-identical to the golden set, furni
 // files, /version naming this commit, a clean exit on SIGTERM; (2) compose.yaml as it is, with
 // podman-compose: furni build job + furni + two avatar instances on Redis + nginx, the sample kit
-// mounted read-only as the hotel's assets, traffic through nginx. Everything it made is removed at the
-// end (--keep leaves the containers and the working folder).
+// mounted read-only as the hotel's assets, traffic through nginx, a set added on the host served live.
+// Everything it made is removed at the end (--keep leaves the containers and the working folder).
 //
 //   node scripts/container-check.mjs [--node-image IMAGE | --fresh-base] [--redis-image IMAGE] [--nginx-image IMAGE]
 //                                    [--no-compose] [--keep]
@@ -19,7 +19,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -262,6 +262,26 @@ try {
     check(warned.length === 0, `no warning or error in the logs of furni, avatar-1, avatar-2${warned.length ? ` (but: ${warned.join(', ')})` : ''}`);
     const corpus = getInside(name('furni'), 8080, '/healthz').checks?.storage;
     check(corpus?.dir === '/srv/corpus' && corpus?.reachable === true, `furni serves the build job's corpus volume (${corpus?.dir}, ${corpus?.corpus?.files ?? '?'} files)`);
+
+    // Live reload: the operator adds a set to FigureData on the host (written whole, then renamed); both
+    // instances see it through the read-only mount and draw it without a restart.
+    const figureDataFile = join(work, 'hotel', 'gamedata', 'FigureData.json');
+    const figureData = JSON.parse(await readFile(figureDataFile, 'utf8'));
+    const hair = figureData.setTypes.find((t) => t.type === 'hr');
+    const newId = Math.max(...hair.sets.map((s) => Number(s.id))) + 1;
+    const newFigure = `hd-180-1.hr-${newId}-61.ch-210-66.lg-270-82`;
+    const newSet = (i) => `http://127.0.0.1:${httpPort}/avatar.png?figure=${newFigure}&direction=${i}`;
+    const refused = await get(newSet(2));
+    const generations = () => ['avatar-1', 'avatar-2'].map((s) => getInside(name(s), 8081, '/healthz').assets.generation);
+    const genBefore = generations();
+    hair.sets.push({ ...hair.sets.find((s) => Number(s.id) === 100), id: newId });
+    await writeFile(`${figureDataFile}.new`, JSON.stringify(figureData));
+    await rename(`${figureDataFile}.new`, figureDataFile);
+    const copiedAt = Date.now();
+    await waitFor('both instances reload', async () => generations().every((g, i) => g === genBefore[i] + 1), 60_000);
+    const drawn = await Promise.all([3, 4, 5, 6].map((d) => get(newSet(d))));
+    check(refused.status === 302 && drawn.every((r) => r.status === 200 && r.type === 'image/png'),
+      `live reload: hr-${newId} ${refused.status} before; FigureData renamed in on the host, both instances on generation ${genBefore[0] + 1} within ${((Date.now() - copiedAt) / 1000).toFixed(1)} s; then ${drawn.map((r) => r.status).join(', ')}`);
   }
 } catch (err) {
   check(false, err.message);
