@@ -187,7 +187,7 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
     }
     bodyParts.push({ id: bp.id, governing, direction, parts });
   }
-  // (Loops, not nested flatMap: this runs on every request, and flatMap was a fifth of planning.)
+  // (Loops, not nested flatMap: this runs on every request.)
   const drawOrder: PlannedPart[] = [];
   for (const g of hotel.geometry.ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction, pose.raisedHand)) {
     const byType = byKey.get(g.id);
@@ -206,7 +206,7 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
   const drawIndex: (readonly [number, number])[] = [];
   for (const p of drawOrder) drawIndex.push(at.get(p)!);
   const libraries = [...all];
-  // Literals, not a spread of a shared base: the spread cost as much as the rest of this function.
+  // Literals, not a spread of a shared base object: this runs on every request.
   if (effectActions.length === 0) {
     return { pose, bodyParts, drawOrder, drawIndex, libraries, uncheckedSets, small, placement, smallPlacement, window, poseLoop, effectLibraries: [], loop: poseLoop };
   }
