@@ -7,6 +7,7 @@ import {
   AvatarRenderError, createLibraryCaches, encodeAvatar, hotelFromSnapshot, libraryCacheKey, renderAvatar, shownFrames,
   type AvatarHotel, type LibraryCache,
 } from '../../avatar/index.js';
+import { transferableBytes } from './transfer.js';
 import { type HotelLoad, type PoolMessage, type RenderJobMessage, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
 
 const port = parentPort;
@@ -44,13 +45,6 @@ function libraryLoad(): WorkerLoad {
   return { figureLibraryBytes: caches.figure.calculatedSize, effectLibraryBytes: caches.effect.calculatedSize };
 }
 
-/**
- * Whether the bytes are the whole of their ArrayBuffer, so transferring it moves nothing else (a still's
- * PNG is: png.ts allocates it on its own). A slice of Node's shared buffer pool is copied first.
- */
-function ownsItsMemory(b: Uint8Array): boolean {
-  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
-}
 
 async function render(job: RenderJobMessage): Promise<void> {
   const started = performance.now();
@@ -60,11 +54,11 @@ async function render(job: RenderJobMessage): Promise<void> {
     const out = shownFrames(await renderAvatar(hotel, job.req), job.req.frameNum);
     const encoded = await encodeAvatar(out, job.req.format ?? 'png');
     // Transferred, not copied, when the bytes own their ArrayBuffer; else a private copy first.
-    const body = ownsItsMemory(encoded) ? encoded : new Uint8Array(encoded);
+    const body = transferableBytes(encoded);
     const layers = job.debug ? (JSON.parse(JSON.stringify(out.layers)) as unknown[]) : undefined;
     post(
       { type: 'done', id: job.id, body, frames: out.frames.length, width: out.width, height: out.height, layers, ms: performance.now() - started, ...libraryLoad() },
-      [body.buffer as ArrayBuffer],
+      [body.buffer],
     );
   } catch (err) {
     const e = err as Error;
