@@ -254,9 +254,8 @@ function findSprite(libs: readonly FigureLibrary[], suffixes: string[], scale: '
   return null;
 }
 
-/** A layer's tint as /render lists it (`DrawnLayer.tint`). */
-export function describedTint(rgb: number | undefined): string | null {
-  return rgb === undefined ? null : `#${rgb.toString(16).padStart(6, '0')}`;
+function hex(rgb: number): string {
+  return `#${rgb.toString(16).padStart(6, '0')}`;
 }
 
 /** The libraries a plan's sprites come from, loaded: each part's holders, and the effect libraries. */
@@ -323,7 +322,7 @@ function placePart(s: PoseStructure, hotel: AvatarHotel, libs: PlanLibraries, d:
     width: w * outScale,
     height: h * outScale,
     flip,
-    tint: describedTint(d.tint),
+    tint: d.tint === undefined ? null : hex(d.tint),
   };
   if (d.effect !== undefined) described.effect = d.effect;
   return { sprite: asset.sprite, doubled, x, y, flip, tint: d.tint, add: false, described };
