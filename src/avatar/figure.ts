@@ -212,20 +212,28 @@ function figureShape(entries: FigureEntry[], idx: FigureIndex): FigureShape {
  * palette, so untinted). The sets are resolved once per outfit (`shapes`); the colours are the figure's.
  */
 export function resolveFigure(figure: string, idx: FigureIndex): ResolvedFigure {
+  return resolveOutfit(figure, idx).figure;
+}
+
+/**
+ * `resolveFigure`, with the figure's outfit: its sets as given without colours, a text equal for two
+ * figures exactly when they resolve to the same sets (only their colours may differ).
+ */
+export function resolveOutfit(figure: string, idx: FigureIndex): { outfit: string; figure: ResolvedFigure } {
   const entries = parseFigureString(figure);
   // Set types have no '-' or '.' (the figure is split on them), so this names the sets unambiguously.
-  let key = '';
-  for (const e of entries) key += `${e.setType}-${e.setId}.`;
+  let outfit = '';
+  for (const e of entries) outfit += `${e.setType}-${e.setId}.`;
   let memo = shapes.get(idx);
   if (!memo) shapes.set(idx, (memo = new LRUCache<string, FigureShape>({ max: SHAPES_PER_HOTEL })));
-  let shape = memo.get(key);
-  if (!shape) memo.set(key, (shape = figureShape(entries, idx)));
+  let shape = memo.get(outfit);
+  if (!shape) memo.set(outfit, (shape = figureShape(entries, idx)));
   if ('code' in shape) throw new AvatarRenderError(shape.code, shape.message);
   const sets: WornSet[] = [];
   for (const s of shape.sets) {
     sets.push({ setType: s.setType, setId: s.setId, colours: s.entry >= 0 ? entries[s.entry]!.colours : [0], set: s.set, paletteId: s.paletteId, isDefault: s.entry < 0 });
   }
-  return { sets, hidden: shape.hidden, gender: shape.gender };
+  return { outfit, figure: { sets, hidden: shape.hidden, gender: shape.gender } };
 }
 
 function hiddenBy(sets: readonly { set: FigureSet }[]): Set<string> {
