@@ -1,5 +1,6 @@
 // Figure string → the sets the avatar wears, and the parts each body part draws with their colours.
 // Every rule follows the game client (nitro-renderer `src/nitro/avatar/`), named where it applies.
+import { LRUCache } from 'lru-cache';
 import { AvatarRenderError } from './errors.js';
 import { type FigureDataDoc, type FigureDataSet, type FigureDataSetType } from '../formats/gamedata/figure-types.js';
 
@@ -137,8 +138,8 @@ export interface WornSet {
 export interface ResolvedFigure {
   /** The worn sets in the client's order (figure order, repeated types moved to the end, defaults last). */
   sets: WornSet[];
-  /** Part types hidden by a worn set. */
-  hidden: Set<string>;
+  /** Part types hidden by a worn set (shared between resolutions: never changed). */
+  hidden: ReadonlySet<string>;
   gender: 'M' | 'F';
 }
 
@@ -157,33 +158,85 @@ function defaultSet(sets: Map<number, FigureSet> | undefined, gender: 'M' | 'F')
   return undefined;
 }
 
+/** A figure's worn sets without their colours (`entry`: index of the figure's entry, -1 for a default), or why it does not resolve. */
+interface ShapeSet {
+  setType: string;
+  setId: number;
+  set: FigureSet;
+  paletteId: number;
+  entry: number;
+}
+type FigureShape = { sets: ShapeSet[]; hidden: ReadonlySet<string>; gender: 'M' | 'F' } | { code: 'unknown-set'; message: string };
+
+/**
+ * Per FigureData index (one per loaded hotel): shapes by the figure's sets without colours. Every fresh
+ * colour of a popular outfit resolves the same sets; the main thread (key) and the worker (plan) both
+ * resolve each request. Bounded: figures are client input. Shapes are never changed once made.
+ */
+const shapes = new WeakMap<FigureIndex, LRUCache<string, FigureShape>>();
+const SHAPES_PER_HOTEL = 4096;
+
+/** `resolveFigure` without the colours: depends only on the entries' set types and ids, in order. */
+function figureShape(entries: FigureEntry[], idx: FigureIndex): FigureShape {
+  const worn: FigureEntry[] = [];
+  const at: number[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    if (idx.setTypes.has(entries[i]!.setType)) {
+      worn.push(entries[i]!);
+      at.push(i);
+    }
+  }
+  const gender = genderOf(worn, idx);
+  const sets: ShapeSet[] = [];
+  for (let i = 0; i < worn.length; i++) {
+    const e = worn[i]!;
+    const set = idx.sets.get(e.setType)?.get(e.setId);
+    if (!set) return { code: 'unknown-set', message: `set ${e.setType}-${e.setId} is not in the figure data` };
+    sets.push({ setType: e.setType, setId: e.setId, set, paletteId: Number(idx.setTypes.get(e.setType)!.paletteId), entry: at[i]! });
+  }
+  const present = new Set(worn.map((e) => e.setType));
+  const flag = gender === 'M' ? 'mandatory_m_1' : 'mandatory_f_1';
+  for (const st of idx.setTypes.values()) {
+    if (present.has(st.type) || !st[flag]) continue;
+    const set = defaultSet(idx.sets.get(st.type), gender);
+    if (set) sets.push({ setType: st.type, setId: Number(set.id), set, paletteId: Number(st.paletteId), entry: -1 });
+  }
+  return { sets, hidden: hiddenBy(sets), gender };
+}
+
 /**
  * Resolves the worn sets. Unknown set types are ignored; a set id the figure data does not know fails
  * (`unknown-set`), so the service falls back to the upstream imager. Missing mandatory set types get the
  * client's default (`AvatarRenderManager.validateAvatarFigure`): the types mandatory for the gender at the
  * club level the client asks for (`mandatory_<g>_1`), the set of `defaultSet`, colour id 0 (not in any
- * palette, so untinted).
+ * palette, so untinted). The sets are resolved once per outfit (`shapes`); the colours are the figure's.
  */
 export function resolveFigure(figure: string, idx: FigureIndex): ResolvedFigure {
-  const entries = parseFigureString(figure).filter((e) => idx.setTypes.has(e.setType));
-  const gender = genderOf(entries, idx);
-  const sets: WornSet[] = [];
-  for (const e of entries) {
-    const set = idx.sets.get(e.setType)?.get(e.setId);
-    if (!set) throw new AvatarRenderError('unknown-set', `set ${e.setType}-${e.setId} is not in the figure data`);
-    sets.push({ setType: e.setType, setId: e.setId, colours: e.colours, set, paletteId: Number(idx.setTypes.get(e.setType)!.paletteId), isDefault: false });
-  }
-  const present = new Set(entries.map((e) => e.setType));
-  const flag = gender === 'M' ? 'mandatory_m_1' : 'mandatory_f_1';
-  for (const st of idx.setTypes.values()) {
-    if (present.has(st.type) || !st[flag]) continue;
-    const set = defaultSet(idx.sets.get(st.type), gender);
-    if (set) sets.push({ setType: st.type, setId: Number(set.id), colours: [0], set, paletteId: Number(st.paletteId), isDefault: true });
-  }
-  return { sets, hidden: hiddenBy(sets), gender };
+  return resolveOutfit(figure, idx).figure;
 }
 
-function hiddenBy(sets: WornSet[]): Set<string> {
+/**
+ * `resolveFigure`, with the figure's outfit: its sets as given without colours, a text equal for two
+ * figures exactly when they resolve to the same sets (only their colours may differ).
+ */
+export function resolveOutfit(figure: string, idx: FigureIndex): { outfit: string; figure: ResolvedFigure } {
+  const entries = parseFigureString(figure);
+  // Set types have no '-' or '.' (the figure is split on them), so this names the sets unambiguously.
+  let outfit = '';
+  for (const e of entries) outfit += `${e.setType}-${e.setId}.`;
+  let memo = shapes.get(idx);
+  if (!memo) shapes.set(idx, (memo = new LRUCache<string, FigureShape>({ max: SHAPES_PER_HOTEL })));
+  let shape = memo.get(outfit);
+  if (!shape) memo.set(outfit, (shape = figureShape(entries, idx)));
+  if ('code' in shape) throw new AvatarRenderError(shape.code, shape.message);
+  const sets: WornSet[] = [];
+  for (const s of shape.sets) {
+    sets.push({ setType: s.setType, setId: s.setId, colours: s.entry >= 0 ? entries[s.entry]!.colours : [0], set: s.set, paletteId: s.paletteId, isDefault: s.entry < 0 });
+  }
+  return { outfit, figure: { sets, hidden: shape.hidden, gender: shape.gender } };
+}
+
+function hiddenBy(sets: readonly { set: FigureSet }[]): Set<string> {
   const hidden = new Set<string>();
   for (const w of sets) for (const h of w.set.hiddenLayers ?? []) if (h?.partType) hidden.add(h.partType);
   return hidden;

@@ -1,8 +1,9 @@
 // What a render reads from its hotel, named by content: the service keys cached images (and ETags) on
 // it instead of on the whole hotel, so a hotel reloaded with one library changed changes the keys of
 // exactly the figures that read that library, and every other URL keeps its entry and ETag.
+import { LRUCache } from 'lru-cache';
 import { AvatarRenderError } from './errors.js';
-import { resolveFigure, type FigureSet } from './figure.js';
+import { resolveFigure, resolveOutfit, type FigureSet, type ResolvedFigure, type WornSet } from './figure.js';
 import { type AvatarHotel } from './hotel.js';
 import { requestedEffects } from './plan.js';
 import { parseAction, type AvatarRequest } from './request.js';
@@ -58,17 +59,33 @@ const ITEM_PARTS = [['drk', 'ri'], ['crr', 'ri'], ['sig', 'li']] as const;
  *   effect libraries it borrows sprites from, and of the figure libraries of parts its layers name.
  */
 export function renderInputs(hotel: AvatarHotel, req: AvatarRequest): string {
-  let text = hotelLine(hotel);
+  let figure: ResolvedFigure | undefined;
+  let unresolved: AvatarRenderError | undefined;
   try {
-    const figure = resolveFigure(req.figure, hotel.figure);
-    for (const w of figure.sets) {
-      const palette = hotel.figure.palettes.get(w.paletteId);
-      const colours = palette ? w.colours.map((id) => palette.get(id) ?? '-').join(',') : 'none';
-      text += `set ${w.setType}-${w.setId}${w.isDefault ? ' default' : ''} ${colours} ${setLine(hotel, w.set)}\n`;
-    }
+    figure = resolveFigure(req.figure, hotel.figure);
   } catch (e) {
     if (!(e instanceof AvatarRenderError)) throw e;
-    text += `unresolved ${e.code} ${e.message}\n`;
+    unresolved = e;
+  }
+  return inputsText(hotel, req, figure, unresolved, setColours);
+}
+
+/** A worn set's colours as the inputs name them: the palette colour of each colour id. */
+function setColours(hotel: AvatarHotel, w: WornSet): string {
+  const palette = hotel.figure.palettes.get(w.paletteId);
+  if (!palette) return 'none';
+  let out = '';
+  for (let i = 0; i < w.colours.length; i++) out += (i > 0 ? ',' : '') + (palette.get(w.colours[i]!) ?? '-');
+  return out;
+}
+
+/** `renderInputs`' text, each worn set's colours as `colours` names them. */
+function inputsText(hotel: AvatarHotel, req: AvatarRequest, figure: ResolvedFigure | undefined, unresolved: AvatarRenderError | undefined, colours: (hotel: AvatarHotel, w: WornSet) => string): string {
+  let text = hotelLine(hotel);
+  if (figure) {
+    for (const w of figure.sets) text += `set ${w.setType}-${w.setId}${w.isDefault ? ' default' : ''} ${colours(hotel, w)} ${setLine(hotel, w.set)}\n`;
+  } else if (unresolved) {
+    text += `unresolved ${unresolved.code} ${unresolved.message}\n`;
   }
   const { items } = parseAction(req.action);
   for (const [token, type] of ITEM_PARTS) {
@@ -88,7 +105,35 @@ export function renderInputsFields(req: AvatarRequest): string {
   return `${req.figure}\0${req.action}\0${req.effect ?? ''}\0${req.dance ?? ''}`;
 }
 
-/** `renderInputs` as 16 hex digits. */
+/**
+ * Per hotel object: the digest of `renderInputs`' text with every worn set's colours left out, by outfit
+ * (`resolveOutfit`) and the other fields the text reads. Popular outfits come back in colour after
+ * colour; building and hashing the whole text was most of the key's cost on the main thread. Bounded.
+ */
+const outfitDigests = new WeakMap<AvatarHotel, LRUCache<string, string>>();
+const OUTFIT_DIGESTS_PER_HOTEL = 4096;
+
+/**
+ * `renderInputs` as 16 hex digits: the digest of its text without colours (kept per outfit), then each
+ * worn set's colours. Equal exactly when the texts are equal: the text without colours fixes how many
+ * sets there are and where each one's colours go, and a set's colours hold no line break.
+ */
 export function renderInputsDigest(hotel: AvatarHotel, req: AvatarRequest): string {
-  return sha256Hex(renderInputs(hotel, req)).slice(0, 16);
+  let resolved: { outfit: string; figure: ResolvedFigure };
+  try {
+    resolved = resolveOutfit(req.figure, hotel.figure);
+  } catch (e) {
+    if (!(e instanceof AvatarRenderError)) throw e;
+    // A figure that does not resolve has no colours in its text: the whole text, marked as such.
+    return sha256Hex(`inputs\n${renderInputs(hotel, req)}`).slice(0, 16);
+  }
+  const { outfit, figure } = resolved;
+  let memo = outfitDigests.get(hotel);
+  if (!memo) outfitDigests.set(hotel, (memo = new LRUCache<string, string>({ max: OUTFIT_DIGESTS_PER_HOTEL })));
+  const key = `${outfit}\0${req.action}\0${req.effect ?? ''}\0${req.dance ?? ''}`;
+  let shape = memo.get(key);
+  if (shape === undefined) memo.set(key, (shape = sha256Hex(inputsText(hotel, req, figure, undefined, () => '*'))));
+  let text = `outfit ${shape}\n`;
+  for (const w of figure.sets) text += setColours(hotel, w) + '\n';
+  return sha256Hex(text).slice(0, 16);
 }

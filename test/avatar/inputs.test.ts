@@ -86,3 +86,31 @@ test('the digest changes with a library or set the request reads, not with other
   assert.match(renderInputs(hotelFromSnapshot(snap), hat), /unresolved unknown-set set ha-9090 is not in the figure data/);
   assert.notEqual(renderInputsDigest(added, hat), renderInputsDigest(hotelFromSnapshot(snap), hat), 'the set now exists: another key');
 });
+
+test('the digest is equal exactly when the inputs text is (kept per outfit, colours added per request)', () => {
+  // Each figure of the queries, and the same sets in other colours: none, fewer, more, unknown, not numbers.
+  const recolour = (figure: string, n: number) =>
+    figure
+      .split('.')
+      .map((piece, i) => {
+        const [type, id] = piece.split('-');
+        const colours = [[], ['1'], ['61', '62'], ['66'], ['1408', 'x'], ['82', '', '40'], ['99999']][(n + i) % 7]!;
+        return [type, id, ...colours].join('-');
+      })
+      .join('.');
+  const digestOf = new Map<string, string>();
+  const textOf = new Map<string, string>();
+  for (const q of queries()) {
+    const req = request(q);
+    for (let n = 0; n < 8; n++) {
+      const r = n === 0 ? req : { ...req, figure: recolour(req.figure, n) };
+      const text = renderInputs(kit.hotel, r);
+      const digest = renderInputsDigest(kit.hotel, r);
+      if (textOf.has(digest)) assert.equal(textOf.get(digest), text, `${r.figure}: one digest, two texts`);
+      if (digestOf.has(text)) assert.equal(digestOf.get(text), digest, `${r.figure}: one text, two digests`);
+      textOf.set(digest, text);
+      digestOf.set(text, digest);
+    }
+  }
+  assert.ok(textOf.size >= 300, `${textOf.size} distinct inputs`);
+});
