@@ -8,7 +8,7 @@
 // changes the body library every figure reads, so every key changes and the image cache and URL map
 // fill with the new images beside the old (up to their budgets): the table gives the RSS without them too.
 // The service runs in a child process (this file with --child).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { runBench, startChild, stopChild } from './child.js';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -67,11 +67,7 @@ async function main(): Promise<void> {
   say(`assets: ${source ?? 'the sample kit'} (copied to ${dir}); polling every ${reloadMs} ms; load average ${loadAverage()}`);
 
   const port = await freePort();
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', HERE, '--child', dir, String(port), String(reloadMs)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    proc.once('message', (m: { ready?: string }) => (m.ready ? resolve(m.ready) : reject(new Error('bad message'))));
-    proc.once('exit', (code) => reject(new Error(`service exited with code ${code}`)));
-  });
+  const { proc, url } = await startChild(HERE, [dir, String(port), String(reloadMs)]);
   const health = async () => (await (await fetch(url + '/healthz')).json()) as Health;
   try {
     // The figures every pass asks for: a working set that loads most of the hotel's libraries.
@@ -137,21 +133,9 @@ async function main(): Promise<void> {
     say(`RSS less the caches, over ${swaps} swaps: ${rss[rss.length - 1]!.after - rss[0]!.before} MB (median per swap ${median(rss.map((r) => r.after - r.before))} MB); ` +
       `requests retried on a newer hotel: ${h.renders.changedRetries}; load average ${loadAverage()}`);
   } finally {
-    const gone = new Promise((resolve) => proc.once('exit', resolve));
-    proc.kill('SIGTERM');
-    await gone;
+    await stopChild(proc);
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-if (process.argv[2] === '--child') {
-  childMain().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runBench(main, childMain);

@@ -7,19 +7,19 @@
 // Data: the real Nitro part library and table in ../shared/realdata when present (BENCH_BADGE_ASSETS and
 // BENCH_BADGE_ELEMENTS to name others), else the sample kit. Codes come from the data's own table (every
 // base and symbol it has, random colours and positions); BENCH_SEED repeats a set. Prints figures only.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { runBench, startChild, stopChild } from './child.js';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBadgeHotel, parseBadgeCode, renderBadge, type BadgeHotel } from '../src/badge/index.js';
 import { freePort, percentile, ratePerSecond, runLoad, type LoadResult } from './http-load.js';
+import { loadAverage, median } from './proc.js';
 import { seededRandom } from './reference/figures.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const ms = (x: number) => (x < 10 ? x.toFixed(3) : x.toFixed(1));
 
 interface AutocannonResult {
@@ -112,12 +112,8 @@ async function main(): Promise<void> {
 
   // 2. Over HTTP.
   const port = await freePort();
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', HERE, '--child', assetsDir, String(port), elements ?? '-'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const { proc, url: base } = await startChild(HERE, [assetsDir, String(port), elements ?? '-']);
   try {
-    const base = await new Promise<string>((ok, fail) => {
-      proc.once('message', (m: { ready?: string }) => (m.ready ? ok(m.ready) : fail(new Error('bad message'))));
-      proc.once('exit', (code) => fail(new Error(`service exited with code ${code}`)));
-    });
     const paths = (list: string[], ext: string) => list.map((c) => `/habbo-imaging/badge/${c}.${ext}`);
     // warm the JIT on codes not measured
     await runLoad({ base, paths: paths(distinctCodes(hotel, 500, seed + 1), 'png'), connections: 8 });
@@ -147,15 +143,13 @@ async function main(): Promise<void> {
       ratios.push(b.requests.average / a.requests.average);
       p99s.push(b.latency.p99);
     }
-    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
     say(`HTTP cached, one badge URL, 32 connections: ${Math.round(median(badgeRates))} req/s median of ${badgeRates.map(Math.round).join(' / ')}, p99 ${median(p99s)} ms`);
     say(`  one cached avatar URL in the same rounds: ${Math.round(median(avatarRates))} req/s (${avatarRates.map(Math.round).join(' / ')}); badge/avatar per round ${ratios.map((r) => r.toFixed(2)).join(' / ')}`);
     say(`load average at end: ${loadAverage()}`);
   } finally {
-    proc.kill('SIGTERM');
+    await stopChild(proc);
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-if (process.argv[2] === '--child') await childMain();
-else await main();
+runBench(main, childMain);

@@ -24,6 +24,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadAverage } from './proc.js';
 import { corpusJson, fakePng } from '../test/server/furni/fixture.js';
 import { freePort } from './http-load.js';
 
@@ -332,7 +333,7 @@ async function main(): Promise<void> {
 
     console.log(`corpus: ${corpus} (${keys.length} files, ${(totalBytes / 1048576).toFixed(1)} MiB); hot file ${hotKey}`);
     console.log(`generator: ${args.generator}, ${args.connections} connections, ${args.rounds} rounds of ${args.duration} s per server and scenario; ` +
-      `${pinning && has('taskset') ? 'servers pinned to CPU 0, generator to CPU 1' : 'no taskset: nothing pinned'}; loadavg before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+      `${pinning && has('taskset') ? 'servers pinned to CPU 0, generator to CPU 1' : 'no taskset: nothing pinned'}; loadavg before: ${loadAverage()}`);
     // Warm both (our memory cache, nginx's open_file_cache and the page cache).
     await load(ours, hot, {}, 2);
     await load(theirs, hot, {}, 2);
@@ -389,7 +390,7 @@ async function main(): Promise<void> {
       const verdict = growth <= Math.max(16 * 1024, avg(afterWarm.slice(0, third)) * 0.05) ? 'flat' : 'GROWING';
       console.log(`${''.padEnd(11)}after 10 s: ${mib(lo)}–${mib(hi)} MiB, last third vs first third ${growth >= 0 ? '+' : ''}${mib(growth)} MiB → ${verdict} (cache budget covers the ${(totalBytes / 1048576).toFixed(1)} MiB corpus); nginx RSS ${mib(rssKiB(ng.pid!))} MiB`);
     }
-    console.log(`loadavg after: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (the machine may be shared: compare ratios, not absolutes)`);
+    console.log(`loadavg after: ${loadAverage()} (the machine may be shared: compare ratios, not absolutes)`);
     writeFileSync(join(work, 'results.json'), JSON.stringify({ args, results, rss }, null, 2));
   } finally {
     cleanup();

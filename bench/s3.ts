@@ -12,14 +12,15 @@
 //
 // Flags: --files N (2000 corpus files), --rounds N (3), --connections N (32), --cold-requests N (2000),
 //        --only cached|cold.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fakePng, writeCorpusFixture } from '../test/server/furni/fixture.js';
+import { runBench, startChild, stopChild } from './child.js';
 import { percentile, ratePerSecond, runLoad } from './http-load.js';
+import { cpuSeconds, loadAverage, median } from './proc.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -51,34 +52,6 @@ async function childMain(role: string, a: string, b: string, c: string | undefin
   process.send?.({ ready: running.url });
 }
 
-function startChild(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', HERE, '--child', ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('message', (m: { ready: string }) => resolve({ child, url: m.ready }));
-    child.once('exit', (code) => reject(new Error(`child ${args[0]} exited ${code}`)));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
-
-/** CPU seconds (user + system) a process has used so far, from /proc: unlike req/s, barely moved by other load. */
-function cpuSeconds(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
 async function main(): Promise<void> {
   const files = arg('files', 2000);
   const rounds = arg('rounds', 3);
@@ -94,8 +67,8 @@ async function main(): Promise<void> {
     await writeCorpusFixture(dir, corpus);
     const paths = Object.keys(corpus).map((k) => `/${k}`);
 
-    const bucket = await startChild(['s3rver', join(work, 's3rver')]);
-    children.push(bucket.child);
+    const bucket = await startChild(HERE, ['s3rver', join(work, 's3rver')]);
+    children.push(bucket.proc);
     const { publishCorpus } = await import('../src/storage/publish.js');
     const t0 = performance.now();
     const pub = await publishCorpus({
@@ -103,7 +76,7 @@ async function main(): Promise<void> {
       to: `s3://${BUCKET}/corpus`,
       s3: { endpoint: bucket.url, forcePathStyle: true, credentials: CREDENTIALS, region: 'us-east-1' },
     });
-    console.log(`bench:s3 — ${files} files, ${connections} connections, ${rounds} rounds (medians); loadavg before: ${loadavg()}`);
+    console.log(`bench:s3 — ${files} files, ${connections} connections, ${rounds} rounds (medians); loadavg before: ${loadAverage()}`);
     console.log(`publish to s3rver: ${pub.uploaded} objects in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const table: string[] = [];
@@ -113,10 +86,10 @@ async function main(): Promise<void> {
       // Both services up at once and measured in alternation, round by round, so a change in the
       // machine's load (it is shared) falls on both alike.
       const services = {
-        disk: await startChild(['serve', dir, String(budget)]),
-        s3: await startChild(['serve', `s3://${BUCKET}/corpus`, String(budget), bucket.url]),
+        disk: await startChild(HERE, ['serve', dir, String(budget)]),
+        s3: await startChild(HERE, ['serve', `s3://${BUCKET}/corpus`, String(budget), bucket.url]),
       };
-      children.push(services.disk.child, services.s3.child);
+      children.push(services.disk.proc, services.s3.proc);
       const fresh = () => ({ rps: [] as number[], p99: [] as number[], cpuUs: [] as number[], bucketCpuUs: [] as number[] });
       const samples = { disk: fresh(), s3: fresh() };
       for (const backend of ['disk', 's3'] as const) {
@@ -127,18 +100,18 @@ async function main(): Promise<void> {
       for (let r = 0; r < rounds; r++) {
         for (const backend of (r % 2 === 0 ? ['disk', 's3'] : ['s3', 'disk']) as ('disk' | 's3')[]) {
           const list = pass === 'cached' ? [...paths, ...paths, ...paths, ...paths, ...paths] : paths.slice(0, coldRequests);
-          const cpu0 = cpuSeconds(services[backend].child.pid);
-          const bucketCpu0 = cpuSeconds(bucket.child.pid);
+          const cpu0 = cpuSeconds(services[backend].proc.pid!);
+          const bucketCpu0 = cpuSeconds(bucket.proc.pid!);
           const res = await runLoad({ base: services[backend].url, paths: shuffle(list, r + 1), connections });
           if ((res.status[200] ?? 0) !== list.length) throw new Error(`${backend} ${pass}: ${JSON.stringify(res.status)} errors ${res.errors}`);
-          samples[backend].cpuUs.push(((cpuSeconds(services[backend].child.pid) - cpu0) * 1e6) / list.length);
-          samples[backend].bucketCpuUs.push(((cpuSeconds(bucket.child.pid) - bucketCpu0) * 1e6) / list.length);
+          samples[backend].cpuUs.push(((cpuSeconds(services[backend].proc.pid!) - cpu0) * 1e6) / list.length);
+          samples[backend].bucketCpuUs.push(((cpuSeconds(bucket.proc.pid!) - bucketCpu0) * 1e6) / list.length);
           samples[backend].rps.push(ratePerSecond(res));
           samples[backend].p99.push(percentile(res.latenciesMs, 99));
         }
       }
-      await stop(services.disk.child);
-      await stop(services.s3.child);
+      await stopChild(services.disk.proc);
+      await stopChild(services.s3.proc);
       console.log(
         `${pass}: req/s per round, disk ${samples.disk.rps.map((x) => x.toFixed(0)).join(' / ')}; bucket ${samples.s3.rps.map((x) => x.toFixed(0)).join(' / ')}`,
       );
@@ -153,9 +126,9 @@ async function main(): Promise<void> {
     console.log('| pass | disk req/s | disk p99 ms | disk CPU µs/req | bucket req/s | bucket p99 ms | service CPU µs/req (bucket) | s3rver CPU µs/req | req/s bucket/disk | p99 bucket/disk | CPU/req bucket/disk |');
     console.log('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const row of table) console.log(row);
-    console.log(`loadavg after: ${loadavg()} (2 shared cores: compare ratios, not absolutes)`);
+    console.log(`loadavg after: ${loadAverage()} (2 shared cores: compare ratios, not absolutes)`);
   } finally {
-    for (const c of children) await stop(c);
+    for (const c of children) await stopChild(c);
     await rm(work, { recursive: true, force: true });
   }
 }
@@ -174,8 +147,4 @@ function shuffle<T>(xs: T[], seed: number): T[] {
   return out;
 }
 
-if (process.argv[2] === '--child') {
-  await childMain(process.argv[3]!, process.argv[4]!, process.argv[5]!, process.argv[6]);
-} else {
-  await main();
-}
+runBench(main, () => childMain(process.argv[3]!, process.argv[4]!, process.argv[5]!, process.argv[6]));

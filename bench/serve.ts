@@ -13,7 +13,8 @@
 // The service runs in a child process (this file with --child) so the load generator does not share
 // its event loop. Figures come from the asset folder's own FigureData, so every URL is a real render;
 // a fresh seed per run (BENCH_SEED to repeat one) keeps them cold for a reference that caches on disk.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
+import { runBench, startChild, stopChild } from './child.js';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -114,10 +115,8 @@ async function main(): Promise<void> {
     const port = await freePort();
     const logFile = join(scratch, `service-${port}.log`);
     const logFd = logLevel === 'info' ? openSync(logFile, 'w') : undefined;
-    const proc = spawn(process.execPath, ['--import', 'tsx', HERE, '--child', assetsDir!, String(port), String(cacheMb), limits, logLevel], {
-      // Request lines go to a file, read after the pass: a pipe would wake this process on every line.
-      stdio: ['ignore', logFd ?? 'inherit', 'inherit', 'ipc'],
-    });
+    // Request lines go to a file, read after the pass: a pipe would wake this process on every line.
+    const started = startChild(HERE, [assetsDir!, String(port), String(cacheMb), limits, logLevel], logFd ?? 'inherit');
     if (logFd !== undefined) closeSync(logFd);
     let seen = 0;
     const serverMs = () => {
@@ -131,17 +130,8 @@ async function main(): Promise<void> {
       seen = Math.max(0, lines.length - 1);
       return out;
     };
-    const url = await new Promise<string>((resolve, reject) => {
-      proc.once('message', (m: { ready?: string }) => (m.ready ? resolve(m.ready) : reject(new Error('bad message'))));
-      proc.once('exit', (code) => reject(new Error(`service exited with code ${code}`)));
-    });
+    const { proc, url } = await started;
     return { proc, url, serverMs };
-  };
-  const stopService = async (proc: ChildProcess) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return;
-    const gone = new Promise((resolve) => proc.once('exit', resolve));
-    proc.kill('SIGTERM');
-    await gone;
   };
   type Health = {
     renders: { fallbacks: Record<string, number> };
@@ -285,7 +275,7 @@ async function main(): Promise<void> {
           `URL map ${h.cache.hotUrls.entries} URLs / ${Math.round(h.cache.hotUrls.bytes / 1048576)} MiB (target RSS ≤ caches + 250 MB, level)`,
       );
     }
-    await stopService(child.proc);
+    await stopChild(child.proc);
 
     // 5. Size l, cold, one at a time: the service's own time per request (request log), fresh service.
     child = await startService('off', 'info');
@@ -299,7 +289,7 @@ async function main(): Promise<void> {
       `cold size l at c=1: ${describe(large)} at the client; server-side (request log) p50 ${ms(percentile(serverMs, 50))} ms, ` +
         `p99 ${ms(percentile(serverMs, 99))} ms over ${serverMs.length} renders (target p50 ≤ 1 ms)`,
     );
-    await stopService(child.proc);
+    await stopChild(child.proc);
 
     // 6. The same cold load on a fresh service with the default per-client limit (200/s, burst 2000).
     child = await startService('default');
@@ -314,19 +304,9 @@ async function main(): Promise<void> {
     );
     say(`load average at the end: ${loadAverage()}`);
   } finally {
-    for (const proc of children) await stopService(proc);
+    for (const proc of children) await stopChild(proc);
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-if (process.argv[2] === '--child') {
-  childMain().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runBench(main, childMain);

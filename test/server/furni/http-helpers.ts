@@ -2,12 +2,14 @@
 // (node:http does not normalise `..` or backslashes the way fetch does), and a fixture corpus served
 // from either storage backend, so one conformance test runs against both.
 import { request } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { startFurniServer, type FurniServerOptions, type RunningFurniServer } from '../../../src/server/furni/index.js';
 import { publishCorpus } from '../../../src/storage/publish.js';
 import { startTestBucket } from '../../helpers/s3-bucket.js';
+import { furniKitFiles } from '../../../src/samplekit/furni/index.js';
+import { runBuild } from '../../../src/corpus/run.js';
 import { writeCorpusFixture } from './fixture.js';
 
 export interface RawResponse {
@@ -121,4 +123,18 @@ export async function startFixtureServer(
     await bucket.close();
     throw e;
   }
+}
+
+/** The sample kit's furni (no extra items) written to a temporary folder and built into `<dir>/corpus`, once. */
+export async function builtKitCorpus(prefix: string): Promise<{ tmp: { dir: string; cleanup: () => Promise<void> }; corpus: string; listed: Record<string, { size: number; sha256: string }> }> {
+  const tmp = await tempDir(prefix);
+  const kit = join(tmp.dir, 'kit');
+  for (const f of await furniKitFiles({ extraFurni: 0 })) {
+    await mkdir(dirname(join(kit, f.path)), { recursive: true });
+    await writeFile(join(kit, f.path), f.data);
+  }
+  const corpus = join(tmp.dir, 'corpus');
+  await runBuild({ assets: kit, out: corpus, jobs: 1, now: () => new Date('2026-01-01T00:00:00Z') });
+  const listed = JSON.parse(await readFile(join(corpus, 'corpus.json'), 'utf8')).files;
+  return { tmp, corpus, listed };
 }

@@ -4,14 +4,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdir, writeFile, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '../../../src/util/hash.js';
-import { furniKitFiles } from '../../../src/samplekit/furni/index.js';
-import { runBuild } from '../../../src/corpus/run.js';
 import { startTestBucket } from '../../helpers/s3-bucket.js';
-import { rawRequest, tempDir, withTestServer } from './http-helpers.js';
+import { builtKitCorpus, rawRequest, withTestServer } from './http-helpers.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 let tmp: { dir: string; cleanup: () => Promise<void> };
@@ -19,15 +16,7 @@ let corpus: string;
 let listed: Record<string, { size: number; sha256: string }>;
 
 before(async () => {
-  tmp = await tempDir('furni-pipeline-');
-  const kit = join(tmp.dir, 'kit');
-  for (const f of await furniKitFiles({ extraFurni: 0 })) {
-    await mkdir(dirname(join(kit, f.path)), { recursive: true });
-    await writeFile(join(kit, f.path), f.data);
-  }
-  corpus = join(tmp.dir, 'corpus');
-  await runBuild({ assets: kit, out: corpus, jobs: 1, now: () => new Date('2026-01-01T00:00:00Z') });
-  listed = JSON.parse(await readFile(join(corpus, 'corpus.json'), 'utf8')).files;
+  ({ tmp, corpus, listed } = await builtKitCorpus('furni-pipeline-'));
 });
 after(() => tmp.cleanup());
 

@@ -7,15 +7,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { furniKitFiles } from '../../../src/samplekit/furni/index.js';
-import { runBuild } from '../../../src/corpus/run.js';
 import { readBundleManifest } from '../../../src/formats/furni-bundle.js';
 import { decodePngSync } from '../../../src/imaging/png.js';
 import { type RgbaImage } from '../../../src/imaging/image.js';
-import { rawRequest, tempDir, withTestServer } from './http-helpers.js';
+import { builtKitCorpus, rawRequest, withTestServer } from './http-helpers.js';
 import { decodeApng } from '../../helpers/apng-decode.js';
 
 const CHROMIUM = process.env.HOTEL_IMAGER_CHROMIUM ?? '/usr/bin/chromium';
@@ -25,15 +23,7 @@ let corpus: string;
 let listed: Record<string, unknown>;
 
 before(async () => {
-  tmp = await tempDir('furni-player-');
-  const kit = join(tmp.dir, 'kit');
-  for (const f of await furniKitFiles({ extraFurni: 0 })) {
-    await mkdir(dirname(join(kit, f.path)), { recursive: true });
-    await writeFile(join(kit, f.path), f.data);
-  }
-  corpus = join(tmp.dir, 'corpus');
-  await runBuild({ assets: kit, out: corpus, jobs: 1, now: () => new Date('2026-01-01T00:00:00Z') });
-  listed = JSON.parse(await readFile(join(corpus, 'corpus.json'), 'utf8')).files;
+  ({ tmp, corpus, listed } = await builtKitCorpus('furni-player-'));
 });
 after(() => tmp.cleanup());
 

@@ -6,14 +6,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sha256Hex } from '../../../src/util/hash.js';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { furniKitFiles } from '../../../src/samplekit/furni/index.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { runBuild } from '../../../src/corpus/run.js';
 import { decodePngSync } from '../../../src/imaging/png.js';
 import { imagesEqual } from '../../../src/imaging/image.js';
 import { readFurniBundle } from '../../../src/furni/bundle.js';
-import { rawRequest, tempDir, withTestServer, type RawResponse } from './http-helpers.js';
+import { builtKitCorpus, rawRequest, withTestServer, type RawResponse } from './http-helpers.js';
 import { decodeApng } from '../../helpers/apng-decode.js';
 
 let tmp: { dir: string; cleanup: () => Promise<void> };
@@ -21,15 +20,7 @@ let corpus: string;
 let listed: Record<string, { size: number; sha256: string }>;
 
 before(async () => {
-  tmp = await tempDir('furni-variants-');
-  const kit = join(tmp.dir, 'kit');
-  for (const f of await furniKitFiles({ extraFurni: 0 })) {
-    await mkdir(dirname(join(kit, f.path)), { recursive: true });
-    await writeFile(join(kit, f.path), f.data);
-  }
-  corpus = join(tmp.dir, 'corpus');
-  await runBuild({ assets: kit, out: corpus, jobs: 1, now: () => new Date('2026-01-01T00:00:00Z') });
-  listed = JSON.parse(await readFile(join(corpus, 'corpus.json'), 'utf8')).files;
+  ({ tmp, corpus, listed } = await builtKitCorpus('furni-variants-'));
 });
 after(() => tmp.cleanup());
 
