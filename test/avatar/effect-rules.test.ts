@@ -4,22 +4,12 @@
 // where an effect's sprites stand against the figure.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useKitHotel } from './kit-hotel.js';
-import { renderAvatar, type AvatarRender, type AvatarRequest } from '../../src/avatar/index.js';
-import { imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
+import { kitRenderer, px, rgb, useKitHotel } from './kit-hotel.js';
+import { imagesEqual } from '../../src/imaging/image.js';
 
 const FIG = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 const kit = useKitHotel('effect-rules');
-
-function req(over: Partial<AvatarRequest> = {}): AvatarRequest {
-  return { figure: FIG, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over };
-}
-const render = (over: Partial<AvatarRequest> = {}): Promise<AvatarRender> => renderAvatar(kit.hotel, req(over));
-const px = (img: RgbaImage, x: number, y: number): [number, number, number, number] => {
-  const i = (y * img.width + x) * 4;
-  return [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!, img.data[i + 3]!];
-};
-const rgb = (p: [number, number, number, number]): number => (p[0] << 16) | (p[1] << 8) | p[2];
+const { req, render } = kitRenderer(kit, FIG);
 
 test('sprite depth (RoomSpriteCanvas): equal dz → the later sprite under the earlier one; dz 0 behind the avatar', async () => {
   // KitHoverGlow: board (fx5_1, dz -1), its additive glow (fx5_2, dz -1, listed after the board), an additive

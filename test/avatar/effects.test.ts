@@ -3,24 +3,15 @@
 // Pixels, layers, frame counts and delays are asserted; requests without effect/dance stay untouched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useKitHotel } from './kit-hotel.js';
+import { kitRenderer, px, rgb, useKitHotel } from './kit-hotel.js';
 import { animationFrameCount, encodeAvatar, renderAvatar, type AvatarRender, type AvatarRequest } from '../../src/avatar/index.js';
 import { readPngChunks } from '../../src/imaging/png-chunks.js';
-import { imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
+import { imagesEqual } from '../../src/imaging/image.js';
 import { normalizeAction, normalizeRequest, parseDanceId, parseEffectId } from '../../src/avatar/request.js';
 
 const FIG = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 const kit = useKitHotel('effects');
-
-function req(over: Partial<AvatarRequest> = {}): AvatarRequest {
-  return { figure: FIG, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over };
-}
-const render = (over: Partial<AvatarRequest> = {}): Promise<AvatarRender> => renderAvatar(kit.hotel, req(over));
-const px = (img: RgbaImage, x: number, y: number): [number, number, number, number] => {
-  const i = (y * img.width + x) * 4;
-  return [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!, img.data[i + 3]!];
-};
-const rgb = (p: [number, number, number, number]): number => (p[0] << 16) | (p[1] << 8) | p[2];
+const { req, render } = kitRenderer(kit, FIG);
 const delays = (png: Buffer): [number, number][] =>
   readPngChunks(png).filter((c) => c.type === 'fcTL').map((c) => [c.data.readUInt16BE(20), c.data.readUInt16BE(22)]);
 

@@ -5,7 +5,8 @@ import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { avatarKitFiles } from '../../src/samplekit/avatar/index.js';
-import { loadAvatarHotel, type AvatarHotel } from '../../src/avatar/index.js';
+import { loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRender, type AvatarRequest } from '../../src/avatar/index.js';
+import { type RgbaImage } from '../../src/imaging/image.js';
 
 export interface KitHotel {
   /** The folder the kit is written to (Nitro layout). */
@@ -30,3 +31,20 @@ export function useKitHotel(label: string): KitHotel {
   });
   return kit;
 }
+
+/** Renders `figure` on the kit: size m, direction 2, no action, with `over` replacing fields. */
+export function kitRenderer(kit: KitHotel, figure: string): { req: (over?: Partial<AvatarRequest>) => AvatarRequest; render: (over?: Partial<AvatarRequest>) => Promise<AvatarRender> } {
+  const req = (over: Partial<AvatarRequest> = {}): AvatarRequest => ({
+    figure, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over,
+  });
+  return { req, render: (over = {}) => renderAvatar(kit.hotel, req(over)) };
+}
+
+/** The RGBA of one pixel. */
+export function px(img: RgbaImage, x: number, y: number): [number, number, number, number] {
+  const i = (y * img.width + x) * 4;
+  return [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!, img.data[i + 3]!];
+}
+
+/** A pixel's colour as 0xRRGGBB. */
+export const rgb = (p: [number, number, number, number]): number => (p[0] << 16) | (p[1] << 8) | p[2];
