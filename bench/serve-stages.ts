@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { inflateSync, deflateSync } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
 import { encodeAvatar, hotelFromSnapshot, scanAvatarHotel, type AvatarHotel } from '../src/avatar/index.js';
 import { drawAvatar } from '../src/avatar/draw.js';
 import { type AvatarPlan } from '../src/avatar/plan-types.js';
@@ -27,7 +27,7 @@ import { ServedHotel } from '../src/server/avatar/hotel-reload.js';
 import { HotUrls } from '../src/server/avatar/hot-urls.js';
 import { cachedImage, ImageCache } from '../src/server/avatar/image-cache.js';
 import { parseAvatarQuery } from '../src/server/avatar/params.js';
-import { DEFLATE_CHUNK } from '../src/imaging/png.js';
+import { deflate } from '../src/imaging/deflate.js';
 import { freePort, runLoad } from './http-load.js';
 import { cpuSeconds, loadAverage, median } from './proc.js';
 import { warmPath, WarmPoses } from './warm-figures.js';
@@ -163,7 +163,7 @@ async function main(): Promise<void> {
     lap(sEncode);
     const raw = idatRaw(encoded);
     t = cpuNow();
-    deflateSync(raw, { level: 6, chunkSize: DEFLATE_CHUNK });
+    deflate(raw, { level: 6 });
     lap(sDeflate);
     // As the worker: transferred as it is when the bytes own their ArrayBuffer, else copied first.
     const body = encoded.byteOffset === 0 && encoded.byteLength === encoded.buffer.byteLength ? encoded : new Uint8Array(encoded);

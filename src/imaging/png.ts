@@ -1,8 +1,9 @@
 // In-thread PNG decode and the avatar's indexed encode. sharp hands every call to libuv's thread pool
 // and back, which costs more than the work itself for the tiny sprites, stills and avatar frames we
 // handle by the thousand: pngjs decodes synchronously; stills and icons are encoded by png-compact.ts.
-import { crc32, deflateSync } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import { PNG } from 'pngjs';
+import { deflate } from './deflate.js';
 import { type RgbaImage } from './image.js';
 import { PNG_SIGNATURE } from './png-chunks.js';
 
@@ -24,12 +25,6 @@ const TABLE_MASK = TABLE_SIZE - 1;
 const slotColour = new Uint32Array(TABLE_SIZE);
 const slotIndex = new Int16Array(TABLE_SIZE);
 const colours = new Uint32Array(256);
-/**
- * zlib's output buffer: its default (16 KiB) is allocated afresh per call and is many times an avatar's
- * compressed size; a smaller one changes no byte of the stream (more chunks are joined when it overflows).
- */
-export const DEFLATE_CHUNK = 2048;
-
 /**
  * Indexed PNGs (colour type 3) sharing one palette, for frames that together use at most 256 colours,
  * which avatars nearly always do: a quarter of the RGBA bytes to deflate, so faster and smaller. Every
@@ -107,7 +102,7 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
   ihdr[9] = 3; // indexed colour
   const chunks: [string, Uint8Array][] = [['IHDR', ihdr], ['PLTE', plte]];
   if (last > 0) chunks.push(['tRNS', trns.subarray(0, last)]);
-  return indexed.map((raw) => pngFile([...chunks, ['IDAT', deflateSync(raw, { level, chunkSize: DEFLATE_CHUNK })], ['IEND', EMPTY]]));
+  return indexed.map((raw) => pngFile([...chunks, ['IDAT', deflate(raw, { level })], ['IEND', EMPTY]]));
 }
 
 const EMPTY = new Uint8Array(0);
