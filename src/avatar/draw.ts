@@ -4,7 +4,7 @@
 import { drawSprite } from '../imaging/composite.js';
 import { downscaleHalf } from '../imaging/downscale.js';
 import { type FrameDelay } from '../imaging/frame-delay.js';
-import { createImage, scaleNearest, type RgbaImage } from '../imaging/image.js';
+import { createImage, scaleNearest, type MakeImage, type RgbaImage } from '../imaging/image.js';
 import { lightOf } from '../imaging/light.js';
 import { type AvatarColorData } from './effects.js';
 import { type AvatarPlan, type DrawnLayer, type PlannedLayer } from './plan-types.js';
@@ -90,24 +90,27 @@ function greyRamp(background: number, foreground: number): number[] {
   return out;
 }
 
-/** Draws every frame of the plan on its window and scales it to the output size. */
-export function drawAvatar(plan: AvatarPlan): AvatarRender {
+/**
+ * Draws every frame of the plan on its window and scales it to the output size. Canvases and frames come
+ * from `make` (fresh images, or an `ImageScratch`'s for a caller that encodes and keeps nothing).
+ */
+export function drawAvatar(plan: AvatarPlan, make: MakeImage = createImage): AvatarRender {
   const win = plan.window;
   const frames: RgbaImage[] = [];
   const layers: DrawnLayer[] = [];
   for (const f of plan.frames) {
-    const canvas = createImage(win.width, win.height);
+    const canvas = make(win.width, win.height);
     for (const l of f.behind) drawLayer(canvas, l);
     if (f.avatarImage) {
       // The avatar is one image in the client: drawn on its own, coloured, then put between the sprites.
-      const avatar = createImage(win.width, win.height);
+      const avatar = make(win.width, win.height);
       for (const l of f.avatar) drawLayer(avatar, l);
       if (f.colour) applyAvatarColour(avatar, f.colour);
       drawSprite(canvas, avatar, 0, 0);
     } else for (const l of f.avatar) drawLayer(canvas, l);
     for (const l of f.front) drawLayer(canvas, l);
     for (const list of [f.behind, f.avatar, f.front]) for (const l of list) layers.push(l.described);
-    frames.push(win.scale === 2 ? scaleNearest(canvas, 2) : win.scale === 0.5 ? downscaleHalf(canvas) : canvas);
+    frames.push(win.scale === 2 ? scaleNearest(canvas, 2, make) : win.scale === 0.5 ? downscaleHalf(canvas, make) : canvas);
   }
   const first = frames[0]!;
   const frameTicks = plan.frames.map((f) => f.ticks);

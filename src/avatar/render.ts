@@ -1,6 +1,7 @@
 // The avatar path from a normalized request to pixels: request (request.ts) → plan (plan.ts) → draw
 // (draw.ts). This file only runs the steps in order and loads the libraries the plan names before the
 // sprites are planned; `animationFrameCount` is the plan's loop without any library.
+import { type MakeImage } from '../imaging/image.js';
 import { AvatarRenderError } from './errors.js';
 import { drawAvatar, type AvatarRender } from './draw.js';
 import { type AvatarHotel } from './hotel.js';
@@ -59,7 +60,7 @@ export async function planRender(hotel: AvatarHotel, req: AvatarRequest): Promis
   return planAvatar(hotel, req, structure, libraries);
 }
 
-/** Renders a normalized request: its plan (`planRender`), drawn. */
-export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest): Promise<AvatarRender> {
-  return drawAvatar(await planRender(hotel, req));
+/** Renders a normalized request: its plan (`planRender`), drawn (images from `make`: see `drawAvatar`). */
+export async function renderAvatar(hotel: AvatarHotel, req: AvatarRequest, make?: MakeImage): Promise<AvatarRender> {
+  return drawAvatar(await planRender(hotel, req), make);
 }

@@ -115,7 +115,7 @@ function oneCrop(composed: (Composed | null)[], halved: boolean): RgbaImage[] | 
   const empty: Composed = { image: { width: 0, height: 0, data: new Uint8Array(0) }, originX: 0, originY: 0 };
   let frames = composed.map((c) => cropImage((c ?? empty).image, rect(c ?? empty)));
   if (!halved) return frames;
-  frames = frames.map(downscaleHalf);
+  frames = frames.map((f) => downscaleHalf(f));
   // Averaging can fade a lone edge pixel to nothing: crop the halved frames to what is left, together.
   let union: Rect | null = null;
   for (const f of frames) {

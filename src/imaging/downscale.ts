@@ -1,12 +1,12 @@
 // Half-size reduction (avatar size s without small sprites, furni size 32 without a size-32 visualization):
 // each output pixel is the alpha-weighted mean of a 2×2 block (so transparent neighbours do not darken
 // edges), integer maths.
-import { createImage, type RgbaImage } from './image.js';
+import { createImage, type MakeImage, type RgbaImage } from './image.js';
 
-export function downscaleHalf(src: RgbaImage): RgbaImage {
+export function downscaleHalf(src: RgbaImage, make: MakeImage = createImage): RgbaImage {
   const w = src.width >> 1;
   const h = src.height >> 1;
-  const out = createImage(w, h);
+  const out = make(w, h);
   const s = src.data;
   const d = out.data;
   for (let y = 0; y < h; y++) {

@@ -13,10 +13,53 @@ export interface Rect {
 }
 
 export function createImage(width: number, height: number): RgbaImage {
+  checkSize(width, height);
+  return { width, height, data: new Uint8Array(width * height * 4) };
+}
+
+function checkSize(width: number, height: number): void {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0) {
     throw new RangeError(`invalid image size ${width}x${height}`);
   }
-  return { width, height, data: new Uint8Array(width * height * 4) };
+}
+
+/** Makes a transparent image of a size (`createImage`, or an `ImageScratch`'s). */
+export type MakeImage = (width: number, height: number) => RgbaImage;
+
+/** The most images of one size an `ImageScratch` keeps for reuse (an animation's frames and canvases). */
+const SCRATCH_PER_SIZE = 64;
+
+/**
+ * Transparent images whose memory is used again: `image` hands them out, `release` takes back every one
+ * handed out since the last release. For a caller that keeps none of them (the render worker encodes
+ * what it drew, then releases). A render's canvases were most of the memory it allocated, and V8 counts
+ * ArrayBuffer memory towards its full-GC limit: allocated afresh, they made each render worker run a
+ * full GC every ~800 renders, and its helper threads mark the heap for each.
+ */
+export class ImageScratch {
+  private readonly free = new Map<number, Uint8Array[]>();
+  private readonly lent: Uint8Array[] = [];
+
+  /** A transparent `width` × `height` image (as `createImage`), valid until `release`. */
+  readonly image: MakeImage = (width, height) => {
+    checkSize(width, height);
+    const bytes = width * height * 4;
+    let data = this.free.get(bytes)?.pop();
+    if (data) data.fill(0);
+    else data = new Uint8Array(bytes);
+    this.lent.push(data);
+    return { width, height, data };
+  };
+
+  /** Every image handed out since the last release may be handed out again: their holders must be done with them. */
+  release(): void {
+    for (const data of this.lent) {
+      let list = this.free.get(data.length);
+      if (!list) this.free.set(data.length, (list = []));
+      if (list.length < SCRATCH_PER_SIZE) list.push(data);
+    }
+    this.lent.length = 0;
+  }
 }
 
 /** Copies a rectangle out of an image; parts outside the source stay transparent. */
@@ -80,9 +123,9 @@ export function hasVisiblePixel(img: RgbaImage): boolean {
 }
 
 /** Integer nearest-neighbour upscale (size l is exactly 2x of size m). */
-export function scaleNearest(src: RgbaImage, factor: number): RgbaImage {
+export function scaleNearest(src: RgbaImage, factor: number, make: MakeImage = createImage): RgbaImage {
   if (!Number.isInteger(factor) || factor < 1) throw new RangeError(`scale factor must be a positive integer, got ${factor}`);
-  const out = createImage(src.width * factor, src.height * factor);
+  const out = make(src.width * factor, src.height * factor);
   const s32 = new Uint32Array(src.data.buffer, src.data.byteOffset, src.width * src.height);
   const d32 = new Uint32Array(out.data.buffer, out.data.byteOffset, out.width * out.height);
   // Each source row is widened once; the rows below it are copies (size l is every avatar's 2x).

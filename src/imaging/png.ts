@@ -25,6 +25,16 @@ const TABLE_MASK = TABLE_SIZE - 1;
 const slotColour = new Uint32Array(TABLE_SIZE);
 const slotIndex = new Int16Array(TABLE_SIZE);
 const colours = new Uint32Array(256);
+let rows = new Uint8Array(0);
+
+/** `length` zero bytes of scratch memory, valid until the next call. */
+function scratchRows(length: number): Uint8Array {
+  if (rows.length < length) rows = new Uint8Array(Math.max(length, 2 * rows.length));
+  const out = rows.subarray(0, length);
+  out.fill(0);
+  return out;
+}
+
 /**
  * Indexed PNGs (colour type 3) sharing one palette, for frames that together use at most 256 colours,
  * which avatars nearly always do: a quarter of the RGBA bytes to deflate, so faster and smaller. Every
@@ -43,8 +53,9 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
     if (f.width !== first.width || f.height !== first.height) throw new Error('frames differ in size');
     const px = new Uint32Array(f.data.buffer, f.data.byteOffset, f.width * f.height);
     const stride = f.width + 1;
-    // filter byte 0 (none) per row and index 0 (transparent) everywhere until written
-    const raw = new Uint8Array(stride * f.height);
+    // filter byte 0 (none) per row and index 0 (transparent) everywhere until written; a still's rows
+    // are deflated before this returns, so they go in scratch memory
+    const raw = frames.length === 1 ? scratchRows(stride * f.height) : new Uint8Array(stride * f.height);
     let prev = 0;
     let prevIndex = 0;
     for (let y = 0; y < f.height; y++) {

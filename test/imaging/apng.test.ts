@@ -119,3 +119,16 @@ function extractFrameWithPalette(apng: Buffer, n: number): Buffer {
   // signature + IHDR (8 + 25 bytes), then the palette chunks, then the rest
   return Buffer.concat([plain.subarray(0, 33), ...chunks.map((c) => chunk(c.type, c.data)), plain.subarray(33)]);
 }
+
+test('a still encodes to the same bytes whatever was encoded before it (its rows are scratch memory)', () => {
+  const paint = (w: number, h: number, seed: number) => {
+    const img = createImage(w, h);
+    for (let i = 0; i < w * h; i++) if ((i * seed) % 7 < 3) img.data.set([(i * seed) & 0x3f, 40, 90, 255], i * 4);
+    return img;
+  };
+  const small = paint(64, 110, 3);
+  const first = encodeIndexedPngs([small])![0]!;
+  encodeIndexedPngs([paint(128, 220, 5)]); // larger and fuller: every scratch byte written
+  encodeIndexedPngs([paint(64, 110, 11), paint(64, 110, 13)]);
+  assert.deepEqual(encodeIndexedPngs([small])![0], first);
+});

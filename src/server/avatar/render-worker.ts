@@ -7,6 +7,7 @@ import {
   AvatarRenderError, createLibraryCaches, encodeAvatar, hotelFromSnapshot, libraryCacheKey, renderAvatar, shownFrames,
   type AvatarHotel, type LibraryCache,
 } from '../../avatar/index.js';
+import { ImageScratch } from '../../imaging/image.js';
 import { transferableBytes } from './transfer.js';
 import { type HotelLoad, type PoolMessage, type RenderJobMessage, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
 
@@ -46,12 +47,19 @@ function libraryLoad(): WorkerLoad {
 }
 
 
+/**
+ * Canvas memory for renders, reused: each job takes its own scratch (a job waiting for a library lets
+ * the next one start) and gives it back once its frames are encoded.
+ */
+const scratches: ImageScratch[] = [];
+
 async function render(job: RenderJobMessage): Promise<void> {
   const started = performance.now();
+  const scratch = scratches.pop() ?? new ImageScratch();
   try {
     const hotel = hotels.get(job.generation);
     if (!hotel) throw new Error(`hotel generation ${job.generation} is not loaded in this worker`);
-    const out = shownFrames(await renderAvatar(hotel, job.req), job.req.frameNum);
+    const out = shownFrames(await renderAvatar(hotel, job.req, scratch.image), job.req.frameNum);
     const encoded = await encodeAvatar(out, job.req.format ?? 'png');
     // Transferred, not copied, when the bytes own their ArrayBuffer; else a private copy first.
     const body = transferableBytes(encoded);
@@ -70,6 +78,9 @@ async function render(job: RenderJobMessage): Promise<void> {
       message: e?.message ?? String(err),
       ...libraryLoad(),
     });
+  } finally {
+    scratch.release();
+    scratches.push(scratch);
   }
 }
 
