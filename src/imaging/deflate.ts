@@ -63,20 +63,22 @@ function keep(options: DeflateOptions): KeptStream | null {
   }
 }
 
-/** One whole stream through the kept handle, then reset; null when it did not end cleanly. */
+/** One whole stream through the kept handle, then reset: its bytes in the kept output buffer, or null when it did not end cleanly. */
 function run(k: KeptStream, input: Uint8Array): Buffer | null {
   const need = bound(input.length);
   if (k.out.length < need) k.out = Buffer.allocUnsafeSlow(need);
   k.handle.writeSync(constants.Z_FINISH, input, 0, input.length, k.out, 0, k.out.length);
   const [availOut, availIn] = k.state;
   const ok = !k.stream._hadError && availIn === 0 && availOut! > 0;
-  const bytes = ok ? Buffer.from(k.out.subarray(0, k.out.length - availOut!)) : null;
   k.handle.reset();
-  return bytes;
+  return ok ? k.out.subarray(0, k.out.length - availOut!) : null;
 }
 
-/** `deflateSync(input, options)`, byte for byte (a zlib stream: header, deflate data, Adler-32). */
-export function deflate(input: Uint8Array, options: DeflateOptions): Buffer {
+/**
+ * `deflateSync(input, options)`'s bytes, which may be memory this module uses again: valid until the next
+ * call with the same options, for a caller that copies them at once (png.ts writes them into the file).
+ */
+export function deflateTransient(input: Uint8Array, options: DeflateOptions): Uint8Array {
   const id = `${options.level}/${options.memLevel ?? 8}`;
   let k = kept.get(id);
   if (k === undefined) {
@@ -93,6 +95,11 @@ export function deflate(input: Uint8Array, options: DeflateOptions): Buffer {
     kept.set(id, null);
   }
   return deflateSync(input, options as ZlibOptions);
+}
+
+/** `deflateSync(input, options)`, byte for byte (a zlib stream: header, deflate data, Adler-32), in memory of its own. */
+export function deflate(input: Uint8Array, options: DeflateOptions): Buffer {
+  return Buffer.from(deflateTransient(input, options));
 }
 
 /** Whether `deflate` keeps its stream for these options on this Node (false: it calls `deflateSync`). */

@@ -3,7 +3,7 @@
 // handle by the thousand: pngjs decodes synchronously; stills and icons are encoded by png-compact.ts.
 import { crc32 } from 'node:zlib';
 import { PNG } from 'pngjs';
-import { deflate } from './deflate.js';
+import { deflateTransient } from './deflate.js';
 import { type RgbaImage } from './image.js';
 import { PNG_SIGNATURE } from './png-chunks.js';
 
@@ -26,6 +26,9 @@ const slotColour = new Uint32Array(TABLE_SIZE);
 const slotIndex = new Int16Array(TABLE_SIZE);
 const colours = new Uint32Array(256);
 let rows = new Uint8Array(0);
+const plteBytes = Buffer.alloc(256 * 3);
+const trnsBytes = Buffer.alloc(256);
+const ihdrBytes = Buffer.alloc(13);
 
 /** `length` zero bytes of scratch memory, valid until the next call. */
 function scratchRows(length: number): Uint8Array {
@@ -95,8 +98,9 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
     }
     indexed.push(raw);
   }
-  const plte = Buffer.alloc(count * 3);
-  const trns = Buffer.alloc(count);
+  // The chunks are written into each file before this returns: their bytes go in scratch memory too.
+  const plte = plteBytes.subarray(0, count * 3);
+  const trns = trnsBytes.subarray(0, count);
   for (let i = 0; i < count; i++) {
     const v = colours[i]!;
     plte[i * 3] = v & 0xff;
@@ -106,14 +110,14 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
   }
   let last = trns.length;
   while (last > 0 && trns[last - 1] === 255) last--;
-  const ihdr = Buffer.alloc(13);
+  const ihdr = ihdrBytes;
   ihdr.writeUInt32BE(first.width, 0);
   ihdr.writeUInt32BE(first.height, 4);
   ihdr[8] = 8; // bit depth
-  ihdr[9] = 3; // indexed colour
+  ihdr[9] = 3; // indexed colour (compression, filter and interlace method stay 0)
   const chunks: [string, Uint8Array][] = [['IHDR', ihdr], ['PLTE', plte]];
   if (last > 0) chunks.push(['tRNS', trns.subarray(0, last)]);
-  return indexed.map((raw) => pngFile([...chunks, ['IDAT', deflate(raw, { level })], ['IEND', EMPTY]]));
+  return indexed.map((raw) => pngFile([...chunks, ['IDAT', deflateTransient(raw, { level })], ['IEND', EMPTY]]));
 }
 
 const EMPTY = new Uint8Array(0);
