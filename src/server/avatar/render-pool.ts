@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type AvatarRequest } from '../../avatar/request.js';
-import { type HotelLoad, type PoolMessage, type RenderJobMessage, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
+import { type HotelLoad, type PoolMessage, type RenderJob, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
 
 export interface RenderOutput {
   /** PNG/APNG or GIF bytes, as the request's format asks. */
@@ -91,7 +91,7 @@ interface Held {
 }
 
 interface Job {
-  msg: RenderJobMessage;
+  msg: RenderJob;
   resolve: (out: DebugRenderOutput) => void;
   reject: (err: Error) => void;
   waitTimer?: NodeJS.Timeout;
@@ -110,8 +110,15 @@ interface Slot {
   runTimer?: NodeJS.Timeout;
 }
 
-/** Jobs a worker holds at once: the one it renders and the next. */
-const WORKER_DEPTH = 2;
+/**
+ * Jobs a worker holds at once: the one it renders and the ones after it. A thread woken from sleep costs
+ * tens of µs of CPU on a virtual machine (a 2-core one here: ~90 µs a bare round trip): a worker holding
+ * several jobs seldom runs dry and sleeps between them. Measured on the warm workload at c=64 (CPU per
+ * request, all threads): depth 2 ~605 µs, depth 6 ~555 µs, depth 6 with refills in one message ~537 µs.
+ */
+export const WORKER_DEPTH = 6;
+/** A worker holding more than this many jobs gets no more until it is down to it; then it is refilled in one message. */
+const REFILL_AT = WORKER_DEPTH / 2;
 
 export const DEFAULT_POOL_LIBRARY_BYTES = 256 * 1024 * 1024;
 
@@ -144,6 +151,8 @@ export class RenderPool {
   private readonly loadWaiters = new Set<(failure?: { generation: number; message: string }) => void>();
   private nextId = 1;
   private closed = false;
+  /** The dispatch of the jobs queued in this turn of the event loop, once it is set. */
+  private dispatchSoon: NodeJS.Immediate | undefined;
   private rendered = 0;
   private failed = 0;
   private refusedQueueFull = 0;
@@ -280,6 +289,7 @@ export class RenderPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearImmediate(this.dispatchSoon);
     for (const check of [...this.loadWaiters]) check();
     for (const job of this.queue.splice(0)) {
       clearTimeout(job.waitTimer);
@@ -319,10 +329,10 @@ export class RenderPool {
         settled();
         rej(err);
       };
-      const job: Job = { msg: { type: 'render', id: this.nextId++, generation, req, debug }, resolve, reject };
+      const job: Job = { msg: { id: this.nextId++, generation, req, debug }, resolve, reject };
       const idle = this.slots.find((s) => s.ready && s.jobs.length === 0);
-      if (idle) {
-        this.run(idle, job);
+      if (idle && this.queue.length === 0) {
+        this.hand(idle, [job]);
         return;
       }
       // A job handed to a busy worker waits too: it counts against the queue bound like a queued one.
@@ -331,9 +341,9 @@ export class RenderPool {
         reject(new RenderBusyError(`render queue full (${this.opts.maxQueue} waiting)`));
         return;
       }
-      const ahead = this.slots.find((s) => s.ready && s.jobs.length < WORKER_DEPTH);
-      if (ahead && this.queue.length === 0) this.run(ahead, job);
-      else this.enqueue(job, 'back');
+      this.enqueue(job, 'back');
+      // Busy workers take what arrived in this turn of the event loop together, in one message each.
+      if (!this.dispatchSoon) this.dispatchSoon = setImmediate(() => this.dispatch());
     });
   }
 
@@ -352,11 +362,28 @@ export class RenderPool {
     else this.queue.push(job);
   }
 
-  /** Hands queued jobs to every worker with room, first in line first. */
+  /**
+   * Hands queued jobs, first in line first, to the workers down to `REFILL_AT` jobs, each next job to the
+   * one holding fewest, up to `WORKER_DEPTH`; one message a worker.
+   */
   private dispatch(): void {
-    for (const slot of this.slots) {
-      while (slot.ready && slot.jobs.length < WORKER_DEPTH && this.queue.length > 0) this.run(slot, this.queue.shift()!);
+    clearImmediate(this.dispatchSoon);
+    this.dispatchSoon = undefined;
+    if (this.queue.length === 0) return;
+    const open = this.slots.filter((s) => s.ready && s.jobs.length <= REFILL_AT);
+    const batches = new Map<Slot, Job[]>();
+    while (this.queue.length > 0) {
+      let to: Slot | undefined;
+      for (const s of open) {
+        const held = s.jobs.length + (batches.get(s)?.length ?? 0);
+        if (held < WORKER_DEPTH && (!to || held < to.jobs.length + (batches.get(to)?.length ?? 0))) to = s;
+      }
+      if (!to) break;
+      const batch = batches.get(to) ?? [];
+      batch.push(this.queue.shift()!);
+      batches.set(to, batch);
     }
+    for (const [slot, batch] of batches) this.hand(slot, batch);
   }
 
   /** Jobs not being rendered: queued here or handed to a worker behind the job it renders. */
@@ -366,11 +393,14 @@ export class RenderPool {
     return n;
   }
 
-  private run(slot: Slot, job: Job): void {
-    clearTimeout(job.waitTimer);
-    slot.jobs.push(job);
-    if (slot.jobs.length === 1) this.startClock(slot);
-    this.post(slot, job.msg);
+  /** Gives `jobs` to the worker in one message; they join the ones it holds. */
+  private hand(slot: Slot, jobs: Job[]): void {
+    for (const job of jobs) {
+      clearTimeout(job.waitTimer);
+      slot.jobs.push(job);
+    }
+    if (slot.jobs.length === jobs.length) this.startClock(slot);
+    this.post(slot, { type: 'render', jobs: jobs.map((j) => j.msg) });
   }
 
   private post(slot: Slot, msg: PoolMessage): void {

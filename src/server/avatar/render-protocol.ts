@@ -15,8 +15,8 @@ export interface WorkerInit {
   hotels: HotelLoad[];
 }
 
-export interface RenderJobMessage {
-  type: 'render';
+/** One render a worker is given. */
+export interface RenderJob {
   id: number;
   /** The hotel generation the request was planned and keyed with: it renders with exactly that one. */
   generation: number;
@@ -27,7 +27,7 @@ export interface RenderJobMessage {
 
 /** Main thread → worker. */
 export type PoolMessage =
-  | RenderJobMessage
+  | { type: 'render'; jobs: RenderJob[] }
   | ({ type: 'load' } & HotelLoad)
   | { type: 'drop'; generation: number };
 

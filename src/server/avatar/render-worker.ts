@@ -9,7 +9,7 @@ import {
 } from '../../avatar/index.js';
 import { ImageScratch } from '../../imaging/image.js';
 import { transferableBytes } from './transfer.js';
-import { type HotelLoad, type PoolMessage, type RenderJobMessage, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
+import { type HotelLoad, type PoolMessage, type RenderJob, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('render-worker.ts runs only as a worker thread');
@@ -53,7 +53,7 @@ function libraryLoad(): WorkerLoad {
  */
 const scratches: ImageScratch[] = [];
 
-async function render(job: RenderJobMessage): Promise<void> {
+async function render(job: RenderJob): Promise<void> {
   const started = performance.now();
   const scratch = scratches.pop() ?? new ImageScratch();
   try {
@@ -86,7 +86,7 @@ async function render(job: RenderJobMessage): Promise<void> {
 
 port.on('message', (msg: PoolMessage) => {
   if (msg.type === 'render') {
-    void render(msg);
+    for (const job of msg.jobs) void render(job);
   } else if (msg.type === 'load') {
     try {
       load(msg);

@@ -458,7 +458,7 @@ test('render pool: a full queue refuses at once; a dead worker fails only its jo
   }
 });
 
-test('render pool: a busy worker holds its next job; when it dies, the job behind the lost one is rendered by its replacement', async () => {
+test('render pool: a busy worker holds the jobs behind its own, handed over together; when it dies, they are rendered by its replacement', async () => {
   const { RenderPool, RenderCrashError } = await import('../../../src/server/avatar/render-pool.js');
   const pool = await RenderPool.start({ hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) }, workers: 1, maxQueue: 8, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
   try {
@@ -468,16 +468,50 @@ test('render pool: a busy worker holds its next job; when it dies, the job behin
     const first = pool.render('a', req(0));
     const second = pool.render('b', req(1));
     const third = pool.render('c', req(2));
-    // One rendering, one handed over behind it, one in line: two wait, the worker is busy.
+    // One rendering, two in line: two wait, the worker is busy.
     assert.deepEqual([pool.stats().busy, pool.stats().queued], [1, 2]);
     const slots = (pool as unknown as { slots: { jobs: unknown[]; worker: { terminate(): Promise<number> } }[] }).slots;
-    assert.equal(slots[0]!.jobs.length, 2, 'the worker holds its next job');
+    const posted: unknown[] = [];
+    const worker = slots[0]!.worker as unknown as { postMessage(m: unknown): void };
+    const postMessage = worker.postMessage.bind(worker);
+    worker.postMessage = (m: unknown) => {
+      posted.push(m);
+      postMessage(m);
+    };
+    assert.equal(slots[0]!.jobs.length, 1, 'the two behind wait for the end of this turn of the event loop');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(slots[0]!.jobs.length, 3, 'the worker holds the jobs behind its own');
+    assert.deepEqual(posted.map((m) => (m as { jobs: { req: { direction: number } }[] }).jobs.map((j) => j.req.direction)), [[1, 2]], 'both in one message');
+    assert.deepEqual([pool.stats().busy, pool.stats().queued], [1, 2]);
     await slots[0]!.worker.terminate();
     await assert.rejects(first, RenderCrashError);
     const [b, c] = await Promise.all([second, third]);
     assert.equal(b.frames, 2, 'the job behind the lost one is rendered, not failed');
     assert.equal(c.frames, 2);
     assert.equal(pool.stats().restarts, 1);
+    assert.equal(pool.stats().queued, 0);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('render pool: a burst is shared between the workers, at most WORKER_DEPTH each, the rest in line; every job is answered', async () => {
+  const { RenderPool, WORKER_DEPTH } = await import('../../../src/server/avatar/render-pool.js');
+  const pool = await RenderPool.start({ hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) }, workers: 2, maxQueue: 64, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
+  try {
+    const count = 2 * WORKER_DEPTH + 7;
+    const jobs = Array.from({ length: count }, (_, i) =>
+      pool.render(`k${i}`, { figure: FIG, direction: i % 8, headDirection: (i + 3) % 8, size: 'm' as const, action: '', gesture: '', headOnly: false, animated: false, frames: 0 }),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    const slots = (pool as unknown as { slots: { jobs: unknown[] }[] }).slots;
+    const held = slots.map((s) => s.jobs.length);
+    assert.ok(held.every((n) => n <= WORKER_DEPTH), `each worker holds at most ${WORKER_DEPTH}: ${held}`);
+    assert.ok(Math.abs(held[0]! - held[1]!) <= 1, `shared evenly: ${held}`);
+    assert.equal(pool.stats().queued, count - 2, 'all but the two being rendered wait');
+    const out = await Promise.all(jobs);
+    assert.equal(out.length, count);
+    for (const o of out) assert.equal(o.frames, 1);
     assert.equal(pool.stats().queued, 0);
   } finally {
     await pool.close();
