@@ -456,7 +456,7 @@ export class RenderPool {
     const [job] = slot.jobs.splice(at, 1) as [Job];
     slot.load = { figureLibraryBytes: msg.figureLibraryBytes, effectLibraryBytes: msg.effectLibraryBytes };
     if (at === 0) this.startClock(slot);
-    // Keep the worker one job ahead while there is work waiting.
+    // Refill the worker if it is down to REFILL_AT jobs and work waits.
     this.dispatch();
     if (msg.type === 'done') {
       this.rendered++;
