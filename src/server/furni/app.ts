@@ -1,5 +1,5 @@
 // The furniture asset service: corpus files with immutable caching, strong ETags and open CORS, plus
-// /healthz, /version and /metrics. Asset GET/HEAD are answered by the fast path on the socket (fast-path.ts), or
+// /healthz, /version and /metrics. Asset GET/HEAD are answered by the fast path on the socket (../fast-path.ts), or
 // by the raw asset handler on connections Node's http server owns; Fastify answers everything else.
 // Every path allows GET, HEAD and OPTIONS only.
 import { createServer } from 'node:http';
@@ -12,7 +12,8 @@ import { createAssetAnswerer, FURNI_TIERS, NOT_FOUND_BODY, NOT_FOUND_HEADERS, ty
 import { createAssetHandler } from './asset-handler.js';
 import { ALLOWED_METHODS, createClientErrorHandler, METHOD_NOT_ALLOWED_BODY } from './client-error.js';
 import type { CorpusStore } from './corpus-store.js';
-import { installFastPath } from './fast-path.js';
+import { installFastPath } from '../fast-path.js';
+import { claimsAsset, fastAssetAnswerer } from './fast-answer.js';
 import { furniRoute, type FurniMetrics } from './metrics.js';
 import type { PlayerPage } from './player-page.js';
 import type { VariantService } from './variants.js';
@@ -88,7 +89,15 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
         methodNotAllowedBody: METHOD_NOT_ALLOWED_BODY,
         logConnect: (target, status, bytes, client) => done(nextId(), 'CONNECT', target, status, bytes, performance.now(), null, client),
       });
-      fastPath = installFastPath(server, { answerAsset, done, nextId, trustProxy, keepAliveMs: KEEP_ALIVE_MS });
+      fastPath = installFastPath(server, {
+        claims: claimsAsset,
+        answer: fastAssetAnswerer(answerAsset),
+        done,
+        nextId,
+        trustProxy,
+        keepAliveMs: KEEP_ALIVE_MS,
+        onError: (err, path, reqId) => app!.log.error({ reqId, path, error: (err as Error)?.stack ?? String(err) }, 'asset handler failed'),
+      });
       return server;
     },
     // Methods Node's parser does not know (FOO, BREW) arrive here as parse errors: 405 as for any other.

@@ -1,29 +1,41 @@
-// Asset requests answered straight from the socket. Node's http module spends about twice nginx's CPU
+// Requests answered straight from the socket. Node's http module spends about twice nginx's CPU
 // on each request before our code runs (measured: a bare `http.createServer` returning a fixed buffer
 // costs ~32 µs a request here, nginx ~15 µs), which alone keeps a static service under half of nginx's
-// throughput. So the service takes each new connection first: while its requests are plain HTTP/1.1
-// GET/HEAD heads on asset paths (see request-head.ts) they are answered here with header blocks built
-// once per file; at the first request that is anything else, the connection — with every byte not yet
-// answered — is handed to Node's http server, which owns it from then on (Fastify answers the rest).
+// throughput. So a service takes each new connection first: while its requests are plain HTTP/1.1
+// GET/HEAD heads (see request-head.ts) that the service's `answer` takes, they are answered here, with
+// header blocks the service may build once; at the first request that is anything else, the connection
+// — with every byte not yet answered — is handed to Node's http server, which owns it from then on.
+// The furni service answers its asset paths here (furni/fast-answer.ts), the avatar service its image
+// paths (avatar/fast-answer.ts).
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { clientAddress } from '../client-address.js';
-import { type RequestDone } from '../request-log.js';
-import {
-  isAssetPath,
-  NOT_FOUND_BODY,
-  NOT_FOUND_HEADERS,
-  TOO_MANY_BODY,
-  TOO_MANY_HEADERS,
-  unavailableResponse,
-  type AssetAnswer,
-  type AssetAnswerer,
-} from './asset-answer.js';
-import type { CorpusFile } from './corpus-manifest.js';
+import { clientAddress } from './client-address.js';
+import { type RequestDone } from './request-log.js';
 import { INCOMPLETE, NOT_SIMPLE, scanRequestHead, type SimpleRequest } from './request-head.js';
 
+/** A response as the fast path writes it. */
+export interface FastResponse {
+  status: number;
+  /**
+   * The status line and header lines (`headBlock`), without Date, Connection and the empty line, which the
+   * fast path adds. With `reused`, the same Buffer comes back for the same headers (a file's, an image's):
+   * the fast path keeps it joined to the current second's keep-alive lines and writes that block as it is.
+   */
+  head: Buffer;
+  reused?: boolean;
+  /** The body (not written for HEAD; the head's Content-Length says its size either way). */
+  body?: Buffer;
+  /** The cache tier the answer came from, for the request log and metrics (null: not an image or file). */
+  cache: string | null;
+}
+
+/** The service's answer to a simple GET/HEAD head it claims: a response, or one to come (a promise that never rejects). */
+export type FastAnswerer = (req: SimpleRequest, client: string, reqId: string) => FastResponse | Promise<FastResponse>;
+
 export interface FastPathOptions {
-  answerAsset: AssetAnswerer;
+  /** Whether the service answers this request target here (else the connection goes to Node). */
+  claims: (target: string) => boolean;
+  answer: FastAnswerer;
   /** Counts and logs each answered request. */
   done: RequestDone;
   nextId: () => string;
@@ -31,6 +43,8 @@ export interface FastPathOptions {
   trustProxy: boolean;
   /** Idle time after which a kept-alive connection is closed (as Node's keepAliveTimeout). */
   keepAliveMs: number;
+  /** An answer threw or rejected (the client gets a 500). */
+  onError: (err: unknown, target: string, reqId: string) => void;
 }
 
 export interface FastPath {
@@ -39,6 +53,20 @@ export interface FastPath {
   /** Connections currently held by the fast path (not handed to Node). */
   readonly connections: number;
 }
+
+const INTERNAL_ERROR_BODY = Buffer.from('internal error\n');
+const INTERNAL_ERROR: FastResponse = {
+  status: 500,
+  head: headBlock('500 Internal Server Error', {
+    'access-control-allow-origin': '*',
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': String(INTERNAL_ERROR_BODY.length),
+  }),
+  reused: true,
+  body: INTERNAL_ERROR_BODY,
+  cache: null,
+};
 
 /** Bytes a client may pipeline while a disk read holds its connection, before reading from it pauses. */
 const MAX_QUEUED = 64 * 1024;
@@ -49,17 +77,12 @@ const MAX_QUEUED = 64 * 1024;
  */
 const SINGLE_WRITE_MAX = 2 * 1024;
 
-/** The status line and fixed header lines of a response, as Node's http writes them. */
-function headBlock(status: string, headers: Record<string, string>): Buffer {
+/** The status line (`200 OK`) and header lines of a response, as Node's http writes them (names as given). */
+export function headBlock(status: string, headers: Record<string, string>): Buffer {
   let s = `HTTP/1.1 ${status}\r\n`;
-  for (const [name, value] of Object.entries(headers)) s += `${name}: ${value}\r\n`;
+  for (const name in headers) s += `${name}: ${headers[name]}\r\n`;
   return Buffer.from(s, 'latin1');
 }
-
-const NOT_FOUND_HEAD = headBlock('404 Not Found', NOT_FOUND_HEADERS);
-const NOT_FOUND_BODY_BYTES = Buffer.from(NOT_FOUND_BODY);
-const TOO_MANY_HEAD = headBlock('429 Too Many Requests', TOO_MANY_HEADERS);
-const TOO_MANY_BODY_BYTES = Buffer.from(TOO_MANY_BODY);
 
 /**
  * Takes over `server`'s new connections. Call before the server listens; Node's own connection
@@ -73,7 +96,7 @@ export function installFastPath(server: Server, opts: FastPathOptions): FastPath
     opts,
     open,
     closing: false,
-    heads: new WeakMap(),
+    blocks: new WeakMap(),
     date: responseTails(opts.keepAliveMs),
     handOff: (socket, rest, ended) => {
       for (const listener of nodeListeners) listener.call(server, socket);
@@ -101,8 +124,8 @@ interface Context {
   opts: FastPathOptions;
   open: Set<FastConnection>;
   closing: boolean;
-  /** 200 and 304 header blocks per corpus file, built on first use. */
-  heads: WeakMap<CorpusFile, FileHeads>;
+  /** Reused heads joined to the keep-alive lines of `second`. */
+  blocks: WeakMap<Buffer, KeptAliveBlock>;
   date: ResponseTails;
   handOff(socket: Socket, rest: Buffer | undefined, ended: boolean): void;
 }
@@ -182,19 +205,25 @@ class FastConnection {
       // side answers — another method, a TLS hello, an oversized head — goes to Node at once.
       const req = scanRequestHead(buf);
       if (req === INCOMPLETE) return;
-      if (req === NOT_SIMPLE || !isAssetPath(req.target)) {
+      const { opts } = this.ctx;
+      if (req === NOT_SIMPLE || !opts.claims(req.target)) {
         this.handOff();
         return;
       }
       this.pending = req.end < buf.length ? buf.subarray(req.end) : undefined;
       const started = performance.now();
-      const { opts } = this.ctx;
       const reqId = opts.nextId();
       const client = clientAddress(req.forwardedFor, this.peer, opts.trustProxy);
-      const answer = opts.answerAsset(req.target, req.ifNoneMatch, client, reqId);
+      let answer: FastResponse | Promise<FastResponse>;
+      // A bug in an answer must cost one request (a 500), never the process.
+      try {
+        answer = opts.answer(req, client, reqId);
+      } catch (err) {
+        answer = this.failed(err, req.target, reqId);
+      }
       if (answer instanceof Promise) {
         this.busy = true;
-        void answer.then((a) => {
+        void answer.catch((err: unknown) => this.failed(err, req.target, reqId)).then((a) => {
           this.busy = false;
           if (this.socket.destroyed) return;
           if (this.pausedForBusy) {
@@ -211,55 +240,30 @@ class FastConnection {
     }
   }
 
-  private respond(req: SimpleRequest, answer: AssetAnswer, started: number, reqId: string, client: string): void {
+  private failed(err: unknown, target: string, reqId: string): FastResponse {
+    this.ctx.opts.onError(err, target, reqId);
+    return INTERNAL_ERROR;
+  }
+
+  private respond(req: SimpleRequest, answer: FastResponse, started: number, reqId: string, client: string): void {
     const { ctx, socket } = this;
     const close = req.close || ctx.closing;
     const date = ctx.date;
     date.refresh();
     // `head` is the status line and headers; `tail` the Date/Connection lines and the empty line, unless
-    // `head` is a per-file block that already ends with them (kept-alive 200/304, rebuilt once a second).
-    let head: Buffer;
-    let tail: Buffer | undefined;
-    let body: Buffer | undefined;
-    if (answer.status === 200 || answer.status === 304) {
-      const file = answer.file;
-      let heads = ctx.heads.get(file);
-      if (!heads) {
-        heads = {
-          ok: headBlock('200 OK', file.headers),
-          notModified: headBlock('304 Not Modified', file.notModifiedHeaders),
-          second: -1,
-          okBlock: EMPTY,
-          notModifiedBlock: EMPTY,
-        };
-        ctx.heads.set(file, heads);
+    // `head` is a reused block that already ends with them (kept alive, rebuilt once a second).
+    let head = answer.head;
+    let tail: Buffer | undefined = close ? date.closeTail : date.keepAliveTail;
+    let body = answer.body;
+    if (answer.reused && !close) {
+      let block = ctx.blocks.get(head);
+      if (!block || block.second !== date.second) {
+        // A new buffer, never rewritten in place: earlier writes may still hold the old one.
+        block = { second: date.second, bytes: Buffer.concat([head, date.keepAliveTail]) };
+        ctx.blocks.set(head, block);
       }
-      if (close) {
-        head = answer.status === 200 ? heads.ok : heads.notModified;
-        tail = date.closeTail;
-      } else {
-        if (heads.second !== date.second) {
-          // New buffers, never rewritten in place: earlier writes may still hold the old ones.
-          heads.okBlock = Buffer.concat([heads.ok, date.keepAliveTail]);
-          heads.notModifiedBlock = Buffer.concat([heads.notModified, date.keepAliveTail]);
-          heads.second = date.second;
-        }
-        head = answer.status === 200 ? heads.okBlock : heads.notModifiedBlock;
-      }
-      if (answer.status === 200) body = answer.body;
-    } else if (answer.status === 404) {
-      head = NOT_FOUND_HEAD;
-      tail = close ? date.closeTail : date.keepAliveTail;
-      body = NOT_FOUND_BODY_BYTES;
-    } else if (answer.status === 429) {
-      head = TOO_MANY_HEAD;
-      tail = close ? date.closeTail : date.keepAliveTail;
-      body = TOO_MANY_BODY_BYTES;
-    } else {
-      const r = unavailableResponse(answer.rebuilding, answer.timedOut);
-      head = headBlock('503 Service Unavailable', r.headers);
-      tail = close ? date.closeTail : date.keepAliveTail;
-      body = Buffer.from(r.body);
+      head = block.bytes;
+      tail = undefined;
     }
     if (req.method === 'HEAD') body = undefined;
     if (tail === undefined && body === undefined) {
@@ -281,7 +285,7 @@ class FastConnection {
         socket.uncork();
       }
     }
-    ctx.opts.done(reqId, req.method, req.target, answer.status, body?.length ?? 0, started, answer.status === 200 ? answer.source : null, client);
+    ctx.opts.done(reqId, req.method, req.target, answer.status, body?.length ?? 0, started, answer.cache, client);
     if (close) {
       this.done = true;
       socket.destroySoon();
@@ -323,14 +327,11 @@ class FastConnection {
 
 const EMPTY = Buffer.alloc(0);
 
-interface FileHeads {
-  /** Status line and the file's fixed headers. */
-  ok: Buffer;
-  notModified: Buffer;
-  /** The same followed by the kept-alive tail of `second` (the Date line changes once a second). */
+interface KeptAliveBlock {
+  /** The second (Unix time) of the Date line in `bytes`. */
   second: number;
-  okBlock: Buffer;
-  notModifiedBlock: Buffer;
+  /** A reused head followed by that second's keep-alive lines. */
+  bytes: Buffer;
 }
 
 interface ResponseTails {
