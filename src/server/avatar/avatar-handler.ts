@@ -51,7 +51,7 @@ export interface AvatarHandlerOptions {
  * for). Whatever the query says of that parameter is replaced, so the URL means what its path says and
  * shares its cache entry with the `/avatar.png` URL that spells the parameter out.
  */
-type Fixed = readonly (readonly [string, string])[];
+export type Fixed = readonly (readonly [string, string])[];
 const GIF = ['img_format', 'gif'] as const;
 const HEAD = ['headonly', '1'] as const;
 const AVATAR_PATHS: ReadonlyMap<string, Fixed> = new Map<string, Fixed>([
@@ -69,7 +69,7 @@ const AVATAR_PATHS: ReadonlyMap<string, Fixed> = new Map<string, Fixed>([
 export const AVATAR_ROUTE_PATHS: readonly string[] = [...AVATAR_PATHS.keys()];
 
 /** The parameters a path fixes, or undefined when the URL is not on the avatar route. */
-function avatarRoute(url: string): Fixed | undefined {
+export function avatarRoute(url: string): Fixed | undefined {
   // Exact paths, with or without a query string; anything else (other spellings included) is Fastify's.
   const q = url.indexOf('?');
   return AVATAR_PATHS.get(q < 0 ? url : url.slice(0, q));
@@ -87,21 +87,25 @@ export function withFixedParameters(rawQuery: string, fixed: Fixed): string {
 }
 
 
-export function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): number {
-  const length = Buffer.byteLength(text);
-  res.writeHead(status, {
+/** The headers of a plain-text answer (400, 302, 405, 500). */
+export function textHeaders(text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): Record<string, string> {
+  return {
     ...extra,
     'access-control-allow-origin': '*',
     'content-type': 'text/plain; charset=utf-8',
     'cache-control': cacheControl,
-    'content-length': String(length),
-  });
-  res.end(text);
-  return res.req.method === 'HEAD' ? 0 : length;
+    'content-length': String(Buffer.byteLength(text)),
+  };
 }
 
-/** The image, or 304 when If-None-Match names its ETag; returns [status, body bytes]. */
-export function sendImage(req: IncomingMessage, res: ServerResponse, image: CachedImage, cacheControl: string, source: string): [number, number] {
+export function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): number {
+  res.writeHead(status, textHeaders(text, extra, cacheControl));
+  res.end(text);
+  return res.req.method === 'HEAD' ? 0 : Buffer.byteLength(text);
+}
+
+/** The headers of an image answer: 200 (with its type and length) or 304 (`notModified`). */
+export function imageHeaders(image: CachedImage, cacheControl: string, source: string, notModified: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     'access-control-allow-origin': '*',
     etag: image.etag,
@@ -110,15 +114,26 @@ export function sendImage(req: IncomingMessage, res: ServerResponse, image: Cach
     'x-imager-cache': source,
     'access-control-expose-headers': EXPOSE,
   };
-  const inm = rawHeader(req.rawHeaders, 'if-none-match');
-  if (inm !== undefined && ifNoneMatchMatches(inm, image.etag)) {
-    res.writeHead(304, headers);
+  if (!notModified) {
+    headers['content-type'] = image.type;
+    headers['content-length'] = String(image.body.length);
+  }
+  return headers;
+}
+
+/** Whether an If-None-Match value names the image's ETag (the answer is then 304). */
+export function notModified(ifNoneMatch: string | undefined, image: CachedImage): boolean {
+  return ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, image.etag);
+}
+
+/** The image, or 304 when If-None-Match names its ETag; returns [status, body bytes]. */
+export function sendImage(req: IncomingMessage, res: ServerResponse, image: CachedImage, cacheControl: string, source: string): [number, number] {
+  if (notModified(rawHeader(req.rawHeaders, 'if-none-match'), image)) {
+    res.writeHead(304, imageHeaders(image, cacheControl, source, true));
     res.end();
     return [304, 0];
   }
-  headers['content-type'] = image.type;
-  headers['content-length'] = String(image.body.length);
-  res.writeHead(200, headers);
+  res.writeHead(200, imageHeaders(image, cacheControl, source, false));
   if (req.method === 'HEAD') {
     res.end();
     return [200, 0];
@@ -132,13 +147,38 @@ export function clientOf(req: IncomingMessage, trustProxy: boolean): string {
   return clientAddress(trustProxy ? rawHeader(req.rawHeaders, 'x-forwarded-for') : undefined, req.socket.remoteAddress, trustProxy);
 }
 
+/** The text, extra headers and Cache-Control of a fallback's 302. */
+export function fallbackText(answer: Extract<AvatarAnswer, { kind: 'fallback' }>): [string, Record<string, string>, string] {
+  // The redirect is cacheable for a minute (contract A7.2), unlike the other plain-text answers.
+  const text = `fallback (${answer.reason}): ${answer.location}\n`;
+  return [text, { location: answer.location, 'x-imager-fallback': answer.reason, 'access-control-expose-headers': EXPOSE }, FALLBACK_CACHE_CONTROL];
+}
+
 function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: AvatarAnswer): [number, number] {
   if (answer.kind === 'image') return sendImage(req, res, answer.image, answer.cacheControl, answer.source);
   if (answer.kind === 'bad-request') return [400, sendText(res, 400, answer.reason)];
-  // The redirect is cacheable for a minute (contract A7.2), unlike the other plain-text answers.
-  const text = `fallback (${answer.reason}): ${answer.location}\n`;
-  const extra = { location: answer.location, 'x-imager-fallback': answer.reason, 'access-control-expose-headers': EXPOSE };
-  return [302, sendText(res, 302, text, extra, FALLBACK_CACHE_CONTROL)];
+  return [302, sendText(res, 302, ...fallbackText(answer))];
+}
+
+/**
+ * The service's answer to an avatar URL (`fixed`: what its path sets), for both ways a request arrives
+ * (Node's handler here, the socket-level fast path in fast-answer.ts). A `?figure=` image never changes
+ * for its URL: the next request for it is answered from memory (the URL map).
+ */
+export async function answerAvatarUrl(service: AvatarService, hot: HotUrls, url: string, fixed: Fixed, client: string, reqId: string): Promise<AvatarAnswer> {
+  const q = url.indexOf('?');
+  const answer = await service.answer(withFixedParameters(q < 0 ? '' : url.slice(q + 1), fixed), client, reqId);
+  if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL) hot.set(url, answer.key, answer.generation);
+  return answer;
+}
+
+/** The image for a URL answered before and still in memory, else undefined (and the URL forgotten if its image was evicted). */
+export function rememberedImage(service: AvatarService, hot: HotUrls, url: string): CachedImage | undefined {
+  const key = hot.get(url);
+  if (key === undefined) return undefined;
+  const image = service.memoryImage(key);
+  if (image === undefined) hot.delete(url);
+  return image;
 }
 
 export function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
@@ -156,11 +196,7 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
     let bytes: number;
     let cache: string | null = null;
     try {
-      const q = url.indexOf('?');
-      const query = withFixedParameters(q < 0 ? '' : url.slice(q + 1), fixed);
-      const answer = await service.answer(query, client, reqId);
-      // A `?figure=` image never changes for its URL: the next request for it is answered from memory.
-      if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL) hot.set(url, answer.key, answer.generation);
+      const answer = await answerAvatarUrl(service, hot, url, fixed, client, reqId);
       [status, bytes] = sendAnswer(req, res, answer);
       if (answer.kind === 'image') cache = answer.source;
     } catch (err) {
@@ -185,14 +221,12 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
     const method = req.method ?? '';
     if (method === 'GET' || method === 'HEAD') {
       // Answered before and still in memory: straight back, nothing parsed.
-      const key = hot.get(url);
-      const image = key === undefined ? undefined : service.memoryImage(key);
+      const image = rememberedImage(service, hot, url);
       if (image !== undefined) {
         const [status, bytes] = sendImage(req, res, image, FIGURE_CACHE_CONTROL, 'memory');
         done(reqId, method, url, status, bytes, started, 'memory', client);
         return true;
       }
-      if (key !== undefined) hot.delete(url); // its image was evicted
       void answerImage(req, res, url, fixed, started, reqId, client);
     } else if (method === 'OPTIONS') {
       sendPreflight(req, res);

@@ -3,11 +3,13 @@
 // response carries `Access-Control-Allow-Origin: *` (contract A5). No route reads a request body.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { installFastPath, type FastPath } from '../fast-path.js';
 import { prepareHttpServer } from '../http-server.js';
 import { preflightHeaders } from '../cors.js';
 import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type LogLevel, type RequestDone } from '../request-log.js';
 import { AVATAR_ALLOW, AVATAR_PREFLIGHT, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT, type RawRouteContext } from './avatar-handler.js';
 import { type AvatarService, type ImageSource } from './avatar-service.js';
+import { claimsAvatar, fastAvatarAnswerer } from './fast-answer.js';
 import { type HotUrls } from './hot-urls.js';
 import { AVATAR_TIERS, avatarRoute, type AvatarMetrics } from './metrics.js';
 import { renderDebugPage } from './render-page.js';
@@ -50,6 +52,7 @@ function plain(reply: FastifyReply, status: number, text: string): FastifyReply 
 export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
   const nextId = requestIdCounter();
   let built: FastifyInstance | undefined;
+  let fastPath: FastPath | undefined;
   const { http } = opts.metrics;
   // The line Fastify's request log writes, without pino's generic serialiser on the image route's hot path.
   const logLine = requestLineWriter(opts.logStream, opts.logLevel);
@@ -91,6 +94,17 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
         methodNotAllowedBody: METHOD_NOT_ALLOWED_TEXT,
         logConnect: (target, status, bytes, client) => done(nextId(), 'CONNECT', target, status, bytes, performance.now(), null, client),
       });
+      // Plain GET/HEAD on the avatar paths are answered on the socket; a connection goes to Node (and the
+      // handler above) at its first other request.
+      fastPath = installFastPath(server, {
+        claims: claimsAvatar,
+        answer: fastAvatarAnswerer(opts.service, opts.hot),
+        done,
+        nextId,
+        trustProxy: opts.trustProxy,
+        keepAliveMs: server.keepAliveTimeout,
+        onError: (err, url, reqId) => built?.log.error({ reqId, err, path: logPath(url) }, 'avatar handler failed'),
+      });
       return server;
     },
     trustProxy: opts.trustProxy,
@@ -110,6 +124,11 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
   });
   built = app;
   installRequestLog(app, recordFastify);
+  // Connections the fast path holds are invisible to Node's closeIdleConnections; end them with the rest.
+  app.addHook('preClose', (hookDone) => {
+    fastPath?.close();
+    hookDone();
+  });
   const { service } = opts;
 
   // Every path serves GET and HEAD only, as the furni service's do: OPTIONS is the CORS preflight and any
