@@ -123,4 +123,90 @@ describe('avatar protocol edges', () => {
     const get = await exchange(port, `GET /avatar.png?figure=${FIG}&size=s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\nConnection: close\r\n\r\n{bad`);
     assertImage(get.replies[0], 'GET with a body');
   });
+
+  /** The head lines of every response in `raw` but Date (which moves with the clock), and their bodies; `sent`: the requests. */
+  const responses = (raw: Buffer, sent: string[] = []): { head: string[]; body: Buffer }[] => {
+    const out: { head: string[]; body: Buffer }[] = [];
+    let off = 0;
+    while (off < raw.length) {
+      const end = raw.indexOf('\r\n\r\n', off, 'latin1');
+      if (end < 0) break;
+      const head = raw.toString('latin1', off, end).split('\r\n').filter((l) => !l.startsWith('Date: '));
+      const length = Number(head.find((l) => l.toLowerCase().startsWith('content-length:'))?.split(':')[1] ?? 0);
+      const isHead = sent[out.length]?.startsWith('HEAD') ?? false;
+      out.push({ head, body: raw.subarray(end + 4, end + 4 + (isHead ? 0 : length)) });
+      off = end + 4 + (isHead ? 0 : length);
+    }
+    return out;
+  };
+  test('the socket-level fast path and Node\'s handler give the same bytes: images from memory, 304, HEAD, 400, 302, classic paths', async () => {
+    const warm = `/avatar.png?figure=${FIG}&size=m&direction=3`;
+    const first = await exchange(port, head('GET', warm), { halfClose: true });
+    const etag = responses(first.raw)[0]!.head.find((l) => l.startsWith('etag: '))!.slice(6);
+    await exchange(port, head('GET', `/habbo-imaging/avatarimage.gif?figure=${FIG}&size=m&direction=3`), { halfClose: true });
+    const heads = [
+      head('GET', warm),
+      head('HEAD', warm),
+      head('GET', warm, `If-None-Match: ${etag}\r\n`),
+      head('GET', warm, 'If-None-Match: "other"\r\n'),
+      head('GET', `/habbo-imaging/avatarimage.gif?figure=${FIG}&size=m&direction=3`),
+      head('GET', '/avatar.png?user=Nobody&size=m'),
+      head('GET', '/avatar.png'),
+    ];
+    // A connection is the fast path's while its requests are plain GET/HEAD on the avatar paths; an
+    // OPTIONS first hands it to Node, whose handler then answers the same requests.
+    let byNode = 0;
+    const count = () => byNode++;
+    svc.app.server.on('request', count);
+    const fast = responses((await exchange(port, heads.join(''), { halfClose: true })).raw, heads);
+    assert.equal(byNode, 0, 'none of them reached Node\'s handler');
+    const preflight = head('OPTIONS', warm);
+    const node = responses((await exchange(port, preflight + heads.join(''), { halfClose: true })).raw, [preflight, ...heads]).slice(1);
+    assert.equal(byNode, heads.length + 1, 'after the OPTIONS, Node answered them all');
+    svc.app.server.off('request', count);
+    assert.equal(fast.length, heads.length, 'every request answered on the fast path');
+    assert.equal(node.length, heads.length, 'every request answered by Node');
+    heads.forEach((h, i) => {
+      const label = h.split('\r\n')[0]!;
+      assert.deepEqual(fast[i]!.head, node[i]!.head, `${label}: head`);
+      assert.deepEqual(fast[i]!.body, node[i]!.body, `${label}: body`);
+    });
+    assert.deepEqual(fast.map((r) => r.head[0]), [
+      'HTTP/1.1 200 OK', 'HTTP/1.1 200 OK', 'HTTP/1.1 304 Not Modified', 'HTTP/1.1 200 OK', 'HTTP/1.1 200 OK', 'HTTP/1.1 302 Found', 'HTTP/1.1 400 Bad Request',
+    ]);
+  });
+
+  test('fast path: pipelined renders and memory hits are answered in order on one connection, then the FIN closes it', async () => {
+    const cold = [coldUrl(), coldUrl()].map((u) => u.replace('size=s', 'size=m').replace(/edge=(\d+)/, (_m, n) => `direction=${Number(n) % 8}&edge=${n}`));
+    const warm = `/avatar.png?figure=${FIG}&size=m&direction=3`;
+    const targets = [cold[0]!, warm, cold[1]!, warm];
+    const heads = targets.map((t) => head('GET', t));
+    const { raw, closed } = await exchange(port, heads.join(''), { halfClose: true });
+    const got = responses(raw, heads);
+    assert.equal(closed, true);
+    assert.deepEqual(got.map((r) => r.head[0]), targets.map(() => 'HTTP/1.1 200 OK'));
+    assert.deepEqual(got.map((r) => r.head.find((l) => l.startsWith('x-imager-cache: '))), ['x-imager-cache: render', 'x-imager-cache: memory', 'x-imager-cache: render', 'x-imager-cache: memory']);
+    for (const r of got) assert.deepEqual(r.body.subarray(0, 8), PNG_SIGNATURE);
+  });
+
+  test('fast path: an answer that throws is a 500 for that request, and the service goes on', async () => {
+    const warm = `/avatar.png?figure=${FIG}&size=m&direction=3`;
+    await exchange(port, head('GET', warm), { halfClose: true });
+    const service = svc.service as unknown as { memoryImage: (key: string) => unknown };
+    const real = service.memoryImage;
+    service.memoryImage = () => {
+      throw new Error('a bug');
+    };
+    try {
+      const { raw } = await exchange(port, head('GET', warm), { halfClose: true });
+      const [r] = responses(raw);
+      assert.equal(r!.head[0], 'HTTP/1.1 500 Internal Server Error');
+      assert.ok(r!.head.includes('access-control-allow-origin: *'));
+      assert.equal(r!.body.toString(), 'internal error\n');
+    } finally {
+      service.memoryImage = real;
+    }
+    const { replies } = await exchange(port, head('GET', warm), { halfClose: true });
+    assertImage(replies[0], 'after the failure');
+  });
 });
