@@ -2,9 +2,10 @@
 // (issue 28): each stage of the service's path run on its own over the warm workload (warm-figures.ts)
 // with the service's own functions, timed with the thread's CPU clock where the stage is synchronous.
 // What cannot be separated in one thread is measured around it:
-// - HTTP parse and write: a minimal Node server in a child process answering a PNG of the workload's size
-//   with the avatar route's headers, driven by the same load generator; its CPU per request from /proc
-//   (Node's parser, the response write, the kernel's loopback and the wake-ups);
+// - HTTP parse and write: a minimal server in a child process answering a PNG of the workload's size
+//   with the avatar route's headers, driven by the same load generator, by Node's http and by the
+//   socket-level fast path; its CPU per request from /proc (the parser, the response write, the kernel's
+//   loopback and the wake-ups);
 // - pool dispatch and the result's copy: a worker thread that answers each job message with a body of
 //   the workload's size, as the render worker does; CPU of the whole process per round trip.
 // Data: BENCH_ASSETS (a Nitro hotel folder), else ../shared/realdata/nitro, else the sample kit.
@@ -28,6 +29,7 @@ import { HotUrls } from '../src/server/avatar/hot-urls.js';
 import { cachedImage, ImageCache } from '../src/server/avatar/image-cache.js';
 import { parseAvatarQuery } from '../src/server/avatar/params.js';
 import { deflate } from '../src/imaging/deflate.js';
+import { headBlock, installFastPath } from '../src/server/fast-path.js';
 import { freePort, runLoad } from './http-load.js';
 import { cpuSeconds, loadAverage, median } from './proc.js';
 import { warmPath, WarmPoses } from './warm-figures.js';
@@ -47,22 +49,37 @@ interface Stage {
 }
 
 async function childServer(): Promise<void> {
-  // The avatar route's answer, minus everything but Node's HTTP: same headers, a body of the given size.
+  // The avatar route's answer, minus everything but the HTTP: same headers, a body of the given size,
+  // written by Node's http (`node`) or by the socket-level fast path the avatar route uses (`fast`).
   const size = Number(process.argv[3]);
   const body = Buffer.alloc(size, 1);
+  const headers = {
+    'access-control-allow-origin': '*',
+    etag: '"0123456789abcdefghijklmnopqrstuv"',
+    'cache-control': 'public, max-age=31536000, immutable, stale-while-revalidate=86400',
+    'x-imager-frames': '1',
+    'x-imager-cache': 'render',
+    'access-control-expose-headers': 'etag, x-imager-frames, x-imager-fallback, x-imager-cache',
+    'content-type': 'image/png',
+    'content-length': String(body.length),
+  };
   const server = createServer((req, res) => {
-    res.writeHead(200, {
-      'access-control-allow-origin': '*',
-      etag: '"0123456789abcdefghijklmnopqrstuv"',
-      'cache-control': 'public, max-age=31536000, immutable, stale-while-revalidate=86400',
-      'x-imager-frames': '1',
-      'x-imager-cache': 'render',
-      'access-control-expose-headers': 'etag, x-imager-frames, x-imager-fallback, x-imager-cache',
-      'content-type': 'image/png',
-      'content-length': String(body.length),
-    });
+    res.writeHead(200, headers);
     res.end(body);
   });
+  if (process.argv[4] === 'fast') {
+    let id = 0;
+    installFastPath(server, {
+      claims: () => true,
+      // A render's head is built per answer (only memory hits reuse theirs).
+      answer: () => ({ status: 200, head: headBlock('200 OK', headers), body, cache: 'render' }),
+      done: () => undefined,
+      nextId: () => String(++id),
+      trustProxy: false,
+      keepAliveMs: 5000,
+      onError: () => undefined,
+    });
+  }
   const port = await freePort();
   server.listen(port, '127.0.0.1', () => process.send?.({ port }));
 }
@@ -203,29 +220,33 @@ async function main(): Promise<void> {
   const dispatchWallUs = ((performance.now() - w0) / reqs.length) * 1e3;
   await worker.terminate();
 
-  // HTTP parse and write: a bare Node server answering the same URLs with a body of the average size.
-  const child = fork(HERE, ['--child', String(avgBody)], { execArgv: ['--import', 'tsx'] });
-  const port = await new Promise<number>((ok) => child.once('message', (m: { port: number }) => ok(m.port)));
-  const base = `http://127.0.0.1:${port}`;
-  await runLoad({ base, paths: urls.slice(0, 500), connections: 1 });
-  const http: Record<number, number> = {};
-  for (const c of [1, 64]) {
-    const c0 = cpuSeconds(child.pid!);
-    const r = await runLoad({ base, paths: [...urls, ...urls], connections: c });
-    http[c] = ((cpuSeconds(child.pid!) - c0) / (r.status[200] ?? 1)) * 1e6;
+  // HTTP parse and write: a server answering the same URLs with a body of the average size, by Node's
+  // http and by the fast path.
+  const http: Record<string, number> = {};
+  for (const mode of ['node', 'fast']) {
+    const child = fork(HERE, ['--child', String(avgBody), mode], { execArgv: ['--import', 'tsx'] });
+    const port = await new Promise<number>((ok) => child.once('message', (m: { port: number }) => ok(m.port)));
+    const base = `http://127.0.0.1:${port}`;
+    await runLoad({ base, paths: urls.slice(0, 500), connections: 1 });
+    for (const c of [1, 64]) {
+      const c0 = cpuSeconds(child.pid!);
+      const r = await runLoad({ base, paths: [...urls, ...urls], connections: c });
+      http[`${mode} ${c}`] = ((cpuSeconds(child.pid!) - c0) / (r.status[200] ?? 1)) * 1e6;
+    }
+    child.kill();
   }
-  child.kill();
 
   const fmt = (x: number) => x.toFixed(1).padStart(7);
   say(`average body ${avgBody} bytes`);
   say('| stage | median µs | mean µs |');
   say('|---|---|---|');
-  say(`| HTTP parse + response write (bare Node server in its own process: CPU per request from /proc, c=1 / c=64) | ${fmt(http[1]!)} / ${fmt(http[64]!).trim()} | |`);
+  say(`| HTTP parse + response write, Node's http (a bare server in its own process: CPU per request from /proc, c=1 / c=64) | ${fmt(http['node 1']!)} / ${fmt(http['node 64']!).trim()} | |`);
+  say(`| HTTP parse + response write, the fast path (the avatar route's since issue 28; same, c=1 / c=64) | ${fmt(http['fast 1']!)} / ${fmt(http['fast 64']!).trim()} | |`);
   for (const s of stages) {
     const mean = s.us.reduce((a, b) => a + b, 0) / s.us.length;
     say(`| ${s.name} | ${fmt(median(s.us))} | ${fmt(mean)} |`);
   }
-  say(`| pool dispatch + result message (both threads, CPU per round trip; ${dispatchWallUs.toFixed(0)} µs wall) | ${fmt(dispatchUs)} | |`);
+  say(`| pool dispatch + result message (both threads, CPU per round trip, one job at a time as at c=1; ${dispatchWallUs.toFixed(0)} µs wall) | ${fmt(dispatchUs)} | |`);
   say(`load average at the end: ${loadAverage()}`);
   await cleanup?.();
 }
