@@ -68,7 +68,7 @@ const INTERNAL_ERROR: FastResponse = {
   cache: null,
 };
 
-/** Bytes a client may pipeline while a disk read holds its connection, before reading from it pauses. */
+/** Bytes a client may pipeline while an answer to come (a disk read, a render) holds its connection, before reading from it pauses. */
 const MAX_QUEUED = 64 * 1024;
 
 /**
@@ -101,7 +101,7 @@ export function installFastPath(server: Server, opts: FastPathOptions): FastPath
     handOff: (socket, rest, ended) => {
       for (const listener of nodeListeners) listener.call(server, socket);
       // Node's parser is now attached; what this side read but did not answer goes to it first, and a
-      // FIN that came in while a disk read was pending is passed on after it.
+      // FIN that came in while an answer was pending is passed on after it.
       if (rest) socket.emit('data', rest);
       if (ended) socket.emit('end');
     },
@@ -133,10 +133,10 @@ interface Context {
 class FastConnection {
   /** Bytes received and not yet answered. */
   private pending: Buffer | undefined;
-  /** A response is waiting on a disk read; later requests wait their turn. */
+  /** A response is waiting on an answer to come; later requests wait their turn. */
   private busy = false;
   private waitingDrain = false;
-  /** Reading paused because requests queued up behind a disk read. */
+  /** Reading paused because requests queued up behind such an answer. */
   private pausedForBusy = false;
   /** The client sent FIN: finish what was asked, then close. */
   private ended = false;
@@ -201,7 +201,7 @@ class FastConnection {
   private process(): void {
     while (this.pending && !this.busy && !this.waitingDrain && !this.done) {
       const buf = this.pending;
-      // Incomplete: wait for more. Anything that is not (or cannot become) an asset GET/HEAD head this
+      // Incomplete: wait for more. Anything that is not (or cannot become) a GET/HEAD head the service claims this
       // side answers — another method, a TLS hello, an oversized head — goes to Node at once.
       const req = scanRequestHead(buf);
       if (req === INCOMPLETE) return;

@@ -371,15 +371,14 @@ export class RenderPool {
     clearImmediate(this.dispatchSoon);
     this.dispatchSoon = undefined;
     if (this.queue.length === 0) return;
-    const open = this.slots.filter((s) => s.ready && s.jobs.length <= REFILL_AT);
+    // What each open worker will hold, and the jobs it gets now.
+    const held = new Map(this.slots.filter((s) => s.ready && s.jobs.length <= REFILL_AT).map((s) => [s, s.jobs.length]));
     const batches = new Map<Slot, Job[]>();
     while (this.queue.length > 0) {
       let to: Slot | undefined;
-      for (const s of open) {
-        const held = s.jobs.length + (batches.get(s)?.length ?? 0);
-        if (held < WORKER_DEPTH && (!to || held < to.jobs.length + (batches.get(to)?.length ?? 0))) to = s;
-      }
-      if (!to) break;
+      for (const [s, n] of held) if (n < WORKER_DEPTH && (to === undefined || n < held.get(to)!)) to = s;
+      if (to === undefined) break;
+      held.set(to, held.get(to)! + 1);
       const batch = batches.get(to) ?? [];
       batch.push(this.queue.shift()!);
       batches.set(to, batch);
