@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { encodeAvatar, hotelFromSnapshot, scanAvatarHotel, type AvatarHotel } from '../src/avatar/index.js';
 import { drawAvatar } from '../src/avatar/draw.js';
 import { type AvatarPlan } from '../src/avatar/plan-types.js';
@@ -28,7 +28,7 @@ import { ServedHotel } from '../src/server/avatar/hotel-reload.js';
 import { HotUrls } from '../src/server/avatar/hot-urls.js';
 import { cachedImage, ImageCache } from '../src/server/avatar/image-cache.js';
 import { parseAvatarQuery } from '../src/server/avatar/params.js';
-import { deflate } from '../src/imaging/deflate.js';
+import { DEFLATE_CHUNK } from '../src/imaging/png.js';
 import { headBlock, installFastPath } from '../src/server/fast-path.js';
 import { freePort, runLoad } from './http-load.js';
 import { cpuSeconds, loadAverage, median } from './proc.js';
@@ -180,7 +180,7 @@ async function main(): Promise<void> {
     lap(sEncode);
     const raw = idatRaw(encoded);
     t = cpuNow();
-    deflate(raw, { level: 6 });
+    deflateSync(raw, { level: 6, chunkSize: DEFLATE_CHUNK });
     lap(sDeflate);
     // As the worker: transferred as it is when the bytes own their ArrayBuffer, else copied first.
     const body = encoded.byteOffset === 0 && encoded.byteLength === encoded.buffer.byteLength ? encoded : new Uint8Array(encoded);

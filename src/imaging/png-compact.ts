@@ -6,7 +6,7 @@
 // (flat pixel art deflates best as it is) and cost five times the time; trying both and keeping the
 // smaller gained 1 %. Every pixel value is kept exactly (transparent pixels too), and the same pixels
 // always give the same bytes. Measured against optipng -o2 by `npm run bench:build` (real-data mode).
-import { deflate } from './deflate.js';
+import { deflateSync } from 'node:zlib';
 import { type RgbaImage } from './image.js';
 import { PNG_SIGNATURE, pngChunk } from './png-chunks.js';
 
@@ -86,7 +86,7 @@ function palettePng(img: RgbaImage, px: Uint32Array, counts: Map<number, number>
   let translucent = 0;
   while (translucent < n && trns[translucent]! < 255) translucent++;
   const extra = [pngChunk('PLTE', plte), ...(translucent > 0 ? [pngChunk('tRNS', trns.subarray(0, translucent))] : [])];
-  return png(header(img.width, img.height, depth, 3), deflate(raw, ZLIB), extra);
+  return png(header(img.width, img.height, depth, 3), deflateSync(raw, ZLIB), extra);
 }
 
 /** RGB (bpp 3, every pixel opaque) or RGBA (bpp 4), rows unfiltered. */
@@ -99,5 +99,5 @@ function truecolourPng(img: RgbaImage, bpp: 3 | 4): Buffer {
     if (bpp === 4) raw.set(s.subarray(y * rowBytes, (y + 1) * rowBytes), out);
     else for (let x = 0, i = y * img.width * 4; x < img.width; x++, i += 4) raw.set(s.subarray(i, i + 3), out + x * 3);
   }
-  return png(header(img.width, img.height, 8, bpp === 4 ? 6 : 2), deflate(raw, ZLIB));
+  return png(header(img.width, img.height, 8, bpp === 4 ? 6 : 2), deflateSync(raw, ZLIB));
 }

@@ -1,9 +1,8 @@
 // In-thread PNG decode and the avatar's indexed encode. sharp hands every call to libuv's thread pool
 // and back, which costs more than the work itself for the tiny sprites, stills and avatar frames we
 // handle by the thousand: pngjs decodes synchronously; stills and icons are encoded by png-compact.ts.
-import { crc32 } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
-import { deflateTransient } from './deflate.js';
 import { type RgbaImage } from './image.js';
 import { PNG_SIGNATURE } from './png-chunks.js';
 
@@ -25,6 +24,13 @@ const TABLE_MASK = TABLE_SIZE - 1;
 const slotColour = new Uint32Array(TABLE_SIZE);
 const slotIndex = new Int16Array(TABLE_SIZE);
 const colours = new Uint32Array(256);
+/**
+ * zlib's output buffer: its default (16 KiB) is allocated afresh per call and is many times an avatar's
+ * compressed size; a smaller one changes no byte of the stream (more chunks are joined when it overflows).
+ * (A zlib stream kept and reset between images is not an option: its window keeps the last image's bytes,
+ * which zlib's match search reads near the end of the input, and ~2 % of streams came out different.)
+ */
+export const DEFLATE_CHUNK = 2048;
 let rows = new Uint8Array(0);
 const plteBytes = Buffer.alloc(256 * 3);
 const trnsBytes = Buffer.alloc(256);
@@ -117,7 +123,7 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
   ihdr[9] = 3; // indexed colour (compression, filter and interlace method stay 0)
   const chunks: [string, Uint8Array][] = [['IHDR', ihdr], ['PLTE', plte]];
   if (last > 0) chunks.push(['tRNS', trns.subarray(0, last)]);
-  return indexed.map((raw) => pngFile([...chunks, ['IDAT', deflateTransient(raw, { level })], ['IEND', EMPTY]]));
+  return indexed.map((raw) => pngFile([...chunks, ['IDAT', deflateSync(raw, { level, chunkSize: DEFLATE_CHUNK })], ['IEND', EMPTY]]));
 }
 
 const EMPTY = new Uint8Array(0);

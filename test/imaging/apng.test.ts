@@ -132,3 +132,18 @@ test('a still encodes to the same bytes whatever was encoded before it (its rows
   encodeIndexedPngs([paint(64, 110, 11), paint(64, 110, 13)]);
   assert.deepEqual(encodeIndexedPngs([small])![0], first);
 });
+
+test('a PNG\'s bytes do not depend on the images encoded before it in the thread (no zlib state carried over)', () => {
+  // Small, sparse images of few colours (the kind whose end-of-stream matches a reused zlib window changes).
+  let s = 1;
+  const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const images = Array.from({ length: 120 }, () => {
+    const img = createImage(8 + Math.floor(rnd() * 56), 8 + Math.floor(rnd() * 40));
+    const colours = 1 + Math.floor(rnd() * 6);
+    for (let i = 0; i < img.width * img.height; i++) if (rnd() >= 0.6) img.data.set([Math.floor(rnd() * colours) * 40, 90, 30, 255], i * 4);
+    return img;
+  });
+  const forward = images.map((img) => encodeIndexedPngs([img])![0]!);
+  const backward = [...images].reverse().map((img) => encodeIndexedPngs([img])![0]!).reverse();
+  forward.forEach((png, i) => assert.deepEqual(png, backward[i], `image ${i}`));
+});
