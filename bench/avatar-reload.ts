@@ -23,8 +23,8 @@ const HERE = fileURLToPath(import.meta.url);
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 async function childMain(): Promise<void> {
-  const { defaultAvatarConfig } = await import('../src/server/avatar/config.js');
-  const { startAvatarService } = await import('../src/server/avatar/index.js');
+  const { defaultAvatarConfig } = await import('../src/imager/config.js');
+  const { startAvatarService } = await import('../src/server/imager.js');
   const [assetsDir, port, reloadMs] = process.argv.slice(3);
   const running = await startAvatarService({
     ...defaultAvatarConfig(),

@@ -31,8 +31,8 @@ interface AutocannonResult {
 type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 
 async function childMain(): Promise<void> {
-  const { defaultAvatarConfig } = await import('../src/server/avatar/config.js');
-  const { startAvatarService } = await import('../src/server/avatar/index.js');
+  const { defaultAvatarConfig } = await import('../src/imager/config.js');
+  const { startAvatarService } = await import('../src/server/imager.js');
   const [assetsDir, port, elements] = process.argv.slice(3);
   const running = await startAvatarService({
     ...defaultAvatarConfig(),

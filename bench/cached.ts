@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Autocannon } from './http-load.js';
 import { cpuSeconds, loadAverage, median } from './proc.js';
+import { avatarConfigModule, avatarServiceModule } from './checkout-layout.js';
 
 const HERE_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -44,8 +45,8 @@ function childScript(kind: Kind, root: string, data: string, logLevel: string): 
   }
   if (kind === 'avatar') {
     return `
-      const { defaultAvatarConfig } = await import(${src('server/avatar/config.ts')});
-      const { startAvatarService } = await import(${src('server/avatar/index.ts')});
+      const { defaultAvatarConfig } = await import(${src(avatarConfigModule(root))});
+      const { startAvatarService } = await import(${src(avatarServiceModule(root))});
       const s = await startAvatarService({ ...defaultAvatarConfig(), assetsDir: ${JSON.stringify(data)}, host: '127.0.0.1', port: 0,
         workers: 1, clientRatePerSecond: 0, logLevel: ${JSON.stringify(logLevel)} });
       process.send({ url: s.url });`;

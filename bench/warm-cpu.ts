@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { percentile, ratePerSecond, runLoad } from './http-load.js';
 import { cpuSeconds, loadAverage, median, threadCpuSeconds } from './proc.js';
+import { avatarConfigModule, avatarServiceModule } from './checkout-layout.js';
 import { warmPath, WarmPoses } from './warm-figures.js';
 
 const HERE_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -36,8 +37,8 @@ interface Running {
 function startService(root: string, assetsDir: string): Promise<Running> {
   const src = (p: string) => JSON.stringify(join(root, 'src', p));
   const script = `
-    const { defaultAvatarConfig } = await import(${src('server/avatar/config.ts')});
-    const { startAvatarService } = await import(${src('server/avatar/index.ts')});
+    const { defaultAvatarConfig } = await import(${src(avatarConfigModule(root))});
+    const { startAvatarService } = await import(${src(avatarServiceModule(root))});
     const s = await startAvatarService({ ...defaultAvatarConfig(), assetsDir: ${JSON.stringify(assetsDir)}, host: '127.0.0.1', port: 0,
       clientRatePerSecond: 0, logLevel: 'warn' });
     process.send({ url: s.url });`;

@@ -1,6 +1,6 @@
 // Records the commit id and build time in dist/build-info.json so /version reports the build, not the
 // run (`npm run build` runs this after tsc). The built service reads the record one folder above its
-// server/ module, i.e. dist/build-info.json. Usage: node scripts/build-info.mjs [OUT_DIR] (default dist/).
+// http/ module, i.e. dist/build-info.json. Usage: node scripts/build-info.mjs [OUT_DIR] (default dist/).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

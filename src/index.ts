@@ -6,8 +6,8 @@ import { animationFrameCount, avatarRequest, AvatarRenderError, CONTENT_TYPES, e
 import { runBuild } from './corpus/run.js';
 import { type BundleContent, type BundleManifest, type BundleSprite, readBundleManifest, readBundleSprites, writeBundle as writeBundleBytes } from './formats/furni-bundle.js';
 import { readNitroBundle } from './formats/nitro-container.js';
-import { parseAvatarQuery } from './server/avatar/params.js';
-import { readPackageVersion } from './server/build-info.js';
+import { parseAvatarQuery } from './imager/avatar/params.js';
+import { readPackageVersion } from './http/build-info.js';
 
 export { AvatarRenderError };
 export type { BundleContent, BundleManifest, BundleSprite };

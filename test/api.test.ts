@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AvatarRenderError, buildCorpus, openAvatarImager, readBundle, readNitro, version, writeBundle } from '../src/index.js';
 import { ensureSampleKit } from '../src/samplekit/index.js';
-import { startAvatarService, type AvatarServiceInstance } from '../src/server/avatar/index.js';
+import { startAvatarService, type AvatarServiceInstance } from '../src/server/imager.js';
 import { testAvatarConfig } from './server/avatar/fixtures.js';
 
 const FIG = 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40';

@@ -64,7 +64,7 @@ test('npm pack: only what runs (dist/, the player page), with the bin, the entry
     assert.ok(!p.endsWith('.ts') || p.endsWith('.d.ts'), `TypeScript source in the package: ${p}`);
     assert.ok(!p.endsWith('.map'), `source map without its source: ${p}`);
   }
-  for (const p of ['dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/build-info.json', 'dist/server/avatar/render-worker.js', 'dist/corpus/worker.js', 'player/index.html']) {
+  for (const p of ['dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/build-info.json', 'dist/imager/avatar/render-worker.js', 'dist/corpus/worker.js', 'player/index.html']) {
     assert.ok(paths.includes(p), `${p} is packed`);
   }
   assert.ok(pack.size < 1024 * 1024, `packed size ${pack.size}`);

@@ -2,7 +2,7 @@
 // Exit codes, the same in every command (options.ts): 0 done; 1 the command failed (its message says
 // why; with --strict also when an item failed); 2 called wrongly (unknown flag, bad value, missing flag).
 import { Command, CommanderError } from 'commander';
-import { readPackageVersion } from '../server/build-info.js';
+import { readPackageVersion } from '../http/build-info.js';
 import { registerBuildCommand } from './build.js';
 import { registerConvertCommand } from './convert.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './options.js';

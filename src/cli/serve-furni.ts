@@ -1,7 +1,7 @@
 // `hotel-imager serve furni`: the static furniture asset service over a built corpus. Settings come
 // from flags, then environment variables, then defaults (see docs/furni-service.md).
 import { type Command } from 'commander';
-import { LOG_LEVELS } from '../server/request-log.js';
+import { LOG_LEVELS } from '../http/request-log.js';
 import {
   DEFAULT_CHECK_INTERVAL_MS,
   DEFAULT_FURNI_PORT,
@@ -10,7 +10,7 @@ import {
   type FurniServerOptions,
   type RunningFurniServer,
 } from '../server/furni/index.js';
-import { DEFAULT_HOST, describeBind } from '../server/http-server.js';
+import { DEFAULT_HOST, describeBind } from '../http/http-server.js';
 import { DEFAULT_VARIANT_OPTIONS } from '../server/furni/variants.js';
 import { boolean, byteSize, milliseconds, oneOf, port, wholeNumber } from '../settings/values.js';
 import { addOptions, explainPortInUse, option, readOptions } from './options.js';

@@ -1,10 +1,10 @@
 // Avatar service settings: the defaults and the whole-configuration check. The command line reads
 // flags and environment variables (src/cli/serve-avatar.ts); every setting is in docs/avatar-service.md.
 import { availableParallelism } from 'node:os';
-import { BadValueError, milliseconds, parseSetting, port, redisUrl, url, wholeNumber, type Parser } from '../../settings/values.js';
-import { DEFAULT_HOST } from '../http-server.js';
-import { type LogLevel } from '../request-log.js';
-import { DEFAULT_USER_TIMEOUT_MS } from './user-lookup.js';
+import { BadValueError, milliseconds, parseSetting, port, redisUrl, url, wholeNumber, type Parser } from '../settings/values.js';
+import { DEFAULT_HOST } from '../http/http-server.js';
+import { type LogLevel } from '../http/request-log.js';
+import { DEFAULT_USER_TIMEOUT_MS } from './avatar/user-lookup.js';
 
 export interface AvatarServiceConfig {
   host: string;

@@ -1,24 +1,24 @@
 // Composition of the avatar service: the hotel in service and its reloads (for frame counts and key
 // versions), the render pool, the caches, the user lookup and the limits, behind the Fastify routes.
 import { type FastifyInstance } from 'fastify';
-import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../../avatar/index.js';
-import { readBuildInfo, readPackageVersion } from '../build-info.js';
-import { openBadges, type BadgeRoutes } from '../badge/index.js';
-import { localUrl } from '../http-server.js';
-import { stdoutLineStream } from '../log-stream.js';
-import { AvatarService, type AvatarRenderer } from './avatar-service.js';
-import { type AvatarServiceConfig } from './config.js';
-import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from './hotel-reload.js';
-import { HotUrls } from './hot-urls.js';
-import { ImageCache } from './image-cache.js';
-import { ClientRateLimiter, RenderBudget } from '../limits.js';
-import { createAvatarMetrics, type AvatarMetrics, type HotelState } from './metrics.js';
-import { RedisSharedStore } from './redis-store.js';
-import { RenderPool } from './render-pool.js';
-import { buildAvatarApp } from './routes.js';
-import { SharedAvatarCache } from './shared-cache.js';
-import { type SharedStore } from './shared-store.js';
-import { DEFAULT_USER_LOOKUP, UserLookup } from './user-lookup.js';
+import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../avatar/index.js';
+import { readBuildInfo, readPackageVersion } from '../http/build-info.js';
+import { openBadges, type BadgeRoutes } from '../imager/badge/index.js';
+import { localUrl } from '../http/http-server.js';
+import { stdoutLineStream } from '../http/log-stream.js';
+import { AvatarService, type AvatarRenderer } from '../imager/avatar/avatar-service.js';
+import { type AvatarServiceConfig } from '../imager/config.js';
+import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from '../imager/avatar/hotel-reload.js';
+import { HotUrls } from '../imager/cache/hot-urls.js';
+import { ImageCache } from '../imager/cache/image-cache.js';
+import { ClientRateLimiter, RenderBudget } from '../http/limits.js';
+import { createAvatarMetrics, type AvatarMetrics, type HotelState } from './avatar/metrics.js';
+import { RedisSharedStore } from '../imager/cache/redis-store.js';
+import { RenderPool } from '../imager/avatar/render-pool.js';
+import { buildAvatarApp } from './avatar/routes.js';
+import { SharedAvatarCache } from '../imager/cache/shared-cache.js';
+import { type SharedStore } from '../imager/cache/shared-store.js';
+import { DEFAULT_USER_LOOKUP, UserLookup } from '../imager/avatar/user-lookup.js';
 
 export interface AvatarServiceInstance {
   app: FastifyInstance;

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hotelFromSnapshot, renderAvatar, renderInputs, renderInputsDigest, renderInputsFields, scanAvatarHotel, type AvatarRequest } from '../../src/avatar/index.js';
-import { parseAvatarQuery } from '../../src/server/avatar/params.js';
+import { parseAvatarQuery } from '../../src/imager/avatar/params.js';
 import { goldenQueries } from '../server/avatar/golden-urls.js';
 import { useKitHotel } from './kit-hotel.js';
 

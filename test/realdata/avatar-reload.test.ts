@@ -9,7 +9,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeAvatar, loadAvatarHotel, renderAvatar, renderInputs, type AvatarHotel, type AvatarRequest } from '../../src/avatar/index.js';
-import { startAvatarService, type AvatarServiceInstance } from '../../src/server/avatar/index.js';
+import { startAvatarService, type AvatarServiceInstance } from '../../src/server/imager.js';
 import { figureFile, writeWhole } from '../helpers/hotel-edits.js';
 import { realdata } from '../helpers/realdata.js';
 import { testAvatarConfig } from '../server/avatar/fixtures.js';

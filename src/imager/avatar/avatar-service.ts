@@ -7,10 +7,10 @@ import { avatarRequest, usesEffects, type AvatarPose, type AvatarRequest } from 
 import { sha256Hex } from '../../util/hash.js';
 import { avatarCacheKey, canonicalAvatarKey } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
-import { cachedImage, type CachedImage, type ImageCache } from './image-cache.js';
-import { imageFrameCount } from './png-frames.js';
-import { type SharedAvatarCache, type SharedFailure } from './shared-cache.js';
-import { type ClientRateLimiter, type RenderBudget } from '../limits.js';
+import { cachedImage, type CachedImage, type ImageCache } from '../cache/image-cache.js';
+import { imageFrameCount } from '../cache/png-frames.js';
+import { type SharedAvatarCache, type SharedFailure } from '../cache/shared-cache.js';
+import { type ClientRateLimiter, type RenderBudget } from '../../http/limits.js';
 import { parseAvatarQuery, type AvatarIdentity } from './params.js';
 import { RenderBusyError, RenderCrashError, RenderFailedError, type DebugRenderOutput, type RenderOutput } from './render-pool.js';
 import { type UserLookup } from './user-lookup.js';

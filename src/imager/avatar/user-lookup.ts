@@ -5,7 +5,7 @@
 // waiting on it falls back instead of hanging.
 import { LRUCache } from 'lru-cache';
 import { MAX_FIGURE_BYTES, MAX_USER_NAME_CHARS } from './params.js';
-import { type SharedAvatarCache } from './shared-cache.js';
+import { type SharedAvatarCache } from '../cache/shared-cache.js';
 
 export type UserLookupResult =
   | { ok: true; figure: string; cached: boolean }

@@ -7,9 +7,9 @@
 import { BADGE_RENDERER_VERSION, canonicalParts, planBadge, renderBadge, type BadgeHotel, type BadgeLoadResult, type BadgePlan } from '../../badge/index.js';
 import { FIGURE_CACHE_CONTROL, type ImageSource } from '../avatar/avatar-service.js';
 import { sha256Hex } from '../../util/hash.js';
-import { HotUrls } from '../avatar/hot-urls.js';
-import { cachedImage, type CachedImage, type ImageCache } from '../avatar/image-cache.js';
-import { type SharedAvatarCache } from '../avatar/shared-cache.js';
+import { HotUrls } from '../cache/hot-urls.js';
+import { cachedImage, type CachedImage, type ImageCache } from '../cache/image-cache.js';
+import { type SharedAvatarCache } from '../cache/shared-cache.js';
 import { parseBadgeRequest, type BadgeRequest } from './params.js';
 
 /** A code names one picture for a given part set: cached like a `?figure=` avatar. */

@@ -5,14 +5,14 @@ import { loadBadgeHotel, type BadgeLoadResult, type BadgeSourceOptions } from '.
 import { join } from 'node:path';
 import { DEFAULT_ELEMENT_FILES, FLASH_PARTS_DIR, NITRO_PARTS_PATH } from '../../hotel/badge.js';
 import { isDir, isFile } from '../../hotel/files.js';
-import { type RawRouteContext } from '../avatar/avatar-handler.js';
-import { type ImageCache } from '../avatar/image-cache.js';
-import { type SharedAvatarCache } from '../avatar/shared-cache.js';
-import { createBadgeHandler, type RawRoute } from './badge-handler.js';
+import { type RawRouteContext } from '../../server/avatar/avatar-handler.js';
+import { type ImageCache } from '../cache/image-cache.js';
+import { type SharedAvatarCache } from '../cache/shared-cache.js';
+import { createBadgeHandler, type RawRoute } from '../../server/badge/badge-handler.js';
 import { BadgeService } from './badge-service.js';
 
 export { BadgeService } from './badge-service.js';
-export type { RawRoute } from './badge-handler.js';
+export type { RawRoute } from '../../server/badge/badge-handler.js';
 
 export interface BadgeConfig {
   assetsDir: string;

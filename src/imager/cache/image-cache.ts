@@ -7,7 +7,7 @@ import { mkdir, readFile, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { isTempName, writeFileAtomic } from '../../util/atomic-write.js';
-import { CACHE_KEY_LENGTH } from './cache-key.js';
+import { CACHE_KEY_LENGTH } from '../avatar/cache-key.js';
 import { imageContentType, imageFrameCount } from './png-frames.js';
 
 export interface CachedImage {

@@ -5,14 +5,14 @@
 // an unread body). Fastify's routing, hooks and reply objects would cost a cold request more than its
 // own parsing and caching do; what this side answers is logged in the same line format.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientAddress, rawHeader } from '../client-address.js';
-import { preflightHeaders, type PreflightOptions } from '../cors.js';
-import { ifNoneMatchMatches } from '../etag.js';
-import { type RequestDone } from '../request-log.js';
-import { FIGURE_CACHE_CONTROL, type AvatarAnswer, type AvatarService } from './avatar-service.js';
-import { FALLBACK_CACHE_CONTROL } from './fallback.js';
-import { type HotUrls } from './hot-urls.js';
-import { type CachedImage } from './image-cache.js';
+import { clientAddress, rawHeader } from '../../http/client-address.js';
+import { preflightHeaders, type PreflightOptions } from '../../http/cors.js';
+import { ifNoneMatchMatches } from '../../http/etag.js';
+import { type RequestDone } from '../../http/request-log.js';
+import { FIGURE_CACHE_CONTROL, type AvatarAnswer, type AvatarService } from '../../imager/avatar/avatar-service.js';
+import { FALLBACK_CACHE_CONTROL } from '../../imager/avatar/fallback.js';
+import { type HotUrls } from '../../imager/cache/hot-urls.js';
+import { type CachedImage } from '../../imager/cache/image-cache.js';
 
 export const AVATAR_ALLOW = 'GET, HEAD, OPTIONS';
 export const METHOD_NOT_ALLOWED_TEXT = 'method not allowed\n';

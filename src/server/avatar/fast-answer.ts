@@ -1,13 +1,13 @@
 // Avatar answers as the socket-level fast path writes them (../fast-path.ts): GET and HEAD on the avatar
 // paths, the same answers as Node's handler (avatar-handler.ts) gives. An image answered from memory
 // has its 200 and 304 heads built once (kept with the image, gone when it leaves the cache).
-import { headBlock, type FastAnswerer, type FastResponse } from '../fast-path.js';
+import { headBlock, type FastAnswerer, type FastResponse } from '../../http/fast-path.js';
 import {
   answerAvatarUrl, avatarRoute, fallbackText, imageHeaders, notModified, rememberedImage, textHeaders,
 } from './avatar-handler.js';
-import { FIGURE_CACHE_CONTROL, type AvatarAnswer, type AvatarService } from './avatar-service.js';
-import { type HotUrls } from './hot-urls.js';
-import { type CachedImage } from './image-cache.js';
+import { FIGURE_CACHE_CONTROL, type AvatarAnswer, type AvatarService } from '../../imager/avatar/avatar-service.js';
+import { type HotUrls } from '../../imager/cache/hot-urls.js';
+import { type CachedImage } from '../../imager/cache/image-cache.js';
 
 const STATUS_LINES: Record<number, string> = { 200: '200 OK', 302: '302 Found', 304: '304 Not Modified', 400: '400 Bad Request' };
 

@@ -3,14 +3,14 @@
 // rest read from one snapshot of the service's stats per scrape: fallbacks, renders, the render queue,
 // the caches, user lookups, Redis and the hotel in service. Names and meanings: docs/operations.md.
 import client from 'prom-client';
-import { HttpMetrics, METRIC_PREFIX, serviceRegistry, type ServiceRegistry } from '../metrics.js';
-import { type ImageSource } from './avatar-service.js';
-import { FALLBACK_REASONS, type FallbackReason } from './fallback.js';
-import { type ImageCacheStats } from './image-cache.js';
-import { type RenderPoolStats } from './render-pool.js';
-import { type SharedCacheStats } from './shared-cache.js';
-import { type SharedStoreStatus } from './shared-store.js';
-import { type UserLookupStats } from './user-lookup.js';
+import { HttpMetrics, METRIC_PREFIX, serviceRegistry, type ServiceRegistry } from '../../http/metrics.js';
+import { type ImageSource } from '../../imager/avatar/avatar-service.js';
+import { FALLBACK_REASONS, type FallbackReason } from '../../imager/avatar/fallback.js';
+import { type ImageCacheStats } from '../../imager/cache/image-cache.js';
+import { type RenderPoolStats } from '../../imager/avatar/render-pool.js';
+import { type SharedCacheStats } from '../../imager/cache/shared-cache.js';
+import { type SharedStoreStatus } from '../../imager/cache/shared-store.js';
+import { type UserLookupStats } from '../../imager/avatar/user-lookup.js';
 
 /**
  * The `route` label values; the last is everything else (unknown paths, CONNECT). The classic imager's

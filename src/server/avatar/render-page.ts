@@ -1,7 +1,7 @@
 // The /render debugging page: the composite and a table of every layer the renderer drew.
 // Everything that came from the request is HTML-escaped.
 import { CONTENT_TYPES } from '../../avatar/index.js';
-import { type DebugAnswer } from './avatar-service.js';
+import { type DebugAnswer } from '../../imager/avatar/avatar-service.js';
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

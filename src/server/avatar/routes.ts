@@ -3,14 +3,14 @@
 // response carries `Access-Control-Allow-Origin: *` (contract A5). No route reads a request body.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { installFastPath, type FastPath } from '../fast-path.js';
-import { prepareHttpServer } from '../http-server.js';
-import { preflightHeaders } from '../cors.js';
-import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type LogLevel, type RequestDone } from '../request-log.js';
+import { installFastPath, type FastPath } from '../../http/fast-path.js';
+import { prepareHttpServer } from '../../http/http-server.js';
+import { preflightHeaders } from '../../http/cors.js';
+import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type LogLevel, type RequestDone } from '../../http/request-log.js';
 import { AVATAR_ALLOW, AVATAR_PREFLIGHT, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT, type RawRouteContext } from './avatar-handler.js';
-import { type AvatarService, type ImageSource } from './avatar-service.js';
+import { type AvatarService, type ImageSource } from '../../imager/avatar/avatar-service.js';
 import { claimsAvatar, fastAvatarAnswerer } from './fast-answer.js';
-import { type HotUrls } from './hot-urls.js';
+import { type HotUrls } from '../../imager/cache/hot-urls.js';
 import { AVATAR_TIERS, avatarRoute, type AvatarMetrics } from './metrics.js';
 import { renderDebugPage } from './render-page.js';
 

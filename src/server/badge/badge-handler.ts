@@ -6,8 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AVATAR_ALLOW, clientOf, METHOD_NOT_ALLOWED_TEXT, sendImage, sendPreflight, sendText, type RawRouteContext } from '../avatar/avatar-handler.js';
 import { renderBadgeDebugPage } from './badge-page.js';
-import { BADGE_CACHE_CONTROL, type BadgeService } from './badge-service.js';
-import { BADGE_PATH, BADGE_RENDER_PATH, pathAfter } from './params.js';
+import { BADGE_CACHE_CONTROL, type BadgeService } from '../../imager/badge/badge-service.js';
+import { BADGE_PATH, BADGE_RENDER_PATH, pathAfter } from '../../imager/badge/params.js';
 
 export interface BadgeHandlerOptions extends RawRouteContext {
   service: BadgeService;

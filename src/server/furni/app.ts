@@ -4,15 +4,15 @@
 // Every path allows GET, HEAD and OPTIONS only.
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { BUILT_AT_MEANING, type BuildInfo } from '../build-info.js';
-import { prepareHttpServer } from '../http-server.js';
-import { preflightHeaders } from '../cors.js';
-import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type RequestDone, type ServerLogOptions } from '../request-log.js';
+import { BUILT_AT_MEANING, type BuildInfo } from '../../http/build-info.js';
+import { prepareHttpServer } from '../../http/http-server.js';
+import { preflightHeaders } from '../../http/cors.js';
+import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type RequestDone, type ServerLogOptions } from '../../http/request-log.js';
 import { createAssetAnswerer, FURNI_TIERS, NOT_FOUND_BODY, NOT_FOUND_HEADERS, type FurniTier } from './asset-answer.js';
 import { createAssetHandler } from './asset-handler.js';
 import { ALLOWED_METHODS, createClientErrorHandler, METHOD_NOT_ALLOWED_BODY } from './client-error.js';
 import type { CorpusStore } from './corpus-store.js';
-import { installFastPath } from '../fast-path.js';
+import { installFastPath } from '../../http/fast-path.js';
 import { claimsAsset, fastAssetAnswerer } from './fast-answer.js';
 import { furniRoute, type FurniMetrics } from './metrics.js';
 import type { PlayerPage } from './player-page.js';

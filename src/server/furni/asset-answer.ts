@@ -1,6 +1,6 @@
 // What an asset request gets, decided once for both ways a request can arrive (the socket-level fast
 // path and Node's http server): URL → corpus key → table lookup → conditional → body from memory or disk.
-import { ifNoneMatchMatches } from '../etag.js';
+import { ifNoneMatchMatches } from '../../http/etag.js';
 import { resolveAssetUrl, type AssetRef } from './asset-path.js';
 import type { CorpusFile } from './corpus-manifest.js';
 import { AssetReadError, type CorpusStore } from './corpus-store.js';

@@ -1,8 +1,8 @@
 // Asset GET/HEAD on Node's own request handler, for the connections the fast path hands to Node's http
 // server (HTTP/1.0, request bodies, unusual framing). Same answers, same log line, as the fast path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientAddress, rawHeader } from '../client-address.js';
-import { type RequestDone } from '../request-log.js';
+import { clientAddress, rawHeader } from '../../http/client-address.js';
+import { type RequestDone } from '../../http/request-log.js';
 import {
   ifNoneMatchOf,
   isAssetPath,

@@ -6,7 +6,7 @@
 // The parser cannot go on after an error, so every answer here closes the connection.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { type RequestDone } from '../request-log.js';
+import { type RequestDone } from '../../http/request-log.js';
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 export const METHOD_NOT_ALLOWED_BODY = 'method not allowed';

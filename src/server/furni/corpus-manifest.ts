@@ -1,7 +1,7 @@
 // corpus.json → the table of servable files. Validation is strict because this table is the whole
 // allow-list of the server: a file not listed here is never read.
 import { parseCorpusJson } from '../../formats/corpus-json.js';
-import { strongEtag } from '../etag.js';
+import { strongEtag } from '../../http/etag.js';
 import { contentTypeOf, isServableKey, type AssetKind } from './asset-path.js';
 
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';

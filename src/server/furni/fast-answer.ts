@@ -1,6 +1,6 @@
 // Asset answers (asset-answer.ts) as the socket-level fast path writes them (../fast-path.ts): each
 // file's 200 and 304 heads built once, the fixed 404 and 429 once for the process.
-import { headBlock, type FastAnswerer, type FastResponse } from '../fast-path.js';
+import { headBlock, type FastAnswerer, type FastResponse } from '../../http/fast-path.js';
 import { isAssetPath, NOT_FOUND_BODY, NOT_FOUND_HEADERS, TOO_MANY_BODY, TOO_MANY_HEADERS, unavailableResponse, type AssetAnswer, type AssetAnswerer } from './asset-answer.js';
 import type { CorpusFile } from './corpus-manifest.js';
 

@@ -5,7 +5,7 @@
 // Names and meanings: docs/operations.md.
 import client from 'prom-client';
 import { RENDERER_VERSION as FURNI_RENDERER_VERSION } from '../../furni/version.js';
-import { HttpMetrics, METRIC_PREFIX, serviceRegistry, type ServiceRegistry } from '../metrics.js';
+import { HttpMetrics, METRIC_PREFIX, serviceRegistry, type ServiceRegistry } from '../../http/metrics.js';
 import { FURNI_TIERS } from './asset-answer.js';
 import type { CorpusStore, CorpusStoreStats } from './corpus-store.js';
 import type { VariantService } from './variants.js';

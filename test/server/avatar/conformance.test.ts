@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readNitroBundle, writeNitroBundle } from '../../../src/formats/nitro-container.js';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { type AvatarServiceConfig } from '../../../src/server/avatar/config.js';
-import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../../src/server/avatar/index.js';
-import { pngFrameCount } from '../../../src/server/avatar/png-frames.js';
+import { type AvatarServiceConfig } from '../../../src/imager/config.js';
+import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../../src/server/imager.js';
+import { pngFrameCount } from '../../../src/imager/cache/png-frames.js';
 import { startFakeUserApi, testAvatarConfig, TEST_FALLBACK, type FakeApi } from './fixtures.js';
 
 const FALLBACK = TEST_FALLBACK;

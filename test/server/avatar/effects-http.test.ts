@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/avatar/index.js';
+import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
 import { startFakeUserApi, testAvatarConfig, TEST_FALLBACK, type FakeApi } from './fixtures.js';
 
 const FIG = 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40';

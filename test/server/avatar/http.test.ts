@@ -7,10 +7,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { defaultAvatarConfig, type AvatarServiceConfig } from '../../../src/server/avatar/config.js';
-import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../../src/server/avatar/index.js';
-import { pngFrameCount } from '../../../src/server/avatar/png-frames.js';
-import { ENTRY_OVERHEAD } from '../../../src/server/avatar/image-cache.js';
+import { defaultAvatarConfig, type AvatarServiceConfig } from '../../../src/imager/config.js';
+import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../../src/server/imager.js';
+import { pngFrameCount } from '../../../src/imager/cache/png-frames.js';
+import { ENTRY_OVERHEAD } from '../../../src/imager/cache/image-cache.js';
 import { RENDERER_VERSION, scanAvatarHotel } from '../../../src/avatar/index.js';
 import { deadBase, startFakeUserApi, testAvatarConfig, TEST_FALLBACK, type FakeApi } from './fixtures.js';
 
@@ -432,7 +432,7 @@ test('garbage never produces a 5xx', async () => {
 });
 
 test('render pool: a full queue refuses at once; a dead worker fails only its job and is replaced', async () => {
-  const { RenderPool, RenderBusyError, RenderCrashError } = await import('../../../src/server/avatar/render-pool.js');
+  const { RenderPool, RenderBusyError, RenderCrashError } = await import('../../../src/imager/avatar/render-pool.js');
   const pool = await RenderPool.start({ hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) }, workers: 1, maxQueue: 1, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
   try {
     const req = (direction: number) => ({
@@ -459,7 +459,7 @@ test('render pool: a full queue refuses at once; a dead worker fails only its jo
 });
 
 test('render pool: a busy worker holds the jobs behind its own, handed over together; when it dies, they are rendered by its replacement', async () => {
-  const { RenderPool, RenderCrashError } = await import('../../../src/server/avatar/render-pool.js');
+  const { RenderPool, RenderCrashError } = await import('../../../src/imager/avatar/render-pool.js');
   const pool = await RenderPool.start({ hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) }, workers: 1, maxQueue: 8, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
   try {
     const req = (direction: number) => ({
@@ -496,7 +496,7 @@ test('render pool: a busy worker holds the jobs behind its own, handed over toge
 });
 
 test('render pool: a burst is shared between the workers, at most WORKER_DEPTH each, the rest in line; every job is answered', async () => {
-  const { RenderPool, WORKER_DEPTH } = await import('../../../src/server/avatar/render-pool.js');
+  const { RenderPool, WORKER_DEPTH } = await import('../../../src/imager/avatar/render-pool.js');
   const pool = await RenderPool.start({ hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) }, workers: 2, maxQueue: 64, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
   try {
     const count = 2 * WORKER_DEPTH + 7;

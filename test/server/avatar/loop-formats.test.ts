@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/avatar/index.js';
+import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
 import { decodeApng } from '../../helpers/apng-decode.js';
 import { gifFramesRgba, readGif } from '../../helpers/gif-reader.js';
 import { assertGifShows, gifView } from '../../helpers/gif-view.js';

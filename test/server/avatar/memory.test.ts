@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/avatar/index.js';
+import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
 import { deadBase, testAvatarConfig } from './fixtures.js';
-import { HOT_URL_OVERHEAD } from '../../../src/server/avatar/hot-urls.js';
+import { HOT_URL_OVERHEAD } from '../../../src/imager/cache/hot-urls.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/avatar/index.js';
+import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
 import { testAvatarConfig } from './fixtures.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

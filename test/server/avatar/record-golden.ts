@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { startAvatarService } from '../../../src/server/avatar/index.js';
+import { startAvatarService } from '../../../src/server/imager.js';
 import { deadBase, testAvatarConfig } from './fixtures.js';
 import { goldenQueries } from './golden-urls.js';
 

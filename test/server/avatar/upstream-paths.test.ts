@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/avatar/index.js';
+import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
 import { withFixedParameters, AVATAR_ROUTE_PATHS } from '../../../src/server/avatar/avatar-handler.js';
 import { readGif } from '../../helpers/gif-reader.js';
 import { startFakeUserApi, testAvatarConfig, TEST_FALLBACK, type FakeApi } from './fixtures.js';

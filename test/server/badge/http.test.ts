@@ -7,10 +7,10 @@ import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit, writeSampleKit } from '../../../src/samplekit/index.js';
-import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/avatar/index.js';
-import { type AvatarServiceConfig } from '../../../src/server/avatar/config.js';
-import { MemorySharedStore } from '../../../src/server/avatar/shared-store.js';
-import { type OpenAvatarServiceOptions } from '../../../src/server/avatar/index.js';
+import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
+import { type AvatarServiceConfig } from '../../../src/imager/config.js';
+import { MemorySharedStore } from '../../../src/imager/cache/shared-store.js';
+import { type OpenAvatarServiceOptions } from '../../../src/server/imager.js';
 import { decodeImage } from '../../../src/imaging/codec.js';
 import { readGif } from '../../helpers/gif-reader.js';
 import { deadBase, testAvatarConfig } from '../avatar/fixtures.js';

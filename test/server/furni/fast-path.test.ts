@@ -6,7 +6,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { writeCorpusFixture, fakePng, sha256 } from './fixture.js';
 import { CORPUS_BACKENDS, startFixtureServer, startTestServer, tempDir, withTempDir, withTestServer, type TestServer } from './http-helpers.js';
-import { INCOMPLETE, NOT_SIMPLE, parseSimpleHead, scanRequestHead } from '../../../src/server/request-head.js';
+import { INCOMPLETE, NOT_SIMPLE, parseSimpleHead, scanRequestHead } from '../../../src/http/request-head.js';
 
 const files: Record<string, Buffer> = {
   'furni-renders/chair_basic.png': fakePng(1, 700),

@@ -60,14 +60,14 @@ test('scripts/build-info.mjs records HEAD and the build time; the served /versio
   });
 });
 
-test('the build-info module, where the build puts it (dist/server/), reads the record the script wrote to dist/', async () => {
+test('the build-info module, where the build puts it (dist/http/), reads the record the script wrote to dist/', async () => {
   await withTempDir('furni-buildinfo-layout-', async (dir) => {
     const dist = join(dir, 'dist');
-    await mkdir(join(dist, 'server'), { recursive: true });
-    // The compiled layout without compiling: the same module file at dist/server/.
-    await copyFile(join(root, 'src', 'server', 'build-info.ts'), join(dist, 'server', 'build-info.ts'));
+    await mkdir(join(dist, 'http'), { recursive: true });
+    // The compiled layout without compiling: the same module file at dist/http/.
+    await copyFile(join(root, 'src', 'http', 'build-info.ts'), join(dist, 'http', 'build-info.ts'));
     const rec = await runBuildInfoScript(dist, root);
-    const mod = (await import(pathToFileURL(join(dist, 'server', 'build-info.ts')).href)) as typeof import('../../../src/server/build-info.js');
+    const mod = (await import(pathToFileURL(join(dist, 'http', 'build-info.ts')).href)) as typeof import('../../../src/http/build-info.js');
     assert.deepEqual(mod.readBuildInfo(), { commit: rec.commit, builtAt: rec.builtAt, source: 'build' });
   });
 });
