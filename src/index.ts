@@ -6,7 +6,7 @@ import { animationFrameCount, avatarRequest, AvatarRenderError, CONTENT_TYPES, e
 import { runBuild } from './corpus/run.js';
 import { type BundleContent, type BundleManifest, type BundleSprite, readBundleManifest, readBundleSprites, writeBundle as writeBundleBytes } from './formats/furni-bundle.js';
 import { readNitroBundle } from './formats/nitro-container.js';
-import { parseAvatarQuery } from './imager/avatar/params.js';
+import { parseAvatarParameters, parseAvatarQuery } from './imager/avatar/params.js';
 import { readPackageVersion } from './http/build-info.js';
 
 export { AvatarRenderError };
@@ -62,14 +62,15 @@ export interface AvatarImager {
   render(params: AvatarParameters | string): Promise<AvatarImage>;
 }
 
-function queryOf(params: AvatarParameters | string): string {
-  if (typeof params === 'string') return params.startsWith('?') ? params.slice(1) : params;
-  const q = new URLSearchParams();
+/** The parameters' meaning, as the service gives it to the same values (an object is never turned into a query string). */
+function parseParameters(params: AvatarParameters | string) {
+  if (typeof params === 'string') return parseAvatarQuery(params.startsWith('?') ? params.slice(1) : params);
+  const values = new Map<string, string>();
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;
-    q.append(name, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+    values.set(name, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
   }
-  return q.toString();
+  return parseAvatarParameters(values);
 }
 
 /**
@@ -89,7 +90,7 @@ export async function openAvatarImager(assetsDir: string, options: AvatarImagerO
   const hotel = await loadAvatarHotel(assetsDir, options.libraryCacheBytes !== undefined ? { libraryCacheBytes: options.libraryCacheBytes } : {});
   return {
     async render(params) {
-      const parsed = parseAvatarQuery(queryOf(params));
+      const parsed = parseParameters(params);
       if (!parsed.ok || parsed.query.identity.kind !== 'figure') throw new TypeError('an avatar needs a figure (user names are looked up by the service, not here)');
       // The same request the service makes for these parameters, so the bytes are the service's.
       const req = avatarRequest(parsed.query.identity.figure, parsed.query.pose, (r) => animationFrameCount(hotel, r));

@@ -40,7 +40,18 @@ export function firstValues(pairs: [string, string][]): Map<string, string> {
 export function parseAvatarQuery(rawQuery: string): ParseResult {
   // The query is decoded once: the pairs are both what the request means and what its cache key is made of.
   const all = allPairs(rawQuery);
-  const params = firstValues(all);
+  // A stable sort: the values of a repeated name keep the order they were sent in.
+  return parseAvatarParameters(firstValues(all), all.sort(byName));
+}
+
+const byName = (a: [string, string], b: [string, string]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
+/**
+ * The same meaning from values already decoded, name → value (the library API's object): what
+ * parseAvatarQuery gives for a query with these values. `pairs`, the cache key input, defaults to the
+ * values sorted by name.
+ */
+export function parseAvatarParameters(params: ReadonlyMap<string, string>, pairs: [string, string][] = [...params].sort(byName)): ParseResult {
   const figure = params.get('figure');
   const user = params.get('user');
   let identity: AvatarIdentity;
@@ -57,7 +68,5 @@ export function parseAvatarQuery(rawQuery: string): ParseResult {
       reason: 'missing required parameter: figure (a figure string such as hd-180-1.ch-210-66), or user (a username)\n',
     };
   }
-  // A stable sort: the values of a repeated name keep the order they were sent in.
-  const pairs = all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return { ok: true, query: { identity, pose: normalizeRequest(params), pairs } };
 }
