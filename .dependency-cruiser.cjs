@@ -25,6 +25,38 @@ module.exports = {
     layer('furni', ['formats', 'imaging', 'hotel', 'util']),
     layer('avatar', ['formats', 'imaging', 'hotel', 'util']),
     layer('badge', ['formats', 'imaging', 'hotel', 'util']),
+    // What any service needs to speak HTTP: below the service core and the routes.
+    layer('http', ['settings', 'util']),
+    // The service core (avatar imager, badges): framework-free, below the routes.
+    layer('imager', ['avatar', 'badge', 'formats', 'hotel', 'http', 'imaging', 'settings', 'util']),
+    {
+      name: 'imager-cache-below-services',
+      comment: 'src/imager/cache/ (the cache tiers every image kind shares) imports no image kind of the core (README, Layout of the code).',
+      severity: 'error',
+      from: { path: '^src/imager/cache/' },
+      to: { path: '^src/imager/', pathNot: '^src/imager/cache/' },
+    },
+    {
+      name: 'imager-peers',
+      comment: 'The image kinds of the core (src/imager/avatar/, src/imager/badge/, …) are peers: none imports another (README, Layout of the code).',
+      severity: 'error',
+      from: { path: '^src/imager/([^/]+)/' },
+      to: { path: '^src/imager/([^/]+)/', pathNot: ['^src/imager/$1/', '^src/imager/cache/'] },
+    },
+    {
+      name: 'routes-apart',
+      comment: 'The routes of one service (src/server/avatar/, badge/, furni/) never import another\'s; shared answers live in src/http/ (README, Layout of the code).',
+      severity: 'error',
+      from: { path: '^src/server/([^/]+)/' },
+      to: { path: '^src/server/([^/]+)/', pathNot: '^src/server/$1/' },
+    },
+    {
+      name: 'facade-uses-the-core',
+      comment: 'The library API (src/index.ts) calls the core, never the HTTP routes.',
+      severity: 'error',
+      from: { path: '^src/index\\.ts$' },
+      to: { path: '^src/server/' },
+    },
     // corpus/, convert/, samplekit/, storage/, server/ and cli/ sit on top; the top never imports cli/.
     {
       name: 'cli-on-top',

@@ -3,7 +3,7 @@
 import { type FastifyInstance } from 'fastify';
 import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../http/build-info.js';
-import { openBadges, type BadgeRoutes } from '../imager/badge/index.js';
+import { openBadges, type Badges } from '../imager/badge/index.js';
 import { localUrl } from '../http/http-server.js';
 import { stdoutLineStream } from '../http/log-stream.js';
 import { AvatarService, type AvatarRenderer } from '../imager/avatar/avatar-service.js';
@@ -16,6 +16,7 @@ import { createAvatarMetrics, type AvatarMetrics, type HotelState } from './avat
 import { RedisSharedStore } from '../imager/cache/redis-store.js';
 import { RenderPool } from '../imager/avatar/render-pool.js';
 import { buildAvatarApp } from './avatar/routes.js';
+import { createBadgeHandler } from './badge/badge-handler.js';
 import { SharedAvatarCache } from '../imager/cache/shared-cache.js';
 import { type SharedStore } from '../imager/cache/shared-store.js';
 import { DEFAULT_USER_LOOKUP, UserLookup } from '../imager/avatar/user-lookup.js';
@@ -28,7 +29,7 @@ export interface AvatarServiceInstance {
   /** The hotel in service and its reloads: `hotels.stats()` has the generation, reload failures and last error. */
   hotels: HotelReloader;
   /** Group badges (/habbo-imaging/badge): their service, health and reload. */
-  badges: BadgeRoutes;
+  badges: Badges;
   config: AvatarServiceConfig & { assetsDir: string };
   /** Reads the assets folder now and swaps the new hotel in when it changed and loads (what SIGHUP does). */
   reload(): Promise<ReloadResult>;
@@ -117,7 +118,7 @@ export async function openAvatarService(
     errorTtlMs: Math.min(config.userNegativeTtlMs, 10_000),
     maxBytes: DEFAULT_USER_LOOKUP.maxBytes,
   }, shared);
-  let badges: BadgeRoutes;
+  let badges: Badges;
   try {
     badges = await openBadges(config, { cache, shared, log });
   } catch (err) {
@@ -194,7 +195,7 @@ export async function openAvatarService(
     logStream: opts.logStream ?? ownStream!,
     trustProxy: config.trustProxy,
     metrics,
-    rawRoutes: [badges.route],
+    rawRoutes: [(ctx) => createBadgeHandler({ service: badges.service, ...ctx })],
   });
   badges.announce();
   const built = app;

@@ -7,7 +7,7 @@ import { avatarRequest, usesEffects, type AvatarPose, type AvatarRequest } from 
 import { sha256Hex } from '../../util/hash.js';
 import { avatarCacheKey, canonicalAvatarKey } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
-import { cachedImage, type CachedImage, type ImageCache } from '../cache/image-cache.js';
+import { cachedImage, IMMUTABLE_CACHE_CONTROL, type CachedImage, type ImageCache, type ImageSource } from '../cache/image-cache.js';
 import { imageFrameCount } from '../cache/png-frames.js';
 import { type SharedAvatarCache, type SharedFailure } from '../cache/shared-cache.js';
 import { type ClientRateLimiter, type RenderBudget } from '../../http/limits.js';
@@ -15,7 +15,8 @@ import { parseAvatarQuery, type AvatarIdentity } from './params.js';
 import { RenderBusyError, RenderCrashError, RenderFailedError, type DebugRenderOutput, type RenderOutput } from './render-pool.js';
 import { type UserLookup } from './user-lookup.js';
 
-export const FIGURE_CACHE_CONTROL = 'public, max-age=31536000, immutable, stale-while-revalidate=86400';
+/** A `?figure=` image never changes for its URL. */
+export const FIGURE_CACHE_CONTROL = IMMUTABLE_CACHE_CONTROL;
 export const USER_CACHE_CONTROL = 'public, max-age=3600, stale-while-revalidate=86400';
 
 /** One loaded hotel as requests plan with it (a generation: see hotel-reload.ts). */
@@ -70,9 +71,6 @@ export type DebugAnswer =
   | { kind: 'debug'; req: AvatarRequest; key: string; canonicalKey: string; output: DebugRenderOutput }
   | { kind: 'bad-request'; reason: string }
   | { kind: 'failed'; req?: AvatarRequest; reason: FallbackReason; detail: string };
-
-/** Where an answered image came from (the `x-imager-cache` header). */
-export type ImageSource = 'memory' | 'disk' | 'redis' | 'render';
 
 type Failure = SharedFailure;
 

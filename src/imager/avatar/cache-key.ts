@@ -17,9 +17,6 @@ export interface CacheKeyInput {
   rendererVersion: string;
 }
 
-/** Length of a cache key: SHA-256 in hex. */
-export const CACHE_KEY_LENGTH = 64;
-
 const byName = (a: [string, string], b: [string, string]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 /** The text a key is the digest of: renderer version, then every keyed parameter (shown on /render). */

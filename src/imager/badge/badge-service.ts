@@ -5,15 +5,14 @@
 // The hotel's badge data is an immutable BadgeHotel; `swap` puts a reloaded one in place. Keys and
 // ETags carry its identity, so nothing cached from older data is ever served for the new.
 import { BADGE_RENDERER_VERSION, canonicalParts, planBadge, renderBadge, type BadgeHotel, type BadgeLoadResult, type BadgePlan } from '../../badge/index.js';
-import { FIGURE_CACHE_CONTROL, type ImageSource } from '../avatar/avatar-service.js';
 import { sha256Hex } from '../../util/hash.js';
 import { HotUrls } from '../cache/hot-urls.js';
-import { cachedImage, type CachedImage, type ImageCache } from '../cache/image-cache.js';
+import { cachedImage, IMMUTABLE_CACHE_CONTROL, type CachedImage, type ImageCache, type ImageSource } from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
 import { parseBadgeRequest, type BadgeRequest } from './params.js';
 
 /** A code names one picture for a given part set: cached like a `?figure=` avatar. */
-export const BADGE_CACHE_CONTROL = FIGURE_CACHE_CONTROL;
+export const BADGE_CACHE_CONTROL = IMMUTABLE_CACHE_CONTROL;
 
 export type BadgeAnswer =
   | { kind: 'image'; image: CachedImage; key: string; source: ImageSource; data?: BadgeLoadResult }

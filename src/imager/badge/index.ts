@@ -1,18 +1,15 @@
-// Group badges in the avatar service: loads the hotel's badge data, and gives the service its route,
-// its /healthz section and a reload. Self-contained: the avatar service hands over its caches and
-// mounts `route` ahead of Fastify, nothing else of it changes.
+// Group badges in the avatar service: loads the hotel's badge data, and gives the service the badge
+// core, its /healthz section and a reload. Self-contained: the avatar service hands over its caches and
+// mounts the badge routes (src/server/badge/) on `service`, nothing else of it changes.
 import { loadBadgeHotel, type BadgeLoadResult, type BadgeSourceOptions } from '../../badge/index.js';
 import { join } from 'node:path';
 import { DEFAULT_ELEMENT_FILES, FLASH_PARTS_DIR, NITRO_PARTS_PATH } from '../../hotel/badge.js';
 import { isDir, isFile } from '../../hotel/files.js';
-import { type RawRouteContext } from '../../server/avatar/avatar-handler.js';
 import { type ImageCache } from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
-import { createBadgeHandler, type RawRoute } from '../../server/badge/badge-handler.js';
 import { BadgeService } from './badge-service.js';
 
 export { BadgeService } from './badge-service.js';
-export type { RawRoute } from '../../server/badge/badge-handler.js';
 
 export interface BadgeConfig {
   assetsDir: string;
@@ -28,10 +25,9 @@ export interface BadgeDeps {
   log?: (level: 'info' | 'warn', msg: string, fields: Record<string, unknown>) => void;
 }
 
-export interface BadgeRoutes {
+export interface Badges {
+  /** What the badge routes answer. */
   service: BadgeService;
-  /** The raw route for /habbo-imaging/badge and /render/badge, given the app's request-line logger. */
-  route: (ctx: RawRouteContext) => RawRoute;
   /** The /healthz section. */
   health: () => Record<string, unknown>;
   /** Reads the badge data again and swaps it in (a live reload); resolves to what was loaded. */
@@ -55,7 +51,7 @@ function sourceOptions(config: BadgeConfig): BadgeSourceOptions {
  * (no table in the asset folder, no part images, an unreadable table) is logged and reported by /healthz,
  * and the badge route answers 404 with the reason.
  */
-export async function openBadges(config: BadgeConfig, deps: BadgeDeps): Promise<BadgeRoutes> {
+export async function openBadges(config: BadgeConfig, deps: BadgeDeps): Promise<Badges> {
   if (config.badgeElementsFile !== undefined && !(await isFile(config.badgeElementsFile))) {
     throw new Error(`the badge element table ${config.badgeElementsFile} (--badge-elements, HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS) is not a file`);
   }
@@ -73,7 +69,6 @@ export async function openBadges(config: BadgeConfig, deps: BadgeDeps): Promise<
   const service = new BadgeService(first, deps);
   return {
     service,
-    route: (ctx) => createBadgeHandler({ service, ...ctx }),
     health: () => badgeHealth(service),
     reload: async () => {
       const data = await load();

@@ -7,8 +7,16 @@ import { mkdir, readFile, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { isTempName, writeFileAtomic } from '../../util/atomic-write.js';
-import { CACHE_KEY_LENGTH } from '../avatar/cache-key.js';
 import { imageContentType, imageFrameCount } from './png-frames.js';
+
+/** Length of a cache key: SHA-256 in hex (every image kind digests its canonical key the same way). */
+export const CACHE_KEY_LENGTH = 64;
+
+/** Where an answered image came from (the `x-imager-cache` header): the tiers, then a fresh render. */
+export type ImageSource = 'memory' | 'disk' | 'redis' | 'render';
+
+/** An image that never changes for its URL (a `?figure=` avatar, a badge code): cached for a year. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable, stale-while-revalidate=86400';
 
 export interface CachedImage {
   /** PNG/APNG or GIF bytes. */

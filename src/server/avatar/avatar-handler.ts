@@ -5,32 +5,16 @@
 // an unread body). Fastify's routing, hooks and reply objects would cost a cold request more than its
 // own parsing and caching do; what this side answers is logged in the same line format.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientAddress, rawHeader } from '../../http/client-address.js';
-import { preflightHeaders, type PreflightOptions } from '../../http/cors.js';
-import { ifNoneMatchMatches } from '../../http/etag.js';
+import { rawHeader } from '../../http/client-address.js';
+import {
+  clientOf, IMAGE_ALLOW, IMAGE_PREFLIGHT, imageResponse, INTERNAL_ERROR_TEXT, methodNotAllowed, preflightResponse, textResponse, writeResponse,
+  type HttpResponse,
+} from '../../http/respond.js';
 import { type RequestDone } from '../../http/request-log.js';
 import { FIGURE_CACHE_CONTROL, type AvatarAnswer, type AvatarService } from '../../imager/avatar/avatar-service.js';
 import { FALLBACK_CACHE_CONTROL } from '../../imager/avatar/fallback.js';
 import { type HotUrls } from '../../imager/cache/hot-urls.js';
 import { type CachedImage } from '../../imager/cache/image-cache.js';
-
-export const AVATAR_ALLOW = 'GET, HEAD, OPTIONS';
-export const METHOD_NOT_ALLOWED_TEXT = 'method not allowed\n';
-/** So page scripts can read the frame count and cache facts of a cross-origin image response. */
-const EXPOSE = 'etag, x-imager-frames, x-imager-fallback, x-imager-cache';
-/** The avatar service's preflight: conditional requests only, and the image's facts readable by scripts. */
-export const AVATAR_PREFLIGHT: PreflightOptions = { allow: AVATAR_ALLOW, defaultHeaders: 'if-none-match', expose: EXPOSE };
-
-/**
- * What a route on Node's handler beside the avatar route (the badge routes) gets: request ids, the
- * client rule, and `done`, where every answered request is counted and logged.
- */
-export interface RawRouteContext {
-  nextId: () => string;
-  done: RequestDone;
-  trustProxy: boolean;
-  onError: (err: unknown, url: string, reqId: string) => void;
-}
 
 export interface AvatarHandlerOptions {
   service: AvatarService;
@@ -87,77 +71,21 @@ export function withFixedParameters(rawQuery: string, fixed: Fixed): string {
 }
 
 
-/** The headers of a plain-text answer (400, 302, 405, 500). */
-export function textHeaders(text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): Record<string, string> {
-  return {
-    ...extra,
-    'access-control-allow-origin': '*',
-    'content-type': 'text/plain; charset=utf-8',
-    'cache-control': cacheControl,
-    'content-length': String(Buffer.byteLength(text)),
-  };
-}
-
-export function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): number {
-  res.writeHead(status, textHeaders(text, extra, cacheControl));
-  res.end(text);
-  return res.req.method === 'HEAD' ? 0 : Buffer.byteLength(text);
-}
-
-/** The headers of an image answer: 200 (with its type and length) or 304 (`notModified`). */
-export function imageHeaders(image: CachedImage, cacheControl: string, source: string, notModified: boolean): Record<string, string> {
-  const headers: Record<string, string> = {
-    'access-control-allow-origin': '*',
-    etag: image.etag,
-    'cache-control': cacheControl,
-    'x-imager-frames': String(image.frames),
-    'x-imager-cache': source,
-    'access-control-expose-headers': EXPOSE,
-  };
-  if (!notModified) {
-    headers['content-type'] = image.type;
-    headers['content-length'] = String(image.body.length);
-  }
-  return headers;
-}
-
-/** Whether an If-None-Match value names the image's ETag (the answer is then 304). */
-export function notModified(ifNoneMatch: string | undefined, image: CachedImage): boolean {
-  return ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, image.etag);
-}
-
-/** The image, or 304 when If-None-Match names its ETag; returns [status, body bytes]. */
-export function sendImage(req: IncomingMessage, res: ServerResponse, image: CachedImage, cacheControl: string, source: string): [number, number] {
-  if (notModified(rawHeader(req.rawHeaders, 'if-none-match'), image)) {
-    res.writeHead(304, imageHeaders(image, cacheControl, source, true));
-    res.end();
-    return [304, 0];
-  }
-  res.writeHead(200, imageHeaders(image, cacheControl, source, false));
-  if (req.method === 'HEAD') {
-    res.end();
-    return [200, 0];
-  }
-  res.end(image.body);
-  return [200, image.body.length];
-}
-
-/** The client for the per-client limit and the log: the socket's address, or the first X-Forwarded-For entry behind a proxy. */
-export function clientOf(req: IncomingMessage, trustProxy: boolean): string {
-  return clientAddress(trustProxy ? rawHeader(req.rawHeaders, 'x-forwarded-for') : undefined, req.socket.remoteAddress, trustProxy);
-}
-
-/** The text, extra headers and Cache-Control of a fallback's 302. */
-export function fallbackText(answer: Extract<AvatarAnswer, { kind: 'fallback' }>): [string, Record<string, string>, string] {
+/**
+ * The avatar route's one response writer: what an answer of the service is as HTTP, for both ways a
+ * request arrives (Node's handler here, the socket fast path in fast-answer.ts).
+ */
+export function avatarResponse(answer: AvatarAnswer, ifNoneMatch: string | undefined): HttpResponse {
+  if (answer.kind === 'image') return imageResponse(answer.image, answer.cacheControl, answer.source, ifNoneMatch);
+  if (answer.kind === 'bad-request') return textResponse(400, answer.reason);
   // The redirect is cacheable for a minute (contract A7.2), unlike the other plain-text answers.
   const text = `fallback (${answer.reason}): ${answer.location}\n`;
-  return [text, { location: answer.location, 'x-imager-fallback': answer.reason, 'access-control-expose-headers': EXPOSE }, FALLBACK_CACHE_CONTROL];
+  return textResponse(302, text, { location: answer.location, 'x-imager-fallback': answer.reason, 'access-control-expose-headers': IMAGE_PREFLIGHT.expose! }, FALLBACK_CACHE_CONTROL);
 }
 
-function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: AvatarAnswer): [number, number] {
-  if (answer.kind === 'image') return sendImage(req, res, answer.image, answer.cacheControl, answer.source);
-  if (answer.kind === 'bad-request') return [400, sendText(res, 400, answer.reason)];
-  return [302, sendText(res, 302, ...fallbackText(answer))];
+/** An image answered from memory by its URL alone (nothing parsed). */
+export function rememberedResponse(image: CachedImage, ifNoneMatch: string | undefined): HttpResponse {
+  return imageResponse(image, FIGURE_CACHE_CONTROL, 'memory', ifNoneMatch);
 }
 
 /**
@@ -181,11 +109,6 @@ export function rememberedImage(service: AvatarService, hot: HotUrls, url: strin
   return image;
 }
 
-export function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
-  res.writeHead(204, preflightHeaders(AVATAR_PREFLIGHT, rawHeader(req.rawHeaders, 'access-control-request-headers')));
-  res.end();
-}
-
 /** Returns the request listener for the avatar paths; it reports false for every other request. */
 export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { service, hot, done, nextId, trustProxy } = opts;
@@ -197,7 +120,9 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
     let cache: string | null = null;
     try {
       const answer = await answerAvatarUrl(service, hot, url, fixed, client, reqId);
-      [status, bytes] = sendAnswer(req, res, answer);
+      const response = avatarResponse(answer, rawHeader(req.rawHeaders, 'if-none-match'));
+      status = response.status;
+      bytes = writeResponse(req, res, response);
       if (answer.kind === 'image') cache = answer.source;
     } catch (err) {
       opts.onError(err, url, reqId);
@@ -206,7 +131,7 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
         return;
       }
       status = 500;
-      bytes = sendText(res, 500, 'internal error\n');
+      bytes = writeResponse(req, res, textResponse(500, INTERNAL_ERROR_TEXT));
     }
     done(reqId, method, url, status, bytes, started, cache, client);
   };
@@ -223,17 +148,16 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
       // Answered before and still in memory: straight back, nothing parsed.
       const image = rememberedImage(service, hot, url);
       if (image !== undefined) {
-        const [status, bytes] = sendImage(req, res, image, FIGURE_CACHE_CONTROL, 'memory');
-        done(reqId, method, url, status, bytes, started, 'memory', client);
+        const response = rememberedResponse(image, rawHeader(req.rawHeaders, 'if-none-match'));
+        done(reqId, method, url, response.status, writeResponse(req, res, response), started, 'memory', client);
         return true;
       }
       void answerImage(req, res, url, fixed, started, reqId, client);
     } else if (method === 'OPTIONS') {
-      sendPreflight(req, res);
+      writeResponse(req, res, preflightResponse(IMAGE_PREFLIGHT, rawHeader(req.rawHeaders, 'access-control-request-headers')));
       done(reqId, method, url, 204, 0, started, null, client);
     } else {
-      const bytes = sendText(res, 405, METHOD_NOT_ALLOWED_TEXT, { allow: AVATAR_ALLOW });
-      done(reqId, method, url, 405, bytes, started, null, client);
+      done(reqId, method, url, 405, writeResponse(req, res, methodNotAllowed(IMAGE_ALLOW)), started, null, client);
     }
     return true;
   };

@@ -4,7 +4,7 @@
 // the caches, user lookups, Redis and the hotel in service. Names and meanings: docs/operations.md.
 import client from 'prom-client';
 import { HttpMetrics, METRIC_PREFIX, serviceRegistry, type ServiceRegistry } from '../../http/metrics.js';
-import { type ImageSource } from '../../imager/avatar/avatar-service.js';
+import { type ImageSource } from '../../imager/cache/image-cache.js';
 import { FALLBACK_REASONS, type FallbackReason } from '../../imager/avatar/fallback.js';
 import { type ImageCacheStats } from '../../imager/cache/image-cache.js';
 import { type RenderPoolStats } from '../../imager/avatar/render-pool.js';

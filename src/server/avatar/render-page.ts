@@ -1,11 +1,8 @@
 // The /render debugging page: the composite and a table of every layer the renderer drew.
 // Everything that came from the request is HTML-escaped.
 import { CONTENT_TYPES } from '../../avatar/index.js';
+import { escapeHtml } from '../../http/respond.js';
 import { type DebugAnswer } from '../../imager/avatar/avatar-service.js';
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 function cell(value: unknown): string {
   if (value === undefined || value === null) return '';

@@ -1,21 +1,25 @@
 // HTTP adapter for the avatar service: /avatar.png, /avatar and /habbo-imaging/avatarimage (every method, avatar-handler.ts, on
 // Node's request handler), then Fastify for /render, /healthz, /version, /metrics and unknown paths. Every
 // response carries `Access-Control-Allow-Origin: *` (contract A5). No route reads a request body.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { installFastPath, type FastPath } from '../../http/fast-path.js';
 import { prepareHttpServer } from '../../http/http-server.js';
-import { preflightHeaders } from '../../http/cors.js';
 import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type LogLevel, type RequestDone } from '../../http/request-log.js';
-import { AVATAR_ALLOW, AVATAR_PREFLIGHT, createAvatarHandler, METHOD_NOT_ALLOWED_TEXT, type RawRouteContext } from './avatar-handler.js';
-import { type AvatarService, type ImageSource } from '../../imager/avatar/avatar-service.js';
+import {
+  htmlResponse, IMAGE_ALLOW, INTERNAL_ERROR_TEXT, IMAGE_PREFLIGHT, METHOD_NOT_ALLOWED_TEXT, methodNotAllowed, preflightResponse, textResponse, type HttpResponse, type RawRoute,
+  type RawRouteContext,
+} from '../../http/respond.js';
+import { createAvatarHandler } from './avatar-handler.js';
+import { type AvatarService } from '../../imager/avatar/avatar-service.js';
+import { type ImageSource } from '../../imager/cache/image-cache.js';
 import { claimsAvatar, fastAvatarAnswerer } from './fast-answer.js';
 import { type HotUrls } from '../../imager/cache/hot-urls.js';
 import { AVATAR_TIERS, avatarRoute, type AvatarMetrics } from './metrics.js';
 import { renderDebugPage } from './render-page.js';
 
 /** A route answered on Node's request handler ahead of Fastify (true: it answered). */
-export type RawRouteFactory = (ctx: RawRouteContext) => (req: IncomingMessage, res: ServerResponse) => boolean;
+export type RawRouteFactory = (ctx: RawRouteContext) => RawRoute;
 
 export interface AvatarAppOptions {
   service: AvatarService;
@@ -40,13 +44,9 @@ function rawQueryOf(request: FastifyRequest): string {
   return at < 0 ? '' : url.slice(at + 1);
 }
 
-function plain(reply: FastifyReply, status: number, text: string): FastifyReply {
-  return reply
-    .code(status)
-    .header('access-control-allow-origin', '*')
-    .header('content-type', 'text/plain; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .send(text);
+/** Fastify's way of writing a response the route decided (http/respond.ts). */
+function send(reply: FastifyReply, r: HttpResponse): FastifyReply {
+  return reply.code(r.status).headers(r.headers).send(r.body);
 }
 
 export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
@@ -90,7 +90,7 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
         fastifyHandler(req, res);
       });
       prepareHttpServer(server, {
-        allow: AVATAR_ALLOW,
+        allow: IMAGE_ALLOW,
         methodNotAllowedBody: METHOD_NOT_ALLOWED_TEXT,
         logConnect: (target, status, bytes, client) => done(nextId(), 'CONNECT', target, status, bytes, performance.now(), null, client),
       });
@@ -111,10 +111,7 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
     // A URL Fastify cannot route (a malformed escape in the path) is still answered with CORS.
     frameworkErrors: (err, request, rawReply) => {
       const reply = rawReply as FastifyReply;
-      void reply
-        .code(400)
-        .headers({ 'access-control-allow-origin': '*', 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
-        .send(`bad request: ${err.message}\n`);
+      void send(reply, textResponse(400, `bad request: ${err.message}\n`));
       // Answered before routing: the onResponse hook does not run for it.
       logRequest(request, reply);
       recordFastify(request, reply);
@@ -137,21 +134,16 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
     if (request.method === 'GET' || request.method === 'HEAD') return done();
     if (request.method === 'OPTIONS') {
       const asked = request.headers['access-control-request-headers'];
-      void reply.code(204).headers(preflightHeaders(AVATAR_PREFLIGHT, typeof asked === 'string' ? asked : undefined)).send();
+      void send(reply, preflightResponse(IMAGE_PREFLIGHT, typeof asked === 'string' ? asked : undefined));
       return;
     }
-    void plain(reply.header('allow', AVATAR_ALLOW), 405, METHOD_NOT_ALLOWED_TEXT);
+    void send(reply, methodNotAllowed(IMAGE_ALLOW));
   });
 
   app.get('/render', async (request, reply) => {
     const q = rawQueryOf(request);
     const answer = await service.debug(q, request.ip);
-    return reply
-      .code(answer.kind === 'bad-request' ? 400 : 200)
-      .header('access-control-allow-origin', '*')
-      .header('cache-control', 'no-store')
-      .header('content-type', 'text/html; charset=utf-8')
-      .send(renderDebugPage(answer, q));
+    return send(reply, htmlResponse(answer.kind === 'bad-request' ? 400 : 200, renderDebugPage(answer, q)));
   });
 
   const health = (forHealthz: boolean) => async (_request: FastifyRequest, reply: FastifyReply) => {
@@ -170,11 +162,11 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
     return reply.code(200).header('access-control-allow-origin', '*').header('cache-control', 'no-store').header('content-type', contentType).send(body);
   });
 
-  app.setNotFoundHandler(async (_request, reply) => plain(reply, 404, 'not found\n'));
+  app.setNotFoundHandler(async (_request, reply) => send(reply, textResponse(404, 'not found\n')));
   app.setErrorHandler(async (err: Error & { statusCode?: number }, request, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) request.log.error({ err }, 'unhandled error');
-    return plain(reply, status, status === 500 ? 'internal error\n' : `${err.message}\n`);
+    return send(reply, textResponse(status, status === 500 ? INTERNAL_ERROR_TEXT : `${err.message}\n`));
   });
   return app;
 }

@@ -4,7 +4,11 @@
 // other method 405, as every avatar path (contract A4). A request body is never read. Answers are logged in
 // the avatar route's line format.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AVATAR_ALLOW, clientOf, METHOD_NOT_ALLOWED_TEXT, sendImage, sendPreflight, sendText, type RawRouteContext } from '../avatar/avatar-handler.js';
+import { rawHeader } from '../../http/client-address.js';
+import {
+  clientOf, htmlResponse, IMAGE_ALLOW, IMAGE_PREFLIGHT, imageResponse, INTERNAL_ERROR_TEXT, methodNotAllowed, preflightResponse, textResponse, writeResponse,
+  type HttpResponse, type RawRoute, type RawRouteContext,
+} from '../../http/respond.js';
 import { renderBadgeDebugPage } from './badge-page.js';
 import { BADGE_CACHE_CONTROL, type BadgeService } from '../../imager/badge/badge-service.js';
 import { BADGE_PATH, BADGE_RENDER_PATH, pathAfter } from '../../imager/badge/params.js';
@@ -12,8 +16,6 @@ import { BADGE_PATH, BADGE_RENDER_PATH, pathAfter } from '../../imager/badge/par
 export interface BadgeHandlerOptions extends RawRouteContext {
   service: BadgeService;
 }
-
-export type RawRoute = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 const queryOf = (url: string) => {
   const q = url.indexOf('?');
@@ -33,6 +35,10 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
     return { reqId, finish };
   };
   type Finish = ReturnType<typeof begin>['finish'];
+  const ifNoneMatch = (req: IncomingMessage) => rawHeader(req.rawHeaders, 'if-none-match');
+  const preflight = (req: IncomingMessage) => preflightResponse(IMAGE_PREFLIGHT, rawHeader(req.rawHeaders, 'access-control-request-headers'));
+  /** Writes the response; returns [status, body bytes] for the log. */
+  const write = (req: IncomingMessage, res: ServerResponse, r: HttpResponse): [number, number] => [r.status, writeResponse(req, res, r)];
 
   const answerImage = async (req: IncomingMessage, res: ServerResponse, url: string, rest: string, reqId: string, finish: Finish) => {
     let status: number;
@@ -41,33 +47,23 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
     try {
       const answer = await service.answer(rest, queryOf(url), url);
       if (answer.kind === 'image') {
-        [status, bytes] = sendImage(req, res, answer.image, BADGE_CACHE_CONTROL, answer.source);
+        [status, bytes] = write(req, res, imageResponse(answer.image, BADGE_CACHE_CONTROL, answer.source, ifNoneMatch(req)));
         cache = answer.source;
-      } else [status, bytes] = [answer.status, sendText(res, answer.status, answer.reason)];
+      } else [status, bytes] = write(req, res, textResponse(answer.status, answer.reason));
     } catch (err) {
       opts.onError(err, url, reqId);
       if (res.headersSent) {
         res.destroy();
         return;
       }
-      [status, bytes] = [500, sendText(res, 500, 'internal error\n')];
+      [status, bytes] = write(req, res, textResponse(500, INTERNAL_ERROR_TEXT));
     }
     finish(req.method!, url, status, bytes, cache);
   };
 
   const debugPage = (req: IncomingMessage, res: ServerResponse, url: string, rest: string): [number, number] => {
     const answer = service.debug(rest, queryOf(url));
-    const html = renderBadgeDebugPage(answer, url);
-    const status = answer.kind === 'text' ? answer.status : 200;
-    const length = Buffer.byteLength(html);
-    res.writeHead(status, {
-      'access-control-allow-origin': '*',
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-length': String(length),
-    });
-    res.end(req.method === 'HEAD' ? undefined : html);
-    return [status, req.method === 'HEAD' ? 0 : length];
+    return write(req, res, htmlResponse(answer.kind === 'text' ? answer.status : 200, renderBadgeDebugPage(answer, url)));
   };
 
   return (req, res) => {
@@ -79,13 +75,12 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
       if (method === 'GET' || method === 'HEAD') {
         // Answered before and still in memory: straight back, nothing parsed.
         const image = service.memoryImage(url);
-        if (image !== undefined) finish(method, url, ...sendImage(req, res, image, BADGE_CACHE_CONTROL, 'memory'), 'memory');
+        if (image !== undefined) finish(method, url, ...write(req, res, imageResponse(image, BADGE_CACHE_CONTROL, 'memory', ifNoneMatch(req))), 'memory');
         else void answerImage(req, res, url, rest, reqId, finish);
       } else if (method === 'OPTIONS') {
-        sendPreflight(req, res);
-        finish(method, url, 204, 0);
+        finish(method, url, ...write(req, res, preflight(req)));
       } else {
-        finish(method, url, 405, sendText(res, 405, METHOD_NOT_ALLOWED_TEXT, { allow: AVATAR_ALLOW }));
+        finish(method, url, ...write(req, res, methodNotAllowed(IMAGE_ALLOW)));
       }
       return true;
     }
@@ -96,13 +91,11 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
     let bytes: number;
     try {
       if (method === 'GET' || method === 'HEAD') [status, bytes] = debugPage(req, res, url, debugRest);
-      else if (method === 'OPTIONS') {
-        sendPreflight(req, res);
-        [status, bytes] = [204, 0];
-      } else [status, bytes] = [405, sendText(res, 405, METHOD_NOT_ALLOWED_TEXT, { allow: AVATAR_ALLOW })];
+      else if (method === 'OPTIONS') [status, bytes] = write(req, res, preflight(req));
+      else [status, bytes] = write(req, res, methodNotAllowed(IMAGE_ALLOW));
     } catch (err) {
       opts.onError(err, url, reqId);
-      [status, bytes] = res.headersSent ? [500, 0] : [500, sendText(res, 500, 'internal error\n')];
+      [status, bytes] = res.headersSent ? [500, 0] : write(req, res, textResponse(500, INTERNAL_ERROR_TEXT));
     }
     finish(method, url, status, bytes);
     return true;

@@ -2,7 +2,7 @@
 // and a dark background, then every part the code names: its images, colour, cell and place, and what
 // was skipped and why. Everything that came from the request is HTML-escaped.
 import { BADGE_CONTENT_TYPES } from '../../badge/index.js';
-import { escapeHtml } from '../avatar/render-page.js';
+import { escapeHtml } from '../../http/respond.js';
 import { type BadgeDebugAnswer } from '../../imager/badge/badge-service.js';
 import { BADGE_PATH } from '../../imager/badge/params.js';
 
