@@ -99,7 +99,7 @@ export async function openAvatarService(
   });
   let renderer: AvatarRenderer = {
     hotel: () => hotels.current(),
-    render: (key, req, hotel) => pool.render(key, req, hotel.generation),
+    render: (req, hotel) => pool.render(req, hotel.generation),
     renderDebug: (req, hotel) => pool.renderDebug(req, hotel.generation),
     newerHotel: (generation, ms) => hotels.newerThan(generation, ms),
   };

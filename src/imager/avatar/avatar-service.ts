@@ -36,7 +36,7 @@ export interface HotelView {
 /** What the service needs from the renderer side: the hotel in service, and the pool for pixels. */
 export interface AvatarRenderer {
   hotel(): HotelView;
-  render(key: string, req: AvatarRequest, hotel: HotelView): Promise<RenderOutput>;
+  render(req: AvatarRequest, hotel: HotelView): Promise<RenderOutput>;
   renderDebug(req: AvatarRequest, hotel: HotelView): Promise<DebugRenderOutput>;
   /** Resolves true once a hotel newer than `generation` is in service (looking at the folder now), false after `ms`. */
   newerHotel(generation: number, ms: number): Promise<boolean>;
@@ -109,7 +109,14 @@ function rememberedFailure(err: unknown): Failure | undefined {
 
 export class AvatarService {
   private readonly failures: LRUCache<string, Failure>;
+  /**
+   * The one map of renders in flight, by cache key: a request for an image being made joins it, whatever
+   * the making is (a render here, or a wait on another instance's under the shared lock). A key names what
+   * the render reads, so requests planned with different hotel generations may share one.
+   */
   private readonly pending = new Map<string, Promise<{ image: CachedImage; source: ImageSource }>>();
+  /** Requests that joined a render in flight instead of starting one. */
+  private coalesced = 0;
   readonly fallbackCounts: Record<FallbackReason, number>;
   private renders = 0;
   /** Requests whose render found the hotel's files changed, answered from the hotel loaded after. */
@@ -154,7 +161,8 @@ export class AvatarService {
       }
       if (failed) return fallback('render-failed-cached', `${failed.code}: ${failed.message}`);
       let job = this.pending.get(key);
-      if (!job) {
+      if (job) this.coalesced++;
+      else {
         // Only a new render costs the client's rate and the instance's budget; joining one is free.
         if (!retried && !this.deps.clientRate.take(client)) return fallback('rate-limited', `client ${client} is over its render rate`);
         if (!retried && !this.deps.budget.take()) return fallback('no-budget', 'the render budget of this window is spent');
@@ -213,9 +221,10 @@ export class AvatarService {
     return this.deps.cache.getMemory(key);
   }
 
-  stats(): { renders: number; inFlight: number; recentFailures: number; recentFailureBytes: number; changedRetries: number; fallbacks: Record<FallbackReason, number> } {
+  stats(): { renders: number; inFlight: number; coalesced: number; recentFailures: number; recentFailureBytes: number; changedRetries: number; fallbacks: Record<FallbackReason, number> } {
     return {
       renders: this.renders,
+      coalesced: this.coalesced,
       changedRetries: this.changedRetries,
       inFlight: this.pending.size,
       recentFailures: this.failures.size,
@@ -276,7 +285,7 @@ export class AvatarService {
 
   private renderHere(key: string, version: string, req: AvatarRequest, hotel: HotelView): Promise<CachedImage> {
     return this.deps.renderer
-      .render(key, req, hotel)
+      .render(req, hotel)
       .then((out) => {
         this.renders++;
         const image = cachedImage(out.body, out.frames, version);

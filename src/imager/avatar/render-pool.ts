@@ -1,5 +1,6 @@
 // Renders off the event loop: worker threads (one a core by default), a bounded queue with a bounded
-// wait, and coalescing so identical concurrent cold requests render once. A busy worker holds the jobs
+// wait. Identical concurrent requests are joined before they get here, in the service's one map of
+// renders in flight (avatar-service.ts), so every job the pool takes is a render to do. A busy worker holds the jobs
 // after its current one (up to WORKER_DEPTH) and is refilled in one message when down to half, so it goes
 // from render to render without waiting for the main thread and seldom sleeps (each wake-up of a thread
 // costs tens of µs of CPU on a virtual machine).
@@ -74,7 +75,6 @@ export interface RenderPoolStats {
   refusedQueueFull: number;
   /** Refused after waiting `maxQueueWaitMs` for a worker. */
   refusedQueueWait: number;
-  coalesced: number;
   restarts: number;
   /** Decoded library bytes the workers hold, as each last reported. */
   libraryBytes: { figure: number; effect: number };
@@ -145,7 +145,6 @@ function spawnWorker(init: WorkerInit): Worker {
 export class RenderPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
-  private readonly inFlight = new Map<string, Promise<RenderOutput>>();
   private readonly held = new Map<number, Held>();
   private current: number;
   /** Checks run when a worker loads a generation or leaves: a `prepare` waiting for every worker. */
@@ -158,7 +157,6 @@ export class RenderPool {
   private failed = 0;
   private refusedQueueFull = 0;
   private refusedQueueWait = 0;
-  private coalesced = 0;
   private restarts = 0;
   private readonly size: number;
 
@@ -180,25 +178,9 @@ export class RenderPool {
     return pool;
   }
 
-  /**
-   * Renders once per key however many callers ask for it at the same time (a key names what the render
-   * reads, so callers planning with different generations can share one), with `generation` (default:
-   * the one in service).
-   */
-  render(key: string, req: AvatarRequest, generation = this.current): Promise<RenderOutput> {
-    const pending = this.inFlight.get(key);
-    if (pending) {
-      this.coalesced++;
-      return pending;
-    }
-    const p = this.submit(req, false, generation).finally(() => this.inFlight.delete(key));
-    this.inFlight.set(key, p);
-    return p;
-  }
-
-  /** True when a render for this key is already running or queued (joining it costs nothing). */
-  isInFlight(key: string): boolean {
-    return this.inFlight.has(key);
+  /** Renders the request with `generation` (default: the one in service). */
+  render(req: AvatarRequest, generation = this.current): Promise<RenderOutput> {
+    return this.submit(req, false, generation);
   }
 
   renderDebug(req: AvatarRequest, generation = this.current): Promise<DebugRenderOutput> {
@@ -280,7 +262,6 @@ export class RenderPool {
       refusedBusy: this.refusedQueueFull + this.refusedQueueWait,
       refusedQueueFull: this.refusedQueueFull,
       refusedQueueWait: this.refusedQueueWait,
-      coalesced: this.coalesced,
       restarts: this.restarts,
       libraryBytes,
       generation: this.current,

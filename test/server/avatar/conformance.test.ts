@@ -317,8 +317,8 @@ test('a worker that crashes under a render is not cached as a failure: the next 
   const s = await start({}, {
     wrapRenderer: (real) => ({
       ...real,
-      render: (key, req, hotel) => {
-        const job = real.render(key, req, hotel);
+      render: (req, hotel) => {
+        const job = real.render(req, hotel);
         if (crashNext) {
           crashNext = false;
           void slots()[0]!.worker.terminate(); // the job was posted to this worker: it dies under it

@@ -233,12 +233,17 @@ test('animated: one entry and identical bytes for a still pose; an APNG and its 
 });
 
 test('identical concurrent cold requests render once (coalescing)', async () => {
-  const before = svc.service.stats().renders;
+  const before = svc.service.stats();
   const path = `/avatar.png?figure=${FIG}&direction=5&coalesce=1`;
   const all = await Promise.all(Array.from({ length: 8 }, () => image(path)));
   assert.ok(all.every((r) => r.res.status === 200));
   assert.ok(all.every((r) => Buffer.compare(r.body, all[0]!.body) === 0));
-  assert.equal(svc.service.stats().renders - before, 1);
+  const after = svc.service.stats();
+  assert.equal(after.renders - before.renders, 1);
+  // Every answer but the first render's own either joined it (source 'render') or came later from memory.
+  const joined = all.filter((r) => r.res.headers.get('x-imager-cache') === 'render').length - 1;
+  assert.equal(after.coalesced - before.coalesced, joined, 'the requests that joined are counted once each');
+  assert.equal(all.filter((r) => r.res.headers.get('x-imager-cache') === 'memory').length, 7 - joined);
 });
 
 test('user: resolved through the public API, same pixels as the figure, user Cache-Control', async () => {
@@ -346,9 +351,9 @@ test('unexpected: any other failure is a fallback too, never a 5xx', async () =>
   const s = await start({}, {
     wrapRenderer: (real) => ({
       ...real,
-      render: async (key, req, hotel) => {
+      render: async (req, hotel) => {
         if (req.figure.startsWith('hd-180-1.ch-215-')) throw new TypeError('simulated defect outside the renderer');
-        return real.render(key, req, hotel);
+        return real.render(req, hotel);
       },
     }),
   });
@@ -438,20 +443,19 @@ test('render pool: a full queue refuses at once; a dead worker fails only its jo
     const req = (direction: number) => ({
       figure: FIG, direction, headDirection: direction, size: 'l' as const, action: 'wav', gesture: '', headOnly: false, animated: true, frames: 0,
     });
-    const running = pool.render('a', req(0));
-    const queued = pool.render('b', req(1));
-    await assert.rejects(pool.render('c', req(2)), RenderBusyError);
-    assert.equal(pool.render('a', req(0)), running, 'same key joins the render in flight');
+    const running = pool.render(req(0));
+    const queued = pool.render(req(1));
+    await assert.rejects(pool.render(req(2)), RenderBusyError);
     await Promise.all([running, queued]);
 
     // Kill the worker under a job: that job fails as a crash, the pool starts a new worker.
-    const victim = pool.render('d', req(3));
+    const victim = pool.render(req(3));
     const slots = (pool as unknown as { slots: { worker: { terminate(): Promise<number> } }[] }).slots;
     await slots[0]!.worker.terminate();
     await assert.rejects(victim, RenderCrashError);
     for (let i = 0; i < 100 && pool.stats().ready === 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal(pool.stats().restarts, 1);
-    const after = await pool.render('e', req(4));
+    const after = await pool.render(req(4));
     assert.equal(after.frames, 2);
   } finally {
     await pool.close();
@@ -465,9 +469,9 @@ test('render pool: a busy worker holds the jobs behind its own, handed over toge
     const req = (direction: number) => ({
       figure: FIG, direction, headDirection: direction, size: 'l' as const, action: 'wav', gesture: '', headOnly: false, animated: true, frames: 0,
     });
-    const first = pool.render('a', req(0));
-    const second = pool.render('b', req(1));
-    const third = pool.render('c', req(2));
+    const first = pool.render(req(0));
+    const second = pool.render(req(1));
+    const third = pool.render(req(2));
     // One rendering, two in line: two wait, the worker is busy.
     assert.deepEqual([pool.stats().busy, pool.stats().queued], [1, 2]);
     const slots = (pool as unknown as { slots: { jobs: unknown[]; worker: { terminate(): Promise<number> } }[] }).slots;
@@ -501,7 +505,7 @@ test('render pool: a burst is shared between the workers, at most WORKER_DEPTH e
   try {
     const count = 2 * WORKER_DEPTH + 7;
     const jobs = Array.from({ length: count }, (_, i) =>
-      pool.render(`k${i}`, { figure: FIG, direction: i % 8, headDirection: (i + 3) % 8, size: 'm' as const, action: '', gesture: '', headOnly: false, animated: false, frames: 0 }),
+      pool.render({ figure: FIG, direction: i % 8, headDirection: (i + 3) % 8, size: 'm' as const, action: '', gesture: '', headOnly: false, animated: false, frames: 0 }),
     );
     await new Promise((resolve) => setImmediate(resolve));
     const slots = (pool as unknown as { slots: { jobs: unknown[] }[] }).slots;
