@@ -76,16 +76,12 @@ type Failure = SharedFailure;
 
 /**
  * Joins the key of effect and dance requests only: raised when the answer to such a URL changes while the
- * renderer version does not, so disk and Redis entries written before are never served for it.
- * 2: `img_format=gif` without `animated=1` shows a dance's or effect's whole loop (it was its first frame).
- * 3: issue 27's effect rules (sprite depth order, layer items, sprites from other effect libraries).
+ * renderer version does not, so disk and Redis entries written before are never served for it (what each
+ * value changed: docs/avatar-service.md, "Key versions").
  */
 const EFFECT_KEY_REVISION = 3;
 
-/**
- * Joins the key of GIF answers only (`img_format=gif`), for the same reason: 1: large translucent areas
- * (Ghost, Spotlight, glows, glass-like clothing) are dithered instead of thresholded (issue 27).
- */
+/** Joins the key of GIF answers only (`img_format=gif`), for the same reason. */
 const GIF_KEY_REVISION = 1;
 
 /** Bytes the remembered failures may hold together (~10,000 of them). */
@@ -251,6 +247,10 @@ export class AvatarService {
   /**
    * The renderer's request: the normalized pose with its figure, settled on the pose's loop under this
    * crop (`settleLoop`: a pose that cannot animate is the plain still). Only a loop is counted.
+   * This plans the pose of an animated request here, and the worker plans it again to draw it: the key
+   * (whether the loop parameters join it) is needed before any cache is asked, so before a worker is, and
+   * a plan cannot go to the worker with the job (it points into this thread's hotel objects; the worker
+   * holds its own copy of the hotel). A still is planned once, in the worker.
    */
   private request(figure: string, pose: AvatarPose, hotel: HotelView): AvatarRequest {
     return avatarRequest(figure, pose, (req) => hotel.frameCount(req));
