@@ -39,7 +39,8 @@ test('memory cache is bounded in bytes and evicts the least recently used', asyn
   const stats = cache.stats().memory;
   assert.ok(stats.bytes <= stats.maxBytes, `${stats.bytes} ≤ ${stats.maxBytes}`);
   assert.equal(stats.entries, 3);
-  assert.equal(stats.bytes, 3 * (size + ENTRY_OVERHEAD), 'each entry counts its body and a fixed overhead');
+  // docs/avatar-service.md, "Caching": each entry counts its PNG plus 640 bytes.
+  assert.equal(stats.bytes, 3 * (size + 640), 'each entry counts its body and a fixed overhead');
   // Keys name files on disk: anything but a digest is refused.
   assert.throws(() => cache.put('../../etc/passwd', cachedImage(bodies[0]!, 1)), /SHA-256/);
 });
