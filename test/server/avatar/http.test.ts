@@ -413,27 +413,31 @@ test('/healthz and /version: build, renderer version, assets, cache stats', asyn
   }
 });
 
-test('garbage never produces a 5xx', async () => {
-  const paths = [
-    '/avatar.png?figure=%',
-    '/avatar.png?figure=...',
-    '/avatar.png?figure=hd',
-    '/avatar.png?figure=hd-x-y',
-    '/avatar.png?figure=hd-180-1&action=' + ','.repeat(200),
-    '/avatar.png?figure=hd-180-1&direction=99999999999999999999999',
-    '/avatar.png?figure=hd-180-1&frames=-1&animated=1',
-    '/avatar.png?figure=%00%01',
-    '/avatar.png?figure=hd-180-1&figure=ch-210-66',
-    '/nope',
-    '/%',
-    '/avatar.png/%zz',
+test('garbage never produces a 5xx: each input gets its own documented answer', async () => {
+  // 302: a figure the renderer cannot draw falls back to the upstream imager (contract A7.2); 200: what
+  // is not understood is ignored (A4.1); 400: a path with a malformed escape; 404: no such path.
+  const expected: [string, number][] = [
+    ['/avatar.png?figure=%', 302],
+    ['/avatar.png?figure=...', 302],
+    ['/avatar.png?figure=hd', 302],
+    ['/avatar.png?figure=hd-x-y', 302],
+    ['/avatar.png?figure=hd-180-1&action=' + ','.repeat(200), 200],
+    ['/avatar.png?figure=hd-180-1&direction=99999999999999999999999', 200],
+    ['/avatar.png?figure=hd-180-1&frames=-1&animated=1', 200],
+    ['/avatar.png?figure=%00%01', 302],
+    ['/avatar.png?figure=hd-180-1&figure=ch-210-66', 200],
+    ['/nope', 404],
+    ['/%', 400],
+    ['/avatar.png/%zz', 400],
   ];
-  for (const p of paths) {
+  const got: [string, number][] = [];
+  for (const [p] of expected) {
     const res = await get(svc.url, p);
-    assert.ok(res.status < 500, `${p} → ${res.status}`);
+    got.push([p, res.status]);
     assert.equal(res.headers.get('access-control-allow-origin'), '*', `${p} carries CORS`);
     await res.arrayBuffer();
   }
+  assert.deepEqual(got, expected);
 });
 
 test('render pool: a full queue refuses at once; a dead worker fails only its job and is replaced', async () => {
