@@ -161,10 +161,36 @@ test('every size and headonly keep the spec canvas with an effect', async () => 
   assert.ok((await encodeAvatar(ho)).equals(hoPlain), 'a prop alone changes nothing in the head crop');
 });
 
+/** The box of a frame's visible pixels (alpha > 0): [left, top, right, bottom], right and bottom exclusive. */
+function visibleBox(f: { width: number; height: number; data: Uint8Array }): [number, number, number, number] {
+  let [l, t, r, b] = [f.width, f.height, 0, 0];
+  for (let y = 0; y < f.height; y++) {
+    for (let x = 0; x < f.width; x++) {
+      if (f.data[(y * f.width + x) * 4 + 3]! === 0) continue;
+      [l, t, r, b] = [Math.min(l, x), Math.min(t, y), Math.max(r, x + 1), Math.max(b, y + 1)];
+    }
+  }
+  return [l, t, r, b];
+}
+
+/** The visible pixels of a frame, cut to their box: equal for two frames that differ only by a shift. */
+function visibleCut(f: { width: number; height: number; data: Uint8Array }): string {
+  const [l, t, r, b] = visibleBox(f);
+  const rows: string[] = [];
+  for (let y = t; y < b; y++) rows.push(Buffer.from(f.data.subarray((y * f.width + l) * 4, (y * f.width + r) * 4)).toString('base64'));
+  return `${r - l}x${b - t}:${rows.join('/')}`;
+}
+
 test('dance under headonly: the head still bobs and turns inside the head crop', async () => {
   const r = await render({ dance: 3, headOnly: true, animated: true });
   assert.ok(r.frames.length > 1);
   assert.ok(r.layers.every((l) => l.bodyPart === 'head'));
+  // Bobs: the head's visible box is not at the same height in every frame.
+  const tops = new Set(r.frames.map((f) => visibleBox(f)[1]));
+  assert.ok(tops.size > 1, `the head moves up and down (tops ${[...tops].join(', ')})`);
+  // Turns: some frames show the head differently, not only shifted (another direction's sprites).
+  const looks = new Set(r.frames.map(visibleCut));
+  assert.ok(looks.size > 1, 'the head turns: frames differ beyond a shift');
 });
 
 test('query forms: effect and dance read like parseInt, action tokens dance.1-4', () => {
