@@ -11,6 +11,7 @@ import { appendFile, cp, mkdtemp, readFile, rename, rm, symlink, unlink, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PNG } from 'pngjs';
 import { ensureSampleKit, writeSampleKit } from '../../../src/samplekit/index.js';
 import { type AvatarServiceConfig } from '../../../src/imager/config.js';
 import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../../src/server/imager.js';
@@ -419,17 +420,35 @@ test('a deploy that switches a symlink to a new folder is picked up; the old fol
   assert.equal((await avatar(s.url, FIG, '&direction=6')).status, 200, 'cold renders read the new folder');
 });
 
-test('the group badge table is watched and reloaded with the hotel', async () => {
+test('the group badge table is watched and reloaded with the hotel: a recoloured row redraws the badge in the new colour', async () => {
   const dir = await hotelCopy();
   const s = await start(dir);
-  const badges = async () => ((await (await get(s.url, '/healthz')).json()) as { badges: { enabled: boolean; identity: string; bases: number } }).badges;
-  const before = await badges();
-  assert.equal(before.enabled, true);
-  // The table loses its last row (an operator's edit of the emulator export).
+  const BADGE = '/habbo-imaging/badge/b01054.png'; // base 1 in colour 5
+  const badge = async () => {
+    const res = await get(s.url, BADGE);
+    assert.equal(res.status, 200);
+    return { etag: res.headers.get('etag'), png: PNG.sync.read(Buffer.from(await res.arrayBuffer())) };
+  };
+  const before = await badge();
+  // An operator's edit of the emulator export: colour 5 goes from light blue (50c1fb) to navy (000080).
   const table = join(dir, 'gamedata', 'guilds_elements.csv');
-  const rows = (await readFile(table, 'utf8')).trimEnd().split('\n');
-  await writeWhole(table, rows.slice(0, -1).join('\n') + '\n');
-  await until('the badge data to be reloaded', async () => (await badges()).identity !== before.identity);
+  const text = await readFile(table, 'utf8');
+  assert.ok(text.includes('"5","50c1fb",,"base_color"'), 'the kit table has colour 5');
+  await writeWhole(table, text.replace('"5","50c1fb",,"base_color"', '"5","000080",,"base_color"'));
+  await until('the badge data to be reloaded', async () => (await badge()).etag !== before.etag);
+  const after = await badge();
+  // Tints multiply each channel: under 000080 every tinted pixel has no red and no green, where 50c1fb left green.
+  let recoloured = 0;
+  for (let i = 0; i < after.png.data.length; i += 4) {
+    const [r0, g0, b0, a0] = before.png.data.subarray(i, i + 4);
+    const [r1, g1, b1, a1] = after.png.data.subarray(i, i + 4);
+    assert.equal(a1, a0, `pixel ${i / 4}: the shape is the same`);
+    if (r0 === r1 && g0 === g1 && b0 === b1) continue;
+    recoloured++;
+    assert.deepEqual([r1, g1], [0, 0], `pixel ${i / 4}: tinted navy`);
+    assert.ok(g0! > 0, `pixel ${i / 4}: was tinted light blue`);
+  }
+  assert.ok(recoloured > 100, `${recoloured} pixels recoloured`);
   assert.equal((await health(s.url)).assets.generation, 1, 'the avatar hotel itself did not change');
 });
 
