@@ -50,7 +50,13 @@ test('openAvatarImager: the bytes /avatar.png answers, for stills, APNG loops, G
     assert.ok(image.width > 0 && image.height > 0);
   }
   await assert.rejects(imager.render({ figure: 'hd-99999999-1' }), AvatarRenderError);
-  await assert.rejects(imager.render('user=Bob'), TypeError);
+  await assert.rejects(imager.render('user=Bob'), { name: 'TypeError', message: 'an avatar needs a figure (user names are looked up by the service, not here)' });
+  // What the TSDoc of render promises, in the service's words for the same 400s.
+  await assert.rejects(imager.render({ figure: '' }), {
+    name: 'TypeError',
+    message: 'missing required parameter: figure (a figure string such as hd-180-1.ch-210-66), or user (a username)',
+  });
+  await assert.rejects(imager.render({ figure: 'hd-180-1.'.repeat(456) }), { name: 'TypeError', message: 'the figure parameter is longer than 4096 bytes (4 KiB)' });
 });
 
 test('buildCorpus builds the kit; readNitro reads its .nitro files; a bundle round-trips byte for byte', async () => {

@@ -3,6 +3,19 @@
 // hotel loaded after the change.
 export type AvatarRenderErrorCode = 'unknown-set' | 'asset-load' | 'asset-changed' | 'bad-figure' | 'gamedata' | 'no-parts';
 
+/**
+ * A figure the hotel cannot draw. `code` says why: `unknown-set` (a set id the figure data lacks),
+ * `bad-figure` (not `type-set[-colour…]` parts), `asset-load` (no library has a worn set's sprites, or
+ * one does not load), `asset-changed` (a library changed on disk after the hotel was read), `gamedata`,
+ * `no-parts`.
+ *
+ * @example
+ * try {
+ *   await imager.render({ figure: 'hd-99999999-1' });
+ * } catch (err) {
+ *   if (err instanceof AvatarRenderError) console.log(err.code); // "unknown-set"
+ * }
+ */
 export class AvatarRenderError extends Error {
   constructor(
     readonly code: AvatarRenderErrorCode,
