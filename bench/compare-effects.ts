@@ -123,7 +123,11 @@ interface Check {
 const CHECKS: Check[] = [
   // AvatarImage.getImage colours the avatar (AvatarDataContainer: colorTransform, grey palette map); the
   // reference draws the body without it (its README).
-  { cause: 'reference: no colour treatment', apply: (a) => !!a.avatar && ((a.avatar = undefined), true) },
+  { cause: 'reference: no colour treatment', apply: (a) => {
+    if (!a.avatar) return false;
+    a.avatar = undefined;
+    return true;
+  } },
   // The unmended effect reference puts the room point 6 px above the figure's registration (nitro-imager's
   // vertical canvas is 64×110 with dy 6; the client's is 90×130 with dy 0, where the two coincide). Off
   // when the reference is mended (`fxshift`, see docs/avatar-rendering.md); here for a run against the

@@ -63,7 +63,7 @@ async function childServer(): Promise<void> {
     'content-type': 'image/png',
     'content-length': String(body.length),
   };
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     res.writeHead(200, headers);
     res.end(body);
   });

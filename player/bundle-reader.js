@@ -51,8 +51,14 @@ export function decodeCbor(bytes) {
   const length = (info) => {
     if (info < 24) return info;
     if (info === 24) return bytes[at++];
-    if (info === 25) return (at += 2), view.getUint16(at - 2);
-    if (info === 26) return (at += 4), view.getUint32(at - 4);
+    if (info === 25) {
+      at += 2;
+      return view.getUint16(at - 2);
+    }
+    if (info === 26) {
+      at += 4;
+      return view.getUint32(at - 4);
+    }
     if (info === 27) {
       const v = view.getBigUint64(at);
       at += 8;
@@ -106,9 +112,18 @@ export function decodeCbor(bytes) {
         if (info === 20) return false;
         if (info === 21) return true;
         if (info === 22 || info === 23) return null;
-        if (info === 25) return (at += 2), half(view.getUint16(at - 2));
-        if (info === 26) return (at += 4), view.getFloat32(at - 4);
-        if (info === 27) return (at += 8), view.getFloat64(at - 8);
+        if (info === 25) {
+          at += 2;
+          return half(view.getUint16(at - 2));
+        }
+        if (info === 26) {
+          at += 4;
+          return view.getFloat32(at - 4);
+        }
+        if (info === 27) {
+          at += 8;
+          return view.getFloat64(at - 8);
+        }
         throw new Error(`cbor: simple value ${info} at ${at - 1}`);
       default:
         throw new Error(`cbor: major type ${major} (tags are not used) at ${at - 1}`);
@@ -128,7 +143,7 @@ async function gunzip(bytes) {
 export async function readBundle(bytes) {
   const header = readHeader(bytes);
   const manifest = decodeCbor(await gunzip(bytes.subarray(20, 20 + header.manifestLength)));
-  if (!manifest || manifest.format !== 1 || typeof manifest.classname !== 'string') throw new Error('bundle: manifest is not format 1');
+  if (manifest?.format !== 1 || typeof manifest.classname !== 'string') throw new Error('bundle: manifest is not format 1');
   return { header, manifest, atlasBytes: bytes.subarray(20 + header.manifestLength) };
 }
 

@@ -34,7 +34,7 @@ function tmp(): string {
 
 const CN = 'kit_lamp';
 function kitFurniSwf(revisionMark: number): Buffer {
-  const body = makeImage(6, 8, (x, y) => [200, 100 + revisionMark, 50, y < 2 ? 128 : 255]);
+  const body = makeImage(6, 8, (_x, y) => [200, 100 + revisionMark, 50, y < 2 ? 128 : 255]);
   const shade = makeImage(4, 3, (x) => [255, 255, 255, x === 0 ? 0 : 255]);
   const shadow = makeImage(6, 2, () => [0, 0, 0, 255]);
   const icon = makeImage(3, 3, () => [250, 200, 0, 255]);

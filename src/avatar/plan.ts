@@ -331,7 +331,7 @@ function placePart(s: PoseStructure, hotel: AvatarHotel, libs: PlanLibraries, d:
 /** An effect sprite placed (`AvatarVisualization`'s sprites), or null when the library lacks it. */
 function placeEffectSprite(s: PoseStructure, libs: PlanLibraries, sd: SpriteDraw, frame: number, order: number): PlannedLayer | null {
   // The effect's own library first, then those it borrows from (`HotelEffect.libraries`).
-  const names = s.effect?.actions.find((a) => a.effect!.library === sd.library)?.effect!.libraries ?? [sd.library];
+  const names = s.effect?.actions.find((a) => a.effect!.library === sd.library)?.effect?.libraries ?? [sd.library];
   let asset: ResolvedAsset | null = null;
   let library = sd.library;
   for (const n of names) {
@@ -394,7 +394,7 @@ function effectFrame(s: PoseStructure, hotel: AvatarHotel, libs: PlanLibraries, 
     return out;
   };
   const behind = sprites(tick.behind);
-  const mover = s.effect!.actions.find((a) => a.effect!.animation.sprites.some((sp) => sp.id === 'avatar'))?.effect!.animation.name;
+  const mover = s.effect!.actions.find((a) => a.effect!.animation.sprites.some((sp) => sp.id === 'avatar'))?.effect?.animation.name;
   const avatar: PlannedLayer[] = [];
   for (const d of tick.parts) {
     const layer = placePart(s, hotel, libs, { ...d, dx: d.dx + tick.avatarDx, dy: d.dy + tick.avatarDy }, f, order);

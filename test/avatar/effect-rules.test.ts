@@ -9,7 +9,7 @@ import { imagesEqual } from '../../src/imaging/image.js';
 
 const FIG = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 const kit = useKitHotel('effect-rules');
-const { req, render } = kitRenderer(kit, FIG);
+const { render } = kitRenderer(kit, FIG);
 
 test('sprite depth (RoomSpriteCanvas): equal dz → the later sprite under the earlier one; dz 0 behind the avatar', async () => {
   // KitHoverGlow: board (fx5_1, dz -1), its additive glow (fx5_2, dz -1, listed after the board), an additive

@@ -283,10 +283,6 @@ async function kitHotel() {
   return { hotel: await loadAvatarHotel(dir), cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-function row(img: RgbaImage, y: number): string {
-  return Buffer.from(img.data.subarray(y * img.width * 4, (y + 1) * img.width * 4)).toString('hex');
-}
-
 test('headonly: the head sits at the same place whatever head parts are worn (kit, every size, facing and turned)', async () => {
   const kit = await kitHotel();
   try {

@@ -40,6 +40,7 @@ test('the linter is live: it reports a broken Dockerfile', () => {
 test('Dockerfile: multi-stage, every stage on the NODE_IMAGE argument, whose default is a current Node LTS', () => {
   const froms = dockerfile.getFROMs();
   assert.ok(froms.length >= 2, 'a build stage and a runtime stage');
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own text, `${NODE_IMAGE}`
   for (const from of froms) assert.equal(from.getImage(), '${NODE_IMAGE}', `line ${from.getRange().start.line + 1}`);
   const arg = dockerfile.getInitialARGs().find((a) => a.getProperty()?.getName() === 'NODE_IMAGE');
   const image = arg?.getProperty()?.getValue();

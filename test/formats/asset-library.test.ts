@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { readAssetLibrary, readAssetNames, writeAssetLibrary, packShelves } from '../../src/formats/asset-library.js';
 import { readNitroBundle, writeNitroBundle } from '../../src/formats/nitro-container.js';
 import { createImage, imagesEqual } from '../../src/imaging/image.js';

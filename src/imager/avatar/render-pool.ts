@@ -229,7 +229,7 @@ export class RenderPool {
    */
   commit(generation: number): void {
     const h = this.held.get(generation);
-    if (!h || h.state !== 'loading') throw new Error(`hotel generation ${generation} is not prepared`);
+    if (h?.state !== 'loading') throw new Error(`hotel generation ${generation} is not prepared`);
     h.state = 'current';
     this.current = generation;
     for (const [g, other] of this.held) {
@@ -391,7 +391,7 @@ export class RenderPool {
   /** A generation no longer in service and without jobs leaves the workers (and their library caches). */
   private dropIfDone(generation: number): void {
     const h = this.held.get(generation);
-    if (!h || h.state !== 'draining' || h.jobs > 0) return;
+    if (h?.state !== 'draining' || h.jobs > 0) return;
     this.abandon(generation);
   }
 

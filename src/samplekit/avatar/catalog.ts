@@ -316,7 +316,7 @@ export const LIBRARIES: KitLibrary[] = [
 export function isColorablePart(type: string, id: number): boolean {
   if (type === 'ey') return false;
   for (const st of SET_TYPES) for (const s of st.sets) for (const part of s.parts) if (part.type === type && part.id === id) return part.colorindex > 0;
-  return type === 'ri' || type === 'li' ? false : true;
+  return type !== 'ri' && type !== 'li';
 }
 
 export function figureDataJson(): unknown {

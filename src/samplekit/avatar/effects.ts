@@ -92,7 +92,7 @@ function tub(): EffectBuild {
   for (const d of BASE_DIRS) {
     sprites.push([`h_std_fx3_1_1_${d}_0`, [{ shapes: [rect(16, 84, 36, 22)], fill: 0x8a5a2b }, { shapes: [rect(16, 84, 36, 4)], fill: 0xc08040 }]]);
     // The shirt the tub's layer puts in place of the figure's (`items`): striped.
-    sprites.push([`h_std_ch_fx3_2_${d}_0`, [{ shapes: [rect(25, 56, 18, 26)], fill: (x: number, y: number) => (y % 4 < 2 ? 0xffffff : 0x2050c0) }]]);
+    sprites.push([`h_std_ch_fx3_2_${d}_0`, [{ shapes: [rect(25, 56, 18, 26)], fill: (_x: number, y: number) => (y % 4 < 2 ? 0xffffff : 0x2050c0) }]]);
   }
   return {
     lib: 'KitTub',

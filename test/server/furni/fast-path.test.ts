@@ -76,7 +76,6 @@ function exchange(port: number, chunks: (string | Buffer)[], opts: { pauseMs?: n
   });
 }
 
-const countResponses = (n: number) => (data: Buffer) => (data.toString('latin1').match(/HTTP\/1\.1 \d{3}/g) ?? []).length >= n;
 const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
 
 for (const backend of CORPUS_BACKENDS) for (const budget of [64 * 1024 * 1024, 0]) {
