@@ -30,6 +30,13 @@ module.exports = {
     // The service core (avatar imager, badges): framework-free, below the routes.
     layer('imager', ['avatar', 'badge', 'formats', 'hotel', 'http', 'imaging', 'settings', 'util']),
     {
+      name: 'imager-framework-free',
+      comment: 'The service core answers with plain values; only src/http/ and src/server/ know the HTTP framework.',
+      severity: 'error',
+      from: { path: '^src/imager/' },
+      to: { path: 'node_modules/(fastify|@fastify/)' },
+    },
+    {
       name: 'imager-cache-below-services',
       comment: 'src/imager/cache/ (the cache tiers every image kind shares) imports no image kind of the core (README, Layout of the code).',
       severity: 'error',
@@ -40,7 +47,7 @@ module.exports = {
       name: 'imager-peers',
       comment: 'The image kinds of the core (src/imager/avatar/, src/imager/badge/, …) are peers: none imports another (README, Layout of the code).',
       severity: 'error',
-      from: { path: '^src/imager/([^/]+)/' },
+      from: { path: '^src/imager/([^/]+)/', pathNot: '^src/imager/cache/' },
       to: { path: '^src/imager/([^/]+)/', pathNot: ['^src/imager/$1/', '^src/imager/cache/'] },
     },
     {
