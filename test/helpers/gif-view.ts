@@ -1,13 +1,16 @@
 // What a GIF of ours shows of an RGBA frame (src/imaging/gif.ts): large translucent areas dithered, then
 // alpha at or above the threshold opaque in its own colour and the rest transparent (all zero). The
 // dither itself is tested in test/imaging/gif.test.ts; here it is the expectation of the HTTP tests.
-import { ditherTranslucentAreas, GIF_ALPHA_THRESHOLD } from '../../src/imaging/gif.js';
+import { ditherTranslucentAreas } from '../../src/imaging/gif.js';
+
+/** docs/avatar-service.md: alpha ≥ 128 is drawn opaque (a literal here, so a changed threshold fails the tests). */
+const THRESHOLD = 128;
 
 export function gifView(rgba: Uint8Array, width: number): Uint8Array {
   const frame = ditherTranslucentAreas({ width, height: rgba.length / 4 / width, data: rgba });
   const out = new Uint8Array(rgba.length);
   for (let i = 0; i < rgba.length; i += 4) {
-    if (frame.data[i + 3]! >= GIF_ALPHA_THRESHOLD) {
+    if (frame.data[i + 3]! >= THRESHOLD) {
       out.set(frame.data.subarray(i, i + 3), i);
       out[i + 3] = 255;
     }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { lzwEncode } from '../../src/imaging/gif-lzw.js';
 import { writeGif } from '../../src/imaging/gif-writer.js';
-import { ditherTranslucentAreas, encodeGif, gifDelays, GIF_ALPHA_THRESHOLD, GIF_DITHER_MIN_AREA } from '../../src/imaging/gif.js';
+import { ditherTranslucentAreas, encodeGif, gifDelays, GIF_DITHER_MIN_AREA } from '../../src/imaging/gif.js';
 import { type RgbaImage } from '../../src/imaging/image.js';
 import { gifFramesRgba, readGif } from '../helpers/gif-reader.js';
 
@@ -61,11 +61,11 @@ test('LZW refuses an index outside its code size', () => {
   assert.throws(() => lzwEncode(Uint8Array.from([0]), 1), /not 2-8/);
 });
 
-/** What a frame should show: alpha ≥ threshold opaque in its own colour, the rest transparent (all zero). */
+/** What a frame should show: alpha ≥ 128 (the documented threshold) opaque in its own colour, the rest transparent (all zero). */
 function thresholded(img: RgbaImage): Uint8Array {
   const out = new Uint8Array(img.data.length);
   for (let i = 0; i < out.length; i += 4) {
-    if (img.data[i + 3]! >= GIF_ALPHA_THRESHOLD) {
+    if (img.data[i + 3]! >= 128) {
       out.set(img.data.subarray(i, i + 3), i);
       out[i + 3] = 255;
     }

@@ -155,7 +155,7 @@ async function exercise(t: TestContext, hotel: AvatarHotel, files: string[], lab
 
 test('real Flash data: every figure SWF in gordon/ renders through the avatar renderer', { skip: flash.skip }, async (t) => {
   const files = readdirSync(join(flash.path, 'gordon')).filter((f) => f.endsWith('.swf')).map((f) => f.slice(0, -4)).sort();
-  assert.equal(files.length, 26);
+  assert.ok(files.length > 0, 'gordon/ holds figure SWFs');
   const hotel = await loadAvatarHotel(flash.path);
   const used = new Set([...hotel.figure.sets.values()].flatMap((m) => [...m.values()].flatMap((s) => s.parts.map((p) => `${p.type}:${p.id}`))));
   const unreachable = files.filter((lib) => !/_item$/.test(lib) && ![...used].some((k) => hotel.libraries.librariesFor(k.split(':')[0]!, Number(k.split(':')[1])).includes(lib)));
@@ -165,7 +165,7 @@ test('real Flash data: every figure SWF in gordon/ renders through the avatar re
 
 test('real Nitro data: every figure bundle renders through the avatar renderer', { skip: nitro.skip }, async (t) => {
   const files = readdirSync(join(nitro.path, 'bundled', 'figure')).filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -6)).sort();
-  assert.equal(files.length, 106);
+  assert.ok(files.length > 0, 'bundled/figure/ holds figure bundles');
   // A copy of the gamedata with sets added for the libraries FigureData does not reach; same bundles.
   const dir = mkdtempSync(join(tmpdir(), 'hi-real-figlibs-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -21,7 +21,7 @@ import { realdata, writeSheet } from '../helpers/realdata.js';
 const flash = realdata('flash');
 const nitro = realdata('nitro');
 
-/** The 36 SWFs hold 9 with no furnidata row at all; the 32 bundles hold 6. Checked against the data. */
+/** The items of the real data that have no furnidata row at all (the rest have one). Checked against the data. */
 const FLASH_ROWLESS = ['boutique_clothingpile', 'gld_sofa1', 'gold_elephant_statGo', 'l4_pillmadrink', 'monkey', 'paris_c15_shadow', 'rare_prize15', 'room_hall15_ele', 'room_wl15_ele'];
 
 /**
@@ -104,9 +104,9 @@ async function checkAll(t: TestContext, label: string, assets: string, furnidata
   t.diagnostic(`${label}: ${classnames.length} items, ${s.corpus.counts.renders} stills, checked in ${Date.now() - started} ms`);
 }
 
-test('real Flash hotel: all 36 furni SWFs build (rows added for the 9 furnidata lacks)', { skip: flash.skip }, async (t) => {
+test('real Flash hotel: every furni SWF builds (rows added for those furnidata lacks)', { skip: flash.skip }, async (t) => {
   const swfs = readdirSync(join(flash.path, 'hof_furni')).filter((f) => f.endsWith('.swf')).map((f) => f.slice(0, -4)).sort();
-  assert.equal(swfs.length, 36);
+  assert.ok(swfs.length > FLASH_ROWLESS.length, 'hof_furni/ holds SWFs with furnidata rows');
   const file = join(flash.path, 'gamedata', 'furnidata.txt');
   const bytes = readFileSync(file);
   const have = basesWithRows(readFurnidataAny(bytes, file, 'txt').data);
@@ -122,9 +122,9 @@ test('real Flash hotel: all 36 furni SWFs build (rows added for the 9 furnidata 
   await checkAll(t, 'flash', flash.path, join(dir, 'furnidata.txt'), join(dir, 'out'), swfs);
 });
 
-test('real Nitro hotel: all 32 furni bundles build (rows added for the 6 FurnitureData lacks)', { skip: nitro.skip }, async (t) => {
+test('real Nitro hotel: every furni bundle builds (rows added for those FurnitureData lacks)', { skip: nitro.skip }, async (t) => {
   const bundles = readdirSync(join(nitro.path, 'bundled', 'furniture')).filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -6)).sort();
-  assert.equal(bundles.length, 32);
+  assert.ok(bundles.length > 0, 'bundled/furniture/ holds bundles');
   const data = JSON.parse(readFileSync(join(nitro.path, 'gamedata', 'FurnitureData.json'), 'utf8')) as FurnitureData;
   const have = basesWithRows(data);
   const rowless = bundles.filter((cn) => !have.has(cn));
