@@ -1,5 +1,6 @@
-// Composition of the avatar service: the hotel in service and its reloads (for frame counts and key
-// versions), the render pool, the caches, the user lookup and the limits, behind the Fastify routes.
+// Composition of the avatar service: the imager core (src/imager/: the hotel in service and its reloads,
+// the render pool, the cache tiers, the user lookup, the limits, the badges) behind its routes (the avatar
+// routes of server/avatar/, the badge routes of server/badge/, mounted here so neither imports the other).
 import { type FastifyInstance } from 'fastify';
 import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../http/build-info.js';
