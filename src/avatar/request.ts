@@ -15,7 +15,11 @@ export interface AvatarRequest {
   /** Head direction 0-7. Ignored for `lay` and when an action prevents head turn. */
   headDirection: number;
   size: AvatarSize;
-  /** Canonical action list (`normalizeAction`): 'std' when none. */
+  /**
+   * Canonical action list (`normalizeAction`): 'std' when none. Text, not the parsed tokens: it is the
+   * memo key of resolved poses (plan.ts) and of render inputs (inputs.ts) and goes to the render worker
+   * as it is; the tokens are read back from it where a pose is resolved, once per action and hotel.
+   */
   action: string;
   /** Canonical gesture (`normalizeGesture`). */
   gesture: string;
