@@ -18,7 +18,8 @@ export interface AvatarRequest {
   /**
    * Canonical action list (`normalizeAction`): 'std' when none. Text, not the parsed tokens: it is the
    * memo key of resolved poses (plan.ts) and of render inputs (inputs.ts) and goes to the render worker
-   * as it is; the tokens are read back from it where a pose is resolved, once per action and hotel.
+   * as it is; its tokens are read back from it where a pose is resolved (memoised per action and hotel
+   * when there is no effect) and where the render inputs name held items.
    */
   action: string;
   /** Canonical gesture (`normalizeGesture`). */
