@@ -216,7 +216,8 @@ test("compose.yaml: furni, its build job, two avatar instances on one Redis, ngi
   assert.deepEqual(s.redis!.healthcheck?.test, ['CMD', 'redis-cli', 'ping']);
   assert.deepEqual(Object.fromEntries(Object.entries(s.nginx!.depends_on!).map(([k, v]) => [k, v.condition])),
     { furni: 'service_healthy', 'avatar-1': 'service_healthy', 'avatar-2': 'service_healthy' });
-  assert.deepEqual(s.nginx!.ports, ['8080:80']);
+  // Published on the host's loopback by default (the hotel's own proxy or CDN is in front).
+  assert.deepEqual(s.nginx!.ports, ['127.0.0.1:8080:80']);
   assert.deepEqual(Object.keys(compose.volumes).sort(), ['corpus', 'nginx-cache']);
   // Redis is a cache: no persistence, evicts at its budget.
   assert.ok(s.redis!.command!.join(' ').includes('--maxmemory-policy allkeys-lru'));
