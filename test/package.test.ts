@@ -103,8 +103,9 @@ test('the installed bin: --version, sample-kit, and serve avatar answering the c
       assert.equal(res.headers.get('content-type'), 'image/png');
       assert.ok(body.subarray(0, 4).equals(PNG), path);
     }
-    const health = (await (await fetch(`${url}/healthz`)).json()) as { version: string; ok: boolean };
+    const health = (await (await fetch(`${url}/healthz`)).json()) as { version: string; status: string };
     assert.equal(health.version, version);
+    assert.equal(health.status, 'ok');
   } finally {
     const exited = new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
     child.kill('SIGTERM');

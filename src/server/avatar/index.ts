@@ -4,6 +4,7 @@ import { type FastifyInstance } from 'fastify';
 import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
 import { openBadges, type BadgeRoutes } from '../badge/index.js';
+import { healthBody, type HealthCheck, type HealthIdentity } from '../health.js';
 import { localUrl } from '../http-server.js';
 import { stdoutLineStream } from '../log-stream.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
@@ -19,6 +20,9 @@ import { buildAvatarApp } from './routes.js';
 import { SharedAvatarCache } from './shared-cache.js';
 import { type SharedStore } from './shared-store.js';
 import { DEFAULT_USER_LOOKUP, UserLookup } from './user-lookup.js';
+
+/** The avatar service's name in /healthz, /version and the logs. */
+export const AVATAR_SERVICE_NAME = 'hotel-imager-avatar';
 
 export interface AvatarServiceInstance {
   app: FastifyInstance;
@@ -157,17 +161,14 @@ export async function openAvatarService(
     commit: build.commit,
     renderer: RENDERER_VERSION,
   });
+  const identity: HealthIdentity = { service: AVATAR_SERVICE_NAME, version, build, startedAtMs: startedAt };
   const health = () => {
     const poolStats = pool.stats();
-    return {
-      ok: poolStats.ready > 0,
-      service: 'hotel-imager avatar',
-      version,
-      commit: build.commit,
-      builtAt: build.builtAt,
+    const workers: HealthCheck = { ok: poolStats.ready > 0, ready: poolStats.ready, workers: poolStats.workers };
+    if (!workers.ok) workers.error = `no render worker is ready (0 of ${poolStats.workers})`;
+    return healthBody(identity, { workers }, {
       buildInfoSource: build.source,
       rendererVersion: RENDERER_VERSION,
-      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
       // generation and reload.reloadFailures / lastError: what a reload did (hotel-reload.ts).
       assets: { dir: config.assetsDir, loaded: true, ...hotels.stats(), workersReady: poolStats.ready },
       cache: { ...cache.stats(), hotUrls: hot.stats() },
@@ -183,7 +184,7 @@ export async function openAvatarService(
         clients: clientRate.stats(),
         budget: budget.stats(),
       },
-    };
+    });
   };
   const ownStream = opts.logStream ? undefined : stdoutLineStream();
   app = buildAvatarApp({

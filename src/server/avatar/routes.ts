@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { installFastPath, type FastPath } from '../fast-path.js';
+import { healthStatus, type HealthBody } from '../health.js';
 import { prepareHttpServer } from '../http-server.js';
 import { preflightHeaders } from '../cors.js';
 import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type LogLevel, type RequestDone } from '../request-log.js';
@@ -21,8 +22,8 @@ export interface AvatarAppOptions {
   service: AvatarService;
   /** URLs answered before → cache keys (the avatar route's shortcut to the memory cache). */
   hot: HotUrls;
-  /** Body of /healthz and /version; `ok: false` makes /healthz answer 503. */
-  health: () => Record<string, unknown> & { ok: boolean };
+  /** Body of /healthz and /version (../health.ts); a failing check makes /healthz answer 503. */
+  health: () => HealthBody;
   logLevel: LogLevel;
   /** Where pino and the request lines write (one stream, so lines keep their order). */
   logStream: { write(line: string): unknown };
@@ -157,7 +158,7 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
   const health = (forHealthz: boolean) => async (_request: FastifyRequest, reply: FastifyReply) => {
     const body = opts.health();
     return reply
-      .code(forHealthz && !body.ok ? 503 : 200)
+      .code(forHealthz ? healthStatus(body) : 200)
       .header('access-control-allow-origin', '*')
       .header('cache-control', 'no-store')
       .send(body);
