@@ -5,7 +5,7 @@ import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../../
 import { readBuildInfo, readPackageVersion } from '../build-info.js';
 import { openBadges, type BadgeRoutes } from '../badge/index.js';
 import { healthBody, type HealthCheck, type HealthIdentity } from '../health.js';
-import { localUrl } from '../http-server.js';
+import { checkPortFree, localUrl } from '../http-server.js';
 import { stdoutLineStream } from '../log-stream.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
@@ -233,6 +233,8 @@ export async function startAvatarService(
   config: AvatarServiceConfig & { assetsDir: string },
   opts: OpenAvatarServiceOptions = {},
 ): Promise<AvatarServiceInstance & { url: string }> {
+  // A port in use is said before the hotel loads (seconds to minutes for a large one), not after.
+  await checkPortFree(config.host, config.port);
   const instance = await openAvatarService(config, opts);
   try {
     await instance.app.listen({ host: config.host, port: config.port });
