@@ -126,6 +126,39 @@ test('the installed bin: --version, sample-kit, and serve avatar answering the c
   }
 });
 
+test('npx hotel-imager serve furni: killing npx (SIGTERM or SIGKILL) stops the server it started', async () => {
+  const corpus = join(scratch, 'empty-corpus');
+  await mkdir(corpus, { recursive: true });
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    const npx = spawn('npx', ['hotel-imager', 'serve', 'furni', '--corpus', corpus, '--host', '127.0.0.1', '--port', '0'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    npx.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    npx.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const until = Date.now() + 60_000;
+    let server = 0;
+    while (server === 0 && Date.now() < until && npx.exitCode === null) {
+      const line = out.split('\n').find((l) => l.includes('furni service listening on'));
+      if (line) server = (JSON.parse(line) as { pid: number }).pid;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(server > 0 && server !== npx.pid, `the server's own pid from its log:\n${out}`);
+    const alive = () => {
+      try {
+        process.kill(server, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    npx.kill(signal);
+    const gone = Date.now() + 10_000;
+    while (alive() && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+    const left = alive();
+    if (left) process.kill(server, 'SIGKILL');
+    assert.equal(left, false, `npx ended by ${signal}: the server (pid ${server}) still runs:\n${out}`);
+  }
+});
+
 test('the library API from plain JavaScript', async () => {
   const kit = join(scratch, 'kit');
   await writeFile(
