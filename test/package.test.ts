@@ -28,6 +28,7 @@ let scratch = '';
 let pack: PackResult;
 let consumer = '';
 let version = '';
+let installLog = '';
 const bin = () => join(consumer, 'node_modules', '.bin', 'hotel-imager');
 
 before(async () => {
@@ -36,7 +37,7 @@ before(async () => {
   // A copy of what a release is made from, so the test neither reads nor replaces the checkout's dist/.
   const source = join(scratch, 'source');
   await mkdir(source);
-  for (const entry of ['src', 'scripts', 'player', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md']) {
+  for (const entry of ['src', 'scripts', 'player', 'docs', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE']) {
     await cp(join(repo, entry), join(source, entry), { recursive: true });
   }
   await symlink(join(repo, 'node_modules'), join(source, 'node_modules'), 'dir');
@@ -46,28 +47,40 @@ before(async () => {
   await mkdir(consumer);
   await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const typesNode = (JSON.parse(await readFile(join(repo, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string }).version;
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(scratch, pack.filename), `@types/node@${typesNode}`], {
+  const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(scratch, pack.filename), `@types/node@${typesNode}`], {
     cwd: consumer,
     maxBuffer: 64 * 1024 * 1024,
     timeout: 600_000,
   });
+  installLog = installed.stdout + installed.stderr;
 });
 
 after(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-test('npm pack: only what runs (dist/, the player page), with the bin, the entry point and its declarations', () => {
+test('npm pack: what runs (dist/, the player page), the docs the README links and the licence, with the bin, the entry point and its declarations', async () => {
   const paths = pack.files.map((f) => f.path);
   for (const p of paths) {
-    assert.ok(/^(dist\/|player\/)/.test(p) || ['package.json', 'README.md', 'LICENSE'].includes(p), `unexpected file in the package: ${p}`);
+    assert.ok(/^(dist\/|player\/|docs\/[\w.-]+\.md$)/.test(p) || ['package.json', 'README.md', 'LICENSE'].includes(p), `unexpected file in the package: ${p}`);
     assert.ok(!p.endsWith('.ts') || p.endsWith('.d.ts'), `TypeScript source in the package: ${p}`);
     assert.ok(!p.endsWith('.map'), `source map without its source: ${p}`);
   }
-  for (const p of ['dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/build-info.json', 'dist/imager/avatar/render-worker.js', 'dist/corpus/worker.js', 'player/index.html']) {
+  for (const p of ['dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/build-info.json', 'dist/imager/avatar/render-worker.js', 'dist/corpus/worker.js', 'player/index.html', 'LICENSE']) {
     assert.ok(paths.includes(p), `${p} is packed`);
   }
+  assert.match(await readFile(join(consumer, 'node_modules/hotel-imager/LICENSE'), 'utf8'), /^MIT License\n/);
+  // Every docs/ page the README names is in the package.
+  const linked = new Set((await readFile(join(repo, 'README.md'), 'utf8')).match(/docs\/[\w.-]+\.md/g));
+  assert.ok(linked.size >= 10, `${linked.size} docs linked`);
+  for (const doc of linked) assert.ok(paths.includes(doc), `${doc} (linked from the README) is packed`);
   assert.ok(pack.size < 1024 * 1024, `packed size ${pack.size}`);
+});
+
+test('installing the package warns of nothing: no engine mismatch, no install script to approve', () => {
+  const warnings = installLog.split('\n').filter((l) => /^npm warn/i.test(l));
+  assert.deepEqual(warnings, [], installLog);
+  assert.ok(!/EBADENGINE|install-scripts|cbor-extract/.test(installLog), installLog);
 });
 
 test('the installed bin: --version, sample-kit, and serve avatar answering the classic imager path', async () => {
@@ -103,12 +116,46 @@ test('the installed bin: --version, sample-kit, and serve avatar answering the c
       assert.equal(res.headers.get('content-type'), 'image/png');
       assert.ok(body.subarray(0, 4).equals(PNG), path);
     }
-    const health = (await (await fetch(`${url}/healthz`)).json()) as { version: string; ok: boolean };
+    const health = (await (await fetch(`${url}/healthz`)).json()) as { version: string; status: string };
     assert.equal(health.version, version);
+    assert.equal(health.status, 'ok');
   } finally {
     const exited = new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
     child.kill('SIGTERM');
     assert.equal(await exited, 0, `serve avatar stops cleanly on SIGTERM:\n${out}`);
+  }
+});
+
+test('npx hotel-imager serve furni: killing npx (SIGTERM or SIGKILL) stops the server it started', async () => {
+  const corpus = join(scratch, 'empty-corpus');
+  await mkdir(corpus, { recursive: true });
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    const npx = spawn('npx', ['hotel-imager', 'serve', 'furni', '--corpus', corpus, '--host', '127.0.0.1', '--port', '0'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    npx.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    npx.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const until = Date.now() + 60_000;
+    let server = 0;
+    while (server === 0 && Date.now() < until && npx.exitCode === null) {
+      const line = out.split('\n').find((l) => l.includes('furni service listening on'));
+      if (line) server = (JSON.parse(line) as { pid: number }).pid;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(server > 0 && server !== npx.pid, `the server's own pid from its log:\n${out}`);
+    const alive = () => {
+      try {
+        process.kill(server, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    npx.kill(signal);
+    const gone = Date.now() + 10_000;
+    while (alive() && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+    const left = alive();
+    if (left) process.kill(server, 'SIGKILL');
+    assert.equal(left, false, `npx ended by ${signal}: the server (pid ${server}) still runs:\n${out}`);
   }
 });
 

@@ -7,7 +7,7 @@ import { ensureSampleKit } from '../samplekit/index.js';
 import { checkInterval, defaultAvatarConfig, validateAvatarConfig, type AvatarServiceConfig } from '../imager/config.js';
 import { startAvatarService } from '../server/imager.js';
 import { redactRedisUrl } from '../imager/cache/redis-store.js';
-import { describeBind } from '../http/http-server.js';
+import { checkPortFree, describeBind } from '../http/http-server.js';
 import { LOG_LEVELS } from '../http/request-log.js';
 import { boolean, byteSize, mebibytes, milliseconds, oneOf, port, redisUrl, url, wholeNumber } from '../settings/values.js';
 import { addOptions, explainPortInUse, givenFlags, option, resolveOptions, UsageError, type OptionDef } from './options.js';
@@ -119,6 +119,8 @@ export async function runAvatarService(
   cfg: AvatarServiceConfig,
   { signals = true, hangup = true }: { signals?: boolean; hangup?: boolean } = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
+  // Before the sample kit is written or the hotel loads: a port in use is said at once.
+  await checkPortFree(cfg.host, cfg.port);
   let assetsDir = cfg.assetsDir;
   if (assetsDir === undefined) {
     assetsDir = defaultSampleKitDir();
@@ -129,6 +131,7 @@ export async function runAvatarService(
     { url: running.url, assets: assetsDir, workers: cfg.workers, cacheDir: cfg.diskCacheDir ?? null, redis: cfg.redisUrl === undefined ? null : redactRedisUrl(cfg.redisUrl) },
     `avatar service listening on ${running.url} (bound to ${describeBind(cfg.host, Number(new URL(running.url).port))}) — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
   );
+  running.app.log.info({ userApi: cfg.userApiBase, fallbackUrl: cfg.fallbackUrl }, upstreamsLine(cfg));
   let close = running.close;
   if (hangup) {
     // The reload logs its outcome itself ("hotel reloaded", or why not).
@@ -144,6 +147,20 @@ export async function runAvatarService(
   }
   if (signals) stopOnSignals([close]);
   return { url: running.url, close };
+}
+
+/**
+ * Which outside services get what: ?user= names go to the user API, and every request this hotel cannot
+ * draw is redirected to the fallback imager (302, cacheable 60 s). Both are habbo.com by default, which a
+ * retro hotel may not expect, so the start says it.
+ */
+export function upstreamsLine(cfg: Pick<AvatarServiceConfig, 'userApiBase' | 'fallbackUrl'>): string {
+  const d = defaultAvatarConfig();
+  const note = (value: string, dflt: string, flag: string) => (value === dflt ? ` (the default; ${flag} changes it)` : ` (${flag})`);
+  return (
+    `?user= names are sent to the user API at ${cfg.userApiBase}${note(cfg.userApiBase, d.userApiBase, '--user-api')}; ` +
+    `requests this hotel cannot draw are redirected to ${cfg.fallbackUrl}${note(cfg.fallbackUrl, d.fallbackUrl, '--fallback-url')}`
+  );
 }
 
 /** Adds `avatar` under the `serve` command group. */

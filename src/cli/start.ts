@@ -7,7 +7,7 @@ import { runBuild } from '../corpus/run.js';
 import { ensureSampleKit } from '../samplekit/index.js';
 import { defaultAvatarConfig } from '../imager/config.js';
 import { DEFAULT_FURNI_PORT } from '../server/furni/index.js';
-import { DEFAULT_HOST } from '../http/http-server.js';
+import { checkPortFree, DEFAULT_HOST } from '../http/http-server.js';
 import { port } from '../settings/values.js';
 import { addOptions, explainPortInUse, option, readOptions } from './options.js';
 import { avatarConfigFromFlags, defaultSampleKitDir, runAvatarService } from './serve-avatar.js';
@@ -26,6 +26,9 @@ export function registerStartCommand(program: Command): void {
     .description('serve furni assets (port 8080) and avatars (port 8081) from the built-in sample kit, building it on first start');
   addOptions(cmd, START_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, START_OPTIONS);
+    // Both ports before the sample kit and its corpus are made: a port in use is said at once.
+    await withPortHint(checkPortFree(o.host, o.furniPort), 'furni', o.furniPort);
+    await withPortHint(checkPortFree(o.host, o.avatarPort), 'avatar', o.avatarPort);
     const kit = defaultSampleKitDir();
     const { written } = await ensureSampleKit(kit);
     process.stderr.write(`sample kit: ${kit}${written ? ' (written)' : ''}\n`);

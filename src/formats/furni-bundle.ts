@@ -3,7 +3,7 @@
 // This file writes and reads the bytes (and packs the sprites into the atlas); what goes into a bundle
 // (which sprites, states, frame counts, the still) is the furni domain's (src/furni/bundle.ts).
 import { gzipSync, gunzipSync, crc32 } from 'node:zlib';
-import { Encoder, decode as decodeCbor } from 'cbor-x';
+import { decodeCbor, encodeCbor } from './cbor.js';
 import { FormatError } from './errors.js';
 import { packShelves } from './asset-library.js';
 import { type NitroLayer } from './nitro-asset-types.js';
@@ -104,8 +104,6 @@ export interface BundleManifest {
   still: { state: number; direction: number };
 }
 
-const encoder = new Encoder({ useRecords: false, mapsAsObjects: true, tagUint8Array: false } as ConstructorParameters<typeof Encoder>[0]);
-
 /** A sprite as a bundle carries it: its pixels (aliases share them, and so one atlas cell), x, y, mirror flag. */
 export interface BundleSprite {
   image: RgbaImage;
@@ -172,7 +170,7 @@ export function encodeBundle(manifestBytes: Uint8Array, atlasBytes: Uint8Array):
 /** Writes a bundle: deterministic bytes for the same content and sprites. */
 export async function writeBundle(content: BundleContent, sprites: [string, BundleSprite][]): Promise<Buffer> {
   const { manifest, atlas } = bundleManifest(content, sprites);
-  const manifestBytes = gzipSync(encoder.encode(manifest), { level: 9 });
+  const manifestBytes = gzipSync(encodeCbor(manifest), { level: 9 });
   return encodeBundle(manifestBytes, await encodeWebpLossless(atlas));
 }
 
@@ -196,7 +194,7 @@ export function readBundleManifest(buf: Uint8Array, file = '<buffer>'): { header
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   let manifest: BundleManifest;
   try {
-    manifest = decodeCbor(gunzipSync(b.subarray(BUNDLE_HEADER_SIZE, BUNDLE_HEADER_SIZE + header.manifestLength))) as BundleManifest;
+    manifest = decodeCbor(gunzipSync(b.subarray(BUNDLE_HEADER_SIZE, BUNDLE_HEADER_SIZE + header.manifestLength))) as unknown as BundleManifest;
   } catch (e) {
     throw new FormatError(FORMAT, file, `manifest does not decode: ${(e as Error).message}`, BUNDLE_HEADER_SIZE);
   }

@@ -27,7 +27,7 @@ export interface LibraryFile {
   digest: string;
 }
 
-/** A library whose header or manifest does not read: renders that need it fall back. */
+/** A library whose header or manifest does not read: the hotel loads without it, as the client would. */
 export interface LibraryProblem {
   kind: 'figure' | 'effect';
   library: string;

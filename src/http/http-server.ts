@@ -2,6 +2,8 @@
 // a request whose client half-closes (FIN) right after sending it is still answered, and CONNECT is
 // answered 405 like every other method the services do not serve, instead of the connection dropping.
 import type { IncomingMessage, Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
 
 export interface HttpEdgeOptions {
@@ -60,4 +62,25 @@ export function localUrl(host: string, port: number): string {
 export function describeBind(host: string, port: number): string {
   const wildcard = host === '0.0.0.0' || host === '::' || host === '';
   return `${host.includes(':') ? `[${host}]` : host}:${port}${wildcard ? ' (every interface)' : ''}`;
+}
+
+/**
+ * Resolves when `host:port` can be bound now, else rejects with the listen error (EADDRINUSE, EACCES):
+ * checked before a service loads its data, so a port in use is said at once, not after a large hotel has
+ * loaded. Port 0 (any free port) always can. The service's own listen still reports a port taken since.
+ */
+export async function checkPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+/** Every address this machine answers on (loopback names and each interface's address), lower-case. */
+export function ownAddresses(): Set<string> {
+  const own = new Set(['localhost', '127.0.0.1', '::1', '0.0.0.0', '::', hostname().toLowerCase()]);
+  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) own.add(a.address.toLowerCase());
+  return own;
 }

@@ -2,7 +2,7 @@
 // flags and environment variables (src/cli/serve-avatar.ts); every setting is in docs/avatar-service.md.
 import { availableParallelism } from 'node:os';
 import { BadValueError, milliseconds, parseSetting, port, redisUrl, url, wholeNumber, type Parser } from '../settings/values.js';
-import { DEFAULT_HOST } from '../http/http-server.js';
+import { DEFAULT_HOST, ownAddresses } from '../http/http-server.js';
 import { type LogLevel } from '../http/request-log.js';
 import { DEFAULT_USER_TIMEOUT_MS } from './avatar/user-lookup.js';
 
@@ -103,6 +103,25 @@ export const checkInterval: Parser<number> = (text) => {
 };
 
 /**
+ * A fallback URL on this machine at the service's own port names the service itself: every render that
+ * fails would redirect to a URL that fails again, until the browser gives up. Refused at start.
+ */
+function refuseSelfFallback(cfg: AvatarServiceConfig): void {
+  const u = new URL(cfg.fallbackUrl);
+  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  if (cfg.port === 0 || port !== cfg.port) return;
+  const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const own = ownAddresses();
+  own.add(cfg.host.toLowerCase());
+  if (!own.has(host) && !/^127\./.test(host) && !host.endsWith('.localhost')) return;
+  throw new Error(
+    `--fallback-url (HOTEL_IMAGER_FALLBACK_URL) ${cfg.fallbackUrl} points at this service itself (${host}, port ${port}): ` +
+      'every render that fails would redirect back here and fail again. Point it at another imager: the classic ' +
+      `one (${defaultAvatarConfig().fallbackUrl}, the default) or the hotel's own`,
+  );
+}
+
+/**
  * Checks a whole configuration (the command line checks each value as it reads it; this also covers
  * configurations built in code). Bad values use the one sentence shape of settings/values.ts, named by
  * the configuration key.
@@ -115,6 +134,7 @@ export function validateAvatarConfig(cfg: AvatarServiceConfig): AvatarServiceCon
   }
   parseSetting('fallbackUrl', cfg.fallbackUrl, url(['http:', 'https:'], 'https://www.habbo.com/habbo-imaging/avatarimage'));
   parseSetting('userApiBase', cfg.userApiBase, url(['http:', 'https:'], 'https://www.habbo.com'));
+  refuseSelfFallback(cfg);
   if (cfg.redisUrl !== undefined) parseSetting('redisUrl', cfg.redisUrl, redisUrl);
   parseSetting('redisTimeoutMs', String(cfg.redisTimeoutMs), milliseconds(1));
   parseSetting('redisLockMs', String(cfg.redisLockMs), milliseconds(10));

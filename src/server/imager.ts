@@ -5,7 +5,8 @@ import { type FastifyInstance } from 'fastify';
 import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../http/build-info.js';
 import { openBadges, type Badges } from '../imager/badge/index.js';
-import { localUrl } from '../http/http-server.js';
+import { healthBody, type HealthCheck, type HealthIdentity } from './health.js';
+import { checkPortFree, localUrl } from '../http/http-server.js';
 import { stdoutLineStream } from '../http/log-stream.js';
 import { AvatarService, type AvatarRenderer } from '../imager/avatar/avatar-service.js';
 import { type AvatarServiceConfig } from '../imager/config.js';
@@ -21,6 +22,9 @@ import { createBadgeHandler } from './badge/badge-handler.js';
 import { SharedAvatarCache } from '../imager/cache/shared-cache.js';
 import { type SharedStore } from '../imager/cache/shared-store.js';
 import { DEFAULT_USER_LOOKUP, UserLookup } from '../imager/avatar/user-lookup.js';
+
+/** The avatar service's name in /healthz, /version and the logs. */
+export const AVATAR_SERVICE_NAME = 'hotel-imager-avatar';
 
 export interface AvatarServiceInstance {
   app: FastifyInstance;
@@ -159,17 +163,14 @@ export async function openAvatarService(
     commit: build.commit,
     renderer: RENDERER_VERSION,
   });
+  const identity: HealthIdentity = { service: AVATAR_SERVICE_NAME, version, build, startedAtMs: startedAt };
   const health = () => {
     const poolStats = pool.stats();
-    return {
-      ok: poolStats.ready > 0,
-      service: 'hotel-imager avatar',
-      version,
-      commit: build.commit,
-      builtAt: build.builtAt,
+    const workers: HealthCheck = { ok: poolStats.ready > 0, ready: poolStats.ready, workers: poolStats.workers };
+    if (!workers.ok) workers.error = `no render worker is ready (0 of ${poolStats.workers})`;
+    return healthBody(identity, { workers }, {
       buildInfoSource: build.source,
       rendererVersion: RENDERER_VERSION,
-      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
       // generation and reload.reloadFailures / lastError: what a reload did (hotel-reload.ts).
       assets: { dir: config.assetsDir, loaded: true, ...hotels.stats(), workersReady: poolStats.ready },
       cache: { ...cache.stats(), hotUrls: hot.stats() },
@@ -185,7 +186,7 @@ export async function openAvatarService(
         clients: clientRate.stats(),
         budget: budget.stats(),
       },
-    };
+    });
   };
   const ownStream = opts.logStream ? undefined : stdoutLineStream();
   app = buildAvatarApp({
@@ -234,6 +235,8 @@ export async function startAvatarService(
   config: AvatarServiceConfig & { assetsDir: string },
   opts: OpenAvatarServiceOptions = {},
 ): Promise<AvatarServiceInstance & { url: string }> {
+  // A port in use is said before the hotel loads (seconds to minutes for a large one), not after.
+  await checkPortFree(config.host, config.port);
   const instance = await openAvatarService(config, opts);
   try {
     await instance.app.listen({ host: config.host, port: config.port });

@@ -58,3 +58,32 @@ test('a service that fails to close: exit 1 after the others closed', async () =
   assert.equal(otherClosed, true);
   assert.deepEqual(exits, [1]);
 });
+
+test('under npm, the service stops when npm or the shell between goes; started otherwise nothing is watched', async () => {
+  const { stopWithLauncher } = await import('../../src/cli/shutdown.js');
+  const alive = new Set([100, 50, 1]);
+  const probe = {
+    ppid: () => (alive.has(100) ? 100 : 1),
+    parentOf: (pid: number) => ({ 100: 50, 50: 1 } as Record<number, number>)[pid],
+    commandOf: (pid: number) => ({ 100: ['sh', '-c', 'hotel-imager', 'serve', 'furni'], 50: ['npm', 'exec', 'hotel-imager', 'serve', 'furni'] } as Record<number, string[]>)[pid] ?? [],
+    alive: (pid: number) => alive.has(pid),
+  };
+  // Not run by npm: no watch at all.
+  assert.equal(stopWithLauncher(() => assert.fail('stopped'), {}, probe, 5), undefined);
+  // npm killed (SIGKILL: the shell stays): stopped.
+  let stops = 0;
+  const cancel = stopWithLauncher(() => stops++, { npm_command: 'exec' }, probe, 5);
+  assert.ok(cancel);
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal(stops, 0, 'npm and the shell alive: serving');
+  alive.delete(50);
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal(stops, 1, 'npm gone: stopped, once');
+  // npm ended by SIGTERM takes the shell with it: the parent changes, stopped too.
+  alive.add(50);
+  let stops2 = 0;
+  stopWithLauncher(() => stops2++, { npm_command: 'exec' }, probe, 5);
+  alive.delete(100);
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal(stops2, 1);
+});

@@ -217,7 +217,8 @@ test("compose.yaml: furni, its build job, two avatar instances on one Redis, ngi
   assert.deepEqual(s.redis!.healthcheck?.test, ['CMD', 'redis-cli', 'ping']);
   assert.deepEqual(Object.fromEntries(Object.entries(s.nginx!.depends_on!).map(([k, v]) => [k, v.condition])),
     { furni: 'service_healthy', 'avatar-1': 'service_healthy', 'avatar-2': 'service_healthy' });
-  assert.deepEqual(s.nginx!.ports, ['8080:80']);
+  // Published on the host's loopback by default (the hotel's own proxy or CDN is in front).
+  assert.deepEqual(s.nginx!.ports, ['127.0.0.1:8080:80']);
   assert.deepEqual(Object.keys(compose.volumes).sort(), ['corpus', 'nginx-cache']);
   // Redis is a cache: no persistence, evicts at its budget.
   assert.ok(s.redis!.command!.join(' ').includes('--maxmemory-policy allkeys-lru'));
@@ -260,12 +261,14 @@ test('deploy/nginx/hotel-imager.conf: nginx -t accepts it', { skip: nginx ? fals
 
 const units = ['hotel-imager-furni.service', 'hotel-imager-avatar@.service'];
 
-test('systemd units: run the CLI serve commands with restart, a clean stop and no root', () => {
+test('systemd units: run the installed hotel-imager command (no checkout, no npx) with restart, a clean stop and no root', () => {
   const furni = read('deploy/systemd/hotel-imager-furni.service');
   const avatar = read('deploy/systemd/hotel-imager-avatar@.service');
-  assert.match(furni, /^ExecStart=node \/opt\/hotel-imager\/dist\/cli\/main\.js serve furni$/m);
-  assert.match(avatar, /^ExecStart=node \/opt\/hotel-imager\/dist\/cli\/main\.js serve avatar --port %i$/m);
+  // `npm install -g` puts the command on systemd's search path; env finds it there and execs it (MAINPID is the service).
+  assert.match(furni, /^ExecStart=\/usr\/bin\/env hotel-imager serve furni$/m);
+  assert.match(avatar, /^ExecStart=\/usr\/bin\/env hotel-imager serve avatar --port %i$/m);
   for (const unit of [furni, avatar]) {
+    assert.ok(!unit.includes('/opt/hotel-imager') && !/^ExecStart=.*\bnpx\b/m.test(unit), 'no checkout path, no npx');
     assert.match(unit, /^Restart=on-failure$/m);
     assert.match(unit, /^DynamicUser=yes$/m);
     assert.match(unit, /^TimeoutStopSec=/m);

@@ -438,9 +438,15 @@ export class HotelReloader {
   }
 }
 
+/** What a request meets when a library of that kind does not read (said where it is logged). */
+export const LIBRARY_PROBLEM_OUTCOME: Record<'figure' | 'effect', string> = {
+  figure: 'renders of figures that need it answer the 302 fallback redirect',
+  effect: 'renders with that effect answer 200 without it (the avatar is drawn, the effect is not)',
+};
+
 /** Names every library of the hotel that does not read (at start and after each swap). */
 export function logLibraryProblems(hotel: ServedHotel, log: HotelReloaderOptions['log']): void {
   for (const p of hotel.problems) {
-    log('error', `${p.kind} library ${p.library} does not read: renders that need it fall back`, { generation: hotel.generation, library: p.library, file: p.file, error: p.error });
+    log('error', `${p.kind} library ${p.library} does not read: ${LIBRARY_PROBLEM_OUTCOME[p.kind]}`, { generation: hotel.generation, library: p.library, file: p.file, error: p.error });
   }
 }

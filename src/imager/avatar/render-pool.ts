@@ -9,6 +9,7 @@
 // planned with, and a generation is dropped from the workers once no job of it is left.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { type AvatarRenderErrorCode } from '../../avatar/index.js';
 import { type AvatarRequest } from '../../avatar/request.js';
 import { type HotelLoad, type PoolMessage, type RenderJob, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
 
@@ -59,6 +60,13 @@ export interface RenderPoolOptions {
   onRendered?: (seconds: number) => void;
 }
 
+/**
+ * Failure codes that say the figure asked for cannot be drawn by this hotel (a malformed figure, a set the
+ * hotel does not have, nothing drawable in it): a bad or foreign URL, not the service failing. Counted
+ * apart so render failures show real trouble (libraries, timeouts, crashed workers).
+ */
+export const REJECTED_CODES: ReadonlySet<string> = new Set<AvatarRenderErrorCode>(['bad-figure', 'unknown-set', 'no-parts']);
+
 export interface RenderPoolStats {
   workers: number;
   /** Decoded-library budget of each worker. */
@@ -68,6 +76,9 @@ export interface RenderPoolStats {
   queued: number;
   maxQueue: number;
   rendered: number;
+  /** Renders the worker finished without an image because of the figure asked for (see REJECTED_CODES). */
+  rejected: number;
+  /** Renders that failed for another reason: the hotel's libraries, a timeout, a crashed worker. */
   failed: number;
   /** Jobs refused as busy: `refusedQueueFull` + `refusedQueueWait`. */
   refusedBusy: number;
@@ -155,6 +166,7 @@ export class RenderPool {
   private dispatchSoon: NodeJS.Immediate | undefined;
   private rendered = 0;
   private failed = 0;
+  private rejected = 0;
   private refusedQueueFull = 0;
   private refusedQueueWait = 0;
   private restarts = 0;
@@ -258,6 +270,7 @@ export class RenderPool {
       queued: this.waiting(),
       maxQueue: this.opts.maxQueue,
       rendered: this.rendered,
+      rejected: this.rejected,
       failed: this.failed,
       refusedBusy: this.refusedQueueFull + this.refusedQueueWait,
       refusedQueueFull: this.refusedQueueFull,
@@ -445,7 +458,8 @@ export class RenderPool {
       const body = Buffer.from(msg.body.buffer, msg.body.byteOffset, msg.body.byteLength);
       job.resolve({ body, frames: msg.frames, width: msg.width, height: msg.height, layers: msg.layers ?? [] });
     } else {
-      this.failed++;
+      if (REJECTED_CODES.has(msg.code)) this.rejected++;
+      else this.failed++;
       job.reject(new RenderFailedError(msg.code, msg.message));
     }
   }

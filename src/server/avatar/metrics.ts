@@ -145,8 +145,9 @@ export function createAvatarMetrics(opts: { snapshot: () => AvatarStatsSnapshot;
     buckets: RENDER_BUCKETS,
     registers,
   });
-  labelled('counter', 'avatar_renders_total', 'Renders finished by the worker threads (/render pages included): result="ok", or "failed" (rejected figure, timeout, crashed worker)', 'result', () => ({
+  labelled('counter', 'avatar_renders_total', 'Renders finished by the worker threads (/render pages included): result="ok"; "rejected": the figure cannot be drawn by this hotel (malformed, unknown set, nothing to draw); "failed": a library that does not load, a timeout, a crashed worker', 'result', () => ({
     ok: s.pool.rendered,
+    rejected: s.pool.rejected,
     failed: s.pool.failed,
   }));
   gauge('avatar_renders_in_flight', 'Distinct images being rendered or waited for now (requests for the same image join one)', () => s.renders.inFlight);
@@ -165,10 +166,10 @@ export function createAvatarMetrics(opts: { snapshot: () => AvatarStatsSnapshot;
     figure: s.pool.libraryBytes.figure,
     effect: s.pool.libraryBytes.effect,
   }));
-  gauge('avatar_library_cache_limit_bytes', 'The figure library budget of all workers together (--library-cache-mb); effect libraries get an eighth more', () => s.pool.libraryBytesPerWorker * s.pool.workers);
+  gauge('avatar_library_cache_limit_bytes', 'The figure library budget of all workers together (--library-budget); effect libraries get an eighth more', () => s.pool.libraryBytesPerWorker * s.pool.workers);
   labelled('gauge', 'avatar_image_cache_bytes', 'Bytes held by the image caches, tier="memory" or "disk"', 'tier', () => ({ memory: s.cache.memory.bytes, disk: s.cache.disk.bytes }));
   labelled('gauge', 'avatar_image_cache_entries', 'Images held by the image caches, tier="memory" or "disk"', 'tier', () => ({ memory: s.cache.memory.entries, disk: s.cache.disk.entries }));
-  labelled('gauge', 'avatar_image_cache_limit_bytes', 'Image cache budgets (--cache-mb; --disk-cache-mb, 0 without --cache-dir)', 'tier', () => ({
+  labelled('gauge', 'avatar_image_cache_limit_bytes', 'Image cache budgets: tier="memory" --memory-budget, tier="disk" --disk-budget (0 without --cache-dir)', 'tier', () => ({
     memory: s.cache.memory.maxBytes,
     disk: s.cache.disk.dir === null ? 0 : s.cache.disk.maxBytes,
   }));

@@ -4,6 +4,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { installFastPath, type FastPath } from '../../http/fast-path.js';
+import { healthStatus, type HealthBody } from '../health.js';
 import { prepareHttpServer } from '../../http/http-server.js';
 import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type LogLevel, type RequestDone } from '../../http/request-log.js';
 import {
@@ -25,8 +26,8 @@ export interface AvatarAppOptions {
   service: AvatarService;
   /** URLs answered before → cache keys (the avatar route's shortcut to the memory cache). */
   hot: HotUrls;
-  /** Body of /healthz and /version; `ok: false` makes /healthz answer 503. */
-  health: () => Record<string, unknown> & { ok: boolean };
+  /** Body of /healthz and /version (../health.ts); a failing check makes /healthz answer 503. */
+  health: () => HealthBody;
   logLevel: LogLevel;
   /** Where pino and the request lines write (one stream, so lines keep their order). */
   logStream: { write(line: string): unknown };
@@ -149,7 +150,7 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
   const health = (forHealthz: boolean) => async (_request: FastifyRequest, reply: FastifyReply) => {
     const body = opts.health();
     return reply
-      .code(forHealthz && !body.ok ? 503 : 200)
+      .code(forHealthz ? healthStatus(body) : 200)
       .header('access-control-allow-origin', '*')
       .header('cache-control', 'no-store')
       .send(body);

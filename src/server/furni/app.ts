@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { BUILT_AT_MEANING, type BuildInfo } from '../../http/build-info.js';
+import { healthBody, healthStatus, type HealthIdentity } from '../health.js';
 import { prepareHttpServer } from '../../http/http-server.js';
 import { preflightHeaders } from '../../http/cors.js';
 import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type RequestDone, type ServerLogOptions } from '../../http/request-log.js';
@@ -143,20 +144,12 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
     );
   });
 
+  const identity: HealthIdentity = { service: FURNI_SERVICE_NAME, version: opts.version, build: opts.buildInfo, startedAtMs: Date.now() };
   app.get('/healthz', async (_request, reply) => {
     const storage = await store.health();
-    reply
-      .code(storage.ok ? 200 : 503)
-      .headers(jsonHeaders)
-      .send(
-        JSON.stringify({
-          service: FURNI_SERVICE_NAME,
-          version: opts.version,
-          commit: opts.buildInfo.commit,
-          status: storage.ok ? 'ok' : 'fail',
-          checks: { storage, ...(opts.variants ? { variants: opts.variants.health() } : {}) },
-        }),
-      );
+    // The variant service refuses work over its budgets but never stops the service: always ok.
+    const body = healthBody(identity, { storage, ...(opts.variants ? { variants: { ok: true, ...opts.variants.health() } } : {}) });
+    reply.code(healthStatus(body)).headers(jsonHeaders).send(JSON.stringify(body));
   });
 
   // Prometheus text format; never cached. Restrict it at the proxy if it must not be public (docs/operations.md).

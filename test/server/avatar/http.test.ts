@@ -401,7 +401,8 @@ test('/healthz and /version: build, renderer version, assets, cache stats', asyn
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
     const body = (await res.json()) as Record<string, any>;
-    assert.equal(body.ok, true);
+    assert.equal(body.status, 'ok');
+    assert.equal(body.service, 'hotel-imager-avatar');
     assert.match(body.commit, /^([0-9a-f]{40}|unknown)$/);
     assert.ok(!Number.isNaN(Date.parse(body.builtAt)));
     assert.equal(body.rendererVersion, RENDERER_VERSION);

@@ -231,6 +231,25 @@ test('render queue rejections are counted as busy fallbacks, by reason', async (
   await stop(s);
 });
 
+test('renders_total: a figure this hotel cannot draw is "rejected", not a render failure; HELP texts name current flags', async () => {
+  const s = await start();
+  // A set the hotel does not have: the fallback redirect, counted as rejected.
+  const unknown = await get(s, '/avatar.png?figure=hd-99999999-1.ch-210-66');
+  assert.equal(unknown.status, 302);
+  assert.equal(unknown.headers.get('x-imager-fallback'), 'render-failed');
+  const res = await get(s, '/metrics');
+  const text = await res.text();
+  const m = parsePrometheusText(text);
+  assert.equal(value(m, 'hotel_imager_avatar_renders_total', { result: 'rejected' }), 1);
+  assert.equal(value(m, 'hotel_imager_avatar_renders_total', { result: 'failed' }), 0);
+  assert.equal(value(m, 'hotel_imager_avatar_renders_total', { result: 'ok' }), 0);
+  assert.match(text, /# HELP hotel_imager_avatar_library_cache_limit_bytes The figure library budget of all workers together \(--library-budget\)/);
+  assert.match(text, /# HELP hotel_imager_avatar_image_cache_limit_bytes Image cache budgets: tier="memory" --memory-budget, tier="disk" --disk-budget/);
+  // No HELP text names a flag of the "Older names" table.
+  for (const old of ['--cache-mb', '--disk-cache-mb', '--library-cache-mb', '--workers', '--concurrency']) assert.ok(!text.includes(old), old);
+  await stop(s);
+});
+
 test('request lines: reqId, path, query (cut), status, cache tier, client; the fallback line has the same reqId', async () => {
   const s = await start();
   await (await get(s, `/avatar.png?figure=${FIG}&direction=2`)).arrayBuffer();

@@ -70,7 +70,7 @@ describe('avatar protocol edges', () => {
     assert.equal(piped.replies[0]!.headers['x-imager-cache'], 'memory');
     assertImage(piped.replies[1], 'second render');
     assertImage(piped.replies[2], 'third render');
-    assert.equal(JSON.parse(piped.replies[3]!.body.toString()).ok, true);
+    assert.equal(JSON.parse(piped.replies[3]!.body.toString()).status, 'ok');
     assert.ok(piped.closed);
   });
 

@@ -74,7 +74,7 @@ async function avatar(base: string, figure: string, extra = '') {
 }
 
 interface Health {
-  ok: boolean;
+  status: string;
   assets: {
     generation: number;
     identity: string;
@@ -144,7 +144,7 @@ test('a half-copied library is not swapped in: the old hotel serves until the ne
   await addNewHat(dir, full.subarray(0, Math.floor(full.length / 2)));
   await until('the reload to fail', async () => (await health(s.url)).assets.reload.reloadFailures === 1);
   const h = await health(s.url);
-  assert.equal(h.ok, true, 'the service is healthy: the old hotel serves');
+  assert.equal(h.status, 'ok', 'the service is healthy: the old hotel serves');
   assert.equal(h.assets.generation, 1);
   assert.equal(h.assets.reload.state, 'failed');
   assert.match(h.assets.reload.lastError!.message, /hat_U_kitnew\.nitro/);
@@ -207,7 +207,7 @@ test('broken JSON: the old hotel keeps serving, /healthz says why, that state is
   await writeWhole(figureData, good.subarray(0, 200));
   await until('the reload to fail', async () => (await health(s.url)).assets.reload.reloadFailures === 1);
   const h = await health(s.url);
-  assert.equal(h.ok, true);
+  assert.equal(h.status, 'ok');
   assert.match(h.assets.reload.lastError!.message, /FigureData\.json is not valid JSON/);
   assert.equal((await avatar(s.url, FIG, '&direction=3')).status, 200, 'a cold render on the old hotel');
   const checks = h.assets.reload.checks;
@@ -382,11 +382,11 @@ test('every library is checked at start and after each swap: a broken one is nam
     const s = await start(dir, { logLevel: 'error', checkIntervalMs: 0 }, { logStream: { write: (l: string) => void lines.push(l) } as unknown as NodeJS.WritableStream });
     const namings = () => lines.map((l) => JSON.parse(l) as { msg: string; file?: string; generation?: number }).filter((l) => l.file === broken);
     const h = await health(s.url);
-    assert.equal(h.ok, true);
+    assert.equal(h.status, 'ok');
     assert.deepEqual(h.assets.libraries.broken.map((p) => [p.kind, p.library, p.file]), [['figure', 'hat_U_kitcap', broken]], layout);
     assert.match(h.assets.libraries.broken[0]!.error, layout === 'nitro' ? /nitro bundle .*hat_U_kitcap\.nitro/ : /hat_U_kitcap\.swf/);
     assert.equal(namings().length, 1, `${layout}: ${lines.join('')}`);
-    assert.match(namings()[0]!.msg, /figure library hat_U_kitcap does not read/);
+    assert.equal(namings()[0]!.msg, 'figure library hat_U_kitcap does not read: renders of figures that need it answer the 302 fallback redirect');
     // A figure without it renders; one wearing it falls back, as before.
     assert.equal((await avatar(s.url, FIG)).status, 200);
     assert.equal((await avatar(s.url, CAP)).status, 302);
@@ -473,4 +473,19 @@ test('/metrics follows the reloads: the hotel generation and the reloads that fa
   await until('the swap', async () => (await metric('hotel_imager_avatar_hotel_generation')) === 2);
   assert.equal(s.hotelState.generation, 2);
   assert.equal(s.hotelState.reloadFailures, 1);
+});
+
+test('a broken effect library: the log says renders with that effect answer 200 without it, and they do', async () => {
+  const dir = join(scratch, 'broken-effect');
+  await writeSampleKit(dir, { layout: 'nitro' });
+  const broken = join(dir, 'bundled', 'effect', 'KitPedestal.nitro');
+  await writeFile(broken, Buffer.from('not really a library'));
+  const lines: string[] = [];
+  const s = await start(dir, { logLevel: 'error', checkIntervalMs: 0 }, { logStream: { write: (l: string) => void lines.push(l) } as unknown as NodeJS.WritableStream });
+  const named = lines.map((l) => JSON.parse(l) as { msg: string; file?: string }).filter((l) => l.file === broken);
+  assert.deepEqual(named.map((l) => l.msg), ['effect library KitPedestal does not read: renders with that effect answer 200 without it (the avatar is drawn, the effect is not)']);
+  const withEffect = await avatar(s.url, FIG, '&effect=1');
+  const without = await avatar(s.url, FIG);
+  assert.equal(withEffect.status, 200);
+  assert.deepEqual(withEffect.body, without.body, 'the avatar without the effect');
 });

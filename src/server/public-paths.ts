@@ -1,0 +1,62 @@
+// The paths the public reaches through a proxy in front of both services, and which service answers
+// each: the one list the shipped nginx config (deploy/nginx/hotel-imager.conf) and docs/deployment.md's
+// nginx block route by. test/deploy/nginx-routes.test.ts holds both to it, running them in nginx against
+// both services and sending every example below. `/metrics` stays on each service's own port: it shows
+// traffic and versions, and a scrape through a load balancer would reach a different instance each time.
+import { AVATAR_ROUTE_PATHS } from './avatar/avatar-handler.js';
+import { BADGE_PATH, BADGE_RENDER_PATH } from '../imager/badge/params.js';
+
+export type PublicService = 'avatar' | 'furni';
+
+export interface PublicRoute {
+  service: PublicService;
+  /** An nginx location: `= /path` for one path, `/prefix/` for a folder, `/` for everything else. */
+  location: string;
+  /** Request targets this location must route there (what the nginx test sends). */
+  examples: readonly string[];
+}
+
+const FIGURE = 'hd-180-1.ch-210-66.lg-270-82.sh-290-80';
+const BADGE = 'b03034s04094s02110s03118';
+
+/** In nginx's order of precedence for the examples: exact locations, then the longest prefix. */
+export const PUBLIC_ROUTES: readonly PublicRoute[] = [
+  { service: 'avatar', location: '= /avatar.png', examples: [`/avatar.png?figure=${FIGURE}`] },
+  { service: 'avatar', location: '= /avatar', examples: [`/avatar?figure=${FIGURE}&size=s`] },
+  {
+    service: 'avatar',
+    location: '/habbo-imaging/',
+    examples: [
+      // The classic imager's paths (the avatar route), then the group badge in each form it takes.
+      ...AVATAR_ROUTE_PATHS.filter((p) => p.startsWith('/habbo-imaging/')).map((p) => `${p}?figure=${FIGURE}`),
+      `${BADGE_PATH}/${BADGE}.gif`,
+      `${BADGE_PATH}/${BADGE}.png`,
+      `${BADGE_PATH}/${BADGE}`,
+      `${BADGE_PATH}/?b=${BADGE}`,
+      `${BADGE_PATH}?b=${BADGE}`,
+    ],
+  },
+  { service: 'avatar', location: '= /render', examples: [`/render?figure=${FIGURE}`] },
+  { service: 'avatar', location: '/render/', examples: [`${BADGE_RENDER_PATH}/${BADGE}`, `${BADGE_RENDER_PATH}?b=${BADGE}`] },
+  {
+    service: 'furni',
+    location: '/',
+    examples: ['/furni-renders/kit_table_sd.png', '/catalog-thumbs/kit_table_sd.png', '/hof_furni/1/kit_table_sd.bundle', '/player/kit_table_sd', '/healthz', '/version', '/'],
+  },
+];
+
+/** Paths the public proxy refuses (404 from the proxy itself): each service answers them on its own port. */
+export const PRIVATE_PATHS: readonly string[] = ['/metrics'];
+
+/**
+ * The `location` lines of the proxy's server block, with the upstream names the shipped config uses
+ * (`avatar`, `furni`). The config files carry exactly these lines; the proxy settings sit on the server.
+ */
+export function nginxLocations(): string[] {
+  const width = Math.max(...PUBLIC_ROUTES.map((r) => r.location.length), ...PRIVATE_PATHS.map((p) => p.length + 2));
+  const lines = PUBLIC_ROUTES.filter((r) => r.location !== '/').map((r) => `location ${r.location.padEnd(width)} { proxy_pass http://${r.service}; }`);
+  for (const p of PRIVATE_PATHS) lines.push(`location ${`= ${p}`.padEnd(width)} { return 404; }`);
+  const rest = PUBLIC_ROUTES.find((r) => r.location === '/')!;
+  lines.push(`location ${'/'.padEnd(width)} { proxy_pass http://${rest.service}; }`);
+  return lines;
+}
