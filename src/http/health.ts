@@ -4,7 +4,7 @@
 //     checks: { <name>: { ok, error?, …details } }, …the service's own sections }
 // `status` is "fail", and the answer 503, exactly when a check is not ok; a check that fails says why in
 // `error`. What does not decide health (caches, counters, Redis, badges) sits beside `checks`.
-import { type BuildInfo } from '../http/build-info.js';
+import { type BuildInfo } from './build-info.js';
 
 export interface HealthCheck {
   ok: boolean;

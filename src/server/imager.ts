@@ -5,7 +5,7 @@ import { type FastifyInstance } from 'fastify';
 import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../http/build-info.js';
 import { openBadges, type Badges } from '../imager/badge/index.js';
-import { healthBody, type HealthCheck, type HealthIdentity } from './health.js';
+import { healthBody, type HealthCheck, type HealthIdentity } from '../http/health.js';
 import { checkPortFree, localUrl } from '../http/http-server.js';
 import { stdoutLineStream } from '../http/log-stream.js';
 import { AvatarService, type AvatarRenderer } from '../imager/avatar/avatar-service.js';

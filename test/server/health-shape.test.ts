@@ -1,4 +1,4 @@
-// /healthz has one shape on every service (src/server/health.ts, docs/operations.md "/healthz"): the
+// /healthz has one shape on every service (src/http/health.ts, docs/operations.md "/healthz"): the
 // same leading fields in the same order, `status` "ok"/"fail" matching 200/503, and `checks` whose every
 // entry carries `ok` (and `error` when it fails). Both services run here as an operator starts them.
 import { after, before, test } from 'node:test';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ensureSampleKit } from '../../src/samplekit/index.js';
 import { startAvatarService, type AvatarServiceInstance } from '../../src/server/imager.js';
 import { startFurniServer, type RunningFurniServer } from '../../src/server/furni/index.js';
-import { healthBody, healthStatus } from '../../src/server/health.js';
+import { healthBody, healthStatus } from '../../src/http/health.js';
 import { testAvatarConfig } from './avatar/fixtures.js';
 import { fakePng, writeCorpusFixture } from './furni/fixture.js';
 

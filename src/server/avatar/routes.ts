@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { installFastPath, type FastPath } from '../../http/fast-path.js';
-import { healthStatus, type HealthBody } from '../health.js';
+import { healthStatus, type HealthBody } from '../../http/health.js';
 import { prepareHttpServer } from '../../http/http-server.js';
 import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type LogLevel, type RequestDone } from '../../http/request-log.js';
 import {

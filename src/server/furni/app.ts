@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { BUILT_AT_MEANING, type BuildInfo } from '../../http/build-info.js';
-import { healthBody, healthStatus, type HealthIdentity } from '../health.js';
+import { healthBody, healthStatus, type HealthIdentity } from '../../http/health.js';
 import { prepareHttpServer } from '../../http/http-server.js';
 import { preflightHeaders } from '../../http/cors.js';
 import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type RequestDone, type ServerLogOptions } from '../../http/request-log.js';
