@@ -57,7 +57,8 @@ class Writer {
   value(v: unknown): void {
     switch (typeof v) {
       case 'number':
-        return this.number(v);
+        this.number(v);
+        return;
       case 'string': {
         const bytes = Buffer.from(v, 'utf8');
         this.head(3, bytes.length);
@@ -67,11 +68,16 @@ class Writer {
         return;
       }
       case 'boolean':
-        return this.byte(v ? 0xf5 : 0xf4);
+        this.byte(v ? 0xf5 : 0xf4);
+        return;
       case 'undefined':
-        return this.byte(0xf7);
+        this.byte(0xf7);
+        return;
       case 'object': {
-        if (v === null) return this.byte(0xf6);
+        if (v === null) {
+          this.byte(0xf6);
+          return;
+        }
         if (Array.isArray(v)) {
           this.head(4, v.length);
           for (const item of v) this.value(item);
@@ -103,8 +109,14 @@ class Writer {
   }
 
   private number(n: number): void {
-    if (n >>> 0 === n) return this.head(0, n);
-    if (n >> 0 === n || (n < 0 && n >= -0x100000000 && Math.floor(n) === n)) return this.head(1, -1 - n);
+    if (n >>> 0 === n) {
+      this.head(0, n);
+      return;
+    }
+    if (n >> 0 === n || (n < 0 && n >= -0x100000000 && Math.floor(n) === n)) {
+      this.head(1, -1 - n);
+      return;
+    }
     this.room(9);
     this.buf[this.at++] = 0xfb;
     this.buf.writeDoubleBE(n, this.at);

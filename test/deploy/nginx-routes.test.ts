@@ -54,7 +54,10 @@ async function waitForPort(port: number, ms: number): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     const ok = await new Promise<boolean>((r) => {
-      const c = createConnection({ port, host: '127.0.0.1' }, () => (c.end(), r(true)));
+      const c = createConnection({ port, host: '127.0.0.1' }, () => {
+        c.end();
+        r(true);
+      });
       c.on('error', () => r(false));
     });
     if (ok) return;

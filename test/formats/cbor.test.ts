@@ -20,7 +20,7 @@ test('edge values: the bytes cbor-x writes, and back', () => {
   const values: unknown[] = [
     0, 1, 23, 24, 255, 256, 65535, 65536, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1,
     -1, -24, -25, -256, -257, -65536, -65537, -(2 ** 31), -(2 ** 31) - 1, -(2 ** 32), -(2 ** 32) - 1,
-    0.5, -0.25, 1e-7, 3.14159, NaN, Infinity, -Infinity, -0,
+    0.5, -0.25, 1e-7, Math.PI, NaN, Infinity, -Infinity, -0,
     '', 'a', 'x'.repeat(23), 'x'.repeat(24), 'x'.repeat(31), 'x'.repeat(32), 'x'.repeat(63), 'x'.repeat(64), 'x'.repeat(300), 'x'.repeat(70000), 'é', 'é'.repeat(20), '€'.repeat(90), '😀',
     true, false, null, undefined,
     [], [1, [2, [3]]], Array.from({ length: 24 }, (_, i) => i), Array.from({ length: 300 }, (_, i) => `s${i}`),

@@ -8,7 +8,7 @@ import { BUILT_AT_MEANING, type BuildInfo } from '../../http/build-info.js';
 import { healthBody, healthStatus, type HealthIdentity } from '../../http/health.js';
 import { prepareHttpServer } from '../../http/http-server.js';
 import { preflightHeaders } from '../../http/cors.js';
-import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type RequestDone, type ServerLogOptions } from '../../http/request-log.js';
+import { installRequestLog, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type RequestDone, type ServerLogOptions } from '../../http/request-log.js';
 import { createAssetAnswerer, FURNI_TIERS, NOT_FOUND_BODY, NOT_FOUND_HEADERS, type FurniTier } from './asset-answer.js';
 import { createAssetHandler } from './asset-handler.js';
 import { ALLOWED_METHODS, createClientErrorHandler, METHOD_NOT_ALLOWED_BODY } from './client-error.js';
