@@ -396,6 +396,9 @@ test('/render shows the composite and every drawn layer, escaping the request', 
 });
 
 test('/healthz and /version: build, renderer version, assets, cache stats', async () => {
+  // docs/avatar-service.md, Routes: /version is "the same JSON" as /healthz: the same fields in the same order.
+  const shape = async (path: string) => Object.keys((await (await get(svc.url, path)).json()) as Record<string, unknown>);
+  assert.deepEqual(await shape('/version'), await shape('/healthz'));
   for (const path of ['/healthz', '/version']) {
     const res = await get(svc.url, path);
     assert.equal(res.status, 200);

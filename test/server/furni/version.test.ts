@@ -84,6 +84,10 @@ test('from a source checkout (no build record) /version reports the git HEAD and
     const headAfter = gitHead();
     try {
       const v = JSON.parse((await rawRequest(srv.port, 'GET', '/version')).body.toString());
+      // The exact shape docs/furni-service.md ("/version") gives, in its order.
+      assert.deepEqual(Object.keys(v), ['service', 'version', 'commit', 'builtAt', 'source', 'builtAtMeaning']);
+      assert.equal(v.service, 'hotel-imager-furni');
+      assert.equal(v.version, '0.1.0');
       if (headBefore === undefined) {
         assert.equal(v.commit, 'unknown');
         assert.equal(v.source, 'unknown');
