@@ -2,7 +2,9 @@
 import { type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runBuild, type BuildProgress, type BuildSummary } from '../corpus/run.js';
+import { SHRINK_LIMIT } from '../corpus/shrink.js';
 import { boolean, oneOf, wholeNumber } from '../settings/values.js';
+import { explainFsError } from '../util/fs-error.js';
 import { addOptions, EXIT_FAILED, option, readOptions } from './options.js';
 
 export const BUILD_OPTIONS = {
@@ -18,6 +20,13 @@ export const BUILD_OPTIONS = {
   }),
   furnidata: option({ flag: '--furnidata <file>', env: 'HOTEL_IMAGER_BUILD_FURNIDATA', help: 'furnidata file (overrides the layout default)' }),
   furniDir: option({ flag: '--furni-dir <dir>', env: 'HOTEL_IMAGER_BUILD_FURNI_DIR', help: 'folder of furni asset files (overrides the layout default)' }),
+  allowShrink: option({
+    flag: '--allow-shrink',
+    env: 'HOTEL_IMAGER_BUILD_ALLOW_SHRINK',
+    help: `publish even when the build would take away more than ${SHRINK_LIMIT * 100} % of the published stills, or stills whose asset file is still there (items removed on purpose)`,
+    parse: boolean,
+    default: false,
+  }),
   strict: option({ flag: '--strict', env: 'HOTEL_IMAGER_BUILD_STRICT', help: `exit with status ${EXIT_FAILED} when any item failed`, parse: boolean, default: false }),
   variants: option({
     flag: '--variants <which>',
@@ -83,7 +92,14 @@ export function registerBuildCommand(program: Command): void {
     const progress = progressReporter();
     let summary: BuildSummary;
     try {
-      summary = await runBuild({ assets: o.assets, out: o.out, only: o.only, jobs: o.jobs, furnidata: o.furnidata, furniDir: o.furniDir, variants: o.variants, onProgress: progress.onProgress });
+      summary = await runBuild({ assets: o.assets, out: o.out, only: o.only, jobs: o.jobs, furnidata: o.furnidata, furniDir: o.furniDir, variants: o.variants, allowShrink: o.allowShrink, onProgress: progress.onProgress });
+    } catch (e) {
+      throw explainFsError(e, [
+        { folder: o.out, what: 'the corpus folder', flag: '--out', env: BUILD_OPTIONS.out.spec.env },
+        { folder: o.assets, what: 'the hotel assets folder', flag: '--assets', env: BUILD_OPTIONS.assets.spec.env },
+        ...(o.furniDir ? [{ folder: o.furniDir, what: 'the furni folder', flag: '--furni-dir', env: BUILD_OPTIONS.furniDir.spec.env }] : []),
+        ...(o.furnidata ? [{ folder: o.furnidata, what: 'the furnidata file', flag: '--furnidata', env: BUILD_OPTIONS.furnidata.spec.env }] : []),
+      ]);
     } finally {
       progress.stop();
     }
