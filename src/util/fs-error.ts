@@ -103,7 +103,9 @@ const uid = () => (process.getuid ? ` (uid ${process.getuid()})` : '');
  * the command was given, so the message can say which flag to change.
  */
 export function explainFsError(e: unknown, settings: FsPathSetting[] = []): unknown {
-  if (!isFsError(e) || e instanceof FileSystemError) return e;
+  // Explained further down already: said again with the settings the caller knows.
+  if (e instanceof FileSystemError) return settings.length > 0 && isFsError(e.cause) ? explainFsError(e.cause, settings) : e;
+  if (!isFsError(e)) return e;
   const code = trueCode(e);
   const path = e.path;
   const s = settingFor(path, settings);
