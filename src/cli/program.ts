@@ -1,6 +1,6 @@
 // The hotel-imager command line, assembled: each command lives in its own file and registers itself here.
-// Exit codes, the same in every command (options.ts): 0 done; 1 the command failed (its message says
-// why; with --strict also when an item failed); 2 called wrongly (unknown flag, bad value, missing flag).
+// Exit codes, the same in every command (options.ts, README "Exit codes"): 0 done; 1 the command failed
+// or partly failed (its message says why and what to do); 2 called wrongly (unknown flag, bad value, missing flag).
 import { Command, CommanderError } from 'commander';
 import { readPackageVersion } from '../server/build-info.js';
 import { explainFsError } from '../util/fs-error.js';

@@ -6,7 +6,7 @@
 // the helper, which is all they go through.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -122,7 +122,7 @@ test('a folder the user may not write: permission denied, the user, what to do (
   assert.match(cache.stderr, new RegExp(`^cannot write into ${locked} \\(the disk image cache, --cache-dir or HOTEL_IMAGER_AVATAR_CACHE_DIR\\): permission denied to the user running hotel-imager \\(uid ${uid}\\) \\(EACCES\\)\\. `, 'm'));
 });
 
-test('serve furni --corpus: a folder that does not exist, or a file, is exit 1 with what to do', () => {
+test('serve furni --corpus: a folder that does not exist, or a file, is exit 1 with what to do; an empty folder is served', async () => {
   const missing = join(root, 'no-such-corpus');
   const r = spawnSync(process.execPath, [...cli, 'serve', 'furni', '--corpus', missing, '--port', '0'], { cwd: repo, encoding: 'utf8', timeout: 60_000 });
   assert.equal(r.status, 1, r.stderr);
@@ -135,4 +135,18 @@ test('serve furni --corpus: a folder that does not exist, or a file, is exit 1 w
   const f = spawnSync(process.execPath, [...cli, 'serve', 'furni', '--port', '0'], { cwd: repo, encoding: 'utf8', timeout: 60_000, env: { ...process.env, HOTEL_IMAGER_FURNI_CORPUS: file } });
   assert.equal(f.status, 1, f.stderr);
   assert.match(f.stderr, /^the corpus .*corpus-file \(--corpus or HOTEL_IMAGER_FURNI_CORPUS\) is a file, not a folder/);
+
+  // An existing folder with no corpus yet: the service runs and waits for a build there, as before.
+  const empty = join(root, 'empty-corpus');
+  mkdirSync(empty);
+  const child = spawn(process.execPath, [...cli, 'serve', 'furni', '--corpus', empty, '--port', '0', '--host', '127.0.0.1'], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  for (let i = 0; i < 600 && !log.includes('furni service listening'); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.match(log, /serving without a usable corpus/);
+  assert.match(log, /furni service listening on /);
+  child.kill('SIGTERM');
+  assert.equal(await exited, 0, log);
 });
