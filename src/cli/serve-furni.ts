@@ -1,5 +1,6 @@
 // `hotel-imager serve furni`: the static furniture asset service over a built corpus. Settings come
 // from flags, then environment variables, then defaults (see docs/furni-service.md).
+import { stat } from 'node:fs/promises';
 import { type Command } from 'commander';
 import { LOG_LEVELS } from '../server/request-log.js';
 import {
@@ -13,7 +14,6 @@ import {
 import { DEFAULT_HOST, describeBind } from '../server/http-server.js';
 import { DEFAULT_VARIANT_OPTIONS } from '../server/furni/variants.js';
 import { boolean, byteSize, milliseconds, oneOf, port, wholeNumber } from '../settings/values.js';
-import { stat } from 'node:fs/promises';
 import { isS3Url } from '../storage/s3-settings.js';
 import { explainFsError, prepareWritableFolder } from '../util/fs-error.js';
 import { addOptions, explainPortInUse, option, readOptions } from './options.js';
