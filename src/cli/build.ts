@@ -1,7 +1,7 @@
 // `hotel-imager build`: a hotel's furni assets → the static corpus the furni service serves.
 import { type Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { runBuild, type BuildProgress, type BuildSummary } from '../corpus/run.js';
+import { isRetriedFailure, runBuild, type BuildProgress, type BuildSummary } from '../corpus/run.js';
 import { SHRINK_LIMIT } from '../corpus/shrink.js';
 import { boolean, oneOf, wholeNumber } from '../settings/values.js';
 import { explainFsError } from '../util/fs-error.js';
@@ -104,6 +104,13 @@ export function registerBuildCommand(program: Command): void {
       progress.stop();
     }
     printSummary(summary);
-    if (o.strict && summary.report.counts.failed > 0) process.exitCode = EXIT_FAILED;
+    // Items the build could not build for a reason of its own (a full disk, a crashed worker): the job partly failed.
+    const retried = Object.values(summary.report.items).filter((e) => e.status === 'failed' && isRetriedFailure(e.reason)).length;
+    if (retried > 0) {
+      // Through the program's error output (tests capture it), as commander's own messages go.
+      const writeErr = command.configureOutput().writeErr ?? ((t: string) => process.stderr.write(t));
+      writeErr(`exit ${EXIT_FAILED}: ${retried} classnames could not be built for a reason that is not the hotel's (listed above); they keep what they published before, and the next build retries them\n`);
+      process.exitCode = EXIT_FAILED;
+    } else if (o.strict && summary.report.counts.failed > 0) process.exitCode = EXIT_FAILED;
   });
 }

@@ -58,6 +58,9 @@ export interface BuildSummary {
 }
 
 const TRANSIENT = /^(worker crashed|build error|no build worker)/;
+
+/** A failure that is not the input's fault (a crashed worker, a full disk): the next build retries the item. */
+export const isRetriedFailure = (reason: string | undefined): boolean => TRANSIENT.test(reason ?? '');
 export const REPORT_FILE = 'build-report.json';
 
 /** An item built by this run (or by a killed run, in staging): its new state and whether its files are staged. */
@@ -289,6 +292,27 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     if (!it) continue;
     files.push(...it.files);
     for (const r of it.results) entries.push(unchangedBases.has(base) ? { ...r, unchanged: true } : r);
+  }
+  // The guard again with what was really built: items that failed for a reason that is not theirs
+  // (a full disk, crashed workers) and never published before (no state) would leave the corpus.
+  if (!opts.allowShrink) {
+    const live = publishedStills(Object.keys(liveFiles));
+    const kept = publishedStills(files.map((f) => f.path));
+    const problem = shrinkProblem(live.size, [...live].filter((cn) => !kept.has(cn)));
+    if (problem) {
+      // What was built stays in staging for the next build to reuse.
+      try {
+        writeFileAtomicSync(pendingPath, JSON.stringify({ format: 1, rendererVersion: RENDERER_VERSION, items: Object.fromEntries(built) } satisfies PendingFile));
+      } catch {
+        // only an optimisation for the rerun
+      }
+      const failed = entries.filter((e) => e.status === 'failed');
+      throw new ShrinkError(
+        `build stopped before its commit, nothing in ${out} was changed: ${problem}. ` +
+          `${failed.length} failed${failed[0] ? `, for example ${failed[0].classname}: ${(failed[0].reason ?? '').replace(/\.$/, '')}` : ''}. ` +
+          `Fix that and build again (what was built is kept for it), or build with --allow-shrink (HOTEL_IMAGER_BUILD_ALLOW_SHRINK=1).`,
+      );
+    }
   }
   const rebuilt = built.size;
   const builtAt = (opts.now ?? (() => new Date()))().toISOString();

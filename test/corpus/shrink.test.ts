@@ -196,3 +196,45 @@ test('items removed on purpose still leave; a row gone with its asset still ther
   assert.equal(viaEnv.status, 0, viaEnv.stderr);
   assert.ok(Object.keys(hashes(corpus)).length < Object.keys(before2).length);
 });
+
+test('items that fail for a reason not theirs (a file in the way in .staging): exit 1, their files kept; with no state to keep them, stopped before the commit', async () => {
+  const hotel = join(root, 'kit-io');
+  const corpus = join(root, 'out-io');
+  cpSync(kit, hotel, { recursive: true });
+  cpSync(out, corpus, { recursive: true });
+  const served = () => Object.fromEntries(Object.entries(hashes(corpus)).filter(([p]) => !p.startsWith('.staging/')));
+  // One item's input changes (a colour row more), so it is rebuilt; its staged files cannot be written.
+  const data = structuredClone(furnidata);
+  data.roomitemtypes.furnitype.push({ ...data.roomitemtypes.furnitype.find((r) => r.classname === 'kit_sofa_colors*3')!, id: 9999, classname: 'kit_sofa_colors*9' });
+  writeFileSync(join(hotel, 'gamedata/FurnitureData.json'), JSON.stringify(data));
+  mkdirSync(join(corpus, '.staging'), { recursive: true });
+  writeFileSync(join(corpus, '.staging', 'furni-renders'), '');
+  const sofa = readFileSync(join(corpus, 'furni-renders', 'kit_sofa_colors*3.png'));
+
+  const partly = await build(['--assets', hotel, '--out', corpus]);
+  assert.equal(partly.status, 1, partly.stderr);
+  assert.match(partly.stderr, /^exit 1: 7 classnames could not be built for a reason that is not the hotel's \(listed above\); they keep what they published before, and the next build retries them$/m);
+  assert.deepEqual(readFileSync(join(corpus, 'furni-renders', 'kit_sofa_colors*3.png')), sofa);
+  assert.equal(counts(corpus).renders, 44);
+
+  // Without the build state nothing says which files were the failed items': rather than publish a
+  // corpus without them, the build stops before its commit.
+  rmSync(join(corpus, '.hotel-imager-build.json'));
+  // (The commit above removed .staging, the file in the way with it.)
+  mkdirSync(join(corpus, '.staging'), { recursive: true });
+  writeFileSync(join(corpus, '.staging', 'furni-renders'), '');
+  const before = served();
+  const stopped = await build(['--assets', hotel, '--out', corpus]);
+  assert.equal(stopped.status, 1);
+  assert.match(
+    stopped.stderr,
+    /^build stopped before its commit, nothing in .+ was changed: it would unpublish 44 of the 44 published furni stills \(100 %, more than the 10 % a run may remove\); for example [^;]+\. \d+ failed, for example kit_bag_speck: build error: cannot create the folder .+\.staging\/furni-renders: a file is in the way \(not a folder\) \(EEXIST\)\. Remove it, or use another folder\. Fix that and build again/m,
+  );
+  assert.deepEqual(served(), before);
+
+  // The cause gone, the next build completes (and publishes the new colour row).
+  rmSync(join(corpus, '.staging', 'furni-renders'));
+  const done = await build(['--assets', hotel, '--out', corpus]);
+  assert.equal(done.status, 0, done.stderr);
+  assert.equal(counts(corpus).renders, 45);
+});
