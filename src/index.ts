@@ -178,6 +178,11 @@ export interface BuildCorpusOptions {
   furnidata?: string;
   /** The folder of furni asset files, when it is not where the layout keeps it. */
   furniDir?: string;
+  /**
+   * Go on when the build would unpublish more than 10 % of the stills, or stills whose asset file is
+   * still there (what `--allow-shrink` does); without it such a build rejects and changes nothing.
+   */
+  allowShrink?: boolean;
   /** Called as items finish: items done of the total, of which unchanged (not rebuilt). */
   onProgress?: (progress: { done: number; total: number; unchanged: number }) => void;
 }

@@ -198,6 +198,53 @@ test('convert command: summary lists failures and unreadable rows; --strict exit
   }
 });
 
+/** `hotel-imager convert` in this process: its exit code and what it printed (summary, then the verdict line). */
+async function convertCommand(args: string[]): Promise<{ code: number; printed: string; errors: string }> {
+  const saved = process.exitCode;
+  process.exitCode = undefined;
+  let printed = '';
+  let errors = '';
+  try {
+    const program = new Command().exitOverride();
+    registerConvertCommand(program, (l) => (printed += l + '\n'), (l) => (errors += l + '\n'));
+    await program.parseAsync(['node', 'hotel-imager', 'convert', ...args]);
+    return { code: Number(process.exitCode ?? 0), printed, errors };
+  } finally {
+    process.exitCode = saved;
+  }
+}
+
+test('convert exit codes: an unconverted file is exit 1 without --strict; a broken figuredata.xml is listed once; unreadable rows only with --strict', async () => {
+  const from = tmp();
+  const to = tmp();
+  try {
+    writeKitFlashLayout(from);
+    // The kit's broken_item.swf: a partial failure, exit 1 with no flag.
+    const partial = await convertCommand(['--from', from, '--to', to]);
+    assert.equal(partial.code, 1);
+    assert.match(partial.printed, /failed: 1 files could not be converted:\n  hof_furni\/broken_item\.swf: /);
+    assert.match(partial.errors, new RegExp(`^exit 1: a file was not converted \\(listed above\\); the rest is in ${to}$`, 'm'));
+
+    // Without the broken SWF only an unreadable furnidata row is left: exit 0, and 1 with --strict.
+    rmSync(join(from, 'hof_furni', 'broken_item.swf'));
+    const rows = await convertCommand(['--from', from, '--to', tmp()]);
+    assert.equal(rows.code, 0, rows.printed);
+    assert.match(rows.printed, /furnidata: 1 rows could not be read:/);
+    assert.equal((await convertCommand(['--from', from, '--to', tmp(), '--strict'])).code, 1);
+
+    // A broken figuredata.xml: the hotel is written without FigureData, exit 1, the error listed once.
+    writeFileSync(join(from, 'gamedata', 'figuredata.xml'), '<figuredata><colors><palette id="1">');
+    const broken = await convertCommand(['--from', from, '--to', join(to, 'broken')]);
+    assert.equal(broken.code, 1);
+    const failed = broken.printed.slice(broken.printed.indexOf('failed:'));
+    assert.match(failed, /^failed: 1 files could not be converted:\n  gamedata\/figuredata\.xml: [^\n]+\n$/);
+    assert.match(broken.errors, /^exit 1: a file was not converted /m);
+  } finally {
+    rmSync(from, { recursive: true, force: true });
+    rmSync(to, { recursive: true, force: true });
+  }
+});
+
 test('convert: a missing source folder is a clear error', async () => {
   await assert.rejects(convertFlashToNitro({ from: join(tmpdir(), 'no-such-hotel-imager-dir'), to: tmp() }), /not a folder/);
 });

@@ -2,6 +2,7 @@
 import { type Command } from 'commander';
 import { convertFlashToNitro, type ConvertReport } from '../convert/flash-to-nitro.js';
 import { boolean, wholeNumber } from '../settings/values.js';
+import { explainFsError, prepareWritableFolder } from '../util/fs-error.js';
 import { addOptions, EXIT_FAILED, option, readOptions } from './options.js';
 
 export const CONVERT_OPTIONS = {
@@ -15,7 +16,7 @@ export const CONVERT_OPTIONS = {
     default: 2,
     aliases: [{ flag: '--concurrency <n>' }],
   }),
-  strict: option({ flag: '--strict', env: 'HOTEL_IMAGER_CONVERT_STRICT', help: `exit with status ${EXIT_FAILED} when any file or furnidata row could not be converted`, parse: boolean, default: false }),
+  strict: option({ flag: '--strict', env: 'HOTEL_IMAGER_CONVERT_STRICT', help: `also exit with status ${EXIT_FAILED} when a furnidata row could not be read (a file that could not be converted always does)`, parse: boolean, default: false }),
 };
 
 export function printConvertSummary(r: ConvertReport, out: (line: string) => void = (l) => process.stdout.write(l + '\n')): void {
@@ -44,6 +45,12 @@ export function registerConvertCommand(
     .description('convert a Flash-era hotel folder (gamedata XML/txt, gordon/, hof_furni/) to the Nitro layout');
   addOptions(cmd, CONVERT_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, CONVERT_OPTIONS);
+    const folders = [
+      { folder: o.to, what: 'the Nitro folder to write', flag: '--to', env: CONVERT_OPTIONS.to.spec.env },
+      { folder: o.from, what: 'the Flash hotel folder', flag: '--from', env: CONVERT_OPTIONS.from.spec.env },
+    ];
+    // A read-only or foreign destination is one error before anything is read.
+    await prepareWritableFolder(folders[0]!);
     let last = 0;
     const report = await convertFlashToNitro({
       from: o.from,
@@ -56,8 +63,14 @@ export function registerConvertCommand(
           err(`convert: ${p.done}/${p.total} libraries`);
         }
       },
+    }).catch((e: unknown) => {
+      throw explainFsError(e, folders);
     });
     printConvertSummary(report, out);
-    if (o.strict && (report.failed.length > 0 || report.furnidataProblems.length > 0)) process.exitCode = EXIT_FAILED;
+    // A file left unconverted is a hotel written in part: the job partly failed.
+    if (report.failed.length > 0) {
+      err(`exit ${EXIT_FAILED}: ${report.failed.length === 1 ? 'a file was' : `${report.failed.length} files were`} not converted (listed above); the rest is in ${o.to}`);
+      process.exitCode = EXIT_FAILED;
+    } else if (o.strict && report.furnidataProblems.length > 0) process.exitCode = EXIT_FAILED;
   });
 }

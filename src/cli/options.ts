@@ -17,7 +17,7 @@ import { boolean, parseSetting, SettingError, text, type Parser } from '../setti
 
 /** Exit codes, the same in every command. */
 export const EXIT_OK = 0;
-/** The command ran and failed: it could not do its work, or (with --strict) some items failed. */
+/** The command failed or partly failed: it could not do its work, was stopped (the shrink guard), left files unconverted, or (with --strict) some items failed. */
 export const EXIT_FAILED = 1;
 /** The command was called wrongly: an unknown or missing flag, a bad value, flags that do not go together. */
 export const EXIT_USAGE = 2;

@@ -1,8 +1,9 @@
 // The hotel-imager command line, assembled: each command lives in its own file and registers itself here.
-// Exit codes, the same in every command (options.ts): 0 done; 1 the command failed (its message says
-// why; with --strict also when an item failed); 2 called wrongly (unknown flag, bad value, missing flag).
+// Exit codes, the same in every command (options.ts, README "Exit codes"): 0 done; 1 the command failed
+// or partly failed (its message says why and what to do); 2 called wrongly (unknown flag, bad value, missing flag).
 import { Command, CommanderError } from 'commander';
 import { readPackageVersion } from '../http/build-info.js';
+import { explainFsError } from '../util/fs-error.js';
 import { registerBuildCommand } from './build.js';
 import { registerConvertCommand } from './convert.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './options.js';
@@ -46,6 +47,8 @@ export function reportError(err: unknown, write: (text: string) => void = (t) =>
     write(`error: ${err.message}\n(add --help for every flag and its environment variable)\n`);
     return EXIT_USAGE;
   }
-  write(`${err instanceof Error ? err.message : String(err)}\n`);
+  // A file system error the command did not explain itself still says its cause and what to do.
+  const e = explainFsError(err);
+  write(`${e instanceof Error ? e.message : String(e)}\n`);
   return EXIT_FAILED;
 }

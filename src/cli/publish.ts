@@ -4,7 +4,8 @@ import { type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import type { PublishProgress, PublishSummary } from '../storage/publish.js';
 import { DEFAULT_GRACE_MS, DEFAULT_KEEP_PREVIOUS, DEFAULT_PUBLISH_CONCURRENCY } from '../storage/publish-settings.js';
-import { BadValueError, duration, wholeNumber, type Parser } from '../settings/values.js';
+import { SHRINK_LIMIT } from '../corpus/shrink.js';
+import { BadValueError, boolean, duration, wholeNumber, type Parser } from '../settings/values.js';
 import { parseS3Url } from '../storage/s3-settings.js';
 import { addOptions, option, readOptions } from './options.js';
 import { S3_OPTIONS, s3Settings } from './s3-options.js';
@@ -37,6 +38,13 @@ export const PUBLISH_OPTIONS = {
     parse: duration('s'),
     default: DEFAULT_GRACE_MS,
     defaultText: '1h',
+  }),
+  allowShrink: option({
+    flag: '--allow-shrink',
+    env: 'HOTEL_IMAGER_PUBLISH_ALLOW_SHRINK',
+    help: `publish even when the bucket would lose more than ${SHRINK_LIMIT * 100} % of the stills it serves (items removed on purpose)`,
+    parse: boolean,
+    default: false,
   }),
   ...S3_OPTIONS,
 };
@@ -104,6 +112,7 @@ export function registerPublishCommand(program: Command): void {
         concurrency: o.jobs,
         keepPrevious: o.keepPrevious,
         graceMs: o.grace,
+        allowShrink: o.allowShrink,
         signal: abort.signal,
         onProgress: progress.onProgress,
       });

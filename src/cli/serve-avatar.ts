@@ -12,6 +12,7 @@ import { LOG_LEVELS } from '../http/request-log.js';
 import { boolean, byteSize, mebibytes, milliseconds, oneOf, port, redisUrl, url, wholeNumber } from '../settings/values.js';
 import { addOptions, explainPortInUse, givenFlags, option, resolveOptions, UsageError, type OptionDef } from './options.js';
 import { stopOnSignals } from './shutdown.js';
+import { prepareWritableFolder } from '../util/fs-error.js';
 
 const D = defaultAvatarConfig();
 const ms = milliseconds();
@@ -121,6 +122,10 @@ export async function runAvatarService(
 ): Promise<{ url: string; close(): Promise<void> }> {
   // Before the sample kit is written or the hotel loads: a port in use is said at once.
   await checkPortFree(cfg.host, cfg.port);
+  // A cache folder the service cannot write is said at start, not as a failed write per render.
+  if (cfg.diskCacheDir !== undefined) {
+    await prepareWritableFolder({ folder: cfg.diskCacheDir, what: 'the disk image cache', flag: '--cache-dir', env: SERVE_AVATAR_OPTIONS.diskCacheDir.spec.env });
+  }
   let assetsDir = cfg.assetsDir;
   if (assetsDir === undefined) {
     assetsDir = defaultSampleKitDir();

@@ -1,5 +1,6 @@
 // `hotel-imager serve furni`: the static furniture asset service over a built corpus. Settings come
 // from flags, then environment variables, then defaults (see docs/furni-service.md).
+import { stat } from 'node:fs/promises';
 import { type Command } from 'commander';
 import { LOG_LEVELS } from '../http/request-log.js';
 import {
@@ -13,6 +14,8 @@ import {
 import { DEFAULT_HOST, describeBind } from '../http/http-server.js';
 import { DEFAULT_VARIANT_OPTIONS } from '../server/furni/variants.js';
 import { boolean, byteSize, milliseconds, oneOf, port, wholeNumber } from '../settings/values.js';
+import { isS3Url } from '../storage/s3-settings.js';
+import { explainFsError, prepareWritableFolder } from '../util/fs-error.js';
 import { addOptions, explainPortInUse, option, readOptions } from './options.js';
 import { S3_OPTIONS, s3Settings } from './s3-options.js';
 import { stopOnSignals } from './shutdown.js';
@@ -85,6 +88,25 @@ export async function runFurniService(opts: FurniServerOptions, { signals = true
   return running;
 }
 
+/**
+ * A corpus folder that does not exist is a mistake (a typo would otherwise look like a service that
+ * waits forever); an existing folder without a corpus yet is served once a build finishes there.
+ */
+async function checkCorpusFolder(corpus: string): Promise<void> {
+  const setting = `--corpus or ${SERVE_FURNI_OPTIONS.corpus.spec.env}`;
+  let s;
+  try {
+    s = await stat(corpus);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw explainFsError(e, [{ folder: corpus, what: 'the corpus folder', flag: '--corpus', env: SERVE_FURNI_OPTIONS.corpus.spec.env }]);
+    throw new Error(
+      `the corpus folder ${corpus} (${setting}) does not exist. Fix the path, or build a corpus there first ` +
+        `(hotel-imager build --assets DIR --out ${corpus}); an existing empty folder is served as soon as a build finishes in it`,
+    );
+  }
+  if (!s.isDirectory()) throw new Error(`the corpus ${corpus} (${setting}) is a file, not a folder: give the folder \`hotel-imager build --out\` wrote`);
+}
+
 /** Adds `furni` under the `serve` command group. */
 export function registerServeFurniCommand(serve: Command): void {
   const cmd = serve
@@ -92,6 +114,10 @@ export function registerServeFurniCommand(serve: Command): void {
     .description('serve a built furni corpus: /furni-renders/, /catalog-thumbs/, /hof_furni/, /healthz, /version, /metrics');
   addOptions(cmd, SERVE_FURNI_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, SERVE_FURNI_OPTIONS);
+    if (!isS3Url(o.corpus)) await checkCorpusFolder(o.corpus);
+    if (o.variants && o.variantsCacheDir) {
+      await prepareWritableFolder({ folder: o.variantsCacheDir, what: 'the variant cache folder', flag: '--variants-cache-dir', env: SERVE_FURNI_OPTIONS.variantsCacheDir.spec.env });
+    }
     await runFurniService({
       corpus: o.corpus,
       s3: s3Settings(o),

@@ -33,7 +33,8 @@ export function registerStartCommand(program: Command): void {
     const { written } = await ensureSampleKit(kit);
     process.stderr.write(`sample kit: ${kit}${written ? ' (written)' : ''}\n`);
     const corpus = join(dirname(kit), 'furni-corpus');
-    const built = await runBuild({ assets: kit, out: corpus });
+    // The sample kit is ours: a kit version with fewer items replaces the old corpus without the shrink guard.
+    const built = await runBuild({ assets: kit, out: corpus, allowShrink: true });
     process.stderr.write(
       `furni corpus: ${corpus} (${built.rebuilt} items built, ${built.unchanged} unchanged; ` +
         `${built.corpus.counts.renders} renders, ${built.corpus.counts.icons} icons, ${built.corpus.counts.bundles} bundles)\n`,

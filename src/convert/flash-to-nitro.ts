@@ -4,7 +4,7 @@
 // bundled/furniture/*.nitro, bundled/generic/group_badge.nitro). A file that cannot be converted is
 // reported and skipped; everything else is still written.
 import { readFile } from 'node:fs/promises';
-import { basename, join, relative } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { writeAssetLibrary } from '../formats/asset-library.js';
 import { readFigureSwf } from '../formats/flash/figure-library.js';
 import { readFurniSwf } from '../formats/flash/furni-library.js';
@@ -15,6 +15,7 @@ import { type FurnidataProblem } from '../formats/gamedata/furnidata-txt.js';
 import { readFurnidataAny, type FurnidataFormat } from '../formats/gamedata/furnidata-any.js';
 import { isDir, isFile } from '../hotel/files.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { explainFsError, isFsError } from '../util/fs-error.js';
 import { findFigureFolderSwfs, findFurniSwfs, isFigureLibrary, readFlashAvatarSources } from '../hotel/flash.js';
 import { readEffectSwf } from '../formats/flash/effect-library.js';
 import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
@@ -90,7 +91,13 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
   }
   const report: ConvertReport = { gamedata: [], figures: [], effects: [], furniture: [], failed: [], superseded: [], skipped: [], furnidataProblems: [] };
   const rel = (p: string) => relative(from, p) || p;
-  const fail = (source: string, e: unknown) => report.failed.push({ source: rel(source), reason: message(e) });
+  const fail = (source: string, e: unknown) => {
+    // Writing the result failed (disk full, the folder made read-only): that stops the whole
+    // conversion instead of failing every file after it the same way.
+    const written = isFsError(e) && e.path !== undefined && (resolve(e.path) + sep).startsWith(resolve(to) + sep);
+    if (written) throw e;
+    report.failed.push({ source: rel(source), reason: message(explainFsError(e)) });
+  };
 
   // Gamedata: each document on its own, so one bad file does not stop the others.
   const documents: [string, string, (text: string, file: string) => unknown][] = [
@@ -115,7 +122,8 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
     }
   }
   // The avatar documents the Nitro layout has no place for, so the converted folder renders the same.
-  if (await isFile(join(gd, 'figuredata.xml'))) {
+  // Only with a figuredata.xml that converted: a broken one is reported once, above.
+  if (report.gamedata.some((g) => g.target === join('gamedata', 'FigureData.json'))) {
     try {
       const sources = await readFlashAvatarSources(from);
       await writeFileAtomic(join(to, 'gamedata', FLASH_AVATAR_DATA_FILE), JSON.stringify(flashAvatarData(sources)));

@@ -4,6 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import { runTask, type TaskResult } from './task.js';
 import { taskClassnames, type ItemTask } from './item.js';
+import { explainFsError } from '../util/fs-error.js';
 
 /** Items in flight per runner. */
 const PER_RUNNER = 3;
@@ -33,7 +34,7 @@ async function runInThread(tasks: ItemTask[], stageDir: string, onResult: Result
       try {
         r = await runTask(t, stageDir, knownDirs);
       } catch (e) {
-        r = crashResult(t, `build error: ${(e as Error).message}`);
+        r = crashResult(t, `build error: ${(explainFsError(e) as Error).message}`);
       }
       onResult(t, r);
     }

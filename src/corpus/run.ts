@@ -17,6 +17,8 @@ import { isTempName, writeFileAtomicSync } from '../util/atomic-write.js';
 import { commitBuild, recoverCommit, stagingDir, sizeOnDisk, PENDING_FILE, type CommitHooks } from './commit.js';
 import { type PublishedFile } from './task.js';
 import { sha256Hex } from '../util/hash.js';
+import { prepareWritableFolder } from '../util/fs-error.js';
+import { publishedStills, shrinkProblem, ShrinkError } from './shrink.js';
 
 export interface BuildOptions extends LayoutOverrides {
   assets: string;
@@ -25,6 +27,8 @@ export interface BuildOptions extends LayoutOverrides {
   only?: string[];
   /** Pre-render the reserved names (contract F2.6) into the corpus: every one, the animated ones, or none (default). */
   variants?: 'all' | 'animated' | 'none';
+  /** Go on even when the build would unpublish more than SHRINK_LIMIT of the stills, or stills whose asset is still there. */
+  allowShrink?: boolean;
   /** Worker threads; default all cores. 1 builds in this thread. */
   jobs?: number;
   onProgress?: (p: BuildProgress) => void;
@@ -54,6 +58,9 @@ export interface BuildSummary {
 }
 
 const TRANSIENT = /^(worker crashed|build error|no build worker)/;
+
+/** A failure that is not the input's fault (a crashed worker, a full disk): the next build retries the item. */
+export const isRetriedFailure = (reason: string | undefined): boolean => TRANSIENT.test(reason ?? '');
 export const REPORT_FILE = 'build-report.json';
 
 /** An item built by this run (or by a killed run, in staging): its new state and whether its files are staged. */
@@ -125,7 +132,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const out = resolve(opts.out);
   const layout = await detectLayout(opts.assets, opts);
   const { data: furnidata, problems } = await readFurnidata(await readFile(layout.furnidataFile), layout.furnidataFile, layout.furnidataFormat);
-  await mkdir(out, { recursive: true });
+  // A read-only or foreign folder is reported now, before any work.
+  await prepareWritableFolder({ folder: out, what: 'the corpus folder' });
   // A commit a killed build left half done is finished before anything else looks at the corpus.
   await recoverCommit(out, CORPUS_JSON, { graceMs: opts.commitGraceMs });
   await removeTempFiles(out);
@@ -151,6 +159,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   if (selected) for (const b of selected) if (!groups.has(b)) entries.push({ classname: b, status: 'skipped', reason: layout.assetFile(b, 0) ? 'no furnidata row' : 'no furnidata row and no asset file' });
 
   const planned: Planned[] = [];
+  // Base classname → the classnames (base, `*n`) this build would publish a still for.
+  const plannedNames = new Map<string, Set<string>>();
   for (const base of [...groups.keys()].sort()) {
     const g = groups.get(base)!;
     const revision = g.revision ?? g.firstRevision;
@@ -161,10 +171,37 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
       for (const classname of names) entries.push({ classname, status: 'skipped', reason: `no asset file (looked for ${base} in ${layout.furniDir})` });
       continue;
     }
+    // The base still is published even when furnidata lists only colour rows (clients fall back to it).
+    plannedNames.set(base, new Set([base, ...names]));
     const s = statSync(assetFile);
     planned.push({ task: { base, revision, variants, baseRow: g.revision !== undefined, assetFile, layout: layout.kind, ...(opts.variants && opts.variants !== 'none' ? { prerender: opts.variants } : {}) }, size: s.size, mtimeMs: s.mtimeMs });
   }
   for (const base of layout.assetClassnames()) if (!groups.has(base) && (!selected || selected.has(base))) entries.push({ classname: base, status: 'skipped', reason: 'no furnidata row' });
+
+  // The shrink guard, before anything is built: what is served now and would not be after this build.
+  const liveFiles = readCorpusFiles(join(out, CORPUS_JSON));
+  if (!opts.allowShrink) {
+    const published = publishedStills(Object.keys(liveFiles));
+    const assetBases = new Set(layout.assetClassnames());
+    const lost: string[] = [];
+    const withAsset: string[] = [];
+    for (const cn of published) {
+      const { base } = splitClassname(cn);
+      const names = plannedNames.get(base);
+      // --only keeps the items it was not asked for as they are.
+      if (names && (names.has(cn) || (selected && !selected.has(base)))) continue;
+      lost.push(cn);
+      if (assetBases.has(base)) withAsset.push(cn);
+    }
+    const problem = shrinkProblem(published.size, lost, withAsset);
+    if (problem) {
+      throw new ShrinkError(
+        `build stopped, nothing in ${out} was changed: ${problem}. ` +
+          `Check ${layout.furnidataFile} (a half-failed export?) and ${layout.furniDir}, then build again; ` +
+          `if these items were removed on purpose, build with --allow-shrink (HOTEL_IMAGER_BUILD_ALLOW_SHRINK=1).`,
+      );
+    }
+  }
 
   const statePath = join(out, STATE_FILE);
   const state = await loadState(statePath, RENDERER_VERSION);
@@ -256,6 +293,27 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     files.push(...it.files);
     for (const r of it.results) entries.push(unchangedBases.has(base) ? { ...r, unchanged: true } : r);
   }
+  // The guard again with what was really built: items that failed for a reason that is not theirs
+  // (a full disk, crashed workers) and never published before (no state) would leave the corpus.
+  if (!opts.allowShrink) {
+    const live = publishedStills(Object.keys(liveFiles));
+    const kept = publishedStills(files.map((f) => f.path));
+    const problem = shrinkProblem(live.size, [...live].filter((cn) => !kept.has(cn)));
+    if (problem) {
+      // What was built stays in staging for the next build to reuse.
+      try {
+        writeFileAtomicSync(pendingPath, JSON.stringify({ format: 1, rendererVersion: RENDERER_VERSION, items: Object.fromEntries(built) } satisfies PendingFile));
+      } catch {
+        // only an optimisation for the rerun
+      }
+      const failed = entries.filter((e) => e.status === 'failed');
+      throw new ShrinkError(
+        `build stopped before its commit, nothing in ${out} was changed: ${problem}. ` +
+          `${failed.length} failed${failed[0] ? `, for example ${failed[0].classname}: ${(failed[0].reason ?? '').replace(/\.$/, '')}` : ''}. ` +
+          `Fix that and build again (what was built is kept for it), or build with --allow-shrink (HOTEL_IMAGER_BUILD_ALLOW_SHRINK=1).`,
+      );
+    }
+  }
   const rebuilt = built.size;
   const builtAt = (opts.now ?? (() => new Date()))().toISOString();
   const report = buildReport(entries, { rendererVersion: RENDERER_VERSION, builtAt, durationMs: Date.now() - started, layout: layout.kind, rebuilt, unchanged: unchangedBases.size });
@@ -263,7 +321,6 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
 
   // What the commit moves: staged files whose bytes differ from what is live (a staged file identical
   // to the listed, present live file is dropped, so an unchanged path is never withdrawn).
-  const liveFiles = readCorpusFiles(join(out, CORPUS_JSON));
   const moves: string[] = [];
   for (const b of built.values()) {
     if (!b.staged) continue;

@@ -2,6 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import { runTask } from './task.js';
 import { type ItemTask } from './item.js';
+import { explainFsError } from '../util/fs-error.js';
 
 if (!parentPort) throw new Error('build worker must run in a worker thread');
 const port = parentPort;
@@ -9,6 +10,9 @@ const knownDirs = new Set<string>();
 port.on('message', (msg: { id: number; task: ItemTask; stageDir: string }) => {
   runTask(msg.task, msg.stageDir, knownDirs).then(
     (result) => port.postMessage({ id: msg.id, result }),
-    (err: unknown) => port.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) }),
+    (e: unknown) => {
+      const err = explainFsError(e);
+      port.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) });
+    },
   );
 });

@@ -41,6 +41,8 @@ import { createS3Client, describeS3Error, httpStatusOf } from './s3-client.js';
 import { formatS3Url, parseS3Url, type S3Location, type S3Settings } from './s3-settings.js';
 import { sha256Hex } from '../util/hash.js';
 import { CORPUS_JSON, parseCorpusJson, type CorpusDoc } from '../formats/corpus-json.js';
+import { publishedStills, shrinkProblem, ShrinkError } from '../corpus/shrink.js';
+import { explainFsError } from '../util/fs-error.js';
 
 /** Objects above this size go up as a multipart upload (@aws-sdk/lib-storage), in parts of this size. */
 export const MULTIPART_THRESHOLD = 8 * 1024 * 1024;
@@ -61,6 +63,8 @@ export interface PublishOptions {
   onProgress?: (p: PublishProgress) => void;
   /** The clock (tests). */
   now?: () => Date;
+  /** Publish even when the bucket would lose more than SHRINK_LIMIT of its stills (items removed on purpose). */
+  allowShrink?: boolean;
   /** A client to use instead of one built from `s3` (tests count its requests). */
   client?: S3Client;
 }
@@ -120,6 +124,19 @@ export async function publishCorpus(opts: PublishOptions): Promise<PublishSummar
   try {
     const ctx: Ctx = { client, where, location, signal: opts.signal };
     const previous = await readBucketCorpus(ctx);
+    // The build's guard, again for the bucket: a folder holding part of a corpus does not empty it.
+    if (previous && !opts.allowShrink) {
+      const served = publishedStills(previous.paths);
+      const kept = publishedStills(local.files.keys());
+      const problem = shrinkProblem(served.size, [...served].filter((cn) => !kept.has(cn)));
+      if (problem) {
+        throw new ShrinkError(
+          `publish stopped, nothing in ${location} was changed: ${problem}. ` +
+            `Is ${dir} the whole corpus (a build that stopped part way, another folder)? ` +
+            `If these items were removed on purpose, publish with --allow-shrink (HOTEL_IMAGER_PUBLISH_ALLOW_SHRINK=1).`,
+        );
+      }
+    }
     const present = await listObjects(ctx);
 
     // Distinct contents, each with the first path that holds it (for its type and to read it from).
@@ -194,7 +211,8 @@ async function readLocalCorpus(dir: string): Promise<LocalCorpus> {
   try {
     bytes = await readFile(file);
   } catch (e) {
-    throw new PublishError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (build the corpus first: hotel-imager build --out ${dir})`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new PublishError(`no ${CORPUS_JSON} in ${dir} (--corpus): build the corpus there first (hotel-imager build --out ${dir}), or check the path`);
+    throw explainFsError(e, [{ folder: dir, what: 'the corpus folder', flag: '--corpus', env: 'HOTEL_IMAGER_PUBLISH_CORPUS' }]);
   }
   const files = listedFiles(bytes, file);
   return { bytes, sha256: sha256Hex(bytes), files };
@@ -219,15 +237,16 @@ function listedFiles(bytes: Buffer, name: string): Map<string, Listed> {
 }
 
 /** The bucket's current corpus.json (its hash and the contents it lists), or undefined when there is none. */
-async function readBucketCorpus(ctx: Ctx): Promise<{ sha256: string; shas: Set<string> } | undefined> {
+async function readBucketCorpus(ctx: Ctx): Promise<{ sha256: string; shas: Set<string>; paths: string[] } | undefined> {
   const bytes = await getObject(ctx, corpusJsonKey(ctx.where.prefix));
   if (!bytes) return undefined;
   const sha256 = sha256Hex(bytes);
   try {
-    return { sha256, shas: new Set([...listedFiles(bytes, `${ctx.location}corpus.json`).values()].map((f) => f.sha256)) };
+    const files = listedFiles(bytes, `${ctx.location}corpus.json`);
+    return { sha256, shas: new Set([...files.values()].map((f) => f.sha256)), paths: [...files.keys()] };
   } catch (e) {
     // Unreadable: replaced by this publish; its objects (if any) are not protected by it.
-    return { sha256, shas: new Set() };
+    return { sha256, shas: new Set(), paths: [] };
   }
 }
 

@@ -208,6 +208,8 @@ async function holdPort(): Promise<{ port: number; server: Server }> {
 test('a port in use: serve furni and serve avatar exit 1 naming the flag and the variable that move it', async () => {
   const held = await holdPort();
   try {
+    // An existing folder with no corpus yet (one that does not exist is its own error, fs-errors.test.ts).
+    mkdirSync(join(root, 'no-corpus'), { recursive: true });
     const furni = await run(['serve', 'furni', '--corpus', join(root, 'no-corpus'), '--host', '127.0.0.1', '--port', String(held.port), '--log-level', 'silent']);
     assert.equal(furni.code, FAILED);
     assert.match(furni.err, new RegExp(`^port ${held.port} \\(the furni service\\) is already in use by another program\\. Stop that program, or pick another port: hotel-imager serve furni --port <n> \\(or HOTEL_IMAGER_FURNI_PORT=<n>\\)$`, 'm'));

@@ -136,7 +136,7 @@ test('worker threads give the same files as the in-thread build', async () => {
   assert.deepEqual(s.corpus.files, main.files);
 });
 
-test('a classname dropped from furnidata leaves the corpus and its files are removed', async () => {
+test('a classname dropped from furnidata (its asset still there) leaves the corpus with allowShrink, and its files are removed', async () => {
   const assets = join(root, 'kit-drop');
   cpSync(kit, assets, { recursive: true });
   const out = join(root, 'out-drop');
@@ -146,7 +146,10 @@ test('a classname dropped from furnidata leaves the corpus and its files are rem
   const fd = readJson<{ roomitemtypes: { furnitype: { classname: string }[] } }>(fdPath);
   fd.roomitemtypes.furnitype = fd.roomitemtypes.furnitype.filter((r) => r.classname !== 'kit_crate');
   writeFileSync(fdPath, JSON.stringify(fd));
-  const s = await runBuild({ assets, out, jobs: 1, now: fixed });
+  // Without it the shrink guard stops the build (test/corpus/shrink.test.ts).
+  await assert.rejects(runBuild({ assets, out, jobs: 1, now: fixed }), /only their furnidata row is gone: kit_crate\./);
+  assert.ok(existsSync(join(out, 'furni-renders', 'kit_crate.png')));
+  const s = await runBuild({ assets, out, jobs: 1, now: fixed, allowShrink: true });
   assert.ok(!existsSync(join(out, 'furni-renders', 'kit_crate.png')));
   assert.ok(!('furni-renders/kit_crate.png' in s.corpus.files));
   assert.equal(s.report.items['kit_crate']!.status, 'skipped');

@@ -99,7 +99,8 @@ test('incremental: only changed contents are uploaded; a removed file stays for 
   delete (v2 as Record<string, Buffer>)['furni-renders/lamp*4.png'];
   await writeCorpusFixture(dir, v2);
   let from = b.seen.length;
-  const s2 = await publish(dir, prefix, { graceMs: 0 });
+  // Half the stills go (lamp): past the shrink guard's limit, so on purpose.
+  const s2 = await publish(dir, prefix, { graceMs: 0, allowShrink: true });
   assert.deepEqual(b.puts(`${prefix}/objects/`, from).sort(), [sha256(v2['furni-renders/chair.png']), sha256(v2['furni-renders/sofa.png'])].map((h) => `${prefix}/objects/${h}`).sort());
   assert.equal(s2.uploaded, 2);
   assert.equal(s2.unchanged, 2);
@@ -194,7 +195,8 @@ test('`hotel-imager publish` killed midway (SIGKILL): corpus.json is the old one
   const old = { 'furni-renders/x.png': fakePng(300, 300) };
   await writeCorpusFixture(dir, old);
   await publish(dir, prefix);
-  const next: Record<string, Buffer> = {};
+  // x stays: a corpus that lost its only still would be stopped by the shrink guard.
+  const next: Record<string, Buffer> = { ...old };
   for (let i = 0; i < 60; i++) next[`furni-renders/n${i}.png`] = fakePng(400 + i, 256);
   await writeCorpusFixture(dir, next);
   const from = b.seen.length;
@@ -232,8 +234,60 @@ test('a file that does not match corpus.json (a build running) stops the publish
   await writeFile(join(dir, 'furni-renders', 'b.png'), fakePng(3, 100));
   await assert.rejects(publish(dir, prefix), (e: unknown) => e instanceof PublishError && /b\.png: the file does not match corpus\.json/.test(e.message));
   assert.deepEqual(await listKeys(`${prefix}/corpus.json`), []);
-  await assert.rejects(publish(join(dir, 'nope'), prefix), /cannot read .*corpus\.json: ENOENT/);
+  await assert.rejects(publish(join(dir, 'nope'), prefix), /^PublishError: no corpus\.json in .*nope \(--corpus\): build the corpus there first \(hotel-imager build --out .*nope\), or check the path$/);
   await assert.rejects(publish(dir, prefix, { to: 'http://x/y' }), /not an s3:\/\/ address/);
+});
+
+test('a publish that would take more than 10 % of the stills from the bucket stops before any upload; --allow-shrink lets it through', async () => {
+  const { prefix, dir } = fresh();
+  const full: Record<string, Buffer> = { 'catalog-thumbs/item0.png': fakePng(99, 120) };
+  for (let i = 0; i < 20; i++) full[`furni-renders/item${i}.png`] = fakePng(100 + i, 200);
+  // A pre-rendered variant is not a still of its own: losing it counts for nothing.
+  full['furni-renders/item0__s32.png'] = fakePng(98, 90);
+  await writeCorpusFixture(dir, full);
+  await publish(dir, prefix);
+  // 2 of 20 (10 %) may go.
+  const fewer = { ...full };
+  for (const i of [18, 19]) delete fewer[`furni-renders/item${i}.png`];
+  delete fewer['furni-renders/item0__s32.png'];
+  await writeCorpusFixture(dir, fewer);
+  await publish(dir, prefix);
+  assert.equal(await getText(`${prefix}/corpus.json`), corpusJson(fewer));
+
+  // 3 of the 18 left (a build that stopped part way): stopped, the bucket untouched.
+  const part = { ...fewer };
+  for (const i of [0, 1, 2]) delete part[`furni-renders/item${i}.png`];
+  await writeCorpusFixture(dir, part);
+  const keys = await listKeys(`${prefix}/`);
+  const from = b.seen.length;
+  const expected =
+    /^ShrinkError: publish stopped, nothing in s3:\/\/furni-test\/t\d+\/ was changed: it would unpublish 3 of the 18 published furni stills \(16\.7 %, more than the 10 % a run may remove\); for example item0, item1, item2\. Is .+ the whole corpus \(a build that stopped part way, another folder\)\? If these items were removed on purpose, publish with --allow-shrink \(HOTEL_IMAGER_PUBLISH_ALLOW_SHRINK=1\)\.$/;
+  await assert.rejects(publish(dir, prefix), expected);
+  assert.deepEqual(b.puts(`${prefix}/`, from), []);
+  assert.deepEqual(b.seen.slice(from).filter((r) => r.method === 'DELETE' || r.method === 'POST'), []);
+  assert.deepEqual(await listKeys(`${prefix}/`), keys);
+  assert.equal(await getText(`${prefix}/corpus.json`), corpusJson(fewer));
+
+  // The command: exit 1 with the same sentence; with --allow-shrink the smaller corpus is published.
+  // Spawned, not spawnSync: the store runs in this process and must keep answering.
+  const cli = (extra: string[]) =>
+    new Promise<{ status: number | null; stderr: string }>((done) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli/main.ts', 'publish', '--corpus', dir, '--to', b.url(prefix), '--s3-endpoint', b.endpoint, '--s3-force-path-style', ...extra],
+        { env: { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' }, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('exit', (status) => done({ status, stderr }));
+    });
+  const stopped = await cli([]);
+  assert.equal(stopped.status, 1);
+  assert.match(stopped.stderr, /^publish stopped, nothing in s3:\/\/furni-test\/t\d+\/ was changed: it would unpublish 3 of the 18 /m);
+  assert.equal(await getText(`${prefix}/corpus.json`), corpusJson(fewer));
+  const allowed = await cli(['--allow-shrink']);
+  assert.equal(allowed.status, 0, allowed.stderr);
+  assert.equal(await getText(`${prefix}/corpus.json`), corpusJson(part));
 });
 
 test('an object over the multipart threshold goes up in parts (lib-storage) and comes back whole', async () => {
