@@ -96,7 +96,7 @@ interface Planned {
 // sync stat skips the thread-pool round trip that dominates an unchanged rebuild.
 function fileMatches(dir: string, f: PublishedFile): boolean {
   const s = statSync(join(dir, f.path), { throwIfNoEntry: false });
-  return s !== undefined && s.isFile() && s.size === f.size;
+  return s?.isFile() === true && s.size === f.size;
 }
 
 /** A staged file still holds exactly the bytes recorded for it. */

@@ -244,7 +244,7 @@ async function readBucketCorpus(ctx: Ctx): Promise<{ sha256: string; shas: Set<s
   try {
     const files = listedFiles(bytes, `${ctx.location}corpus.json`);
     return { sha256, shas: new Set([...files.values()].map((f) => f.sha256)), paths: [...files.keys()] };
-  } catch (e) {
+  } catch {
     // Unreadable: replaced by this publish; its objects (if any) are not protected by it.
     return { sha256, shas: new Set(), paths: [] };
   }

@@ -73,7 +73,7 @@ function onReadOnly(dir: string, args: string[]): { status: number | null; stder
 test('a read-only file system is named as such (Node says ENOENT for it): build --out, convert --to, sample-kit --out, serve avatar --cache-dir', (t) => {
   const ro = join(root, 'ro');
   const probe = onReadOnly(ro, ['--version']);
-  if (!probe || probe.status !== 0) return t.skip(`cannot mount a read-only tmpfs in a private mount namespace here (${probe?.stderr.trim() || 'unshare failed'})`);
+  if (probe?.status !== 0) return t.skip(`cannot mount a read-only tmpfs in a private mount namespace here (${probe?.stderr.trim() || 'unshare failed'})`);
   const readOnly = /: the file system is read-only \(EROFS(; Node reported ENOENT)?\)\. Mount it read-write, or give (--out|--to|--cache-dir) another folder on a writable file system\.$/m;
 
   // The folder itself on the read-only mount, and a folder to create under it (Node's recursive mkdir reports ENOENT).
