@@ -3,7 +3,8 @@ import { type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runBuild, type BuildProgress, type BuildSummary } from '../corpus/run.js';
 import { boolean, oneOf, wholeNumber } from '../settings/values.js';
-import { addOptions, EXIT_FAILED, option, readOptions } from './options.js';
+import { setDecodeBudget } from '../util/decode-budget.js';
+import { addOptions, DECODE_BUDGET_OPTION, EXIT_FAILED, option, readOptions } from './options.js';
 
 export const BUILD_OPTIONS = {
   assets: option({ flag: '--assets <dir>', env: 'HOTEL_IMAGER_BUILD_ASSETS', help: 'hotel asset folder (Nitro: gamedata/ + bundled/furniture/; Flash: gamedata/ + hof_furni/)', required: true }),
@@ -26,6 +27,7 @@ export const BUILD_OPTIONS = {
     parse: oneOf(['all', 'animated', 'none'] as const),
     default: 'none',
   }),
+  decodeBudget: DECODE_BUDGET_OPTION,
 };
 
 function progressReporter(): { onProgress: (p: BuildProgress) => void; stop: () => void } {
@@ -80,6 +82,7 @@ export function registerBuildCommand(program: Command): void {
     .description('build the furni corpus (renders, catalogue icons, bundles, corpus.json) from a hotel asset folder');
   addOptions(cmd, BUILD_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, BUILD_OPTIONS);
+    setDecodeBudget(o.decodeBudget);
     const progress = progressReporter();
     let summary: BuildSummary;
     try {

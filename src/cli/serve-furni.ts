@@ -13,7 +13,8 @@ import {
 import { DEFAULT_HOST, describeBind } from '../server/http-server.js';
 import { DEFAULT_VARIANT_OPTIONS } from '../server/furni/variants.js';
 import { boolean, byteSize, milliseconds, oneOf, port, wholeNumber } from '../settings/values.js';
-import { addOptions, explainPortInUse, option, readOptions } from './options.js';
+import { setDecodeBudget } from '../util/decode-budget.js';
+import { addOptions, DECODE_BUDGET_OPTION, explainPortInUse, option, readOptions } from './options.js';
 import { S3_OPTIONS, s3Settings } from './s3-options.js';
 import { stopOnSignals } from './shutdown.js';
 
@@ -64,6 +65,7 @@ export const SERVE_FURNI_OPTIONS = {
     parse: boolean,
     default: false,
   }),
+  decodeBudget: DECODE_BUDGET_OPTION,
   ...S3_OPTIONS,
 };
 
@@ -92,6 +94,7 @@ export function registerServeFurniCommand(serve: Command): void {
     .description('serve a built furni corpus: /furni-renders/, /catalog-thumbs/, /hof_furni/, /healthz, /version, /metrics');
   addOptions(cmd, SERVE_FURNI_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, SERVE_FURNI_OPTIONS);
+    setDecodeBudget(o.decodeBudget);
     await runFurniService({
       corpus: o.corpus,
       s3: s3Settings(o),

@@ -2,8 +2,9 @@
 // u32 data length, compressed data. Same layout as the bundles real Nitro hotels serve. The data is
 // a zlib stream, or in some real bundles (posters) a gzip member: the client's inflater (pako) tells
 // them apart by the header, and so do we. We write zlib (gzip only to reproduce such bundles).
-import { deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { FormatError } from './errors.js';
+import { decodeBudget, describeBytes, InflateBudgetError, inflateWithin, overBudget } from '../util/decode-budget.js';
 
 export class NitroBundleError extends FormatError {
   constructor(file: string, reason: string, offset?: number) {
@@ -23,6 +24,8 @@ export function readNitroBundle(buf: Uint8Array, file = '<buffer>', only?: (name
   if (b.length < 2) throw new NitroBundleError(file, 'truncated: no file count', 0);
   const count = b.readUInt16BE(0);
   if (count === 0) throw new NitroBundleError(file, 'bad file count 0', 0);
+  const budget = decodeBudget();
+  if (count > budget.members) throw new NitroBundleError(file, overBudget(`its count of ${count} files`, `${budget.members} files a bundle`), 0);
   let o = 2;
   const files = new Map<string, Buffer>();
   for (let i = 0; i < count; i++) {
@@ -48,8 +51,9 @@ export function readNitroBundle(buf: Uint8Array, file = '<buffer>', only?: (name
     const packed = b.subarray(o, o + dataLength);
     const gzip = isGzip(packed);
     try {
-      data = gzip ? gunzipSync(packed) : inflateSync(packed);
+      data = inflateWithin(packed, budget.bytes, gzip);
     } catch (e) {
+      if (e instanceof InflateBudgetError) throw new NitroBundleError(file, overBudget(`${name} inflated`, `${describeBytes(budget.bytes)} a member`), o);
       throw new NitroBundleError(file, `data of ${name} (${gzip ? 'gzip' : 'zlib'}) does not inflate: ${(e as Error).message}`, o);
     }
     o += dataLength;

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readAssetLibrary, readAssetNames, type AssetLibrary } from '../formats/asset-library.js';
+import { checkAssetCount, readAssetLibrary, readAssetNames, type AssetLibrary } from '../formats/asset-library.js';
 import type { AvatarActionsDoc, AvatarDocuments, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import type { EffectAnimationJson, EffectMapDoc } from '../formats/gamedata/effect-types.js';
 import { readNitroBundle } from '../formats/nitro-container.js';
@@ -252,7 +252,7 @@ async function readNitroEffects(assetsDir: string): Promise<{ sources?: EffectSo
   const present = new Set((await readdir(effectDir)).filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -'.nitro'.length)));
   const wanted = [...new Set(map.effects.map((e) => String(e?.lib ?? '')).filter((l) => present.has(l)))];
   const { read, problems } = await scanLibraries('effect', wanted.map((l) => [l, join(effectDir, `${l}.nitro`)]), async (bytes, file) => {
-    const json = [...readNitroBundle(bytes, file, (n) => n.endsWith('.json')).values()][0];
+    const [member, json] = [...readNitroBundle(bytes, file, (n) => n.endsWith('.json')).entries()][0] ?? [];
     if (!json) throw new Error(`nitro bundle ${file}: no .json document inside`);
     let doc: { animations?: Record<string, EffectAnimationJson>; assets?: object; aliases?: object };
     try {
@@ -260,6 +260,7 @@ async function readNitroEffects(assetsDir: string): Promise<{ sources?: EffectSo
     } catch (e) {
       throw new Error(`nitro bundle ${file}: its JSON document is not valid: ${message(e)}`);
     }
+    checkAssetCount(doc, file, member!);
     if (!doc?.animations || typeof doc.animations !== 'object') throw new Error(`nitro bundle ${file}: its JSON document has no animations`);
     return { animations: doc.animations, assetNames: [...Object.keys(doc.assets ?? {}), ...Object.keys(doc.aliases ?? {})] };
   });
@@ -270,11 +271,20 @@ async function readNitroEffects(assetsDir: string): Promise<{ sources?: EffectSo
  * Reads a library by name from the files recorded when the folder was read, parsed as its layout and
  * kind store it. Bytes other than the recorded ones (or a file gone) throw `LibraryChangedError`.
  */
-export function libraryLoader(layout: AvatarSources['layout'], kind: LibraryProblem['kind'], libraries: readonly LibraryFile[]): (name: string) => Promise<AssetLibrary> {
+export function libraryLoader(
+  layout: AvatarSources['layout'],
+  kind: LibraryProblem['kind'],
+  libraries: readonly LibraryFile[],
+  problems: readonly LibraryProblem[] = [],
+): (name: string) => Promise<AssetLibrary> {
   const byName = new Map(libraries.map((l) => [l.name, l]));
+  // A library refused when the folder was read is not read again (a bomb would cost its budget per render).
+  const refused = new Map(problems.filter((p) => p.kind === kind && p.digest !== '').map((p) => [`${p.library}\0${p.digest}`, p.error]));
   return async (name) => {
     const lib = byName.get(name);
     if (!lib) throw new Error(`no ${kind} library ${name}`);
+    const error = refused.get(`${name}\0${lib.digest}`);
+    if (error !== undefined) throw new Error(error);
     let bytes: Buffer;
     try {
       bytes = await readFile(lib.file);

@@ -6,6 +6,7 @@ import { readBuildInfo, readPackageVersion } from '../build-info.js';
 import { openBadges, type BadgeRoutes } from '../badge/index.js';
 import { localUrl } from '../http-server.js';
 import { stdoutLineStream } from '../log-stream.js';
+import { setDecodeBudget } from '../../util/decode-budget.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
 import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from './hotel-reload.js';
@@ -62,6 +63,7 @@ export async function openAvatarService(
   opts: OpenAvatarServiceOptions = {},
 ): Promise<AvatarServiceInstance> {
   const startedAt = Date.now();
+  setDecodeBudget(config.decodeBudgetBytes);
   // The folder is read once, here; every render worker builds its hotel from this reading.
   const signature = await avatarFolderSignature(config.assetsDir);
   const snapshot = await scanAvatarHotel(config.assetsDir);
