@@ -3,7 +3,7 @@ import { type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runBuild, type BuildProgress, type BuildSummary } from '../corpus/run.js';
 import { boolean, oneOf, wholeNumber } from '../settings/values.js';
-import { setDecodeBudget } from '../util/decode-budget.js';
+import { setDecodeBudget } from '../imaging/decode-budget.js';
 import { addOptions, DECODE_BUDGET_OPTION, EXIT_FAILED, option, readOptions } from './options.js';
 
 export const BUILD_OPTIONS = {

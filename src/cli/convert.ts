@@ -2,7 +2,7 @@
 import { type Command } from 'commander';
 import { convertFlashToNitro, type ConvertReport } from '../convert/flash-to-nitro.js';
 import { boolean, wholeNumber } from '../settings/values.js';
-import { setDecodeBudget } from '../util/decode-budget.js';
+import { setDecodeBudget } from '../imaging/decode-budget.js';
 import { addOptions, DECODE_BUDGET_OPTION, EXIT_FAILED, option, readOptions } from './options.js';
 
 export const CONVERT_OPTIONS = {

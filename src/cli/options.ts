@@ -14,7 +14,7 @@
 // Bad values, from a flag or a variable, are a UsageError in the one sentence shape of values.ts.
 import { type Command, Option } from 'commander';
 import { boolean, byteSizeAtLeast, parseSetting, SettingError, text, type Parser } from '../settings/values.js';
-import { DEFAULT_DECODE_BUDGET_BYTES } from '../util/decode-budget.js';
+import { DEFAULT_DECODE_BUDGET_BYTES } from '../imaging/decode-budget.js';
 
 /** Exit codes, the same in every command. */
 export const EXIT_OK = 0;

@@ -13,7 +13,7 @@ import {
 import { DEFAULT_HOST, describeBind } from '../server/http-server.js';
 import { DEFAULT_VARIANT_OPTIONS } from '../server/furni/variants.js';
 import { boolean, byteSize, milliseconds, oneOf, port, wholeNumber } from '../settings/values.js';
-import { setDecodeBudget } from '../util/decode-budget.js';
+import { setDecodeBudget } from '../imaging/decode-budget.js';
 import { addOptions, DECODE_BUDGET_OPTION, explainPortInUse, option, readOptions } from './options.js';
 import { S3_OPTIONS, s3Settings } from './s3-options.js';
 import { stopOnSignals } from './shutdown.js';

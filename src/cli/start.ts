@@ -9,7 +9,7 @@ import { defaultAvatarConfig } from '../server/avatar/config.js';
 import { DEFAULT_FURNI_PORT } from '../server/furni/index.js';
 import { DEFAULT_HOST } from '../server/http-server.js';
 import { port } from '../settings/values.js';
-import { setDecodeBudget } from '../util/decode-budget.js';
+import { setDecodeBudget } from '../imaging/decode-budget.js';
 import { addOptions, DECODE_BUDGET_OPTION, explainPortInUse, option, readOptions } from './options.js';
 import { avatarConfigFromFlags, defaultSampleKitDir, runAvatarService } from './serve-avatar.js';
 import { runFurniService } from './serve-furni.js';

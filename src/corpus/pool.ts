@@ -2,7 +2,7 @@
 // in flight so its thread computes while image encoding waits on libvips. A crashed worker fails only
 // the items it held and is replaced.
 import { Worker } from 'node:worker_threads';
-import { decodeBudget } from '../util/decode-budget.js';
+import { decodeBudget } from '../imaging/decode-budget.js';
 import { runTask, type TaskResult } from './task.js';
 import { taskClassnames, type ItemTask } from './item.js';
 

@@ -16,6 +16,7 @@ import { corpusIndex, buildReport, type ReportEntry, type BuildReport, type Corp
 import { isTempName, writeFileAtomicSync } from '../util/atomic-write.js';
 import { commitBuild, recoverCommit, stagingDir, sizeOnDisk, PENDING_FILE, type CommitHooks } from './commit.js';
 import { type PublishedFile } from './task.js';
+import { unsafeNameMessage, unsafeNameReason } from '../util/safe-name.js';
 import { sha256Hex } from '../util/hash.js';
 
 export interface BuildOptions extends LayoutOverrides {
@@ -136,6 +137,12 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   // Legacy furnidata rows that could not be read are reported under their line number.
   for (const p of problems) entries.push({ classname: `furnidata line ${p.line}`, status: 'skipped', reason: `unreadable furnidata row: ${p.reason} (${p.excerpt})` });
   for (const { row } of allFurniRows(furnidata)) {
+    // A classname becomes file names in the corpus (furni-renders/<cn>.png, hof_furni/<rev>/<cn>.bundle).
+    const unsafe = unsafeNameReason(row.classname);
+    if (unsafe) {
+      entries.push({ classname: row.classname, status: 'skipped', reason: unsafeNameMessage('classname', row.classname, unsafe) });
+      continue;
+    }
     const { base, colorId } = splitClassname(row.classname);
     if (row.classname.includes('*') && colorId === undefined) {
       entries.push({ classname: row.classname, status: 'skipped', reason: 'invalid colour suffix (expected <classname>*<number>)' });

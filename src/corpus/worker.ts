@@ -1,6 +1,6 @@
 // Worker thread entry: builds the items the pool sends, one at a time.
 import { parentPort, workerData } from 'node:worker_threads';
-import { setDecodeBudget } from '../util/decode-budget.js';
+import { setDecodeBudget } from '../imaging/decode-budget.js';
 import { runTask } from './task.js';
 import { type ItemTask } from './item.js';
 

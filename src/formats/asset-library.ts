@@ -6,7 +6,7 @@ import { encodePngCompact } from '../imaging/png-compact.js';
 import { FormatError } from './errors.js';
 import { readNitroBundle, writeNitroBundle, type NitroWriteOptions } from './nitro-container.js';
 import { type NitroAssetData, type NitroSpriteFrame } from './nitro-asset-types.js';
-import { decodeBudget, overBudget } from '../util/decode-budget.js';
+import { decodeBudget, overBudget } from '../imaging/decode-budget.js';
 
 const keyCount = (o: unknown): number => (o && typeof o === 'object' ? Object.keys(o).length : 0);
 

@@ -4,7 +4,8 @@
 // them apart by the header, and so do we. We write zlib (gzip only to reproduce such bundles).
 import { deflateSync, gzipSync } from 'node:zlib';
 import { FormatError } from './errors.js';
-import { decodeBudget, describeBytes, InflateBudgetError, inflateWithin, overBudget } from '../util/decode-budget.js';
+import { unsafeNameMessage, unsafeNameReason } from '../util/safe-name.js';
+import { decodeBudget, describeBytes, InflateBudgetError, inflateWithin, overBudget } from '../imaging/decode-budget.js';
 
 export class NitroBundleError extends FormatError {
   constructor(file: string, reason: string, offset?: number) {
@@ -36,6 +37,8 @@ export function readNitroBundle(buf: Uint8Array, file = '<buffer>', only?: (name
       throw new NitroBundleError(file, `name length ${nameLength} of file ${i + 1} runs past the end`, o - 2);
     }
     const name = b.toString('latin1', o, o + nameLength);
+    const unsafe = unsafeNameReason(name);
+    if (unsafe) throw new NitroBundleError(file, unsafeNameMessage(`file ${i + 1} of ${count}, named`, name, unsafe), o - 2);
     o += nameLength;
     if (o + 4 > b.length) throw new NitroBundleError(file, `truncated: ${name} has no data length`, o);
     const dataLength = b.readUInt32BE(o);
@@ -80,6 +83,8 @@ export function frameNitroBundle(packed: [string, Uint8Array][]): Buffer {
   const parts: Uint8Array[] = [];
   for (const [name, z] of packed) {
     if (!/^[\x20-\x7e]+$/.test(name) || name.length > 0xffff) throw new RangeError(`invalid bundle file name ${JSON.stringify(name)}`);
+    const unsafe = unsafeNameReason(name);
+    if (unsafe) throw new RangeError(unsafeNameMessage('bundle file name', name, unsafe));
     const head = Buffer.alloc(2 + name.length + 4);
     head.writeUInt16BE(name.length, 0);
     head.write(name, 2, 'latin1');

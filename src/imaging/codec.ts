@@ -2,7 +2,7 @@
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { type RgbaImage } from './image.js';
 import { decodePngSync, isPng } from './png.js';
-import { decodeBudget, overBudget } from '../util/decode-budget.js';
+import { decodeBudget, overBudget } from './decode-budget.js';
 
 // One libvips thread per call: our callers already run in parallel (worker threads, request handlers).
 sharp.concurrency(1);

@@ -5,7 +5,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { type RgbaImage } from './image.js';
 import { PNG_SIGNATURE } from './png-chunks.js';
-import { decodeBudget, inflateWithin, overBudget } from '../util/decode-budget.js';
+import { decodeBudget, inflateWithin, overBudget } from './decode-budget.js';
 
 export function isPng(buf: Uint8Array): boolean {
   return buf.length >= 8 && Buffer.from(buf.buffer, buf.byteOffset, 8).equals(PNG_SIGNATURE);

@@ -2,7 +2,7 @@
 import { type RgbaImage, createImage } from '../../imaging/image.js';
 import { decodeImage } from '../../imaging/codec.js';
 import { SwfFormatError } from './swf-error.js';
-import { decodeBudget, describeBytes, InflateBudgetError, inflateWithin, overBudget } from '../../util/decode-budget.js';
+import { decodeBudget, describeBytes, InflateBudgetError, inflateWithin, overBudget } from '../../imaging/decode-budget.js';
 
 export const TAG_DEFINE_BITS_LOSSLESS = 20;
 export const TAG_DEFINE_BITS_LOSSLESS2 = 36;

@@ -3,7 +3,7 @@
 import { decompressSync as lzmaDecompress } from '@napi-rs/lzma/lzma';
 import { type RgbaImage } from '../../imaging/image.js';
 import { SwfFormatError } from './swf-error.js';
-import { decodeBudget, describeBytes, overBudget } from '../../util/decode-budget.js';
+import { decodeBudget, describeBytes, overBudget } from '../../imaging/decode-budget.js';
 import {
   TAG_DEFINE_BITS_JPEG2,
   TAG_DEFINE_BITS_JPEG3,

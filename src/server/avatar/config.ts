@@ -2,7 +2,7 @@
 // flags and environment variables (src/cli/serve-avatar.ts); every setting is in docs/avatar-service.md.
 import { availableParallelism } from 'node:os';
 import { BadValueError, milliseconds, parseSetting, port, redisUrl, url, wholeNumber, type Parser } from '../../settings/values.js';
-import { DEFAULT_DECODE_BUDGET_BYTES } from '../../util/decode-budget.js';
+import { DEFAULT_DECODE_BUDGET_BYTES } from '../../imaging/decode-budget.js';
 import { DEFAULT_HOST } from '../http-server.js';
 import { type LogLevel } from '../request-log.js';
 import { DEFAULT_USER_TIMEOUT_MS } from './user-lookup.js';

@@ -6,7 +6,7 @@ import { readBuildInfo, readPackageVersion } from '../build-info.js';
 import { openBadges, type BadgeRoutes } from '../badge/index.js';
 import { localUrl } from '../http-server.js';
 import { stdoutLineStream } from '../log-stream.js';
-import { setDecodeBudget } from '../../util/decode-budget.js';
+import { setDecodeBudget } from '../../imaging/decode-budget.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
 import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from './hotel-reload.js';

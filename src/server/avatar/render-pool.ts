@@ -8,7 +8,7 @@
 // planned with, and a generation is dropped from the workers once no job of it is left.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { decodeBudget } from '../../util/decode-budget.js';
+import { decodeBudget } from '../../imaging/decode-budget.js';
 import { type AvatarRequest } from '../../avatar/request.js';
 import { type HotelLoad, type PoolMessage, type RenderJob, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
 

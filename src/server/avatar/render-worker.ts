@@ -8,7 +8,7 @@ import {
   type AvatarHotel, type LibraryCache,
 } from '../../avatar/index.js';
 import { ImageScratch } from '../../imaging/image.js';
-import { setDecodeBudget } from '../../util/decode-budget.js';
+import { setDecodeBudget } from '../../imaging/decode-budget.js';
 import { transferableBytes } from './transfer.js';
 import { type HotelLoad, type PoolMessage, type RenderJob, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
 
