@@ -14,7 +14,7 @@ const keyCount = (o: unknown): number => (o && typeof o === 'object' ? Object.ke
 export function checkAssetCount(data: { assets?: unknown; aliases?: unknown; spritesheet?: { frames?: unknown } } | null | undefined, file: string, member: string): void {
   const count = keyCount(data?.assets) + keyCount(data?.aliases) + keyCount(data?.spritesheet?.frames);
   const { assets } = decodeBudget();
-  if (count > assets) throw new FormatError('nitro bundle', file, overBudget(`${member} with ${count} assets, aliases and frames`, `${assets} a library`));
+  if (count > assets) throw new FormatError('nitro bundle', file, overBudget(`${member} with ${count} assets, aliases and frames`, `${assets} a library`, true));
 }
 
 export interface AssetLibrary {

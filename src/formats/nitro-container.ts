@@ -26,7 +26,7 @@ export function readNitroBundle(buf: Uint8Array, file = '<buffer>', only?: (name
   const count = b.readUInt16BE(0);
   if (count === 0) throw new NitroBundleError(file, 'bad file count 0', 0);
   const budget = decodeBudget();
-  if (count > budget.members) throw new NitroBundleError(file, overBudget(`its count of ${count} files`, `${budget.members} files a bundle`), 0);
+  if (count > budget.members) throw new NitroBundleError(file, overBudget(`its count of ${count} files`, `${budget.members} files a bundle`, true), 0);
   let o = 2;
   const files = new Map<string, Buffer>();
   for (let i = 0; i < count; i++) {

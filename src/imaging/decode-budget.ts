@@ -56,9 +56,13 @@ export function describeBytes(n: number): string {
   return `${n} bytes`;
 }
 
-/** The reason a thing over budget is refused: `what` names it ("hair.json inflated"), `limit` the bound it passed. */
-export function overBudget(what: string, limit: string): string {
-  return `${what} is over the decode budget (${limit}); refused. Raise ${DECODE_BUDGET_SETTING} only if the file is genuine`;
+/**
+ * The reason a thing over budget is refused: `what` names it ("hair.json inflated"), `limit` the bound it
+ * passed. Bytes and pixels follow the operator's setting; the counts are fixed (`count`), far above any real library.
+ */
+export function overBudget(what: string, limit: string, count = false): string {
+  const fix = count ? 'no real asset library comes near it' : `raise ${DECODE_BUDGET_SETTING} only if the file is genuine`;
+  return `${what} is over the decode budget (${limit}); refused: ${fix}`;
 }
 
 /** Inflating passed its cap; what was inflated so far is dropped. */

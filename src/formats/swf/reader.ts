@@ -107,7 +107,7 @@ export function readSwfTags(data: Buffer, file = '<buffer>'): { version: number;
   const { assets } = decodeBudget();
   while (pos < data.length) {
     const offset = pos;
-    if (tags.length >= assets) throw new SwfFormatError(file, overBudget(`its tag count (more than ${assets})`, `${assets} assets a library`), offset);
+    if (tags.length >= assets) throw new SwfFormatError(file, overBudget(`its tag count (more than ${assets})`, `${assets} assets a library`, true), offset);
     if (pos + 2 > data.length) throw new SwfFormatError(file, 'truncated tag header', pos);
     const head = data.readUInt16LE(pos);
     pos += 2;
@@ -165,7 +165,7 @@ export async function readSwf(input: Uint8Array, file = '<buffer>', opts: { imag
       }
       case TAG_SYMBOL_CLASS:
         symbols.push(...readSymbolClass(body, file, bodyOffset));
-        if (symbols.length > decodeBudget().assets) throw new SwfFormatError(file, overBudget(`its ${symbols.length} symbols`, `${decodeBudget().assets} assets a library`), tag.offset);
+        if (symbols.length > decodeBudget().assets) throw new SwfFormatError(file, overBudget(`its ${symbols.length} symbols`, `${decodeBudget().assets} assets a library`, true), tag.offset);
         break;
       default:
         break; // shapes, sprites, frames, scripts: not needed for asset libraries
