@@ -4,7 +4,8 @@ import cliProgress from 'cli-progress';
 import { runBuild, type BuildProgress, type BuildSummary } from '../corpus/run.js';
 import { boolean, oneOf, wholeNumber } from '../settings/values.js';
 import { setDecodeBudget } from '../imaging/decode-budget.js';
-import { addOptions, DECODE_BUDGET_OPTION, EXIT_FAILED, option, readOptions } from './options.js';
+import { setFollowOutsideLinks } from '../hotel/files.js';
+import { addOptions, DECODE_BUDGET_OPTION, EXIT_FAILED, FOLLOW_SYMLINKS_OPTION, option, readOptions } from './options.js';
 
 export const BUILD_OPTIONS = {
   assets: option({ flag: '--assets <dir>', env: 'HOTEL_IMAGER_BUILD_ASSETS', help: 'hotel asset folder (Nitro: gamedata/ + bundled/furniture/; Flash: gamedata/ + hof_furni/)', required: true }),
@@ -28,6 +29,7 @@ export const BUILD_OPTIONS = {
     default: 'none',
   }),
   decodeBudget: DECODE_BUDGET_OPTION,
+  followSymlinks: FOLLOW_SYMLINKS_OPTION,
 };
 
 function progressReporter(): { onProgress: (p: BuildProgress) => void; stop: () => void } {
@@ -83,6 +85,7 @@ export function registerBuildCommand(program: Command): void {
   addOptions(cmd, BUILD_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, BUILD_OPTIONS);
     setDecodeBudget(o.decodeBudget);
+    setFollowOutsideLinks(o.followSymlinks);
     const progress = progressReporter();
     let summary: BuildSummary;
     try {

@@ -3,7 +3,8 @@ import { type Command } from 'commander';
 import { convertFlashToNitro, type ConvertReport } from '../convert/flash-to-nitro.js';
 import { boolean, wholeNumber } from '../settings/values.js';
 import { setDecodeBudget } from '../imaging/decode-budget.js';
-import { addOptions, DECODE_BUDGET_OPTION, EXIT_FAILED, option, readOptions } from './options.js';
+import { setFollowOutsideLinks } from '../hotel/files.js';
+import { addOptions, DECODE_BUDGET_OPTION, EXIT_FAILED, FOLLOW_SYMLINKS_OPTION, option, readOptions } from './options.js';
 
 export const CONVERT_OPTIONS = {
   from: option({ flag: '--from <dir>', env: 'HOTEL_IMAGER_CONVERT_FROM', help: 'Flash layout folder: gamedata/, gordon/ (figure SWFs), hof_furni/[<revision>/]*.swf', required: true }),
@@ -18,6 +19,7 @@ export const CONVERT_OPTIONS = {
   }),
   strict: option({ flag: '--strict', env: 'HOTEL_IMAGER_CONVERT_STRICT', help: `exit with status ${EXIT_FAILED} when any file or furnidata row could not be converted`, parse: boolean, default: false }),
   decodeBudget: DECODE_BUDGET_OPTION,
+  followSymlinks: FOLLOW_SYMLINKS_OPTION,
 };
 
 export function printConvertSummary(r: ConvertReport, out: (line: string) => void = (l) => process.stdout.write(l + '\n')): void {
@@ -47,6 +49,7 @@ export function registerConvertCommand(
   addOptions(cmd, CONVERT_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, CONVERT_OPTIONS);
     setDecodeBudget(o.decodeBudget);
+    setFollowOutsideLinks(o.followSymlinks);
     let last = 0;
     const report = await convertFlashToNitro({
       from: o.from,

@@ -93,6 +93,15 @@ export const DECODE_BUDGET_OPTION = option({
   defaultText: '64M',
 });
 
+/** Symbolic links that lead out of the asset folder (src/hotel/files.ts says why they are refused by default). */
+export const FOLLOW_SYMLINKS_OPTION = option({
+  flag: '--follow-symlinks',
+  env: 'HOTEL_IMAGER_FOLLOW_SYMLINKS',
+  help: 'follow symbolic links in the asset folder that lead out of it (refused by default: a downloaded pack could link to any file of this machine)',
+  parse: boolean,
+  default: false,
+});
+
 export const OLDER_NAMES_HEADING = 'Older names (still accepted, will be removed in a later major version):';
 
 /** Registers every option of the table on `cmd` (with its variable, so --help lists it) and its aliases. */

@@ -4,9 +4,10 @@
 import { readFile, readdir, unlink, mkdir } from 'node:fs/promises';
 import { statSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { RENDERER_VERSION } from '../furni/version.js';
 import { allFurniRows, splitClassname } from '../formats/furnidata.js';
+import { checkInsideFolder, readAssetFile } from '../hotel/files.js';
 import { detectLayout, readFurnidata, type LayoutOverrides } from '../hotel/furni.js';
 import { type ItemTask, type ClassnameResult, rendersDir, thumbsDir, bundlesDir } from './item.js';
 import { runTasks } from './pool.js';
@@ -125,7 +126,9 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const started = Date.now();
   const out = resolve(opts.out);
   const layout = await detectLayout(opts.assets, opts);
-  const { data: furnidata, problems } = await readFurnidata(await readFile(layout.furnidataFile), layout.furnidataFile, layout.furnidataFormat);
+  // The furnidata named with --furnidata is the operator's; the layout's own must stay inside the assets folder.
+  const furnidataRoot = opts.furnidata !== undefined ? dirname(layout.furnidataFile) : opts.assets;
+  const { data: furnidata, problems } = await readFurnidata(await readAssetFile(layout.furnidataFile, furnidataRoot), layout.furnidataFile, layout.furnidataFormat);
   await mkdir(out, { recursive: true });
   // A commit a killed build left half done is finished before anything else looks at the corpus.
   await recoverCommit(out, CORPUS_JSON, { graceMs: opts.commitGraceMs });
@@ -166,6 +169,12 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     const assetFile = layout.assetFile(base, revision);
     if (!assetFile) {
       for (const classname of names) entries.push({ classname, status: 'skipped', reason: `no asset file (looked for ${base} in ${layout.furniDir})` });
+      continue;
+    }
+    try {
+      await checkInsideFolder(assetFile, layout.furniDir);
+    } catch (e) {
+      for (const classname of names) entries.push({ classname, status: 'failed', reason: (e as Error).message });
       continue;
     }
     const s = statSync(assetFile);

@@ -5,11 +5,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scanAvatarHotel } from '../../src/avatar/index.js';
+import { runBuild } from '../../src/corpus/run.js';
+import { setFollowOutsideLinks } from '../../src/hotel/files.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
 import { bombNitroFile } from '../helpers/bombs.js';
 import { freePort } from '../helpers/redis-server.js';
@@ -194,4 +197,38 @@ test('build: a bomb bundle and a classname naming ../ among good furni: the buil
   assert.equal(report.counts.ok, cleanReport.counts.ok - 1, 'every other item built');
   // One bomb costs at most one budget (64 MiB) over a clean build.
   assert.ok(bombed.peakMb < clean.peakMb + 100, `peak RSS ${bombed.peakMb} MB against ${clean.peakMb} MB`);
+});
+
+test('a symbolic link out of the asset folder is refused by default, named, and followed with --follow-symlinks; the rest of the hotel reads', async () => {
+  const dir = join(scratch, 'linked');
+  const outside = join(scratch, 'outside');
+  await cp(kit, dir, { recursive: true });
+  await mkdir(outside, { recursive: true });
+  for (const [folder, name] of [['figure', 'hair_U_kitbob'], ['furniture', 'kit_crate']]) {
+    const file = join(dir, 'bundled', folder, `${name}.nitro`);
+    await rename(file, join(outside, `${name}.nitro`));
+    await symlink(join(outside, `${name}.nitro`), file);
+  }
+  // A link that stays inside the folder is fine.
+  await symlink('hair_U_kitmohawk.nitro', join(dir, 'bundled', 'figure', 'hair_U_kitlinked.nitro'));
+
+  const snap = await scanAvatarHotel(dir);
+  assert.deepEqual(snap.sources.problems.map((p) => p.library), ['hair_U_kitbob']);
+  assert.equal(
+    snap.sources.problems[0]!.error,
+    `cannot read: ${join(dir, 'bundled', 'figure', 'hair_U_kitbob.nitro')} is a symbolic link to ${join(outside, 'hair_U_kitbob.nitro')}, outside the folder ${dir}: refused; --follow-symlinks (HOTEL_IMAGER_FOLLOW_SYMLINKS) follows such links`,
+  );
+  const built = await runBuild({ assets: dir, out: join(scratch, 'out-linked'), jobs: 1, only: ['kit_crate', 'kit_table_sd'], now: () => new Date(0) });
+  assert.equal(built.report.items['kit_crate']!.status, 'failed');
+  assert.match(built.report.items['kit_crate']!.reason!, /kit_crate\.nitro is a symbolic link to .*outside the folder .*--follow-symlinks \(HOTEL_IMAGER_FOLLOW_SYMLINKS\) follows such links$/);
+  assert.equal(built.report.items['kit_table_sd']!.status, 'ok');
+
+  setFollowOutsideLinks(true);
+  try {
+    assert.deepEqual((await scanAvatarHotel(dir)).sources.problems, [], 'followed when the operator says so');
+    const again = await runBuild({ assets: dir, out: join(scratch, 'out-linked'), jobs: 1, only: ['kit_crate'], now: () => new Date(0) });
+    assert.equal(again.report.items['kit_crate']!.status, 'ok');
+  } finally {
+    setFollowOutsideLinks(false);
+  }
 });

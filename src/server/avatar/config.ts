@@ -27,6 +27,8 @@ export interface AvatarServiceConfig {
   libraryCacheBytes: number;
   /** The decode budget for the hotel's asset files (src/util/decode-budget.ts), set for the service and its render workers. */
   decodeBudgetBytes: number;
+  /** Follow symbolic links that lead out of the assets folder (src/hotel/files.ts). */
+  followSymlinks: boolean;
   workers: number;
   maxQueue: number;
   maxQueueWaitMs: number;
@@ -74,6 +76,7 @@ export function defaultAvatarConfig(): AvatarServiceConfig {
     // 0.6 GB at worst (see docs/avatar-service.md, "Memory").
     libraryCacheBytes: 256 * MiB,
     decodeBudgetBytes: DEFAULT_DECODE_BUDGET_BYTES,
+    followSymlinks: false,
     workers: availableParallelism(),
     maxQueue: 1024,
     maxQueueWaitMs: 10_000,

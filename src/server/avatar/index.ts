@@ -7,6 +7,7 @@ import { openBadges, type BadgeRoutes } from '../badge/index.js';
 import { localUrl } from '../http-server.js';
 import { stdoutLineStream } from '../log-stream.js';
 import { setDecodeBudget } from '../../imaging/decode-budget.js';
+import { setFollowOutsideLinks } from '../../hotel/files.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
 import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from './hotel-reload.js';
@@ -64,6 +65,7 @@ export async function openAvatarService(
 ): Promise<AvatarServiceInstance> {
   const startedAt = Date.now();
   setDecodeBudget(config.decodeBudgetBytes);
+  setFollowOutsideLinks(config.followSymlinks);
   // The folder is read once, here; every render worker builds its hotel from this reading.
   const signature = await avatarFolderSignature(config.assetsDir);
   const snapshot = await scanAvatarHotel(config.assetsDir);
