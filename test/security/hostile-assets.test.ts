@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { scanAvatarHotel } from '../../src/avatar/index.js';
 import { runBuild } from '../../src/corpus/run.js';
 import { setFollowOutsideLinks } from '../../src/hotel/files.js';
+import { readNitroBundle, writeNitroBundle } from '../../src/formats/nitro-container.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
 import { bombNitroFile } from '../helpers/bombs.js';
 import { freePort } from '../helpers/redis-server.js';
@@ -231,4 +232,21 @@ test('a symbolic link out of the asset folder is refused by default, named, and 
   } finally {
     setFollowOutsideLinks(false);
   }
+});
+
+test('--decode-budget reaches the build worker threads: a 2 MiB JSON member is refused at 1M and built at the default', async () => {
+  const dir = join(scratch, 'padded');
+  await cp(kit, dir, { recursive: true });
+  const file = join(dir, 'bundled', 'furniture', 'kit_crate.nitro');
+  const members = [...readNitroBundle(await readFile(file), file)].map(([n, b]): [string, Buffer] => [n, n.endsWith('.json') ? Buffer.concat([b, Buffer.alloc(2 * 1024 * 1024, 0x20)]) : b]);
+  await writeFile(file, writeNitroBundle(members));
+  const build = (out: string, extra: string[]) => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, 'build', '--assets', dir, '--out', join(scratch, out), '--only', 'kit_crate', '--jobs', '2', ...extra], { cwd: repo, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return (JSON.parse(readFileSync(join(scratch, out, 'build-report.json'), 'utf8')) as { items: Record<string, { status: string; reason?: string }> }).items['kit_crate']!;
+  };
+  const small = build('out-small', ['--decode-budget', '1M']);
+  assert.equal(small.status, 'failed');
+  assert.match(small.reason!, /kit_crate\.nitro: kit_crate\.json inflated is over the decode budget \(1 MiB a member\)/);
+  assert.equal(build('out-default', []).status, 'ok');
 });
