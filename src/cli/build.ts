@@ -4,7 +4,7 @@ import cliProgress from 'cli-progress';
 import { runBuild, type BuildProgress, type BuildSummary } from '../corpus/run.js';
 import { boolean, oneOf, wholeNumber } from '../settings/values.js';
 import { setDecodeBudget } from '../imaging/decode-budget.js';
-import { setFollowOutsideLinks } from '../hotel/files.js';
+import { withOutsideLinks } from '../hotel/files.js';
 import { addOptions, DECODE_BUDGET_OPTION, EXIT_FAILED, FOLLOW_SYMLINKS_OPTION, option, readOptions } from './options.js';
 
 export const BUILD_OPTIONS = {
@@ -85,11 +85,12 @@ export function registerBuildCommand(program: Command): void {
   addOptions(cmd, BUILD_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, BUILD_OPTIONS);
     setDecodeBudget(o.decodeBudget);
-    setFollowOutsideLinks(o.followSymlinks);
     const progress = progressReporter();
     let summary: BuildSummary;
     try {
-      summary = await runBuild({ assets: o.assets, out: o.out, only: o.only, jobs: o.jobs, furnidata: o.furnidata, furniDir: o.furniDir, variants: o.variants, onProgress: progress.onProgress });
+      summary = await withOutsideLinks(o.followSymlinks, () =>
+        runBuild({ assets: o.assets, out: o.out, only: o.only, jobs: o.jobs, furnidata: o.furnidata, furniDir: o.furniDir, variants: o.variants, onProgress: progress.onProgress }),
+      );
     } finally {
       progress.stop();
     }

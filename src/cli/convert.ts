@@ -3,7 +3,7 @@ import { type Command } from 'commander';
 import { convertFlashToNitro, type ConvertReport } from '../convert/flash-to-nitro.js';
 import { boolean, wholeNumber } from '../settings/values.js';
 import { setDecodeBudget } from '../imaging/decode-budget.js';
-import { setFollowOutsideLinks } from '../hotel/files.js';
+import { withOutsideLinks } from '../hotel/files.js';
 import { addOptions, DECODE_BUDGET_OPTION, EXIT_FAILED, FOLLOW_SYMLINKS_OPTION, option, readOptions } from './options.js';
 
 export const CONVERT_OPTIONS = {
@@ -49,9 +49,8 @@ export function registerConvertCommand(
   addOptions(cmd, CONVERT_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, CONVERT_OPTIONS);
     setDecodeBudget(o.decodeBudget);
-    setFollowOutsideLinks(o.followSymlinks);
     let last = 0;
-    const report = await convertFlashToNitro({
+    const report = await withOutsideLinks(o.followSymlinks, () => convertFlashToNitro({
       from: o.from,
       to: o.to,
       concurrency: o.jobs,
@@ -62,7 +61,7 @@ export function registerConvertCommand(
           err(`convert: ${p.done}/${p.total} libraries`);
         }
       },
-    });
+    }));
     printConvertSummary(report, out);
     if (o.strict && (report.failed.length > 0 || report.furnidataProblems.length > 0)) process.exitCode = EXIT_FAILED;
   });

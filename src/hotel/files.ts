@@ -5,16 +5,29 @@ import { join, resolve, sep } from 'node:path';
 import { decodeBudget, describeBytes, overBudget } from '../imaging/decode-budget.js';
 import { sha256Hex } from '../util/hash.js';
 
-// Symbolic links in an asset folder that lead out of it are not followed unless the operator says so
-// (`--follow-symlinks`). Asset folders are filled from downloaded packs, and an archive can carry a link:
-// to a secret (which `build` would publish in a public corpus, or an error would quote), to a device
-// such as /dev/zero, or to another hotel's files. Links inside the folder (a release folder pointing at
-// a shared one) are always fine; a whole folder kept on another disk is named as the folder itself.
-let followOutsideLinks = false;
+// Symbolic links in an asset folder that lead out of it are not followed by the commands unless the
+// operator says so (`--follow-symlinks`): asset folders are filled from downloaded packs, and an archive
+// can carry a link to a secret (which `build` would publish in a public corpus, or an error would quote),
+// to a device such as /dev/zero, or to another hotel's files. Links inside the folder (a release folder
+// pointing at a shared one) are always fine; a whole hotel kept on another disk is named as the folder
+// itself. The library API keeps following them (its caller names its own paths, as tests do); each
+// command sets the policy from its flag.
+let followOutsideLinks = true;
 
 /** Sets this process's policy: follow links that leave the asset folder (the commands' --follow-symlinks). */
 export function setFollowOutsideLinks(follow: boolean): void {
   followOutsideLinks = follow;
+}
+
+/** Runs `work` with the policy set to `follow`, then puts back the one before (a command run inside a longer-lived process). */
+export async function withOutsideLinks<T>(follow: boolean, work: () => Promise<T>): Promise<T> {
+  const before = followOutsideLinks;
+  followOutsideLinks = follow;
+  try {
+    return await work();
+  } finally {
+    followOutsideLinks = before;
+  }
 }
 
 export const FOLLOW_SYMLINKS_SETTING = '--follow-symlinks (HOTEL_IMAGER_FOLLOW_SYMLINKS)';

@@ -80,7 +80,7 @@ test('the same readers read a real-sized good library (control)', async (t) => {
 });
 
 /** `hotel-imager serve avatar` on `dir` in a child; resolves when it answers /healthz. */
-async function serveAvatar(dir: string, extra: string[] = []): Promise<{ child: ChildProcess; base: string; listenMs: number; peakMb: () => number }> {
+async function serveAvatar(dir: string, extra: string[] = []): Promise<{ child: ChildProcess; base: string; listenMs: number; listenCpuMs: number; peakMb: () => number }> {
   const port = await freePort();
   const t0 = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', 'avatar', '--assets', dir, '--host', '127.0.0.1', '--port', String(port), '--jobs', '2', '--log-level', 'warn', ...extra], {
@@ -96,8 +96,11 @@ async function serveAvatar(dir: string, extra: string[] = []): Promise<{ child: 
     await new Promise((r) => setTimeout(r, 50));
   }
   const listenMs = Date.now() - t0;
+  // CPU the process (every thread) used until it listened: the wall clock also counts other programs on a busy machine.
+  const [utime, stime] = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 13).map(Number);
+  const listenCpuMs = ((utime! + stime!) * 1000) / 100;
   const peakMb = () => Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024);
-  return { child, base, listenMs, peakMb };
+  return { child, base, listenMs, listenCpuMs, peakMb };
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -121,14 +124,14 @@ interface Health {
 }
 const health = async (base: string) => (await (await fetch(`${base}/healthz`)).json()) as Health;
 
-test(`serve avatar with the issue's bomb (1.5 MB → 1.5 GB) in a figure library: listens within 10 s, names it on /healthz, renders the rest, peak RSS under ${SERVICE_PEAK_MB} MB`, async (t) => {
+test(`serve avatar with the issue's bomb (1.5 MB → 1.5 GB) in a figure library: listens within 10 s of CPU, names it on /healthz, renders the rest, peak RSS under ${SERVICE_PEAK_MB} MB`, async (t) => {
   const dir = join(scratch, 'bomb-at-start');
   await cp(kit, dir, { recursive: true });
   bombNitroFile(join(dir, 'bundled', 'figure', 'hair_U_kitbob.nitro'));
   const s = await serveAvatar(dir);
   try {
-    t.diagnostic(`listening after ${s.listenMs} ms`);
-    assert.ok(s.listenMs < 10_000, `listened after ${s.listenMs} ms`);
+    t.diagnostic(`listening after ${s.listenMs} ms, ${s.listenCpuMs} ms of CPU`);
+    assert.ok(s.listenCpuMs < 10_000, `listened after ${s.listenCpuMs} ms of CPU (${s.listenMs} ms)`);
     const broken = (await health(s.base)).assets.libraries.broken;
     assert.equal(broken.length, 1);
     assert.equal(broken[0]!.library, 'hair_U_kitbob');
@@ -200,7 +203,7 @@ test('build: a bomb bundle and a classname naming ../ among good furni: the buil
   assert.ok(bombed.peakMb < clean.peakMb + 100, `peak RSS ${bombed.peakMb} MB against ${clean.peakMb} MB`);
 });
 
-test('a symbolic link out of the asset folder is refused by default, named, and followed with --follow-symlinks; the rest of the hotel reads', async () => {
+test('a symbolic link out of the asset folder is refused by the commands unless --follow-symlinks, by name; the rest of the hotel reads', async () => {
   const dir = join(scratch, 'linked');
   const outside = join(scratch, 'outside');
   await cp(kit, dir, { recursive: true });
@@ -213,6 +216,8 @@ test('a symbolic link out of the asset folder is refused by default, named, and 
   // A link that stays inside the folder is fine.
   await symlink('hair_U_kitmohawk.nitro', join(dir, 'bundled', 'figure', 'hair_U_kitlinked.nitro'));
 
+  // What build, convert and serve avatar set without --follow-symlinks (the library API follows links).
+  setFollowOutsideLinks(false);
   const snap = await scanAvatarHotel(dir);
   assert.deepEqual(snap.sources.problems.map((p) => p.library), ['hair_U_kitbob']);
   assert.equal(
@@ -225,13 +230,18 @@ test('a symbolic link out of the asset folder is refused by default, named, and 
   assert.equal(built.report.items['kit_table_sd']!.status, 'ok');
 
   setFollowOutsideLinks(true);
-  try {
-    assert.deepEqual((await scanAvatarHotel(dir)).sources.problems, [], 'followed when the operator says so');
-    const again = await runBuild({ assets: dir, out: join(scratch, 'out-linked'), jobs: 1, only: ['kit_crate'], now: () => new Date(0) });
-    assert.equal(again.report.items['kit_crate']!.status, 'ok');
-  } finally {
-    setFollowOutsideLinks(false);
-  }
+  assert.deepEqual((await scanAvatarHotel(dir)).sources.problems, [], 'followed when the operator says so');
+  const again = await runBuild({ assets: dir, out: join(scratch, 'out-linked'), jobs: 1, only: ['kit_crate'], now: () => new Date(0) });
+  assert.equal(again.report.items['kit_crate']!.status, 'ok');
+
+  // The command line: refused by default, followed with the flag.
+  const cli = (out: string, extra: string[]) => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, 'build', '--assets', dir, '--out', join(scratch, out), '--only', 'kit_crate', '--jobs', '1', ...extra], { cwd: repo, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return (JSON.parse(readFileSync(join(scratch, out, 'build-report.json'), 'utf8')) as { items: Record<string, { status: string; reason?: string }> }).items['kit_crate']!;
+  };
+  assert.match(cli('out-cli-default', []).reason!, /kit_crate\.nitro is a symbolic link to .*outside the folder/);
+  assert.equal(cli('out-cli-follow', ['--follow-symlinks']).status, 'ok');
 });
 
 test('--decode-budget reaches the build worker threads: a 2 MiB JSON member is refused at 1M and built at the default', async () => {
