@@ -7,6 +7,8 @@ import { openBadges, type BadgeRoutes } from '../badge/index.js';
 import { healthBody, type HealthCheck, type HealthIdentity } from '../health.js';
 import { checkPortFree, localUrl } from '../http-server.js';
 import { stdoutLineStream } from '../log-stream.js';
+import { setDecodeBudget } from '../../imaging/decode-budget.js';
+import { setFollowOutsideLinks } from '../../hotel/files.js';
 import { AvatarService, type AvatarRenderer } from './avatar-service.js';
 import { type AvatarServiceConfig } from './config.js';
 import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from './hotel-reload.js';
@@ -66,6 +68,8 @@ export async function openAvatarService(
   opts: OpenAvatarServiceOptions = {},
 ): Promise<AvatarServiceInstance> {
   const startedAt = Date.now();
+  setDecodeBudget(config.decodeBudgetBytes);
+  setFollowOutsideLinks(config.followSymlinks);
   // The folder is read once, here; every render worker builds its hotel from this reading.
   const signature = await avatarFolderSignature(config.assetsDir);
   const snapshot = await scanAvatarHotel(config.assetsDir);
