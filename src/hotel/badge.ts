@@ -9,7 +9,7 @@
 // Everything is read at once into memory (a real part set is ~250 images of at most 39×39), and the
 // result depends on the files' bytes only: same files, same sources and identity.
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { partTextureName, readBadgePartImage, readBadgePartLibrary } from '../formats/badge-parts.js';
 import { parseGuildElements, type GuildElements } from '../formats/guild-elements.js';
@@ -137,9 +137,10 @@ export async function readBadgeSources(assetsDir: string, opts: BadgeSourceOptio
   }
   let tableBytes: Buffer;
   try {
-    tableBytes = await readFile(elementsFile);
+    // Within the decode budget like every hotel file; a table the operator names may live anywhere.
+    tableBytes = await readAssetFile(elementsFile, opts.elementsFile !== undefined ? dirname(elementsFile) : assetsDir);
   } catch (e) {
-    return { ok: false, reason: `cannot read the badge element table ${elementsFile}: ${(e as Error).message}` };
+    return { ok: false, reason: `cannot read the badge element table: ${(e as Error).message}` };
   }
   let elements: GuildElements;
   try {
