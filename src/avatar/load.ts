@@ -75,7 +75,7 @@ export function hotelFromSnapshot(snap: AvatarHotelSnapshot, opts: LoadAvatarHot
     drawOrder: s.drawOrder,
     smallSprites: s.smallSprites,
     libraryNames: s.libraries.map((l) => l.name),
-    loadLibrary: libraryLoader(s.layout, 'figure', s.libraries),
+    loadLibrary: libraryLoader(s.layout, 'figure', s.libraries, s.problems),
     libraryCacheBytes: opts.libraryCacheBytes,
     libraryCaches: opts.libraryCaches,
     partIndex: snap.partIndex,

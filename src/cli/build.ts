@@ -5,7 +5,9 @@ import { isRetriedFailure, runBuild, type BuildProgress, type BuildSummary } fro
 import { SHRINK_LIMIT } from '../corpus/shrink.js';
 import { boolean, oneOf, wholeNumber } from '../settings/values.js';
 import { explainFsError } from '../util/fs-error.js';
-import { addOptions, EXIT_FAILED, option, readOptions } from './options.js';
+import { setDecodeBudget } from '../imaging/decode-budget.js';
+import { withOutsideLinks } from '../hotel/files.js';
+import { addOptions, DECODE_BUDGET_OPTION, EXIT_FAILED, FOLLOW_SYMLINKS_OPTION, option, readOptions } from './options.js';
 
 export const BUILD_OPTIONS = {
   assets: option({ flag: '--assets <dir>', env: 'HOTEL_IMAGER_BUILD_ASSETS', help: 'hotel asset folder (Nitro: gamedata/ + bundled/furniture/; Flash: gamedata/ + hof_furni/)', required: true }),
@@ -35,6 +37,8 @@ export const BUILD_OPTIONS = {
     parse: oneOf(['all', 'animated', 'none'] as const),
     default: 'none',
   }),
+  decodeBudget: DECODE_BUDGET_OPTION,
+  followSymlinks: FOLLOW_SYMLINKS_OPTION,
 };
 
 function progressReporter(): { onProgress: (p: BuildProgress) => void; stop: () => void } {
@@ -89,10 +93,13 @@ export function registerBuildCommand(program: Command): void {
     .description('build the furni corpus (renders, catalogue icons, bundles, corpus.json) from a hotel asset folder');
   addOptions(cmd, BUILD_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, BUILD_OPTIONS);
+    setDecodeBudget(o.decodeBudget);
     const progress = progressReporter();
     let summary: BuildSummary;
     try {
-      summary = await runBuild({ assets: o.assets, out: o.out, only: o.only, jobs: o.jobs, furnidata: o.furnidata, furniDir: o.furniDir, variants: o.variants, allowShrink: o.allowShrink, onProgress: progress.onProgress });
+      summary = await withOutsideLinks(o.followSymlinks, () =>
+        runBuild({ assets: o.assets, out: o.out, only: o.only, jobs: o.jobs, furnidata: o.furnidata, furniDir: o.furniDir, variants: o.variants, allowShrink: o.allowShrink, onProgress: progress.onProgress }),
+      );
     } catch (e) {
       throw explainFsError(e, [
         { folder: o.out, what: 'the corpus folder', flag: '--out', env: BUILD_OPTIONS.out.spec.env },

@@ -3,7 +3,9 @@ import { type Command } from 'commander';
 import { convertFlashToNitro, type ConvertReport } from '../convert/flash-to-nitro.js';
 import { boolean, wholeNumber } from '../settings/values.js';
 import { explainFsError, prepareWritableFolder } from '../util/fs-error.js';
-import { addOptions, EXIT_FAILED, option, readOptions } from './options.js';
+import { setDecodeBudget } from '../imaging/decode-budget.js';
+import { withOutsideLinks } from '../hotel/files.js';
+import { addOptions, DECODE_BUDGET_OPTION, EXIT_FAILED, FOLLOW_SYMLINKS_OPTION, option, readOptions } from './options.js';
 
 export const CONVERT_OPTIONS = {
   from: option({ flag: '--from <dir>', env: 'HOTEL_IMAGER_CONVERT_FROM', help: 'Flash layout folder: gamedata/, gordon/ (figure SWFs), hof_furni/[<revision>/]*.swf', required: true }),
@@ -17,6 +19,8 @@ export const CONVERT_OPTIONS = {
     aliases: [{ flag: '--concurrency <n>' }],
   }),
   strict: option({ flag: '--strict', env: 'HOTEL_IMAGER_CONVERT_STRICT', help: `also exit with status ${EXIT_FAILED} when a furnidata row could not be read (a file that could not be converted always does)`, parse: boolean, default: false }),
+  decodeBudget: DECODE_BUDGET_OPTION,
+  followSymlinks: FOLLOW_SYMLINKS_OPTION,
 };
 
 export function printConvertSummary(r: ConvertReport, out: (line: string) => void = (l) => process.stdout.write(l + '\n')): void {
@@ -51,8 +55,9 @@ export function registerConvertCommand(
     ];
     // A read-only or foreign destination is one error before anything is read.
     await prepareWritableFolder(folders[0]!);
+    setDecodeBudget(o.decodeBudget);
     let last = 0;
-    const report = await convertFlashToNitro({
+    const report = await withOutsideLinks(o.followSymlinks, () => convertFlashToNitro({
       from: o.from,
       to: o.to,
       concurrency: o.jobs,
@@ -63,7 +68,7 @@ export function registerConvertCommand(
           err(`convert: ${p.done}/${p.total} libraries`);
         }
       },
-    }).catch((e: unknown) => {
+    })).catch((e: unknown) => {
       throw explainFsError(e, folders);
     });
     printConvertSummary(report, out);

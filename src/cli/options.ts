@@ -13,7 +13,8 @@
 // several commands share has one name without the command (HOTEL_IMAGER_LOG_LEVEL, HOTEL_IMAGER_S3_*).
 // Bad values, from a flag or a variable, are a UsageError in the one sentence shape of values.ts.
 import { type Command, Option } from 'commander';
-import { boolean, parseSetting, SettingError, text, type Parser } from '../settings/values.js';
+import { boolean, byteSizeAtLeast, parseSetting, SettingError, text, type Parser } from '../settings/values.js';
+import { DEFAULT_DECODE_BUDGET_BYTES } from '../imaging/decode-budget.js';
 
 /** Exit codes, the same in every command. */
 export const EXIT_OK = 0;
@@ -77,6 +78,29 @@ const isList = (flag: string) => flag.includes('...>') || flag.includes('...]');
 const longName = (flag: string) => flag.split(/[ ,]/).find((p) => p.startsWith('--'))!;
 /** commander's attribute name for a flag: --cache-mb → cacheMb. */
 export const attributeOf = (flag: string) => longName(flag).slice(2).replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/**
+ * The decode budget (src/util/decode-budget.ts), one setting for every command that reads hotel assets:
+ * the most bytes one asset may decode to (an inflated bundle member, a SWF body, a document), and so
+ * the most pixels of one image (a quarter of it).
+ */
+export const DECODE_BUDGET_OPTION = option({
+  flag: '--decode-budget <size>',
+  env: 'HOTEL_IMAGER_DECODE_BUDGET',
+  help: 'most bytes one asset may decode to (a bundle member, a SWF, a document; an image: a quarter of it in pixels); larger files are refused',
+  parse: byteSizeAtLeast(1024 * 1024, '1M'),
+  default: DEFAULT_DECODE_BUDGET_BYTES,
+  defaultText: '64M',
+});
+
+/** Symbolic links that lead out of the asset folder (src/hotel/files.ts says why they are refused by default). */
+export const FOLLOW_SYMLINKS_OPTION = option({
+  flag: '--follow-symlinks',
+  env: 'HOTEL_IMAGER_FOLLOW_SYMLINKS',
+  help: 'follow symbolic links in the asset folder that lead out of it (refused by default: a downloaded pack could link to any file of this machine)',
+  parse: boolean,
+  default: false,
+});
 
 export const OLDER_NAMES_HEADING = 'Older names (still accepted, will be removed in a later major version):';
 

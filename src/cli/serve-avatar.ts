@@ -10,7 +10,7 @@ import { redactRedisUrl } from '../imager/cache/redis-store.js';
 import { checkPortFree, describeBind } from '../http/http-server.js';
 import { LOG_LEVELS } from '../http/request-log.js';
 import { boolean, byteSize, mebibytes, milliseconds, oneOf, port, redisUrl, url, wholeNumber } from '../settings/values.js';
-import { addOptions, explainPortInUse, givenFlags, option, resolveOptions, UsageError, type OptionDef } from './options.js';
+import { addOptions, DECODE_BUDGET_OPTION, explainPortInUse, FOLLOW_SYMLINKS_OPTION, givenFlags, option, resolveOptions, UsageError, type OptionDef } from './options.js';
 import { stopOnSignals } from './shutdown.js';
 import { prepareWritableFolder } from '../util/fs-error.js';
 
@@ -86,6 +86,8 @@ export const SERVE_AVATAR_OPTIONS = {
     parse: checkInterval,
     default: D.checkIntervalMs,
   }),
+  decodeBudgetBytes: DECODE_BUDGET_OPTION,
+  followSymlinks: FOLLOW_SYMLINKS_OPTION,
   logLevel: option({ flag: '--log-level <level>', env: 'HOTEL_IMAGER_LOG_LEVEL', help: 'fatal, error, warn, info (one line per request), debug, trace or silent', parse: oneOf(LOG_LEVELS), default: D.logLevel }),
 } satisfies { [K in keyof AvatarServiceConfig]?: OptionDef<AvatarServiceConfig[K]> };
 

@@ -16,7 +16,8 @@ import { DEFAULT_VARIANT_OPTIONS } from '../server/furni/variants.js';
 import { boolean, byteSize, milliseconds, oneOf, port, wholeNumber } from '../settings/values.js';
 import { isS3Url } from '../storage/s3-settings.js';
 import { explainFsError, prepareWritableFolder } from '../util/fs-error.js';
-import { addOptions, explainPortInUse, option, readOptions } from './options.js';
+import { setDecodeBudget } from '../imaging/decode-budget.js';
+import { addOptions, DECODE_BUDGET_OPTION, explainPortInUse, option, readOptions } from './options.js';
 import { S3_OPTIONS, s3Settings } from './s3-options.js';
 import { stopOnSignals } from './shutdown.js';
 
@@ -67,6 +68,7 @@ export const SERVE_FURNI_OPTIONS = {
     parse: boolean,
     default: false,
   }),
+  decodeBudget: DECODE_BUDGET_OPTION,
   ...S3_OPTIONS,
 };
 
@@ -114,6 +116,7 @@ export function registerServeFurniCommand(serve: Command): void {
     .description('serve a built furni corpus: /furni-renders/, /catalog-thumbs/, /hof_furni/, /healthz, /version, /metrics');
   addOptions(cmd, SERVE_FURNI_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, SERVE_FURNI_OPTIONS);
+    setDecodeBudget(o.decodeBudget);
     if (!isS3Url(o.corpus)) await checkCorpusFolder(o.corpus);
     if (o.variants && o.variantsCacheDir) {
       await prepareWritableFolder({ folder: o.variantsCacheDir, what: 'the variant cache folder', flag: '--variants-cache-dir', env: SERVE_FURNI_OPTIONS.variantsCacheDir.spec.env });

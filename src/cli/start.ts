@@ -9,7 +9,8 @@ import { defaultAvatarConfig } from '../imager/config.js';
 import { DEFAULT_FURNI_PORT } from '../server/furni/index.js';
 import { checkPortFree, DEFAULT_HOST } from '../http/http-server.js';
 import { port } from '../settings/values.js';
-import { addOptions, explainPortInUse, option, readOptions } from './options.js';
+import { setDecodeBudget } from '../imaging/decode-budget.js';
+import { addOptions, DECODE_BUDGET_OPTION, explainPortInUse, option, readOptions } from './options.js';
 import { avatarConfigFromFlags, defaultSampleKitDir, runAvatarService } from './serve-avatar.js';
 import { runFurniService } from './serve-furni.js';
 import { stopOnSignals } from './shutdown.js';
@@ -18,6 +19,7 @@ export const START_OPTIONS = {
   furniPort: option({ flag: '--furni-port <n>', env: 'HOTEL_IMAGER_FURNI_PORT', help: 'furni asset service port', parse: port, default: DEFAULT_FURNI_PORT }),
   avatarPort: option({ flag: '--avatar-port <n>', env: 'HOTEL_IMAGER_AVATAR_PORT', help: 'avatar service port', parse: port, default: defaultAvatarConfig().port }),
   host: option({ flag: '--host <addr>', env: 'HOTEL_IMAGER_HOST', help: 'address both services listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)', default: DEFAULT_HOST }),
+  decodeBudget: DECODE_BUDGET_OPTION,
 };
 
 export function registerStartCommand(program: Command): void {
@@ -26,6 +28,7 @@ export function registerStartCommand(program: Command): void {
     .description('serve furni assets (port 8080) and avatars (port 8081) from the built-in sample kit, building it on first start');
   addOptions(cmd, START_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, START_OPTIONS);
+    setDecodeBudget(o.decodeBudget);
     // Both ports before the sample kit and its corpus are made: a port in use is said at once.
     await withPortHint(checkPortFree(o.host, o.furniPort), 'furni', o.furniPort);
     await withPortHint(checkPortFree(o.host, o.avatarPort), 'avatar', o.avatarPort);
@@ -39,7 +42,7 @@ export function registerStartCommand(program: Command): void {
       `furni corpus: ${corpus} (${built.rebuilt} items built, ${built.unchanged} unchanged; ` +
         `${built.corpus.counts.renders} renders, ${built.corpus.counts.icons} icons, ${built.corpus.counts.bundles} bundles)\n`,
     );
-    const avatarConfig = avatarConfigFromFlags({ assets: kit, port: String(o.avatarPort), host: o.host });
+    const avatarConfig = avatarConfigFromFlags({ assets: kit, port: String(o.avatarPort), host: o.host, decodeBudget: String(o.decodeBudget) });
     // HOTEL_IMAGER_TRUST_PROXY (read with the avatar settings) holds for both services.
     const furni = await withPortHint(
       runFurniService({ corpus, port: o.furniPort, host: o.host, trustProxy: avatarConfig.trustProxy }, { signals: false }),

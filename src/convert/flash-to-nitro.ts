@@ -13,7 +13,7 @@ import type { FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../formats/gamedata/figure-xml.js';
 import { type FurnidataProblem } from '../formats/gamedata/furnidata-txt.js';
 import { readFurnidataAny, type FurnidataFormat } from '../formats/gamedata/furnidata-any.js';
-import { isDir, isFile } from '../hotel/files.js';
+import { isDir, isFile, readAssetFile } from '../hotel/files.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { explainFsError, isFsError } from '../util/fs-error.js';
 import { findFigureFolderSwfs, findFurniSwfs, isFigureLibrary, readFlashAvatarSources } from '../hotel/flash.js';
@@ -112,7 +112,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
     const path = join(gd, src);
     if (!(await isFile(path))) continue;
     try {
-      const doc = parse(await readFile(path, 'utf8'), src);
+      const doc = parse((await readAssetFile(path, from)).toString('utf8'), src);
       if (src === 'figuremap.xml') mappedLibraries = new Set((doc as FigureMapDoc).libraries.map((l) => l.id.toLowerCase()));
       if (src === 'effectmap.xml') effectLibraries = new Set((doc as EffectMapDoc).effects.map((e) => e.lib.toLowerCase()));
       await writeFileAtomic(join(to, 'gamedata', dst), JSON.stringify(doc));
@@ -140,7 +140,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
     const path = join(gd, name);
     if (!(await isFile(path))) continue;
     try {
-      const { data, problems } = readFurnidataAny(await readFile(path), name, format);
+      const { data, problems } = readFurnidataAny(await readAssetFile(path, from), name, format);
       furnidata = data;
       report.furnidataProblems = problems;
       await writeFileAtomic(join(to, 'gamedata', 'FurnitureData.json'), JSON.stringify(data));
@@ -156,7 +156,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
   const badges: ConvertEntry[] = [];
   for (const file of DEFAULT_ELEMENT_FILES) {
     if (!(await isFile(join(from, file)))) continue;
-    await writeFileAtomic(join(to, file), await readFile(join(from, file)));
+    await writeFileAtomic(join(to, file), await readAssetFile(join(from, file), from));
     badges.push({ source: file, target: file });
   }
   const partsDir = await findFlashPartsDir(from);
@@ -199,7 +199,7 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
   let done = 0;
   await pool(jobs, opts.concurrency ?? 2, async (job) => {
     try {
-      const bytes = await readFile(job.path);
+      const bytes = await readAssetFile(job.path, from);
       if (job.kind === 'figure') {
         const lib = await readFigureSwf(bytes, rel(job.path));
         const target = join('bundled', 'figure', `${job.name}.nitro`);

@@ -2,6 +2,7 @@
 // in flight so its thread computes while image encoding waits on libvips. A crashed worker fails only
 // the items it held and is replaced.
 import { Worker } from 'node:worker_threads';
+import { decodeBudget } from '../imaging/decode-budget.js';
 import { runTask, type TaskResult } from './task.js';
 import { taskClassnames, type ItemTask } from './item.js';
 import { explainFsError } from '../util/fs-error.js';
@@ -11,10 +12,12 @@ const PER_RUNNER = 3;
 
 /** Under tsx (tests, dev runs) the worker entry is TypeScript: register tsx's hooks inside the worker first. */
 function spawnWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url));
+  // A worker thread starts with the default budget: it gets this thread's.
+  const options = { workerData: { decodeBudgetBytes: decodeBudget().bytes } };
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url), options);
   const entry = new URL('./worker.ts', import.meta.url).href;
   const tsxApi = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, { eval: true });
+  return new Worker(`import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, { ...options, eval: true });
 }
 
 export type ResultHandler = (task: ItemTask, result: TaskResult) => void;

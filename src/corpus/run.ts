@@ -4,9 +4,10 @@
 import { readFile, readdir, unlink, mkdir } from 'node:fs/promises';
 import { statSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { RENDERER_VERSION } from '../furni/version.js';
 import { allFurniRows, splitClassname } from '../formats/furnidata.js';
+import { checkInsideFolder, readAssetFile } from '../hotel/files.js';
 import { detectLayout, readFurnidata, type LayoutOverrides } from '../hotel/furni.js';
 import { type ItemTask, type ClassnameResult, rendersDir, thumbsDir, bundlesDir } from './item.js';
 import { runTasks } from './pool.js';
@@ -16,6 +17,7 @@ import { corpusIndex, buildReport, type ReportEntry, type BuildReport, type Corp
 import { isTempName, writeFileAtomicSync } from '../util/atomic-write.js';
 import { commitBuild, recoverCommit, stagingDir, sizeOnDisk, PENDING_FILE, type CommitHooks } from './commit.js';
 import { type PublishedFile } from './task.js';
+import { unsafeNameMessage, unsafeNameReason } from '../util/safe-name.js';
 import { sha256Hex } from '../util/hash.js';
 import { prepareWritableFolder } from '../util/fs-error.js';
 import { publishedStills, shrinkProblem, ShrinkError } from './shrink.js';
@@ -131,7 +133,9 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const started = Date.now();
   const out = resolve(opts.out);
   const layout = await detectLayout(opts.assets, opts);
-  const { data: furnidata, problems } = await readFurnidata(await readFile(layout.furnidataFile), layout.furnidataFile, layout.furnidataFormat);
+  // The furnidata named with --furnidata is the operator's; the layout's own must stay inside the assets folder.
+  const furnidataRoot = opts.furnidata !== undefined ? dirname(layout.furnidataFile) : opts.assets;
+  const { data: furnidata, problems } = await readFurnidata(await readAssetFile(layout.furnidataFile, furnidataRoot), layout.furnidataFile, layout.furnidataFormat);
   // A read-only or foreign folder is reported now, before any work.
   await prepareWritableFolder({ folder: out, what: 'the corpus folder' });
   // A commit a killed build left half done is finished before anything else looks at the corpus.
@@ -144,6 +148,12 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   // Legacy furnidata rows that could not be read are reported under their line number.
   for (const p of problems) entries.push({ classname: `furnidata line ${p.line}`, status: 'skipped', reason: `unreadable furnidata row: ${p.reason} (${p.excerpt})` });
   for (const { row } of allFurniRows(furnidata)) {
+    // A classname becomes file names in the corpus (furni-renders/<cn>.png, hof_furni/<rev>/<cn>.bundle).
+    const unsafe = unsafeNameReason(row.classname);
+    if (unsafe) {
+      entries.push({ classname: row.classname, status: 'skipped', reason: unsafeNameMessage('classname', row.classname, unsafe) });
+      continue;
+    }
     const { base, colorId } = splitClassname(row.classname);
     if (row.classname.includes('*') && colorId === undefined) {
       entries.push({ classname: row.classname, status: 'skipped', reason: 'invalid colour suffix (expected <classname>*<number>)' });
@@ -173,6 +183,12 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     }
     // The base still is published even when furnidata lists only colour rows (clients fall back to it).
     plannedNames.set(base, new Set([base, ...names]));
+    try {
+      await checkInsideFolder(assetFile, layout.furniDir);
+    } catch (e) {
+      for (const classname of names) entries.push({ classname, status: 'failed', reason: (e as Error).message });
+      continue;
+    }
     const s = statSync(assetFile);
     planned.push({ task: { base, revision, variants, baseRow: g.revision !== undefined, assetFile, layout: layout.kind, ...(opts.variants && opts.variants !== 'none' ? { prerender: opts.variants } : {}) }, size: s.size, mtimeMs: s.mtimeMs });
   }

@@ -1,7 +1,8 @@
 // One item's file work, shared by the worker threads and the in-process path: read the asset file,
 // build, write the outputs into the build's staging folder (the commit moves them into place, see
 // commit.ts), and describe them (size + sha256) for corpus.json.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { decodeBudget, describeBytes, overBudget } from '../imaging/decode-budget.js';
 import { join } from 'node:path';
 import { taskClassnames, buildItem, type ItemTask, type ClassnameResult } from './item.js';
 import { furniLibraryLoader } from '../hotel/furni.js';
@@ -27,6 +28,10 @@ export async function runTask(task: ItemTask, stageDir: string, knownDirs?: Set<
   const classnames = taskClassnames(task);
   let bytes: Buffer;
   try {
+    // The file is parsed whole: one larger than the decode budget is refused before it is read.
+    const { size } = statSync(task.assetFile);
+    const { bytes: budget } = decodeBudget();
+    if (size > budget) throw new Error(overBudget(`${task.assetFile} (${size} bytes)`, `${describeBytes(budget)} a file`));
     bytes = readFileSync(task.assetFile);
   } catch (e) {
     const reason = `asset file unreadable: ${(e as Error).message}`;

@@ -6,6 +6,16 @@ import { encodePngCompact } from '../imaging/png-compact.js';
 import { FormatError } from './errors.js';
 import { readNitroBundle, writeNitroBundle, type NitroWriteOptions } from './nitro-container.js';
 import { type NitroAssetData, type NitroSpriteFrame } from './nitro-asset-types.js';
+import { decodeBudget, overBudget } from '../imaging/decode-budget.js';
+
+const keyCount = (o: unknown): number => (o && typeof o === 'object' ? Object.keys(o).length : 0);
+
+/** Refuses a library document naming more assets (assets, aliases, spritesheet frames) than the decode budget allows. */
+export function checkAssetCount(data: { assets?: unknown; aliases?: unknown; spritesheet?: { frames?: unknown } } | null | undefined, file: string, member: string): void {
+  const count = keyCount(data?.assets) + keyCount(data?.aliases) + keyCount(data?.spritesheet?.frames);
+  const { assets } = decodeBudget();
+  if (count > assets) throw new FormatError('nitro bundle', file, overBudget(`${member} with ${count} assets, aliases and frames`, `${assets} a library`, true));
+}
 
 export interface AssetLibrary {
   /** Document name, e.g. `chair_plasty` or `hh_human_body`. */
@@ -36,6 +46,7 @@ export async function readAssetLibrary(bundle: Uint8Array, file = '<buffer>', op
     throw new FormatError('nitro bundle', file, `${jsonName} is not valid JSON: ${(e as Error).message}`);
   }
   if (typeof data !== 'object' || data === null) throw new FormatError('nitro bundle', file, `${jsonName} is not an object`);
+  checkAssetCount(data, file, jsonName);
   const name = typeof data.name === 'string' && data.name ? data.name : jsonName.replace(/\.json$/, '');
   const sheet = data.spritesheet;
   const sprites = new Map<string, RgbaImage>();
@@ -62,7 +73,7 @@ export async function readAssetLibrary(bundle: Uint8Array, file = '<buffer>', op
 /** The asset and alias names of a `.nitro` bundle, reading only its JSON document (no image is decoded). */
 export function readAssetNames(bundle: Uint8Array, file = '<buffer>'): string[] {
   const files = readNitroBundle(bundle, file, (n) => n.endsWith('.json'));
-  const json = [...files.values()][0];
+  const [member, json] = [...files.entries()][0] ?? [];
   if (!json) throw new FormatError('nitro bundle', file, 'no .json document inside');
   let data: { assets?: object; aliases?: object };
   try {
@@ -70,6 +81,7 @@ export function readAssetNames(bundle: Uint8Array, file = '<buffer>'): string[] 
   } catch (e) {
     throw new FormatError('nitro bundle', file, `its JSON document is not valid: ${(e as Error).message}`);
   }
+  checkAssetCount(data, file, member!);
   return [...Object.keys(data?.assets ?? {}), ...Object.keys(data?.aliases ?? {})];
 }
 

@@ -2,8 +2,10 @@
 // u32 data length, compressed data. Same layout as the bundles real Nitro hotels serve. The data is
 // a zlib stream, or in some real bundles (posters) a gzip member: the client's inflater (pako) tells
 // them apart by the header, and so do we. We write zlib (gzip only to reproduce such bundles).
-import { deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { FormatError } from './errors.js';
+import { unsafeNameMessage, unsafeNameReason } from '../util/safe-name.js';
+import { decodeBudget, describeBytes, InflateBudgetError, inflateWithin, overBudget } from '../imaging/decode-budget.js';
 
 export class NitroBundleError extends FormatError {
   constructor(file: string, reason: string, offset?: number) {
@@ -23,6 +25,8 @@ export function readNitroBundle(buf: Uint8Array, file = '<buffer>', only?: (name
   if (b.length < 2) throw new NitroBundleError(file, 'truncated: no file count', 0);
   const count = b.readUInt16BE(0);
   if (count === 0) throw new NitroBundleError(file, 'bad file count 0', 0);
+  const budget = decodeBudget();
+  if (count > budget.members) throw new NitroBundleError(file, overBudget(`its count of ${count} files`, `${budget.members} files a bundle`, true), 0);
   let o = 2;
   const files = new Map<string, Buffer>();
   for (let i = 0; i < count; i++) {
@@ -33,6 +37,8 @@ export function readNitroBundle(buf: Uint8Array, file = '<buffer>', only?: (name
       throw new NitroBundleError(file, `name length ${nameLength} of file ${i + 1} runs past the end`, o - 2);
     }
     const name = b.toString('latin1', o, o + nameLength);
+    const unsafe = unsafeNameReason(name);
+    if (unsafe) throw new NitroBundleError(file, unsafeNameMessage(`file ${i + 1} of ${count}, named`, name, unsafe), o - 2);
     o += nameLength;
     if (o + 4 > b.length) throw new NitroBundleError(file, `truncated: ${name} has no data length`, o);
     const dataLength = b.readUInt32BE(o);
@@ -48,8 +54,9 @@ export function readNitroBundle(buf: Uint8Array, file = '<buffer>', only?: (name
     const packed = b.subarray(o, o + dataLength);
     const gzip = isGzip(packed);
     try {
-      data = gzip ? gunzipSync(packed) : inflateSync(packed);
+      data = inflateWithin(packed, budget.bytes, gzip);
     } catch (e) {
+      if (e instanceof InflateBudgetError) throw new NitroBundleError(file, overBudget(`${name} inflated`, `${describeBytes(budget.bytes)} a member`), o);
       throw new NitroBundleError(file, `data of ${name} (${gzip ? 'gzip' : 'zlib'}) does not inflate: ${(e as Error).message}`, o);
     }
     o += dataLength;
@@ -76,6 +83,8 @@ export function frameNitroBundle(packed: [string, Uint8Array][]): Buffer {
   const parts: Uint8Array[] = [];
   for (const [name, z] of packed) {
     if (!/^[\x20-\x7e]+$/.test(name) || name.length > 0xffff) throw new RangeError(`invalid bundle file name ${JSON.stringify(name)}`);
+    const unsafe = unsafeNameReason(name);
+    if (unsafe) throw new RangeError(unsafeNameMessage('bundle file name', name, unsafe));
     const head = Buffer.alloc(2 + name.length + 4);
     head.writeUInt16BE(name.length, 0);
     head.write(name, 2, 'latin1');

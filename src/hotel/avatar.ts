@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readAssetLibrary, readAssetNames, type AssetLibrary } from '../formats/asset-library.js';
+import { checkAssetCount, readAssetLibrary, readAssetNames, type AssetLibrary } from '../formats/asset-library.js';
 import type { AvatarActionsDoc, AvatarDocuments, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import type { EffectAnimationJson, EffectMapDoc } from '../formats/gamedata/effect-types.js';
 import { readNitroBundle } from '../formats/nitro-container.js';
@@ -17,7 +17,7 @@ import { findEffectSwfs, readFlashAvatarSources } from './flash.js';
 import { readEffectHeader, readEffectSwf } from '../formats/flash/effect-library.js';
 import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
 import { readFlashAvatarData } from './flash-avatar-data.js';
-import { pathsSignature, type WatchedPath } from './files.js';
+import { pathsSignature, readAssetFile, type WatchedPath } from './files.js';
 import { sha256Hex } from '../util/hash.js';
 
 /** A library file as the folder held it when read: name, path and the SHA-256 (hex) of its bytes. */
@@ -78,10 +78,10 @@ const message = (e: unknown): string => (e instanceof Error ? e.message : String
 /** Library files read at once while scanning: the disk overlaps the inflating and hashing. */
 const SCAN_PARALLEL = 8;
 
-async function readJson<T>(file: string): Promise<T> {
+async function readJson<T>(file: string, root: string): Promise<T> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readAssetFile(file, root)).toString('utf8');
   } catch (e) {
     throw new Error(`cannot read ${file}: ${message(e)}`);
   }
@@ -114,6 +114,7 @@ export async function readAvatarSources(assetsDir: string, opts: ReadAvatarSourc
  * `check` returns what to keep of a good one, and a library it throws on is a problem.
  */
 async function scanLibraries<T>(
+  root: string,
   kind: LibraryProblem['kind'],
   files: [string, string][],
   check: (bytes: Buffer, file: string, name: string) => Promise<T>,
@@ -128,7 +129,7 @@ async function scanLibraries<T>(
       const [name, file] = sorted[at]!;
       let bytes: Buffer;
       try {
-        bytes = await readFile(file);
+        bytes = await readAssetFile(file, root);
       } catch (e) {
         read[at] = { name, file, digest: '' };
         problems[at] = { kind, library: name, file, digest: '', error: `cannot read: ${message(e)}` };
@@ -152,7 +153,7 @@ const plainFile = ({ name, file, digest }: LibraryFile): LibraryFile => ({ name,
 /** Flash layout: XML gamedata (with the hotel's own geometry, animations, part sets, draw order when present) + figure SWFs. */
 async function readFlashSources(assetsDir: string): Promise<AvatarSources> {
   const src = await readFlashAvatarSources(assetsDir);
-  const figures = await scanLibraries('figure', [...src.libraries], (bytes, file) => checkFigureSwf(bytes, file));
+  const figures = await scanLibraries(assetsDir, 'figure', [...src.libraries], (bytes, file) => checkFigureSwf(bytes, file));
   const effects = await readFlashEffects(assetsDir);
   return {
     layout: 'flash',
@@ -179,10 +180,10 @@ async function readFlashSources(assetsDir: string): Promise<AvatarSources> {
 async function readFlashEffects(assetsDir: string): Promise<{ sources?: EffectSources; problems: LibraryProblem[] } | undefined> {
   const mapFile = join(assetsDir, 'gamedata', 'effectmap.xml');
   if (!existsSync(mapFile)) return undefined;
-  const map = parseEffectMapXml(await readFile(mapFile, 'utf8'), mapFile);
+  const map = parseEffectMapXml((await readAssetFile(mapFile, assetsDir)).toString('utf8'), mapFile);
   const swfs = await findEffectSwfs(assetsDir, map.effects.map((e) => e.lib));
   if (swfs.size === 0) return undefined;
-  const { read, problems } = await scanLibraries('effect', [...swfs], (bytes, file) => readEffectHeader(bytes, file));
+  const { read, problems } = await scanLibraries(assetsDir, 'effect', [...swfs], (bytes, file) => readEffectHeader(bytes, file));
   return { sources: effectSources(map, read), problems };
 }
 
@@ -205,9 +206,9 @@ async function readNitroSources(assetsDir: string, opts: ReadAvatarSourcesOption
   const gamedata = join(assetsDir, 'gamedata');
   const figureDir = join(assetsDir, 'bundled', 'figure');
   const [figureData, figureMap, actions, files] = await Promise.all([
-    readJson<FigureDataDoc>(join(gamedata, 'FigureData.json')),
-    readJson<FigureMapDoc>(join(gamedata, 'FigureMap.json')),
-    existsSync(join(gamedata, 'HabboAvatarActions.json')) ? readJson<AvatarActionsDoc>(join(gamedata, 'HabboAvatarActions.json')) : Promise.resolve({ actions: [] }),
+    readJson<FigureDataDoc>(join(gamedata, 'FigureData.json'), assetsDir),
+    readJson<FigureMapDoc>(join(gamedata, 'FigureMap.json'), assetsDir),
+    existsSync(join(gamedata, 'HabboAvatarActions.json')) ? readJson<AvatarActionsDoc>(join(gamedata, 'HabboAvatarActions.json'), assetsDir) : Promise.resolve({ actions: [] }),
     readdir(figureDir).catch(() => [] as string[]),
   ]);
   if (!figureData || !Array.isArray(figureData.setTypes)) throw new Error('FigureData.json has no setTypes');
@@ -215,7 +216,7 @@ async function readNitroSources(assetsDir: string, opts: ReadAvatarSourcesOption
   const names = files.filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -'.nitro'.length));
   // A folder converted from a Flash hotel carries that hotel's own avatar documents along.
   const flash = await readFlashAvatarData(assetsDir);
-  const figures = await scanLibraries('figure', names.map((n) => [n, join(figureDir, `${n}.nitro`)]), async (bytes, file, name) => {
+  const figures = await scanLibraries(assetsDir, 'figure', names.map((n) => [n, join(figureDir, `${n}.nitro`)]), async (bytes, file, name) => {
     const assetNames = readAssetNames(bytes, file);
     opts.onAssetNames?.(name, assetNames);
   });
@@ -247,12 +248,12 @@ async function readNitroEffects(assetsDir: string): Promise<{ sources?: EffectSo
   const mapFile = join(assetsDir, 'gamedata', 'EffectMap.json');
   const effectDir = join(assetsDir, 'bundled', 'effect');
   if (!existsSync(mapFile) || !existsSync(effectDir)) return undefined;
-  const map = await readJson<EffectMapDoc>(mapFile);
+  const map = await readJson<EffectMapDoc>(mapFile, assetsDir);
   if (!map || !Array.isArray(map.effects)) throw new Error('EffectMap.json has no effects list');
   const present = new Set((await readdir(effectDir)).filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -'.nitro'.length)));
   const wanted = [...new Set(map.effects.map((e) => String(e?.lib ?? '')).filter((l) => present.has(l)))];
-  const { read, problems } = await scanLibraries('effect', wanted.map((l) => [l, join(effectDir, `${l}.nitro`)]), async (bytes, file) => {
-    const json = [...readNitroBundle(bytes, file, (n) => n.endsWith('.json')).values()][0];
+  const { read, problems } = await scanLibraries(assetsDir, 'effect', wanted.map((l) => [l, join(effectDir, `${l}.nitro`)]), async (bytes, file) => {
+    const [member, json] = [...readNitroBundle(bytes, file, (n) => n.endsWith('.json')).entries()][0] ?? [];
     if (!json) throw new Error(`nitro bundle ${file}: no .json document inside`);
     let doc: { animations?: Record<string, EffectAnimationJson>; assets?: object; aliases?: object };
     try {
@@ -260,6 +261,7 @@ async function readNitroEffects(assetsDir: string): Promise<{ sources?: EffectSo
     } catch (e) {
       throw new Error(`nitro bundle ${file}: its JSON document is not valid: ${message(e)}`);
     }
+    checkAssetCount(doc, file, member!);
     if (!doc?.animations || typeof doc.animations !== 'object') throw new Error(`nitro bundle ${file}: its JSON document has no animations`);
     return { animations: doc.animations, assetNames: [...Object.keys(doc.assets ?? {}), ...Object.keys(doc.aliases ?? {})] };
   });
@@ -270,11 +272,20 @@ async function readNitroEffects(assetsDir: string): Promise<{ sources?: EffectSo
  * Reads a library by name from the files recorded when the folder was read, parsed as its layout and
  * kind store it. Bytes other than the recorded ones (or a file gone) throw `LibraryChangedError`.
  */
-export function libraryLoader(layout: AvatarSources['layout'], kind: LibraryProblem['kind'], libraries: readonly LibraryFile[]): (name: string) => Promise<AssetLibrary> {
+export function libraryLoader(
+  layout: AvatarSources['layout'],
+  kind: LibraryProblem['kind'],
+  libraries: readonly LibraryFile[],
+  problems: readonly LibraryProblem[] = [],
+): (name: string) => Promise<AssetLibrary> {
   const byName = new Map(libraries.map((l) => [l.name, l]));
+  // A library refused when the folder was read is not read again (a bomb would cost its budget per render).
+  const refused = new Map(problems.filter((p) => p.kind === kind && p.digest !== '').map((p) => [`${p.library}\0${p.digest}`, p.error]));
   return async (name) => {
     const lib = byName.get(name);
     if (!lib) throw new Error(`no ${kind} library ${name}`);
+    const error = refused.get(`${name}\0${lib.digest}`);
+    if (error !== undefined) throw new Error(error);
     let bytes: Buffer;
     try {
       bytes = await readFile(lib.file);

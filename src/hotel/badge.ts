@@ -9,12 +9,12 @@
 // Everything is read at once into memory (a real part set is ~250 images of at most 39×39), and the
 // result depends on the files' bytes only: same files, same sources and identity.
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { partTextureName, readBadgePartImage, readBadgePartLibrary } from '../formats/badge-parts.js';
 import { parseGuildElements, type GuildElements } from '../formats/guild-elements.js';
 import { type RgbaImage } from '../imaging/image.js';
-import { isDir, isFile } from './files.js';
+import { isDir, isFile, readAssetFile } from './files.js';
 import { sha256Hex } from '../util/hash.js';
 
 export interface BadgeSourceOptions {
@@ -87,7 +87,7 @@ function librarySource(file: string): PartSource {
   return {
     place: file,
     read: async () => {
-      const data = await readFile(file);
+      const data = await readAssetFile(file, dirname(file));
       try {
         return { images: await readBadgePartLibrary(data, file), files: [[file, data]], unreadable: [] };
       } catch (e) {
@@ -103,7 +103,14 @@ export async function readBadgePartFolder(dir: string): Promise<{ images: Map<st
   const files: [string, Buffer][] = [];
   const unreadable: string[] = [];
   for (const file of await partFiles(dir)) {
-    const data = await readFile(file);
+    // A part that is a link out of its folder, or larger than the decode budget, is one that does not read.
+    let data: Buffer;
+    try {
+      data = await readAssetFile(file, dir);
+    } catch (e) {
+      unreadable.push((e as Error).message);
+      continue;
+    }
     files.push([file, data]);
     try {
       images.set(partTextureName(basename(file)), await readBadgePartImage(data, file));
@@ -130,9 +137,10 @@ export async function readBadgeSources(assetsDir: string, opts: BadgeSourceOptio
   }
   let tableBytes: Buffer;
   try {
-    tableBytes = await readFile(elementsFile);
+    // Within the decode budget like every hotel file; a table the operator names may live anywhere.
+    tableBytes = await readAssetFile(elementsFile, opts.elementsFile !== undefined ? dirname(elementsFile) : assetsDir);
   } catch (e) {
-    return { ok: false, reason: `cannot read the badge element table ${elementsFile}: ${(e as Error).message}` };
+    return { ok: false, reason: `cannot read the badge element table: ${(e as Error).message}` };
   }
   let elements: GuildElements;
   try {

@@ -1,8 +1,56 @@
 // File-system probes the hotel readers share.
 import { readdirSync, statSync, type Stats } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { decodeBudget, describeBytes, overBudget } from '../imaging/decode-budget.js';
 import { sha256Hex } from '../util/hash.js';
+
+// Symbolic links in an asset folder that lead out of it are not followed by the commands unless the
+// operator says so (`--follow-symlinks`): asset folders are filled from downloaded packs, and an archive
+// can carry a link to a secret (which `build` would publish in a public corpus, or an error would quote),
+// to a device such as /dev/zero, or to another hotel's files. Links inside the folder (a release folder
+// pointing at a shared one) are always fine; a whole hotel kept on another disk is named as the folder
+// itself. The library API keeps following them (its caller names its own paths, as tests do); each
+// command sets the policy from its flag.
+let followOutsideLinks = true;
+
+/** Sets this process's policy: follow links that leave the asset folder (the commands' --follow-symlinks). */
+export function setFollowOutsideLinks(follow: boolean): void {
+  followOutsideLinks = follow;
+}
+
+/** Runs `work` with the policy set to `follow`, then puts back the one before (a command run inside a longer-lived process). */
+export async function withOutsideLinks<T>(follow: boolean, work: () => Promise<T>): Promise<T> {
+  const before = followOutsideLinks;
+  followOutsideLinks = follow;
+  try {
+    return await work();
+  } finally {
+    followOutsideLinks = before;
+  }
+}
+
+export const FOLLOW_SYMLINKS_SETTING = '--follow-symlinks (HOTEL_IMAGER_FOLLOW_SYMLINKS)';
+
+/** Throws when `file` resolves (through symbolic links) to a place outside the folder `root`, unless links out are followed. */
+export async function checkInsideFolder(file: string, root: string): Promise<void> {
+  if (followOutsideLinks) return;
+  const [real, realRoot] = await Promise.all([realpath(file), realpath(root)]);
+  if (real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) return;
+  throw new Error(`${file} is a symbolic link to ${real}, outside the folder ${resolve(root)}: refused; ${FOLLOW_SYMLINKS_SETTING} follows such links`);
+}
+
+/**
+ * Reads a hotel file whole: refused when it leads outside `root` (see above) or when it is larger than
+ * the decode budget (a document or library is parsed whole; none real comes near it).
+ */
+export async function readAssetFile(file: string, root: string): Promise<Buffer> {
+  await checkInsideFolder(file, root);
+  const { size } = await stat(file);
+  const { bytes } = decodeBudget();
+  if (size > bytes) throw new Error(`${file}: ${overBudget(`its ${size} bytes`, `${describeBytes(bytes)} a file`)}`);
+  return readFile(file);
+}
 
 export async function isDir(p: string): Promise<boolean> {
   return stat(p).then((s) => s.isDirectory(), () => false);

@@ -1,9 +1,8 @@
 // `gamedata/FlashAvatarData.json`: the avatar documents of a Flash hotel that the Nitro layout has no
 // place for. The converter writes it into the folder it converts to; reading a Nitro folder picks it up.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AnimationSetXml, AvatarGeometryXml, DrawOrderXml, PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
-import { isFile } from './files.js';
+import { isFile, readAssetFile } from './files.js';
 import { type FlashAvatarSources } from './flash.js';
 
 /**
@@ -39,7 +38,7 @@ export async function readFlashAvatarData(assetsDir: string): Promise<FlashAvata
   if (!(await isFile(file))) return undefined;
   let doc: unknown;
   try {
-    doc = JSON.parse(await readFile(file, 'utf8'));
+    doc = JSON.parse((await readAssetFile(file, assetsDir)).toString('utf8'));
   } catch (e) {
     throw new Error(`${file} is not valid JSON: ${(e as Error).message}`);
   }

@@ -2,13 +2,13 @@
 // avatar gamedata documents parsed into the shapes the avatar renderer takes. The avatar service reads a
 // Flash folder directly with it; the converter uses it to find what to convert.
 import { readFile, readdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { type AssetLibrary } from '../formats/asset-library.js';
 import { readFigureSwf } from '../formats/flash/figure-library.js';
 import { parseAnimationXml, parseDrawOrderXml, parseGeometryXml, parsePartSetsXml } from '../formats/gamedata/avatar-xml.js';
 import type { AvatarDocuments, FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../formats/gamedata/figure-xml.js';
-import { isDir, isFile, listSwfs } from './files.js';
+import { isDir, isFile, listSwfs, readAssetFile } from './files.js';
 
 /** SWFs in the figure folders: `gordon/*.swf`, `gordon/<release>/*.swf`, `figure/*.swf`. */
 export async function findFigureFolderSwfs(root: string): Promise<string[]> {
@@ -83,7 +83,8 @@ export interface FlashAvatarSources extends AvatarDocuments {
 async function optional<T>(dir: string, names: string[], parse: (text: string, file: string) => T): Promise<T | undefined> {
   for (const n of names) {
     const p = join(dir, n);
-    if (await isFile(p)) return parse(await readFile(p, 'utf8'), n);
+    // The gamedata folder's own documents: links out of the hotel folder (its parent) are refused.
+    if (await isFile(p)) return parse((await readAssetFile(p, dirname(dir))).toString('utf8'), n);
   }
   return undefined;
 }

@@ -70,7 +70,8 @@ export async function detectLayout(assetsDir: string, o: LayoutOverrides = {}): 
   const flat = new Map<string, string>();
   const byRevision = new Map<string, string>();
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.isFile() && entry.name.endsWith(ext)) flat.set(entry.name.slice(0, -ext.length), join(dir, entry.name));
+    // Links are listed too: the build refuses those that lead out of the folder, by name, rather than skip them unsaid.
+    if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(ext)) flat.set(entry.name.slice(0, -ext.length), join(dir, entry.name));
     else if (entry.isDirectory() && kind === 'flash' && /^\d+$/.test(entry.name)) {
       for (const f of await readdir(join(dir, entry.name))) if (f.endsWith(ext)) byRevision.set(`${entry.name}/${f.slice(0, -ext.length)}`, join(dir, entry.name, f));
     }

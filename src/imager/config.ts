@@ -2,6 +2,7 @@
 // flags and environment variables (src/cli/serve-avatar.ts); every setting is in docs/avatar-service.md.
 import { availableParallelism } from 'node:os';
 import { BadValueError, milliseconds, parseSetting, port, redisUrl, url, wholeNumber, type Parser } from '../settings/values.js';
+import { DEFAULT_DECODE_BUDGET_BYTES } from '../imaging/decode-budget.js';
 import { DEFAULT_HOST, ownAddresses } from '../http/http-server.js';
 import { type LogLevel } from '../http/request-log.js';
 import { DEFAULT_USER_TIMEOUT_MS } from './avatar/user-lookup.js';
@@ -24,6 +25,10 @@ export interface AvatarServiceConfig {
    * share, so adding workers does not multiply the service's memory.
    */
   libraryCacheBytes: number;
+  /** The decode budget for the hotel's asset files (src/util/decode-budget.ts), set for the service and its render workers. */
+  decodeBudgetBytes: number;
+  /** Follow symbolic links that lead out of the assets folder (src/hotel/files.ts). */
+  followSymlinks: boolean;
   workers: number;
   maxQueue: number;
   maxQueueWaitMs: number;
@@ -70,6 +75,8 @@ export function defaultAvatarConfig(): AvatarServiceConfig {
     // With the 256 MiB image cache and ~50 MB per worker thread this keeps a 2-core instance near
     // 0.6 GB at worst (see docs/avatar-service.md, "Memory").
     libraryCacheBytes: 256 * MiB,
+    decodeBudgetBytes: DEFAULT_DECODE_BUDGET_BYTES,
+    followSymlinks: false,
     workers: availableParallelism(),
     maxQueue: 1024,
     maxQueueWaitMs: 10_000,

@@ -1,18 +1,35 @@
 // PNG/WebP decode and encode through sharp (libvips). Fixed options keep the bytes deterministic.
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { type RgbaImage } from './image.js';
 import { decodePngSync, isPng } from './png.js';
+import { decodeBudget, overBudget } from './decode-budget.js';
 
 // One libvips thread per call: our callers already run in parallel (worker threads, request handlers).
 sharp.concurrency(1);
 sharp.cache(false);
 
+/**
+ * Decodes through libvips within the decode budget's pixels: libvips reads the header first and refuses
+ * a larger image before allocating it (its own default allows 268 M pixels, a gigabyte of RGBA).
+ */
+async function decodeWithSharp(data: Uint8Array): Promise<RgbaImage> {
+  const { pixels } = decodeBudget();
+  let out: { data: Buffer; info: OutputInfo };
+  try {
+    out = await sharp(data, { limitInputPixels: pixels }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  } catch (e) {
+    if (/pixel limit/i.test((e as Error).message)) throw new RangeError(overBudget('the image', `${pixels} pixels an image`));
+    throw e;
+  }
+  const { data: raw, info } = out;
+  if (info.channels !== 4) throw new Error(`expected 4 channels after decoding, got ${info.channels}`);
+  return { width: info.width, height: info.height, data: new Uint8Array(raw.buffer, raw.byteOffset, raw.length) };
+}
+
 export async function decodeImage(data: Uint8Array): Promise<RgbaImage> {
   // PNGs (spritesheets, sprites) decode in-thread; JPEG, WebP and the rest go to libvips.
   if (isPng(data)) return decodePngSync(data);
-  const { data: raw, info } = await sharp(data).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  if (info.channels !== 4) throw new Error(`expected 4 channels after decoding, got ${info.channels}`);
-  return { width: info.width, height: info.height, data: new Uint8Array(raw.buffer, raw.byteOffset, raw.length) };
+  return decodeWithSharp(data);
 }
 
 /**
@@ -22,11 +39,10 @@ export async function decodeImage(data: Uint8Array): Promise<RgbaImage> {
  */
 export async function decodeImageNative(data: Uint8Array): Promise<RgbaImage> {
   if (isPng(data) && (data.length < 25 || data[24] !== 8)) return decodePngSync(data);
-  const { data: raw, info } = await sharp(data).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  if (info.channels !== 4) throw new Error(`expected 4 channels after decoding, got ${info.channels}`);
-  return { width: info.width, height: info.height, data: new Uint8Array(raw.buffer, raw.byteOffset, raw.length) };
+  return decodeWithSharp(data);
 }
 
+/** Our own decoded or drawn pixels going out (sharp's default pixel limit stands: nothing here is read from a file). */
 function rawInput(img: RgbaImage): Sharp {
   if (img.width === 0 || img.height === 0) throw new RangeError('cannot encode an empty image');
   return sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length), {

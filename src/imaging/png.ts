@@ -5,6 +5,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { type RgbaImage } from './image.js';
 import { PNG_SIGNATURE } from './png-chunks.js';
+import { decodeBudget, inflateWithin, overBudget } from './decode-budget.js';
 
 export function isPng(buf: Uint8Array): boolean {
   return buf.length >= 8 && Buffer.from(buf.buffer, buf.byteOffset, 8).equals(PNG_SIGNATURE);
@@ -12,8 +13,37 @@ export function isPng(buf: Uint8Array): boolean {
 
 /** Any PNG (every colour type and depth, interlaced or not) to straight 8-bit RGBA; throws on a corrupt file. */
 export function decodePngSync(buf: Uint8Array): RgbaImage {
+  checkPngWithinBudget(buf);
   const png = PNG.sync.read(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength));
   return { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.length) };
+}
+
+/**
+ * Refuses a PNG whose header asks for more pixels than the decode budget, before pngjs allocates them.
+ * pngjs caps its inflate at the header's size only for non-interlaced images, so an interlaced one's
+ * pixel data is inflated here first, within twice its raw size (the seven passes add a filter byte a row).
+ */
+function checkPngWithinBudget(buf: Uint8Array): void {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (b.length < 33 || b.toString('latin1', 12, 16) !== 'IHDR') return; // pngjs reports the corrupt file itself
+  const width = b.readUInt32BE(16);
+  const height = b.readUInt32BE(20);
+  const { pixels } = decodeBudget();
+  if (width * height > pixels) throw new RangeError(overBudget(`PNG ${width}x${height}`, `${pixels} pixels an image`));
+  if (b[28] !== 1) return;
+  const idat: Buffer[] = [];
+  for (let o = 8; o + 8 <= b.length; ) {
+    const len = b.readUInt32BE(o);
+    if (b.toString('latin1', o + 4, o + 8) === 'IDAT') idat.push(b.subarray(o + 8, Math.min(b.length, o + 8 + len)));
+    o += 12 + len;
+  }
+  const rawBytes = Math.ceil((width * 64) / 8) * height + height;
+  try {
+    inflateWithin(Buffer.concat(idat), 2 * rawBytes + 1024);
+  } catch (e) {
+    if ((e as Error).name === 'InflateBudgetError') throw new RangeError(`PNG ${width}x${height}: its pixel data inflates past what its header allows; refused`);
+    // A corrupt stream: pngjs says so in its own words.
+  }
 }
 
 /** Slots of the colour → palette index table: a power of two, four times the 256 colours it can hold. */

@@ -8,6 +8,8 @@ import { openBadges, type Badges } from '../imager/badge/index.js';
 import { healthBody, type HealthCheck, type HealthIdentity } from '../http/health.js';
 import { checkPortFree, localUrl } from '../http/http-server.js';
 import { stdoutLineStream } from '../http/log-stream.js';
+import { setDecodeBudget } from '../imaging/decode-budget.js';
+import { setFollowOutsideLinks } from '../hotel/files.js';
 import { AvatarService, type AvatarRenderer } from '../imager/avatar/avatar-service.js';
 import { type AvatarServiceConfig } from '../imager/config.js';
 import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from '../imager/avatar/hotel-reload.js';
@@ -68,6 +70,8 @@ export async function openAvatarService(
   opts: OpenAvatarServiceOptions = {},
 ): Promise<AvatarServiceInstance> {
   const startedAt = Date.now();
+  setDecodeBudget(config.decodeBudgetBytes);
+  setFollowOutsideLinks(config.followSymlinks);
   // The folder is read once, here; every render worker builds its hotel from this reading.
   const signature = await avatarFolderSignature(config.assetsDir);
   const snapshot = await scanAvatarHotel(config.assetsDir);

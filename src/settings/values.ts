@@ -76,6 +76,15 @@ export const byteSize: Parser<number> = (text) => {
   return Math.floor(Number(m[1]) * unit);
 };
 
+/** A size (as `byteSize` reads it) of at least `min` bytes; `minText` says the minimum as a size ("1M"). */
+export function byteSizeAtLeast(min: number, minText: string): Parser<number> {
+  return (text) => {
+    const n = byteSize(text);
+    if (n < min) throw new BadValueError(`a size of at least ${minText}, such as 64M or 1GiB`);
+    return n;
+  };
+}
+
 /** A whole number of MiB → bytes (the older `…-mb` settings). */
 export const mebibytes: Parser<number> = (text) => wholeNumber({ expected: 'a whole number of MiB' })(text) * 1024 * 1024;
 

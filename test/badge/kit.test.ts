@@ -159,3 +159,23 @@ test('convert turns the Flash kit\'s part files into the Nitro kit\'s part libra
   assert.ok(converted.ok);
   for (const code of ['b03034s04094s02110s03118', 'b02074t01114s154093']) assert.ok(draw(converted.hotel, code).body.equals(draw(nitro, code).body), code);
 });
+
+test('an element table over the decode budget is refused by name, not read whole', async () => {
+  const { readBadgeSources } = await import('../../src/hotel/badge.js');
+  const { setDecodeBudget, DEFAULT_DECODE_BUDGET_BYTES } = await import('../../src/imaging/decode-budget.js');
+  const { writeFile } = await import('node:fs/promises');
+  const dir = join(scratch, 'nitro');
+  const table = join(dir, 'gamedata', 'guilds_elements.csv');
+  const original = await readFile(table);
+  setDecodeBudget(4096);
+  try {
+    await writeFile(table, Buffer.concat([original, Buffer.alloc(8192, '\n')]));
+    const r = await readBadgeSources(dir);
+    assert.equal(r.ok, false);
+    assert.match(r.ok ? '' : r.reason, /guilds_elements\.csv: its \d+ bytes .*over the decode budget \(4 KiB a file\)/);
+  } finally {
+    setDecodeBudget(DEFAULT_DECODE_BUDGET_BYTES);
+    await writeFile(table, original);
+  }
+  assert.equal((await readBadgeSources(dir)).ok, true, 'the same table within the budget reads');
+});

@@ -86,7 +86,7 @@ test('--help of every command lists an environment variable for every flag', () 
       assert.match(o.envVar, /^HOTEL_IMAGER_[A-Z0-9_]+$/, `${name} ${o.flags}`);
       // One variable means one setting: two commands share one only for the same flag (start's
       // --furni-port and --avatar-port are the services' --port).
-      const flag = name === 'start' && o.long !== '--host' ? '--port' : o.long!;
+      const flag = name === 'start' && (o.long === '--furni-port' || o.long === '--avatar-port') ? '--port' : o.long!;
       const before = names.get(o.envVar);
       assert.ok(before === undefined || before === flag, `${o.envVar} is ${before} elsewhere and ${flag} in ${name}`);
       names.set(o.envVar, flag);
@@ -155,6 +155,9 @@ test('bad values, from a flag or a variable, exit 2 with "<name> must be <expect
     [['sample-kit', '--out', join(root, 'k'), '--furni', '100000'], {}, /^error: --furni must be a whole number from 0 to 99999, got "100000"$/m],
     [['sample-kit', '--out', join(root, 'k'), '--layout', 'flash', '--contact-sheet', join(root, 's.png')], {}, /^error: --contact-sheet reads \.nitro bundles/m],
     [['start', '--avatar-port', 'x'], {}, /^error: --avatar-port must be a port number from 0 to 65535, got "x"$/m],
+    [['build', '--assets', kit, '--out', join(root, 'o'), '--decode-budget', '10k'], {}, /^error: --decode-budget must be a size of at least 1M, such as 64M or 1GiB, got "10k"$/m],
+    [['serve', 'avatar'], { HOTEL_IMAGER_DECODE_BUDGET: 'huge' }, /^error: HOTEL_IMAGER_DECODE_BUDGET must be a size such as 268435456, 256M or 1GiB, got "huge"$/m],
+    [['convert', '--from', kit, '--to', join(root, 'c')], { HOTEL_IMAGER_FOLLOW_SYMLINKS: 'perhaps' }, /^error: HOTEL_IMAGER_FOLLOW_SYMLINKS must be true or false \(1\/0, yes\/no, on\/off\), got "perhaps"$/m],
   ];
   for (const [argv, env, message] of cases) {
     const r = await run(argv, env);

@@ -163,7 +163,7 @@ test('bad input: typed errors naming the file and the offset', async () => {
   await rejects(shortPixels, 'short-pixels.swf', /pixel data has 10 bytes, needs 64/);
   // A header claiming 65535×65535 must be refused before anything that size is allocated.
   const huge = writeSwf({ extraTags: [{ code: 36, body: Buffer.concat([Buffer.from([1, 0, 5, 0xff, 0xff, 0xff, 0xff]), deflateSync(Buffer.alloc(16))]) }] }, 'none');
-  await rejects(huge, 'huge.swf', /65535x65535 is larger than/);
+  await rejects(huge, 'huge.swf', /bitmap 65535x65535 is over the decode budget \(16777216 pixels an image\); refused/);
 });
 
 test('every truncation and many corruptions of a file give a typed error or a result, never a crash', async () => {

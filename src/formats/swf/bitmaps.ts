@@ -1,16 +1,13 @@
 // Pixel decoding for the SWF bitmap tags. Output is always straight (non-premultiplied) RGBA.
-import { inflateSync } from 'node:zlib';
 import { type RgbaImage, createImage } from '../../imaging/image.js';
 import { decodeImage } from '../../imaging/codec.js';
 import { SwfFormatError } from './swf-error.js';
+import { decodeBudget, describeBytes, InflateBudgetError, inflateWithin, overBudget } from '../../imaging/decode-budget.js';
 
 export const TAG_DEFINE_BITS_LOSSLESS = 20;
 export const TAG_DEFINE_BITS_LOSSLESS2 = 36;
 export const TAG_DEFINE_BITS_JPEG2 = 21;
 export const TAG_DEFINE_BITS_JPEG3 = 35;
-
-/** 4096×4096: far beyond any Habbo sprite, small enough that a lying header cannot exhaust memory. */
-const MAX_BITMAP_PIXELS = 4096 * 4096;
 
 /** Flash stores alpha bitmaps premultiplied; undo it, rounding to the nearest value. Alpha 0 → all zero. */
 function unpremultiply(c: number, a: number): number {
@@ -20,10 +17,15 @@ function unpremultiply(c: number, a: number): number {
   return v > 255 ? 255 : v;
 }
 
-export function inflateOrThrow(data: Uint8Array, file: string, offset: number, what: string, maxOutputLength?: number): Buffer {
+/**
+ * Inflates `what` (a SWF body, a bitmap's pixels) stopping at `maxOutputLength`, the size its own header
+ * gives: inflating past it is refused before more is allocated, whatever the stream would make.
+ */
+export function inflateOrThrow(data: Uint8Array, file: string, offset: number, what: string, maxOutputLength: number): Buffer {
   try {
-    return inflateSync(data, maxOutputLength ? { maxOutputLength } : {});
+    return inflateWithin(data, maxOutputLength);
   } catch (e) {
+    if (e instanceof InflateBudgetError) throw new SwfFormatError(file, `${what}: inflates past the ${describeBytes(maxOutputLength)} its header gives; refused`, offset);
     throw new SwfFormatError(file, `${what}: bad zlib stream (${(e as Error).message})`, offset);
   }
 }
@@ -49,8 +51,11 @@ export function decodeLossless(code: number, body: Uint8Array, file: string, off
   }
   if (width === 0 || height === 0) return createImage(width, height);
   // Check the size a header claims before allocating for it: a corrupt header must not exhaust memory.
-  if (width * height > MAX_BITMAP_PIXELS) throw new SwfFormatError(file, `bitmap ${width}x${height} is larger than any asset library holds`, offset);
-  const px = inflateOrThrow(body.subarray(pos), file, offset + pos, `bitmap ${width}x${height}`);
+  const { pixels } = decodeBudget();
+  if (width * height > pixels) throw new SwfFormatError(file, overBudget(`bitmap ${width}x${height}`, `${pixels} pixels an image`), offset);
+  // The pixel data's size follows from the header; inflating stops there, whatever the stream holds.
+  const expected = format === 3 ? tableSize * (withAlpha ? 4 : 3) + ((width + 3) & ~3) * height : format === 4 ? ((width * 2 + 3) & ~3) * height : width * height * 4;
+  const px = inflateOrThrow(body.subarray(pos), file, offset + pos, `bitmap ${width}x${height}`, expected);
   const need = (n: number) => {
     if (px.length < n) throw new SwfFormatError(file, `bitmap ${width}x${height} format ${format}: pixel data has ${px.length} bytes, needs ${n}`, offset + pos);
   };

@@ -3,6 +3,7 @@
 import { decompressSync as lzmaDecompress } from '@napi-rs/lzma/lzma';
 import { type RgbaImage } from '../../imaging/image.js';
 import { SwfFormatError } from './swf-error.js';
+import { decodeBudget, describeBytes, overBudget } from '../../imaging/decode-budget.js';
 import {
   TAG_DEFINE_BITS_JPEG2,
   TAG_DEFINE_BITS_JPEG3,
@@ -16,9 +17,6 @@ import {
 export const TAG_END = 0;
 export const TAG_SYMBOL_CLASS = 76;
 export const TAG_DEFINE_BINARY_DATA = 87;
-
-/** Largest uncompressed SWF we accept; far above any asset library, it stops a lying header early. */
-const MAX_SWF_BYTES = 512 * 1024 * 1024;
 
 export interface SwfSymbol {
   id: number;
@@ -58,7 +56,10 @@ export function uncompressSwf(input: Uint8Array, file = '<buffer>'): { data: Buf
   if (sig !== 'FWS' && sig !== 'CWS' && sig !== 'ZWS') {
     throw new SwfFormatError(file, `not a SWF file (signature ${JSON.stringify(sig)})`, 0);
   }
-  if (declared < 8 || declared > MAX_SWF_BYTES) throw new SwfFormatError(file, `implausible file length ${declared} in header`, 4);
+  if (declared < 8) throw new SwfFormatError(file, `implausible file length ${declared} in header`, 4);
+  // The header's length is checked against the budget before anything is allocated for it.
+  const { bytes: budget } = decodeBudget();
+  if (declared > budget) throw new SwfFormatError(file, overBudget(`its body of ${declared} bytes (the header's length)`, `${describeBytes(budget)} a SWF`), 4);
   if (sig === 'FWS') {
     if (buf.length < declared) throw new SwfFormatError(file, `truncated: header says ${declared} bytes, file has ${buf.length}`, buf.length);
     return { data: buf.subarray(0, declared), compression: 'none' };
@@ -103,8 +104,10 @@ export function readSwfTags(data: Buffer, file = '<buffer>'): { version: number;
   const frameCount = data.readUInt16LE(pos + 2);
   pos += 4;
   const tags: SwfTag[] = [];
+  const { assets } = decodeBudget();
   while (pos < data.length) {
     const offset = pos;
+    if (tags.length >= assets) throw new SwfFormatError(file, overBudget(`its tag count (more than ${assets})`, `${assets} assets a library`, true), offset);
     if (pos + 2 > data.length) throw new SwfFormatError(file, 'truncated tag header', pos);
     const head = data.readUInt16LE(pos);
     pos += 2;
@@ -162,6 +165,7 @@ export async function readSwf(input: Uint8Array, file = '<buffer>', opts: { imag
       }
       case TAG_SYMBOL_CLASS:
         symbols.push(...readSymbolClass(body, file, bodyOffset));
+        if (symbols.length > decodeBudget().assets) throw new SwfFormatError(file, overBudget(`its ${symbols.length} symbols`, `${decodeBudget().assets} assets a library`, true), tag.offset);
         break;
       default:
         break; // shapes, sprites, frames, scripts: not needed for asset libraries

@@ -10,6 +10,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type AvatarRenderErrorCode } from '../../avatar/index.js';
+import { decodeBudget } from '../../imaging/decode-budget.js';
 import { type AvatarRequest } from '../../avatar/request.js';
 import { type HotelLoad, type PoolMessage, type RenderJob, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
 
@@ -467,7 +468,7 @@ export class RenderPool {
   private addSlot(): Promise<void> {
     // Every generation held, so the new worker can take any job queued or to come (and one being prepared).
     const loads = [...this.held.values()].map((h) => h.load);
-    const worker = spawnWorker({ libraryCacheBytes: this.workerLibraryBytes(), hotels: loads });
+    const worker = spawnWorker({ libraryCacheBytes: this.workerLibraryBytes(), decodeBudgetBytes: decodeBudget().bytes, hotels: loads });
     const slot: Slot = { worker, ready: false, jobs: [], hotels: new Set() };
     this.slots.push(slot);
     return new Promise<void>((resolve, reject) => {

@@ -11,6 +11,8 @@ export interface HotelLoad {
 export interface WorkerInit {
   /** This worker's share of the pool's library budget (one cache for every hotel it holds). */
   libraryCacheBytes: number;
+  /** The decode budget of the thread that started the pool (a worker thread starts with the default). */
+  decodeBudgetBytes: number;
   /** The hotels to hold from the start: the one in service, and any other still in use. */
   hotels: HotelLoad[];
 }

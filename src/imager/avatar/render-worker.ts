@@ -8,12 +8,14 @@ import {
   type AvatarHotel, type LibraryCache,
 } from '../../avatar/index.js';
 import { ImageScratch } from '../../imaging/image.js';
+import { setDecodeBudget } from '../../imaging/decode-budget.js';
 import { transferableBytes } from './transfer.js';
 import { type HotelLoad, type PoolMessage, type RenderJob, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('render-worker.ts runs only as a worker thread');
 const init = workerData as WorkerInit;
+setDecodeBudget(init.decodeBudgetBytes);
 
 const hotels = new Map<number, AvatarHotel>();
 const caches = createLibraryCaches(init.libraryCacheBytes);
