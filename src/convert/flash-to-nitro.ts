@@ -3,7 +3,6 @@
 // Nitro layout the rest of the project reads (gamedata/*.json, bundled/figure/*.nitro,
 // bundled/furniture/*.nitro, bundled/generic/group_badge.nitro). A file that cannot be converted is
 // reported and skipped; everything else is still written.
-import { readFile } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { writeAssetLibrary } from '../formats/asset-library.js';
 import { readFigureSwf } from '../formats/flash/figure-library.js';

@@ -50,7 +50,7 @@ export async function readAssetLibrary(bundle: Uint8Array, file = '<buffer>', op
   const name = typeof data.name === 'string' && data.name ? data.name : jsonName.replace(/\.json$/, '');
   const sheet = data.spritesheet;
   const sprites = new Map<string, RgbaImage>();
-  if (sheet && sheet.frames && Object.keys(sheet.frames).length > 0) {
+  if (sheet?.frames && Object.keys(sheet.frames).length > 0) {
     const imageName = sheet.meta?.image ?? `${name}.png`;
     const imageData = files.get(imageName) ?? [...files.entries()].find(([n]) => n.endsWith('.png'))?.[1];
     if (!imageData) throw new FormatError('nitro bundle', file, `spritesheet image ${imageName} is missing`);

@@ -25,7 +25,6 @@ const MAIN = join(repo, 'src/cli/main.ts');
 const READER_PEAK_MB = 300;
 /** The avatar service on the sample kit, two render workers (about 250 MB measured), a bomb in its folder. */
 const SERVICE_PEAK_MB = 400;
-const BUDGET = /over the decode budget/;
 const RAISE = 'raise --decode-budget \\(HOTEL_IMAGER_DECODE_BUDGET\\) only if the file is genuine';
 
 let scratch: string;

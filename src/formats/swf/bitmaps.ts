@@ -14,7 +14,7 @@ function unpremultiply(c: number, a: number): number {
   if (a === 0) return 0;
   if (a === 255) return c;
   const v = Math.round((c * 255) / a);
-  return v > 255 ? 255 : v;
+  return Math.min(v, 255);
 }
 
 /**
