@@ -38,21 +38,24 @@ module.exports = {
     },
     {
       name: 'imager-cache-below-services',
-      comment: 'src/imager/cache/ (the cache tiers every image kind shares) imports no image kind of the core (README, Layout of the code).',
+      comment:
+        'src/imager/cache/ (the cache tiers every image kind shares) imports no image kind of the core (README, Layout of the code).',
       severity: 'error',
       from: { path: '^src/imager/cache/' },
       to: { path: '^src/imager/', pathNot: '^src/imager/cache/' },
     },
     {
       name: 'imager-peers',
-      comment: 'The image kinds of the core (src/imager/avatar/, src/imager/badge/, …) are peers: none imports another (README, Layout of the code).',
+      comment:
+        'The image kinds of the core (src/imager/avatar/, src/imager/badge/, …) are peers: none imports another (README, Layout of the code).',
       severity: 'error',
       from: { path: '^src/imager/([^/]+)/', pathNot: '^src/imager/cache/' },
       to: { path: '^src/imager/([^/]+)/', pathNot: ['^src/imager/$1/', '^src/imager/cache/'] },
     },
     {
       name: 'routes-apart',
-      comment: 'The routes of one service (src/server/avatar/, badge/, furni/) never import another\'s; shared answers live in src/http/ (README, Layout of the code).',
+      comment:
+        "The routes of one service (src/server/avatar/, badge/, furni/) never import another's; shared answers live in src/http/ (README, Layout of the code).",
       severity: 'error',
       from: { path: '^src/server/([^/]+)/' },
       to: { path: '^src/server/([^/]+)/', pathNot: '^src/server/$1/' },

@@ -21,7 +21,12 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const FIGURE_URLS = 2000;
 const USERS = 100;
 const FIG = 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40';
-const USER_FIGURES = [FIG, 'hd-180-1.ch-210-66.lg-270-82', 'hd-180-1.ch-210-66.lg-270-82.hr-100-40', 'hd-180-1.lg-270-82.sh-290-80'];
+const USER_FIGURES = [
+  FIG,
+  'hd-180-1.ch-210-66.lg-270-82',
+  'hd-180-1.ch-210-66.lg-270-82.hr-100-40',
+  'hd-180-1.lg-270-82.sh-290-80',
+];
 
 /** mulberry32: a small seeded PRNG, so both setups get the same request list. */
 function rng(seed: number): () => number {
@@ -57,7 +62,10 @@ function workload(seed: number): { instance: 0 | 1; path: string }[] {
       out.push({ instance, path: `/avatar.png?user=user${Math.floor(rand() * USERS)}&size=m` });
     } else {
       const r = pick();
-      out.push({ instance, path: `/avatar.png?figure=${FIG}&direction=${r % 8}&size=${'lms'[(r >> 3) % 3]}&gesture=${['std', 'sml', 'sad'][(r >> 5) % 3]}&v=${r}` });
+      out.push({
+        instance,
+        path: `/avatar.png?figure=${FIG}&direction=${r % 8}&size=${'lms'[(r >> 3) % 3]}&gesture=${['std', 'sml', 'sad'][(r >> 5) % 3]}&v=${r}`,
+      });
     }
   }
   return out;
@@ -67,7 +75,10 @@ async function waitHealthy(base: string, redis: boolean): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
-      const h = (await (await fetch(`${base}/healthz`)).json()) as { status: string; redis: { available: boolean } | null };
+      const h = (await (await fetch(`${base}/healthz`)).json()) as {
+        status: string;
+        redis: { available: boolean } | null;
+      };
       if (h.status === 'ok' && (!redis || h.redis?.available)) return;
     } catch {
       // not up yet
@@ -101,7 +112,9 @@ async function pass(setup: 'alone' | 'redis', kit: string, seed: number): Promis
     const name = new URL(req.url ?? '/', 'http://x').searchParams.get('name') ?? '';
     const n = Number(/^user(\d+)$/.exec(name)?.[1] ?? NaN);
     if (!Number.isInteger(n)) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ figureString: USER_FIGURES[n % USER_FIGURES.length] }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ figureString: USER_FIGURES[n % USER_FIGURES.length] }));
   });
   await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
   const apiBase = `http://127.0.0.1:${(api.address() as { port: number }).port}`;
@@ -110,8 +123,27 @@ async function pass(setup: 'alone' | 'redis', kit: string, seed: number): Promis
   try {
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
-      const args = ['--import', 'tsx', 'src/cli/main.ts', 'serve', 'avatar', '--assets', kit, '--host', '127.0.0.1', '--port', String(port),
-        '--workers', '1', '--client-rate', '0', '--user-api', apiBase, '--log-level', 'warn'];
+      const args = [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'serve',
+        'avatar',
+        '--assets',
+        kit,
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--workers',
+        '1',
+        '--client-rate',
+        '0',
+        '--user-api',
+        apiBase,
+        '--log-level',
+        'warn',
+      ];
       if (redis) args.push('--redis', redis.url);
       children.push(spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] }));
       bases.push(`http://127.0.0.1:${port}`);
@@ -119,11 +151,20 @@ async function pass(setup: 'alone' | 'redis', kit: string, seed: number): Promis
     await Promise.all(bases.map((b) => waitHealthy(b, redis !== undefined)));
     const list = workload(seed);
     const results: LoadResult[] = await Promise.all(
-      bases.map((base, i) => runLoad({ base, paths: list.filter((r) => r.instance === i).map((r) => r.path), connections: 16 })),
+      bases.map((base, i) =>
+        runLoad({ base, paths: list.filter((r) => r.instance === i).map((r) => r.path), connections: 16 }),
+      ),
     );
     const latencies = results.flatMap((r) => r.latenciesMs).sort((a, b) => a - b);
     const done = (await Promise.all(bases.map(renders))).reduce((s, n) => s + n, 0);
-    const non200 = results.reduce((s, r) => s + Object.entries(r.status).filter(([code]) => code !== '200').reduce((t, [, n]) => t + n, 0), 0);
+    const non200 = results.reduce(
+      (s, r) =>
+        s +
+        Object.entries(r.status)
+          .filter(([code]) => code !== '200')
+          .reduce((t, [, n]) => t + n, 0),
+      0,
+    );
     return {
       setup: setup === 'redis' ? 'two instances + Redis' : 'two instances alone',
       requests: list.length,
@@ -154,19 +195,33 @@ async function main(): Promise<void> {
     const { ensureSampleKit } = await import('../src/samplekit/index.js');
     await ensureSampleKit(kit);
     const distinct = new Set(workload(1).map((r) => r.path)).size;
-    console.log(`workload: ${REQUESTS} requests, ${distinct} distinct URLs (seed 1), two instances, 16 connections each`);
-    console.log(`load before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `workload: ${REQUESTS} requests, ${distinct} distinct URLs (seed 1), two instances, 16 connections each`,
+    );
+    console.log(
+      `load before: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     const rows: Pass[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       for (const setup of ['alone', 'redis'] as const) rows.push(await pass(setup, kit, 1));
     }
-    console.log('\n| setup | renders / 1,000 req | user-API lookups / 1,000 req | p50 ms | p99 ms | non-200 | errors | wall s |');
+    console.log(
+      '\n| setup | renders / 1,000 req | user-API lookups / 1,000 req | p50 ms | p99 ms | non-200 | errors | wall s |',
+    );
     console.log('|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       const per = (n: number) => ((n / r.requests) * 1000).toFixed(1);
-      console.log(`| ${r.setup} | ${per(r.renders)} | ${per(r.userLookups)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.non200} | ${r.errors} | ${(r.wallMs / 1000).toFixed(1)} |`);
+      console.log(
+        `| ${r.setup} | ${per(r.renders)} | ${per(r.userLookups)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.non200} | ${r.errors} | ${(r.wallMs / 1000).toFixed(1)} |`,
+      );
     }
-    console.log(`\nload after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `\nload after: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

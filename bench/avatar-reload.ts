@@ -42,7 +42,11 @@ interface Health {
   cache: { memory: { bytes: number }; hotUrls: { bytes: number } };
   assets: {
     generation: number;
-    reload: { reloadFailures: number; lastError: { message: string } | null; lastReload: { detectToSwappedMs: number; readMs: number; workersMs: number } | null };
+    reload: {
+      reloadFailures: number;
+      lastError: { message: string } | null;
+      lastReload: { detectToSwappedMs: number; readMs: number; workersMs: number } | null;
+    };
   };
   renders: { changedRetries: number };
 }
@@ -64,7 +68,9 @@ async function main(): Promise<void> {
     await ensureSampleKit(dir);
   }
   const say = (s: string) => console.log(s);
-  say(`assets: ${source ?? 'the sample kit'} (copied to ${dir}); polling every ${reloadMs} ms; load average ${loadAverage()}`);
+  say(
+    `assets: ${source ?? 'the sample kit'} (copied to ${dir}); polling every ${reloadMs} ms; load average ${loadAverage()}`,
+  );
 
   const port = await freePort();
   const { proc, url } = await startChild(HERE, [dir, String(port), String(reloadMs)]);
@@ -72,12 +78,17 @@ async function main(): Promise<void> {
   try {
     // The figures every pass asks for: a working set that loads most of the hotel's libraries.
     const figures = distinctFigures(dir, env('BENCH_FIGURES', 2000), 7);
-    const paths = (tag: string) => figures.map((f, i) => `/avatar.png?figure=${f}&size=${'sml'[i % 3]}&direction=${i % 8}${tag}`);
+    const paths = (tag: string) =>
+      figures.map((f, i) => `/avatar.png?figure=${f}&size=${'sml'[i % 3]}&direction=${i % 8}${tag}`);
     const warm = await runLoad({ base: url, paths: paths(''), connections: 16 });
     say(`warm: ${figures.length} figures, ${warm.status[200] ?? 0} rendered; RSS ${rssOf(proc.pid!).rssMb} MB`);
     // The library each swap changes: the one most of the figures read.
-    const fd = JSON.parse(await readFile(join(dir, 'gamedata', 'FigureData.json'), 'utf8')) as { setTypes: { type: string; sets: { id: number; parts: { id: number; type: string }[] }[] }[] };
-    const lib = existsSync(figureFile(dir, 'hh_human_body')) ? 'hh_human_body' : (await import('node:fs')).readdirSync(join(dir, 'bundled', 'figure'))[0]!.replace(/\.nitro$/, '');
+    const fd = JSON.parse(await readFile(join(dir, 'gamedata', 'FigureData.json'), 'utf8')) as {
+      setTypes: { type: string; sets: { id: number; parts: { id: number; type: string }[] }[] }[];
+    };
+    const lib = existsSync(figureFile(dir, 'hh_human_body'))
+      ? 'hh_human_body'
+      : (await import('node:fs')).readdirSync(join(dir, 'bundled', 'figure'))[0]!.replace(/\.nitro$/, '');
     const original = await readFile(figureFile(dir, lib));
     const recoloured = await recolouredLibrary(dir, lib);
     const hatType = fd.setTypes.find((t) => t.type === 'ha') ?? fd.setTypes[0]!;
@@ -93,9 +104,19 @@ async function main(): Promise<void> {
       return { rss: r, outside: Math.round(r - (h.cache.memory.bytes + h.cache.hotUrls.bytes) / MB) };
     };
     // The same mixed load without a swap, for comparison.
-    const still = await runLoad({ base: url, paths: paths('&swap=0').flatMap((p, k) => [p, base[k]!]), connections: 16 });
-    const stillOther = Object.entries(still.status).filter(([s]) => s !== '200').map(([s, n]) => `${s}×${n}`).join(' ') || 'none';
-    rows.push(`| none | | | | ${still.requests} | ${stillOther}, errors ${still.errors} | ${percentile(still.latenciesMs, 50).toFixed(1)} / ${percentile(still.latenciesMs, 99).toFixed(0)} | | |`);
+    const still = await runLoad({
+      base: url,
+      paths: paths('&swap=0').flatMap((p, k) => [p, base[k]!]),
+      connections: 16,
+    });
+    const stillOther =
+      Object.entries(still.status)
+        .filter(([s]) => s !== '200')
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ') || 'none';
+    rows.push(
+      `| none | | | | ${still.requests} | ${stillOther}, errors ${still.errors} | ${percentile(still.latenciesMs, 50).toFixed(1)} / ${percentile(still.latenciesMs, 99).toFixed(0)} | | |`,
+    );
     for (let i = 1; i <= swaps; i++) {
       // Settled and asked again for the same figures: the level this hotel holds.
       await runLoad({ base: url, paths: base, connections: 16 });
@@ -120,18 +141,28 @@ async function main(): Promise<void> {
       const after = await memory();
       rss.push({ before: before.outside, after: after.outside });
       const t = h.assets.reload.lastReload!;
-      const other = Object.entries(load.status).filter(([s]) => s !== '200').map(([s, n]) => `${s}×${n}`).join(' ') || 'none';
-      rows.push(`| ${i} | ${t.detectToSwappedMs} | ${t.readMs} | ${t.workersMs} | ${load.requests} | ${other}, errors ${load.errors} | ${percentile(load.latenciesMs, 50).toFixed(1)} / ${percentile(load.latenciesMs, 99).toFixed(0)} | ${before.rss} → ${after.rss} | ${before.outside} → ${after.outside} |`);
+      const other =
+        Object.entries(load.status)
+          .filter(([s]) => s !== '200')
+          .map(([s, n]) => `${s}×${n}`)
+          .join(' ') || 'none';
+      rows.push(
+        `| ${i} | ${t.detectToSwappedMs} | ${t.readMs} | ${t.workersMs} | ${load.requests} | ${other}, errors ${load.errors} | ${percentile(load.latenciesMs, 50).toFixed(1)} / ${percentile(load.latenciesMs, 99).toFixed(0)} | ${before.rss} → ${after.rss} | ${before.outside} → ${after.outside} |`,
+      );
       say(`swap ${i}: ${rows[rows.length - 1]}`);
     }
     const h = await health();
     say('');
-    say(`| swap | seen → swapped ms | read ms | workers ms | requests during | not 200 | p50 / p99 ms | RSS MB before → after | RSS less image cache and URL map, MB |`);
+    say(
+      `| swap | seen → swapped ms | read ms | workers ms | requests during | not 200 | p50 / p99 ms | RSS MB before → after | RSS less image cache and URL map, MB |`,
+    );
     say(`|---|---|---|---|---|---|---|---|---|`);
     for (const r of rows) say(r);
     say('');
-    say(`RSS less the caches, over ${swaps} swaps: ${rss[rss.length - 1]!.after - rss[0]!.before} MB (median per swap ${median(rss.map((r) => r.after - r.before))} MB); ` +
-      `requests retried on a newer hotel: ${h.renders.changedRetries}; load average ${loadAverage()}`);
+    say(
+      `RSS less the caches, over ${swaps} swaps: ${rss[rss.length - 1]!.after - rss[0]!.before} MB (median per swap ${median(rss.map((r) => r.after - r.before))} MB); ` +
+        `requests retried on a newer hotel: ${h.renders.changedRetries}; load average ${loadAverage()}`,
+    );
   } finally {
     await stopChild(proc);
     await rm(scratch, { recursive: true, force: true });

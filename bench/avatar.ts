@@ -8,7 +8,14 @@ import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encodeAvatar, loadAvatarHotel, renderAvatar, shownFrames, type AvatarHotel, type AvatarRequest } from '../src/avatar/index.js';
+import {
+  encodeAvatar,
+  loadAvatarHotel,
+  renderAvatar,
+  shownFrames,
+  type AvatarHotel,
+  type AvatarRequest,
+} from '../src/avatar/index.js';
 import { avatarKitFiles } from '../src/samplekit/avatar/index.js';
 
 const FIGURES = Number(process.env.AVATAR_BENCH_FIGURES ?? 500);
@@ -46,7 +53,10 @@ async function hotelDir(): Promise<{ dir: string; label: string; cleanup?: () =>
  */
 function figures(hotel: AvatarHotel, n: number): string[] {
   const drawable = (type: string) =>
-    [...(hotel.figure.sets.get(type)?.values() ?? [])].filter((s) => s.parts.some((p) => hotel.libraries.librariesFor(p.type, p.id).length > 0)).map((s) => s.id).sort((a, b) => a - b);
+    [...(hotel.figure.sets.get(type)?.values() ?? [])]
+      .filter((s) => s.parts.some((p) => hotel.libraries.librariesFor(p.type, p.id).length > 0))
+      .map((s) => s.id)
+      .sort((a, b) => a - b);
   const types = ['hd', 'hr', 'ch', 'lg', 'sh', 'ha', 'ea', 'fa', 'ca', 'wa', 'cc'];
   const sets = new Map(types.map((t) => [t, drawable(t)]));
   const colours = [1, 61, 66, 82, 80, 92, 110, 62, 1408];
@@ -74,13 +84,30 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function measure(hotel: AvatarHotel, figs: string[], over: Partial<AvatarRequest>, per: (i: number) => Partial<AvatarRequest> = () => ({})) {
+async function measure(
+  hotel: AvatarHotel,
+  figs: string[],
+  over: Partial<AvatarRequest>,
+  per: (i: number) => Partial<AvatarRequest> = () => ({}),
+) {
   const render: number[] = [];
   const total: number[] = [];
   let frames = 0;
   const t0 = process.hrtime.bigint();
   for (const [i, figure] of figs.entries()) {
-    const r: AvatarRequest = { figure, direction: i % 8, headDirection: i % 8, size: 'l', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over, ...per(i) };
+    const r: AvatarRequest = {
+      figure,
+      direction: i % 8,
+      headDirection: i % 8,
+      size: 'l',
+      action: '',
+      gesture: '',
+      headOnly: false,
+      animated: false,
+      frames: 0,
+      ...over,
+      ...per(i),
+    };
     const a = process.hrtime.bigint();
     const out = shownFrames(await renderAvatar(hotel, r), r.frameNum);
     const b = process.hrtime.bigint();
@@ -113,17 +140,31 @@ const figs: string[] = [];
 let refused = 0;
 for (const figure of figures(hotel, FIGURES)) {
   try {
-    await renderAvatar(hotel, { figure, direction: 2, headDirection: 2, size: 'l', action: 'wav', gesture: '', headOnly: false, animated: true, frames: 0 });
+    await renderAvatar(hotel, {
+      figure,
+      direction: 2,
+      headDirection: 2,
+      size: 'l',
+      action: 'wav',
+      gesture: '',
+      headOnly: false,
+      animated: true,
+      frames: 0,
+    });
     figs.push(figure);
   } catch {
     refused++;
   }
 }
 const f = (n: number) => n.toFixed(2);
-console.log(`avatar bench — ${label}; hotel loaded in ${loadMs} ms; ${figs.length} distinct figures (${refused} refused: a set without sprites); ${hotel.libraries.size} libraries warm; no output cache; one core`);
+console.log(
+  `avatar bench — ${label}; hotel loaded in ${loadMs} ms; ${figs.length} distinct figures (${refused} refused: a set without sprites); ${hotel.libraries.size} libraries warm; no output cache; one core`,
+);
 let still: Awaited<ReturnType<typeof measure>> | undefined;
 const line = (name: string, m: Awaited<ReturnType<typeof measure>>, extra = '') =>
-  console.log(`${name.padEnd(24)} render+encode p50 ${f(m.p50)} ms  p99 ${f(m.p99)} ms  (render only p50 ${f(m.renderP50)} / p99 ${f(m.renderP99)})  ${m.perSecond.toFixed(0)} renders/s, ${m.frames.toFixed(1)} frames shown${extra}`);
+  console.log(
+    `${name.padEnd(24)} render+encode p50 ${f(m.p50)} ms  p99 ${f(m.p99)} ms  (render only p50 ${f(m.renderP50)} / p99 ${f(m.renderP99)})  ${m.perSecond.toFixed(0)} renders/s, ${m.frames.toFixed(1)} frames shown${extra}`,
+  );
 for (const c of CASES) {
   const m = await measure(hotel, figs, c.over);
   still ??= m;
@@ -131,15 +172,33 @@ for (const c of CASES) {
 }
 if (!still) throw new Error('no bench cases');
 // Effects and dances, when the hotel has them: warm every effect library first (untimed).
-const fxIds = hotel.effects.names().filter((n) => n.startsWith('fx.')).map((n) => Number(n.slice(3))).sort((a, b) => a - b);
+const fxIds = hotel.effects
+  .names()
+  .filter((n) => n.startsWith('fx.'))
+  .map((n) => Number(n.slice(3)))
+  .sort((a, b) => a - b);
 const withEffect = (i: number): Partial<AvatarRequest> => ({ effect: fxIds[i % fxIds.length] });
 if (fxIds.length > 0) {
-  for (const [i, figure] of figs.entries()) await renderAvatar(hotel, { figure, direction: 2, headDirection: 2, size: 'l', action: '', gesture: '', headOnly: false, animated: true, frames: 0, ...withEffect(i) });
+  for (const [i, figure] of figs.entries())
+    await renderAvatar(hotel, {
+      figure,
+      direction: 2,
+      headDirection: 2,
+      size: 'l',
+      action: '',
+      gesture: '',
+      headOnly: false,
+      animated: true,
+      frames: 0,
+      ...withEffect(i),
+    });
   line('size l + effect', await measure(hotel, figs, {}, withEffect), ` (${fxIds.length} effects in turn, still)`);
 }
 if (hotel.effects.get('dance', '4')) {
   line('size l dance 4 APNG', await measure(hotel, figs, { dance: 4, animated: true }));
   line('size l dance 4 GIF', await measure(hotel, figs, { dance: 4, animated: true, format: 'gif' }));
 }
-console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; target p50 ≤ 5 ms for the still: ${still.p50 <= 5 ? 'met' : 'NOT met'} (shared machine: figures as measured)`);
+console.log(
+  `peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; target p50 ≤ 5 ms for the still: ${still.p50 <= 5 ? 'met' : 'NOT met'} (shared machine: figures as measured)`,
+);
 await cleanup?.();

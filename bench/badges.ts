@@ -53,16 +53,22 @@ function distinctCodes(hotel: BadgeHotel, count: number, seed: number): string[]
   const bases = [...hotel.elements.bases.keys()];
   const symbols = [...hotel.elements.symbols.keys()];
   const colors = [...hotel.elements.baseColors.keys()];
-  const part = (l: string, id: number) => `${l}${String(id).padStart(3, '0')}${String(pick(colors)).padStart(2, '0')}${Math.floor(rnd() * 9)}`;
+  const part = (l: string, id: number) =>
+    `${l}${String(id).padStart(3, '0')}${String(pick(colors)).padStart(2, '0')}${Math.floor(rnd() * 9)}`;
   const out = new Set<string>();
   while (out.size < count) out.add(part('b', pick(bases)) + part('s', pick(symbols)) + part('s', pick(symbols)));
   return [...out];
 }
 
 function describe(r: LoadResult): string {
-  const other = Object.entries(r.status).filter(([s]) => s !== '200').map(([s, n]) => `${s}×${n}`).join(' ');
-  return `${Math.round(ratePerSecond(r))} badges/s, p50 ${ms(percentile(r.latenciesMs, 50))} ms, p99 ${ms(percentile(r.latenciesMs, 99))} ms` +
-    (other || r.errors ? ` (other answers: ${other || '-'}, errors ${r.errors})` : '');
+  const other = Object.entries(r.status)
+    .filter(([s]) => s !== '200')
+    .map(([s, n]) => `${s}×${n}`)
+    .join(' ');
+  return (
+    `${Math.round(ratePerSecond(r))} badges/s, p50 ${ms(percentile(r.latenciesMs, 50))} ms, p99 ${ms(percentile(r.latenciesMs, 99))} ms` +
+    (other || r.errors ? ` (other answers: ${other || '-'}, errors ${r.errors})` : '')
+  );
 }
 
 async function main(): Promise<void> {
@@ -88,7 +94,9 @@ async function main(): Promise<void> {
   const c1 = env('BENCH_COLD_C1', 2000);
   const c64 = env('BENCH_COLD', 5000);
   const codes = distinctCodes(hotel, inProcess + c1 + c64, seed);
-  say(`badge bench — assets ${assetsDir}${elements ? `, table ${elements}` : ''}: ${hotel.images.size} part images, ${hotel.elements.bases.size} bases, ${hotel.elements.symbols.size} symbols; seed ${seed}`);
+  say(
+    `badge bench — assets ${assetsDir}${elements ? `, table ${elements}` : ''}: ${hotel.images.size} part images, ${hotel.elements.bases.size} bases, ${hotel.elements.symbols.size} symbols; seed ${seed}`,
+  );
   say('NOTE: figures are as measured on this machine at this moment; it may be shared with other work.');
   say(`load average at start: ${loadAverage()}`);
 
@@ -107,7 +115,9 @@ async function main(): Promise<void> {
     }
     times.sort((a, b) => a - b);
     const total = times.reduce((s, x) => s + x, 0);
-    say(`in process, ${format.toUpperCase()}: parse + plan + draw + encode p50 ${ms(percentile(times, 50))} ms, p99 ${ms(percentile(times, 99))} ms, ${Math.round((times.length / total) * 1000)} badges/s on one core, ${Math.round(bytes / inProcess)} bytes average`);
+    say(
+      `in process, ${format.toUpperCase()}: parse + plan + draw + encode p50 ${ms(percentile(times, 50))} ms, p99 ${ms(percentile(times, 99))} ms, ${Math.round((times.length / total) * 1000)} badges/s on one core, ${Math.round(bytes / inProcess)} bytes average`,
+    );
   }
 
   // 2. Over HTTP.
@@ -137,14 +147,21 @@ async function main(): Promise<void> {
     for (let round = 0; round < env('BENCH_CACHED_ROUNDS', 3); round++) {
       const b = await autocannon({ url: hot, connections: 32, duration: env('BENCH_SECONDS', 5) });
       const a = await autocannon({ url: avatar, connections: 32, duration: env('BENCH_SECONDS', 5) });
-      if (b.non2xx || b.errors || a.non2xx || a.errors) say(`  round ${round}: badge non-2xx ${b.non2xx} errors ${b.errors}; avatar non-2xx ${a.non2xx} errors ${a.errors}`);
+      if (b.non2xx || b.errors || a.non2xx || a.errors)
+        say(
+          `  round ${round}: badge non-2xx ${b.non2xx} errors ${b.errors}; avatar non-2xx ${a.non2xx} errors ${a.errors}`,
+        );
       badgeRates.push(b.requests.average);
       avatarRates.push(a.requests.average);
       ratios.push(b.requests.average / a.requests.average);
       p99s.push(b.latency.p99);
     }
-    say(`HTTP cached, one badge URL, 32 connections: ${Math.round(median(badgeRates))} req/s median of ${badgeRates.map(Math.round).join(' / ')}, p99 ${median(p99s)} ms`);
-    say(`  one cached avatar URL in the same rounds: ${Math.round(median(avatarRates))} req/s (${avatarRates.map(Math.round).join(' / ')}); badge/avatar per round ${ratios.map((r) => r.toFixed(2)).join(' / ')}`);
+    say(
+      `HTTP cached, one badge URL, 32 connections: ${Math.round(median(badgeRates))} req/s median of ${badgeRates.map(Math.round).join(' / ')}, p99 ${median(p99s)} ms`,
+    );
+    say(
+      `  one cached avatar URL in the same rounds: ${Math.round(median(avatarRates))} req/s (${avatarRates.map(Math.round).join(' / ')}); badge/avatar per round ${ratios.map((r) => r.toFixed(2)).join(' / ')}`,
+    );
     say(`load average at end: ${loadAverage()}`);
   } finally {
     await stopChild(proc);

@@ -83,7 +83,10 @@ export async function measureStages(items: { file: string; colours: number[] }[]
       total['sprite cut, draw model'] += Math.max(0, cpuMs() - c - containerMs - decodeMs);
       const model = await timed('sprite cut, draw model', () => furniModelFromLibrary(lib));
       await timed('state choice', () => chooseStill(model));
-      const images = await timed('compositing (stills, icon)', () => [...[0, ...it.colours].map((c) => renderRoom(model, { colorId: c }).image), renderIcon(model)]);
+      const images = await timed('compositing (stills, icon)', () => [
+        ...[0, ...it.colours].map((c) => renderRoom(model, { colorId: c }).image),
+        renderIcon(model),
+      ]);
       const pngs = await timed('PNG encode', () => images.filter((i) => i !== null).map((i) => encodePngCompact(i)));
       const { content, sprites } = await timed('bundle content', () => bundleContent(model));
       const bundle = await timed('bundle atlas (WebP) + manifest', () => writeBundle(content, sprites));

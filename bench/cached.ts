@@ -63,10 +63,14 @@ interface Running {
 }
 
 function startChild(kind: Kind, root: string, data: string, logLevel: string): Promise<Running> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', childScript(kind, root, data, logLevel)], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', childScript(kind, root, data, logLevel)],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
   return new Promise((resolvePromise, reject) => {
     proc.once('message', (m: { url: string }) => resolvePromise({ proc, url: m.url }));
     proc.once('exit', (code) => reject(new Error(`${kind} service from ${root} exited with ${code}`)));
@@ -124,7 +128,9 @@ async function main(): Promise<void> {
     children.push(bare);
     services.set(`bare node ${HERE_ROOT}`, bare);
     paths['bare node'] = paths.avatar;
-    console.log(`load ${loadAverage()}; ${rounds} rounds × ${seconds} s, ${connections} connections, log level ${logLevel}`);
+    console.log(
+      `load ${loadAverage()}; ${rounds} rounds × ${seconds} s, ${connections} connections, log level ${logLevel}`,
+    );
     for (let round = 0; round < rounds; round++) {
       // Alternate the order so neither checkout always runs first (warmer caches, a quieter moment).
       const order = round % 2 === 0 ? roots : [...roots].reverse();
@@ -135,14 +141,17 @@ async function main(): Promise<void> {
           const cpu0 = cpuSeconds(r.proc.pid!);
           const out = await autocannon({ url: r.url + paths[kind], connections, duration: seconds });
           const cpu = cpuSeconds(r.proc.pid!) - cpu0;
-          if (out.non2xx > 0 || out.errors > 0) throw new Error(`${kind} ${label(root)}: ${out.non2xx} non-2xx, ${out.errors} errors`);
+          if (out.non2xx > 0 || out.errors > 0)
+            throw new Error(`${kind} ${label(root)}: ${out.non2xx} non-2xx, ${out.errors} errors`);
           const key = `${kind} ${root}`;
           const acc = results.get(key) ?? { rps: [], perCpu: [], p99: [] };
           acc.rps.push(out.requests.average);
           acc.perCpu.push(out.requests.total / cpu);
           acc.p99.push(out.latency.p99);
           results.set(key, acc);
-          console.log(`round ${round + 1} ${kind.padEnd(9)} ${kind === 'bare node' ? 'ceiling' : label(root)}: ${Math.round(out.requests.average)} req/s, ${Math.round(out.requests.total / cpu)} req per CPU-s, p99 ${out.latency.p99} ms (load ${loadAverage()})`);
+          console.log(
+            `round ${round + 1} ${kind.padEnd(9)} ${kind === 'bare node' ? 'ceiling' : label(root)}: ${Math.round(out.requests.average)} req/s, ${Math.round(out.requests.total / cpu)} req per CPU-s, p99 ${out.latency.p99} ms (load ${loadAverage()})`,
+          );
         }
       }
     }

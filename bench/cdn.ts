@@ -75,14 +75,18 @@ let aptUpdated = false;
 function ensureTool(bin: string, packages: string[]): string {
   const found = has(bin);
   if (found) return found;
-  if (process.getuid?.() !== 0) throw new Error(`${bin} is not installed and this is not root: apt-get install ${packages[0]}`);
+  if (process.getuid?.() !== 0)
+    throw new Error(`${bin} is not installed and this is not root: apt-get install ${packages[0]}`);
   for (const pkg of packages) {
     console.log(`installing ${pkg} (apt-get)…`);
     if (!aptUpdated) {
       spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
       aptUpdated = true;
     }
-    spawnSync('apt-get', ['install', '-y', '-qq', pkg], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    spawnSync('apt-get', ['install', '-y', '-qq', pkg], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     const now = has(bin);
     if (now) return now;
   }
@@ -94,15 +98,23 @@ function generateCorpus(dir: string, n: number): void {
   const files: Record<string, Buffer> = {};
   for (let i = 0; i < n; i++) {
     const r = i % 10;
-    if (r < 7) files[`furni-renders/bench_item_${i}${i % 3 === 0 ? `*${i % 7}` : ''}.png`] = fakePng(i, 1024 + ((i * 2654435761) >>> 0) % 7168);
+    if (r < 7)
+      files[`furni-renders/bench_item_${i}${i % 3 === 0 ? `*${i % 7}` : ''}.png`] = fakePng(
+        i,
+        1024 + (((i * 2654435761) >>> 0) % 7168),
+      );
     else if (r < 9) files[`catalog-thumbs/bench_item_${i}.png`] = fakePng(i, 400 + (i % 300));
-    else files[`hof_furni/${60000 + (i % 50)}/bench_item_${i}.bundle`] = fakePng(i, 20480 + ((i * 40503) >>> 0) % 40960);
+    else
+      files[`hof_furni/${60000 + (i % 50)}/bench_item_${i}.bundle`] = fakePng(i, 20480 + (((i * 40503) >>> 0) % 40960));
   }
   for (const [p, data] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, p)), { recursive: true, mode: 0o755 });
     writeFileSync(join(dir, p), data);
   }
-  writeFileSync(join(dir, 'corpus.json'), corpusJson(files, { builtAt: new Date().toISOString(), rendererVersion: 'bench' }));
+  writeFileSync(
+    join(dir, 'corpus.json'),
+    corpusJson(files, { builtAt: new Date().toISOString(), rendererVersion: 'bench' }),
+  );
 }
 
 async function waitForHttp(url: string, ms = 20000): Promise<void> {
@@ -150,7 +162,11 @@ function cpuSeconds(pid: number): number {
   };
   let children: number[] = [];
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     // no children file: count the process alone
   }
@@ -169,7 +185,14 @@ function wrkLatencyMs(text: string): number {
   return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
 }
 
-async function runWrk(wrk: string, url: string, headers: Record<string, string>, seconds: number, connections: number, script?: string): Promise<LoadResult> {
+async function runWrk(
+  wrk: string,
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+  script?: string,
+): Promise<LoadResult> {
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '--timeout', '5s'];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
   if (script) args.push('-s', script);
@@ -190,12 +213,28 @@ async function runWrk(wrk: string, url: string, headers: Record<string, string>,
   return { rps, p99ms: wrkLatencyMs(out), non2xx3xx: non, errors, requests, cpuUsPerRequest: NaN };
 }
 
-async function runAutocannon(url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<LoadResult> {
-  const autocannon = createRequire(import.meta.url)('autocannon') as (
-    o: Record<string, unknown>,
-  ) => Promise<{ requests: { average: number; total: number }; latency: { p99: number }; non2xx: number; errors: number; '3xx': number }>;
+async function runAutocannon(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+): Promise<LoadResult> {
+  const autocannon = createRequire(import.meta.url)('autocannon') as (o: Record<string, unknown>) => Promise<{
+    requests: { average: number; total: number };
+    latency: { p99: number };
+    non2xx: number;
+    errors: number;
+    '3xx': number;
+  }>;
   const r = await autocannon({ url, headers, duration: seconds, connections });
-  return { rps: r.requests.average, p99ms: r.latency.p99, non2xx3xx: r.non2xx - r['3xx'], errors: r.errors, requests: r.requests.total, cpuUsPerRequest: NaN };
+  return {
+    rps: r.requests.average,
+    p99ms: r.latency.p99,
+    non2xx3xx: r.non2xx - r['3xx'],
+    errors: r.errors,
+    requests: r.requests.total,
+    cpuUsPerRequest: NaN,
+  };
 }
 
 function nginxConfig(dir: string, corpus: string, port: number): string {
@@ -275,8 +314,12 @@ async function main(): Promise<void> {
       corpus = join(work, 'corpus');
       generateCorpus(corpus, args.files);
     }
-    const manifest = JSON.parse(readFileSync(join(corpus, 'corpus.json'), 'utf8')) as { files: Record<string, { size: number; sha256: string }> };
-    const keys = Object.keys(manifest.files).filter((k) => /^(furni-renders|catalog-thumbs)\/[^/]+\.png$|^hof_furni\/[^/]+\/[^/]+\.bundle$/.test(k));
+    const manifest = JSON.parse(readFileSync(join(corpus, 'corpus.json'), 'utf8')) as {
+      files: Record<string, { size: number; sha256: string }>;
+    };
+    const keys = Object.keys(manifest.files).filter((k) =>
+      /^(furni-renders|catalog-thumbs)\/[^/]+\.png$|^hof_furni\/[^/]+\/[^/]+\.bundle$/.test(k),
+    );
     const hotKey = keys.find((k) => k.startsWith('furni-renders/'));
     if (!hotKey) throw new Error(`${corpus}: no renders listed in corpus.json`);
     const totalBytes = keys.reduce((s, k) => s + manifest.files[k]!.size, 0);
@@ -288,9 +331,19 @@ async function main(): Promise<void> {
     const cli = join(repo, 'dist/cli/main.js');
     if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`);
     const [svcCmd, svcArgs] = pin('0', process.execPath, [
-      cli, 'serve', 'furni',
-      '--corpus', corpus, '--port', String(ourPort), '--host', '127.0.0.1', '--log-level', 'info',
-      '--memory-budget', String(Math.max(64 * 1024 * 1024, totalBytes * 2)),
+      cli,
+      'serve',
+      'furni',
+      '--corpus',
+      corpus,
+      '--port',
+      String(ourPort),
+      '--host',
+      '127.0.0.1',
+      '--log-level',
+      'info',
+      '--memory-budget',
+      String(Math.max(64 * 1024 * 1024, totalBytes * 2)),
     ]);
     const ourLog = openSync(join(work, 'service-access.log'), 'w');
     const svc = spawn(svcCmd, svcArgs, { cwd: repo, stdio: ['ignore', ourLog, 'inherit'] });
@@ -322,7 +375,13 @@ async function main(): Promise<void> {
     );
 
     const pidOf = (base: string) => (base === ours ? svc.pid! : ng.pid!);
-    const load = async (base: string, path: string, headers: Record<string, string>, seconds: number, spread = false) => {
+    const load = async (
+      base: string,
+      path: string,
+      headers: Record<string, string>,
+      seconds: number,
+      spread = false,
+    ) => {
       const cpu0 = cpuSeconds(pidOf(base));
       const r = await (args.generator === 'wrk'
         ? runWrk(wrk!, base + path, headers, seconds, args.connections, spread ? script : undefined)
@@ -331,9 +390,13 @@ async function main(): Promise<void> {
       return r;
     };
 
-    console.log(`corpus: ${corpus} (${keys.length} files, ${(totalBytes / 1048576).toFixed(1)} MiB); hot file ${hotKey}`);
-    console.log(`generator: ${args.generator}, ${args.connections} connections, ${args.rounds} rounds of ${args.duration} s per server and scenario; ` +
-      `${pinning && has('taskset') ? 'servers pinned to CPU 0, generator to CPU 1' : 'no taskset: nothing pinned'}; loadavg before: ${loadAverage()}`);
+    console.log(
+      `corpus: ${corpus} (${keys.length} files, ${(totalBytes / 1048576).toFixed(1)} MiB); hot file ${hotKey}`,
+    );
+    console.log(
+      `generator: ${args.generator}, ${args.connections} connections, ${args.rounds} rounds of ${args.duration} s per server and scenario; ` +
+        `${pinning && has('taskset') ? 'servers pinned to CPU 0, generator to CPU 1' : 'no taskset: nothing pinned'}; loadavg before: ${loadAverage()}`,
+    );
     // Warm both (our memory cache, nginx's open_file_cache and the page cache).
     await load(ours, hot, {}, 2);
     await load(theirs, hot, {}, 2);
@@ -373,8 +436,13 @@ async function main(): Promise<void> {
     if (args.soak > 0) {
       const samples: { t: number; kib: number }[] = [{ t: 0, kib: rssKiB(svcPid) }];
       const t0 = Date.now();
-      const timer = setInterval(() => samples.push({ t: Math.round((Date.now() - t0) / 1000), kib: rssKiB(svcPid) }), 5000);
-      const soak = await (args.generator === 'wrk' ? load(ours, '/', {}, args.soak, true) : load(ours, hot, {}, args.soak));
+      const timer = setInterval(
+        () => samples.push({ t: Math.round((Date.now() - t0) / 1000), kib: rssKiB(svcPid) }),
+        5000,
+      );
+      const soak = await (args.generator === 'wrk'
+        ? load(ours, '/', {}, args.soak, true)
+        : load(ours, hot, {}, args.soak));
       clearInterval(timer);
       samples.push({ t: Math.round((Date.now() - t0) / 1000), kib: rssKiB(svcPid) });
       rss = samples;
@@ -382,13 +450,17 @@ async function main(): Promise<void> {
       const afterWarm = samples.filter((s) => s.t >= 10);
       const lo = Math.min(...afterWarm.map((s) => s.kib));
       const hi = Math.max(...afterWarm.map((s) => s.kib));
-      console.log(`memory     ${args.soak} s ${args.generator === 'wrk' ? 'spread' : 'cached'} run at ${Math.round(soak.rps)} req/s: RSS MiB ${samples.map((s) => `${s.t}s=${mib(s.kib)}`).join(' ')}`);
+      console.log(
+        `memory     ${args.soak} s ${args.generator === 'wrk' ? 'spread' : 'cached'} run at ${Math.round(soak.rps)} req/s: RSS MiB ${samples.map((s) => `${s.t}s=${mib(s.kib)}`).join(' ')}`,
+      );
       // Flat: the last third of the run averages no more than the first third (after warm-up) plus GC noise.
       const third = Math.max(1, Math.floor(afterWarm.length / 3));
       const avg = (xs: { kib: number }[]) => xs.reduce((sum, x) => sum + x.kib, 0) / xs.length;
       const growth = avg(afterWarm.slice(-third)) - avg(afterWarm.slice(0, third));
       const verdict = growth <= Math.max(16 * 1024, avg(afterWarm.slice(0, third)) * 0.05) ? 'flat' : 'GROWING';
-      console.log(`${''.padEnd(11)}after 10 s: ${mib(lo)}–${mib(hi)} MiB, last third vs first third ${growth >= 0 ? '+' : ''}${mib(growth)} MiB → ${verdict} (cache budget covers the ${(totalBytes / 1048576).toFixed(1)} MiB corpus); nginx RSS ${mib(rssKiB(ng.pid!))} MiB`);
+      console.log(
+        `${''.padEnd(11)}after 10 s: ${mib(lo)}–${mib(hi)} MiB, last third vs first third ${growth >= 0 ? '+' : ''}${mib(growth)} MiB → ${verdict} (cache budget covers the ${(totalBytes / 1048576).toFixed(1)} MiB corpus); nginx RSS ${mib(rssKiB(ng.pid!))} MiB`,
+      );
     }
     console.log(`loadavg after: ${loadAverage()} (the machine may be shared: compare ratios, not absolutes)`);
     writeFileSync(join(work, 'results.json'), JSON.stringify({ args, results, rss }, null, 2));

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 const moved = (root: string): boolean => existsSync(join(root, 'src', 'imager', 'config.ts'));
 
 /** The avatar service settings module of the checkout at `root`, relative to its src/. */
-export const avatarConfigModule = (root: string): string => (moved(root) ? 'imager/config.ts' : 'server/avatar/config.ts');
+export const avatarConfigModule = (root: string): string =>
+  moved(root) ? 'imager/config.ts' : 'server/avatar/config.ts';
 
 /** The module with `startAvatarService` in the checkout at `root`, relative to its src/. */
-export const avatarServiceModule = (root: string): string => (moved(root) ? 'server/imager.ts' : 'server/avatar/index.ts');
+export const avatarServiceModule = (root: string): string =>
+  moved(root) ? 'server/imager.ts' : 'server/avatar/index.ts';

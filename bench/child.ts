@@ -3,8 +3,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 /** Starts `file --child ...args`; resolves with the URL the child posts when it listens. */
-export async function startChild(file: string, args: string[], stdout: 'inherit' | 'ignore' | number = 'inherit'): Promise<{ proc: ChildProcess; url: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', file, '--child', ...args], { stdio: ['ignore', stdout, 'inherit', 'ipc'] });
+export async function startChild(
+  file: string,
+  args: string[],
+  stdout: 'inherit' | 'ignore' | number = 'inherit',
+): Promise<{ proc: ChildProcess; url: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', file, '--child', ...args], {
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     proc.once('message', (m: { ready?: string }) => (m.ready ? resolve(m.ready) : reject(new Error('bad message'))));
     proc.once('exit', (code) => reject(new Error(`service exited with code ${code}`)));

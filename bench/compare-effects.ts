@@ -18,7 +18,15 @@ import { drawSprite } from '../src/imaging/composite.js';
 import { createImage, type RgbaImage } from '../src/imaging/image.js';
 import { decodePngSync } from '../src/imaging/png.js';
 import { encodePngCompact } from '../src/imaging/png-compact.js';
-import { causeTable, compareRenders, sameOverBlack, UNEXPLAINED, withoutCutBody, worstCases, type EffectCase } from './reference/effect-compare.js';
+import {
+  causeTable,
+  compareRenders,
+  sameOverBlack,
+  UNEXPLAINED,
+  withoutCutBody,
+  worstCases,
+  type EffectCase,
+} from './reference/effect-compare.js';
 import { diffImage, sideBySide } from './reference/pixels.js';
 import { textTable } from './reference/report.js';
 
@@ -64,7 +72,8 @@ const refAssets = (o['reference-assets'] ?? 'http://127.0.0.1:8800').replace(/\/
 const outDir = resolve(o.out ?? '/tmp/compare-effects');
 const cacheDir = o.cache ? resolve(o.cache) : undefined;
 for (const d of [outDir, cacheDir]) {
-  if (d && (d === repoRoot || d.startsWith(repoRoot + '/'))) throw new Error(`${d} must be outside the repository (real art)`);
+  if (d && (d === repoRoot || d.startsWith(repoRoot + '/')))
+    throw new Error(`${d} must be outside the repository (real art)`);
 }
 const directions = (o.directions ?? '0,1,2,3,4,5,6,7').split(',').map(Number);
 const tickCount = Math.max(1, Number(o.ticks ?? 1));
@@ -93,13 +102,35 @@ async function reference(url: string): Promise<RgbaImage> {
 }
 
 async function loopTicks(hotel: AvatarHotel, direction: number, effect: string): Promise<number> {
-  const r = await renderAvatar(hotel, { figure, direction, headDirection: direction, size: 'm', action: '', gesture: '', headOnly: false, animated: true, frames: 0, ...fxOf(effect) });
+  const r = await renderAvatar(hotel, {
+    figure,
+    direction,
+    headDirection: direction,
+    size: 'm',
+    action: '',
+    gesture: '',
+    headOnly: false,
+    animated: true,
+    frames: 0,
+    ...fxOf(effect),
+  });
   return r.frameTicks.reduce((a, b) => a + b, 0);
 }
 
 /** Our frame that shows tick `tick` of the loop (frames are runs of equal ticks). */
 async function ours(hotel: AvatarHotel, direction: number, effect: string, tick: number): Promise<RgbaImage> {
-  const req: AvatarRequest = { figure, direction, headDirection: direction, size: 'm', action: '', gesture: '', headOnly: false, animated: tick > 0, frames: 0, ...fxOf(effect) };
+  const req: AvatarRequest = {
+    figure,
+    direction,
+    headDirection: direction,
+    size: 'm',
+    action: '',
+    gesture: '',
+    headOnly: false,
+    animated: tick > 0,
+    frames: 0,
+    ...fxOf(effect),
+  };
   const r = await renderAvatar(hotel, req);
   let t = tick % r.frameTicks.reduce((a, b) => a + b, 0);
   for (let i = 0; i < r.frames.length; i++) {
@@ -123,11 +154,14 @@ interface Check {
 const CHECKS: Check[] = [
   // AvatarImage.getImage colours the avatar (AvatarDataContainer: colorTransform, grey palette map); the
   // reference draws the body without it (its README).
-  { cause: 'reference: no colour treatment', apply: (a) => {
-    if (!a.avatar) return false;
-    a.avatar = undefined;
-    return true;
-  } },
+  {
+    cause: 'reference: no colour treatment',
+    apply: (a) => {
+      if (!a.avatar) return false;
+      a.avatar = undefined;
+      return true;
+    },
+  },
   // The unmended effect reference puts the room point 6 px above the figure's registration (nitro-imager's
   // vertical canvas is 64×110 with dy 6; the client's is 90×130 with dy 0, where the two coincide). Off
   // when the reference is mended (`fxshift`, see docs/avatar-rendering.md); here for a run against the
@@ -137,7 +171,9 @@ const CHECKS: Check[] = [
     apply: (a) => {
       const sprites = a.sprites.filter((x) => x.id !== 'avatar');
       if (sprites.length === 0) return false;
-      a.sprites = a.sprites.map((x) => (x.id === 'avatar' ? x : { ...x, dy: Array.from({ length: 8 }, (_, d) => (x.dy[d] ?? 0) - 6) }));
+      a.sprites = a.sprites.map((x) =>
+        x.id === 'avatar' ? x : { ...x, dy: Array.from({ length: 8 }, (_, d) => (x.dy[d] ?? 0) - 6) },
+      );
       return true;
     },
   },
@@ -156,10 +192,13 @@ async function explain(hotel: AvatarHotel, c: EffectCase, ourImage: RgbaImage, r
   const avatar = anim.sprites.find((s) => s.id === 'avatar');
   const dir = (((c.direction + anim.directionOffset) % 8) + 8) % 8;
   const layer = avatar ? getLayerData(anim, c.tick, 'avatar') : undefined;
-  const [dx, dy] = avatar ? [(avatar.dx[dir] ?? 0) + (layer?.dx ?? 0), (avatar.dy[dir] ?? 0) + (layer?.dy ?? 0)] : [0, 0];
+  const [dx, dy] = avatar
+    ? [(avatar.dx[dir] ?? 0) + (layer?.dx ?? 0), (avatar.dy[dir] ?? 0) + (layer?.dy ?? 0)]
+    : [0, 0];
   const judge = async (img: RgbaImage, names: string[]): Promise<string | undefined> => {
     // `reference: a + b`: one prefix for the reference's part of a combined cause.
-    const join = (extra: string[]) => [...names, ...extra].map((n, i) => (i > 0 ? n.replace(/^reference: /, '') : n)).join(' + ');
+    const join = (extra: string[]) =>
+      [...names, ...extra].map((n, i) => (i > 0 ? n.replace(/^reference: /, '') : n)).join(' + ');
     if (names.length > 0 && compareRenders(img, ref).diff.verdict !== 'differing') return join([]);
     if (names.length > 0 && sameOverBlack(img, ref)) return join([LIGHT]);
     if (dx === 0 && dy === 0) return undefined;
@@ -180,7 +219,10 @@ async function explain(hotel: AvatarHotel, c: EffectCase, ourImage: RgbaImage, r
       Object.assign(anim, saved);
       if (!subset.map((k) => k.apply(anim)).every(Boolean)) continue;
       const img = subset.length === 0 ? ourImage : await ours(hotel, c.direction, c.effect, c.tick);
-      const found = await judge(img, subset.map((k) => k.cause));
+      const found = await judge(
+        img,
+        subset.map((k) => k.cause),
+      );
       if (found) return found;
     }
   } finally {
@@ -202,13 +244,17 @@ async function sameBytes(url: string, file: string): Promise<boolean> {
 async function main(): Promise<void> {
   for (const doc of ['EffectMap.json', 'FigureData.json', 'FigureMap.json']) {
     if (!(await sameBytes(`${refAssets}/gamedata/${doc}`, join(assets, 'gamedata', doc)))) {
-      throw new Error(`the reference's ${refAssets}/gamedata/${doc} is not byte-identical to ${assets}'s (or does not answer): serve the same folder`);
+      throw new Error(
+        `the reference's ${refAssets}/gamedata/${doc} is not byte-identical to ${assets}'s (or does not answer): serve the same folder`,
+      );
     }
   }
   await mkdir(join(outDir, 'sheets'), { recursive: true });
   if (cacheDir) await mkdir(cacheDir, { recursive: true });
   const hotel = await loadAvatarHotel(assets);
-  const map = JSON.parse(await readFile(join(assets, 'gamedata', 'EffectMap.json'), 'utf8')) as { effects: { id: string | number }[] };
+  const map = JSON.parse(await readFile(join(assets, 'gamedata', 'EffectMap.json'), 'utf8')) as {
+    effects: { id: string | number }[];
+  };
   const effectIds = o.effects ? o.effects.split(',') : [...new Set(map.effects.map((e) => String(e.id)))];
   const started = Date.now();
   const cases: EffectCase[] = [];
@@ -224,7 +270,17 @@ async function main(): Promise<void> {
         const ref = await reference(referenceUrl(direction, effect, tick));
         const img = await ours(hotel, direction, effect, tick);
         const { diff, iou, band } = compareRenders(img, ref);
-        const c: EffectCase = { effect, library, direction, tick, verdict: diff.verdict, differingPixels: diff.differingPixels, maxDelta: diff.maxDelta, iou: Number(iou.toFixed(4)), band };
+        const c: EffectCase = {
+          effect,
+          library,
+          direction,
+          tick,
+          verdict: diff.verdict,
+          differingPixels: diff.differingPixels,
+          maxDelta: diff.maxDelta,
+          iou: Number(iou.toFixed(4)),
+          band,
+        };
         if (diff.verdict === 'differing') {
           c.cause = await explain(hotel, c, img, ref);
           images.set(c, [img, ref]);
@@ -252,28 +308,52 @@ async function main(): Promise<void> {
   for (const c of cases) {
     if (c.cause !== UNEXPLAINED || unexplainedSheets++ >= 60) continue;
     const [a, b] = images.get(c)!;
-    await writeFile(join(outDir, 'sheets', `fx${c.effect}-d${c.direction}-t${c.tick}.png`), encodePngCompact(sideBySide([a, b, diffImage(a, b)], 4)));
+    await writeFile(
+      join(outDir, 'sheets', `fx${c.effect}-d${c.direction}-t${c.tick}.png`),
+      encodePngCompact(sideBySide([a, b, diffImage(a, b)], 4)),
+    );
   }
 
   const perEffect = new Map<string, EffectCase[]>();
-  for (const c of cases) if (c.verdict === 'differing') perEffect.set(c.effect, [...(perEffect.get(c.effect) ?? []), c]);
+  for (const c of cases)
+    if (c.verdict === 'differing') perEffect.set(c.effect, [...(perEffect.get(c.effect) ?? []), c]);
   const effectRows = [...perEffect].map(([e, cs]) => {
     const causes = new Map<string, number>();
     for (const c of cs) causes.set(c.cause!, (causes.get(c.cause!) ?? 0) + 1);
-    return [e, cs[0]!.library, cs.length, Math.min(...cs.map((c) => c.iou)).toFixed(3), [...causes].map(([k, v]) => `${k} ${v}`).join('; ')];
+    return [
+      e,
+      cs[0]!.library,
+      cs.length,
+      Math.min(...cs.map((c) => c.iou)).toFixed(3),
+      [...causes].map(([k, v]) => `${k} ${v}`).join('; '),
+    ];
   });
   const summary =
     `${cases.length} cases: ${effectIds.length} effects × directions ${directions.join(',')} × up to ${tickCount} tick(s), size m, figure ${figure}\n` +
-    `${secs.toFixed(0)} s, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}; reference ${refBase} serving ${refAssets}\n\n` +
+    `${secs.toFixed(0)} s, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}; reference ${refBase} serving ${refAssets}\n\n` +
     causeTable(cases) +
     `\n\nworst ${worst.length} (worst.png: columns of five, left to right; ours | reference | diff):\n` +
-    worst.map((c, i) => `${String(i + 1).padStart(2)}. fx ${c.effect} (${c.library}) d${c.direction} t${c.tick}: IoU ${c.iou}, ${c.differingPixels} px, ${c.cause}`).join('\n') +
+    worst
+      .map(
+        (c, i) =>
+          `${String(i + 1).padStart(2)}. fx ${c.effect} (${c.library}) d${c.direction} t${c.tick}: IoU ${c.iou}, ${c.differingPixels} px, ${c.cause}`,
+      )
+      .join('\n') +
     `\n\ndiffering cases by effect:\n` +
     textTable(['effect', 'library', 'differing', 'min IoU', 'causes'], effectRows);
   console.log(summary);
   await writeFile(join(outDir, 'summary.txt'), summary + '\n');
   await writeFile(join(outDir, 'results.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
-  await writeFile(join(outDir, 'worst.json'), JSON.stringify(worst.map((c) => ({ ...c, reference: referenceUrl(c.direction, c.effect, c.tick) })), null, 1) + '\n');
+  await writeFile(
+    join(outDir, 'worst.json'),
+    JSON.stringify(
+      worst.map((c) => ({ ...c, reference: referenceUrl(c.direction, c.effect, c.tick) })),
+      null,
+      1,
+    ) + '\n',
+  );
 }
 
 void main().catch((e: unknown) => {

@@ -15,15 +15,48 @@ import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { AvatarRenderError, loadAvatarHotel, RENDERER_VERSION, renderAvatar, type AvatarHotel, type DrawnLayer } from '../src/avatar/index.js';
+import {
+  AvatarRenderError,
+  loadAvatarHotel,
+  RENDERER_VERSION,
+  renderAvatar,
+  type AvatarHotel,
+  type DrawnLayer,
+} from '../src/avatar/index.js';
 import { cropImage, type RgbaImage } from '../src/imaging/image.js';
 import { decodePngSync } from '../src/imaging/png.js';
 import { encodePngCompact } from '../src/imaging/png-compact.js';
-import { attribute, findControls, REFERENCE_MALE_DEFAULTS, type Compare, type Controls, type Outcome } from './reference/attribution.js';
-import { FigureCatalog, parseFigureTokens, REPRO_FIGURES, reproFigures, sampleFigures, type FigureDataJson, type FigureMapJson, type SampledFigure } from './reference/figures.js';
+import {
+  attribute,
+  findControls,
+  REFERENCE_MALE_DEFAULTS,
+  type Compare,
+  type Controls,
+  type Outcome,
+} from './reference/attribution.js';
+import {
+  FigureCatalog,
+  parseFigureTokens,
+  REPRO_FIGURES,
+  reproFigures,
+  sampleFigures,
+  type FigureDataJson,
+  type FigureMapJson,
+  type SampledFigure,
+} from './reference/figures.js';
 import { comparePremultiplied, diffImage, differingMask, sideBySide, visibleOutside } from './reference/pixels.js';
 import { DIRECTIONS, HEAD_WINDOW, ourRequest, POSES, referenceUrl, type Pose } from './reference/poses.js';
-import { byCause, byKind, byPose, causeByPose, causeGroup, culpritTypes, targetLine, topCulprits, type CaseResult } from './reference/report.js';
+import {
+  byCause,
+  byKind,
+  byPose,
+  causeByPose,
+  causeGroup,
+  culpritTypes,
+  targetLine,
+  topCulprits,
+  type CaseResult,
+} from './reference/report.js';
 
 const USAGE = `npm run compare:reference -- [options]
   --assets DIR          Nitro asset folder (gamedata/, bundled/figure/); default ../shared/realdata/nitro
@@ -75,7 +108,11 @@ if (opts.help) {
 }
 
 const defaultAssets = join(repoRoot, '..', 'shared', 'realdata', 'nitro');
-const assets = resolve(opts.assets ?? process.env.COMPARE_ASSETS ?? (existsSync(defaultAssets) ? defaultAssets : fail(`no --assets given and ${defaultAssets} is absent\n${USAGE}`)));
+const assets = resolve(
+  opts.assets ??
+    process.env.COMPARE_ASSETS ??
+    (existsSync(defaultAssets) ? defaultAssets : fail(`no --assets given and ${defaultAssets} is absent\n${USAGE}`)),
+);
 const refBase = (opts.reference ?? process.env.REFERENCE_URL ?? 'http://127.0.0.1:3030').replace(/\/+$/, '');
 const refAssets = (opts['reference-assets'] ?? 'http://127.0.0.1:8700').replace(/\/+$/, '');
 const seed = intOption('seed', opts.seed!, 0);
@@ -83,10 +120,17 @@ const count = intOption('count', opts.count!, 0);
 const concurrency = intOption('concurrency', opts.concurrency!, 1);
 const worstCount = intOption('worst', opts.worst!, 0);
 const outDir = resolve(opts.out!);
-if (outDir === repoRoot || outDir.startsWith(repoRoot + '/')) fail(`--out ${outDir} is inside the repository; sheets are real art and must stay outside it`);
-const poses = opts.poses ? opts.poses.split(',').map((id) => POSES.find((p) => p.id === id.trim()) ?? fail(`unknown pose "${id}"`)) : POSES;
+if (outDir === repoRoot || outDir.startsWith(repoRoot + '/'))
+  fail(`--out ${outDir} is inside the repository; sheets are real art and must stay outside it`);
+const poses = opts.poses
+  ? opts.poses.split(',').map((id) => POSES.find((p) => p.id === id.trim()) ?? fail(`unknown pose "${id}"`))
+  : POSES;
 const directions = opts.directions
-  ? opts.directions.split(',').map((d) => (DIRECTIONS.includes(Number(d)) ? Number(d) : fail(`direction "${d}" is not 1-7 (0 is a known reference bug)`)))
+  ? opts.directions
+      .split(',')
+      .map((d) =>
+        DIRECTIONS.includes(Number(d)) ? Number(d) : fail(`direction "${d}" is not 1-7 (0 is a known reference bug)`),
+      )
   : DIRECTIONS;
 
 async function readLocal(rel: string): Promise<Buffer> {
@@ -106,9 +150,12 @@ async function checkSameAssets(local: Record<string, Buffer>): Promise<void> {
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       remote = Buffer.from(await res.arrayBuffer());
     } catch (e) {
-      return fail(`cannot fetch ${refAssets}/${rel} (${(e as Error).message}); is the reference's asset server running? (setup.sh --serve)`);
+      return fail(
+        `cannot fetch ${refAssets}/${rel} (${(e as Error).message}); is the reference's asset server running? (setup.sh --serve)`,
+      );
     }
-    if (!remote.equals(bytes)) fail(`${refAssets}/${rel} differs from ${join(assets, rel)}: the reference serves another asset folder`);
+    if (!remote.equals(bytes))
+      fail(`${refAssets}/${rel} differs from ${join(assets, rel)}: the reference serves another asset folder`);
   }
   try {
     await fetch(`${refBase}/`, { signal: AbortSignal.timeout(10_000) });
@@ -188,7 +235,9 @@ function likelyOrder(catalog: FigureCatalog, figure: string, r: Rendered): numbe
   const scored = tokens.map((t, i) => {
     const parts = new Set((catalog.set(t.type, t.id)?.parts ?? []).map((p) => `${p.id}`));
     const types = new Set((catalog.set(t.type, t.id)?.parts ?? []).map((p) => p.type));
-    const mine = r.layers!.filter((l) => l.frame === 0 && parts.has(String(l.partId)) && (types.has(l.partType) || types.has(l.drawnPartType)));
+    const mine = r.layers!.filter(
+      (l) => l.frame === 0 && parts.has(String(l.partId)) && (types.has(l.partType) || types.has(l.drawnPartType)),
+    );
     let score = 0;
     for (const l of mine) {
       for (let y = Math.max(0, l.y); y < Math.min(h, l.y + l.height); y++) {
@@ -223,7 +272,9 @@ const local = {
   'gamedata/FigureMap.json': await readLocal('gamedata/FigureMap.json'),
 };
 await checkSameAssets(local);
-const libraries = new Set((await readdir(join(assets, 'bundled', 'figure'))).filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -6)));
+const libraries = new Set(
+  (await readdir(join(assets, 'bundled', 'figure'))).filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -6)),
+);
 const catalog = new FigureCatalog(
   JSON.parse(local['gamedata/FigureData.json'].toString('utf8').replace(/^\uFEFF/, '')) as FigureDataJson,
   JSON.parse(local['gamedata/FigureMap.json'].toString('utf8').replace(/^\uFEFF/, '')) as FigureMapJson,
@@ -233,21 +284,24 @@ const hotel = await loadAvatarHotel(assets);
 // A hotel with a draworder.xml (Flash, or converted from Flash) draws in its own order; the reference
 // reads no draworder.xml and draws in the client geometry's. Differences that vanish with the geometry
 // order are that expected difference; the cause search then runs on the geometry order.
-const geometryHotel: AvatarHotel | null = hotel.sources.drawOrder === 'hotel' ? { ...hotel, geometry: hotel.geometry.withoutDrawOrder() } : null;
+const geometryHotel: AvatarHotel | null =
+  hotel.sources.drawOrder === 'hotel' ? { ...hotel, geometry: hotel.geometry.withoutDrawOrder() } : null;
 const DRAWORDER_CAUSE = "hotel's draworder.xml order (the reference draws in the client geometry's order; expected)";
 const figures: SampledFigure[] = [...reproFigures(catalog), ...sampleFigures(catalog, seed, count)];
 
 // Comparisons without images, memoised: ablations and control calibration repeat figures.
 const memo = new Map<string, Promise<Outcome>>();
-const comparer = (h: AvatarHotel, tag: string): Compare => (figure, direction, pose) => {
-  const key = `${tag}|${figure}|${direction}|${pose.id}`;
-  let p = memo.get(key);
-  if (!p) {
-    p = renderBoth(h, figure, direction, pose).then((r) => r.outcome);
-    memo.set(key, p);
-  }
-  return p;
-};
+const comparer =
+  (h: AvatarHotel, tag: string): Compare =>
+  (figure, direction, pose) => {
+    const key = `${tag}|${figure}|${direction}|${pose.id}`;
+    let p = memo.get(key);
+    if (!p) {
+      p = renderBoth(h, figure, direction, pose).then((r) => r.outcome);
+      memo.set(key, p);
+    }
+    return p;
+  };
 /** Comparisons for the cause search: in the geometry's order when the hotel has a draworder.xml. */
 const compare: Compare = comparer(geometryHotel ?? hotel, geometryHotel ? 'geometry' : 'hotel');
 
@@ -325,7 +379,13 @@ async function compareCase(fig: SampledFigure, pose: Pose, direction: number): P
   return result;
 }
 
-const progress = setInterval(() => process.stderr.write(`\r${done}/${caseCount} cases, ${refRequests} reference renders, ${((Date.now() - started) / 1000).toFixed(0)} s   `), 2000);
+const progress = setInterval(
+  () =>
+    process.stderr.write(
+      `\r${done}/${caseCount} cases, ${refRequests} reference renders, ${((Date.now() - started) / 1000).toFixed(0)} s   `,
+    ),
+  2000,
+);
 await pool(figures, concurrency, async (fig) => {
   for (const pose of poses) for (const direction of directions) results.push(await compareCase(fig, pose, direction));
 });
@@ -335,7 +395,12 @@ process.stderr.write('\n');
 // Stable order for the listings, whatever the completion order.
 const poseIndex = new Map(POSES.map((p, i) => [p.id, i]));
 const figureIndex = new Map(figures.map((f, i) => [f.figure, i]));
-results.sort((a, b) => figureIndex.get(a.figure)! - figureIndex.get(b.figure)! || poseIndex.get(a.pose)! - poseIndex.get(b.pose)! || a.direction - b.direction);
+results.sort(
+  (a, b) =>
+    figureIndex.get(a.figure)! - figureIndex.get(b.figure)! ||
+    poseIndex.get(a.pose)! - poseIndex.get(b.pose)! ||
+    a.direction - b.direction,
+);
 
 // ------------------------------------------------------------------------------------------ sheets
 /**
@@ -343,7 +408,9 @@ results.sort((a, b) => figureIndex.get(a.figure)! - figureIndex.get(b.figure)! |
  * worst overall with at most two per figure, up to `worstCount`.
  */
 function worstCases(): CaseResult[] {
-  const differing = results.filter((r) => r.verdict === 'differing').sort((a, b) => b.differingPixels - a.differingPixels);
+  const differing = results
+    .filter((r) => r.verdict === 'differing')
+    .sort((a, b) => b.differingPixels - a.differingPixels);
   const chosen = new Set<CaseResult>();
   const perCause = new Map<string, Set<string>>();
   const perFigure = new Map<string, number>();
@@ -359,7 +426,8 @@ function worstCases(): CaseResult[] {
       perCause.set(causeGroup(r.cause), seen);
     }
   }
-  for (const r of differing) if (chosen.size < worstCount && !chosen.has(r) && (perFigure.get(r.figure) ?? 0) < 2) take(r);
+  for (const r of differing)
+    if (chosen.size < worstCount && !chosen.has(r) && (perFigure.get(r.figure) ?? 0) < 2) take(r);
   return [...chosen].sort((a, b) => b.differingPixels - a.differingPixels);
 }
 
@@ -388,7 +456,11 @@ for (const [n, r] of worst.entries()) {
   const pose = POSES.find((p) => p.id === r.pose)!;
   const again = await renderBoth(hotel, r.figure, r.direction, pose);
   const name = `${String(n + 1).padStart(3, '0')}-${safeName(r.figure)}-d${r.direction}-${r.pose}.png`;
-  if (again.ours && again.ref) await writeFile(join(sheetDir, name), encodePngCompact(sideBySide([again.ours, again.ref, diffImage(again.ours, again.ref)], 4)));
+  if (again.ours && again.ref)
+    await writeFile(
+      join(sheetDir, name),
+      encodePngCompact(sideBySide([again.ours, again.ref, diffImage(again.ours, again.ref)], 4)),
+    );
   listing.push({
     sheet: again.ours && again.ref ? `sheets/${name}` : null,
     figure: r.figure,
@@ -410,7 +482,10 @@ for (const [n, r] of worst.entries()) {
 // ------------------------------------------------------------------------------------------ report
 const seconds = (Date.now() - started) / 1000;
 const controlText = ['M', 'F']
-  .map((g) => `${g}: ${controls.get(g as 'M' | 'F') ? [...controls.get(g as 'M' | 'F')!.values()].map((t) => t.raw).join('.') : attributeCauses ? 'none found (mandatory sets ablated by removal)' : '-'}`)
+  .map(
+    (g) =>
+      `${g}: ${controls.get(g as 'M' | 'F') ? [...controls.get(g as 'M' | 'F')!.values()].map((t) => t.raw).join('.') : attributeCauses ? 'none found (mandatory sets ablated by removal)' : '-'}`,
+  )
   .join('; ');
 const headOutside = results.filter((r) => (r.refOutsideWindow ?? 0) > 0);
 const summary = [
@@ -419,7 +494,10 @@ const summary = [
   `${seconds.toFixed(0)} s, ${refRequests} reference renders, ${ourRenders} of ours, concurrency ${concurrency}; load average ${load0.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end`,
   `cause search: ${attributeCauses ? `sets swapped one after another until the renders agree, ${results.reduce((n, r) => n + (r.tries ?? 0), 0)} swaps (controls ${controlText})` : 'off'}`,
   '',
-  byPose(results, poses.map((p) => p.id)),
+  byPose(
+    results,
+    poses.map((p) => p.id),
+  ),
   '',
   targetLine(results, REFERENCE_MALE_DEFAULTS, geometryHotel ? DRAWORDER_CAUSE : undefined),
   '',
@@ -427,7 +505,10 @@ const summary = [
   '',
   byCause(results),
   '',
-  causeByPose(results, poses.map((p) => p.id)),
+  causeByPose(
+    results,
+    poses.map((p) => p.id),
+  ),
   '',
   culpritTypes(results),
   '',
@@ -443,7 +524,12 @@ await writeFile(join(outDir, 'summary.txt'), summary + '\n');
 await writeFile(join(outDir, 'worst.json'), JSON.stringify(listing, null, 2) + '\n');
 await writeFile(
   join(outDir, 'worst.txt'),
-  listing.map((l, i) => `${i + 1}. ${l.figure} d${l.direction} ${l.pose}: ${l.differingPixels} px (max Δ ${l.maxDelta}) — ${l.cause}${l.culprits.length ? ` [${l.culprits.join(' ')}]` : ''}\n   ${l.referenceUrl}`).join('\n') + '\n',
+  listing
+    .map(
+      (l, i) =>
+        `${i + 1}. ${l.figure} d${l.direction} ${l.pose}: ${l.differingPixels} px (max Δ ${l.maxDelta}) — ${l.cause}${l.culprits.length ? ` [${l.culprits.join(' ')}]` : ''}\n   ${l.referenceUrl}`,
+    )
+    .join('\n') + '\n',
 );
 await writeFile(join(outDir, 'results.jsonl'), results.map((r) => JSON.stringify(r)).join('\n') + '\n');
 console.log(summary);

@@ -6,7 +6,11 @@ import { seededRandom } from './reference/figures.js';
 
 export interface FigureDataDoc {
   palettes: { id: number; colors: { id: number; selectable?: boolean }[] }[];
-  setTypes: { type: string; paletteId: number; sets: { id: number; gender: string; parts: { id: number; type: string }[] }[] }[];
+  setTypes: {
+    type: string;
+    paletteId: number;
+    sets: { id: number; gender: string; parts: { id: number; type: string }[] }[];
+  }[];
 }
 
 interface FigureMapDoc {

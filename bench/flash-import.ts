@@ -16,7 +16,13 @@ if (!existsSync(root)) {
   console.error(`no Flash layout at ${root}; set BENCH_FLASH_DIR`);
   process.exit(1);
 }
-const swfs = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.swf')).sort().map((f) => join(dir, f)) : []);
+const swfs = (dir: string) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.swf'))
+        .sort()
+        .map((f) => join(dir, f))
+    : [];
 
 async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
   const t0 = performance.now();
@@ -47,7 +53,11 @@ await timed('parse figuredata, figuremap, actions XML and furnidata.txt', async 
 });
 const out = join(tmpdir(), 'hotel-imager-bench-flash');
 rmSync(out, { recursive: true, force: true });
-const report = await timed('convert --from flash --to nitro (concurrency 2)', () => convertFlashToNitro({ from: root, to: out }));
-console.log(`converted ${report.figures.length} figure libraries, ${report.furniture.length} furni, ${report.gamedata.length} gamedata documents; ${report.failed.length} failed`);
+const report = await timed('convert --from flash --to nitro (concurrency 2)', () =>
+  convertFlashToNitro({ from: root, to: out }),
+);
+console.log(
+  `converted ${report.figures.length} figure libraries, ${report.furniture.length} furni, ${report.gamedata.length} gamedata documents; ${report.failed.length} failed`,
+);
 console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 rmSync(out, { recursive: true, force: true });

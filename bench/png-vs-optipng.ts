@@ -26,18 +26,27 @@ function haveOptipng(): boolean {
 
 /** Every `step`-th file (by name) of a folder, so that at most `max` are taken; `max` 0 takes all. */
 function sample(dir: string, max: number): string[] {
-  const names = readdirSync(dir).filter((n) => n.endsWith('.png')).sort();
+  const names = readdirSync(dir)
+    .filter((n) => n.endsWith('.png'))
+    .sort();
   if (max <= 0 || names.length <= max) return names;
   const step = names.length / max;
   return Array.from({ length: max }, (_, i) => names[Math.floor(i * step)]!);
 }
 
 /** Compares up to `max` renders and `max / 2` icons of a corpus (0: all), with `jobs` optipng processes. */
-export async function compareWithOptipng(corpus: string, max: number, jobs: number): Promise<OptipngComparison | string> {
+export async function compareWithOptipng(
+  corpus: string,
+  max: number,
+  jobs: number,
+): Promise<OptipngComparison | string> {
   if (!haveOptipng()) return 'optipng is not installed and apt-get could not install it: comparison skipped';
   const work = mkdtempSync(join(tmpdir(), 'bench-optipng-'));
   try {
-    const groups = { renders: sample(join(corpus, 'furni-renders'), max), icons: sample(join(corpus, 'catalog-thumbs'), Math.floor(max / 2)) };
+    const groups = {
+      renders: sample(join(corpus, 'furni-renders'), max),
+      icons: sample(join(corpus, 'catalog-thumbs'), Math.floor(max / 2)),
+    };
     const copies: string[] = [];
     const ours = { renders: 0, icons: 0 };
     for (const [kind, names] of Object.entries(groups) as ['renders' | 'icons', string[]][]) {
@@ -51,8 +60,15 @@ export async function compareWithOptipng(corpus: string, max: number, jobs: numb
     }
     // optipng takes many files per run; a few runs side by side use the cores.
     const chunk = Math.ceil(copies.length / Math.max(1, jobs));
-    const runs = Array.from({ length: Math.max(1, jobs) }, (_, i) => copies.slice(i * chunk, (i + 1) * chunk)).filter((c) => c.length > 0);
-    await Promise.all(runs.map((files) => new Promise((done) => spawn('optipng', ['-quiet', '-o2', ...files], { stdio: 'ignore' }).on('close', done))));
+    const runs = Array.from({ length: Math.max(1, jobs) }, (_, i) => copies.slice(i * chunk, (i + 1) * chunk)).filter(
+      (c) => c.length > 0,
+    );
+    await Promise.all(
+      runs.map(
+        (files) =>
+          new Promise((done) => spawn('optipng', ['-quiet', '-o2', ...files], { stdio: 'ignore' }).on('close', done)),
+      ),
+    );
     const optimized = { renders: 0, icons: 0 };
     for (const f of copies) optimized[f.includes('/renders-') ? 'renders' : 'icons'] += statSync(f).size;
     const oursBytes = ours.renders + ours.icons;

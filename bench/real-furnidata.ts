@@ -22,7 +22,10 @@ export interface GeneratedFurnidata {
 /** Key of a furni folder's listing: names and sizes of its `.nitro` files. */
 export function listingKey(furniDir: string): string {
   const h = createHash('sha256');
-  for (const n of readdirSync(furniDir).filter((x) => x.endsWith('.nitro')).sort()) h.update(`${n}\0${readFileSync(join(furniDir, n)).length}\n`);
+  for (const n of readdirSync(furniDir)
+    .filter((x) => x.endsWith('.nitro'))
+    .sort())
+    h.update(`${n}\0${readFileSync(join(furniDir, n)).length}\n`);
   return h.digest('hex').slice(0, 16);
 }
 
@@ -30,7 +33,9 @@ function colourIds(bytes: Buffer, file: string): number[] {
   const files = readNitroBundle(bytes, file);
   const json = [...files.entries()].find(([n]) => n.endsWith('.json'))?.[1];
   if (!json) return [];
-  const doc = JSON.parse(json.toString('utf8')) as { visualizations?: { size?: number; colors?: Record<string, unknown> }[] };
+  const doc = JSON.parse(json.toString('utf8')) as {
+    visualizations?: { size?: number; colors?: Record<string, unknown> }[];
+  };
   const v64 = (doc.visualizations ?? []).find((v) => Number(v?.size) === 64);
   return Object.keys(v64?.colors ?? {})
     .map((k) => Number.parseInt(k, 10))
@@ -39,7 +44,9 @@ function colourIds(bytes: Buffer, file: string): number[] {
 }
 
 export function generateFurnidata(furniDir: string): GeneratedFurnidata {
-  const names = readdirSync(furniDir).filter((x) => x.endsWith('.nitro')).sort();
+  const names = readdirSync(furniDir)
+    .filter((x) => x.endsWith('.nitro'))
+    .sort();
   const rows: Record<string, unknown>[] = [];
   let variantRows = 0;
   let unreadable = 0;

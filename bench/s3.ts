@@ -35,7 +35,13 @@ function arg(name: string, fallback: number): number {
 async function childMain(role: string, a: string, b: string, c: string | undefined): Promise<void> {
   if (role === 's3rver') {
     const { default: S3rver } = await import('s3rver');
-    const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: a, configureBuckets: [{ name: BUCKET }] });
+    const s3 = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: a,
+      configureBuckets: [{ name: BUCKET }],
+    });
     const { port } = await s3.run();
     process.send?.({ ready: `http://127.0.0.1:${port}` });
     return;
@@ -62,7 +68,8 @@ async function main(): Promise<void> {
   try {
     // A corpus of render-sized files (0.5–8 KiB, as the sample kit's and real renders mostly are).
     const corpus: Record<string, Buffer> = {};
-    for (let i = 0; i < files; i++) corpus[`furni-renders/item_${i}.png`] = fakePng(i + 1, 512 + ((i * 2654435761) % 7680));
+    for (let i = 0; i < files; i++)
+      corpus[`furni-renders/item_${i}.png`] = fakePng(i + 1, 512 + ((i * 2654435761) % 7680));
     const dir = join(work, 'corpus');
     await writeCorpusFixture(dir, corpus);
     const paths = Object.keys(corpus).map((k) => `/${k}`);
@@ -76,7 +83,9 @@ async function main(): Promise<void> {
       to: `s3://${BUCKET}/corpus`,
       s3: { endpoint: bucket.url, forcePathStyle: true, credentials: CREDENTIALS, region: 'us-east-1' },
     });
-    console.log(`bench:s3 — ${files} files, ${connections} connections, ${rounds} rounds (medians); loadavg before: ${loadAverage()}`);
+    console.log(
+      `bench:s3 — ${files} files, ${connections} connections, ${rounds} rounds (medians); loadavg before: ${loadAverage()}`,
+    );
     console.log(`publish to s3rver: ${pub.uploaded} objects in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const table: string[] = [];
@@ -90,20 +99,28 @@ async function main(): Promise<void> {
         s3: await startChild(HERE, ['serve', `s3://${BUCKET}/corpus`, String(budget), bucket.url]),
       };
       children.push(services.disk.proc, services.s3.proc);
-      const fresh = () => ({ rps: [] as number[], p99: [] as number[], cpuUs: [] as number[], bucketCpuUs: [] as number[] });
+      const fresh = () => ({
+        rps: [] as number[],
+        p99: [] as number[],
+        cpuUs: [] as number[],
+        bucketCpuUs: [] as number[],
+      });
       const samples = { disk: fresh(), s3: fresh() };
       for (const backend of ['disk', 's3'] as const) {
         // Warm-up: fills the memory cache (cached pass) and the connection pools.
         const warm = await runLoad({ base: services[backend].url, paths, connections });
-        if ((warm.status[200] ?? 0) !== paths.length) throw new Error(`${backend} warm-up: ${JSON.stringify(warm.status)} errors ${warm.errors}`);
+        if ((warm.status[200] ?? 0) !== paths.length)
+          throw new Error(`${backend} warm-up: ${JSON.stringify(warm.status)} errors ${warm.errors}`);
       }
       for (let r = 0; r < rounds; r++) {
         for (const backend of (r % 2 === 0 ? ['disk', 's3'] : ['s3', 'disk']) as ('disk' | 's3')[]) {
-          const list = pass === 'cached' ? [...paths, ...paths, ...paths, ...paths, ...paths] : paths.slice(0, coldRequests);
+          const list =
+            pass === 'cached' ? [...paths, ...paths, ...paths, ...paths, ...paths] : paths.slice(0, coldRequests);
           const cpu0 = cpuSeconds(services[backend].proc.pid!);
           const bucketCpu0 = cpuSeconds(bucket.proc.pid!);
           const res = await runLoad({ base: services[backend].url, paths: shuffle(list, r + 1), connections });
-          if ((res.status[200] ?? 0) !== list.length) throw new Error(`${backend} ${pass}: ${JSON.stringify(res.status)} errors ${res.errors}`);
+          if ((res.status[200] ?? 0) !== list.length)
+            throw new Error(`${backend} ${pass}: ${JSON.stringify(res.status)} errors ${res.errors}`);
           samples[backend].cpuUs.push(((cpuSeconds(services[backend].proc.pid!) - cpu0) * 1e6) / list.length);
           samples[backend].bucketCpuUs.push(((cpuSeconds(bucket.proc.pid!) - bucketCpu0) * 1e6) / list.length);
           samples[backend].rps.push(ratePerSecond(res));
@@ -115,7 +132,12 @@ async function main(): Promise<void> {
       console.log(
         `${pass}: req/s per round, disk ${samples.disk.rps.map((x) => x.toFixed(0)).join(' / ')}; bucket ${samples.s3.rps.map((x) => x.toFixed(0)).join(' / ')}`,
       );
-      const summary = (x: ReturnType<typeof fresh>) => ({ rps: median(x.rps), p99: median(x.p99), cpuUs: median(x.cpuUs), bucketCpuUs: median(x.bucketCpuUs) });
+      const summary = (x: ReturnType<typeof fresh>) => ({
+        rps: median(x.rps),
+        p99: median(x.p99),
+        cpuUs: median(x.cpuUs),
+        bucketCpuUs: median(x.bucketCpuUs),
+      });
       const results = { disk: summary(samples.disk), s3: summary(samples.s3) };
       const d = results.disk!;
       const s = results.s3!;
@@ -123,7 +145,9 @@ async function main(): Promise<void> {
         `| ${pass} | ${d.rps.toFixed(0)} | ${d.p99.toFixed(2)} | ${d.cpuUs.toFixed(1)} | ${s.rps.toFixed(0)} | ${s.p99.toFixed(2)} | ${s.cpuUs.toFixed(1)} | ${s.bucketCpuUs.toFixed(1)} | ${(s.rps / d.rps).toFixed(2)} | ${(s.p99 / d.p99).toFixed(2)} | ${(s.cpuUs / d.cpuUs).toFixed(2)} |`,
       );
     }
-    console.log('| pass | disk req/s | disk p99 ms | disk CPU µs/req | bucket req/s | bucket p99 ms | service CPU µs/req (bucket) | s3rver CPU µs/req | req/s bucket/disk | p99 bucket/disk | CPU/req bucket/disk |');
+    console.log(
+      '| pass | disk req/s | disk p99 ms | disk CPU µs/req | bucket req/s | bucket p99 ms | service CPU µs/req (bucket) | s3rver CPU µs/req | req/s bucket/disk | p99 bucket/disk | CPU/req bucket/disk |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const row of table) console.log(row);
     console.log(`loadavg after: ${loadAverage()} (2 shared cores: compare ratios, not absolutes)`);

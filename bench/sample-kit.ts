@@ -12,7 +12,9 @@ try {
   const stamp = await writeSampleKit(join(root, 'kit'), { extraFurni: n });
   const seconds = (performance.now() - t0) / 1000;
   const peakMb = process.resourceUsage().maxRSS / 1024;
-  console.log(`bench:kit — ${n} generated furni: ${stamp.files} files in ${seconds.toFixed(1)} s (${(stamp.files / seconds).toFixed(0)} files/s); peak RSS ${peakMb.toFixed(0)} MB`);
+  console.log(
+    `bench:kit — ${n} generated furni: ${stamp.files} files in ${seconds.toFixed(1)} s (${(stamp.files / seconds).toFixed(0)} files/s); peak RSS ${peakMb.toFixed(0)} MB`,
+  );
 } finally {
   await rm(root, { recursive: true, force: true });
 }

@@ -107,7 +107,10 @@ function idatRaw(png: Buffer): Buffer {
 
 function withoutTint(plan: AvatarPlan): AvatarPlan {
   const strip = (ls: AvatarPlan['frames'][number]['avatar']) => ls.map((l) => ({ ...l, tint: undefined }));
-  return { window: plan.window, frames: plan.frames.map((f) => ({ ...f, behind: strip(f.behind), avatar: strip(f.avatar), front: strip(f.front) })) };
+  return {
+    window: plan.window,
+    frames: plan.frames.map((f) => ({ ...f, behind: strip(f.behind), avatar: strip(f.avatar), front: strip(f.front) })),
+  };
 }
 
 async function main(): Promise<void> {
@@ -125,7 +128,14 @@ async function main(): Promise<void> {
   for (const p of poses.take(600)) {
     const q = parseAvatarQuery(warmPath(p).slice(warmPath(p).indexOf('?') + 1));
     if (!q.ok) throw new Error(q.reason);
-    await encodeAvatar(drawAvatar(await planRender(hotel, avatarRequest((q.query.identity as { figure: string }).figure, q.query.pose, frameCount))));
+    await encodeAvatar(
+      drawAvatar(
+        await planRender(
+          hotel,
+          avatarRequest((q.query.identity as { figure: string }).figure, q.query.pose, frameCount),
+        ),
+      ),
+    );
   }
 
   const urls = poses.take(N).map(warmPath);
@@ -163,9 +173,16 @@ async function main(): Promise<void> {
     const req = avatarRequest(figure, pose, frameCount);
     lap(sParse);
     const version = served.keyVersion(req);
-    const key = avatarCacheKey({ pairs, identity, resolvedFigure: figure, animates: req.animated, rendererVersion: version });
+    const key = avatarCacheKey({
+      pairs,
+      identity,
+      resolvedFigure: figure,
+      animates: req.animated,
+      rendererVersion: version,
+    });
     lap(sKey);
-    if (hot.get(url) !== undefined || cache.getMemory(key) !== undefined || failures.has(key)) throw new Error('not a fresh URL');
+    if (hot.get(url) !== undefined || cache.getMemory(key) !== undefined || failures.has(key))
+      throw new Error('not a fresh URL');
     lap(sLookup);
     const plan = await planRender(hotel, req);
     lap(sPlan);
@@ -183,7 +200,8 @@ async function main(): Promise<void> {
     deflateSync(raw, { level: 6, chunkSize: DEFLATE_CHUNK });
     lap(sDeflate);
     // As the worker: transferred as it is when the bytes own their ArrayBuffer, else copied first.
-    const body = encoded.byteOffset === 0 && encoded.byteLength === encoded.buffer.byteLength ? encoded : new Uint8Array(encoded);
+    const body =
+      encoded.byteOffset === 0 && encoded.byteLength === encoded.buffer.byteLength ? encoded : new Uint8Array(encoded);
     lap(sCopy);
     const image = cachedImage(Buffer.from(body.buffer, body.byteOffset, body.byteLength), 1, version);
     cache.put(key, image);
@@ -240,13 +258,19 @@ async function main(): Promise<void> {
   say(`average body ${avgBody} bytes`);
   say('| stage | median µs | mean µs |');
   say('|---|---|---|');
-  say(`| HTTP parse + response write, Node's http (a bare server in its own process: CPU per request from /proc, c=1 / c=64) | ${fmt(http['node 1']!)} / ${fmt(http['node 64']!).trim()} | |`);
-  say(`| HTTP parse + response write, the fast path (the avatar route's since issue 28; same, c=1 / c=64) | ${fmt(http['fast 1']!)} / ${fmt(http['fast 64']!).trim()} | |`);
+  say(
+    `| HTTP parse + response write, Node's http (a bare server in its own process: CPU per request from /proc, c=1 / c=64) | ${fmt(http['node 1']!)} / ${fmt(http['node 64']!).trim()} | |`,
+  );
+  say(
+    `| HTTP parse + response write, the fast path (the avatar route's since issue 28; same, c=1 / c=64) | ${fmt(http['fast 1']!)} / ${fmt(http['fast 64']!).trim()} | |`,
+  );
   for (const s of stages) {
     const mean = s.us.reduce((a, b) => a + b, 0) / s.us.length;
     say(`| ${s.name} | ${fmt(median(s.us))} | ${fmt(mean)} |`);
   }
-  say(`| pool dispatch + result message (both threads, CPU per round trip, one job at a time as at c=1; ${dispatchWallUs.toFixed(0)} µs wall) | ${fmt(dispatchUs)} | |`);
+  say(
+    `| pool dispatch + result message (both threads, CPU per round trip, one job at a time as at c=1; ${dispatchWallUs.toFixed(0)} µs wall) | ${fmt(dispatchUs)} | |`,
+  );
   say(`load average at the end: ${loadAverage()}`);
   await cleanup?.();
 }

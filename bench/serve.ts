@@ -56,23 +56,32 @@ class FigurePool {
   take(count: number): { figure: string; variant: number }[] {
     const out: { figure: string; variant: number }[] = [];
     for (let i = 0; i < count; i++, this.next++) {
-      out.push({ figure: this.figures[this.next % this.figures.length]!, variant: Math.floor(this.next / this.figures.length) });
+      out.push({
+        figure: this.figures[this.next % this.figures.length]!,
+        variant: Math.floor(this.next / this.figures.length),
+      });
     }
     return out;
   }
 }
 
 const POSE = 'direction=2&head_direction=2&action=std&gesture=std';
-const oursPath = (size: string) => (f: { figure: string; variant: number }) => `/avatar.png?figure=${f.figure}&${POSE}&size=${size}${f.variant ? `&v=${f.variant}` : ''}`;
+const oursPath = (size: string) => (f: { figure: string; variant: number }) =>
+  `/avatar.png?figure=${f.figure}&${POSE}&size=${size}${f.variant ? `&v=${f.variant}` : ''}`;
 /** The classic imager's query; its size n is our m (64 × 110). */
 const referencePath = (f: { figure: string }) => `/?figure=${f.figure}&${POSE}&size=n`;
 
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
 
 function describe(r: LoadResult): string {
-  const other = Object.entries(r.status).filter(([s]) => s !== '200').map(([s, n]) => `${s}×${n}`).join(' ');
-  return `${Math.round(ratePerSecond(r))} renders/s, p50 ${ms(percentile(r.latenciesMs, 50))} ms, p99 ${ms(percentile(r.latenciesMs, 99))} ms` +
-    (other || r.errors ? ` (not rendered: ${other || '-'}, errors ${r.errors})` : '');
+  const other = Object.entries(r.status)
+    .filter(([s]) => s !== '200')
+    .map(([s, n]) => `${s}×${n}`)
+    .join(' ');
+  return (
+    `${Math.round(ratePerSecond(r))} renders/s, p50 ${ms(percentile(r.latenciesMs, 50))} ms, p99 ${ms(percentile(r.latenciesMs, 99))} ms` +
+    (other || r.errors ? ` (not rendered: ${other || '-'}, errors ${r.errors})` : '')
+  );
 }
 
 /** Whether something answers a render at `base` (the reference imager may take a while to come up). */
@@ -138,7 +147,11 @@ async function main(): Promise<void> {
     cache: { memory: { entries: number; bytes: number }; hotUrls: { entries: number; bytes: number } };
   };
   const healthOf = async (url: string) => (await (await fetch(url + '/healthz')).json()) as Health;
-  const reasons = (h: Health) => Object.entries(h.renders.fallbacks).filter(([, n]) => n > 0).map(([r, n]) => `${r} ${n}`).join(', ') || 'none';
+  const reasons = (h: Health) =>
+    Object.entries(h.renders.fallbacks)
+      .filter(([, n]) => n > 0)
+      .map(([r, n]) => `${r} ${n}`)
+      .join(', ') || 'none';
   const say = (s: string) => console.log(s);
 
   const totalFigures = 2000 + rounds * (c1Count + c64Count) + 10_000 + 3000 + env('BENCH_DEFAULT_COLD', 3000);
@@ -146,7 +159,9 @@ async function main(): Promise<void> {
   let child = await startService('off');
   const children: ChildProcess[] = [child.proc];
   try {
-    say(`avatar service bench — assets ${assetsDir}, workers = cores (${availableParallelism()}), memory cache ${cacheMb} MiB, figure seed ${seed}`);
+    say(
+      `avatar service bench — assets ${assetsDir}, workers = cores (${availableParallelism()}), memory cache ${cacheMb} MiB, figure seed ${seed}`,
+    );
     say('NOTE: figures are as measured on this machine at this moment; it may be shared with other work.');
     say(`load average at start: ${loadAverage()}`);
     const base = child.url;
@@ -181,25 +196,57 @@ async function main(): Promise<void> {
     if (withReference) await runLoad({ base: referenceBase, paths: warmSet.map(referencePath), connections: 16 });
     // The warm workload's figures load their libraries on both sides before anything is timed.
     const warmPoses = new WarmPoses(assetsDir, seed);
-    say(`warm workload: figures ${warmPoses.describe().join(', ')} × 8 directions × 8 head directions × 7 gestures, new colours in every URL`);
+    say(
+      `warm workload: figures ${warmPoses.describe().join(', ')} × 8 directions × 8 head directions × 7 gestures, new colours in every URL`,
+    );
     const warmUp = warmPoses.take(500);
     await runLoad({ base, paths: warmUp.map(warmPath), connections: 64 });
     if (withReference) await runLoad({ base: referenceBase, paths: warmUp.map(warmReferencePath), connections: 16 });
-    type Row = { ours: number[]; ref: number[]; oursP50: number[]; oursP99: number[]; refP50: number[]; refP99: number[]; cpu: number[]; cpuUs: number[]; mainUs: number[] };
+    type Row = {
+      ours: number[];
+      ref: number[];
+      oursP50: number[];
+      oursP99: number[];
+      refP50: number[];
+      refP99: number[];
+      cpu: number[];
+      cpuUs: number[];
+      mainUs: number[];
+    };
     const table: Record<string, Row> = {};
     const workloads = [
-      { name: 'cold', take: (n: number) => figures.take(n), ours: oursPath('m'), ref: referencePath, counts: [c1Count, c64Count] },
-      { name: 'warm', take: (n: number) => warmPoses.take(n), ours: warmPath, ref: warmReferencePath, counts: [warmC1Count, warmC64Count] },
+      {
+        name: 'cold',
+        take: (n: number) => figures.take(n),
+        ours: oursPath('m'),
+        ref: referencePath,
+        counts: [c1Count, c64Count],
+      },
+      {
+        name: 'warm',
+        take: (n: number) => warmPoses.take(n),
+        ours: warmPath,
+        ref: warmReferencePath,
+        counts: [warmC1Count, warmC64Count],
+      },
     ] as const;
     for (let round = 1; round <= rounds; round++) {
       for (const w of workloads) {
-        for (const [connections, count] of [[1, w.counts[0]], [64, w.counts[1]]] as const) {
+        for (const [connections, count] of [
+          [1, w.counts[0]],
+          [64, w.counts[1]],
+        ] as const) {
           const take = w.take as (n: number) => unknown[];
           if (w.name === 'warm') {
             // The cold passes may have pushed the warm figures' libraries out of the library budget: back in, untimed.
             const again = take(100);
             await runLoad({ base, paths: again.map(w.ours as (x: unknown) => string), connections: 16 });
-            if (withReference) await runLoad({ base: referenceBase, paths: again.map(w.ref as (x: unknown) => string), connections: 16 });
+            if (withReference)
+              await runLoad({
+                base: referenceBase,
+                paths: again.map(w.ref as (x: unknown) => string),
+                connections: 16,
+              });
           }
           const set = take(count);
           const load = loadAverage();
@@ -209,7 +256,17 @@ async function main(): Promise<void> {
           cpu = cpuSeconds(child.proc.pid!) - cpu0;
           const mainCpu = threadCpuSeconds(child.proc.pid!).main - main0;
           const rendered = ours.status[200] ?? 0;
-          const row = (table[`${w.name} size m, c=${connections}`] ??= { ours: [], ref: [], oursP50: [], oursP99: [], refP50: [], refP99: [], cpu: [], cpuUs: [], mainUs: [] });
+          const row = (table[`${w.name} size m, c=${connections}`] ??= {
+            ours: [],
+            ref: [],
+            oursP50: [],
+            oursP99: [],
+            refP50: [],
+            refP99: [],
+            cpu: [],
+            cpuUs: [],
+            mainUs: [],
+          });
           row.ours.push(ratePerSecond(ours));
           row.oursP50.push(percentile(ours.latenciesMs, 50));
           row.oursP99.push(percentile(ours.latenciesMs, 99));
@@ -220,7 +277,11 @@ async function main(): Promise<void> {
             `round ${round}, ${w.name}, c=${connections}, ${count} size-m URLs (load ${load}): ours ${describe(ours)}; ` +
             `${Math.round(rendered / cpu)} renders per CPU-second (${Math.round((cpu / rendered) * 1e6)} µs each, main thread ${Math.round((mainCpu / rendered) * 1e6)} µs)`;
           if (withReference) {
-            const ref = await runLoad({ base: referenceBase, paths: set.map(w.ref as (x: unknown) => string), connections });
+            const ref = await runLoad({
+              base: referenceBase,
+              paths: set.map(w.ref as (x: unknown) => string),
+              connections,
+            });
             row.ref.push(ratePerSecond(ref));
             row.refP50.push(percentile(ref.latenciesMs, 50));
             row.refP99.push(percentile(ref.latenciesMs, 99));
@@ -248,7 +309,9 @@ async function main(): Promise<void> {
 
     // 3. Memory after 10,000 distinct renders (mixed poses and sizes, as pages ask).
     const poses = ['', '&size=m', '&direction=4&action=wav', '&size=s', '&action=sit', '&headonly=1'];
-    const mixed = figures.take(10_000).map((f, i) => `/avatar.png?figure=${f.figure}${poses[i % poses.length]}${f.variant ? `&v=${f.variant}` : ''}`);
+    const mixed = figures
+      .take(10_000)
+      .map((f, i) => `/avatar.png?figure=${f.figure}${poses[i % poses.length]}${f.variant ? `&v=${f.variant}` : ''}`);
     const more = await runLoad({ base, paths: mixed, connections: 64 });
     const health = await healthOf(base);
     const mem = rssOf(child.proc.pid!);
@@ -265,7 +328,10 @@ async function main(): Promise<void> {
       const samples: string[] = [];
       for (let done = 0; done < hostileCount; done += step) {
         const n = Math.min(step, hostileCount - done);
-        const paths = Array.from({ length: n }, (_, i) => `/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82&size=s&cb=${done + i}&pad=${pad}`);
+        const paths = Array.from(
+          { length: n },
+          (_, i) => `/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82&size=s&cb=${done + i}&pad=${pad}`,
+        );
         await runLoad({ base, paths, connections: 16 });
         samples.push(`${done + n}: ${rssOf(child.proc.pid!).rssMb} MB`);
       }
@@ -296,7 +362,11 @@ async function main(): Promise<void> {
     children.push(child.proc);
     const defaultCount = env('BENCH_DEFAULT_COLD', 3000);
     const started = performance.now();
-    const limited = await runLoad({ base: child.url, paths: figures.take(defaultCount).map(oursPath('m')), connections: 64 });
+    const limited = await runLoad({
+      base: child.url,
+      paths: figures.take(defaultCount).map(oursPath('m')),
+      connections: 64,
+    });
     const h2 = await healthOf(child.url);
     say(
       `cold with the default limits: ${defaultCount} distinct URLs at 64 concurrent from one client: ` +

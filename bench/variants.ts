@@ -26,7 +26,28 @@ const duration = Number(flag('--duration') ?? 5);
 
 async function startService(corpus: string): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'serve', 'furni', '--corpus', corpus, '--port', String(port), '--host', '127.0.0.1', '--log-level', 'warn', '--variants', '--variants-rate', '0'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(repo, 'src/cli/main.ts'),
+      'serve',
+      'furni',
+      '--corpus',
+      corpus,
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+      '--log-level',
+      'warn',
+      '--variants',
+      '--variants-rate',
+      '0',
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
     try {
@@ -57,35 +78,62 @@ async function main(): Promise<void> {
     for (const key of Object.keys(files).filter((k) => k.startsWith('hof_furni/'))) {
       const { model } = await readFurniBundle(await readFile(join(corpus, key)), key);
       const base = key.slice(key.lastIndexOf('/') + 1, -'.bundle'.length);
-      const classnames = Object.keys(files).filter((k) => k === `furni-renders/${base}.png` || k.startsWith(`furni-renders/${base}*`)).map((k) => k.slice('furni-renders/'.length, -'.png'.length));
-      for (const cn of classnames) for (const v of prerenderedVariants(model, 'all')) paths.push('/furni-renders/' + encodeURIComponent(variantFileName(cn, v)).replace(/%2A/g, '*'));
+      const classnames = Object.keys(files)
+        .filter((k) => k === `furni-renders/${base}.png` || k.startsWith(`furni-renders/${base}*`))
+        .map((k) => k.slice('furni-renders/'.length, -'.png'.length));
+      for (const cn of classnames)
+        for (const v of prerenderedVariants(model, 'all'))
+          paths.push('/furni-renders/' + encodeURIComponent(variantFileName(cn, v)).replace(/%2A/g, '*'));
     }
-    console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-    console.log(`${paths.length} distinct reserved names from ${Object.keys(files).filter((k) => k.startsWith('hof_furni/')).length} bundles`);
+    console.log(
+      `load average before: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    console.log(
+      `${paths.length} distinct reserved names from ${Object.keys(files).filter((k) => k.startsWith('hof_furni/')).length} bundles`,
+    );
     for (const connections of [1, 4]) {
       const svc = await startService(corpus);
       try {
         const r = await runLoad({ base: svc.base, paths, connections });
         const ok = r.status[200] ?? 0;
-        console.log(`cold, concurrency ${connections}: ${((ok * 1000) / r.wallMs).toFixed(0)} renders/s (${ok} × 200, ${JSON.stringify(r.status)}), p50 ${percentile(r.latenciesMs, 50).toFixed(2)} ms, p99 ${percentile(r.latenciesMs, 99).toFixed(2)} ms`);
+        console.log(
+          `cold, concurrency ${connections}: ${((ok * 1000) / r.wallMs).toFixed(0)} renders/s (${ok} × 200, ${JSON.stringify(r.status)}), p50 ${percentile(r.latenciesMs, 50).toFixed(2)} ms, p99 ${percentile(r.latenciesMs, 99).toFixed(2)} ms`,
+        );
       } finally {
         svc.child.kill('SIGTERM');
       }
     }
     const svc = await startService(corpus);
     try {
-      const autocannon = ((await import('autocannon' as string)) as { default: (o: Record<string, unknown>) => Promise<{ requests: { average: number }; latency: { p99: number }; non2xx: number }> }).default;
+      const autocannon = (
+        (await import('autocannon' as string)) as {
+          default: (
+            o: Record<string, unknown>,
+          ) => Promise<{ requests: { average: number }; latency: { p99: number }; non2xx: number }>;
+        }
+      ).default;
       const variant = paths.find((p) => p.endsWith('.apng')) ?? paths[0]!;
       const still = '/' + Object.keys(files).find((k) => k.startsWith('furni-renders/') && !k.includes('__'))!;
       await fetch(svc.base + variant);
-      for (const [label, path] of [['cached variant', variant], ['published still', still]] as const) {
+      for (const [label, path] of [
+        ['cached variant', variant],
+        ['published still', still],
+      ] as const) {
         const r = await autocannon({ url: svc.base + path, connections: 32, duration });
-        console.log(`${label} ${path}: ${r.requests.average.toFixed(0)} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`);
+        console.log(
+          `${label} ${path}: ${r.requests.average.toFixed(0)} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`,
+        );
       }
     } finally {
       svc.child.kill('SIGTERM');
     }
-    console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `load average after: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

@@ -42,7 +42,10 @@ function startService(root: string, assetsDir: string): Promise<Running> {
     const s = await startAvatarService({ ...defaultAvatarConfig(), assetsDir: ${JSON.stringify(assetsDir)}, host: '127.0.0.1', port: 0,
       clientRatePerSecond: 0, logLevel: 'warn' });
     process.send({ url: s.url });`;
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+  });
   return new Promise((ok, fail) => {
     proc.once('message', (m: { url: string }) => ok({ proc, url: m.url }));
     proc.once('exit', (code) => fail(new Error(`avatar service from ${root} exited with ${code}`)));
@@ -73,7 +76,9 @@ async function main(): Promise<void> {
     // Libraries loaded and code optimised on every side before anything is timed.
     const warmUp = poses.take(800).map(warmPath);
     for (const root of roots) await runLoad({ base: services.get(root)!.url, paths: warmUp, connections: 16 });
-    console.log(`warm workload: ${poses.describe().join(', ')}; ${rounds} rounds × ${count} fresh URLs per concurrency; load ${loadAverage()}`);
+    console.log(
+      `warm workload: ${poses.describe().join(', ')}; ${rounds} rounds × ${count} fresh URLs per concurrency; load ${loadAverage()}`,
+    );
     for (let round = 1; round <= rounds; round++) {
       for (const connections of [1, 64]) {
         const paths = poses.take(count).map(warmPath);
@@ -88,7 +93,10 @@ async function main(): Promise<void> {
           const cpu = cpuSeconds(s.proc.pid!) - cpu0;
           const mainCpu = threadCpuSeconds(s.proc.pid!).main - main0;
           const ok = r.status[200] ?? 0;
-          if (ok !== count) throw new Error(`${label(root)}: ${ok} of ${count} answered 200 (${JSON.stringify(r.status)}, errors ${r.errors})`);
+          if (ok !== count)
+            throw new Error(
+              `${label(root)}: ${ok} of ${count} answered 200 (${JSON.stringify(r.status)}, errors ${r.errors})`,
+            );
           const row = rows.get(`${connections} ${root}`) ?? { cpuUs: [], mainUs: [], rate: [], p99: [] };
           row.cpuUs.push((cpu / ok) * 1e6);
           row.mainUs.push((mainCpu / ok) * 1e6);

@@ -49,18 +49,27 @@ export class WarmPoses {
     const files = new Set(readdirSync(join(assetsDir, 'bundled', 'figure')).map((f) => f.replace(/\.nitro$/, '')));
     const present = new Set<string>();
     for (const lib of map.libraries) if (files.has(lib.id)) for (const p of lib.parts) present.add(`${p.type}:${p.id}`);
-    const palettes = new Map(doc.palettes.map((p) => [p.id, p.colors.filter((c) => c.selectable !== false).map((c) => c.id)]));
+    const palettes = new Map(
+      doc.palettes.map((p) => [p.id, p.colors.filter((c) => c.selectable !== false).map((c) => c.id)]),
+    );
     const perType: { type: string; ids: number[]; colours: number[] }[] = [];
     for (const type of Object.keys(COMMON)) {
       const st = doc.setTypes.find((s) => s.type === type);
       if (!st) continue;
-      const drawable = st.sets.filter((s) => s.gender !== 'F' && s.parts.every((p) => present.has(`${p.type}:${p.id}`))).map((s) => s.id);
-      const ids = [...COMMON[type]!.filter((id) => drawable.includes(id)), ...drawable.filter((id) => !COMMON[type]!.includes(id))].slice(0, WARM_FIGURE_COUNT);
+      const drawable = st.sets
+        .filter((s) => s.gender !== 'F' && s.parts.every((p) => present.has(`${p.type}:${p.id}`)))
+        .map((s) => s.id);
+      const ids = [
+        ...COMMON[type]!.filter((id) => drawable.includes(id)),
+        ...drawable.filter((id) => !COMMON[type]!.includes(id)),
+      ].slice(0, WARM_FIGURE_COUNT);
       const colours = palettes.get(st.paletteId) ?? [];
       if (ids.length > 0 && colours.length > 0) perType.push({ type, ids, colours });
     }
     if (perType.length === 0) throw new Error(`${assetsDir} has no drawable hd/hr/ch/lg/sh set`);
-    this.figures = Array.from({ length: WARM_FIGURE_COUNT }, (_, i) => perType.map((t) => ({ type: t.type, id: t.ids[i % t.ids.length]!, colours: t.colours })));
+    this.figures = Array.from({ length: WARM_FIGURE_COUNT }, (_, i) =>
+      perType.map((t) => ({ type: t.type, id: t.ids[i % t.ids.length]!, colours: t.colours })),
+    );
     this.random = seededRandom(seed);
     // Every figure × direction × head direction × gesture once before any repeats (with new colours).
     const combos = WARM_FIGURE_COUNT * 8 * 8 * GESTURES.length;
@@ -86,7 +95,9 @@ export class WarmPoses {
       c = Math.floor(c / 8);
       const direction = c % 8;
       const parts = this.figures[Math.floor(c / 8)]!;
-      const figure = parts.map((p) => `${p.type}-${p.id}-${p.colours[Math.floor(this.random() * p.colours.length)]!}`).join('.');
+      const figure = parts
+        .map((p) => `${p.type}-${p.id}-${p.colours[Math.floor(this.random() * p.colours.length)]!}`)
+        .join('.');
       const pose = { figure, direction, headDirection, gesture };
       const url = warmPath(pose);
       if (this.seen.has(url)) {

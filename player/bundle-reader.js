@@ -30,14 +30,16 @@ function crc32(bytes) {
 export function readHeader(bytes) {
   if (bytes.length < 20) throw new Error('bundle: shorter than its 20-byte header');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]) !== MAGIC) throw new Error('bundle: bad magic at offset 0');
+  if (String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]) !== MAGIC)
+    throw new Error('bundle: bad magic at offset 0');
   const version = view.getUint16(4, true);
   if (version !== BUNDLE_VERSION) throw new Error(`bundle: unsupported format version ${version} at offset 4`);
   const flags = view.getUint16(6, true);
   if (flags !== 0) throw new Error(`bundle: unknown flags ${flags} at offset 6`);
   const manifestLength = view.getUint32(8, true);
   const atlasLength = view.getUint32(12, true);
-  if (20 + manifestLength + atlasLength !== bytes.length) throw new Error('bundle: section lengths do not add up to the file length');
+  if (20 + manifestLength + atlasLength !== bytes.length)
+    throw new Error('bundle: section lengths do not add up to the file length');
   const crc = view.getUint32(16, true);
   if (crc32(bytes.subarray(20)) !== crc) throw new Error('bundle: CRC-32 mismatch at offset 16');
   return { version, flags, manifestLength, atlasLength, crc32: crc };
@@ -143,13 +145,17 @@ async function gunzip(bytes) {
 export async function readBundle(bytes) {
   const header = readHeader(bytes);
   const manifest = decodeCbor(await gunzip(bytes.subarray(20, 20 + header.manifestLength)));
-  if (manifest?.format !== 1 || typeof manifest.classname !== 'string') throw new Error('bundle: manifest is not format 1');
+  if (manifest?.format !== 1 || typeof manifest.classname !== 'string')
+    throw new Error('bundle: manifest is not format 1');
   return { header, manifest, atlasBytes: bytes.subarray(20 + header.manifestLength) };
 }
 
 /** Browser only: the WebP atlas → straight RGBA pixels { width, height, data }. */
 export async function decodeAtlas(atlasBytes) {
-  const bitmap = await createImageBitmap(new Blob([atlasBytes], { type: 'image/webp' }), { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+  const bitmap = await createImageBitmap(new Blob([atlasBytes], { type: 'image/webp' }), {
+    premultiplyAlpha: 'none',
+    colorSpaceConversion: 'none',
+  });
   const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
   const ctx = canvas.getContext('2d', { willReadFrequently: true });
   ctx.drawImage(bitmap, 0, 0);
@@ -161,7 +167,7 @@ export async function decodeAtlas(atlasBytes) {
 
 /** The states of a size (64 or 32): its resting states by id, plus state 0 always; static → [0]. */
 export function statesOf(manifest, size) {
-  const states = size === 32 ? manifest.sizes['32']?.states ?? {} : manifest.states ?? {};
+  const states = size === 32 ? (manifest.sizes['32']?.states ?? {}) : (manifest.states ?? {});
   if (manifest.visualizationType === 'furniture_static' || Object.keys(states).length === 0) return [0];
   return [...new Set([0, ...Object.keys(states).map(Number)])].sort((a, b) => a - b);
 }
@@ -203,7 +209,7 @@ function layerFrameAt(layer, tick, direction) {
     if (f < seen + n) {
       const fr = seq.frames[(f - seen) % seq.frames.length];
       const off = fr.offsets?.[String(direction)];
-      return { id: fr.id, x: off ? off.x : fr.x ?? 0, y: off ? off.y : fr.y ?? 0 };
+      return { id: fr.id, x: off ? off.x : (fr.x ?? 0), y: off ? off.y : (fr.y ?? 0) };
     }
     seen += n;
   }
@@ -239,7 +245,13 @@ const div255 = (v) => (v + 128 + ((v + 128) >> 8)) >> 8;
 
 function parseInk(v) {
   const s = v === undefined || v === null ? '' : String(v).trim().toLowerCase();
-  return s === 'add' || s === '33' ? 'add' : s === 'subtract' || s === '34' ? 'subtract' : s === 'darken' ? 'darken' : 'normal';
+  return s === 'add' || s === '33'
+    ? 'add'
+    : s === 'subtract' || s === '34'
+      ? 'subtract'
+      : s === 'darken'
+        ? 'darken'
+        : 'normal';
 }
 
 function seenPixels(sprite, alpha, ink) {
@@ -250,7 +262,12 @@ function seenPixels(sprite, alpha, ink) {
       const i = ((rect[1] + y) * atlas.width + rect[0] + x) * 4;
       const a = atlas.data[i + 3];
       if (a === 0) continue;
-      if (ink === 'add' ? a * alpha * Math.max(atlas.data[i], atlas.data[i + 1], atlas.data[i + 2]) >= SEEN_ALPHA * 255 * 255 : a * alpha >= SEEN_ALPHA * 255) n++;
+      if (
+        ink === 'add'
+          ? a * alpha * Math.max(atlas.data[i], atlas.data[i + 1], atlas.data[i + 2]) >= SEEN_ALPHA * 255 * 255
+          : a * alpha >= SEEN_ALPHA * 255
+      )
+        n++;
     }
   }
   return n;
@@ -335,7 +352,11 @@ function drawSprite(dst, sprite, dx, dy, o) {
   }
 }
 
-const BADGE_VIS = new Set(['furniture_badge_display', 'furniture_guild_customized', 'furniture_achievement_resolution']);
+const BADGE_VIS = new Set([
+  'furniture_badge_display',
+  'furniture_guild_customized',
+  'furniture_achievement_resolution',
+]);
 const GUILD = { COLOR1: 0xeeeeee, COLOR2: 0x4b4b4b };
 
 /**
@@ -355,7 +376,16 @@ export function composeFrame(manifest, atlas, { size = 64, state, direction, tic
     const name = `${manifest.classname}_${size}_${String.fromCharCode(97 + i)}_${direction}_${frame.id}`;
     const s = manifest.sprites[name];
     if (!s) continue;
-    const layer = { x: 0, y: 0, z: 0, alpha: 255, ink: undefined, tag: '', ...(sizeDef.layers?.[String(i)] ?? {}), ...(dirLayers[String(i)] ?? {}) };
+    const layer = {
+      x: 0,
+      y: 0,
+      z: 0,
+      alpha: 255,
+      ink: undefined,
+      tag: '',
+      ...(sizeDef.layers?.[String(i)] ?? {}),
+      ...(dirLayers[String(i)] ?? {}),
+    };
     if (layer.tag === 'BADGE' && BADGE_VIS.has(manifest.visualizationType)) continue;
     const sprite = { atlas, rect: s.rect };
     const ink = parseInk(layer.ink);
@@ -363,7 +393,10 @@ export function composeFrame(manifest, atlas, { size = 64, state, direction, tic
     const w = s.rect[2];
     const left = (s.flipH ? s.x - w : -s.x) + layer.x + frame.x;
     const top = -s.y + layer.y + frame.y;
-    const tint = (manifest.visualizationType === 'furniture_guild_customized' ? GUILD[layer.tag] : undefined) ?? colors?.[String(i)] ?? 0xffffff;
+    const tint =
+      (manifest.visualizationType === 'furniture_guild_customized' ? GUILD[layer.tag] : undefined) ??
+      colors?.[String(i)] ??
+      0xffffff;
     placed.push({ id: i, sprite, flipH: !!s.flipH, left, top, z: layer.z, alpha: layer.alpha, ink, tint });
   }
   const drawn = placed.filter((p) => p.sprite.rect[2] > 0 && p.sprite.rect[3] > 0);
@@ -373,7 +406,13 @@ export function composeFrame(manifest, atlas, { size = 64, state, direction, tic
   const y0 = Math.min(...drawn.map((p) => p.top));
   const x1 = Math.max(...drawn.map((p) => p.left + p.sprite.rect[2]));
   const y1 = Math.max(...drawn.map((p) => p.top + p.sprite.rect[3]));
-  const img = { width: x1 - x0, height: y1 - y0, data: new Uint8ClampedArray((x1 - x0) * (y1 - y0) * 4), originX: -x0, originY: -y0 };
+  const img = {
+    width: x1 - x0,
+    height: y1 - y0,
+    data: new Uint8ClampedArray((x1 - x0) * (y1 - y0) * 4),
+    originX: -x0,
+    originY: -y0,
+  };
   for (const p of drawn) drawSprite(img, p.sprite, p.left - x0, p.top - y0, p);
   return img;
 }
@@ -389,10 +428,18 @@ export function loopFrames(manifest, atlas, { size = 64, state, direction, color
   let box = null;
   for (const c of composed) {
     if (!c) continue;
-    let bx0 = Infinity, by0 = Infinity, bx1 = -Infinity, by1 = -Infinity;
-    for (let y = 0; y < c.height; y++) for (let x = 0; x < c.width; x++) if (c.data[(y * c.width + x) * 4 + 3] > 0) {
-      bx0 = Math.min(bx0, x); by0 = Math.min(by0, y); bx1 = Math.max(bx1, x + 1); by1 = Math.max(by1, y + 1);
-    }
+    let bx0 = Infinity,
+      by0 = Infinity,
+      bx1 = -Infinity,
+      by1 = -Infinity;
+    for (let y = 0; y < c.height; y++)
+      for (let x = 0; x < c.width; x++)
+        if (c.data[(y * c.width + x) * 4 + 3] > 0) {
+          bx0 = Math.min(bx0, x);
+          by0 = Math.min(by0, y);
+          bx1 = Math.max(bx1, x + 1);
+          by1 = Math.max(by1, y + 1);
+        }
     if (bx1 < 0) continue;
     const b = [bx0 - c.originX, by0 - c.originY, bx1 - c.originX, by1 - c.originY];
     box = box ? [Math.min(box[0], b[0]), Math.min(box[1], b[1]), Math.max(box[2], b[2]), Math.max(box[3], b[3])] : b;

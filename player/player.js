@@ -24,8 +24,16 @@ async function start() {
     const dirs = directionsOf(manifest, size);
     // The picker's choice when it has one, else what the published still shows (the on-state of §2.5).
     const picked = (id) => ($(id).value === '' ? undefined : Number($(id).value));
-    const state = states.includes(picked('state')) ? picked('state') : states.includes(manifest.still.state) ? manifest.still.state : states[0];
-    const dir = dirs.includes(picked('direction')) ? picked('direction') : dirs.includes(manifest.still.direction) ? manifest.still.direction : dirs[0];
+    const state = states.includes(picked('state'))
+      ? picked('state')
+      : states.includes(manifest.still.state)
+        ? manifest.still.state
+        : states[0];
+    const dir = dirs.includes(picked('direction'))
+      ? picked('direction')
+      : dirs.includes(manifest.still.direction)
+        ? manifest.still.direction
+        : dirs[0];
     fill($('state'), states, state);
     fill($('direction'), dirs, dir);
   };
@@ -58,12 +66,25 @@ async function start() {
     sprite.style.animationName = 'none';
     void sprite.offsetWidth;
     sprite.style.animationName = '';
-    $('info').textContent = `state ${state}, direction ${direction}, size ${size}: ${loop.frames.length} distinct frame(s), ${loop.width}×${loop.height}, loop ${loopMs} ms`;
-    document.body.dataset.ready = JSON.stringify({ state, direction, size, frames: loop.frames.length, width: loop.width, height: loop.height, loopMs });
+    $('info').textContent =
+      `state ${state}, direction ${direction}, size ${size}: ${loop.frames.length} distinct frame(s), ${loop.width}×${loop.height}, loop ${loopMs} ms`;
+    document.body.dataset.ready = JSON.stringify({
+      state,
+      direction,
+      size,
+      frames: loop.frames.length,
+      width: loop.width,
+      height: loop.height,
+      loopMs,
+    });
   };
   pickers();
   play();
-  for (const id of ['size', 'state', 'direction']) $(id).addEventListener('change', () => { pickers(); play(); });
+  for (const id of ['size', 'state', 'direction'])
+    $(id).addEventListener('change', () => {
+      pickers();
+      play();
+    });
 }
 
 start().catch((e) => {

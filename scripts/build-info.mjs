@@ -11,10 +11,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = resolve(process.argv[2] ?? join(root, 'dist'));
 
 // HOTEL_IMAGER_BUILD_COMMIT names the commit where there is no checkout to ask (a container build).
-let commit = /^[0-9a-f]{7,64}$/.test(process.env.HOTEL_IMAGER_BUILD_COMMIT ?? '') ? process.env.HOTEL_IMAGER_BUILD_COMMIT : 'unknown';
+let commit = /^[0-9a-f]{7,64}$/.test(process.env.HOTEL_IMAGER_BUILD_COMMIT ?? '')
+  ? process.env.HOTEL_IMAGER_BUILD_COMMIT
+  : 'unknown';
 if (commit === 'unknown') {
   try {
-    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
     if (/^[0-9a-f]{40,64}$/.test(head)) commit = head;
   } catch {
     // built outside a git checkout (a tarball): /version says "unknown"

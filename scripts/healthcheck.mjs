@@ -7,9 +7,10 @@
 //
 //   node scripts/healthcheck.mjs [PORT…]     (ports given on the command line replace the two above)
 const env = process.env;
-const ports = process.argv.length > 2
-  ? process.argv.slice(2)
-  : [env.HOTEL_IMAGER_FURNI_PORT || '8080', env.HOTEL_IMAGER_AVATAR_PORT || '8081'];
+const ports =
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : [env.HOTEL_IMAGER_FURNI_PORT || '8080', env.HOTEL_IMAGER_AVATAR_PORT || '8081'];
 
 async function probe(port) {
   try {

@@ -16,11 +16,19 @@ export function loopbackNginxConf(conf, at) {
     out = out.replace(re, to);
   };
   swap(/proxy_cache_path\s+\S+/, `proxy_cache_path ${at.dir}/cache`, 'proxy_cache_path');
-  swap(/(upstream avatar \{\n)((?:\s*server [^\n]*\n)+)/, (_m, head, servers) => {
-    const options = /server \S+ ([^;]*);/.exec(servers)?.[1] ?? '';
-    return head + at.avatarPorts.map((p) => `    server 127.0.0.1:${p} ${options};\n`).join('');
-  }, 'upstream avatar');
-  swap(/(upstream furni \{\n)((?:\s*server [^\n]*\n)+)/, (_m, head) => `${head}    server 127.0.0.1:${at.furniPort};\n`, 'upstream furni');
+  swap(
+    /(upstream avatar \{\n)((?:\s*server [^\n]*\n)+)/,
+    (_m, head, servers) => {
+      const options = /server \S+ ([^;]*);/.exec(servers)?.[1] ?? '';
+      return head + at.avatarPorts.map((p) => `    server 127.0.0.1:${p} ${options};\n`).join('');
+    },
+    'upstream avatar',
+  );
+  swap(
+    /(upstream furni \{\n)((?:\s*server [^\n]*\n)+)/,
+    (_m, head) => `${head}    server 127.0.0.1:${at.furniPort};\n`,
+    'upstream furni',
+  );
   swap(/listen 80;/, `listen 127.0.0.1:${at.listenPort};`, 'listen 80');
   // Run as root (CI), nginx's workers would drop to "nobody" and could not use this private folder.
   const user = process.getuid?.() === 0 ? 'user root;\n' : '';

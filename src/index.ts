@@ -2,9 +2,25 @@
 // internals, which may move under it. Four jobs, each with an example (docs/library.md has them all):
 // render an avatar from a hotel folder, build a furni corpus, read a .nitro file, read and write a
 // furni bundle. Everything here is plain data in and out: Buffers, strings, numbers, plain objects.
-import { animationFrameCount, avatarRequest, AvatarRenderError, CONTENT_TYPES, encodeAvatar, loadAvatarHotel, renderAvatar, shownFrames } from './avatar/index.js';
+import {
+  animationFrameCount,
+  avatarRequest,
+  AvatarRenderError,
+  CONTENT_TYPES,
+  encodeAvatar,
+  loadAvatarHotel,
+  renderAvatar,
+  shownFrames,
+} from './avatar/index.js';
 import { runBuild } from './corpus/run.js';
-import { type BundleContent, type BundleManifest, type BundleSprite, readBundleManifest, readBundleSprites, writeBundle as writeBundleBytes } from './formats/furni-bundle.js';
+import {
+  type BundleContent,
+  type BundleManifest,
+  type BundleSprite,
+  readBundleManifest,
+  readBundleSprites,
+  writeBundle as writeBundleBytes,
+} from './formats/furni-bundle.js';
 import { readNitroBundle } from './formats/nitro-container.js';
 import { parseAvatarParameters, parseAvatarQuery } from './imager/avatar/params.js';
 import { readPackageVersion } from './http/build-info.js';
@@ -141,18 +157,28 @@ function parseParameters(params: AvatarParameters | string) {
  * const gif = await imager.render({ figure: 'hd-180-1.ch-210-66', action: 'wav', img_format: 'gif' });
  */
 export async function openAvatarImager(assetsDir: string, options: AvatarImagerOptions = {}): Promise<AvatarImager> {
-  const hotel = await loadAvatarHotel(assetsDir, options.libraryCacheBytes !== undefined ? { libraryCacheBytes: options.libraryCacheBytes } : {});
+  const hotel = await loadAvatarHotel(
+    assetsDir,
+    options.libraryCacheBytes !== undefined ? { libraryCacheBytes: options.libraryCacheBytes } : {},
+  );
   return {
     async render(params) {
       const parsed = parseParameters(params);
       if (!parsed.ok) throw new TypeError(parsed.reason.trim());
-      if (parsed.query.identity.kind !== 'figure') throw new TypeError('an avatar needs a figure (user names are looked up by the service, not here)');
+      if (parsed.query.identity.kind !== 'figure')
+        throw new TypeError('an avatar needs a figure (user names are looked up by the service, not here)');
       // The same request the service makes for these parameters, so the bytes are the service's.
       const req = avatarRequest(parsed.query.identity.figure, parsed.query.pose, (r) => animationFrameCount(hotel, r));
       const render = shownFrames(await renderAvatar(hotel, req), req.frameNum);
       const format = req.format ?? 'png';
       const data = await encodeAvatar(render, format);
-      return { data, type: CONTENT_TYPES[format] as AvatarImage['type'], frames: render.frames.length, width: render.width, height: render.height };
+      return {
+        data,
+        type: CONTENT_TYPES[format] as AvatarImage['type'],
+        frames: render.frames.length,
+        width: render.width,
+        height: render.height,
+      };
     },
   };
 }
@@ -320,7 +346,10 @@ export async function readBundle(bytes: Uint8Array, name = '<buffer>'): Promise<
  * bundle.manifest.still = { state: 1, direction: 4 };
  * await writeFile('throne-edited.bundle', await writeBundle(bundle));
  */
-export async function writeBundle(bundle: { manifest: BundleContent | BundleManifest; sprites: Map<string, BundleSprite> | [string, BundleSprite][] }): Promise<Buffer> {
+export async function writeBundle(bundle: {
+  manifest: BundleContent | BundleManifest;
+  sprites: Map<string, BundleSprite> | [string, BundleSprite][];
+}): Promise<Buffer> {
   const m = bundle.manifest;
   const content: BundleContent = {
     classname: m.classname,

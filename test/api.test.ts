@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AvatarRenderError, buildCorpus, openAvatarImager, readBundle, readNitro, version, writeBundle } from '../src/index.js';
+import {
+  AvatarRenderError,
+  buildCorpus,
+  openAvatarImager,
+  readBundle,
+  readNitro,
+  version,
+  writeBundle,
+} from '../src/index.js';
 import { ensureSampleKit } from '../src/samplekit/index.js';
 import { startAvatarService, type AvatarServiceInstance } from '../src/server/imager.js';
 import { testAvatarConfig } from './server/avatar/fixtures.js';
@@ -32,7 +40,12 @@ test('openAvatarImager: the bytes /avatar.png answers, for stills, APNG loops, G
   const cases: [Parameters<typeof imager.render>[0], string, string, number][] = [
     [{ figure: FIG, direction: 3, size: 'm' }, `figure=${FIG}&direction=3&size=m`, 'image/png', 1],
     [`figure=${FIG}&action=wav&animated=1`, `figure=${FIG}&action=wav&animated=1`, 'image/png', 2],
-    [{ figure: FIG, action: 'wav', img_format: 'gif', size: 's' }, `figure=${FIG}&action=wav&img_format=gif&size=s`, 'image/gif', 2],
+    [
+      { figure: FIG, action: 'wav', img_format: 'gif', size: 's' },
+      `figure=${FIG}&action=wav&img_format=gif&size=s`,
+      'image/gif',
+      2,
+    ],
     [{ figure: FIG, action: 'wav', frame_num: 1 }, `figure=${FIG}&action=wav&frame_num=1`, 'image/png', 1],
     [{ figure: FIG, headonly: true, direction: 4 }, `figure=${FIG}&headonly=1&direction=4`, 'image/png', 1],
     [{ figure: FIG, animated: true }, `figure=${FIG}&animated=1`, 'image/png', 1],
@@ -50,13 +63,19 @@ test('openAvatarImager: the bytes /avatar.png answers, for stills, APNG loops, G
     assert.ok(image.width > 0 && image.height > 0);
   }
   await assert.rejects(imager.render({ figure: 'hd-99999999-1' }), AvatarRenderError);
-  await assert.rejects(imager.render('user=Bob'), { name: 'TypeError', message: 'an avatar needs a figure (user names are looked up by the service, not here)' });
+  await assert.rejects(imager.render('user=Bob'), {
+    name: 'TypeError',
+    message: 'an avatar needs a figure (user names are looked up by the service, not here)',
+  });
   // What the TSDoc of render promises, in the service's words for the same 400s.
   await assert.rejects(imager.render({ figure: '' }), {
     name: 'TypeError',
     message: 'missing required parameter: figure (a figure string such as hd-180-1.ch-210-66), or user (a username)',
   });
-  await assert.rejects(imager.render({ figure: 'hd-180-1.'.repeat(456) }), { name: 'TypeError', message: 'the figure parameter is longer than 4096 bytes (4 KiB)' });
+  await assert.rejects(imager.render({ figure: 'hd-180-1.'.repeat(456) }), {
+    name: 'TypeError',
+    message: 'the figure parameter is longer than 4096 bytes (4 KiB)',
+  });
 });
 
 test('buildCorpus builds the kit; readNitro reads its .nitro files; a bundle round-trips byte for byte', async () => {
@@ -68,7 +87,9 @@ test('buildCorpus builds the kit; readNitro reads its .nitro files; a bundle rou
   assert.ok(result.ok > 0);
   assert.equal(result.problems.length, result.failed + result.skipped);
   assert.equal(seen.at(-1), result.built);
-  const corpus = JSON.parse(await readFile(join(out, 'corpus.json'), 'utf8')) as { counts: { renders: number; bundles: number } };
+  const corpus = JSON.parse(await readFile(join(out, 'corpus.json'), 'utf8')) as {
+    counts: { renders: number; bundles: number };
+  };
   assert.equal(corpus.counts.renders, result.renders);
   const again = await buildCorpus({ assets: kit, out, jobs: 1 });
   assert.equal(again.built, 0, 'an unchanged corpus is not rebuilt');
@@ -94,5 +115,8 @@ test('buildCorpus builds the kit; readNitro reads its .nitro files; a bundle rou
 });
 
 test('version is the package version', async () => {
-  assert.equal(version, (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version);
+  assert.equal(
+    version,
+    (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version,
+  );
 });

@@ -37,21 +37,47 @@ before(async () => {
   // A copy of what a release is made from, so the test neither reads nor replaces the checkout's dist/.
   const source = join(scratch, 'source');
   await mkdir(source);
-  for (const entry of ['src', 'scripts', 'player', 'docs', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE']) {
+  for (const entry of [
+    'src',
+    'scripts',
+    'player',
+    'docs',
+    'package.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'README.md',
+    'LICENSE',
+  ]) {
     await cp(join(repo, entry), join(source, entry), { recursive: true });
   }
   await symlink(join(repo, 'node_modules'), join(source, 'node_modules'), 'dir');
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: source, maxBuffer: 64 * 1024 * 1024 });
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch], {
+    cwd: source,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   pack = (JSON.parse(packed.stdout) as PackResult[])[0]!;
   consumer = join(scratch, 'consumer');
   await mkdir(consumer);
   await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  const typesNode = (JSON.parse(await readFile(join(repo, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string }).version;
-  const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(scratch, pack.filename), `@types/node@${typesNode}`], {
-    cwd: consumer,
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 600_000,
-  });
+  const typesNode = (
+    JSON.parse(await readFile(join(repo, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string }
+  ).version;
+  const installed = await run(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      join(scratch, pack.filename),
+      `@types/node@${typesNode}`,
+    ],
+    {
+      cwd: consumer,
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 600_000,
+    },
+  );
   installLog = installed.stdout + installed.stderr;
 });
 
@@ -62,11 +88,23 @@ after(async () => {
 test('npm pack: what runs (dist/, the player page), the docs the README links and the licence, with the bin, the entry point and its declarations', async () => {
   const paths = pack.files.map((f) => f.path);
   for (const p of paths) {
-    assert.ok(/^(dist\/|player\/|docs\/[\w.-]+\.md$)/.test(p) || ['package.json', 'README.md', 'LICENSE'].includes(p), `unexpected file in the package: ${p}`);
+    assert.ok(
+      /^(dist\/|player\/|docs\/[\w.-]+\.md$)/.test(p) || ['package.json', 'README.md', 'LICENSE'].includes(p),
+      `unexpected file in the package: ${p}`,
+    );
     assert.ok(!p.endsWith('.ts') || p.endsWith('.d.ts'), `TypeScript source in the package: ${p}`);
     assert.ok(!p.endsWith('.map'), `source map without its source: ${p}`);
   }
-  for (const p of ['dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/build-info.json', 'dist/imager/avatar/render-worker.js', 'dist/corpus/worker.js', 'player/index.html', 'LICENSE']) {
+  for (const p of [
+    'dist/cli/main.js',
+    'dist/index.js',
+    'dist/index.d.ts',
+    'dist/build-info.json',
+    'dist/imager/avatar/render-worker.js',
+    'dist/corpus/worker.js',
+    'player/index.html',
+    'LICENSE',
+  ]) {
     assert.ok(paths.includes(p), `${p} is packed`);
   }
   assert.match(await readFile(join(consumer, 'node_modules/hotel-imager/LICENSE'), 'utf8'), /^MIT License\n/);
@@ -88,7 +126,11 @@ test('the installed bin: --version, sample-kit, and serve avatar answering the c
   assert.equal(v.stdout.trim(), version);
   const kit = join(scratch, 'kit');
   await run(bin(), ['sample-kit', '--out', kit]);
-  const child = spawn(bin(), ['serve', 'avatar', '--assets', kit, '--host', '127.0.0.1', '--port', '0', '--jobs', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    bin(),
+    ['serve', 'avatar', '--assets', kit, '--host', '127.0.0.1', '--port', '0', '--jobs', '1'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -109,7 +151,10 @@ test('the installed bin: --version, sample-kit, and serve avatar answering the c
         fail(new Error(`serve avatar exited ${code}:\n${out}`));
       });
     });
-    for (const path of [`/habbo-imaging/avatarimage?figure=${FIG}&size=m`, `/avatar.png?figure=${FIG}&action=wav&animated=1`]) {
+    for (const path of [
+      `/habbo-imaging/avatarimage?figure=${FIG}&size=m`,
+      `/avatar.png?figure=${FIG}&action=wav&animated=1`,
+    ]) {
       const res = await fetch(url + path);
       const body = Buffer.from(await res.arrayBuffer());
       assert.equal(res.status, 200, path);
@@ -120,7 +165,9 @@ test('the installed bin: --version, sample-kit, and serve avatar answering the c
     assert.equal(health.version, version);
     assert.equal(health.status, 'ok');
   } finally {
-    const exited = new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
+    const exited = new Promise<number | null>((r) =>
+      child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c)),
+    );
     child.kill('SIGTERM');
     assert.equal(await exited, 0, `serve avatar stops cleanly on SIGTERM:\n${out}`);
   }
@@ -130,7 +177,11 @@ test('npx hotel-imager serve furni: killing npx (SIGTERM or SIGKILL) stops the s
   const corpus = join(scratch, 'empty-corpus');
   await mkdir(corpus, { recursive: true });
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-    const npx = spawn('npx', ['hotel-imager', 'serve', 'furni', '--corpus', corpus, '--host', '127.0.0.1', '--port', '0'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
+    const npx = spawn(
+      'npx',
+      ['hotel-imager', 'serve', 'furni', '--corpus', corpus, '--host', '127.0.0.1', '--port', '0'],
+      { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     npx.stdout.on('data', (d: Buffer) => (out += d.toString()));
     npx.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -175,7 +226,12 @@ console.log(JSON.stringify({ version, still: [still.type, still.frames, still.da
 `,
   );
   const r = await run(process.execPath, ['use.mjs'], { cwd: consumer });
-  const got = JSON.parse(r.stdout) as { version: string; still: [string, number, string]; gif: [string, number]; nitroFiles: number };
+  const got = JSON.parse(r.stdout) as {
+    version: string;
+    still: [string, number, string];
+    gif: [string, number];
+    nitroFiles: number;
+  };
   assert.equal(got.version, version);
   assert.deepEqual(got.still, ['image/png', 1, '89504e47']);
   assert.deepEqual(got.gif, ['image/gif', 2]);
@@ -205,9 +261,26 @@ export { type, renders, files, classname, again, err };
   );
   await writeFile(
     join(consumer, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: ['node'], skipLibCheck: false }, files: ['use.ts'] }),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        types: ['node'],
+        skipLibCheck: false,
+      },
+      files: ['use.ts'],
+    }),
   );
   const tsc = join(repo, 'node_modules', '.bin', 'tsc');
-  const checked = await run(tsc, ['-p', join(consumer, 'tsconfig.json')], { cwd: consumer }).catch((e: { stdout: string; stderr: string }) => e);
-  assert.equal(checked.stdout + checked.stderr, '', 'tsc --noEmit finds nothing wrong (and both @ts-expect-error lines are real errors)');
+  const checked = await run(tsc, ['-p', join(consumer, 'tsconfig.json')], { cwd: consumer }).catch(
+    (e: { stdout: string; stderr: string }) => e,
+  );
+  assert.equal(
+    checked.stdout + checked.stderr,
+    '',
+    'tsc --noEmit finds nothing wrong (and both @ts-expect-error lines are real errors)',
+  );
 });

@@ -5,7 +5,14 @@
 // swapped by then are the cause. Each swap costs one render on each side, so the caller passes the sets
 // most likely to matter first and the search stops as soon as the renders agree.
 import { type PixelDiff } from './pixels.js';
-import { type FigureCatalog, type FigureToken, type Gender, type SampledFigure, formatFigure, parseFigureTokens } from './figures.js';
+import {
+  type FigureCatalog,
+  type FigureToken,
+  type Gender,
+  type SampledFigure,
+  formatFigure,
+  parseFigureTokens,
+} from './figures.js';
 import { DIRECTIONS, POSES, type Pose } from './poses.js';
 
 export interface Outcome {
@@ -73,17 +80,22 @@ async function agreesEverywhere(figure: string, compare: Compare): Promise<boole
 }
 
 /** `tokens` with token `i` swapped for the control of its type, or removed (null); null when nothing changes. */
-export function swapToken(tokens: (FigureToken | null)[], i: number, controls: Map<string, FigureToken> | undefined): (FigureToken | null)[] | null {
+export function swapToken(
+  tokens: (FigureToken | null)[],
+  i: number,
+  controls: Map<string, FigureToken> | undefined,
+): (FigureToken | null)[] | null {
   const t = tokens[i];
   if (!t) return null;
   const control = SWAPPED.has(t.type) ? controls?.get(t.type) : undefined;
   if (control && control.raw === t.raw) return null;
-  const out = tokens.map((x, j) => (j === i ? control ?? null : x));
+  const out = tokens.map((x, j) => (j === i ? (control ?? null) : x));
   return out.some((x) => x !== null) ? out : null;
 }
 
 /** The cause of a female figure without ch or lg that agrees once our defaults are spelled out. */
-export const REFERENCE_MALE_DEFAULTS = 'reference bug: male defaults for a woman (agrees with our defaults spelled out)';
+export const REFERENCE_MALE_DEFAULTS =
+  'reference bug: male defaults for a woman (agrees with our defaults spelled out)';
 
 function missingLabel(fig: SampledFigure): string {
   const what = `figure without ${fig.missing.join('+')}`;
@@ -128,7 +140,8 @@ export async function attribute(
   spelledDefaults: string | null = null,
 ): Promise<Attribution> {
   const none = { culprits: [], resolved: false, remaining: base.diff?.differingPixels ?? 0, tries: 0 };
-  if (base.oursError && base.refError) return { ...none, cause: `both refused (ours ${base.oursError}, reference ${base.refError})` };
+  if (base.oursError && base.refError)
+    return { ...none, cause: `both refused (ours ${base.oursError}, reference ${base.refError})` };
   if (base.oursError) return { ...none, cause: `ours refused (${base.oursError})` };
   if (base.refError) return { ...none, cause: `reference error (${base.refError})` };
   if (fig.missing.includes('hd')) return { ...none, cause: 'figure without hd' };
@@ -136,7 +149,8 @@ export async function attribute(
   // defaults spelled out must agree, or the difference is something else.
   if (fig.gender === 'F' && spelledDefaults) {
     const o = await compare(spelledDefaults, direction, pose);
-    if (o.diff && o.diff.verdict !== 'differing') return { ...none, tries: 1, resolved: true, remaining: o.diff.differingPixels, cause: REFERENCE_MALE_DEFAULTS };
+    if (o.diff && o.diff.verdict !== 'differing')
+      return { ...none, tries: 1, resolved: true, remaining: o.diff.differingPixels, cause: REFERENCE_MALE_DEFAULTS };
   }
   const tokens = parseFigureTokens(fig.figure);
   const all = [...new Set([...order, ...tokens.map((_, i) => i)])];

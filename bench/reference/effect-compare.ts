@@ -64,7 +64,13 @@ export function sameOverBlack(a: RgbaImage, b: RgbaImage, tolerance = LIGHT_TOLE
  * image is 90×130 (HabboAvatarGeometry, 16 px below). `body` is our render of the avatar alone: only its
  * pixels outside the moved canvas are taken over. Returns undefined when there is none.
  */
-export function withoutCutBody(ours: RgbaImage, ref: RgbaImage, body: RgbaImage, dx: number, dy: number): RgbaImage | undefined {
+export function withoutCutBody(
+  ours: RgbaImage,
+  ref: RgbaImage,
+  body: RgbaImage,
+  dx: number,
+  dy: number,
+): RgbaImage | undefined {
   let cut = 0;
   const out = { width: ours.width, height: ours.height, data: Uint8Array.from(ours.data) } as RgbaImage;
   for (let y = 0; y < ours.height; y++) {
@@ -112,7 +118,9 @@ export function causeTable(cases: EffectCase[]): string {
     const k = c.cause ?? UNEXPLAINED;
     causes.set(k, [...(causes.get(k) ?? []), c]);
   }
-  const named = [...causes].filter(([k]) => k !== UNEXPLAINED).sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+  const named = [...causes]
+    .filter(([k]) => k !== UNEXPLAINED)
+    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
   for (const [k, cs] of named) rows.push([k, cs.length, ...bandCounts(cs)]);
   const un = causes.get(UNEXPLAINED) ?? [];
   rows.push([UNEXPLAINED, un.length, ...bandCounts(un)]);
@@ -124,7 +132,15 @@ export function causeTable(cases: EffectCase[]): string {
 export function worstCases(cases: EffectCase[], limit: number): EffectCase[] {
   const seen = new Set<string>();
   const out: EffectCase[] = [];
-  const sorted = cases.filter((c) => c.verdict === 'differing').sort((a, b) => a.iou - b.iou || b.differingPixels - a.differingPixels || a.effect.localeCompare(b.effect) || a.direction - b.direction);
+  const sorted = cases
+    .filter((c) => c.verdict === 'differing')
+    .sort(
+      (a, b) =>
+        a.iou - b.iou ||
+        b.differingPixels - a.differingPixels ||
+        a.effect.localeCompare(b.effect) ||
+        a.direction - b.direction,
+    );
   for (const c of sorted) {
     if (seen.has(c.effect)) continue;
     seen.add(c.effect);

@@ -107,7 +107,11 @@ export class FigureCatalog {
       if (!hasLibrary(lib.id)) continue;
       for (const p of lib.parts ?? []) mapped.add(`${p.type}-${p.id}`);
     }
-    for (const p of data.palettes ?? []) this.palettes.set(Number(p.id), (p.colors ?? []).filter((c) => c.selectable !== false).map((c) => Number(c.id)));
+    for (const p of data.palettes ?? [])
+      this.palettes.set(
+        Number(p.id),
+        (p.colors ?? []).filter((c) => c.selectable !== false).map((c) => Number(c.id)),
+      );
     for (const st of data.setTypes ?? []) {
       this.paletteOf.set(st.type, Number(st.paletteId));
       for (const s of st.sets ?? []) {
@@ -182,7 +186,8 @@ export class FigureCatalog {
   token(type: string, set: SetJson, rnd: () => number, oneColourOnly = false): FigureToken {
     const palette = this.colours(type);
     const slots = oneColourOnly ? 1 : this.colourSlots(type, set.id);
-    const colours = palette.length === 0 ? [] : Array.from({ length: slots }, () => palette[Math.floor(rnd() * palette.length)]!);
+    const colours =
+      palette.length === 0 ? [] : Array.from({ length: slots }, () => palette[Math.floor(rnd() * palette.length)]!);
     return { type, id: set.id, raw: [type, set.id, ...colours].join('-') };
   }
 }

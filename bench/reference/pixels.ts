@@ -31,7 +31,12 @@ function premultipliedDelta(a: Uint8Array, b: Uint8Array, i: number): number {
 
 export function comparePremultiplied(a: RgbaImage, b: RgbaImage, tolerance = TOLERANCE): PixelDiff {
   if (a.width !== b.width || a.height !== b.height) {
-    return { verdict: 'differing', differingPixels: Math.max(a.width * a.height, b.width * b.height), maxDelta: 255, sizeMismatch: true };
+    return {
+      verdict: 'differing',
+      differingPixels: Math.max(a.width * a.height, b.width * b.height),
+      maxDelta: 255,
+      sizeMismatch: true,
+    };
   }
   let maxDelta = 0;
   let differingPixels = 0;
@@ -80,7 +85,11 @@ export function diffImage(a: RgbaImage, b: RgbaImage, tolerance = TOLERANCE): Rg
       else if (d > 0) rgb = [255, 170, 0];
       else if (pa[3]! > 0) {
         const lum = Math.round((pa[0]! + pa[1]! + pa[2]!) / 3);
-        rgb = [190 + (lum >> 2), 190 + (lum >> 2), 190 + (lum >> 2)].map((v) => Math.min(240, v)) as [number, number, number];
+        rgb = [190 + (lum >> 2), 190 + (lum >> 2), 190 + (lum >> 2)].map((v) => Math.min(240, v)) as [
+          number,
+          number,
+          number,
+        ];
       } else rgb = [255, 255, 255];
       out.data.set([...rgb, 255], o);
     }

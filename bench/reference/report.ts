@@ -54,12 +54,23 @@ function verdictRows(results: CaseResult[], key: (r: CaseResult) => string, keys
 const VERDICT_HEADER = ['', 'identical', 'within ±3', 'differing', 'total', '≤ ±3'];
 
 export function byPose(results: CaseResult[], poses: string[]): string {
-  return textTable(['pose', ...VERDICT_HEADER.slice(1)], verdictRows(results, (r) => r.pose, poses));
+  return textTable(
+    ['pose', ...VERDICT_HEADER.slice(1)],
+    verdictRows(results, (r) => r.pose, poses),
+  );
 }
 
 export function byKind(results: CaseResult[]): string {
-  const label = (r: CaseResult) => (r.kind === 'missing' ? `without ${r.missing.join('+') || '(nothing mandatory)'}` : r.kind === 'hat' ? 'hat hiding layers' : r.kind);
-  return textTable(['figures', ...VERDICT_HEADER.slice(1)], verdictRows(results, label, ['repro', 'complete', 'hat hiding layers']));
+  const label = (r: CaseResult) =>
+    r.kind === 'missing'
+      ? `without ${r.missing.join('+') || '(nothing mandatory)'}`
+      : r.kind === 'hat'
+        ? 'hat hiding layers'
+        : r.kind;
+  return textTable(
+    ['figures', ...VERDICT_HEADER.slice(1)],
+    verdictRows(results, label, ['repro', 'complete', 'hat hiding layers']),
+  );
 }
 
 /**
@@ -79,7 +90,14 @@ export function byCause(results: CaseResult[]): string {
     .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
     .map(([cause, rs]) => {
       const poses = new Set(rs.map((r) => r.pose));
-      return [cause, rs.length, pct(rs.length, results.length), new Set(rs.map((r) => r.figure)).size, median(rs.map((r) => r.differingPixels)), poses.size === 1 ? [...poses][0]! : `${poses.size} poses`];
+      return [
+        cause,
+        rs.length,
+        pct(rs.length, results.length),
+        new Set(rs.map((r) => r.figure)).size,
+        median(rs.map((r) => r.differingPixels)),
+        poses.size === 1 ? [...poses][0]! : `${poses.size} poses`,
+      ];
     });
   return textTable(['cause (differing cases)', 'cases', 'of all', 'figures', 'median px', 'poses'], rows);
 }
@@ -89,9 +107,14 @@ export function causeByPose(results: CaseResult[], poses: string[]): string {
   const differing = results.filter((r) => r.verdict === 'differing');
   const group = (r: CaseResult) => causeGroup(r.cause);
   const causes = [...new Set(differing.map(group))].sort(
-    (a, b) => differing.filter((r) => group(r) === b).length - differing.filter((r) => group(r) === a).length || a.localeCompare(b),
+    (a, b) =>
+      differing.filter((r) => group(r) === b).length - differing.filter((r) => group(r) === a).length ||
+      a.localeCompare(b),
   );
-  const rows = causes.map((c) => [c, ...poses.map((p) => differing.filter((r) => group(r) === c && r.pose === p).length)]);
+  const rows = causes.map((c) => [
+    c,
+    ...poses.map((p) => differing.filter((r) => group(r) === c && r.pose === p).length),
+  ]);
   return textTable(['cause \\ pose', ...poses], rows);
 }
 
@@ -108,7 +131,9 @@ export function culpritTypes(results: CaseResult[]): string {
       counts.set(t, c);
     }
   }
-  const rows = [...counts].sort((a, b) => b[1].cases - a[1].cases || a[0].localeCompare(b[0])).map(([t, c]) => [t, c.cases, c.sole]);
+  const rows = [...counts]
+    .sort((a, b) => b[1].cases - a[1].cases || a[0].localeCompare(b[0]))
+    .map(([t, c]) => [t, c.cases, c.sole]);
   return textTable(['culprit set type', 'cases involved', 'sole cause'], rows);
 }
 
@@ -149,5 +174,7 @@ export function targetLine(results: CaseResult[], referenceBugCause: string, exp
     `(each agrees with our defaults spelled out), ${spec} are sets the hotel cannot draw or does not know (the spec's 302),`,
     expectedCause ? `${expected} are the hotel's draworder.xml order (each agrees in the geometry's order),` : '',
     `${rest} unexplained (${pct(rest, results.length)} of all cases): within ±3 or explained ${pct(close + bug + spec + expected, results.length)}`,
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
 }

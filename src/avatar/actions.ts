@@ -1,7 +1,11 @@
 // Request action tokens + gesture → the active actions of the pose: which action governs each body
 // part, the main (posture) action and its geometry type, head-turn prevention and held items.
 import { type ActionDefinitionJson, type AvatarActionsDoc } from '../formats/gamedata/figure-types.js';
-import { type AnimationSetXml, type AnimationFrameXml, type PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
+import {
+  type AnimationSetXml,
+  type AnimationFrameXml,
+  type PartSetsXml,
+} from '../formats/gamedata/avatar-xml-types.js';
 import { type AvatarGeometry, type RaisedHand } from './geometry.js';
 import { parseAction, normalizeGesture, type ItemToken, type PlainToken } from './request.js';
 import { animatedBodyParts, type HotelEffect } from './effects.js';
@@ -22,7 +26,14 @@ const TOKEN_STATE: Record<PlainToken | ItemToken, string> = {
   drk: 'usei',
   sig: 'sign',
 };
-const GESTURE_STATE: Record<string, string> = { sml: 'sml', sad: 'sad', agr: 'agr', srp: 'srp', spk: 'talk', eyb: 'sleep' };
+const GESTURE_STATE: Record<string, string> = {
+  sml: 'sml',
+  sad: 'sad',
+  agr: 'agr',
+  srp: 'srp',
+  spk: 'talk',
+  eyb: 'sleep',
+};
 
 /** The walk cycle is drawn as one still mid-stride frame (contract A4.2). */
 export const WALK_STILL_FRAME = 1;
@@ -46,18 +57,20 @@ export interface ActionIndex {
 export function indexActions(doc: AvatarActionsDoc): ActionIndex {
   const byState = new Map<string, ActionDefinitionJson>();
   const byId = new Map<string, ActionDefinitionJson>();
-  for (const a of doc.actions ?? []) if (a && typeof a.state === 'string' && !byState.has(a.state)) byState.set(a.state, a);
+  for (const a of doc.actions ?? [])
+    if (a && typeof a.state === 'string' && !byState.has(a.state)) byState.set(a.state, a);
   for (const a of doc.actions ?? []) if (a && typeof a.id === 'string' && !byId.has(a.id)) byId.set(a.id, a);
-  const defaultAction = byState.get('std') ?? (doc.actions ?? []).find((a) => a.isDefault) ?? {
-    id: 'Default',
-    state: 'std',
-    precedence: 1000,
-    main: true,
-    isDefault: true,
-    geometryType: 'vertical',
-    activePartSet: 'figure',
-    assetPartDefinition: 'std',
-  };
+  const defaultAction = byState.get('std') ??
+    (doc.actions ?? []).find((a) => a.isDefault) ?? {
+      id: 'Default',
+      state: 'std',
+      precedence: 1000,
+      main: true,
+      isDefault: true,
+      geometryType: 'vertical',
+      activePartSet: 'figure',
+      assetPartDefinition: 'std',
+    };
   if (!byId.has(defaultAction.id)) byId.set(defaultAction.id, defaultAction);
   return { byState, byId, defaultAction };
 }
@@ -112,7 +125,15 @@ export function indexAnimations(doc: AnimationSetXml): AnimationIndex {
     const e = new Map<string, PartStep[]>();
     for (const p of a.parts) {
       m.set(p.setType, dropRepeats(p.frames));
-      e.set(p.setType, p.frames.flatMap((f) => Array.from({ length: Math.max(1, f.repeats ?? 1) }, () => ({ number: f.number, assetAction: f.assetPartDefinition ?? '' }))));
+      e.set(
+        p.setType,
+        p.frames.flatMap((f) =>
+          Array.from({ length: Math.max(1, f.repeats ?? 1) }, () => ({
+            number: f.number,
+            assetAction: f.assetPartDefinition ?? '',
+          })),
+        ),
+      );
     }
     byAction.set(a.id, m);
     expanded.set(a.id, e);
@@ -130,10 +151,21 @@ export function indexAnimations(doc: AnimationSetXml): AnimationIndex {
 }
 
 /** How far a body part moves in an action's frame (`AnimationAction.getFrameBodyPartOffset`), in sprite pixels. */
-export function bodyPartOffset(anims: AnimationIndex, action: ActiveAction, direction: number, frame: number, bodyPart: string): [number, number] {
+export function bodyPartOffset(
+  anims: AnimationIndex,
+  action: ActiveAction,
+  direction: number,
+  frame: number,
+  bodyPart: string,
+): [number, number] {
   const o = anims.offsets.get(action.def.id);
   if (!o || o.frames.length === 0) return [0, 0];
-  return o.byFrame.get(o.frames[frame % o.frames.length]!)?.get(direction)?.get(bodyPart) ?? [0, 0];
+  return (
+    o.byFrame
+      .get(o.frames[frame % o.frames.length]!)
+      ?.get(direction)
+      ?.get(bodyPart) ?? [0, 0]
+  );
 }
 
 export interface ActiveAction {
@@ -184,7 +216,12 @@ function preventsHeadTurn(a: ActiveAction): boolean {
 }
 
 /** A layer's action (`Move`, `CarryItem`) by id, with the layer's base as its parameter (`AvatarAnimationLayerData`). */
-export function layerAction(idx: ActionIndex, parts: PartSetIndex, actionId: string, base: string): ActiveAction | undefined {
+export function layerAction(
+  idx: ActionIndex,
+  parts: PartSetIndex,
+  actionId: string,
+  base: string,
+): ActiveAction | undefined {
   const def = idx.byId?.get(actionId);
   if (!def) return undefined;
   return { ...makeActive(def, parts), param: base };
@@ -224,10 +261,21 @@ export function raisedHandOf(actions: ActiveAction[]): RaisedHand | null {
 
 function makeActive(def: ActionDefinitionJson, parts: PartSetIndex): ActiveAction {
   // The client draws `assetPartDefinition` in every posture: the `lay` variants (lsp, ley…) are never used.
-  return { def, assetAction: def.assetPartDefinition, activeParts: parts.active.get(def.activePartSet ?? '') ?? new Set() };
+  return {
+    def,
+    assetAction: def.assetPartDefinition,
+    activeParts: parts.active.get(def.activePartSet ?? '') ?? new Set(),
+  };
 }
 
-export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIndex, partSets: PartSetIndex, geometry: AvatarGeometry, effects: RequestedEffect[] = []): Pose {
+export function resolvePose(
+  rawAction: string,
+  rawGesture: string,
+  idx: ActionIndex,
+  partSets: PartSetIndex,
+  geometry: AvatarGeometry,
+  effects: RequestedEffect[] = [],
+): Pose {
   const parsed = parseAction(rawAction);
   const states: string[] = [];
   for (const t of parsed.plain) states.push(TOKEN_STATE[t]);
@@ -235,7 +283,9 @@ export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIn
   const g = normalizeGesture(rawGesture);
   if (g !== 'std') states.push(GESTURE_STATE[g]!);
 
-  let defs = [...new Set(states)].map((s) => idx.byState.get(s)).filter((d): d is ActionDefinitionJson => !!d && d.assetPartDefinition !== '');
+  let defs = [...new Set(states)]
+    .map((s) => idx.byState.get(s))
+    .filter((d): d is ActionDefinitionJson => !!d && d.assetPartDefinition !== '');
   if (!defs.includes(idx.defaultAction)) defs.push(idx.defaultAction);
   // `AvatarActionManager.filterActions`: an action is dropped when another active action's `prevents`
   // names its state, compared as written (Move's "Sleep" does not match the state "sleep" in the client).
@@ -245,7 +295,12 @@ export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIn
     defs = defs.filter((d) => d === idx.defaultAction || !prevented.has(d.state));
     actives = defs.map((d) => makeActive(d, partSets));
   } else {
-    actives = withEffects(defs.map((d) => makeActive(d, partSets)), effects, idx, partSets);
+    actives = withEffects(
+      defs.map((d) => makeActive(d, partSets)),
+      effects,
+      idx,
+      partSets,
+    );
     defs = actives.map((a) => a.def);
   }
 
@@ -261,7 +316,8 @@ export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIn
     if (a.effect) {
       // `AvatarStructure.getActiveBodyPartIds` for an animation: the body parts its first frame moves and
       // the ones it adds parts to.
-      for (const id of animatedBodyParts(a.effect.animation, a.overriding)) if (geometry.hasBodyPart(a.def.geometryType || 'vertical', id)) touched.add(id);
+      for (const id of animatedBodyParts(a.effect.animation, a.overriding))
+        if (geometry.hasBodyPart(a.def.geometryType || 'vertical', id)) touched.add(id);
     } else
       for (const t of a.activeParts) {
         const bp = geometry.bodyPartOf(a.def.geometryType || 'vertical', t);
@@ -284,7 +340,8 @@ export function resolvePose(rawAction: string, rawGesture: string, idx: ActionIn
     geometryType,
     defaultAssetAction: lying ? 'lay' : 'std',
     bodyParts,
-    preventHeadTurn: lying || actives.some((a) => (a.effect || a.param !== undefined ? preventsHeadTurn(a) : !!a.def.preventHeadTurn)),
+    preventHeadTurn:
+      lying || actives.some((a) => (a.effect || a.param !== undefined ? preventsHeadTurn(a) : !!a.def.preventHeadTurn)),
     lying,
     items,
     actions: actives.sort((a, b) => a.def.precedence - b.def.precedence),
@@ -306,7 +363,12 @@ export function isAnimatingAction(action: ActiveAction): boolean {
  * `AvatarActionManager.filterActions` does: an fx action is known to `prevents` lists as `fx.<id>`, every
  * other action by its state; an effect's own list adds its type's (`ActionDefinition.getPrevents`).
  */
-function withEffects(base: ActiveAction[], effects: RequestedEffect[], idx: ActionIndex, partSets: PartSetIndex): ActiveAction[] {
+function withEffects(
+  base: ActiveAction[],
+  effects: RequestedEffect[],
+  idx: ActionIndex,
+  partSets: PartSetIndex,
+): ActiveAction[] {
   let actives = [...base];
   for (const e of effects) {
     const def = idx.byState.get(e.state);
@@ -317,7 +379,8 @@ function withEffects(base: ActiveAction[], effects: RequestedEffect[], idx: Acti
     actives = actives.filter((x) => x.def !== def);
     actives.push(a);
   }
-  const name = (a: ActiveAction): string => (a.def.state === 'fx' && a.param !== undefined ? `fx.${a.param}` : a.def.state);
+  const name = (a: ActiveAction): string =>
+    a.def.state === 'fx' && a.param !== undefined ? `fx.${a.param}` : a.def.state;
   const prevented = new Set(actives.flatMap(preventsOf));
   actives = actives.filter((a) => a.def === idx.defaultAction || !prevented.has(name(a)));
   const states = actives.map((a) => a.def.state);

@@ -110,9 +110,18 @@ export function drawAvatar(plan: AvatarPlan, make: MakeImage = createImage): Ava
     } else for (const l of f.avatar) drawLayer(canvas, l);
     for (const l of f.front) drawLayer(canvas, l);
     for (const list of [f.behind, f.avatar, f.front]) for (const l of list) layers.push(l.described);
-    frames.push(win.scale === 2 ? scaleNearest(canvas, 2, make) : win.scale === 0.5 ? downscaleHalf(canvas, make) : canvas);
+    frames.push(
+      win.scale === 2 ? scaleNearest(canvas, 2, make) : win.scale === 0.5 ? downscaleHalf(canvas, make) : canvas,
+    );
   }
   const first = frames[0]!;
   const frameTicks = plan.frames.map((f) => f.ticks);
-  return { width: first.width, height: first.height, frames, frameTicks, delays: frameTicks.map((t) => ({ num: t * POSE_FRAME_DELAY.num, den: POSE_FRAME_DELAY.den })), layers };
+  return {
+    width: first.width,
+    height: first.height,
+    frames,
+    frameTicks,
+    delays: frameTicks.map((t) => ({ num: t * POSE_FRAME_DELAY.num, den: POSE_FRAME_DELAY.den })),
+    layers,
+  };
 }

@@ -52,7 +52,11 @@ function effectTicks(a: ActiveAction, headOnly: boolean): number {
  * alone: a tick is the effects' layers of that tick (the head's only under headonly) and the pose's own
  * frame. `tickAt` plans what one tick draws (plan.ts asks it for the first tick of each run).
  */
-export function planEffectTicks(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput): { runs: [number, number][]; tickAt: (t: number) => EffectTick } {
+export function planEffectTicks(
+  hotel: AvatarHotel,
+  req: AvatarRequest,
+  input: EffectPlanInput,
+): { runs: [number, number][]; tickAt: (t: number) => EffectTick } {
   let total = input.loop;
   for (const a of input.effectActions) {
     total = lcm(total, a.effectStill ? 1 : effectTicks(a, req.headOnly));
@@ -120,7 +124,16 @@ function planTick(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput
       // The avatar image moves down by the posture offset when sitting; sprites pinned to the floor
       // (`staticY`) do not, so against the avatar they sit that much higher (half the scale: 32 plane px).
       if (sprite.staticY && sitting) oy -= 32;
-      const draw: SpriteDraw = { id: sprite.id, library: a.effect!.library, asset: `h_${sprite.member}_${d}_${frame}`, frame, dx: ox, dy: oy, add: sprite.ink === 33, effect: anim.name };
+      const draw: SpriteDraw = {
+        id: sprite.id,
+        library: a.effect!.library,
+        asset: `h_${sprite.member}_${d}_${frame}`,
+        frame,
+        dx: ox,
+        dy: oy,
+        add: sprite.ink === 33,
+        effect: anim.name,
+      };
       const dz = sprite.dz[dir] ?? 0;
       // The avatar's depth is that of a dz-0 sprite and it is the object's first sprite: dz 0 goes behind it.
       (dz <= 0 ? behind : front).push([dz, draw]);
@@ -128,14 +141,26 @@ function planTick(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput
   }
   // RoomSpriteCanvas draws by depth −0.001·n·dz + 3.7e-11·(sprite index), farthest first: smaller dz first,
   // and at equal dz the later sprite first (a hoverboard's glow, listed after the board, goes under it).
-  const byDepth = (list: [number, SpriteDraw][]): SpriteDraw[] => list.map((e, i) => ({ e, i })).sort((x, y) => x.e[0] - y.e[0] || y.i - x.i).map((x) => x.e[1]);
+  const byDepth = (list: [number, SpriteDraw][]): SpriteDraw[] =>
+    list
+      .map((e, i) => ({ e, i }))
+      .sort((x, y) => x.e[0] - y.e[0] || y.i - x.i)
+      .map((x) => x.e[1]);
   tick.behind = byDepth(behind);
   tick.front = byDepth(front);
   return tick;
 }
 
 /** The parts of a body part an effect governs in tick `t` (`getImageContainer` → `getParts` → `renderBodyPart`). */
-function effectBodyPart(hotel: AvatarHotel, req: AvatarRequest, input: EffectPlanInput, bp: PlannedBodyPart, a: ActiveAction, t: number, added: Set<string>): PartDraw[] {
+function effectBodyPart(
+  hotel: AvatarHotel,
+  req: AvatarRequest,
+  input: EffectPlanInput,
+  bp: PlannedBodyPart,
+  a: ActiveAction,
+  t: number,
+  added: Set<string>,
+): PartDraw[] {
   const anim = a.effect!.animation;
   const tf = a.effectStill ? 0 : t;
   const layer = getLayerData(anim, tf, bp.id, a.overriding);
@@ -153,14 +178,21 @@ function effectBodyPart(hotel: AvatarHotel, req: AvatarRequest, input: EffectPla
   const dynamic = anim.adds.filter((x) => x.align === bp.id);
   const active = new Set(partsAction.activeParts);
   if (partsAction.effect) for (const x of dynamic) active.add(x.id);
-  const types = hotel.geometry.partTypesWith(input.pose.geometryType, bp.id, dir, dynamic.map((x) => x.id));
+  const types = hotel.geometry.partTypesWith(
+    input.pose.geometryType,
+    bp.id,
+    dir,
+    dynamic.map((x) => x.id),
+  );
   const items = layer?.items;
   // `getParts` leaves a worn set whose type a layer item names out of the body part altogether (its parts,
   // colour and hidden layers): the item (`sh` → the skates) then draws untinted. Other items (`bd`) take the
   // colour of the figure's part of their type.
   const worn = ((items && items.size > 0 && input.wornWithout([...items.keys()])) || input.wornBy).get(bp.id) ?? [];
   const removes = new Set(anim.removes);
-  const defaultFrames = partsAction.effect ? Math.max(1, framesOf(partsAction.effect.animation, partsAction.overriding).ticks.length) : 1;
+  const defaultFrames = partsAction.effect
+    ? Math.max(1, framesOf(partsAction.effect.animation, partsAction.overriding).ticks.length)
+    : 1;
   const steps = hotel.animations.expanded.get(partsAction.def.id);
   const out: PartDraw[] = [];
   let assetAction = renderAction.assetAction;
@@ -174,7 +206,11 @@ function effectBodyPart(hotel: AvatarHotel, req: AvatarRequest, input: EffectPla
       draws = [{ id: items.get(type)!, tint: ofType[0]?.tint }];
     } else if (ofType.length > 0) {
       draws = removes.has(type) ? [] : ofType.map((p) => ({ id: p.id, tint: p.tint }));
-    } else if (active.has(type) && added.has(type) && (dynamic.some((x) => x.id === type) || hotel.geometry.bodyPartOf(input.pose.geometryType, type) === bp.id)) {
+    } else if (
+      active.has(type) &&
+      added.has(type) &&
+      (dynamic.some((x) => x.id === type) || hotel.geometry.bodyPartOf(input.pose.geometryType, type) === bp.id)
+    ) {
       const add = dynamic.find((x) => x.id === type) ?? anim.adds.find((x) => x.id === type);
       // An added part without a base has the static id 1; else the action's parameter (`fx5_1`).
       const id = add && add.base === '' ? '1' : partsAction.param || '1';
@@ -185,7 +221,19 @@ function effectBodyPart(hotel: AvatarHotel, req: AvatarRequest, input: EffectPla
     const step = list && list.length > 0 ? list[frameCount % list.length] : undefined;
     if (step?.assetAction) assetAction = step.assetAction;
     const frame = step ? step.number : frameCount % defaultFrames;
-    for (const d of draws) out.push({ bodyPart: bp.id, type, id: d.id, tint: d.tint, assetAction, frame, direction: dir, dx, dy, effect: anim.name });
+    for (const d of draws)
+      out.push({
+        bodyPart: bp.id,
+        type,
+        id: d.id,
+        tint: d.tint,
+        assetAction,
+        frame,
+        direction: dir,
+        dx,
+        dy,
+        effect: anim.name,
+      });
   }
   return out;
 }

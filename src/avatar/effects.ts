@@ -79,7 +79,17 @@ export interface TickList {
   tickKeys: { full: string[]; head: string[] };
 }
 
-const layerKey = (l: EffectLayer): unknown[] => [l.id, l.kind, l.frame, l.dx, l.dy, l.dd, l.action ?? '', l.base, [...l.items]];
+const layerKey = (l: EffectLayer): unknown[] => [
+  l.id,
+  l.kind,
+  l.frame,
+  l.dx,
+  l.dy,
+  l.dd,
+  l.action ?? '',
+  l.base,
+  [...l.items],
+];
 
 /** What a tick draws, as text: the whole avatar's layers, or only the head's (and the parts added to it). */
 function tickKeys(ticks: EffectLayer[][], adds: EffectAdd[]): { full: string[]; head: string[] } {
@@ -108,7 +118,9 @@ function parseTicks(frames: EffectFrameJson[] | undefined): { ticks: EffectLayer
           dd: num(p.dd),
           action: typeof p.action === 'string' && p.action ? p.action : undefined,
           base: typeof p.base === 'string' ? p.base : '',
-          items: new Map((p.items ?? []).filter((i) => i && typeof i.id === 'string').map((i) => [i.id, String(i.base ?? '')])),
+          items: new Map(
+            (p.items ?? []).filter((i) => i && typeof i.id === 'string').map((i) => [i.id, String(i.base ?? '')]),
+          ),
         });
       }
     };
@@ -130,7 +142,9 @@ function hexColour(v: unknown): number {
 }
 
 export function parseEffectAnimation(json: EffectAnimationJson): EffectAnimation {
-  const adds = (json.adds ?? []).filter((x) => x && typeof x.id === 'string').map((x) => ({ id: x.id, align: String(x.align ?? ''), base: String(x.base ?? '') }));
+  const adds = (json.adds ?? [])
+    .filter((x) => x && typeof x.id === 'string')
+    .map((x) => ({ id: x.id, align: String(x.align ?? ''), base: String(x.base ?? '') }));
   const { ticks, tickEntry } = parseTicks(json.frames);
   const overrides = new Map<string, TickList & { name: string }>();
   for (const o of json.overrides ?? []) {
@@ -150,7 +164,16 @@ export function parseEffectAnimation(json: EffectAnimationJson): EffectAnimation
         dy[d.id] = num(d.dy);
         dz[d.id] = num(d.dz);
       }
-      return { id: s.id, member: String(s.member ?? ''), ink: num(s.ink), staticY: !!s.staticY, hasDirections: !!s.directions, dx, dy, dz };
+      return {
+        id: s.id,
+        member: String(s.member ?? ''),
+        ink: num(s.ink),
+        staticY: !!s.staticY,
+        hasDirections: !!s.directions,
+        dx,
+        dy,
+        dz,
+      };
     });
   const a = json.avatars?.[0];
   return {
@@ -163,7 +186,9 @@ export function parseEffectAnimation(json: EffectAnimationJson): EffectAnimation
     adds,
     removes: (json.removes ?? []).filter((r) => r && typeof r.id === 'string').map((r) => r.id),
     directionOffset: num(json.directions?.[0]?.offset),
-    avatar: a ? { ink: num(a.ink), foreground: hexColour(a.foreground), background: hexColour(a.background) } : undefined,
+    avatar: a
+      ? { ink: num(a.ink), foreground: hexColour(a.foreground), background: hexColour(a.background) }
+      : undefined,
   };
 }
 
@@ -176,7 +201,12 @@ export function framesOf(anim: EffectAnimation, overriding: string | undefined):
  * The layer of a body part or sprite in a tick (`Animation.getLayerData`): its own layer, or an effect
  * layer whose added part is aligned to that body part.
  */
-export function getLayerData(anim: EffectAnimation, tick: number, id: string, overriding?: string): EffectLayer | undefined {
+export function getLayerData(
+  anim: EffectAnimation,
+  tick: number,
+  id: string,
+  overriding?: string,
+): EffectLayer | undefined {
   const { ticks } = framesOf(anim, overriding);
   if (ticks.length === 0) return undefined;
   for (const layer of ticks[Math.max(0, tick) % ticks.length]!) {
@@ -218,7 +248,10 @@ export interface HotelEffect {
 }
 
 /** Effect id (`2`, `dance.1`) → map row, for the rows whose library the hotel has. */
-export function effectMapRows(doc: EffectMapDoc | undefined, libraries: Set<string>): Map<string, { lib: string; type: string }> {
+export function effectMapRows(
+  doc: EffectMapDoc | undefined,
+  libraries: Set<string>,
+): Map<string, { lib: string; type: string }> {
   const out = new Map<string, { lib: string; type: string }>();
   for (const e of doc?.effects ?? []) {
     if (!e || e.id === undefined || typeof e.lib !== 'string' || !libraries.has(e.lib)) continue;
@@ -257,7 +290,8 @@ function assetHolders(libraries: string[], assetNames: Map<string, string[]> | u
 /** Its own library, then the first library holding each sprite member, layer item or added part it names but lacks. */
 function librariesOf(own: string, anim: EffectAnimation, holders: AssetHolders): string[] {
   const wanted = new Set<string>();
-  for (const s of anim.sprites) if (s.id !== 'avatar' && s.member.includes('_')) wanted.add(s.member.slice(s.member.indexOf('_') + 1));
+  for (const s of anim.sprites)
+    if (s.id !== 'avatar' && s.member.includes('_')) wanted.add(s.member.slice(s.member.indexOf('_') + 1));
   for (const list of [anim.ticks, ...[...anim.overrides.values()].map((o) => o.ticks)]) {
     for (const tick of list) {
       for (const layer of tick) {
@@ -283,7 +317,10 @@ function librariesOf(own: string, anim: EffectAnimation, holders: AssetHolders):
 function figurePartItems(anim: EffectAnimation): { type: string; id: number }[] {
   const out = new Map<string, { type: string; id: number }>();
   for (const list of [anim.ticks, ...[...anim.overrides.values()].map((o) => o.ticks)]) {
-    for (const tick of list) for (const layer of tick) for (const [type, base] of layer.items) if (/^\d+$/.test(base)) out.set(`${type}:${base}`, { type, id: Number(base) });
+    for (const tick of list)
+      for (const layer of tick)
+        for (const [type, base] of layer.items)
+          if (/^\d+$/.test(base)) out.set(`${type}:${base}`, { type, id: Number(base) });
   }
   return [...out.values()];
 }
@@ -314,7 +351,11 @@ export class EffectIndex {
  * Builds the index from the map rows and each library's animations: the animation named
  * `<type>.<param>` (the client registers every animation of a library by its name).
  */
-export function buildEffectIndex(rows: Map<string, { lib: string; type: string }>, animationsOf: Map<string, Record<string, EffectAnimationJson>>, assetNames?: Map<string, string[]>): EffectIndex {
+export function buildEffectIndex(
+  rows: Map<string, { lib: string; type: string }>,
+  animationsOf: Map<string, Record<string, EffectAnimationJson>>,
+  assetNames?: Map<string, string[]>,
+): EffectIndex {
   const byName = new Map<string, HotelEffect>();
   const holders = assetHolders([...new Set([...rows.values()].map((r) => r.lib))], assetNames);
   for (const row of rows.values()) {
@@ -329,7 +370,14 @@ export function buildEffectIndex(rows: Map<string, { lib: string; type: string }
       // The map row names the library; the animation inside names the action it belongs to.
       if (byName.has(json.name)) continue;
       const animation = parseEffectAnimation(json);
-      byName.set(json.name, { type, param, library: row.lib, libraries: librariesOf(row.lib, animation, holders), figureParts: figurePartItems(animation), animation });
+      byName.set(json.name, {
+        type,
+        param,
+        library: row.lib,
+        libraries: librariesOf(row.lib, animation, holders),
+        figureParts: figurePartItems(animation),
+        animation,
+      });
     }
   }
   return new EffectIndex(byName);

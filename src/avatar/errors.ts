@@ -1,7 +1,13 @@
 // Typed render failures. The HTTP service maps every one of them to its fallback redirect.
 // `asset-changed`: a library file changed after the hotel was loaded; the render can be done on the
 // hotel loaded after the change.
-export type AvatarRenderErrorCode = 'unknown-set' | 'asset-load' | 'asset-changed' | 'bad-figure' | 'gamedata' | 'no-parts';
+export type AvatarRenderErrorCode =
+  | 'unknown-set'
+  | 'asset-load'
+  | 'asset-changed'
+  | 'bad-figure'
+  | 'gamedata'
+  | 'no-parts';
 
 /**
  * A figure the hotel cannot draw. `code` says why: `unknown-set` (a set id the figure data lacks),

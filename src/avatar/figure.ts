@@ -58,7 +58,12 @@ export function orderSetParts(set: FigureDataSet): SetPart[] {
   const out: SetPart[] = [];
   for (const p of set.parts ?? []) {
     if (!p || typeof p.type !== 'string') continue;
-    const part: SetPart = { type: p.type, id: Number(p.id), colorIndex: Number(p.colorindex ?? 0) || 0, index: Number(p.index ?? 0) || 0 };
+    const part: SetPart = {
+      type: p.type,
+      id: Number(p.id),
+      colorIndex: Number(p.colorindex ?? 0) || 0,
+      index: Number(p.index ?? 0) || 0,
+    };
     const at = out.findIndex((e) => e.type === part.type && e.index <= part.index);
     if (at >= 0) out.splice(at, 0, part);
     else out.push(part);
@@ -74,7 +79,8 @@ export function indexFigureData(doc: FigureDataDoc): FigureIndex {
     setTypes.set(st.type, st);
     const m = new Map<number, FigureSet>();
     const list = st.sets ?? [];
-    if (st.type === 'hd' && !list.some((s) => Number(s?.id) === PLACEHOLDER_HEAD.id)) m.set(PLACEHOLDER_HEAD.id, { ...PLACEHOLDER_HEAD, drawParts: orderSetParts(PLACEHOLDER_HEAD) });
+    if (st.type === 'hd' && !list.some((s) => Number(s?.id) === PLACEHOLDER_HEAD.id))
+      m.set(PLACEHOLDER_HEAD.id, { ...PLACEHOLDER_HEAD, drawParts: orderSetParts(PLACEHOLDER_HEAD) });
     for (const s of list) if (s) m.set(Number(s.id), { ...s, drawParts: orderSetParts(s) });
     sets.set(st.type, m);
   }
@@ -85,7 +91,8 @@ export function indexFigureData(doc: FigureDataDoc): FigureIndex {
     for (const c of p.colors ?? []) {
       const rgb = parseInt(String(c.hexCode).replace(/^#/, ''), 16);
       m.set(Number(c.id), Number.isFinite(rgb) ? rgb & 0xffffff : 0xffffff);
-      if (!defaultColour.has(Number(p.id)) && c.selectable !== false && !c.club) defaultColour.set(Number(p.id), Number(c.id));
+      if (!defaultColour.has(Number(p.id)) && c.selectable !== false && !c.club)
+        defaultColour.set(Number(p.id), Number(c.id));
     }
     palettes.set(Number(p.id), m);
   }
@@ -117,7 +124,8 @@ export function parseFigureString(figure: string): FigureEntry[] {
     const setType = bits[0]!.trim().toLowerCase();
     if (!setType) continue;
     const setId = clientInt(bits[1]!);
-    if (!Number.isFinite(setId)) throw new AvatarRenderError('bad-figure', `figure part "${piece.trim()}" has no set id`);
+    if (!Number.isFinite(setId))
+      throw new AvatarRenderError('bad-figure', `figure part "${piece.trim()}" has no set id`);
     byType.delete(setType);
     byType.set(setType, { setType, setId, colours: bits.slice(2).map(clientInt) });
   }
@@ -154,7 +162,8 @@ function genderOf(entries: FigureEntry[], idx: FigureIndex): 'M' | 'F' {
 
 /** `SetType.getDefaultPartSet`: the first club-0 set of the gender or unisex, in the client's set order. */
 function defaultSet(sets: Map<number, FigureSet> | undefined, gender: 'M' | 'F'): FigureSet | undefined {
-  for (const s of sets?.values() ?? []) if ((Number(s.club ?? 0) || 0) === 0 && (s.gender === gender || s.gender === 'U')) return s;
+  for (const s of sets?.values() ?? [])
+    if ((Number(s.club ?? 0) || 0) === 0 && (s.gender === gender || s.gender === 'U')) return s;
   return undefined;
 }
 
@@ -166,7 +175,9 @@ interface ShapeSet {
   paletteId: number;
   entry: number;
 }
-type FigureShape = { sets: ShapeSet[]; hidden: ReadonlySet<string>; gender: 'M' | 'F' } | { code: 'unknown-set'; message: string };
+type FigureShape =
+  | { sets: ShapeSet[]; hidden: ReadonlySet<string>; gender: 'M' | 'F' }
+  | { code: 'unknown-set'; message: string };
 
 /**
  * Per FigureData index (one per loaded hotel): shapes by the figure's sets without colours. Every fresh
@@ -192,7 +203,13 @@ function figureShape(entries: FigureEntry[], idx: FigureIndex): FigureShape {
     const e = worn[i]!;
     const set = idx.sets.get(e.setType)?.get(e.setId);
     if (!set) return { code: 'unknown-set', message: `set ${e.setType}-${e.setId} is not in the figure data` };
-    sets.push({ setType: e.setType, setId: e.setId, set, paletteId: Number(idx.setTypes.get(e.setType)!.paletteId), entry: at[i]! });
+    sets.push({
+      setType: e.setType,
+      setId: e.setId,
+      set,
+      paletteId: Number(idx.setTypes.get(e.setType)!.paletteId),
+      entry: at[i]!,
+    });
   }
   const present = new Set(worn.map((e) => e.setType));
   const flag = gender === 'M' ? 'mandatory_m_1' : 'mandatory_f_1';
@@ -231,7 +248,14 @@ export function resolveOutfit(figure: string, idx: FigureIndex): { outfit: strin
   if ('code' in shape) throw new AvatarRenderError(shape.code, shape.message);
   const sets: WornSet[] = [];
   for (const s of shape.sets) {
-    sets.push({ setType: s.setType, setId: s.setId, colours: s.entry >= 0 ? entries[s.entry]!.colours : [0], set: s.set, paletteId: s.paletteId, isDefault: s.entry < 0 });
+    sets.push({
+      setType: s.setType,
+      setId: s.setId,
+      colours: s.entry >= 0 ? entries[s.entry]!.colours : [0],
+      set: s.set,
+      paletteId: s.paletteId,
+      isDefault: s.entry < 0,
+    });
   }
   return { outfit, figure: { sets, hidden: shape.hidden, gender: shape.gender } };
 }
@@ -267,7 +291,11 @@ export interface FigurePart {
  * the colour of the previous part of that body part; a colour id that is not in the palette (or not a
  * number) is no colour. Eyes are never tinted.
  */
-export function partsByBodyPart(figure: ResolvedFigure, idx: FigureIndex, bodyPartOf: (type: string) => string | undefined): Map<string, FigurePart[]> {
+export function partsByBodyPart(
+  figure: ResolvedFigure,
+  idx: FigureIndex,
+  bodyPartOf: (type: string) => string | undefined,
+): Map<string, FigurePart[]> {
   const out = new Map<string, FigurePart[]>();
   const colour = new Map<string, number | undefined>();
   for (const w of figure.sets) {

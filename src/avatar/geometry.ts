@@ -2,7 +2,12 @@
 // point with a radius; rotate the points about the vertical axis by the direction's angle and draw the
 // farthest from the camera first. This reproduces the reference client's ordering, including its
 // tie-breaking (ascending stable sort by distance, drawn back to front).
-import { type AvatarGeometryXml, type GeometryTypeXml, type AvatarSetXml, type DrawOrderXml } from '../formats/gamedata/avatar-xml-types.js';
+import {
+  type AvatarGeometryXml,
+  type GeometryTypeXml,
+  type AvatarSetXml,
+  type DrawOrderXml,
+} from '../formats/gamedata/avatar-xml-types.js';
 
 /** draworder.xml's raised-hand lists (`lh-up`, `rh-up`); which hand an action raises is actions.ts's rule. */
 export type RaisedHand = 'lh-up' | 'rh-up';
@@ -23,7 +28,10 @@ function distance(cameraZ: number, x: number, z: number, radius: number, angleDe
 
 /** Nearest first, stable; callers draw the reverse. */
 function byDistance<T>(items: T[], d: (t: T) => number): T[] {
-  return items.map((t, i) => ({ t, i, d: d(t) })).sort((a, b) => a.d - b.d || a.i - b.i).map((e) => e.t);
+  return items
+    .map((t, i) => ({ t, i, d: d(t) }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .map((e) => e.t);
 }
 
 function collectBodyParts(sets: AvatarSetXml[], id: string): string[] | null {
@@ -53,7 +61,11 @@ export class AvatarGeometry {
   }
 
   type(geometryType: string): GeometryTypeXml {
-    return this.doc.types.find((t) => t.id === geometryType) ?? this.doc.types.find((t) => t.id === 'vertical') ?? this.doc.types[0]!;
+    return (
+      this.doc.types.find((t) => t.id === geometryType) ??
+      this.doc.types.find((t) => t.id === 'vertical') ??
+      this.doc.types[0]!
+    );
   }
 
   /** Body part id holding a part type in this geometry type; undefined for a type the geometry lacks. */
@@ -108,7 +120,9 @@ export class AvatarGeometry {
     const cz = this.doc.camera.z;
     const statics = (bp?.items ?? []).map((it) => ({ id: it.id, d: distance(cz, it.x, it.z, it.radius, angle) }));
     const known = new Set(statics.map((s) => s.id));
-    const dynamic = added.filter((id, i) => !known.has(id) && added.indexOf(id) === i).map((id) => ({ id, d: distance(cz, 0, 0, 0.01, angle) }));
+    const dynamic = added
+      .filter((id, i) => !known.has(id) && added.indexOf(id) === i)
+      .map((id) => ({ id, d: distance(cz, 0, 0, 0.01, angle) }));
     return byDistance([...statics, ...dynamic], (e) => e.d)
       .reverse()
       .map((e) => e.id);
@@ -119,7 +133,13 @@ export class AvatarGeometry {
    * hotel ships a draworder.xml, its explicit list for the posture, raised hand and direction (one part
    * type a group).
    */
-  ordered(avatarSet: string, geometryType: string, direction: number, posture = 'std', raisedHand: RaisedHand | null = null): OrderedBodyPart[] {
+  ordered(
+    avatarSet: string,
+    geometryType: string,
+    direction: number,
+    posture = 'std',
+    raisedHand: RaisedHand | null = null,
+  ): OrderedBodyPart[] {
     const geometric = this.getBodyPartsAtAngle(avatarSet, geometryType, direction);
     const explicit = this.explicitOrder(posture, raisedHand, direction);
     if (!explicit) return geometric;
@@ -137,7 +157,11 @@ export class AvatarGeometry {
    * direction it lacks (or lists empty) falls through: posture with hand, then the posture alone, then
    * the hand alone (a posture without a list for the direction stands as std does), then `std`.
    */
-  explicitOrder(posture: string, raisedHand: RaisedHand | null, direction: number): { id: string; parts: string[] } | null {
+  explicitOrder(
+    posture: string,
+    raisedHand: RaisedHand | null,
+    direction: number,
+  ): { id: string; parts: string[] } | null {
     if (!this.drawOrder) return null;
     const candidates: string[] = [];
     if (raisedHand) candidates.push(posture === 'std' ? raisedHand : `${posture}.${raisedHand}`);
@@ -157,7 +181,8 @@ export class AvatarGeometry {
     const rank = new Map(order.map((t, i) => [t, i]));
     const all: { bp: string; t: string; r: number; i: number }[] = [];
     let i = 0;
-    for (const bp of parts) for (const t of bp.partTypes) all.push({ bp: bp.id, t, r: rank.get(t) ?? Number.MAX_SAFE_INTEGER, i: i++ });
+    for (const bp of parts)
+      for (const t of bp.partTypes) all.push({ bp: bp.id, t, r: rank.get(t) ?? Number.MAX_SAFE_INTEGER, i: i++ });
     const listed = all.filter((e) => e.r !== Number.MAX_SAFE_INTEGER).sort((a, b) => a.r - b.r);
     const rest = all.filter((e) => e.r === Number.MAX_SAFE_INTEGER);
     return [...listed, ...rest].map((e) => ({ id: e.bp, partTypes: [e.t] }));

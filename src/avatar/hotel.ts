@@ -1,13 +1,27 @@
 // The loaded avatar model of one hotel: figure data, figure map + lazy libraries, actions,
 // geometry, part sets and animations (the hotel's own documents when it has them, else built-in).
-import { indexActions, indexAnimations, indexPartSets, type ActionIndex, type AnimationIndex, type PartSetIndex } from './actions.js';
+import {
+  indexActions,
+  indexAnimations,
+  indexPartSets,
+  type ActionIndex,
+  type AnimationIndex,
+  type PartSetIndex,
+} from './actions.js';
 import { builtinAnimations } from './builtin/animations.js';
 import { builtinGeometry } from './builtin/geometry.js';
 import { builtinPartSets } from './builtin/partsets.js';
 import { indexFigureData, type FigureIndex } from './figure.js';
 import { type AvatarDocuments } from '../formats/gamedata/figure-types.js';
 import { AvatarGeometry } from './geometry.js';
-import { createLibraryCaches, libraryCacheKey, LibraryStore, type LibraryCache, type LibraryLoader, type PartIndex } from './library.js';
+import {
+  createLibraryCaches,
+  libraryCacheKey,
+  LibraryStore,
+  type LibraryCache,
+  type LibraryLoader,
+  type PartIndex,
+} from './library.js';
 import { buildEffectIndex, effectMapRows, EffectIndex } from './effects.js';
 import { type EffectAnimationJson, type EffectMapDoc } from '../formats/gamedata/effect-types.js';
 
@@ -30,7 +44,12 @@ export interface AvatarHotel {
   /** The effect libraries (sprites read on first use). */
   effectLibraries: LibraryStore;
   /** Where geometry/part sets/animations came from, for /render and docs. */
-  sources: { geometry: 'hotel' | 'builtin'; partSets: 'hotel' | 'builtin'; animations: 'hotel' | 'builtin'; drawOrder: 'hotel' | 'geometry' };
+  sources: {
+    geometry: 'hotel' | 'builtin';
+    partSets: 'hotel' | 'builtin';
+    animations: 'hotel' | 'builtin';
+    drawOrder: 'hotel' | 'geometry';
+  };
 }
 
 /** Content digests of a hotel loaded from files (SHA-256, hex). */
@@ -79,14 +98,23 @@ export function createAvatarHotel(input: AvatarHotelInput): AvatarHotel {
     cache: caches.figure,
     cacheKey: shared && ((n) => libraryCacheKey(n, digests.libraries.get(n))),
   });
-  const itemLibrary = available.has('hh_human_item') ? 'hh_human_item' : [...available].find((n) => /(^|_)item$/.test(n) && !n.includes('_50_'));
+  const itemLibrary = available.has('hh_human_item')
+    ? 'hh_human_item'
+    : [...available].find((n) => /(^|_)item$/.test(n) && !n.includes('_50_'));
   const fx = input.effects;
   const effectLibs = new Set(fx ? fx.animations.keys() : []);
-  const effects = fx ? buildEffectIndex(effectMapRows(fx.map, effectLibs), fx.animations, fx.assetNames) : EffectIndex.empty();
-  const effectLibraries = new LibraryStore({ libraries: [] }, effectLibs, fx?.loadLibrary ?? (async (n) => Promise.reject(new Error(`no effect library ${n}`))), {
-    cache: caches.effect,
-    cacheKey: shared && ((n) => libraryCacheKey(n, digests.effectLibraries.get(n))),
-  });
+  const effects = fx
+    ? buildEffectIndex(effectMapRows(fx.map, effectLibs), fx.animations, fx.assetNames)
+    : EffectIndex.empty();
+  const effectLibraries = new LibraryStore(
+    { libraries: [] },
+    effectLibs,
+    fx?.loadLibrary ?? (async (n) => Promise.reject(new Error(`no effect library ${n}`))),
+    {
+      cache: caches.effect,
+      cacheKey: shared && ((n) => libraryCacheKey(n, digests.effectLibraries.get(n))),
+    },
+  );
   return {
     layout: input.layout,
     figure: indexFigureData(input.figureData),

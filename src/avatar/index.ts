@@ -3,12 +3,31 @@ export { AvatarRenderError, type AvatarRenderErrorCode } from './errors.js';
 export { type AvatarHotel, createAvatarHotel, type AvatarHotelInput, type HotelDigests } from './hotel.js';
 export { renderInputs, renderInputsDigest, renderInputsFields } from './inputs.js';
 export { createLibraryCaches, libraryCacheKey, type LibraryCache } from './library.js';
-export { avatarFolderSignature, hotelFromSnapshot, loadAvatarHotel, scanAvatarHotel, type AvatarHotelSnapshot, type LibraryProblem, type LoadAvatarHotelOptions } from './load.js';
+export {
+  avatarFolderSignature,
+  hotelFromSnapshot,
+  loadAvatarHotel,
+  scanAvatarHotel,
+  type AvatarHotelSnapshot,
+  type LibraryProblem,
+  type LoadAvatarHotelOptions,
+} from './load.js';
 export { CONTENT_TYPES, encodeAvatar, pickFrame, shownFrames } from './output.js';
 export { POSE_FRAME_DELAY, type AvatarRender } from './draw.js';
-export { type DrawnLayer } from './plan-types.js';
+export type { DrawnLayer } from './plan-types.js';
 export { animationFrameCount, renderAvatar } from './render.js';
-export { avatarRequest, normalizeAction, normalizeGesture, normalizeRequest, parseDanceId, parseEffectId, type AvatarFormat, type AvatarPose, type AvatarRequest, type AvatarSize } from './request.js';
+export {
+  avatarRequest,
+  normalizeAction,
+  normalizeGesture,
+  normalizeRequest,
+  parseDanceId,
+  parseEffectId,
+  type AvatarFormat,
+  type AvatarPose,
+  type AvatarRequest,
+  type AvatarSize,
+} from './request.js';
 
 /**
  * Bump whenever output pixels or bytes change: it is part of the service's cache key (with the digest of

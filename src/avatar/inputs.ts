@@ -43,7 +43,11 @@ function setLine(hotel: AvatarHotel, set: FigureSet): string {
 }
 
 /** Held-item tokens and the part type their id is drawn as (`resolvePose`). */
-const ITEM_PARTS = [['drk', 'ri'], ['crr', 'ri'], ['sig', 'li']] as const;
+const ITEM_PARTS = [
+  ['drk', 'ri'],
+  ['crr', 'ri'],
+  ['sig', 'li'],
+] as const;
 
 /**
  * Everything a render of `req` reads from `hotel`, as text: equal texts (under one renderer version)
@@ -80,10 +84,17 @@ function setColours(hotel: AvatarHotel, w: WornSet): string {
 }
 
 /** `renderInputs`' text, each worn set's colours as `colours` names them. */
-function inputsText(hotel: AvatarHotel, req: AvatarRequest, figure: ResolvedFigure | undefined, unresolved: AvatarRenderError | undefined, colours: (hotel: AvatarHotel, w: WornSet) => string): string {
+function inputsText(
+  hotel: AvatarHotel,
+  req: AvatarRequest,
+  figure: ResolvedFigure | undefined,
+  unresolved: AvatarRenderError | undefined,
+  colours: (hotel: AvatarHotel, w: WornSet) => string,
+): string {
   let text = hotelLine(hotel);
   if (figure) {
-    for (const w of figure.sets) text += `set ${w.setType}-${w.setId}${w.isDefault ? ' default' : ''} ${colours(hotel, w)} ${setLine(hotel, w.set)}\n`;
+    for (const w of figure.sets)
+      text += `set ${w.setType}-${w.setId}${w.isDefault ? ' default' : ''} ${colours(hotel, w)} ${setLine(hotel, w.set)}\n`;
   } else if (unresolved) {
     text += `unresolved ${unresolved.code} ${unresolved.message}\n`;
   }
@@ -95,7 +106,8 @@ function inputsText(hotel: AvatarHotel, req: AvatarRequest, figure: ResolvedFigu
   for (const { state, effect } of requestedEffects(hotel, req)) {
     // Its own library and those it borrows sprites from, then the figure libraries of parts its layers name.
     text += `${state} ${effect.type}.${effect.param}${libraryList(hotel, effect.libraries, hotel.digests.effectLibraries)}\n`;
-    for (const fp of effect.figureParts) text += `  part ${fp.type}-${fp.id}${libraryList(hotel, hotel.libraries.librariesFor(fp.type, fp.id))}\n`;
+    for (const fp of effect.figureParts)
+      text += `  part ${fp.type}-${fp.id}${libraryList(hotel, hotel.libraries.librariesFor(fp.type, fp.id))}\n`;
   }
   return text;
 }

@@ -77,7 +77,8 @@ export class FigureLibrary {
   /** True when the library positions `sh_` (small) sprites itself. */
   hasSmallOffsets(): boolean {
     const assets = (this.lib.data.assets ?? {}) as Record<string, RawAsset>;
-    for (const [n, a] of Object.entries(assets)) if (n.startsWith('sh_') && a && (a.x !== undefined || a.source)) return true;
+    for (const [n, a] of Object.entries(assets))
+      if (n.startsWith('sh_') && a && (a.x !== undefined || a.source)) return true;
     return false;
   }
 
@@ -90,7 +91,10 @@ export class FigureLibrary {
   hasPartKey(key: string): boolean {
     if (!this.partKeys) {
       this.partKeys = new Set();
-      const names = [...Object.keys((this.lib.data.assets ?? {}) as Record<string, unknown>), ...Object.keys((this.lib.data as { aliases?: object }).aliases ?? {})];
+      const names = [
+        ...Object.keys((this.lib.data.assets ?? {}) as Record<string, unknown>),
+        ...Object.keys((this.lib.data as { aliases?: object }).aliases ?? {}),
+      ];
       for (const n of names) {
         const key = partKeyOfAsset(n);
         if (key) this.partKeys.add(key);
@@ -111,7 +115,8 @@ export class FigureLibrary {
     if (depth > 4) return null;
     // `AssetAliasCollection.getAsset` follows an alias before it looks for an asset of that name: a name
     // that is both (UFOblue's `h_std_fx3_2_1_7_0`, its direction-7 glow) draws the alias's target.
-    const aliases = (this.lib.data as { aliases?: Record<string, { link?: string; fliph?: number | boolean }> }).aliases;
+    const aliases = (this.lib.data as { aliases?: Record<string, { link?: string; fliph?: number | boolean }> })
+      .aliases;
     const al = aliases?.[name];
     if (al?.link) {
       const inner = this.resolve(al.link, depth + 1);
@@ -150,14 +155,20 @@ export type LibraryCache = LRUCache<string, FigureLibrary>;
 export const libraryCacheKey = (name: string, digest: string | undefined): string => `${name}\0${digest ?? ''}`;
 
 export function createLibraryCache(bytes: number): LibraryCache {
-  return new LRUCache<string, FigureLibrary>({ maxSize: Math.max(1, Math.floor(bytes)), sizeCalculation: (l) => l.bytes });
+  return new LRUCache<string, FigureLibrary>({
+    maxSize: Math.max(1, Math.floor(bytes)),
+    sizeCalculation: (l) => l.bytes,
+  });
 }
 
 /**
  * A figure cache and an effect cache for one thread: effect libraries are small (the public set's 203 are
  * 4 MB), so an eighth of the figure budget bounds them.
  */
-export function createLibraryCaches(bytes = DEFAULT_LIBRARY_CACHE_BYTES): { figure: LibraryCache; effect: LibraryCache } {
+export function createLibraryCaches(bytes = DEFAULT_LIBRARY_CACHE_BYTES): {
+  figure: LibraryCache;
+  effect: LibraryCache;
+} {
   return { figure: createLibraryCache(bytes), effect: createLibraryCache(Math.max(1, Math.floor(bytes / 8))) };
 }
 
@@ -209,7 +220,8 @@ export class LibraryStore {
       }
     }
     // The small-size `hh_human_50_*` copies are a last resort for every part.
-    for (const list of this.partLibs.values()) list.sort((a, b) => Number(a.startsWith('hh_human_50_')) - Number(b.startsWith('hh_human_50_')));
+    for (const list of this.partLibs.values())
+      list.sort((a, b) => Number(a.startsWith('hh_human_50_')) - Number(b.startsWith('hh_human_50_')));
   }
 
   /** Decoded sprite bytes held now (what the cache budget bounds). */
@@ -227,15 +239,21 @@ export class LibraryStore {
    * hotel do (the figure map forgot the whole set), those: the client draws them once any avatar loaded
    * them, and a render must not depend on what was rendered before.
    */
-  librariesOfSet(set: { drawParts: readonly { type: string; id: number }[] }, mirrors: ReadonlyMap<string, string>): string[] {
+  librariesOfSet(
+    set: { drawParts: readonly { type: string; id: number }[] },
+    mirrors: ReadonlyMap<string, string>,
+  ): string[] {
     let hit = this.ofSet.get(set);
     if (!hit) {
-      const mapped = [...new Set(set.drawParts.flatMap((p) => this.librariesWithMirror(p.type, p.id, mirrors.get(p.type))))];
+      const mapped = [
+        ...new Set(set.drawParts.flatMap((p) => this.librariesWithMirror(p.type, p.id, mirrors.get(p.type)))),
+      ];
       hit = mapped;
       const index = this.partIndex;
       if (index) {
         const keys = set.drawParts.map((p) => `${p.type}:${p.id}`);
-        if (!keys.some((k) => index.get(k)?.some((l) => mapped.includes(l)))) hit = [...new Set([...mapped, ...keys.flatMap((k) => index.get(k) ?? [])])];
+        if (!keys.some((k) => index.get(k)?.some((l) => mapped.includes(l))))
+          hit = [...new Set([...mapped, ...keys.flatMap((k) => index.get(k) ?? [])])];
       }
       this.ofSet.set(set, hit);
     }
@@ -254,7 +272,12 @@ export class LibraryStore {
     const key = `${type}:${id}:${mirror ?? ''}`;
     let hit = this.withMirror.get(key);
     if (!hit) {
-      hit = [...new Set([...this.librariesFor(type, id), ...(mirror && mirror !== type ? this.librariesFor(mirror, id) : [])])];
+      hit = [
+        ...new Set([
+          ...this.librariesFor(type, id),
+          ...(mirror && mirror !== type ? this.librariesFor(mirror, id) : []),
+        ]),
+      ];
       this.withMirror.set(key, hit);
     }
     return hit;
@@ -293,7 +316,10 @@ export class LibraryStore {
       } catch (e) {
         // The file is no longer what this hotel was read from: not a judgement on the request.
         if (e instanceof LibraryChangedError) throw new AvatarRenderError('asset-changed', e.message);
-        throw new AvatarRenderError('asset-load', `figure library ${name} could not be loaded: ${(e as Error).message}`);
+        throw new AvatarRenderError(
+          'asset-load',
+          `figure library ${name} could not be loaded: ${(e as Error).message}`,
+        );
       } finally {
         this.inflight.delete(name);
       }

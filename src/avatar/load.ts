@@ -43,10 +43,22 @@ export async function scanAvatarHotel(assetsDir: string): Promise<AvatarHotelSna
   } catch (e) {
     throw new AvatarRenderError('gamedata', (e as Error).message);
   }
-  const pose = { actions: src.actions, geometry: src.geometry, partSets: src.partSets, animations: src.animations, drawOrder: src.drawOrder, smallSprites: src.smallSprites };
+  const pose = {
+    actions: src.actions,
+    geometry: src.geometry,
+    partSets: src.partSets,
+    animations: src.animations,
+    drawOrder: src.drawOrder,
+    smallSprites: src.smallSprites,
+  };
   const poseDigest = sha256Hex(JSON.stringify(pose));
   // By meaning for the documents (a re-indented file is the same hotel), by bytes for the libraries.
-  const whole = [src.layout, poseDigest, sha256Hex(JSON.stringify(src.figureData)), sha256Hex(JSON.stringify(src.figureMap))];
+  const whole = [
+    src.layout,
+    poseDigest,
+    sha256Hex(JSON.stringify(src.figureData)),
+    sha256Hex(JSON.stringify(src.figureMap)),
+  ];
   for (const l of src.libraries) whole.push(`lib ${l.name} ${l.digest}`);
   if (src.effects) {
     whole.push(sha256Hex(JSON.stringify(src.effects.map)));
@@ -84,7 +96,12 @@ export function hotelFromSnapshot(snap: AvatarHotelSnapshot, opts: LoadAvatarHot
       libraries: new Map(s.libraries.map((l) => [l.name, l.digest])),
       effectLibraries: new Map((s.effects?.libraries ?? []).map((l) => [l.name, l.digest])),
     },
-    effects: s.effects && { map: s.effects.map, animations: s.effects.animations, assetNames: s.effects.assetNames, loadLibrary: libraryLoader(s.layout, 'effect', s.effects.libraries) },
+    effects: s.effects && {
+      map: s.effects.map,
+      animations: s.effects.animations,
+      assetNames: s.effects.assetNames,
+      loadLibrary: libraryLoader(s.layout, 'effect', s.effects.libraries),
+    },
   });
 }
 

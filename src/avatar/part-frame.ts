@@ -8,7 +8,12 @@ import { type AvatarSize } from './request.js';
  * nitro-renderer `AvatarImageCache.renderBodyPart`: one asset-action variable per body part, so a frame
  * that names its own action (Sit's `wa` draws `std`) changes it for every later part that names none.
  */
-export function bodyPartFrame(animations: AnimationIndex, size: AvatarSize, bp: PlannedBodyPart, f: number): (PartDraw | null)[] {
+export function bodyPartFrame(
+  animations: AnimationIndex,
+  size: AvatarSize,
+  bp: PlannedBodyPart,
+  f: number,
+): (PartDraw | null)[] {
   let assetAction = bp.governing.assetAction;
   // The body part moves with its action's frame (Laugh's head bob); the client shifts by these pixels
   // at its scale, so size s, drawn on the doubled plane, moves twice as far.
@@ -24,7 +29,17 @@ export function bodyPartFrame(animations: AnimationIndex, size: AvatarSize, bp: 
     }
     const step = item.steps.length > 0 ? item.steps[(item.animates ? f : 0) % item.steps.length]! : undefined;
     if (step?.assetAction) assetAction = step.assetAction;
-    out.push({ bodyPart: item.bodyPart, type: item.part.type, id: item.part.id, tint: item.part.tint, assetAction, frame: step?.number ?? 0, direction: item.direction, dx, dy });
+    out.push({
+      bodyPart: item.bodyPart,
+      type: item.part.type,
+      id: item.part.id,
+      tint: item.part.tint,
+      assetAction,
+      frame: step?.number ?? 0,
+      direction: item.direction,
+      dx,
+      dy,
+    });
   }
   return out;
 }

@@ -5,7 +5,16 @@
 // The logic is the game client's: nitro-renderer `AvatarImage` (`getImage`), `AvatarImageCache`
 // (`getImageContainer`, `renderBodyPart`) and `AvatarStructure` (`getBodyPartsAtAngle`), cited where used.
 import { LRUCache } from 'lru-cache';
-import { isAnimatingAction, resolvePose, stepsFor, WALK_STILL_FRAME, type ActiveAction, type PartStep, type Pose, type RequestedEffect } from './actions.js';
+import {
+  isAnimatingAction,
+  resolvePose,
+  stepsFor,
+  WALK_STILL_FRAME,
+  type ActiveAction,
+  type PartStep,
+  type Pose,
+  type RequestedEffect,
+} from './actions.js';
 import { LYING_H, LYING_SH2, UPRIGHT_H, UPRIGHT_SH2, outputWindow } from './canvas.js';
 import { planEffectTicks } from './effect-frame.js';
 import { AvatarRenderError } from './errors.js';
@@ -85,7 +94,10 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
   // The head-only crop has one canvas for every pose: a lying avatar shows its upright head there.
   const action = req.headOnly ? withoutLay(req.action) : req.action;
   const requested = requestedEffects(hotel, req);
-  const pose = requested.length === 0 ? plainPose(hotel, action, req.gesture) : resolvePose(action, req.gesture, hotel.actions, hotel.partSets, hotel.geometry, requested);
+  const pose =
+    requested.length === 0
+      ? plainPose(hotel, action, req.gesture)
+      : resolvePose(action, req.gesture, hotel.actions, hotel.partSets, hotel.geometry, requested);
   const effectActions = pose.actions.filter((a) => a.effect);
   const figure = resolveFigure(req.figure, hotel.figure);
   let bodyDir = req.direction;
@@ -124,13 +136,15 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
     if (w.isDefault) continue;
     const label = `${w.setType}-${w.setId}`;
     const drawable = libs.setHasSprites(w.set);
-    if (setLibs.length === 0 || drawable === false) throw new AvatarRenderError('asset-load', `no figure library has a sprite of set ${label}`);
+    if (setLibs.length === 0 || drawable === false)
+      throw new AvatarRenderError('asset-load', `no figure library has a sprite of set ${label}`);
     // Without a part index, the libraries are looked into once loaded.
     if (drawable === undefined) uncheckedSets.push({ label, parts: w.set.drawParts });
   }
   if (hotel.itemLibrary) all.add(hotel.itemLibrary);
   // A layer item naming a figure part (Snowboard's `bd` → `999`) needs that part's libraries.
-  for (const a of pose.actions) for (const fp of a.effect?.figureParts ?? []) for (const n of libs.librariesFor(fp.type, fp.id)) all.add(n);
+  for (const a of pose.actions)
+    for (const fp of a.effect?.figureParts ?? []) for (const n of libs.librariesFor(fp.type, fp.id)) all.add(n);
 
   const avatarSet = req.headOnly ? 'head' : 'full';
   const atAngle = hotel.geometry.getBodyPartsAtAngle(avatarSet, pose.geometryType, bodyDir);
@@ -158,7 +172,8 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
     // A held item is drawn when the body part's action holds it and the figure wears no part of its type
     // (added to a copy: the effect ticks see the figure's own parts).
     for (const [type, id] of pose.items) {
-      if (bp.partTypes.includes(type) && governing.activeParts.has(type) && !worn.some((p) => p.type === type)) worn = [...worn, { type, id, tint: undefined, setType: type, setId: id }];
+      if (bp.partTypes.includes(type) && governing.activeParts.has(type) && !worn.some((p) => p.type === type))
+        worn = [...worn, { type, id, tint: undefined, setType: type, setId: id }];
     }
     const stepsOf = (type: string): PartStep[] => {
       const steps = stepsFor(hotel.animations, governing, type);
@@ -189,7 +204,13 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
   }
   // (Loops, not nested flatMap: this runs on every request.)
   const drawOrder: PlannedPart[] = [];
-  for (const g of hotel.geometry.ordered(avatarSet, pose.geometryType, bodyDir, pose.main.assetAction, pose.raisedHand)) {
+  for (const g of hotel.geometry.ordered(
+    avatarSet,
+    pose.geometryType,
+    bodyDir,
+    pose.main.assetAction,
+    pose.raisedHand,
+  )) {
     const byType = byKey.get(g.id);
     if (!byType) continue;
     for (const t of g.partTypes) {
@@ -208,7 +229,21 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
   const libraries = [...all];
   // Literals, not a spread of a shared base object: this runs on every request.
   if (effectActions.length === 0) {
-    return { pose, bodyParts, drawOrder, drawIndex, libraries, uncheckedSets, small, placement, smallPlacement, window, poseLoop, effectLibraries: [], loop: poseLoop };
+    return {
+      pose,
+      bodyParts,
+      drawOrder,
+      drawIndex,
+      libraries,
+      uncheckedSets,
+      small,
+      placement,
+      smallPlacement,
+      window,
+      poseLoop,
+      effectLibraries: [],
+      loop: poseLoop,
+    };
   }
   // Effects see the figure's own parts (held items are the effect layers' to add).
   const bodyPartOf = (type: string) => hotel.geometry.bodyPartOf(pose.geometryType, type);
@@ -216,14 +251,38 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
   const wornWithout = (setTypes: string[]): Map<string, FigurePart[]> | undefined => {
     const skip = new Set(setTypes.filter((t) => figure.sets.some((w) => w.setType === t)));
     const key = [...skip].sort().join('.');
-    if (!without.has(key)) without.set(key, skip.size === 0 ? undefined : partsByBodyPart(withoutSetTypes(figure, skip), hotel.figure, bodyPartOf));
+    if (!without.has(key))
+      without.set(
+        key,
+        skip.size === 0 ? undefined : partsByBodyPart(withoutSetTypes(figure, skip), hotel.figure, bodyPartOf),
+      );
     return without.get(key);
   };
-  const { runs, tickAt } = planEffectTicks(hotel, req, { pose, bodyParts, loop: poseLoop, avatarSet, bodyDir, headDir, effectActions, wornBy, wornWithout });
+  const { runs, tickAt } = planEffectTicks(hotel, req, {
+    pose,
+    bodyParts,
+    loop: poseLoop,
+    avatarSet,
+    bodyDir,
+    headDir,
+    effectActions,
+    wornBy,
+    wornWithout,
+  });
   // Each effect's libraries: its own, then those it borrows sprites from (`HotelEffect.libraries`).
   const effectLibraries = [...new Set(effectActions.flatMap((a) => a.effect!.libraries))];
   return {
-    pose, bodyParts, drawOrder, drawIndex, libraries, uncheckedSets, small, placement, smallPlacement, window, poseLoop,
+    pose,
+    bodyParts,
+    drawOrder,
+    drawIndex,
+    libraries,
+    uncheckedSets,
+    small,
+    placement,
+    smallPlacement,
+    window,
+    poseLoop,
     effectLibraries,
     effect: { actions: effectActions, runs, tickAt },
     loop: runs.length,
@@ -231,7 +290,14 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
 }
 
 /** `_<action>_<type>_<id>_<dir>_<frame>`, then frame 0, then both of the default action; no repeats. */
-function spriteNames(action: string, defaultAction: string, type: string, id: number | string, dir: number, frame: number): string[] {
+function spriteNames(
+  action: string,
+  defaultAction: string,
+  type: string,
+  id: number | string,
+  dir: number,
+  frame: number,
+): string[] {
   const a = `_${action}_${type}_${id}_${dir}_`;
   const d = `_${defaultAction}_${type}_${id}_${dir}_`;
   const out = [a + frame];
@@ -243,7 +309,11 @@ function spriteNames(action: string, defaultAction: string, type: string, id: nu
   return out;
 }
 
-function findSprite(libs: readonly FigureLibrary[], suffixes: string[], scale: 'h' | 'sh'): { asset: ResolvedAsset; library: string } | null {
+function findSprite(
+  libs: readonly FigureLibrary[],
+  suffixes: string[],
+  scale: 'h' | 'sh',
+): { asset: ResolvedAsset; library: string } | null {
   for (const suffix of suffixes) {
     const n = scale + suffix;
     for (const l of libs) {
@@ -266,7 +336,14 @@ export interface PlanLibraries {
 }
 
 /** One part placed (the client's sprite fallbacks, mirroring and placement), or null when no sprite exists. */
-function placePart(s: PoseStructure, hotel: AvatarHotel, libs: PlanLibraries, d: PartDraw, frame: number, order: number): PlannedLayer | null {
+function placePart(
+  s: PoseStructure,
+  hotel: AvatarHotel,
+  libs: PlanLibraries,
+  d: PartDraw,
+  frame: number,
+  order: number,
+): PlannedLayer | null {
   const { window: win, pose } = s;
   const outScale = win.scale;
   const { assetAction, type } = d;
@@ -274,7 +351,7 @@ function placePart(s: PoseStructure, hotel: AvatarHotel, libs: PlanLibraries, d:
   const mirrored = dir >= 4 && dir <= 6;
   const exception = mirrored && isMirrorException(assetAction, type);
   const assetDir = mirrored && !exception ? 6 - dir : dir;
-  const drawType = mirrored && !exception ? hotel.partSets.flipped.get(type) ?? type : type;
+  const drawType = mirrored && !exception ? (hotel.partSets.flipped.get(type) ?? type) : type;
   // The client's fallbacks: the frame of the action, its frame 0, then the same of the posture's default.
   const names = spriteNames(assetAction, pose.defaultAssetAction, drawType, d.id, assetDir, d.frame);
   // Figure parts: their libraries first, then the effect's (which holds `h_crr_ri_fx5_1_*` and the like);
@@ -282,7 +359,12 @@ function placePart(s: PoseStructure, hotel: AvatarHotel, libs: PlanLibraries, d:
   // number names a figure part (Snowboard's `bd` → `999`), found in the figure libraries as the client's
   // `getAsset` finds it in any loaded library.
   const figureId = typeof d.id === 'number' ? d.id : /^\d+$/.test(d.id) ? Number(d.id) : undefined;
-  const holders = figureId !== undefined ? (libs.effects.length > 0 ? [...libs.holding(drawType, figureId), ...libs.effects] : libs.holding(drawType, figureId)) : libs.effects;
+  const holders =
+    figureId !== undefined
+      ? libs.effects.length > 0
+        ? [...libs.holding(drawType, figureId), ...libs.effects]
+        : libs.holding(drawType, figureId)
+      : libs.effects;
   // Size s: the hotel's own small sprite where it has one (drawn doubled, halved back exactly).
   let found = s.small ? findSprite(holders, names, 'sh') : null;
   const doubled = !!found;
@@ -329,7 +411,13 @@ function placePart(s: PoseStructure, hotel: AvatarHotel, libs: PlanLibraries, d:
 }
 
 /** An effect sprite placed (`AvatarVisualization`'s sprites), or null when the library lacks it. */
-function placeEffectSprite(s: PoseStructure, libs: PlanLibraries, sd: SpriteDraw, frame: number, order: number): PlannedLayer | null {
+function placeEffectSprite(
+  s: PoseStructure,
+  libs: PlanLibraries,
+  sd: SpriteDraw,
+  frame: number,
+  order: number,
+): PlannedLayer | null {
   // The effect's own library first, then those it borrows from (`HotelEffect.libraries`).
   const names = s.effect?.actions.find((a) => a.effect!.library === sd.library)?.effect?.libraries ?? [sd.library];
   let asset: ResolvedAsset | null = null;
@@ -367,7 +455,13 @@ function placeEffectSprite(s: PoseStructure, libs: PlanLibraries, sd: SpriteDraw
 }
 
 /** A pose frame without effect: its parts in draw order. */
-function poseFrame(s: PoseStructure, hotel: AvatarHotel, req: AvatarRequest, libs: PlanLibraries, f: number): PlannedFrame {
+function poseFrame(
+  s: PoseStructure,
+  hotel: AvatarHotel,
+  req: AvatarRequest,
+  libs: PlanLibraries,
+  f: number,
+): PlannedFrame {
   // Each body part's frame, then its parts in draw order (`drawIndex`: where each sits in those lists).
   const lists: (PartDraw | null)[][] = [];
   for (const bp of s.bodyParts) lists.push(bodyPartFrame(hotel.animations, req.size, bp, f));
@@ -381,7 +475,14 @@ function poseFrame(s: PoseStructure, hotel: AvatarHotel, req: AvatarRequest, lib
 }
 
 /** An effect frame (`AvatarImage.getImage` and `AvatarVisualization.update` for one tick). */
-function effectFrame(s: PoseStructure, hotel: AvatarHotel, libs: PlanLibraries, tick: EffectTick, f: number, ticks: number): PlannedFrame {
+function effectFrame(
+  s: PoseStructure,
+  hotel: AvatarHotel,
+  libs: PlanLibraries,
+  tick: EffectTick,
+  f: number,
+  ticks: number,
+): PlannedFrame {
   let order = 0;
   const sprites = (list: SpriteDraw[]): PlannedLayer[] => {
     const out: PlannedLayer[] = [];
@@ -394,7 +495,8 @@ function effectFrame(s: PoseStructure, hotel: AvatarHotel, libs: PlanLibraries, 
     return out;
   };
   const behind = sprites(tick.behind);
-  const mover = s.effect!.actions.find((a) => a.effect!.animation.sprites.some((sp) => sp.id === 'avatar'))?.effect?.animation.name;
+  const mover = s.effect!.actions.find((a) => a.effect!.animation.sprites.some((sp) => sp.id === 'avatar'))?.effect
+    ?.animation.name;
   const avatar: PlannedLayer[] = [];
   for (const d of tick.parts) {
     const layer = placePart(s, hotel, libs, { ...d, dx: d.dx + tick.avatarDx, dy: d.dy + tick.avatarDy }, f, order);

@@ -49,7 +49,8 @@ async function loadLibraries(hotel: AvatarHotel, s: PoseStructure): Promise<Plan
     }
   }
   const effects: FigureLibrary[] = [];
-  for (const name of s.effectLibraries) effects.push(hotel.effectLibraries.peek(name) ?? (await hotel.effectLibraries.get(name)));
+  for (const name of s.effectLibraries)
+    effects.push(hotel.effectLibraries.peek(name) ?? (await hotel.effectLibraries.get(name)));
   return { holding, effects };
 }
 

@@ -96,7 +96,21 @@ export function parseAction(raw: string): ParsedAction {
 
 export function formatAction(a: ParsedAction): string {
   const out: string[] = [];
-  for (const t of ['lay', 'sit', 'wlk', 'drk', 'respect', 'wav', 'crr', 'sig', 'blow', 'laugh', 'dance', 'spk', 'sleep'] as const) {
+  for (const t of [
+    'lay',
+    'sit',
+    'wlk',
+    'drk',
+    'respect',
+    'wav',
+    'crr',
+    'sig',
+    'blow',
+    'laugh',
+    'dance',
+    'spk',
+    'sleep',
+  ] as const) {
     if (isItem(t)) {
       const id = a.items.get(t);
       if (id !== undefined) out.push(`${t}=${id}`);
@@ -116,7 +130,9 @@ export type Gesture = (typeof GESTURES)[number];
 
 /** One of the spec's gestures; `nor` and anything unrecognised → 'std'. */
 export function normalizeGesture(raw: string): Gesture {
-  const g = String(raw ?? '').trim().toLowerCase();
+  const g = String(raw ?? '')
+    .trim()
+    .toLowerCase();
   return (GESTURES as readonly string[]).includes(g) ? (g as Gesture) : 'std';
 }
 

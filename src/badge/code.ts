@@ -49,19 +49,34 @@ function readParts(code: string): { parts: BadgeCodePart[] } | { error: string }
     if (!m) {
       const found = JSON.stringify(code.slice(at, at + 12));
       // `b0503X…`: the web-group badges of the Shockwave years, drawn from another part set.
-      const shockwave = code[at] === 'X' ? ' (an X position is the Shockwave-era web badge format, not a guild badge)' : '';
-      return { error: at === 0 ? `it does not start with a part (b, s or t and digits), found ${found}` : `after ${parts.length} part(s), ${found} is not a part (b, s or t and digits)${shockwave}` };
+      const shockwave =
+        code[at] === 'X' ? ' (an X position is the Shockwave-era web badge format, not a guild badge)' : '';
+      return {
+        error:
+          at === 0
+            ? `it does not start with a part (b, s or t and digits), found ${found}`
+            : `after ${parts.length} part(s), ${found} is not a part (b, s or t and digits)${shockwave}`,
+      };
     }
     const [text, letter, digits] = m as unknown as [string, BadgePartType, string];
     if (digits.length < 4 || digits.length > 6) {
-      return { error: `part ${JSON.stringify(text)} has ${digits.length} digit${digits.length === 1 ? '' : 's'}; a part has 4 to 6 (b05114, s211244)` };
+      return {
+        error: `part ${JSON.stringify(text)} has ${digits.length} digit${digits.length === 1 ? '' : 's'}; a part has 4 to 6 (b05114, s211244)`,
+      };
     }
     // nitro-renderer BadgeImageManager.loadGroupBadge: the same slices of the part's text.
     const short = text.length === 6;
     const id = parseInt(text.slice(1, short ? 3 : 4), 10);
     const color = parseInt(text.slice(short ? 3 : 4, short ? 5 : 6), 10);
     const position = text.length < 6 ? 0 : parseInt(text.slice(short ? 5 : 6, short ? 6 : 7), 10);
-    parts.push({ letter, kind: letter === 'b' ? 'base' : 'symbol', id: letter === 't' ? id + 100 : id, color, position, text });
+    parts.push({
+      letter,
+      kind: letter === 'b' ? 'base' : 'symbol',
+      id: letter === 't' ? id + 100 : id,
+      color,
+      position,
+      text,
+    });
     at += text.length;
   }
   if (parts.length === 0) return { error: 'it is empty' };
@@ -80,7 +95,10 @@ export function parseBadgeCode(code: string): BadgeCodeResult {
     const rest = readParts(code.slice(0, -HASH_LENGTH));
     if ('parts' in rest) return { ok: true, parts: rest.parts, hash: code.slice(-HASH_LENGTH) };
   }
-  return { ok: false, reason: `${JSON.stringify(code.length > 80 ? code.slice(0, 80) + '…' : code)} is not a badge code: ${whole.error}` };
+  return {
+    ok: false,
+    reason: `${JSON.stringify(code.length > 80 ? code.slice(0, 80) + '…' : code)} is not a badge code: ${whole.error}`,
+  };
 }
 
 /** The parts as one canonical text (every spelling of the same parts gives the same text). */

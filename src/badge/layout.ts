@@ -103,8 +103,18 @@ export function planBadge(hotel: BadgeHotel, parts: readonly BadgeCodePart[]): B
       }
       const [x, y] = partPosition(p.position, img.width, img.height);
       const layer: BadgeLayer = {
-        part: index, code: p.text, kind: p.kind, id: p.id, color: p.color, position: p.position,
-        cell: [p.position % 3, Math.floor(p.position / 3)], image, x, y, width: img.width, height: img.height,
+        part: index,
+        code: p.text,
+        kind: p.kind,
+        id: p.id,
+        color: p.color,
+        position: p.position,
+        cell: [p.position % 3, Math.floor(p.position / 3)],
+        image,
+        x,
+        y,
+        width: img.width,
+        height: img.height,
       };
       if (first) {
         layer.colorValue = hotel.elements.baseColors.get(p.color);

@@ -44,7 +44,11 @@ export interface BadgeRender {
 }
 
 /** Plans, draws and encodes; undefined when no part of the code draws anything (the plan says why). */
-export function renderBadge(hotel: BadgeHotel, parts: readonly BadgeCodePart[], format: BadgeFormat): BadgeRender | { plan: BadgePlan; image?: undefined } {
+export function renderBadge(
+  hotel: BadgeHotel,
+  parts: readonly BadgeCodePart[],
+  format: BadgeFormat,
+): BadgeRender | { plan: BadgePlan; image?: undefined } {
   const plan = planBadge(hotel, parts);
   if (plan.layers.length === 0) return { plan };
   const image = drawBadge(hotel, plan);

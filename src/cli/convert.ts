@@ -5,11 +5,28 @@ import { boolean, wholeNumber } from '../settings/values.js';
 import { explainFsError, prepareWritableFolder } from '../util/fs-error.js';
 import { setDecodeBudget } from '../imaging/decode-budget.js';
 import { withOutsideLinks } from '../hotel/files.js';
-import { addOptions, DECODE_BUDGET_OPTION, EXIT_FAILED, FOLLOW_SYMLINKS_OPTION, option, readOptions } from './options.js';
+import {
+  addOptions,
+  DECODE_BUDGET_OPTION,
+  EXIT_FAILED,
+  FOLLOW_SYMLINKS_OPTION,
+  option,
+  readOptions,
+} from './options.js';
 
 export const CONVERT_OPTIONS = {
-  from: option({ flag: '--from <dir>', env: 'HOTEL_IMAGER_CONVERT_FROM', help: 'Flash layout folder: gamedata/, gordon/ (figure SWFs), hof_furni/[<revision>/]*.swf', required: true }),
-  to: option({ flag: '--to <dir>', env: 'HOTEL_IMAGER_CONVERT_TO', help: 'Nitro layout folder to write: gamedata/*.json, bundled/figure/, bundled/furniture/', required: true }),
+  from: option({
+    flag: '--from <dir>',
+    env: 'HOTEL_IMAGER_CONVERT_FROM',
+    help: 'Flash layout folder: gamedata/, gordon/ (figure SWFs), hof_furni/[<revision>/]*.swf',
+    required: true,
+  }),
+  to: option({
+    flag: '--to <dir>',
+    env: 'HOTEL_IMAGER_CONVERT_TO',
+    help: 'Nitro layout folder to write: gamedata/*.json, bundled/figure/, bundled/furniture/',
+    required: true,
+  }),
   jobs: option({
     flag: '--jobs <n>',
     env: 'HOTEL_IMAGER_CONVERT_JOBS',
@@ -18,14 +35,26 @@ export const CONVERT_OPTIONS = {
     default: 2,
     aliases: [{ flag: '--concurrency <n>' }],
   }),
-  strict: option({ flag: '--strict', env: 'HOTEL_IMAGER_CONVERT_STRICT', help: `also exit with status ${EXIT_FAILED} when a furnidata row could not be read (a file that could not be converted always does)`, parse: boolean, default: false }),
+  strict: option({
+    flag: '--strict',
+    env: 'HOTEL_IMAGER_CONVERT_STRICT',
+    help: `also exit with status ${EXIT_FAILED} when a furnidata row could not be read (a file that could not be converted always does)`,
+    parse: boolean,
+    default: false,
+  }),
   decodeBudget: DECODE_BUDGET_OPTION,
   followSymlinks: FOLLOW_SYMLINKS_OPTION,
 };
 
-export function printConvertSummary(r: ConvertReport, out: (line: string) => void = (l) => process.stdout.write(l + '\n')): void {
-  out(`converted: ${r.gamedata.length} gamedata documents, ${r.figures.length} figure libraries, ${r.furniture.length} furni${r.effects.length ? `, ${r.effects.length} effect libraries` : ''}${r.badges?.length ? `, group badges (${r.badges.map((b) => b.target).join(', ')})` : ''}`);
-  if (r.superseded.length) out(`left out ${r.superseded.length} superseded SWFs (another revision or release folder was chosen)`);
+export function printConvertSummary(
+  r: ConvertReport,
+  out: (line: string) => void = (l) => process.stdout.write(l + '\n'),
+): void {
+  out(
+    `converted: ${r.gamedata.length} gamedata documents, ${r.figures.length} figure libraries, ${r.furniture.length} furni${r.effects.length ? `, ${r.effects.length} effect libraries` : ''}${r.badges?.length ? `, group badges (${r.badges.map((b) => b.target).join(', ')})` : ''}`,
+  );
+  if (r.superseded.length)
+    out(`left out ${r.superseded.length} superseded SWFs (another revision or release folder was chosen)`);
   if (r.skipped.length) out(`skipped ${r.skipped.length} SWFs that are not figure libraries`);
   if (r.furnidataProblems.length) {
     out(`furnidata: ${r.furnidataProblems.length} rows could not be read:`);
@@ -57,24 +86,28 @@ export function registerConvertCommand(
     await prepareWritableFolder(folders[0]!);
     setDecodeBudget(o.decodeBudget);
     let last = 0;
-    const report = await withOutsideLinks(o.followSymlinks, () => convertFlashToNitro({
-      from: o.from,
-      to: o.to,
-      concurrency: o.jobs,
-      onProgress: (p) => {
-        const now = Date.now();
-        if (p.done === p.total || now - last >= 2000) {
-          last = now;
-          err(`convert: ${p.done}/${p.total} libraries`);
-        }
-      },
-    })).catch((e: unknown) => {
+    const report = await withOutsideLinks(o.followSymlinks, () =>
+      convertFlashToNitro({
+        from: o.from,
+        to: o.to,
+        concurrency: o.jobs,
+        onProgress: (p) => {
+          const now = Date.now();
+          if (p.done === p.total || now - last >= 2000) {
+            last = now;
+            err(`convert: ${p.done}/${p.total} libraries`);
+          }
+        },
+      }),
+    ).catch((e: unknown) => {
       throw explainFsError(e, folders);
     });
     printConvertSummary(report, out);
     // A file left unconverted is a hotel written in part: the job partly failed.
     if (report.failed.length > 0) {
-      err(`exit ${EXIT_FAILED}: ${report.failed.length === 1 ? 'a file was' : `${report.failed.length} files were`} not converted (listed above); the rest is in ${o.to}`);
+      err(
+        `exit ${EXIT_FAILED}: ${report.failed.length === 1 ? 'a file was' : `${report.failed.length} files were`} not converted (listed above); the rest is in ${o.to}`,
+      );
       process.exitCode = EXIT_FAILED;
     } else if (o.strict && report.furnidataProblems.length > 0) process.exitCode = EXIT_FAILED;
   });

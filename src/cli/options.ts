@@ -77,7 +77,10 @@ const isSwitch = (flag: string) => !flag.includes('<') && !flag.includes('[');
 const isList = (flag: string) => flag.includes('...>') || flag.includes('...]');
 const longName = (flag: string) => flag.split(/[ ,]/).find((p) => p.startsWith('--'))!;
 /** commander's attribute name for a flag: --cache-mb → cacheMb. */
-export const attributeOf = (flag: string) => longName(flag).slice(2).replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+export const attributeOf = (flag: string) =>
+  longName(flag)
+    .slice(2)
+    .replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
 
 /**
  * The decode budget (src/util/decode-budget.ts), one setting for every command that reads hotel assets:
@@ -113,7 +116,10 @@ export function addOptions<D extends Record<string, OptionDef<unknown>>>(cmd: Co
     else if (spec.defaultText !== undefined) main.default(spec.defaultText, spec.defaultText);
     cmd.addOption(main);
     for (const alias of spec.aliases ?? []) {
-      const o = new Option(alias.flag, `older name of ${longName(spec.flag)}${alias.note ? `, ${alias.note}` : ''}`).helpGroup(OLDER_NAMES_HEADING);
+      const o = new Option(
+        alias.flag,
+        `older name of ${longName(spec.flag)}${alias.note ? `, ${alias.note}` : ''}`,
+      ).helpGroup(OLDER_NAMES_HEADING);
       if (alias.env) o.env(alias.env);
       cmd.addOption(o);
     }
@@ -129,7 +135,11 @@ export function givenFlags(cmd: Command): Record<string, unknown> {
 }
 
 /** The typed values of the table from `cmd`'s command line and the environment. */
-export function readOptions<D extends Record<string, OptionDef<unknown>>>(cmd: Command, defs: D, env: NodeJS.ProcessEnv = process.env): OptionValues<D> {
+export function readOptions<D extends Record<string, OptionDef<unknown>>>(
+  cmd: Command,
+  defs: D,
+  env: NodeJS.ProcessEnv = process.env,
+): OptionValues<D> {
   return resolveOptions(defs, givenFlags(cmd), env);
 }
 
@@ -142,7 +152,11 @@ function parseGiven<T>(name: string, flag: string, value: unknown, parse: Parser
 
 function parseVariable<T>(name: string, flag: string, value: string, parse: Parser<T>): T {
   // A list in a variable: items separated by spaces or commas.
-  if (isList(flag)) return value.split(/[\s,]+/).filter((v) => v !== '').map((v) => parseSetting(name, v, parse)) as T;
+  if (isList(flag))
+    return value
+      .split(/[\s,]+/)
+      .filter((v) => v !== '')
+      .map((v) => parseSetting(name, v, parse)) as T;
   return parseSetting(name, value, parse);
 }
 
@@ -150,19 +164,29 @@ function parseVariable<T>(name: string, flag: string, value: string, parse: Pars
  * Resolves the table from flags given on the command line (by commander attribute name; tests pass
  * them directly) and the environment. Bad values and conflicting names are UsageErrors.
  */
-export function resolveOptions<D extends Record<string, OptionDef<unknown>>>(defs: D, given: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): OptionValues<D> {
+export function resolveOptions<D extends Record<string, OptionDef<unknown>>>(
+  defs: D,
+  given: Record<string, unknown>,
+  env: NodeJS.ProcessEnv = process.env,
+): OptionValues<D> {
   const out: Record<string, unknown> = {};
   try {
     for (const [key, { spec }] of Object.entries(defs)) {
       const parse = spec.parse ?? (isSwitch(spec.flag) ? boolean : text);
-      const names = [{ flag: spec.flag, env: spec.env, parse }, ...(spec.aliases ?? []).map((a) => ({ flag: a.flag, env: a.env, parse: a.parse ?? parse }))];
+      const names = [
+        { flag: spec.flag, env: spec.env, parse },
+        ...(spec.aliases ?? []).map((a) => ({ flag: a.flag, env: a.env, parse: a.parse ?? parse })),
+      ];
       const onCommandLine = names.filter((n) => given[attributeOf(n.flag)] !== undefined);
       if (onCommandLine.length > 1) {
-        throw new UsageError(`${onCommandLine.map((n) => longName(n.flag)).join(' and ')} are the same setting: give only ${longName(spec.flag)}`);
+        throw new UsageError(
+          `${onCommandLine.map((n) => longName(n.flag)).join(' and ')} are the same setting: give only ${longName(spec.flag)}`,
+        );
       }
       const flagged = onCommandLine[0];
       const variable = names.find((n) => n.env !== undefined && env[n.env] !== undefined && env[n.env] !== '');
-      if (flagged) out[key] = parseGiven(longName(flagged.flag), flagged.flag, given[attributeOf(flagged.flag)], flagged.parse);
+      if (flagged)
+        out[key] = parseGiven(longName(flagged.flag), flagged.flag, given[attributeOf(flagged.flag)], flagged.parse);
       else if (variable) out[key] = parseVariable(variable.env!, variable.flag, env[variable.env!]!, variable.parse);
       else if (spec.required) throw new UsageError(`${longName(spec.flag)} is required (or ${spec.env})`);
       else out[key] = spec.default;
@@ -178,7 +202,10 @@ export function resolveOptions<D extends Record<string, OptionDef<unknown>>>(def
  * A port another program holds is the likeliest start-up failure: the error names the flag and the
  * variable that move it. Other errors pass through.
  */
-export function explainPortInUse(e: unknown, what: { service: string; port: number; flag: string; env: string; command: string }): unknown {
+export function explainPortInUse(
+  e: unknown,
+  what: { service: string; port: number; flag: string; env: string; command: string },
+): unknown {
   if ((e as NodeJS.ErrnoException)?.code !== 'EADDRINUSE') return e;
   return new Error(
     `port ${what.port} (the ${what.service} service) is already in use by another program. ` +

@@ -22,7 +22,10 @@ export interface ProgramOutput {
 export function createProgram(output: ProgramOutput = {}): Command {
   const program = new Command();
   program
-    .configureOutput({ ...(output.writeOut ? { writeOut: output.writeOut } : {}), ...(output.writeErr ? { writeErr: output.writeErr } : {}) })
+    .configureOutput({
+      ...(output.writeOut ? { writeOut: output.writeOut } : {}),
+      ...(output.writeErr ? { writeErr: output.writeErr } : {}),
+    })
     .name('hotel-imager')
     .description('Furniture asset service and avatar rendering service for Habbo-style hotels')
     .version(readPackageVersion(), '-V, --version', 'print the version and exit')

@@ -2,7 +2,7 @@
 // s3://…` (see src/storage/publish.ts for the order that keeps running services consistent).
 import { type Command } from 'commander';
 import cliProgress from 'cli-progress';
-import type { PublishProgress, PublishSummary } from '../storage/publish.js';
+import { type PublishProgress, type PublishSummary } from '../storage/publish.js';
 import { DEFAULT_GRACE_MS, DEFAULT_KEEP_PREVIOUS, DEFAULT_PUBLISH_CONCURRENCY } from '../storage/publish-settings.js';
 import { SHRINK_LIMIT } from '../corpus/shrink.js';
 import { BadValueError, boolean, duration, wholeNumber, type Parser } from '../settings/values.js';
@@ -20,8 +20,19 @@ const s3Url: Parser<string> = (v) => {
 };
 
 export const PUBLISH_OPTIONS = {
-  corpus: option({ flag: '--corpus <dir>', env: 'HOTEL_IMAGER_PUBLISH_CORPUS', help: 'corpus folder written by `hotel-imager build`', required: true }),
-  to: option({ flag: '--to <s3url>', env: 'HOTEL_IMAGER_PUBLISH_TO', help: 'destination, s3://BUCKET/PREFIX', parse: s3Url, required: true }),
+  corpus: option({
+    flag: '--corpus <dir>',
+    env: 'HOTEL_IMAGER_PUBLISH_CORPUS',
+    help: 'corpus folder written by `hotel-imager build`',
+    required: true,
+  }),
+  to: option({
+    flag: '--to <s3url>',
+    env: 'HOTEL_IMAGER_PUBLISH_TO',
+    help: 'destination, s3://BUCKET/PREFIX',
+    parse: s3Url,
+    required: true,
+  }),
   jobs: option({
     flag: '--jobs <n>',
     env: 'HOTEL_IMAGER_PUBLISH_JOBS',
@@ -30,7 +41,13 @@ export const PUBLISH_OPTIONS = {
     default: DEFAULT_PUBLISH_CONCURRENCY,
     aliases: [{ flag: '--concurrency <n>' }],
   }),
-  keepPrevious: option({ flag: '--keep-previous <n>', env: 'HOTEL_IMAGER_PUBLISH_KEEP_PREVIOUS', help: 'previous corpus.json versions whose objects are kept', parse: wholeNumber({ min: 0 }), default: DEFAULT_KEEP_PREVIOUS }),
+  keepPrevious: option({
+    flag: '--keep-previous <n>',
+    env: 'HOTEL_IMAGER_PUBLISH_KEEP_PREVIOUS',
+    help: 'previous corpus.json versions whose objects are kept',
+    parse: wholeNumber({ min: 0 }),
+    default: DEFAULT_KEEP_PREVIOUS,
+  }),
   grace: option({
     flag: '--grace <duration>',
     env: 'HOTEL_IMAGER_PUBLISH_GRACE',
@@ -53,7 +70,11 @@ function progressReporter(): { onProgress: (p: PublishProgress) => void; stop: (
   const mib = (n: number) => (n / 1048576).toFixed(1);
   if (process.stderr.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { format: 'publish [{bar}] {value}/{total} objects | {mb}/{totalMb} MiB | eta {eta_formatted}', stream: process.stderr, hideCursor: true },
+      {
+        format: 'publish [{bar}] {value}/{total} objects | {mb}/{totalMb} MiB | eta {eta_formatted}',
+        stream: process.stderr,
+        hideCursor: true,
+      },
       cliProgress.Presets.shades_classic,
     );
     let started = false;
@@ -82,23 +103,35 @@ function progressReporter(): { onProgress: (p: PublishProgress) => void; stop: (
   };
 }
 
-export function printPublishSummary(s: PublishSummary, out: (line: string) => void = (l) => process.stdout.write(l + '\n')): void {
+export function printPublishSummary(
+  s: PublishSummary,
+  out: (line: string) => void = (l) => process.stdout.write(l + '\n'),
+): void {
   out(`${s.location}: ${s.files} files, ${s.objects} distinct objects`);
-  out(`uploaded ${s.uploaded} (${(s.uploadedBytes / 1048576).toFixed(1)} MiB), ${s.unchanged} unchanged, ${s.resumed} already uploaded by an interrupted publish`);
+  out(
+    `uploaded ${s.uploaded} (${(s.uploadedBytes / 1048576).toFixed(1)} MiB), ${s.unchanged} unchanged, ${s.resumed} already uploaded by an interrupted publish`,
+  );
   out(s.corpusJsonWritten ? 'corpus.json replaced' : 'corpus.json already current');
-  out(`removed ${s.deletedObjects} objects and ${s.deletedManifests} old corpus.json copies; ${s.retainedManifests} corpus.json copies retained`);
+  out(
+    `removed ${s.deletedObjects} objects and ${s.deletedManifests} old corpus.json copies; ${s.retainedManifests} corpus.json copies retained`,
+  );
 }
 
 export function registerPublishCommand(program: Command): void {
   const cmd = program
     .command('publish')
-    .description('upload a built furni corpus to an S3 bucket for `serve furni --corpus s3://…` (incremental, resumable)');
+    .description(
+      'upload a built furni corpus to an S3 bucket for `serve furni --corpus s3://…` (incremental, resumable)',
+    );
   addOptions(cmd, PUBLISH_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, PUBLISH_OPTIONS);
     const progress = progressReporter();
     // Ctrl-C stops starting uploads; corpus.json is not touched, and the next publish resumes.
     const abort = new AbortController();
-    const onSignal = () => abort.abort(new Error('publish interrupted; the bucket still serves its previous corpus.json, run publish again to resume'));
+    const onSignal = () =>
+      abort.abort(
+        new Error('publish interrupted; the bucket still serves its previous corpus.json, run publish again to resume'),
+      );
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     let summary: PublishSummary;

@@ -13,10 +13,32 @@ import { explainFsError, prepareWritableFolder } from '../util/fs-error.js';
 import { addOptions, option, readOptions, UsageError } from './options.js';
 
 export const SAMPLE_KIT_OPTIONS = {
-  out: option({ flag: '--out <dir>', env: 'HOTEL_IMAGER_SAMPLE_KIT_OUT', help: 'folder to write the kit to (replaced atomically)', required: true }),
-  layout: option({ flag: '--layout <layout>', env: 'HOTEL_IMAGER_SAMPLE_KIT_LAYOUT', help: 'nitro (.nitro bundles, JSON gamedata) or flash (SWF libraries, XML gamedata)', parse: oneOf<KitLayout>(['nitro', 'flash']), default: 'nitro' }),
-  furni: option({ flag: '--furni <n>', env: 'HOTEL_IMAGER_SAMPLE_KIT_FURNI', help: 'add N generated furni for benchmarks (the published scale is about 17000)', parse: wholeNumber({ max: 99_999 }), default: 0 }),
-  contactSheet: option({ flag: '--contact-sheet <file.png>', env: 'HOTEL_IMAGER_SAMPLE_KIT_CONTACT_SHEET', help: 'also draw every sprite of the kit on one PNG (legend in <file>.txt)', defaultText: 'none' }),
+  out: option({
+    flag: '--out <dir>',
+    env: 'HOTEL_IMAGER_SAMPLE_KIT_OUT',
+    help: 'folder to write the kit to (replaced atomically)',
+    required: true,
+  }),
+  layout: option({
+    flag: '--layout <layout>',
+    env: 'HOTEL_IMAGER_SAMPLE_KIT_LAYOUT',
+    help: 'nitro (.nitro bundles, JSON gamedata) or flash (SWF libraries, XML gamedata)',
+    parse: oneOf<KitLayout>(['nitro', 'flash']),
+    default: 'nitro',
+  }),
+  furni: option({
+    flag: '--furni <n>',
+    env: 'HOTEL_IMAGER_SAMPLE_KIT_FURNI',
+    help: 'add N generated furni for benchmarks (the published scale is about 17000)',
+    parse: wholeNumber({ max: 99_999 }),
+    default: 0,
+  }),
+  contactSheet: option({
+    flag: '--contact-sheet <file.png>',
+    env: 'HOTEL_IMAGER_SAMPLE_KIT_CONTACT_SHEET',
+    help: 'also draw every sprite of the kit on one PNG (legend in <file>.txt)',
+    defaultText: 'none',
+  }),
 };
 
 async function* kitFilesOnDisk(dir: string): AsyncGenerator<KitFile> {
@@ -33,15 +55,32 @@ async function* kitFilesOnDisk(dir: string): AsyncGenerator<KitFile> {
 export function registerSampleKitCommand(program: Command): void {
   const cmd = program
     .command('sample-kit')
-    .description('write the built-in sample asset kit (Nitro layout: gamedata/ and bundled/; or Flash layout: gamedata/*.xml, gordon/, hof_furni/) to a folder');
+    .description(
+      'write the built-in sample asset kit (Nitro layout: gamedata/ and bundled/; or Flash layout: gamedata/*.xml, gordon/, hof_furni/) to a folder',
+    );
   addOptions(cmd, SAMPLE_KIT_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, SAMPLE_KIT_OPTIONS);
     // The sheet draws the sprites of .nitro bundles (the Flash kit holds the same sprites).
-    if (o.contactSheet && o.layout === 'flash') throw new UsageError('--contact-sheet reads .nitro bundles: write the Nitro layout for it (--layout nitro)');
+    if (o.contactSheet && o.layout === 'flash')
+      throw new UsageError('--contact-sheet reads .nitro bundles: write the Nitro layout for it (--layout nitro)');
     // The kit is written beside --out and swapped in, so the folder that holds it must be writable.
     const folders = [
-      { folder: dirname(resolve(o.out)), what: 'the folder --out is in', flag: '--out', env: SAMPLE_KIT_OPTIONS.out.spec.env },
-      ...(o.contactSheet ? [{ folder: dirname(resolve(o.contactSheet)), what: 'the folder of the contact sheet', flag: '--contact-sheet', env: SAMPLE_KIT_OPTIONS.contactSheet.spec.env }] : []),
+      {
+        folder: dirname(resolve(o.out)),
+        what: 'the folder --out is in',
+        flag: '--out',
+        env: SAMPLE_KIT_OPTIONS.out.spec.env,
+      },
+      ...(o.contactSheet
+        ? [
+            {
+              folder: dirname(resolve(o.contactSheet)),
+              what: 'the folder of the contact sheet',
+              flag: '--contact-sheet',
+              env: SAMPLE_KIT_OPTIONS.contactSheet.spec.env,
+            },
+          ]
+        : []),
     ];
     for (const f of folders) await prepareWritableFolder(f);
     try {
@@ -52,13 +91,21 @@ export function registerSampleKitCommand(program: Command): void {
   });
 }
 
-async function writeKit(o: { out: string; layout: KitLayout; furni: number; contactSheet?: string | undefined }): Promise<void> {
+async function writeKit(o: {
+  out: string;
+  layout: KitLayout;
+  furni: number;
+  contactSheet?: string | undefined;
+}): Promise<void> {
   const started = Date.now();
   const stamp = await writeSampleKit(o.out, { extraFurni: o.furni, layout: o.layout });
-  console.log(`sample kit (${o.layout} layout): ${stamp.files} files in ${o.out} (${Date.now() - started} ms, content ${stamp.contentHash.slice(0, 12)})`);
+  console.log(
+    `sample kit (${o.layout} layout): ${stamp.files} files in ${o.out} (${Date.now() - started} ms, content ${stamp.contentHash.slice(0, 12)})`,
+  );
   if (o.contactSheet) {
     // Generated items repeat a few dozen sprite sets; the first 40 show all of them.
-    const skip = (name: string) => name.startsWith(GENERATED_PREFIX) && Number(name.slice(GENERATED_PREFIX.length)) > 40;
+    const skip = (name: string) =>
+      name.startsWith(GENERATED_PREFIX) && Number(name.slice(GENERATED_PREFIX.length)) > 40;
     const sheet = await buildContactSheet(kitFilesOnDisk(o.out), { skip });
     const legend = o.contactSheet.replace(/\.png$/i, '') + '.txt';
     await writeFile(o.contactSheet, sheet.png);

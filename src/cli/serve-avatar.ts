@@ -4,13 +4,38 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type Command } from 'commander';
 import { ensureSampleKit } from '../samplekit/index.js';
-import { checkInterval, defaultAvatarConfig, validateAvatarConfig, type AvatarServiceConfig } from '../imager/config.js';
+import {
+  checkInterval,
+  defaultAvatarConfig,
+  validateAvatarConfig,
+  type AvatarServiceConfig,
+} from '../imager/config.js';
 import { startAvatarService } from '../server/imager.js';
 import { redactRedisUrl } from '../imager/cache/redis-store.js';
 import { checkPortFree, describeBind } from '../http/http-server.js';
 import { LOG_LEVELS } from '../http/request-log.js';
-import { boolean, byteSize, mebibytes, milliseconds, oneOf, port, redisUrl, url, wholeNumber } from '../settings/values.js';
-import { addOptions, DECODE_BUDGET_OPTION, explainPortInUse, FOLLOW_SYMLINKS_OPTION, givenFlags, option, resolveOptions, UsageError, type OptionDef } from './options.js';
+import {
+  boolean,
+  byteSize,
+  mebibytes,
+  milliseconds,
+  oneOf,
+  port,
+  redisUrl,
+  url,
+  wholeNumber,
+} from '../settings/values.js';
+import {
+  addOptions,
+  DECODE_BUDGET_OPTION,
+  explainPortInUse,
+  FOLLOW_SYMLINKS_OPTION,
+  givenFlags,
+  option,
+  resolveOptions,
+  UsageError,
+  type OptionDef,
+} from './options.js';
 import { stopOnSignals } from './shutdown.js';
 import { prepareWritableFolder } from '../util/fs-error.js';
 
@@ -19,14 +44,55 @@ const ms = milliseconds();
 
 /** Every flag of `serve avatar`, keyed by the configuration field it sets. */
 export const SERVE_AVATAR_OPTIONS = {
-  assetsDir: option({ flag: '--assets <dir>', env: 'HOTEL_IMAGER_AVATAR_ASSETS', help: 'hotel assets folder, Nitro or Flash layout', defaultText: 'the built-in sample kit' }),
+  assetsDir: option({
+    flag: '--assets <dir>',
+    env: 'HOTEL_IMAGER_AVATAR_ASSETS',
+    help: 'hotel assets folder, Nitro or Flash layout',
+    defaultText: 'the built-in sample kit',
+  }),
   port: option({ flag: '--port <n>', env: 'HOTEL_IMAGER_AVATAR_PORT', help: 'TCP port', parse: port, default: D.port }),
-  host: option({ flag: '--host <addr>', env: 'HOTEL_IMAGER_AVATAR_HOST', help: 'address to listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)', default: D.host }),
-  fallbackUrl: option({ flag: '--fallback-url <url>', env: 'HOTEL_IMAGER_FALLBACK_URL', help: 'upstream imager for 302 fallbacks', parse: url(['http:', 'https:'], D.fallbackUrl), default: D.fallbackUrl }),
-  userApiBase: option({ flag: '--user-api <url>', env: 'HOTEL_IMAGER_USER_API', help: 'base of the public user API for ?user=', parse: url(['http:', 'https:'], D.userApiBase), default: D.userApiBase }),
-  userLookupTimeoutMs: option({ flag: '--user-timeout-ms <n>', env: 'HOTEL_IMAGER_USER_TIMEOUT_MS', help: 'longest wait for the user API, answer body included', parse: ms, default: D.userLookupTimeoutMs }),
-  userCacheTtlMs: option({ flag: '--user-cache-ms <n>', env: 'HOTEL_IMAGER_USER_CACHE_MS', help: 'how long a name → figure mapping is kept', parse: ms, default: D.userCacheTtlMs, defaultText: '3600000 = 1 h' }),
-  userNegativeTtlMs: option({ flag: '--user-negative-cache-ms <n>', env: 'HOTEL_IMAGER_USER_NEGATIVE_CACHE_MS', help: 'how long an unknown name is remembered', parse: ms, default: D.userNegativeTtlMs }),
+  host: option({
+    flag: '--host <addr>',
+    env: 'HOTEL_IMAGER_AVATAR_HOST',
+    help: 'address to listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)',
+    default: D.host,
+  }),
+  fallbackUrl: option({
+    flag: '--fallback-url <url>',
+    env: 'HOTEL_IMAGER_FALLBACK_URL',
+    help: 'upstream imager for 302 fallbacks',
+    parse: url(['http:', 'https:'], D.fallbackUrl),
+    default: D.fallbackUrl,
+  }),
+  userApiBase: option({
+    flag: '--user-api <url>',
+    env: 'HOTEL_IMAGER_USER_API',
+    help: 'base of the public user API for ?user=',
+    parse: url(['http:', 'https:'], D.userApiBase),
+    default: D.userApiBase,
+  }),
+  userLookupTimeoutMs: option({
+    flag: '--user-timeout-ms <n>',
+    env: 'HOTEL_IMAGER_USER_TIMEOUT_MS',
+    help: 'longest wait for the user API, answer body included',
+    parse: ms,
+    default: D.userLookupTimeoutMs,
+  }),
+  userCacheTtlMs: option({
+    flag: '--user-cache-ms <n>',
+    env: 'HOTEL_IMAGER_USER_CACHE_MS',
+    help: 'how long a name → figure mapping is kept',
+    parse: ms,
+    default: D.userCacheTtlMs,
+    defaultText: '3600000 = 1 h',
+  }),
+  userNegativeTtlMs: option({
+    flag: '--user-negative-cache-ms <n>',
+    env: 'HOTEL_IMAGER_USER_NEGATIVE_CACHE_MS',
+    help: 'how long an unknown name is remembered',
+    parse: ms,
+    default: D.userNegativeTtlMs,
+  }),
   memoryCacheBytes: option({
     flag: '--memory-budget <size>',
     env: 'HOTEL_IMAGER_AVATAR_MEMORY_BUDGET',
@@ -36,7 +102,12 @@ export const SERVE_AVATAR_OPTIONS = {
     defaultText: '256M',
     aliases: [{ flag: '--cache-mb <MiB>', env: 'HOTEL_IMAGER_AVATAR_CACHE_MB', parse: mebibytes, note: 'in MiB' }],
   }),
-  diskCacheDir: option({ flag: '--cache-dir <dir>', env: 'HOTEL_IMAGER_AVATAR_CACHE_DIR', help: 'disk image cache folder, survives restarts', defaultText: 'none' }),
+  diskCacheDir: option({
+    flag: '--cache-dir <dir>',
+    env: 'HOTEL_IMAGER_AVATAR_CACHE_DIR',
+    help: 'disk image cache folder, survives restarts',
+    defaultText: 'none',
+  }),
   diskCacheBytes: option({
     flag: '--disk-budget <size>',
     env: 'HOTEL_IMAGER_AVATAR_DISK_BUDGET',
@@ -44,7 +115,9 @@ export const SERVE_AVATAR_OPTIONS = {
     parse: byteSize,
     default: D.diskCacheBytes,
     defaultText: '2G',
-    aliases: [{ flag: '--disk-cache-mb <MiB>', env: 'HOTEL_IMAGER_AVATAR_DISK_CACHE_MB', parse: mebibytes, note: 'in MiB' }],
+    aliases: [
+      { flag: '--disk-cache-mb <MiB>', env: 'HOTEL_IMAGER_AVATAR_DISK_CACHE_MB', parse: mebibytes, note: 'in MiB' },
+    ],
   }),
   libraryCacheBytes: option({
     flag: '--library-budget <size>',
@@ -53,7 +126,14 @@ export const SERVE_AVATAR_OPTIONS = {
     parse: byteSize,
     default: D.libraryCacheBytes,
     defaultText: '256M',
-    aliases: [{ flag: '--library-cache-mb <MiB>', env: 'HOTEL_IMAGER_AVATAR_LIBRARY_CACHE_MB', parse: mebibytes, note: 'in MiB' }],
+    aliases: [
+      {
+        flag: '--library-cache-mb <MiB>',
+        env: 'HOTEL_IMAGER_AVATAR_LIBRARY_CACHE_MB',
+        parse: mebibytes,
+        note: 'in MiB',
+      },
+    ],
   }),
   workers: option({
     flag: '--jobs <n>',
@@ -64,21 +144,110 @@ export const SERVE_AVATAR_OPTIONS = {
     defaultText: 'one per core',
     aliases: [{ flag: '--workers <n>', env: 'HOTEL_IMAGER_RENDER_WORKERS' }],
   }),
-  maxQueue: option({ flag: '--queue <n>', env: 'HOTEL_IMAGER_RENDER_QUEUE', help: 'renders allowed to wait for a worker before "busy"', parse: wholeNumber(), default: D.maxQueue }),
-  maxQueueWaitMs: option({ flag: '--queue-wait-ms <n>', env: 'HOTEL_IMAGER_RENDER_QUEUE_WAIT_MS', help: 'longest wait for a worker before "busy"', parse: ms, default: D.maxQueueWaitMs }),
-  renderTimeoutMs: option({ flag: '--render-timeout-ms <n>', env: 'HOTEL_IMAGER_RENDER_TIMEOUT_MS', help: 'longest single render', parse: ms, default: D.renderTimeoutMs }),
-  clientRatePerSecond: option({ flag: '--client-rate <n>', env: 'HOTEL_IMAGER_CLIENT_RATE', help: 'uncached renders per second per client, 0 = no limit', parse: wholeNumber(), default: D.clientRatePerSecond }),
-  clientBurst: option({ flag: '--client-burst <n>', env: 'HOTEL_IMAGER_CLIENT_BURST', help: 'uncached renders a client may do at once', parse: wholeNumber(), default: D.clientBurst }),
-  budgetRenders: option({ flag: '--budget <n>', env: 'HOTEL_IMAGER_RENDER_BUDGET', help: 'uncached renders per budget window for the instance, 0 = no budget', parse: wholeNumber(), default: D.budgetRenders }),
-  budgetWindowMs: option({ flag: '--budget-window-ms <n>', env: 'HOTEL_IMAGER_RENDER_BUDGET_WINDOW_MS', help: 'budget window', parse: ms, default: D.budgetWindowMs }),
-  failureTtlMs: option({ flag: '--failure-cache-ms <n>', env: 'HOTEL_IMAGER_FAILURE_CACHE_MS', help: 'how long a failed render is answered from memory', parse: ms, default: D.failureTtlMs }),
-  trustProxy: option({ flag: '--trust-proxy', env: 'HOTEL_IMAGER_TRUST_PROXY', help: 'take the client address (per-client render limit, request log) from X-Forwarded-For: only behind a proxy that sets it', parse: boolean, default: D.trustProxy }),
-  redisUrl: option({ flag: '--redis <url>', env: 'HOTEL_IMAGER_REDIS', help: 'redis://HOST:PORT/DB shared by every instance: images, user names, failures, render locks', parse: redisUrl, defaultText: 'none' }),
-  redisImageTtlMs: option({ flag: '--redis-ttl-ms <n>', env: 'HOTEL_IMAGER_REDIS_TTL_MS', help: 'how long a rendered image stays in Redis', parse: milliseconds(1000), default: D.redisImageTtlMs, defaultText: '604800000 = 7 days' }),
-  redisTimeoutMs: option({ flag: '--redis-timeout-ms <n>', env: 'HOTEL_IMAGER_REDIS_TIMEOUT_MS', help: 'longest wait for one Redis command before going on without it', parse: milliseconds(1), default: D.redisTimeoutMs }),
-  redisLockMs: option({ flag: '--redis-lock-ms <n>', env: 'HOTEL_IMAGER_REDIS_LOCK_MS', help: "render lock life, the longest wait for another instance's render", parse: milliseconds(10), default: D.redisLockMs }),
-  badgeElementsFile: option({ flag: '--badge-elements <file>', env: 'HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS', help: "group badge element table: the CSV or JSON export of the emulator's guilds_elements", defaultText: 'gamedata/guilds_elements.csv (or .json) in the assets folder' }),
-  badgePartsDir: option({ flag: '--badge-parts <dir>', env: 'HOTEL_IMAGER_AVATAR_BADGE_PARTS', help: 'folder of group badge part images (group_badge.nitro and/or badgepart_*.png|gif), searched before the assets folder', defaultText: 'none' }),
+  maxQueue: option({
+    flag: '--queue <n>',
+    env: 'HOTEL_IMAGER_RENDER_QUEUE',
+    help: 'renders allowed to wait for a worker before "busy"',
+    parse: wholeNumber(),
+    default: D.maxQueue,
+  }),
+  maxQueueWaitMs: option({
+    flag: '--queue-wait-ms <n>',
+    env: 'HOTEL_IMAGER_RENDER_QUEUE_WAIT_MS',
+    help: 'longest wait for a worker before "busy"',
+    parse: ms,
+    default: D.maxQueueWaitMs,
+  }),
+  renderTimeoutMs: option({
+    flag: '--render-timeout-ms <n>',
+    env: 'HOTEL_IMAGER_RENDER_TIMEOUT_MS',
+    help: 'longest single render',
+    parse: ms,
+    default: D.renderTimeoutMs,
+  }),
+  clientRatePerSecond: option({
+    flag: '--client-rate <n>',
+    env: 'HOTEL_IMAGER_CLIENT_RATE',
+    help: 'uncached renders per second per client, 0 = no limit',
+    parse: wholeNumber(),
+    default: D.clientRatePerSecond,
+  }),
+  clientBurst: option({
+    flag: '--client-burst <n>',
+    env: 'HOTEL_IMAGER_CLIENT_BURST',
+    help: 'uncached renders a client may do at once',
+    parse: wholeNumber(),
+    default: D.clientBurst,
+  }),
+  budgetRenders: option({
+    flag: '--budget <n>',
+    env: 'HOTEL_IMAGER_RENDER_BUDGET',
+    help: 'uncached renders per budget window for the instance, 0 = no budget',
+    parse: wholeNumber(),
+    default: D.budgetRenders,
+  }),
+  budgetWindowMs: option({
+    flag: '--budget-window-ms <n>',
+    env: 'HOTEL_IMAGER_RENDER_BUDGET_WINDOW_MS',
+    help: 'budget window',
+    parse: ms,
+    default: D.budgetWindowMs,
+  }),
+  failureTtlMs: option({
+    flag: '--failure-cache-ms <n>',
+    env: 'HOTEL_IMAGER_FAILURE_CACHE_MS',
+    help: 'how long a failed render is answered from memory',
+    parse: ms,
+    default: D.failureTtlMs,
+  }),
+  trustProxy: option({
+    flag: '--trust-proxy',
+    env: 'HOTEL_IMAGER_TRUST_PROXY',
+    help: 'take the client address (per-client render limit, request log) from X-Forwarded-For: only behind a proxy that sets it',
+    parse: boolean,
+    default: D.trustProxy,
+  }),
+  redisUrl: option({
+    flag: '--redis <url>',
+    env: 'HOTEL_IMAGER_REDIS',
+    help: 'redis://HOST:PORT/DB shared by every instance: images, user names, failures, render locks',
+    parse: redisUrl,
+    defaultText: 'none',
+  }),
+  redisImageTtlMs: option({
+    flag: '--redis-ttl-ms <n>',
+    env: 'HOTEL_IMAGER_REDIS_TTL_MS',
+    help: 'how long a rendered image stays in Redis',
+    parse: milliseconds(1000),
+    default: D.redisImageTtlMs,
+    defaultText: '604800000 = 7 days',
+  }),
+  redisTimeoutMs: option({
+    flag: '--redis-timeout-ms <n>',
+    env: 'HOTEL_IMAGER_REDIS_TIMEOUT_MS',
+    help: 'longest wait for one Redis command before going on without it',
+    parse: milliseconds(1),
+    default: D.redisTimeoutMs,
+  }),
+  redisLockMs: option({
+    flag: '--redis-lock-ms <n>',
+    env: 'HOTEL_IMAGER_REDIS_LOCK_MS',
+    help: "render lock life, the longest wait for another instance's render",
+    parse: milliseconds(10),
+    default: D.redisLockMs,
+  }),
+  badgeElementsFile: option({
+    flag: '--badge-elements <file>',
+    env: 'HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS',
+    help: "group badge element table: the CSV or JSON export of the emulator's guilds_elements",
+    defaultText: 'gamedata/guilds_elements.csv (or .json) in the assets folder',
+  }),
+  badgePartsDir: option({
+    flag: '--badge-parts <dir>',
+    env: 'HOTEL_IMAGER_AVATAR_BADGE_PARTS',
+    help: 'folder of group badge part images (group_badge.nitro and/or badgepart_*.png|gif), searched before the assets folder',
+    defaultText: 'none',
+  }),
   checkIntervalMs: option({
     flag: '--check-interval <ms>',
     env: 'HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS',
@@ -88,7 +257,13 @@ export const SERVE_AVATAR_OPTIONS = {
   }),
   decodeBudgetBytes: DECODE_BUDGET_OPTION,
   followSymlinks: FOLLOW_SYMLINKS_OPTION,
-  logLevel: option({ flag: '--log-level <level>', env: 'HOTEL_IMAGER_LOG_LEVEL', help: 'fatal, error, warn, info (one line per request), debug, trace or silent', parse: oneOf(LOG_LEVELS), default: D.logLevel }),
+  logLevel: option({
+    flag: '--log-level <level>',
+    env: 'HOTEL_IMAGER_LOG_LEVEL',
+    help: 'fatal, error, warn, info (one line per request), debug, trace or silent',
+    parse: oneOf(LOG_LEVELS),
+    default: D.logLevel,
+  }),
 } satisfies { [K in keyof AvatarServiceConfig]?: OptionDef<AvatarServiceConfig[K]> };
 
 /** Where the built-in sample kit is written when no --assets is given. */
@@ -101,10 +276,14 @@ export function defaultSampleKitDir(env: NodeJS.ProcessEnv = process.env): strin
  * The service's configuration from flags given on the command line (commander's attribute names, e.g.
  * `{ jobs: '2', cacheMb: '64' }`) and the environment: flags win, then variables, then the defaults.
  */
-export function avatarConfigFromFlags(given: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): AvatarServiceConfig {
+export function avatarConfigFromFlags(
+  given: Record<string, unknown>,
+  env: NodeJS.ProcessEnv = process.env,
+): AvatarServiceConfig {
   const values = resolveOptions(SERVE_AVATAR_OPTIONS, given, env);
   const cfg: AvatarServiceConfig = { ...defaultAvatarConfig() };
-  for (const [key, value] of Object.entries(values)) if (value !== undefined) (cfg as unknown as Record<string, unknown>)[key] = value;
+  for (const [key, value] of Object.entries(values))
+    if (value !== undefined) (cfg as unknown as Record<string, unknown>)[key] = value;
   try {
     return validateAvatarConfig(cfg);
   } catch (e) {
@@ -126,7 +305,12 @@ export async function runAvatarService(
   await checkPortFree(cfg.host, cfg.port);
   // A cache folder the service cannot write is said at start, not as a failed write per render.
   if (cfg.diskCacheDir !== undefined) {
-    await prepareWritableFolder({ folder: cfg.diskCacheDir, what: 'the disk image cache', flag: '--cache-dir', env: SERVE_AVATAR_OPTIONS.diskCacheDir.spec.env });
+    await prepareWritableFolder({
+      folder: cfg.diskCacheDir,
+      what: 'the disk image cache',
+      flag: '--cache-dir',
+      env: SERVE_AVATAR_OPTIONS.diskCacheDir.spec.env,
+    });
   }
   let assetsDir = cfg.assetsDir;
   if (assetsDir === undefined) {
@@ -135,7 +319,13 @@ export async function runAvatarService(
   }
   const running = await startAvatarService({ ...cfg, assetsDir });
   running.app.log.info(
-    { url: running.url, assets: assetsDir, workers: cfg.workers, cacheDir: cfg.diskCacheDir ?? null, redis: cfg.redisUrl === undefined ? null : redactRedisUrl(cfg.redisUrl) },
+    {
+      url: running.url,
+      assets: assetsDir,
+      workers: cfg.workers,
+      cacheDir: cfg.diskCacheDir ?? null,
+      redis: cfg.redisUrl === undefined ? null : redactRedisUrl(cfg.redisUrl),
+    },
     `avatar service listening on ${running.url} (bound to ${describeBind(cfg.host, Number(new URL(running.url).port))}) — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
   );
   running.app.log.info({ userApi: cfg.userApiBase, fallbackUrl: cfg.fallbackUrl }, upstreamsLine(cfg));
@@ -163,7 +353,8 @@ export async function runAvatarService(
  */
 export function upstreamsLine(cfg: Pick<AvatarServiceConfig, 'userApiBase' | 'fallbackUrl'>): string {
   const d = defaultAvatarConfig();
-  const note = (value: string, dflt: string, flag: string) => (value === dflt ? ` (the default; ${flag} changes it)` : ` (${flag})`);
+  const note = (value: string, dflt: string, flag: string) =>
+    value === dflt ? ` (the default; ${flag} changes it)` : ` (${flag})`;
   return (
     `?user= names are sent to the user API at ${cfg.userApiBase}${note(cfg.userApiBase, d.userApiBase, '--user-api')}; ` +
     `requests this hotel cannot draw are redirected to ${cfg.fallbackUrl}${note(cfg.fallbackUrl, d.fallbackUrl, '--fallback-url')}`
@@ -174,11 +365,19 @@ export function upstreamsLine(cfg: Pick<AvatarServiceConfig, 'userApiBase' | 'fa
 export function registerServeAvatarCommand(serve: Command): void {
   const cmd = serve
     .command('avatar')
-    .description('serve /avatar.png (and the classic /habbo-imaging/avatarimage paths), a drop-in replacement for the Habbo imager, rendered from the hotel’s own assets');
+    .description(
+      'serve /avatar.png (and the classic /habbo-imaging/avatarimage paths), a drop-in replacement for the Habbo imager, rendered from the hotel’s own assets',
+    );
   addOptions(cmd, SERVE_AVATAR_OPTIONS).action(async (_o: unknown, command: Command) => {
     const cfg = avatarConfigFromFlags(givenFlags(command));
     await runAvatarService(cfg).catch((e: unknown) => {
-      throw explainPortInUse(e, { service: 'avatar', port: cfg.port, flag: '--port', env: 'HOTEL_IMAGER_AVATAR_PORT', command: 'hotel-imager serve avatar' });
+      throw explainPortInUse(e, {
+        service: 'avatar',
+        port: cfg.port,
+        flag: '--port',
+        env: 'HOTEL_IMAGER_AVATAR_PORT',
+        command: 'hotel-imager serve avatar',
+      });
     });
   });
 }

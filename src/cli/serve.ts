@@ -1,5 +1,5 @@
 // `hotel-imager serve <service>`: the HTTP services. Each service registers its subcommand from its own file.
-import type { Command } from 'commander';
+import { type Command } from 'commander';
 import { registerServeAvatarCommand } from './serve-avatar.js';
 import { registerServeFurniCommand } from './serve-furni.js';
 

@@ -37,7 +37,12 @@ export function stopOnSignals(
 export function stopWithLauncher(
   stop: () => void,
   env: NodeJS.ProcessEnv = process.env,
-  probe: { ppid: () => number; parentOf: (pid: number) => number | undefined; commandOf: (pid: number) => string[]; alive: (pid: number) => boolean } = procProbe,
+  probe: {
+    ppid: () => number;
+    parentOf: (pid: number) => number | undefined;
+    commandOf: (pid: number) => string[];
+    alive: (pid: number) => boolean;
+  } = procProbe,
   intervalMs = 1000,
 ): (() => void) | undefined {
   if (env.npm_command === undefined) return undefined;

@@ -16,16 +16,35 @@ import { runFurniService } from './serve-furni.js';
 import { stopOnSignals } from './shutdown.js';
 
 export const START_OPTIONS = {
-  furniPort: option({ flag: '--furni-port <n>', env: 'HOTEL_IMAGER_FURNI_PORT', help: 'furni asset service port', parse: port, default: DEFAULT_FURNI_PORT }),
-  avatarPort: option({ flag: '--avatar-port <n>', env: 'HOTEL_IMAGER_AVATAR_PORT', help: 'avatar service port', parse: port, default: defaultAvatarConfig().port }),
-  host: option({ flag: '--host <addr>', env: 'HOTEL_IMAGER_HOST', help: 'address both services listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)', default: DEFAULT_HOST }),
+  furniPort: option({
+    flag: '--furni-port <n>',
+    env: 'HOTEL_IMAGER_FURNI_PORT',
+    help: 'furni asset service port',
+    parse: port,
+    default: DEFAULT_FURNI_PORT,
+  }),
+  avatarPort: option({
+    flag: '--avatar-port <n>',
+    env: 'HOTEL_IMAGER_AVATAR_PORT',
+    help: 'avatar service port',
+    parse: port,
+    default: defaultAvatarConfig().port,
+  }),
+  host: option({
+    flag: '--host <addr>',
+    env: 'HOTEL_IMAGER_HOST',
+    help: 'address both services listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)',
+    default: DEFAULT_HOST,
+  }),
   decodeBudget: DECODE_BUDGET_OPTION,
 };
 
 export function registerStartCommand(program: Command): void {
   const cmd = program
     .command('start')
-    .description('serve furni assets (port 8080) and avatars (port 8081) from the built-in sample kit, building it on first start');
+    .description(
+      'serve furni assets (port 8080) and avatars (port 8081) from the built-in sample kit, building it on first start',
+    );
   addOptions(cmd, START_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, START_OPTIONS);
     setDecodeBudget(o.decodeBudget);
@@ -42,10 +61,18 @@ export function registerStartCommand(program: Command): void {
       `furni corpus: ${corpus} (${built.rebuilt} items built, ${built.unchanged} unchanged; ` +
         `${built.corpus.counts.renders} renders, ${built.corpus.counts.icons} icons, ${built.corpus.counts.bundles} bundles)\n`,
     );
-    const avatarConfig = avatarConfigFromFlags({ assets: kit, port: String(o.avatarPort), host: o.host, decodeBudget: String(o.decodeBudget) });
+    const avatarConfig = avatarConfigFromFlags({
+      assets: kit,
+      port: String(o.avatarPort),
+      host: o.host,
+      decodeBudget: String(o.decodeBudget),
+    });
     // HOTEL_IMAGER_TRUST_PROXY (read with the avatar settings) holds for both services.
     const furni = await withPortHint(
-      runFurniService({ corpus, port: o.furniPort, host: o.host, trustProxy: avatarConfig.trustProxy }, { signals: false }),
+      runFurniService(
+        { corpus, port: o.furniPort, host: o.host, trustProxy: avatarConfig.trustProxy },
+        { signals: false },
+      ),
       'furni',
       o.furniPort,
     );

@@ -8,7 +8,7 @@ import { writeAssetLibrary } from '../formats/asset-library.js';
 import { readFigureSwf } from '../formats/flash/figure-library.js';
 import { readFurniSwf } from '../formats/flash/furni-library.js';
 import { type FurnitureData } from '../formats/furnidata.js';
-import type { FigureMapDoc } from '../formats/gamedata/figure-types.js';
+import { type FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../formats/gamedata/figure-xml.js';
 import { type FurnidataProblem } from '../formats/gamedata/furnidata-txt.js';
 import { readFurnidataAny, type FurnidataFormat } from '../formats/gamedata/furnidata-any.js';
@@ -18,7 +18,7 @@ import { explainFsError, isFsError } from '../util/fs-error.js';
 import { findFigureFolderSwfs, findFurniSwfs, isFigureLibrary, readFlashAvatarSources } from '../hotel/flash.js';
 import { readEffectSwf } from '../formats/flash/effect-library.js';
 import { parseEffectMapXml } from '../formats/gamedata/effect-xml.js';
-import type { EffectMapDoc } from '../formats/gamedata/effect-types.js';
+import { type EffectMapDoc } from '../formats/gamedata/effect-types.js';
 import { FLASH_AVATAR_DATA_FILE, flashAvatarData } from '../hotel/flash-avatar-data.js';
 import { writeBadgePartLibrary } from '../formats/badge-parts.js';
 import { DEFAULT_ELEMENT_FILES, findFlashPartsDir, NITRO_PARTS_PATH, readBadgePartFolder } from '../hotel/badge.js';
@@ -62,7 +62,6 @@ export interface ConvertReport {
   badges?: ConvertEntry[];
 }
 
-
 async function pool<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const workers = Array.from({ length: Math.max(1, Math.min(size, items.length)) }, async () => {
@@ -85,10 +84,23 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
   const known = ['figuredata.xml', 'figuremap.xml', 'furnidata.xml', 'furnidata.json', 'furnidata.txt'];
   const hasGamedata = (await Promise.all(known.map((n) => isFile(join(gd, n))))).some(Boolean);
   if (!hasGamedata && figureCandidates.length === 0 && !(await isDir(join(from, 'hof_furni')))) {
-    const nitro = (await isDir(join(from, 'bundled'))) ? ' It looks like a Nitro layout already: build and serve read that as it is.' : '';
-    throw new Error(`no Flash-era hotel in ${from}: expected gamedata/figuredata.xml or gamedata/furnidata.xml|json|txt, figure SWFs (gordon/) or hof_furni/.${nitro}`);
+    const nitro = (await isDir(join(from, 'bundled')))
+      ? ' It looks like a Nitro layout already: build and serve read that as it is.'
+      : '';
+    throw new Error(
+      `no Flash-era hotel in ${from}: expected gamedata/figuredata.xml or gamedata/furnidata.xml|json|txt, figure SWFs (gordon/) or hof_furni/.${nitro}`,
+    );
   }
-  const report: ConvertReport = { gamedata: [], figures: [], effects: [], furniture: [], failed: [], superseded: [], skipped: [], furnidataProblems: [] };
+  const report: ConvertReport = {
+    gamedata: [],
+    figures: [],
+    effects: [],
+    furniture: [],
+    failed: [],
+    superseded: [],
+    skipped: [],
+    furnidataProblems: [],
+  };
   const rel = (p: string) => relative(from, p) || p;
   const fail = (source: string, e: unknown) => {
     // Writing the result failed (disk full, the folder made read-only): that stops the whole
@@ -112,8 +124,10 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
     if (!(await isFile(path))) continue;
     try {
       const doc = parse((await readAssetFile(path, from)).toString('utf8'), src);
-      if (src === 'figuremap.xml') mappedLibraries = new Set((doc as FigureMapDoc).libraries.map((l) => l.id.toLowerCase()));
-      if (src === 'effectmap.xml') effectLibraries = new Set((doc as EffectMapDoc).effects.map((e) => e.lib.toLowerCase()));
+      if (src === 'figuremap.xml')
+        mappedLibraries = new Set((doc as FigureMapDoc).libraries.map((l) => l.id.toLowerCase()));
+      if (src === 'effectmap.xml')
+        effectLibraries = new Set((doc as EffectMapDoc).effects.map((e) => e.lib.toLowerCase()));
       await writeFileAtomic(join(to, 'gamedata', dst), JSON.stringify(doc));
       report.gamedata.push({ source: rel(path), target: join('gamedata', dst) });
     } catch (e) {
@@ -135,7 +149,11 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
   // without it: a hotel with no effectmap.xml gets an empty one.
   if (!effectLibraries) await writeFileAtomic(join(to, 'gamedata', 'EffectMap.json'), JSON.stringify({ effects: [] }));
   let furnidata: FurnitureData | undefined;
-  for (const [name, format] of [['furnidata.xml', 'xml'], ['furnidata.json', 'json'], ['furnidata.txt', 'txt']] as [string, FurnidataFormat][]) {
+  for (const [name, format] of [
+    ['furnidata.xml', 'xml'],
+    ['furnidata.json', 'json'],
+    ['furnidata.txt', 'txt'],
+  ] as [string, FurnidataFormat][]) {
     const path = join(gd, name);
     if (!(await isFile(path))) continue;
     try {
@@ -177,7 +195,12 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
     }
   }
   const figureFiles = figureCandidates.filter((p) => isFigureLibrary(p, mappedLibraries));
-  const isEffect = (p: string) => !!effectLibraries?.has(basename(p).replace(/\.swf$/i, '').toLowerCase());
+  const isEffect = (p: string) =>
+    !!effectLibraries?.has(
+      basename(p)
+        .replace(/\.swf$/i, '')
+        .toLowerCase(),
+    );
   const effectFiles = figureCandidates.filter((p) => !isFigureLibrary(p, mappedLibraries) && isEffect(p));
   report.skipped = figureCandidates.filter((p) => !isFigureLibrary(p, mappedLibraries) && !isEffect(p)).map(rel);
   const { chosen, superseded } = await findFurniSwfs(from, revisions);
@@ -221,7 +244,8 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
       opts.onProgress?.({ done: ++done, total: jobs.length, file: rel(job.path) });
     }
   });
-  const bySource = (a: { source: string }, b: { source: string }) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0);
+  const bySource = (a: { source: string }, b: { source: string }) =>
+    a.source < b.source ? -1 : a.source > b.source ? 1 : 0;
   report.figures.sort(bySource);
   report.effects.sort(bySource);
   report.furniture.sort(bySource);

@@ -61,7 +61,14 @@ export const stagingDir = (out: string) => join(out, STAGING_DIR);
  * Writes the staged documents and the journal, then applies it. `docs`: small documents (relative path →
  * text) put in place after the outputs, in order, corpus.json last.
  */
-export async function commitBuild(out: string, moves: string[], removes: string[], docs: [string, string][], corpusFile: string, opts: CommitOptions = {}): Promise<void> {
+export async function commitBuild(
+  out: string,
+  moves: string[],
+  removes: string[],
+  docs: [string, string][],
+  corpusFile: string,
+  opts: CommitOptions = {},
+): Promise<void> {
   const stage = stagingDir(out);
   mkdirSync(stage, { recursive: true });
   for (const [rel, text] of docs) {
@@ -88,7 +95,12 @@ export async function recoverCommit(out: string, corpusFile: string, opts: Commi
     rmSync(stagingDir(out), { recursive: true, force: true });
     return false;
   }
-  if (journal?.format !== 1 || !Array.isArray(journal.moves) || !Array.isArray(journal.removes) || !Array.isArray(journal.docs)) {
+  if (
+    journal?.format !== 1 ||
+    !Array.isArray(journal.moves) ||
+    !Array.isArray(journal.removes) ||
+    !Array.isArray(journal.docs)
+  ) {
     rmSync(stagingDir(out), { recursive: true, force: true });
     return false;
   }
@@ -113,7 +125,12 @@ function recount(files: CorpusIndex['files']): CorpusIndex['counts'] {
   };
 }
 
-async function applyJournal(out: string, journal: CommitJournal, corpusFile: string, opts: CommitOptions): Promise<void> {
+async function applyJournal(
+  out: string,
+  journal: CommitJournal,
+  corpusFile: string,
+  opts: CommitOptions,
+): Promise<void> {
   const stage = stagingDir(out);
   const hooks = opts.hooks ?? {};
   let renames = 0;

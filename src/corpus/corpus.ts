@@ -45,7 +45,17 @@ export interface BuildReport {
   items: Record<string, Omit<ReportEntry, 'classname'>>;
 }
 
-export function buildReport(entries: ReportEntry[], meta: { rendererVersion: string; builtAt: string; durationMs: number; layout: string; rebuilt: number; unchanged: number }): BuildReport {
+export function buildReport(
+  entries: ReportEntry[],
+  meta: {
+    rendererVersion: string;
+    builtAt: string;
+    durationMs: number;
+    layout: string;
+    rebuilt: number;
+    unchanged: number;
+  },
+): BuildReport {
   const items: BuildReport['items'] = {};
   for (const e of [...entries].sort((a, b) => byPath(a.classname, b.classname))) {
     const { classname, ...rest } = e;

@@ -70,7 +70,12 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export type BundleWriter = (model: FurniModel) => Promise<Buffer>;
 
-export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: LibraryLoader, writeBundle: BundleWriter = writeFurniBundle): Promise<{ outputs: ItemOutput[]; results: ClassnameResult[] }> {
+export async function buildItem(
+  task: ItemTask,
+  assetBytes: Uint8Array,
+  load: LibraryLoader,
+  writeBundle: BundleWriter = writeFurniBundle,
+): Promise<{ outputs: ItemOutput[]; results: ClassnameResult[] }> {
   const classnames = taskClassnames(task);
   let lib: AssetLibrary;
   try {
@@ -91,7 +96,10 @@ export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: Li
   const room = sizeOf(model, ROOM_SIZE);
   const still = chooseStill(model);
   // The base classname is colour 0, as the client treats a classname without `*n`.
-  const colours: [string, number][] = [[task.base, 0], ...task.variants.map((n): [string, number] => [`${task.base}*${n}`, n])];
+  const colours: [string, number][] = [
+    [task.base, 0],
+    ...task.variants.map((n): [string, number] => [`${task.base}*${n}`, n]),
+  ];
   for (const [classname, colorId] of colours) {
     try {
       if (!room) {
@@ -100,13 +108,23 @@ export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: Li
       }
       const r = renderRoom(model, { colorId });
       if (!r.image) {
-        results.push({ classname, status: 'skipped', reason: 'empty render: nothing visible at size 64', state: r.state, direction: r.direction });
+        results.push({
+          classname,
+          status: 'skipped',
+          reason: 'empty render: nothing visible at size 64',
+          state: r.state,
+          direction: r.direction,
+        });
         continue;
       }
       outputs.push({ path: renderPath(classname), bytes: encodePngCompact(r.image) });
       const res: ClassnameResult = { classname, status: 'ok', state: r.state, direction: r.direction };
-      if (classname === task.base && !task.baseRow) res.notes = ['no furnidata row for the base classname: its still is colour 0, published as the fallback for variant 404s'];
-      if (classname !== task.base && room.colors[String(colorId)] === undefined) res.notes = [`colour ${colorId} is not in the colour table: drawn untinted`];
+      if (classname === task.base && !task.baseRow)
+        res.notes = [
+          'no furnidata row for the base classname: its still is colour 0, published as the fallback for variant 404s',
+        ];
+      if (classname !== task.base && room.colors[String(colorId)] === undefined)
+        res.notes = [`colour ${colorId} is not in the colour table: drawn untinted`];
       results.push(res);
     } catch (e) {
       results.push({ classname, status: 'failed', reason: `render failed: ${message(e)}` });
@@ -139,7 +157,11 @@ export async function buildItem(task: ItemTask, assetBytes: Uint8Array, load: Li
       try {
         for (const v of prerenderedVariants(model, task.prerender)) {
           const out = renderVariant(model, colorId, v);
-          if (out.ok) outputs.push({ path: `${rendersDir}/${variantFileName(classname, v)}`, bytes: await encodeVariant(out.picture, v.animated) });
+          if (out.ok)
+            outputs.push({
+              path: `${rendersDir}/${variantFileName(classname, v)}`,
+              bytes: await encodeVariant(out.picture, v.animated),
+            });
         }
       } catch (e) {
         (res.notes ??= []).push(`variants failed: ${message(e)}`);

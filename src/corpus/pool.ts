@@ -17,14 +17,22 @@ function spawnWorker(): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url), options);
   const entry = new URL('./worker.ts', import.meta.url).href;
   const tsxApi = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, { ...options, eval: true });
+  return new Worker(
+    `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
+    { ...options, eval: true },
+  );
 }
 
 export type ResultHandler = (task: ItemTask, result: TaskResult) => void;
 
 function crashResult(task: ItemTask, reason: string): TaskResult {
   const classnames = taskClassnames(task);
-  return { base: task.base, assetSha256: '', files: [], results: classnames.map((classname) => ({ classname, status: 'failed' as const, reason })) };
+  return {
+    base: task.base,
+    assetSha256: '',
+    files: [],
+    results: classnames.map((classname) => ({ classname, status: 'failed' as const, reason })),
+  };
 }
 
 async function runInThread(tasks: ItemTask[], stageDir: string, onResult: ResultHandler): Promise<void> {
@@ -45,7 +53,12 @@ async function runInThread(tasks: ItemTask[], stageDir: string, onResult: Result
   await Promise.all(Array.from({ length: PER_RUNNER }, lane));
 }
 
-export async function runTasks(tasks: ItemTask[], stageDir: string, jobs: number, onResult: ResultHandler): Promise<void> {
+export async function runTasks(
+  tasks: ItemTask[],
+  stageDir: string,
+  jobs: number,
+  onResult: ResultHandler,
+): Promise<void> {
   if (tasks.length === 0) return;
   if (jobs <= 1) return runInThread(tasks, stageDir, onResult);
   let next = 0;

@@ -81,7 +81,8 @@ interface PendingFile {
 async function loadPending(out: string): Promise<Map<string, BuiltItem>> {
   try {
     const p = JSON.parse(await readFile(join(stagingDir(out), PENDING_FILE), 'utf8')) as PendingFile;
-    if (p?.format === 1 && p.rendererVersion === RENDERER_VERSION && p.items && typeof p.items === 'object') return new Map(Object.entries(p.items));
+    if (p?.format === 1 && p.rendererVersion === RENDERER_VERSION && p.items && typeof p.items === 'object')
+      return new Map(Object.entries(p.items));
   } catch {
     // none (the usual case) or unreadable: nothing to reuse
   }
@@ -135,7 +136,11 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const layout = await detectLayout(opts.assets, opts);
   // The furnidata named with --furnidata is the operator's; the layout's own must stay inside the assets folder.
   const furnidataRoot = opts.furnidata !== undefined ? dirname(layout.furnidataFile) : opts.assets;
-  const { data: furnidata, problems } = await readFurnidata(await readAssetFile(layout.furnidataFile, furnidataRoot), layout.furnidataFile, layout.furnidataFormat);
+  const { data: furnidata, problems } = await readFurnidata(
+    await readAssetFile(layout.furnidataFile, furnidataRoot),
+    layout.furnidataFile,
+    layout.furnidataFormat,
+  );
   // A read-only or foreign folder is reported now, before any work.
   await prepareWritableFolder({ folder: out, what: 'the corpus folder' });
   // A commit a killed build left half done is finished before anything else looks at the corpus.
@@ -146,17 +151,30 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const groups = new Map<string, { revision?: number; firstRevision: number; variants: Set<number> }>();
   const entries: ReportEntry[] = [];
   // Legacy furnidata rows that could not be read are reported under their line number.
-  for (const p of problems) entries.push({ classname: `furnidata line ${p.line}`, status: 'skipped', reason: `unreadable furnidata row: ${p.reason} (${p.excerpt})` });
+  for (const p of problems)
+    entries.push({
+      classname: `furnidata line ${p.line}`,
+      status: 'skipped',
+      reason: `unreadable furnidata row: ${p.reason} (${p.excerpt})`,
+    });
   for (const { row } of allFurniRows(furnidata)) {
     // A classname becomes file names in the corpus (furni-renders/<cn>.png, hof_furni/<rev>/<cn>.bundle).
     const unsafe = unsafeNameReason(row.classname);
     if (unsafe) {
-      entries.push({ classname: row.classname, status: 'skipped', reason: unsafeNameMessage('classname', row.classname, unsafe) });
+      entries.push({
+        classname: row.classname,
+        status: 'skipped',
+        reason: unsafeNameMessage('classname', row.classname, unsafe),
+      });
       continue;
     }
     const { base, colorId } = splitClassname(row.classname);
     if (row.classname.includes('*') && colorId === undefined) {
-      entries.push({ classname: row.classname, status: 'skipped', reason: 'invalid colour suffix (expected <classname>*<number>)' });
+      entries.push({
+        classname: row.classname,
+        status: 'skipped',
+        reason: 'invalid colour suffix (expected <classname>*<number>)',
+      });
       continue;
     }
     let g = groups.get(base);
@@ -165,8 +183,16 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     else g.variants.add(colorId);
   }
 
-  const selected = opts.only && opts.only.length > 0 ? new Set(opts.only.map((c) => splitClassname(c).base)) : undefined;
-  if (selected) for (const b of selected) if (!groups.has(b)) entries.push({ classname: b, status: 'skipped', reason: layout.assetFile(b, 0) ? 'no furnidata row' : 'no furnidata row and no asset file' });
+  const selected =
+    opts.only && opts.only.length > 0 ? new Set(opts.only.map((c) => splitClassname(c).base)) : undefined;
+  if (selected)
+    for (const b of selected)
+      if (!groups.has(b))
+        entries.push({
+          classname: b,
+          status: 'skipped',
+          reason: layout.assetFile(b, 0) ? 'no furnidata row' : 'no furnidata row and no asset file',
+        });
 
   const planned: Planned[] = [];
   // Base classname → the classnames (base, `*n`) this build would publish a still for.
@@ -178,7 +204,12 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     const names = [...(g.revision !== undefined ? [base] : []), ...variants.map((n) => `${base}*${n}`)];
     const assetFile = layout.assetFile(base, revision);
     if (!assetFile) {
-      for (const classname of names) entries.push({ classname, status: 'skipped', reason: `no asset file (looked for ${base} in ${layout.furniDir})` });
+      for (const classname of names)
+        entries.push({
+          classname,
+          status: 'skipped',
+          reason: `no asset file (looked for ${base} in ${layout.furniDir})`,
+        });
       continue;
     }
     // The base still is published even when furnidata lists only colour rows (clients fall back to it).
@@ -190,9 +221,23 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
       continue;
     }
     const s = statSync(assetFile);
-    planned.push({ task: { base, revision, variants, baseRow: g.revision !== undefined, assetFile, layout: layout.kind, ...(opts.variants && opts.variants !== 'none' ? { prerender: opts.variants } : {}) }, size: s.size, mtimeMs: s.mtimeMs });
+    planned.push({
+      task: {
+        base,
+        revision,
+        variants,
+        baseRow: g.revision !== undefined,
+        assetFile,
+        layout: layout.kind,
+        ...(opts.variants && opts.variants !== 'none' ? { prerender: opts.variants } : {}),
+      },
+      size: s.size,
+      mtimeMs: s.mtimeMs,
+    });
   }
-  for (const base of layout.assetClassnames()) if (!groups.has(base) && (!selected || selected.has(base))) entries.push({ classname: base, status: 'skipped', reason: 'no furnidata row' });
+  for (const base of layout.assetClassnames())
+    if (!groups.has(base) && (!selected || selected.has(base)))
+      entries.push({ classname: base, status: 'skipped', reason: 'no furnidata row' });
 
   // The shrink guard, before anything is built: what is served now and would not be after this build.
   const liveFiles = readCorpusFiles(join(out, CORPUS_JSON));
@@ -249,7 +294,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     const pend = pending.get(p.task.base);
     if (pend && (await current(pend.entry, p))) {
       let ok = true;
-      for (const f of pend.entry.files) if (!(pend.staged ? await stagedMatches(out, f) : fileMatches(out, f))) ok = false;
+      for (const f of pend.entry.files)
+        if (!(pend.staged ? await stagedMatches(out, f) : fileMatches(out, f))) ok = false;
       if (ok) {
         built.set(p.task.base, pend);
         continue;
@@ -278,7 +324,14 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
       // An item that failed as a whole publishes nothing new and keeps what it published before.
       const whole = r.files.length === 0 && r.results.every((x) => x.status === 'failed');
       const files = whole ? (state.items[task.base]?.files ?? []).filter((f) => fileMatches(out, f)) : r.files;
-      const entry: ItemState = { inputKey: transient || !r.assetSha256 ? '' : inputKey(RENDERER_VERSION, task, r.assetSha256), assetSize: p.size, assetMtimeMs: p.mtimeMs, assetSha256: r.assetSha256, files, results: r.results };
+      const entry: ItemState = {
+        inputKey: transient || !r.assetSha256 ? '' : inputKey(RENDERER_VERSION, task, r.assetSha256),
+        assetSize: p.size,
+        assetMtimeMs: p.mtimeMs,
+        assetSha256: r.assetSha256,
+        files,
+        results: r.results,
+      };
       built.set(task.base, { entry, staged: !whole });
       done++;
       opts.onProgress?.({ done, total, unchanged: unchangedBases.size });
@@ -314,11 +367,21 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   if (!opts.allowShrink) {
     const live = publishedStills(Object.keys(liveFiles));
     const kept = publishedStills(files.map((f) => f.path));
-    const problem = shrinkProblem(live.size, [...live].filter((cn) => !kept.has(cn)));
+    const problem = shrinkProblem(
+      live.size,
+      [...live].filter((cn) => !kept.has(cn)),
+    );
     if (problem) {
       // What was built stays in staging for the next build to reuse.
       try {
-        writeFileAtomicSync(pendingPath, JSON.stringify({ format: 1, rendererVersion: RENDERER_VERSION, items: Object.fromEntries(built) } satisfies PendingFile));
+        writeFileAtomicSync(
+          pendingPath,
+          JSON.stringify({
+            format: 1,
+            rendererVersion: RENDERER_VERSION,
+            items: Object.fromEntries(built),
+          } satisfies PendingFile),
+        );
       } catch {
         // only an optimisation for the rerun
       }
@@ -332,7 +395,14 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   }
   const rebuilt = built.size;
   const builtAt = (opts.now ?? (() => new Date()))().toISOString();
-  const report = buildReport(entries, { rendererVersion: RENDERER_VERSION, builtAt, durationMs: Date.now() - started, layout: layout.kind, rebuilt, unchanged: unchangedBases.size });
+  const report = buildReport(entries, {
+    rendererVersion: RENDERER_VERSION,
+    builtAt,
+    durationMs: Date.now() - started,
+    layout: layout.kind,
+    rebuilt,
+    unchanged: unchangedBases.size,
+  });
   const corpus = corpusIndex(files, RENDERER_VERSION, builtAt);
 
   // What the commit moves: staged files whose bytes differ from what is live (a staged file identical

@@ -42,8 +42,13 @@ export function shrinkProblem(published: number, lost: string[], withAsset: stri
   const tooMany = lost.length > published * SHRINK_LIMIT;
   if (!tooMany && withAsset.length === 0) return undefined;
   const pct = published ? Math.round((lost.length * 1000) / published) / 10 : 0;
-  const parts = [`it would unpublish ${lost.length} of the ${published} published furni stills (${pct} %${tooMany ? `, more than the ${SHRINK_LIMIT * 100} % a run may remove` : ''})`];
-  if (withAsset.length > 0) parts.push(`${withAsset.length} of them still have their asset file, only their furnidata row is gone: ${listed(withAsset)}`);
+  const parts = [
+    `it would unpublish ${lost.length} of the ${published} published furni stills (${pct} %${tooMany ? `, more than the ${SHRINK_LIMIT * 100} % a run may remove` : ''})`,
+  ];
+  if (withAsset.length > 0)
+    parts.push(
+      `${withAsset.length} of them still have their asset file, only their furnidata row is gone: ${listed(withAsset)}`,
+    );
   else parts.push(`for example ${listed(lost)}`);
   return parts.join('; ');
 }

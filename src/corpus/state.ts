@@ -27,7 +27,8 @@ export interface BuildState {
 export async function loadState(path: string, rendererVersion: string): Promise<BuildState> {
   try {
     const s = JSON.parse(await readFile(path, 'utf8')) as BuildState;
-    if (s && s.format === 1 && s.rendererVersion === rendererVersion && s.items && typeof s.items === 'object') return s;
+    if (s && s.format === 1 && s.rendererVersion === rendererVersion && s.items && typeof s.items === 'object')
+      return s;
   } catch {
     // missing or unreadable: build from scratch
   }
@@ -50,7 +51,13 @@ export function inputKey(rendererVersion: string, task: ItemTask, assetSha256: s
   return createHash('sha256')
     .update(
       JSON.stringify([
-        rendererVersion, task.base, task.revision, [...task.variants].sort((a, b) => a - b), task.baseRow, task.layout, assetSha256,
+        rendererVersion,
+        task.base,
+        task.revision,
+        [...task.variants].sort((a, b) => a - b),
+        task.baseRow,
+        task.layout,
+        assetSha256,
         // Only when set, so a build without pre-rendered variants keeps the keys (and skips) it had.
         ...(task.prerender ? [task.prerender] : []),
       ]),

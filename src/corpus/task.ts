@@ -23,7 +23,6 @@ export interface TaskResult {
   results: ClassnameResult[];
 }
 
-
 export async function runTask(task: ItemTask, stageDir: string, knownDirs?: Set<string>): Promise<TaskResult> {
   const classnames = taskClassnames(task);
   let bytes: Buffer;
@@ -31,11 +30,17 @@ export async function runTask(task: ItemTask, stageDir: string, knownDirs?: Set<
     // The file is parsed whole: one larger than the decode budget is refused before it is read.
     const { size } = statSync(task.assetFile);
     const { bytes: budget } = decodeBudget();
-    if (size > budget) throw new Error(overBudget(`${task.assetFile} (${size} bytes)`, `${describeBytes(budget)} a file`));
+    if (size > budget)
+      throw new Error(overBudget(`${task.assetFile} (${size} bytes)`, `${describeBytes(budget)} a file`));
     bytes = readFileSync(task.assetFile);
   } catch (e) {
     const reason = `asset file unreadable: ${(e as Error).message}`;
-    return { base: task.base, assetSha256: '', files: [], results: classnames.map((classname) => ({ classname, status: 'failed', reason })) };
+    return {
+      base: task.base,
+      assetSha256: '',
+      files: [],
+      results: classnames.map((classname) => ({ classname, status: 'failed', reason })),
+    };
   }
   const { outputs, results } = await buildItem(task, bytes, furniLibraryLoader(task.layout));
   const files: PublishedFile[] = [];

@@ -11,10 +11,19 @@ import { decodeBudget, overBudget } from '../imaging/decode-budget.js';
 const keyCount = (o: unknown): number => (o && typeof o === 'object' ? Object.keys(o).length : 0);
 
 /** Refuses a library document naming more assets (assets, aliases, spritesheet frames) than the decode budget allows. */
-export function checkAssetCount(data: { assets?: unknown; aliases?: unknown; spritesheet?: { frames?: unknown } } | null | undefined, file: string, member: string): void {
+export function checkAssetCount(
+  data: { assets?: unknown; aliases?: unknown; spritesheet?: { frames?: unknown } } | null | undefined,
+  file: string,
+  member: string,
+): void {
   const count = keyCount(data?.assets) + keyCount(data?.aliases) + keyCount(data?.spritesheet?.frames);
   const { assets } = decodeBudget();
-  if (count > assets) throw new FormatError('nitro bundle', file, overBudget(`${member} with ${count} assets, aliases and frames`, `${assets} a library`, true));
+  if (count > assets)
+    throw new FormatError(
+      'nitro bundle',
+      file,
+      overBudget(`${member} with ${count} assets, aliases and frames`, `${assets} a library`, true),
+    );
 }
 
 export interface AssetLibrary {
@@ -35,7 +44,11 @@ export interface ReadLibraryOptions {
 }
 
 /** Reads a `.nitro` bundle holding `<name>.json` and the spritesheet image it names. */
-export async function readAssetLibrary(bundle: Uint8Array, file = '<buffer>', opts: ReadLibraryOptions = {}): Promise<AssetLibrary> {
+export async function readAssetLibrary(
+  bundle: Uint8Array,
+  file = '<buffer>',
+  opts: ReadLibraryOptions = {},
+): Promise<AssetLibrary> {
   const files = readNitroBundle(bundle, file);
   const jsonName = [...files.keys()].find((n) => n.endsWith('.json'));
   if (!jsonName) throw new FormatError('nitro bundle', file, 'no .json document inside');
@@ -45,7 +58,8 @@ export async function readAssetLibrary(bundle: Uint8Array, file = '<buffer>', op
   } catch (e) {
     throw new FormatError('nitro bundle', file, `${jsonName} is not valid JSON: ${(e as Error).message}`);
   }
-  if (typeof data !== 'object' || data === null) throw new FormatError('nitro bundle', file, `${jsonName} is not an object`);
+  if (typeof data !== 'object' || data === null)
+    throw new FormatError('nitro bundle', file, `${jsonName} is not an object`);
   checkAssetCount(data, file, jsonName);
   const name = typeof data.name === 'string' && data.name ? data.name : jsonName.replace(/\.json$/, '');
   const sheet = data.spritesheet;
@@ -109,7 +123,11 @@ function cutSprite(atlas: RgbaImage, f: NitroSpriteFrame, file: string, key: str
   }
   // A sheet holding one untrimmed sprite (room backdrops: 3000x2015) is that sprite: no copy.
   const whole = !f.rotated && x === 0 && y === 0 && w === atlas.width && h === atlas.height;
-  const piece = f.rotated ? unrotate(atlas, x, y, w, h) : whole ? atlas : cropImage(atlas, { x, y, width: w, height: h });
+  const piece = f.rotated
+    ? unrotate(atlas, x, y, w, h)
+    : whole
+      ? atlas
+      : cropImage(atlas, { x, y, width: w, height: h });
   // Trimmed frames: put the trimmed piece back at its place in the untrimmed source size.
   const src = f.spriteSourceSize;
   const size = f.sourceSize;
@@ -134,13 +152,18 @@ export interface WriteLibraryOptions extends NitroWriteOptions {
 /** Packs sprites into one atlas (shelf packing, deterministic order) and writes a `.nitro` bundle. */
 export async function writeAssetLibrary(lib: AssetLibrary, opts: WriteLibraryOptions = {}): Promise<Buffer> {
   const names = [...lib.sprites.keys()].sort();
-  const { placements, width, height } = packShelves(names.map((n) => ({ key: n, width: lib.sprites.get(n)!.width, height: lib.sprites.get(n)!.height })));
+  const { placements, width, height } = packShelves(
+    names.map((n) => ({ key: n, width: lib.sprites.get(n)!.width, height: lib.sprites.get(n)!.height })),
+  );
   const atlas = createImage(Math.max(1, width), Math.max(1, height));
   const frames: Record<string, NitroSpriteFrame> = {};
   for (const p of placements) {
     const img = lib.sprites.get(p.key)!;
     for (let row = 0; row < img.height; row++) {
-      atlas.data.set(img.data.subarray(row * img.width * 4, (row + 1) * img.width * 4), ((p.y + row) * atlas.width + p.x) * 4);
+      atlas.data.set(
+        img.data.subarray(row * img.width * 4, (row + 1) * img.width * 4),
+        ((p.y + row) * atlas.width + p.x) * 4,
+      );
     }
     frames[opts.frameName ? opts.frameName(p.key) : `${lib.name}_${p.key}`] = {
       frame: { x: p.x, y: p.y, w: img.width, h: img.height },
@@ -155,7 +178,10 @@ export async function writeAssetLibrary(lib: AssetLibrary, opts: WriteLibraryOpt
   const doc: NitroAssetData = {
     ...lib.data,
     name: lib.name,
-    spritesheet: { meta: { image: imageName, format: 'RGBA8888', size: { w: atlas.width, h: atlas.height }, scale: 1 }, frames },
+    spritesheet: {
+      meta: { image: imageName, format: 'RGBA8888', size: { w: atlas.width, h: atlas.height }, scale: 1 },
+      frames,
+    },
   };
   const entries: [string, Uint8Array][] = [[`${lib.name}.json`, Buffer.from(JSON.stringify(doc))]];
   if (names.length > 0) entries.push([imageName, encodePngCompact(atlas)]);
@@ -173,8 +199,13 @@ export interface Placement extends PackInput {
 }
 
 /** Shelf packing: tallest first, rows up to a width near the square root of the total area. */
-export function packShelves(items: PackInput[], padding = 1): { placements: Placement[]; width: number; height: number } {
-  const sorted = [...items].sort((a, b) => b.height - a.height || b.width - a.width || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+export function packShelves(
+  items: PackInput[],
+  padding = 1,
+): { placements: Placement[]; width: number; height: number } {
+  const sorted = [...items].sort(
+    (a, b) => b.height - a.height || b.width - a.width || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
   const area = sorted.reduce((s, i) => s + (i.width + padding) * (i.height + padding), 0);
   const maxItem = sorted.reduce((m, i) => Math.max(m, i.width), 0);
   const rowWidth = Math.max(maxItem, Math.ceil(Math.sqrt(area) * 1.1));

@@ -15,7 +15,10 @@ export function partTextureName(fileName: string): string {
 }
 
 /** Every frame of a `group_badge.nitro` part library, by texture name. */
-export async function readBadgePartLibrary(bundle: Uint8Array, file = '<group_badge.nitro>'): Promise<Map<string, RgbaImage>> {
+export async function readBadgePartLibrary(
+  bundle: Uint8Array,
+  file = '<group_badge.nitro>',
+): Promise<Map<string, RgbaImage>> {
   const lib = await readAssetLibrary(bundle, file);
   const out = new Map<string, RgbaImage>();
   for (const [name, image] of lib.sprites) out.set(partTextureName(name), image);
@@ -34,6 +37,10 @@ export async function readBadgePartImage(data: Uint8Array, file = '<part>'): Pro
 
 /** Writes part images (by texture name) as the client's part library: one spritesheet, frames `<name>.png`, no assets. */
 export async function writeBadgePartLibrary(images: ReadonlyMap<string, RgbaImage>): Promise<Buffer> {
-  const lib: AssetLibrary = { name: 'group_badge', data: { name: 'group_badge', type: 'group_badge' } as AssetLibrary['data'], sprites: new Map(images) };
+  const lib: AssetLibrary = {
+    name: 'group_badge',
+    data: { name: 'group_badge', type: 'group_badge' } as AssetLibrary['data'],
+    sprites: new Map(images),
+  };
   return writeAssetLibrary(lib, { frameName: (sprite) => `${sprite}.png` });
 }

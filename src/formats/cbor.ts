@@ -6,7 +6,15 @@
 // The reader takes any definite-length CBOR of plain values (maps with text keys as objects, byte strings
 // as Uint8Array); indefinite lengths and tags are refused (no bundle has them).
 
-export type CborValue = null | undefined | boolean | number | string | Uint8Array | CborValue[] | { [key: string]: CborValue };
+export type CborValue =
+  | null
+  | undefined
+  | boolean
+  | number
+  | string
+  | Uint8Array
+  | CborValue[]
+  | { [key: string]: CborValue };
 
 /** Encodes JSON-like values (plus undefined and Uint8Array) as CBOR. */
 export function encodeCbor(value: unknown): Buffer {
@@ -90,7 +98,8 @@ class Writer {
           this.at += v.length;
           return;
         }
-        if (Object.getPrototypeOf(v) !== Object.prototype) throw new Error(`CBOR: cannot encode a ${v.constructor?.name ?? 'null-prototype object'}`);
+        if (Object.getPrototypeOf(v) !== Object.prototype)
+          throw new Error(`CBOR: cannot encode a ${v.constructor?.name ?? 'null-prototype object'}`);
         const entries = Object.entries(v as Record<string, unknown>);
         if (entries.length >= 0x10000) throw new Error(`CBOR: a map of ${entries.length} entries`);
         this.room(3);
@@ -161,11 +170,14 @@ class Reader {
         this.need(8);
         this.at += 8;
         const big = this.b.readBigUInt64BE(start);
-        if (big > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`CBOR: integer ${big} at byte ${start - 1} is past 2^53`);
+        if (big > BigInt(Number.MAX_SAFE_INTEGER))
+          throw new Error(`CBOR: integer ${big} at byte ${start - 1} is past 2^53`);
         return Number(big);
       }
       default:
-        throw new Error(`CBOR: ${info === 0x1f ? 'indefinite length' : `reserved additional info ${info}`} at byte ${this.at - 1}`);
+        throw new Error(
+          `CBOR: ${info === 0x1f ? 'indefinite length' : `reserved additional info ${info}`} at byte ${this.at - 1}`,
+        );
     }
   }
 
@@ -207,7 +219,8 @@ class Reader {
         for (let i = 0; i < n; i++) {
           const keyAt = this.at;
           const key = this.value(depth + 1);
-          if (typeof key !== 'string' && typeof key !== 'number') throw new Error(`CBOR: a map key at byte ${keyAt} is neither text nor a number`);
+          if (typeof key !== 'string' && typeof key !== 'number')
+            throw new Error(`CBOR: a map key at byte ${keyAt} is neither text nor a number`);
           const k = String(key);
           if (k === '__proto__') throw new Error(`CBOR: a map key "__proto__" at byte ${keyAt}`);
           out[k] = this.value(depth + 1);
@@ -250,7 +263,9 @@ class Reader {
         return v;
       }
       default:
-        throw new Error(`CBOR: simple value ${info} at byte ${at} is not one of false, true, null, undefined or a float`);
+        throw new Error(
+          `CBOR: simple value ${info} at byte ${at} is not one of false, true, null, undefined or a float`,
+        );
     }
   }
 }

@@ -57,7 +57,8 @@ export function parseCorpusJson(bytes: Uint8Array | string, file: string): Corpu
     throw new CorpusJsonError(file, `not JSON (${(e as Error).message})`);
   }
   if (!isObject(doc)) throw new CorpusJsonError(file, 'top level is not an object');
-  if (doc.format !== 1) throw new CorpusJsonError(file, `unsupported format ${JSON.stringify(doc.format)} (expected 1)`);
+  if (doc.format !== 1)
+    throw new CorpusJsonError(file, `unsupported format ${JSON.stringify(doc.format)} (expected 1)`);
   if (typeof doc.builtAt !== 'string') throw new CorpusJsonError(file, 'builtAt is missing');
   const counts = doc.counts;
   if (!isObject(counts) || !isCount(counts.renders) || !isCount(counts.icons) || !isCount(counts.bundles)) {
@@ -66,7 +67,12 @@ export function parseCorpusJson(bytes: Uint8Array | string, file: string): Corpu
   if (!isObject(doc.files)) throw new CorpusJsonError(file, 'files is missing');
   const files: Record<string, CorpusListing> = {};
   for (const [path, entry] of Object.entries(doc.files)) {
-    if (!isObject(entry) || !isCount(entry.size) || typeof entry.sha256 !== 'string' || !SHA256_HEX.test(entry.sha256)) {
+    if (
+      !isObject(entry) ||
+      !isCount(entry.size) ||
+      typeof entry.sha256 !== 'string' ||
+      !SHA256_HEX.test(entry.sha256)
+    ) {
       throw new CorpusJsonError(file, `files[${JSON.stringify(path)}] needs a byte size and a lowercase hex sha256`);
     }
     files[path] = { size: entry.size, sha256: entry.sha256 };

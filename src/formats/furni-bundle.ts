@@ -120,12 +120,18 @@ function packAtlas(sprites: [string, BundleSprite][]): { atlas: RgbaImage; sprit
   const keys = new Map<RgbaImage, string>();
   for (const [name, s] of sprites) if (!keys.has(s.image)) keys.set(s.image, name);
   const images = new Map([...keys.entries()].map(([img, k]) => [k, img]));
-  const { placements, width, height } = packShelves([...images.entries()].map(([k, img]) => ({ key: k, width: img.width, height: img.height })));
+  const { placements, width, height } = packShelves(
+    [...images.entries()].map(([k, img]) => ({ key: k, width: img.width, height: img.height })),
+  );
   const atlas = createImage(Math.max(1, width), Math.max(1, height));
   const rects = new Map<string, [number, number, number, number]>();
   for (const p of placements) {
     const img = images.get(p.key)!;
-    for (let row = 0; row < img.height; row++) atlas.data.set(img.data.subarray(row * img.width * 4, (row + 1) * img.width * 4), ((p.y + row) * atlas.width + p.x) * 4);
+    for (let row = 0; row < img.height; row++)
+      atlas.data.set(
+        img.data.subarray(row * img.width * 4, (row + 1) * img.width * 4),
+        ((p.y + row) * atlas.width + p.x) * 4,
+      );
     rects.set(p.key, [p.x, p.y, p.width, p.height]);
   }
   const out: Record<string, ManifestSprite> = {};
@@ -134,7 +140,10 @@ function packAtlas(sprites: [string, BundleSprite][]): { atlas: RgbaImage; sprit
 }
 
 /** The manifest and atlas image of a bundle (pure; no encoding). Sprites are packed in the order given. */
-function bundleManifest(content: BundleContent, sprites: [string, BundleSprite][]): { manifest: BundleManifest; atlas: RgbaImage } {
+function bundleManifest(
+  content: BundleContent,
+  sprites: [string, BundleSprite][],
+): { manifest: BundleManifest; atlas: RgbaImage } {
   const packed = packAtlas(sprites);
   // Field order is the CBOR map order: part of the bytes.
   const manifest: BundleManifest = {
@@ -176,29 +185,54 @@ export async function writeBundle(content: BundleContent, sprites: [string, Bund
 
 export function readBundleHeader(buf: Uint8Array, file = '<buffer>'): BundleHeader {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  if (b.length < BUNDLE_HEADER_SIZE) throw new FormatError(FORMAT, file, `only ${b.length} bytes, shorter than the 20-byte header`);
-  if (b.toString('latin1', 0, 4) !== BUNDLE_MAGIC) throw new FormatError(FORMAT, file, `bad magic ${JSON.stringify(b.toString('latin1', 0, 4))}, expected "HFUR"`, 0);
-  const h: BundleHeader = { version: b.readUInt16LE(4), flags: b.readUInt16LE(6), manifestLength: b.readUInt32LE(8), atlasLength: b.readUInt32LE(12), crc32: b.readUInt32LE(16) };
+  if (b.length < BUNDLE_HEADER_SIZE)
+    throw new FormatError(FORMAT, file, `only ${b.length} bytes, shorter than the 20-byte header`);
+  if (b.toString('latin1', 0, 4) !== BUNDLE_MAGIC)
+    throw new FormatError(FORMAT, file, `bad magic ${JSON.stringify(b.toString('latin1', 0, 4))}, expected "HFUR"`, 0);
+  const h: BundleHeader = {
+    version: b.readUInt16LE(4),
+    flags: b.readUInt16LE(6),
+    manifestLength: b.readUInt32LE(8),
+    atlasLength: b.readUInt32LE(12),
+    crc32: b.readUInt32LE(16),
+  };
   if (h.version !== BUNDLE_VERSION) throw new FormatError(FORMAT, file, `unsupported format version ${h.version}`, 4);
   if (h.flags !== 0) throw new FormatError(FORMAT, file, `unknown flags 0x${h.flags.toString(16)}`, 6);
   const want = BUNDLE_HEADER_SIZE + h.manifestLength + h.atlasLength;
   if (want !== b.length) throw new FormatError(FORMAT, file, `header says ${want} bytes, file has ${b.length}`, 8);
   const crc = crc32(b.subarray(BUNDLE_HEADER_SIZE)) >>> 0;
-  if (crc !== h.crc32) throw new FormatError(FORMAT, file, `CRC-32 mismatch: header 0x${h.crc32.toString(16)}, content 0x${crc.toString(16)}`, 16);
+  if (crc !== h.crc32)
+    throw new FormatError(
+      FORMAT,
+      file,
+      `CRC-32 mismatch: header 0x${h.crc32.toString(16)}, content 0x${crc.toString(16)}`,
+      16,
+    );
   return h;
 }
 
 /** Decodes header and manifest (no image decoding). */
-export function readBundleManifest(buf: Uint8Array, file = '<buffer>'): { header: BundleHeader; manifest: BundleManifest; atlasBytes: Uint8Array } {
+export function readBundleManifest(
+  buf: Uint8Array,
+  file = '<buffer>',
+): { header: BundleHeader; manifest: BundleManifest; atlasBytes: Uint8Array } {
   const header = readBundleHeader(buf, file);
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   let manifest: BundleManifest;
   try {
-    manifest = decodeCbor(gunzipSync(b.subarray(BUNDLE_HEADER_SIZE, BUNDLE_HEADER_SIZE + header.manifestLength))) as unknown as BundleManifest;
+    manifest = decodeCbor(
+      gunzipSync(b.subarray(BUNDLE_HEADER_SIZE, BUNDLE_HEADER_SIZE + header.manifestLength)),
+    ) as unknown as BundleManifest;
   } catch (e) {
     throw new FormatError(FORMAT, file, `manifest does not decode: ${(e as Error).message}`, BUNDLE_HEADER_SIZE);
   }
-  if (!manifest || typeof manifest !== 'object' || manifest.format !== 1 || typeof manifest.classname !== 'string' || typeof manifest.sprites !== 'object') {
+  if (
+    !manifest ||
+    typeof manifest !== 'object' ||
+    manifest.format !== 1 ||
+    typeof manifest.classname !== 'string' ||
+    typeof manifest.sprites !== 'object'
+  ) {
     throw new FormatError(FORMAT, file, 'manifest is not a format-1 furni manifest', BUNDLE_HEADER_SIZE);
   }
   return { header, manifest, atlasBytes: b.subarray(BUNDLE_HEADER_SIZE + header.manifestLength) };
@@ -209,19 +243,30 @@ export function readBundleManifest(buf: Uint8Array, file = '<buffer>'): { header
  * at it). A sprite outside the atlas, or a manifest whose sprites do not have the stored shape, is a
  * FormatError.
  */
-export async function readBundleSprites(manifest: BundleManifest, atlasBytes: Uint8Array, header: BundleHeader, file = '<buffer>'): Promise<Map<string, BundleSprite>> {
+export async function readBundleSprites(
+  manifest: BundleManifest,
+  atlasBytes: Uint8Array,
+  header: BundleHeader,
+  file = '<buffer>',
+): Promise<Map<string, BundleSprite>> {
   let atlas: RgbaImage;
   try {
     atlas = await decodeImage(atlasBytes);
   } catch (e) {
-    throw new FormatError(FORMAT, file, `atlas does not decode: ${(e as Error).message}`, BUNDLE_HEADER_SIZE + header.manifestLength);
+    throw new FormatError(
+      FORMAT,
+      file,
+      `atlas does not decode: ${(e as Error).message}`,
+      BUNDLE_HEADER_SIZE + header.manifestLength,
+    );
   }
   try {
     const cells = new Map<string, RgbaImage>();
     const sprites = new Map<string, BundleSprite>();
     for (const [name, s] of Object.entries(manifest.sprites)) {
       const [x, y, w, h] = s.rect;
-      if (x < 0 || y < 0 || x + w > atlas.width || y + h > atlas.height) throw new FormatError(FORMAT, file, `sprite ${name} lies outside the ${atlas.width}x${atlas.height} atlas`);
+      if (x < 0 || y < 0 || x + w > atlas.width || y + h > atlas.height)
+        throw new FormatError(FORMAT, file, `sprite ${name} lies outside the ${atlas.width}x${atlas.height} atlas`);
       const key = s.rect.join(',');
       let image = cells.get(key);
       if (!image) cells.set(key, (image = cropImage(atlas, { x, y, width: w, height: h })));

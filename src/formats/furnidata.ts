@@ -37,10 +37,16 @@ function rows(section: unknown, name: string, file: string): FurnitureDataRow[] 
   list.forEach((r, i) => {
     if (!r || typeof r !== 'object') throw new FormatError(FORMAT, file, `${name}.furnitype[${i}] is not an object`);
     const row = r as Record<string, unknown>;
-    if (typeof row.classname !== 'string' || row.classname.trim() === '') throw new FormatError(FORMAT, file, `${name}.furnitype[${i}] has no classname`);
+    if (typeof row.classname !== 'string' || row.classname.trim() === '')
+      throw new FormatError(FORMAT, file, `${name}.furnitype[${i}] has no classname`);
     const id = Number(row.id);
     const revision = Number(row.revision ?? 0);
-    out.push({ ...row, id: Number.isFinite(id) ? id : 0, classname: row.classname.trim(), revision: Number.isFinite(revision) ? revision : 0 } as FurnitureDataRow);
+    out.push({
+      ...row,
+      id: Number.isFinite(id) ? id : 0,
+      classname: row.classname.trim(),
+      revision: Number.isFinite(revision) ? revision : 0,
+    } as FurnitureDataRow);
   });
   return out;
 }
@@ -49,14 +55,22 @@ function rows(section: unknown, name: string, file: string): FurnitureDataRow[] 
 export function readFurnitureDataJson(buf: Uint8Array, file = '<buffer>'): FurnitureData {
   let doc: unknown;
   try {
-    doc = JSON.parse(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8').replace(/^\uFEFF/, ''));
+    doc = JSON.parse(
+      Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength)
+        .toString('utf8')
+        .replace(/^\uFEFF/, ''),
+    );
   } catch (e) {
     throw new FormatError(FORMAT, file, `not valid JSON: ${(e as Error).message}`);
   }
   if (!doc || typeof doc !== 'object') throw new FormatError(FORMAT, file, 'not a JSON object');
   const d = doc as Record<string, unknown>;
-  if (d.roomitemtypes === undefined && d.wallitemtypes === undefined) throw new FormatError(FORMAT, file, 'has neither roomitemtypes nor wallitemtypes');
-  return { roomitemtypes: { furnitype: rows(d.roomitemtypes, 'roomitemtypes', file) }, wallitemtypes: { furnitype: rows(d.wallitemtypes, 'wallitemtypes', file) } };
+  if (d.roomitemtypes === undefined && d.wallitemtypes === undefined)
+    throw new FormatError(FORMAT, file, 'has neither roomitemtypes nor wallitemtypes');
+  return {
+    roomitemtypes: { furnitype: rows(d.roomitemtypes, 'roomitemtypes', file) },
+    wallitemtypes: { furnitype: rows(d.wallitemtypes, 'wallitemtypes', file) },
+  };
 }
 
 /** Every row with its kind, room items first, in file order. */

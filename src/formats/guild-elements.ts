@@ -106,7 +106,12 @@ export function parseGuildElementsCsv(csv: string, file = '<csv>'): GuildElement
   if (head && (head[0] === 'id' || head.includes('firstvalue'))) {
     // A header row: columns by name.
     for (const need of ['id', 'firstvalue', 'type'] as const) {
-      if (!head.includes(need)) throw new FormatError('guilds_elements CSV', file, `its header row (${head.join(', ')}) has no "${need}" column`);
+      if (!head.includes(need))
+        throw new FormatError(
+          'guilds_elements CSV',
+          file,
+          `its header row (${head.join(', ')}) has no "${need}" column`,
+        );
     }
     columns = head as Column[];
     first = 1;
@@ -141,7 +146,13 @@ export function parseGuildElementsJson(json: string, file = '<json>'): GuildElem
     throw new FormatError('guilds_elements JSON', file, `not valid JSON: ${(e as Error).message}`);
   }
   if (!Array.isArray(doc)) throw new FormatError('guilds_elements JSON', file, 'expected an array of rows');
-  const table = doc.find((e): e is { type: string; data: unknown[] } => !!e && typeof e === 'object' && (e as { type?: unknown }).type === 'table' && Array.isArray((e as { data?: unknown }).data));
+  const table = doc.find(
+    (e): e is { type: string; data: unknown[] } =>
+      !!e &&
+      typeof e === 'object' &&
+      (e as { type?: unknown }).type === 'table' &&
+      Array.isArray((e as { data?: unknown }).data),
+  );
   const rows: unknown[] = table ? table.data : doc;
   const out = new Builder();
   rows.forEach((r, i) => {

@@ -5,7 +5,13 @@
 import { deflateSync, gzipSync } from 'node:zlib';
 import { FormatError } from './errors.js';
 import { unsafeNameMessage, unsafeNameReason } from '../util/safe-name.js';
-import { decodeBudget, describeBytes, InflateBudgetError, inflateWithin, overBudget } from '../imaging/decode-budget.js';
+import {
+  decodeBudget,
+  describeBytes,
+  InflateBudgetError,
+  inflateWithin,
+  overBudget,
+} from '../imaging/decode-budget.js';
 
 export class NitroBundleError extends FormatError {
   constructor(file: string, reason: string, offset?: number) {
@@ -20,17 +26,27 @@ function isGzip(data: Uint8Array): boolean {
 }
 
 /** Reads the files of a bundle (`file` only names it in errors); `only` limits which are inflated, the rest are skipped. */
-export function readNitroBundle(buf: Uint8Array, file = '<buffer>', only?: (name: string) => boolean): Map<string, Buffer> {
+export function readNitroBundle(
+  buf: Uint8Array,
+  file = '<buffer>',
+  only?: (name: string) => boolean,
+): Map<string, Buffer> {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.length);
   if (b.length < 2) throw new NitroBundleError(file, 'truncated: no file count', 0);
   const count = b.readUInt16BE(0);
   if (count === 0) throw new NitroBundleError(file, 'bad file count 0', 0);
   const budget = decodeBudget();
-  if (count > budget.members) throw new NitroBundleError(file, overBudget(`its count of ${count} files`, `${budget.members} files a bundle`, true), 0);
+  if (count > budget.members)
+    throw new NitroBundleError(
+      file,
+      overBudget(`its count of ${count} files`, `${budget.members} files a bundle`, true),
+      0,
+    );
   let o = 2;
   const files = new Map<string, Buffer>();
   for (let i = 0; i < count; i++) {
-    if (o + 2 > b.length) throw new NitroBundleError(file, `truncated: file ${i + 1} of ${count} has no name length`, o);
+    if (o + 2 > b.length)
+      throw new NitroBundleError(file, `truncated: file ${i + 1} of ${count} has no name length`, o);
     const nameLength = b.readUInt16BE(o);
     o += 2;
     if (nameLength === 0 || o + nameLength > b.length) {
@@ -38,7 +54,8 @@ export function readNitroBundle(buf: Uint8Array, file = '<buffer>', only?: (name
     }
     const name = b.toString('latin1', o, o + nameLength);
     const unsafe = unsafeNameReason(name);
-    if (unsafe) throw new NitroBundleError(file, unsafeNameMessage(`file ${i + 1} of ${count}, named`, name, unsafe), o - 2);
+    if (unsafe)
+      throw new NitroBundleError(file, unsafeNameMessage(`file ${i + 1} of ${count}, named`, name, unsafe), o - 2);
     o += nameLength;
     if (o + 4 > b.length) throw new NitroBundleError(file, `truncated: ${name} has no data length`, o);
     const dataLength = b.readUInt32BE(o);
@@ -56,8 +73,13 @@ export function readNitroBundle(buf: Uint8Array, file = '<buffer>', only?: (name
     try {
       data = inflateWithin(packed, budget.bytes, gzip);
     } catch (e) {
-      if (e instanceof InflateBudgetError) throw new NitroBundleError(file, overBudget(`${name} inflated`, `${describeBytes(budget.bytes)} a member`), o);
-      throw new NitroBundleError(file, `data of ${name} (${gzip ? 'gzip' : 'zlib'}) does not inflate: ${(e as Error).message}`, o);
+      if (e instanceof InflateBudgetError)
+        throw new NitroBundleError(file, overBudget(`${name} inflated`, `${describeBytes(budget.bytes)} a member`), o);
+      throw new NitroBundleError(
+        file,
+        `data of ${name} (${gzip ? 'gzip' : 'zlib'}) does not inflate: ${(e as Error).message}`,
+        o,
+      );
     }
     o += dataLength;
     if (files.has(name)) throw new NitroBundleError(file, `duplicate file name ${name}`, o);
@@ -74,7 +96,8 @@ export interface NitroWriteOptions {
 
 /** Writes a bundle; files keep the order given so output is deterministic. */
 export function writeNitroBundle(files: Iterable<[string, Uint8Array]>, opts: NitroWriteOptions = {}): Buffer {
-  const pack = (data: Uint8Array) => (opts.compression === 'gzip' ? gzipSync(data, { level: 9 }) : deflateSync(data, { level: 9 }));
+  const pack = (data: Uint8Array) =>
+    opts.compression === 'gzip' ? gzipSync(data, { level: 9 }) : deflateSync(data, { level: 9 });
   return frameNitroBundle([...files].map(([name, data]): [string, Uint8Array] => [name, pack(data)]));
 }
 
@@ -82,7 +105,8 @@ export function writeNitroBundle(files: Iterable<[string, Uint8Array]>, opts: Ni
 export function frameNitroBundle(packed: [string, Uint8Array][]): Buffer {
   const parts: Uint8Array[] = [];
   for (const [name, z] of packed) {
-    if (!/^[\x20-\x7e]+$/.test(name) || name.length > 0xffff) throw new RangeError(`invalid bundle file name ${JSON.stringify(name)}`);
+    if (!/^[\x20-\x7e]+$/.test(name) || name.length > 0xffff)
+      throw new RangeError(`invalid bundle file name ${JSON.stringify(name)}`);
     const unsafe = unsafeNameReason(name);
     if (unsafe) throw new RangeError(unsafeNameMessage('bundle file name', name, unsafe));
     const head = Buffer.alloc(2 + name.length + 4);
@@ -91,7 +115,8 @@ export function frameNitroBundle(packed: [string, Uint8Array][]): Buffer {
     head.writeUInt32BE(z.length, 2 + name.length);
     parts.push(head, z);
   }
-  if (packed.length === 0 || packed.length > 0xffff) throw new RangeError(`a bundle holds 1 to 65535 files, got ${packed.length}`);
+  if (packed.length === 0 || packed.length > 0xffff)
+    throw new RangeError(`a bundle holds 1 to 65535 files, got ${packed.length}`);
   const countBuf = Buffer.alloc(2);
   countBuf.writeUInt16BE(packed.length, 0);
   return Buffer.concat([countBuf, ...parts]);

@@ -43,7 +43,12 @@ export function layerFrameAt(layer: AnimationLayerDef, tick: number, direction: 
 }
 
 /** Frames of every layer at a tick; layers the animation does not mention show frame 0. */
-export function framesAt(size: SizeDef, animation: AnimationDef | undefined, tick: number, direction: number): LayerFrame[] {
+export function framesAt(
+  size: SizeDef,
+  animation: AnimationDef | undefined,
+  tick: number,
+  direction: number,
+): LayerFrame[] {
   const out: LayerFrame[] = [];
   for (let i = 0; i < size.layerCount; i++) {
     const layer = animation?.layers[String(i)];

@@ -15,19 +15,30 @@ import {
   readBundleSprites,
   writeBundle,
 } from '../formats/furni-bundle.js';
-import { type FurniModel, type FurniSprite, type SizeDef, type LayerProps, type AnimationDef, type AnimationLayerDef, restingStates, sizeOf } from './model.js';
+import {
+  type FurniModel,
+  type FurniSprite,
+  type SizeDef,
+  type LayerProps,
+  type AnimationDef,
+  type AnimationLayerDef,
+  restingStates,
+  sizeOf,
+} from './model.js';
 import { distinctFrameCount, loopTicks, FRAME_MS } from './animation.js';
 import { chooseStill, validDirection, ROOM_SIZE, SMALL_SIZE, STILL_DIRECTION } from './render.js';
 
 function sortedRecord<T>(r: Record<string, T>, map: (v: T) => unknown = (v) => v): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(r).sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0))) out[k] = map(r[k]!);
+  for (const k of Object.keys(r).sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0)))
+    out[k] = map(r[k]!);
   return out;
 }
 
 function layerPropsOut(p: LayerProps): LayerProps {
   const out: LayerProps = {};
-  for (const k of ['x', 'y', 'z', 'alpha', 'ink', 'tag', 'ignoreMouse'] as const) if (p[k] !== undefined) (out as Record<string, unknown>)[k] = p[k];
+  for (const k of ['x', 'y', 'z', 'alpha', 'ink', 'tag', 'ignoreMouse'] as const)
+    if (p[k] !== undefined) (out as Record<string, unknown>)[k] = p[k];
   return out;
 }
 
@@ -62,7 +73,14 @@ function animationLayersIn(layers: Record<string, ManifestAnimationLayer>): Reco
       sequences: (l.sequences ?? []).map((s) => ({
         loopCount: s.loopCount,
         random: s.random,
-        frames: (s.frames ?? []).map((f) => ({ id: f.id, x: f.x ?? 0, y: f.y ?? 0, randomX: f.randomX ?? 0, randomY: f.randomY ?? 0, ...(f.offsets ? { offsets: f.offsets } : {}) })),
+        frames: (s.frames ?? []).map((f) => ({
+          id: f.id,
+          x: f.x ?? 0,
+          y: f.y ?? 0,
+          randomX: f.randomX ?? 0,
+          randomY: f.randomY ?? 0,
+          ...(f.offsets ? { offsets: f.offsets } : {}),
+        })),
       })),
     };
   }
@@ -74,7 +92,10 @@ function sizeOut(s: SizeDef, withColors: boolean): ManifestSize {
     layerCount: s.layerCount,
     angle: s.angle,
     layers: sortedRecord(s.layers, layerPropsOut) as Record<string, LayerProps>,
-    directions: s.directions.map((d) => ({ id: d.id, layers: sortedRecord(d.layers, layerPropsOut) as Record<string, LayerProps> })),
+    directions: s.directions.map((d) => ({
+      id: d.id,
+      layers: sortedRecord(d.layers, layerPropsOut) as Record<string, LayerProps>,
+    })),
   };
   if (withColors) out.cl = sortedRecord(s.colors, (t) => sortedRecord(t)) as Record<string, Record<string, number>>;
   return out;
@@ -84,7 +105,9 @@ function sizeOut(s: SizeDef, withColors: boolean): ManifestSize {
 function bundledSprites(model: FurniModel): [string, FurniSprite][] {
   const other = new RegExp(`^${model.def.classname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}_(?!64_|32_|icon_)\\d+_`);
   // `sh_` sprites are the Flash client's small-scale shadows, read only when a SWF keeps every size.
-  return [...model.sprites.entries()].filter(([n]) => !other.test(n) && !n.startsWith('sh_')).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...model.sprites.entries()]
+    .filter(([n]) => !other.test(n) && !n.startsWith('sh_'))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**
@@ -134,7 +157,13 @@ function statesOut(size: SizeDef): Record<string, ManifestState> {
   const dir = validDirection(size, STILL_DIRECTION);
   for (const a of [...restingStates(size)].sort((x, y) => x.id - y.id)) {
     const frameCount = distinctFrameCount(size, a, dir);
-    const st: ManifestState = { key: a.key, layers: animationLayersOut(a.layers), loopTicks: loopTicks(a), frameCount, loopMs: frameCount * FRAME_MS };
+    const st: ManifestState = {
+      key: a.key,
+      layers: animationLayersOut(a.layers),
+      loopTicks: loopTicks(a),
+      frameCount,
+      loopMs: frameCount * FRAME_MS,
+    };
     if (a.immediateChangeFrom !== undefined) st.immediateChangeFrom = a.immediateChangeFrom;
     if (a.randomStart) st.randomStart = true;
     states[String(a.id)] = st;
@@ -148,7 +177,12 @@ export async function writeFurniBundle(model: FurniModel): Promise<Buffer> {
   return writeBundle(content, sprites);
 }
 
-function sizeIn(size: number, m: ManifestSize, colors: Record<string, Record<string, number>>, animations: AnimationDef[]): SizeDef {
+function sizeIn(
+  size: number,
+  m: ManifestSize,
+  colors: Record<string, Record<string, number>>,
+  animations: AnimationDef[],
+): SizeDef {
   return {
     size,
     layerCount: m.layerCount,
@@ -161,7 +195,10 @@ function sizeIn(size: number, m: ManifestSize, colors: Record<string, Record<str
 }
 
 /** Reads a bundle back into a draw model: everything needed to render the item with no other file. */
-export async function readFurniBundle(buf: Uint8Array, file = '<buffer>'): Promise<{ header: BundleHeader; manifest: BundleManifest; model: FurniModel }> {
+export async function readFurniBundle(
+  buf: Uint8Array,
+  file = '<buffer>',
+): Promise<{ header: BundleHeader; manifest: BundleManifest; model: FurniModel }> {
   const { header, manifest, atlasBytes } = readBundleManifest(buf, file);
   const sprites = await readBundleSprites(manifest, atlasBytes, header, file);
   try {

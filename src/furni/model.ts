@@ -26,7 +26,15 @@ export interface ResolvedLayer {
   ignoreMouse: boolean;
 }
 
-export const layerDefaults: ResolvedLayer = { x: 0, y: 0, z: 0, alpha: 255, ink: 'NORMAL', tag: '', ignoreMouse: false };
+export const layerDefaults: ResolvedLayer = {
+  x: 0,
+  y: 0,
+  z: 0,
+  alpha: 255,
+  ink: 'NORMAL',
+  tag: '',
+  ignoreMouse: false,
+};
 
 export interface AnimationFrameDef {
   id: number;
@@ -96,7 +104,12 @@ export interface FurniModel {
 export const TRANSITION_TO_OFFSET = 1_000_000;
 export const TRANSITION_FROM_OFFSET = 2_000_000;
 
-const num = (v: unknown, d: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
+const num = (v: unknown, d: number): number =>
+  typeof v === 'number' && Number.isFinite(v)
+    ? v
+    : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
+      ? Number(v)
+      : d;
 const bool = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 'true';
 
 function layerProps(l: NitroLayer | undefined): LayerProps {
@@ -145,15 +158,26 @@ function animationDef(key: string, a: NitroAnimation): AnimationDef {
       const frames: AnimationFrameDef[] = [];
       for (const f of Object.values(s.frames ?? {})) {
         if (!f || typeof f !== 'object') continue;
-        const frame: AnimationFrameDef = { id: num(f.id, 0), x: num(f.x, 0), y: num(f.y, 0), randomX: num(f.randomX, 0), randomY: num(f.randomY, 0) };
+        const frame: AnimationFrameDef = {
+          id: num(f.id, 0),
+          x: num(f.x, 0),
+          y: num(f.y, 0),
+          randomX: num(f.randomX, 0),
+          randomY: num(f.randomY, 0),
+        };
         if (f.offsets && typeof f.offsets === 'object') {
           const offsets: Record<string, { x: number; y: number }> = {};
-          for (const o of Object.values(f.offsets)) if (o && typeof o === 'object') offsets[String(num(o.direction, 0))] = { x: num(o.x, 0), y: num(o.y, 0) };
+          for (const o of Object.values(f.offsets))
+            if (o && typeof o === 'object') offsets[String(num(o.direction, 0))] = { x: num(o.x, 0), y: num(o.y, 0) };
           if (Object.keys(offsets).length > 0) frame.offsets = offsets;
         }
         frames.push(frame);
       }
-      sequences.push({ loopCount: Math.max(1, num(s.loopCount, 1)), random: bool(s.random) || num(s.random, 0) !== 0, frames });
+      sequences.push({
+        loopCount: Math.max(1, num(s.loopCount, 1)),
+        random: bool(s.random) || num(s.random, 0) !== 0,
+        frames,
+      });
     }
     def.layers[String(Number.parseInt(lk, 10))] = {
       loopCount: Math.max(0, num(l.loopCount, 1)),
@@ -170,7 +194,8 @@ function sizeDef(v: NitroVisualization): SizeDef {
   const colors: Record<string, Record<string, number>> = {};
   for (const [ck, c] of Object.entries(v.colors ?? {})) {
     const table: Record<string, number> = {};
-    for (const [lk, l] of Object.entries(c?.layers ?? {})) if (l && typeof l === 'object') table[String(Number.parseInt(lk, 10))] = num(l.color, 0xffffff) & 0xffffff;
+    for (const [lk, l] of Object.entries(c?.layers ?? {}))
+      if (l && typeof l === 'object') table[String(Number.parseInt(lk, 10))] = num(l.color, 0xffffff) & 0xffffff;
     colors[String(Number.parseInt(ck, 10))] = table;
   }
   return {
@@ -182,7 +207,9 @@ function sizeDef(v: NitroVisualization): SizeDef {
       .map(([k, d]) => ({ id: Number.parseInt(k, 10), layers: layerMap(d?.layers, layerCount) }))
       .filter((d) => Number.isInteger(d.id)),
     colors,
-    animations: Object.entries(v.animations ?? {}).filter(([, a]) => a && typeof a === 'object').map(([k, a]) => animationDef(k, a)),
+    animations: Object.entries(v.animations ?? {})
+      .filter(([, a]) => a && typeof a === 'object')
+      .map(([k, a]) => animationDef(k, a)),
   };
 }
 
@@ -231,7 +258,8 @@ export function resolveLayer(size: SizeDef, direction: number, layerId: number):
 /** Resting animations (states) in data order; a later key with the same id replaces the earlier one. */
 export function restingStates(size: SizeDef): AnimationDef[] {
   const byId = new Map<number, AnimationDef>();
-  for (const a of size.animations) if (a.transitionTo === undefined && a.transitionFrom === undefined) byId.set(a.id, a);
+  for (const a of size.animations)
+    if (a.transitionTo === undefined && a.transitionFrom === undefined) byId.set(a.id, a);
   return [...byId.values()];
 }
 

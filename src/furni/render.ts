@@ -5,7 +5,15 @@ import { lightOf } from '../imaging/light.js';
 
 export { lightOf };
 import { drawSprite, parseInk, type Ink } from '../imaging/composite.js';
-import { type FurniModel, type SizeDef, type AnimationDef, type FurniSprite, resolveLayer, restingStates, sizeOf } from './model.js';
+import {
+  type FurniModel,
+  type SizeDef,
+  type AnimationDef,
+  type FurniSprite,
+  resolveLayer,
+  restingStates,
+  sizeOf,
+} from './model.js';
 import { framesAt, distinctFrameCount, type LayerFrame } from './animation.js';
 import { seenPixels, MIN_SEEN_PIXELS } from './visibility.js';
 import { guildTint, isBadgeLayer } from './special-layers.js';
@@ -21,7 +29,13 @@ export const STILL_DIRECTION = 2;
 
 const letter = (layerId: number) => String.fromCharCode(97 + layerId);
 
-export function roomAssetName(classname: string, size: number, layerId: number, direction: number, frame: number): string {
+export function roomAssetName(
+  classname: string,
+  size: number,
+  layerId: number,
+  direction: number,
+  frame: number,
+): string {
   return `${classname}_${size}_${letter(layerId)}_${direction}_${frame}`;
 }
 
@@ -73,7 +87,14 @@ interface Placed {
  * MIN_SEEN_PIXELS pixels at SEEN_ALPHA: "off" frames, single placeholder pixels), which would only
  * stretch the crop box around an invisible dot.
  */
-function place(model: FurniModel, size: SizeDef, direction: number, frames: LayerFrame[], colorId: number | undefined, nameOf: (layerId: number, frame: number) => string): Placed[] {
+function place(
+  model: FurniModel,
+  size: SizeDef,
+  direction: number,
+  frames: LayerFrame[],
+  colorId: number | undefined,
+  nameOf: (layerId: number, frame: number) => string,
+): Placed[] {
   const colors = colorId === undefined ? undefined : size.colors[String(colorId)];
   const vis = model.def.visualizationType;
   const out: Placed[] = [];
@@ -90,7 +111,17 @@ function place(model: FurniModel, size: SizeDef, direction: number, frames: Laye
     // Nitro keeps the asset's x,y; an alias mirrored with flipH is anchored at +x and extends left.
     const left = (sprite.flipH ? sprite.x - w : -sprite.x) + layer.x + frame.x;
     const top = -sprite.y + layer.y + frame.y;
-    out.push({ layerId: i, sprite, left, top, z: layer.z, alpha: layer.alpha, ink, tint: guildTint(vis, layer.tag) ?? colors?.[String(i)] ?? 0xffffff, seen });
+    out.push({
+      layerId: i,
+      sprite,
+      left,
+      top,
+      z: layer.z,
+      alpha: layer.alpha,
+      ink,
+      tint: guildTint(vis, layer.tag) ?? colors?.[String(i)] ?? 0xffffff,
+      seen,
+    });
   }
   // Higher z on top; on a tie the higher layer id on top (client depth = -z/1000 - id/1000).
   out.sort((a, b) => a.z - b.z || a.layerId - b.layerId);
@@ -120,12 +151,18 @@ function compose(placed: Placed[], crop: boolean): Composed | null {
   const canvas = createImage(x1 - x0, y1 - y0);
   for (const p of drawn) {
     const image = p.ink === 'add' ? lightOf(p.sprite.image) : p.sprite.image;
-    drawSprite(canvas, image, p.left - x0, p.top - y0, { flipH: p.sprite.flipH, tint: p.tint, alpha: p.alpha, ink: p.ink });
+    drawSprite(canvas, image, p.left - x0, p.top - y0, {
+      flipH: p.sprite.flipH,
+      tint: p.tint,
+      alpha: p.alpha,
+      ink: p.ink,
+    });
   }
   const bounds = alphaBounds(canvas);
   if (!bounds) return null;
   // No copy when nothing is cropped: a room backdrop's canvas is 100 MB.
-  if (!crop || (bounds.width === canvas.width && bounds.height === canvas.height)) return { image: canvas, originX: -x0, originY: -y0 };
+  if (!crop || (bounds.width === canvas.width && bounds.height === canvas.height))
+    return { image: canvas, originX: -x0, originY: -y0 };
   return { image: cropImage(canvas, bounds), originX: -x0 - bounds.x, originY: -y0 - bounds.y };
 }
 
@@ -143,9 +180,17 @@ export interface StillChoice {
 
 export type StateSummary = Omit<StillChoice, 'direction'>;
 
-function summarize(model: FurniModel, size: SizeDef, direction: number, state: number, animation: AnimationDef | undefined): StateSummary {
+function summarize(
+  model: FurniModel,
+  size: SizeDef,
+  direction: number,
+  state: number,
+  animation: AnimationDef | undefined,
+): StateSummary {
   const cn = model.def.classname;
-  const placed = place(model, size, direction, framesAt(size, animation, 0, direction), undefined, (i, f) => roomAssetName(cn, size.size, i, direction, f));
+  const placed = place(model, size, direction, framesAt(size, animation, 0, direction), undefined, (i, f) =>
+    roomAssetName(cn, size.size, i, direction, f),
+  );
   return {
     state,
     visibleLayers: placed.length,
@@ -250,7 +295,9 @@ export function composeRoomFrame(
 ): Composed | null {
   const frames = framesAt(size, stateAnimation(model, size, at.state), at.tick, at.direction);
   const cn = model.def.classname;
-  const placed = place(model, size, at.direction, frames, at.colorId, (i, f) => roomAssetName(cn, size.size, i, at.direction, f));
+  const placed = place(model, size, at.direction, frames, at.colorId, (i, f) =>
+    roomAssetName(cn, size.size, i, at.direction, f),
+  );
   return compose(placed, crop);
 }
 

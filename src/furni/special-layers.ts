@@ -17,7 +17,11 @@ export const BADGE_TAG = 'BADGE';
  * draws nothing while it has none. `furniture_achievement_resolution` has no visualization in the
  * Nitro client; its data tags the badge slot the same way, so it is treated like a badge display.
  */
-const BADGE_VISUALIZATIONS: ReadonlySet<string> = new Set(['furniture_badge_display', 'furniture_guild_customized', 'furniture_achievement_resolution']);
+const BADGE_VISUALIZATIONS: ReadonlySet<string> = new Set([
+  'furniture_badge_display',
+  'furniture_guild_customized',
+  'furniture_achievement_resolution',
+]);
 
 /**
  * Whether a layer is a badge slot. Its own sprite is only a placeholder (a white square, a frame) that

@@ -10,7 +10,17 @@ import { assembleApng } from '../imaging/apng.js';
 import { encodePng } from '../imaging/codec.js';
 import { type FurniModel, type SizeDef, restingStates, sizeOf } from './model.js';
 import { distinctFrameTicks, FRAME_MS } from './animation.js';
-import { chooseStill, composeRoomFrame, isStatic, stateAnimation, validDirection, ROOM_SIZE, SMALL_SIZE, STILL_DIRECTION, type Composed } from './render.js';
+import {
+  chooseStill,
+  composeRoomFrame,
+  isStatic,
+  stateAnimation,
+  validDirection,
+  ROOM_SIZE,
+  SMALL_SIZE,
+  STILL_DIRECTION,
+  type Composed,
+} from './render.js';
 import { type VariantRequest } from './variant-name.js';
 
 /** What an item offers at one room size: its states, its defined directions, the auto choices. */
@@ -34,11 +44,20 @@ export function sizeOffer(model: FurniModel, size: 64 | 32): SizeOffer | undefin
   if (!room) return undefined;
   const own = size === SMALL_SIZE ? sizeOf(model, SMALL_SIZE) : room;
   const def = own ?? room;
-  const states = isStatic(model, def) ? [0] : [...new Set([0, ...restingStates(def).map((a) => a.id)])].sort((a, b) => a - b);
+  const states = isStatic(model, def)
+    ? [0]
+    : [...new Set([0, ...restingStates(def).map((a) => a.id)])].sort((a, b) => a - b);
   const directions = def.directions.length ? [...new Set(def.directions.map((d) => d.id))] : [0];
   const still = chooseStill(model);
   const autoState = still && states.includes(still.state) ? still.state : 0;
-  return { size, halved: own === undefined, states, directions, autoState, autoDirection: validDirection(def, STILL_DIRECTION) };
+  return {
+    size,
+    halved: own === undefined,
+    states,
+    directions,
+    autoState,
+    autoDirection: validDirection(def, STILL_DIRECTION),
+  };
 }
 
 export interface VariantPicture {
@@ -72,9 +91,11 @@ export function renderVariant(model: FurniModel, colorId: number, v: VariantRequ
   const offer = sizeOffer(model, v.size);
   if (!offer) return refuse('no size-64 visualization');
   const state = v.state ?? offer.autoState;
-  if (!offer.states.includes(state)) return refuse(`no state ${state} at size ${v.size} (states: ${offer.states.join(', ')})`);
+  if (!offer.states.includes(state))
+    return refuse(`no state ${state} at size ${v.size} (states: ${offer.states.join(', ')})`);
   const direction = v.direction ?? offer.autoDirection;
-  if (!offer.directions.includes(direction)) return refuse(`no direction ${direction} at size ${v.size} (directions: ${offer.directions.join(', ')})`);
+  if (!offer.directions.includes(direction))
+    return refuse(`no direction ${direction} at size ${v.size} (directions: ${offer.directions.join(', ')})`);
   const def = drawSize(model, offer);
   const ticks = distinctFrameTicks(def, stateAnimation(model, def, state), direction);
   let wanted: number[];
@@ -100,7 +121,12 @@ function oneCrop(composed: (Composed | null)[], halved: boolean): RgbaImage[] | 
     const x0 = b.x - c.originX;
     const y0 = b.y - c.originY;
     box = box
-      ? { x0: Math.min(box.x0, x0), y0: Math.min(box.y0, y0), x1: Math.max(box.x1, x0 + b.width), y1: Math.max(box.y1, y0 + b.height) }
+      ? {
+          x0: Math.min(box.x0, x0),
+          y0: Math.min(box.y0, y0),
+          x1: Math.max(box.x1, x0 + b.width),
+          y1: Math.max(box.y1, y0 + b.height),
+        }
       : { x0, y0, x1: x0 + b.width, y1: y0 + b.height };
   }
   if (!box) return null;
@@ -111,7 +137,12 @@ function oneCrop(composed: (Composed | null)[], halved: boolean): RgbaImage[] | 
     box.y1 = Math.ceil(box.y1 / 2) * 2;
   }
   const b = box;
-  const rect = (c: Composed): Rect => ({ x: b.x0 + c.originX, y: b.y0 + c.originY, width: b.x1 - b.x0, height: b.y1 - b.y0 });
+  const rect = (c: Composed): Rect => ({
+    x: b.x0 + c.originX,
+    y: b.y0 + c.originY,
+    width: b.x1 - b.x0,
+    height: b.y1 - b.y0,
+  });
   const empty: Composed = { image: { width: 0, height: 0, data: new Uint8Array(0) }, originX: 0, originY: 0 };
   let frames = composed.map((c) => cropImage((c ?? empty).image, rect(c ?? empty)));
   if (!halved) return frames;
@@ -124,7 +155,9 @@ function oneCrop(composed: (Composed | null)[], halved: boolean): RgbaImage[] | 
   }
   if (!union) return null;
   const u = union;
-  return frames.map((f) => (u.x === 0 && u.y === 0 && u.width === f.width && u.height === f.height ? f : cropImage(f, u)));
+  return frames.map((f) =>
+    u.x === 0 && u.y === 0 && u.width === f.width && u.height === f.height ? f : cropImage(f, u),
+  );
 }
 
 /**
@@ -134,12 +167,19 @@ function oneCrop(composed: (Composed | null)[], halved: boolean): RgbaImage[] | 
  */
 export async function encodeVariant(picture: VariantPicture, animated: boolean): Promise<Buffer> {
   if (!animated) return encodePngCompact(picture.frames[0]!);
-  const pngs = encodeIndexedPngs(picture.frames, 9) ?? (await Promise.all(picture.frames.map((f) => encodePng(f, { compressionLevel: 9 }))));
+  const pngs =
+    encodeIndexedPngs(picture.frames, 9) ??
+    (await Promise.all(picture.frames.map((f) => encodePng(f, { compressionLevel: 9 }))));
   return assembleApng(pngs, { delayNum: picture.frameMs, delayDen: 1000, plays: 0 });
 }
 
 function unionRect(a: Rect, b: Rect): Rect {
   const x = Math.min(a.x, b.x);
   const y = Math.min(a.y, b.y);
-  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+  return {
+    x,
+    y,
+    width: Math.max(a.x + a.width, b.x + b.width) - x,
+    height: Math.max(a.y + a.height, b.y + b.height) - y,
+  };
 }

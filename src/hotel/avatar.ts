@@ -9,8 +9,13 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkAssetCount, readAssetLibrary, readAssetNames, type AssetLibrary } from '../formats/asset-library.js';
-import type { AvatarActionsDoc, AvatarDocuments, FigureDataDoc, FigureMapDoc } from '../formats/gamedata/figure-types.js';
-import type { EffectAnimationJson, EffectMapDoc } from '../formats/gamedata/effect-types.js';
+import {
+  type AvatarActionsDoc,
+  type AvatarDocuments,
+  type FigureDataDoc,
+  type FigureMapDoc,
+} from '../formats/gamedata/figure-types.js';
+import { type EffectAnimationJson, type EffectMapDoc } from '../formats/gamedata/effect-types.js';
 import { readNitroBundle } from '../formats/nitro-container.js';
 import { checkFigureSwf, readFigureSwf } from '../formats/flash/figure-library.js';
 import { findEffectSwfs, readFlashAvatarSources } from './flash.js';
@@ -69,7 +74,11 @@ export interface ReadAvatarSourcesOptions {
 /** A library file that no longer holds the bytes its hotel was read with (replaced, removed, being copied). */
 export class LibraryChangedError extends Error {
   override name = 'LibraryChangedError';
-  constructor(readonly library: string, readonly file: string, detail: string) {
+  constructor(
+    readonly library: string,
+    readonly file: string,
+    detail: string,
+  ) {
     super(`${file} changed after the hotel was loaded (${detail})`);
   }
 }
@@ -93,20 +102,38 @@ async function readJson<T>(file: string, root: string): Promise<T> {
 }
 
 /** The gamedata documents each layout renders avatars from (what the readers below read). */
-const NITRO_DOCUMENTS = ['FigureData.json', 'FigureMap.json', 'HabboAvatarActions.json', 'FlashAvatarData.json', 'EffectMap.json'];
+const NITRO_DOCUMENTS = [
+  'FigureData.json',
+  'FigureMap.json',
+  'HabboAvatarActions.json',
+  'FlashAvatarData.json',
+  'EffectMap.json',
+];
 const FLASH_DOCUMENTS = [
-  'figuredata.xml', 'figuremap.xml', 'HabboAvatarActions.xml', 'HabboAvatarGeometry.xml', 'HabboAvatarAnimation.xml',
-  'HabboAvatarPartSets.xml', 'partsets.xml', 'draworder.xml', 'effectmap.xml',
+  'figuredata.xml',
+  'figuremap.xml',
+  'HabboAvatarActions.xml',
+  'HabboAvatarGeometry.xml',
+  'HabboAvatarAnimation.xml',
+  'HabboAvatarPartSets.xml',
+  'partsets.xml',
+  'draworder.xml',
+  'effectmap.xml',
 ];
 /** Folders holding libraries (both layouts). */
 const LIBRARY_FOLDERS = [['bundled', 'figure'], ['bundled', 'effect'], ['gordon'], ['figure']];
 
 /** Reads the avatar sources of a hotel folder; a folder that is neither layout, or unreadable gamedata, throws. */
-export async function readAvatarSources(assetsDir: string, opts: ReadAvatarSourcesOptions = {}): Promise<AvatarSources> {
+export async function readAvatarSources(
+  assetsDir: string,
+  opts: ReadAvatarSourcesOptions = {},
+): Promise<AvatarSources> {
   const gamedata = join(assetsDir, 'gamedata');
   if (existsSync(join(gamedata, 'FigureData.json'))) return readNitroSources(assetsDir, opts);
   if (existsSync(join(gamedata, 'figuredata.xml'))) return readFlashSources(assetsDir);
-  throw new Error(`${assetsDir} has neither gamedata/FigureData.json (Nitro layout) nor gamedata/figuredata.xml (Flash layout)`);
+  throw new Error(
+    `${assetsDir} has neither gamedata/FigureData.json (Nitro layout) nor gamedata/figuredata.xml (Flash layout)`,
+  );
 }
 
 /**
@@ -153,7 +180,9 @@ const plainFile = ({ name, file, digest }: LibraryFile): LibraryFile => ({ name,
 /** Flash layout: XML gamedata (with the hotel's own geometry, animations, part sets, draw order when present) + figure SWFs. */
 async function readFlashSources(assetsDir: string): Promise<AvatarSources> {
   const src = await readFlashAvatarSources(assetsDir);
-  const figures = await scanLibraries(assetsDir, 'figure', [...src.libraries], (bytes, file) => checkFigureSwf(bytes, file));
+  const figures = await scanLibraries(assetsDir, 'figure', [...src.libraries], (bytes, file) =>
+    checkFigureSwf(bytes, file),
+  );
   const effects = await readFlashEffects(assetsDir);
   return {
     layout: 'flash',
@@ -177,13 +206,20 @@ async function readFlashSources(assetsDir: string): Promise<AvatarSources> {
  * SWFs are read at load for their animation documents (bitmaps are not decoded); sprites on first use.
  * An unreadable SWF is left out (its effect draws nothing) and reported.
  */
-async function readFlashEffects(assetsDir: string): Promise<{ sources?: EffectSources; problems: LibraryProblem[] } | undefined> {
+async function readFlashEffects(
+  assetsDir: string,
+): Promise<{ sources?: EffectSources; problems: LibraryProblem[] } | undefined> {
   const mapFile = join(assetsDir, 'gamedata', 'effectmap.xml');
   if (!existsSync(mapFile)) return undefined;
   const map = parseEffectMapXml((await readAssetFile(mapFile, assetsDir)).toString('utf8'), mapFile);
-  const swfs = await findEffectSwfs(assetsDir, map.effects.map((e) => e.lib));
+  const swfs = await findEffectSwfs(
+    assetsDir,
+    map.effects.map((e) => e.lib),
+  );
   if (swfs.size === 0) return undefined;
-  const { read, problems } = await scanLibraries(assetsDir, 'effect', [...swfs], (bytes, file) => readEffectHeader(bytes, file));
+  const { read, problems } = await scanLibraries(assetsDir, 'effect', [...swfs], (bytes, file) =>
+    readEffectHeader(bytes, file),
+  );
   return { sources: effectSources(map, read), problems };
 }
 
@@ -208,7 +244,9 @@ async function readNitroSources(assetsDir: string, opts: ReadAvatarSourcesOption
   const [figureData, figureMap, actions, files] = await Promise.all([
     readJson<FigureDataDoc>(join(gamedata, 'FigureData.json'), assetsDir),
     readJson<FigureMapDoc>(join(gamedata, 'FigureMap.json'), assetsDir),
-    existsSync(join(gamedata, 'HabboAvatarActions.json')) ? readJson<AvatarActionsDoc>(join(gamedata, 'HabboAvatarActions.json'), assetsDir) : Promise.resolve({ actions: [] }),
+    existsSync(join(gamedata, 'HabboAvatarActions.json'))
+      ? readJson<AvatarActionsDoc>(join(gamedata, 'HabboAvatarActions.json'), assetsDir)
+      : Promise.resolve({ actions: [] }),
     readdir(figureDir).catch(() => [] as string[]),
   ]);
   if (!figureData || !Array.isArray(figureData.setTypes)) throw new Error('FigureData.json has no setTypes');
@@ -216,10 +254,15 @@ async function readNitroSources(assetsDir: string, opts: ReadAvatarSourcesOption
   const names = files.filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -'.nitro'.length));
   // A folder converted from a Flash hotel carries that hotel's own avatar documents along.
   const flash = await readFlashAvatarData(assetsDir);
-  const figures = await scanLibraries(assetsDir, 'figure', names.map((n) => [n, join(figureDir, `${n}.nitro`)]), async (bytes, file, name) => {
-    const assetNames = readAssetNames(bytes, file);
-    opts.onAssetNames?.(name, assetNames);
-  });
+  const figures = await scanLibraries(
+    assetsDir,
+    'figure',
+    names.map((n) => [n, join(figureDir, `${n}.nitro`)]),
+    async (bytes, file, name) => {
+      const assetNames = readAssetNames(bytes, file);
+      opts.onAssetNames?.(name, assetNames);
+    },
+  );
   const effects = await readNitroEffects(assetsDir);
   return {
     layout: 'nitro',
@@ -244,27 +287,40 @@ async function readNitroSources(assetsDir: string, opts: ReadAvatarSourcesOption
  * JSON documents are read here; sprites are read on first use. A library whose JSON does not read is left
  * out (its effect then draws nothing, as in a client that cannot download it) and reported.
  */
-async function readNitroEffects(assetsDir: string): Promise<{ sources?: EffectSources; problems: LibraryProblem[] } | undefined> {
+async function readNitroEffects(
+  assetsDir: string,
+): Promise<{ sources?: EffectSources; problems: LibraryProblem[] } | undefined> {
   const mapFile = join(assetsDir, 'gamedata', 'EffectMap.json');
   const effectDir = join(assetsDir, 'bundled', 'effect');
   if (!existsSync(mapFile) || !existsSync(effectDir)) return undefined;
   const map = await readJson<EffectMapDoc>(mapFile, assetsDir);
   if (!map || !Array.isArray(map.effects)) throw new Error('EffectMap.json has no effects list');
-  const present = new Set((await readdir(effectDir)).filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -'.nitro'.length)));
+  const present = new Set(
+    (await readdir(effectDir)).filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -'.nitro'.length)),
+  );
   const wanted = [...new Set(map.effects.map((e) => String(e?.lib ?? '')).filter((l) => present.has(l)))];
-  const { read, problems } = await scanLibraries(assetsDir, 'effect', wanted.map((l) => [l, join(effectDir, `${l}.nitro`)]), async (bytes, file) => {
-    const [member, json] = [...readNitroBundle(bytes, file, (n) => n.endsWith('.json')).entries()][0] ?? [];
-    if (!json) throw new Error(`nitro bundle ${file}: no .json document inside`);
-    let doc: { animations?: Record<string, EffectAnimationJson>; assets?: object; aliases?: object };
-    try {
-      doc = JSON.parse(json.toString('utf8')) as typeof doc;
-    } catch (e) {
-      throw new Error(`nitro bundle ${file}: its JSON document is not valid: ${message(e)}`);
-    }
-    checkAssetCount(doc, file, member!);
-    if (!doc?.animations || typeof doc.animations !== 'object') throw new Error(`nitro bundle ${file}: its JSON document has no animations`);
-    return { animations: doc.animations, assetNames: [...Object.keys(doc.assets ?? {}), ...Object.keys(doc.aliases ?? {})] };
-  });
+  const { read, problems } = await scanLibraries(
+    assetsDir,
+    'effect',
+    wanted.map((l) => [l, join(effectDir, `${l}.nitro`)]),
+    async (bytes, file) => {
+      const [member, json] = [...readNitroBundle(bytes, file, (n) => n.endsWith('.json')).entries()][0] ?? [];
+      if (!json) throw new Error(`nitro bundle ${file}: no .json document inside`);
+      let doc: { animations?: Record<string, EffectAnimationJson>; assets?: object; aliases?: object };
+      try {
+        doc = JSON.parse(json.toString('utf8')) as typeof doc;
+      } catch (e) {
+        throw new Error(`nitro bundle ${file}: its JSON document is not valid: ${message(e)}`);
+      }
+      checkAssetCount(doc, file, member!);
+      if (!doc?.animations || typeof doc.animations !== 'object')
+        throw new Error(`nitro bundle ${file}: its JSON document has no animations`);
+      return {
+        animations: doc.animations,
+        assetNames: [...Object.keys(doc.assets ?? {}), ...Object.keys(doc.aliases ?? {})],
+      };
+    },
+  );
   return { sources: effectSources(map, read), problems };
 }
 
@@ -280,7 +336,9 @@ export function libraryLoader(
 ): (name: string) => Promise<AssetLibrary> {
   const byName = new Map(libraries.map((l) => [l.name, l]));
   // A library refused when the folder was read is not read again (a bomb would cost its budget per render).
-  const refused = new Map(problems.filter((p) => p.kind === kind && p.digest !== '').map((p) => [`${p.library}\0${p.digest}`, p.error]));
+  const refused = new Map(
+    problems.filter((p) => p.kind === kind && p.digest !== '').map((p) => [`${p.library}\0${p.digest}`, p.error]),
+  );
   return async (name) => {
     const lib = byName.get(name);
     if (!lib) throw new Error(`no ${kind} library ${name}`);
@@ -293,7 +351,8 @@ export function libraryLoader(
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new LibraryChangedError(name, lib.file, 'it is gone');
       throw e;
     }
-    if (lib.digest !== '' && sha256Hex(bytes) !== lib.digest) throw new LibraryChangedError(name, lib.file, 'other bytes');
+    if (lib.digest !== '' && sha256Hex(bytes) !== lib.digest)
+      throw new LibraryChangedError(name, lib.file, 'other bytes');
     if (layout === 'nitro') return readAssetLibrary(bytes, lib.file);
     return kind === 'figure' ? readFigureSwf(bytes, lib.file) : (await readEffectSwf(bytes, lib.file)).library;
   };

@@ -73,7 +73,8 @@ async function partFiles(dir: string): Promise<string[]> {
     if (!PART_FILE.test(name)) continue;
     const key = partTextureName(name);
     const had = byName.get(key);
-    if (had === undefined || (had.toLowerCase().endsWith('.gif') && name.toLowerCase().endsWith('.png'))) byName.set(key, name);
+    if (had === undefined || (had.toLowerCase().endsWith('.gif') && name.toLowerCase().endsWith('.png')))
+      byName.set(key, name);
   }
   return [...byName.values()].map((n) => join(dir, n));
 }
@@ -98,7 +99,9 @@ function librarySource(file: string): PartSource {
 }
 
 /** The `badgepart_*` images of a folder by texture name, the files read, and those that did not decode. */
-export async function readBadgePartFolder(dir: string): Promise<{ images: Map<string, RgbaImage>; files: [string, Buffer][]; unreadable: string[] }> {
+export async function readBadgePartFolder(
+  dir: string,
+): Promise<{ images: Map<string, RgbaImage>; files: [string, Buffer][]; unreadable: string[] }> {
   const images = new Map<string, RgbaImage>();
   const files: [string, Buffer][] = [];
   const unreadable: string[] = [];
@@ -133,7 +136,10 @@ function folderSource(dir: string): PartSource {
 export async function readBadgeSources(assetsDir: string, opts: BadgeSourceOptions = {}): Promise<BadgeSourcesResult> {
   const elementsFile = await findElementsFile(assetsDir, opts);
   if (elementsFile === undefined) {
-    return { ok: false, reason: `no badge element table: looked for ${DEFAULT_ELEMENT_FILES.map((f) => join(assetsDir, f)).join(' and ')}; export the emulator's guilds_elements table there or name it with --badge-elements` };
+    return {
+      ok: false,
+      reason: `no badge element table: looked for ${DEFAULT_ELEMENT_FILES.map((f) => join(assetsDir, f)).join(' and ')}; export the emulator's guilds_elements table there or name it with --badge-elements`,
+    };
   }
   let tableBytes: Buffer;
   try {
@@ -149,12 +155,16 @@ export async function readBadgeSources(assetsDir: string, opts: BadgeSourceOptio
     return { ok: false, reason: (e as Error).message };
   }
   if (elements.bases.size + elements.symbols.size === 0) {
-    return { ok: false, reason: `the badge element table ${elementsFile} has no base or symbol rows (${elements.rows} rows read${elements.skipped.length ? `, ${elements.skipped.length} skipped: ${elements.skipped[0]}` : ''})` };
+    return {
+      ok: false,
+      reason: `the badge element table ${elementsFile} has no base or symbol rows (${elements.rows} rows read${elements.skipped.length ? `, ${elements.skipped.length} skipped: ${elements.skipped[0]}` : ''})`,
+    };
   }
 
   const sources: PartSource[] = [];
   if (opts.partsDir !== undefined) {
-    if (!(await isDir(opts.partsDir))) return { ok: false, reason: `the badge parts folder ${opts.partsDir} does not exist` };
+    if (!(await isDir(opts.partsDir)))
+      return { ok: false, reason: `the badge parts folder ${opts.partsDir} does not exist` };
     const lib = join(opts.partsDir, basename(NITRO_PARTS_PATH));
     if (await isFile(lib)) sources.push(librarySource(lib));
     sources.push(folderSource(opts.partsDir));
@@ -184,11 +194,22 @@ export async function readBadgeSources(assetsDir: string, opts: BadgeSourceOptio
   }
   if (images.size === 0) {
     const looked = [opts.partsDir, nitro, join(assetsDir, FLASH_PARTS_DIR)].filter((p) => p !== undefined).join(', ');
-    return { ok: false, reason: `no badge part images${unreadable.length ? ` that can be read (${unreadable[0]})` : ''}: looked in ${looked}` };
+    return {
+      ok: false,
+      reason: `no badge part images${unreadable.length ? ` that can be read (${unreadable[0]})` : ''}: looked in ${looked}`,
+    };
   }
   return {
     ok: true,
-    sources: { elements, elementsFile, images, origins, files: read.map(([f]) => f), unreadable, identity: identityOf(tableBytes, ranked) },
+    sources: {
+      elements,
+      elementsFile,
+      images,
+      origins,
+      files: read.map(([f]) => f),
+      unreadable,
+      identity: identityOf(tableBytes, ranked),
+    },
   };
 }
 

@@ -37,7 +37,9 @@ export async function checkInsideFolder(file: string, root: string): Promise<voi
   if (followOutsideLinks) return;
   const [real, realRoot] = await Promise.all([realpath(file), realpath(root)]);
   if (real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) return;
-  throw new Error(`${file} is a symbolic link to ${real}, outside the folder ${resolve(root)}: refused; ${FOLLOW_SYMLINKS_SETTING} follows such links`);
+  throw new Error(
+    `${file} is a symbolic link to ${real}, outside the folder ${resolve(root)}: refused; ${FOLLOW_SYMLINKS_SETTING} follows such links`,
+  );
 }
 
 /**
@@ -53,10 +55,16 @@ export async function readAssetFile(file: string, root: string): Promise<Buffer>
 }
 
 export async function isDir(p: string): Promise<boolean> {
-  return stat(p).then((s) => s.isDirectory(), () => false);
+  return stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 export async function isFile(p: string): Promise<boolean> {
-  return stat(p).then((s) => s.isFile(), () => false);
+  return stat(p).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 /** `*.swf` files of a folder (symlinks followed), sorted. */

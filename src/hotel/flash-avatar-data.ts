@@ -1,7 +1,12 @@
 // `gamedata/FlashAvatarData.json`: the avatar documents of a Flash hotel that the Nitro layout has no
 // place for. The converter writes it into the folder it converts to; reading a Nitro folder picks it up.
 import { join } from 'node:path';
-import type { AnimationSetXml, AvatarGeometryXml, DrawOrderXml, PartSetsXml } from '../formats/gamedata/avatar-xml-types.js';
+import {
+  type AnimationSetXml,
+  type AvatarGeometryXml,
+  type DrawOrderXml,
+  type PartSetsXml,
+} from '../formats/gamedata/avatar-xml-types.js';
 import { isFile, readAssetFile } from './files.js';
 import { type FlashAvatarSources } from './flash.js';
 
@@ -24,7 +29,10 @@ export interface FlashAvatarData {
 export const FLASH_AVATAR_DATA_FILE = 'FlashAvatarData.json';
 
 export function flashAvatarData(src: FlashAvatarSources): FlashAvatarData {
-  const data: FlashAvatarData = { format: 1, smallSprites: [...src.libraries.keys()].some((n) => n.toLowerCase().startsWith('hh_human_50_')) };
+  const data: FlashAvatarData = {
+    format: 1,
+    smallSprites: [...src.libraries.keys()].some((n) => n.toLowerCase().startsWith('hh_human_50_')),
+  };
   if (src.geometry) data.geometry = src.geometry;
   if (src.partSets) data.partSets = src.partSets;
   if (src.animations) data.animations = src.animations;
@@ -42,7 +50,8 @@ export async function readFlashAvatarData(assetsDir: string): Promise<FlashAvata
   } catch (e) {
     throw new Error(`${file} is not valid JSON: ${(e as Error).message}`);
   }
-  if (!doc || typeof doc !== 'object' || (doc as { format?: unknown }).format !== 1) throw new Error(`${file} is not a format-1 FlashAvatarData document`);
+  if (!doc || typeof doc !== 'object' || (doc as { format?: unknown }).format !== 1)
+    throw new Error(`${file} is not a format-1 FlashAvatarData document`);
   const d = doc as FlashAvatarData;
   return { ...d, smallSprites: d.smallSprites === true };
 }

@@ -5,8 +5,13 @@ import { readFile, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type AssetLibrary } from '../formats/asset-library.js';
 import { readFigureSwf } from '../formats/flash/figure-library.js';
-import { parseAnimationXml, parseDrawOrderXml, parseGeometryXml, parsePartSetsXml } from '../formats/gamedata/avatar-xml.js';
-import type { AvatarDocuments, FigureMapDoc } from '../formats/gamedata/figure-types.js';
+import {
+  parseAnimationXml,
+  parseDrawOrderXml,
+  parseGeometryXml,
+  parsePartSetsXml,
+} from '../formats/gamedata/avatar-xml.js';
+import { type AvatarDocuments, type FigureMapDoc } from '../formats/gamedata/figure-types.js';
 import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../formats/gamedata/figure-xml.js';
 import { isDir, isFile, listSwfs, readAssetFile } from './files.js';
 
@@ -29,7 +34,9 @@ export async function findFigureFolderSwfs(root: string): Promise<string[]> {
  * folder (pets, effects) are not. Without a figuremap every SWF there counts.
  */
 export function isFigureLibrary(file: string, mapped: Set<string> | undefined): boolean {
-  const name = basename(file).replace(/\.swf$/i, '').toLowerCase();
+  const name = basename(file)
+    .replace(/\.swf$/i, '')
+    .toLowerCase();
   return name.startsWith('hh_human_') || mapped === undefined || mapped.has(name);
 }
 
@@ -48,7 +55,10 @@ export async function findFigureLibraries(root: string, figureMap?: FigureMapDoc
  * Furni SWFs by classname for the converter: `hof_furni/<cn>.swf` and `hof_furni/<revision>/<cn>.swf`.
  * When several revisions exist, the furnidata revision wins, else the highest revision folder.
  */
-export async function findFurniSwfs(root: string, revisions: Map<string, number>): Promise<{ chosen: Map<string, string>; superseded: string[] }> {
+export async function findFurniSwfs(
+  root: string,
+  revisions: Map<string, number>,
+): Promise<{ chosen: Map<string, string>; superseded: string[] }> {
   const dir = join(root, 'hof_furni');
   const candidates = new Map<string, { path: string; revision: number }[]>();
   const add = (path: string, revision: number) => {
@@ -60,7 +70,8 @@ export async function findFurniSwfs(root: string, revisions: Map<string, number>
   for (const p of await listSwfs(dir)) add(p, -1);
   if (await isDir(dir)) {
     for (const name of (await readdir(dir)).sort()) {
-      if (/^\d+$/.test(name) && (await isDir(join(dir, name)))) for (const p of await listSwfs(join(dir, name))) add(p, Number(name));
+      if (/^\d+$/.test(name) && (await isDir(join(dir, name))))
+        for (const p of await listSwfs(join(dir, name))) add(p, Number(name));
     }
   }
   const chosen = new Map<string, string>();
@@ -80,7 +91,11 @@ export interface FlashAvatarSources extends AvatarDocuments {
   libraries: Map<string, string>;
 }
 
-async function optional<T>(dir: string, names: string[], parse: (text: string, file: string) => T): Promise<T | undefined> {
+async function optional<T>(
+  dir: string,
+  names: string[],
+  parse: (text: string, file: string) => T,
+): Promise<T | undefined> {
   for (const n of names) {
     const p = join(dir, n);
     // The gamedata folder's own documents: links out of the hotel folder (its parent) are refused.
@@ -120,7 +135,11 @@ export async function findEffectSwfs(root: string, libs: Iterable<string>): Prom
   const wanted = new Map([...libs].map((l) => [l.toLowerCase(), l]));
   const out = new Map<string, string>();
   for (const p of await findFigureFolderSwfs(root)) {
-    const lib = wanted.get(basename(p).replace(/\.swf$/i, '').toLowerCase());
+    const lib = wanted.get(
+      basename(p)
+        .replace(/\.swf$/i, '')
+        .toLowerCase(),
+    );
     if (lib !== undefined && !out.has(lib)) out.set(lib, p);
   }
   return out;

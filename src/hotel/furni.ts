@@ -37,14 +37,17 @@ export class LayoutError extends Error {
   }
 }
 
-const formatOf = (file: string): 'json' | 'xml' | 'txt' => (file.toLowerCase().endsWith('.xml') ? 'xml' : file.toLowerCase().endsWith('.txt') ? 'txt' : 'json');
+const formatOf = (file: string): 'json' | 'xml' | 'txt' =>
+  file.toLowerCase().endsWith('.xml') ? 'xml' : file.toLowerCase().endsWith('.txt') ? 'txt' : 'json';
 
 export async function detectLayout(assetsDir: string, o: LayoutOverrides = {}): Promise<AssetLayout> {
   const root = resolve(assetsDir);
   if (!(await isDir(root))) throw new LayoutError(`the assets folder ${assetsDir} does not exist`);
   // A file or folder named explicitly is named back when it is missing (not the layout's default path).
-  if (o.furnidata !== undefined && !(await isFile(resolve(o.furnidata)))) throw new LayoutError(`the furnidata file ${o.furnidata} does not exist`);
-  if (o.furniDir !== undefined && !(await isDir(resolve(o.furniDir)))) throw new LayoutError(`the furni folder ${o.furniDir} does not exist`);
+  if (o.furnidata !== undefined && !(await isFile(resolve(o.furnidata))))
+    throw new LayoutError(`the furnidata file ${o.furnidata} does not exist`);
+  if (o.furniDir !== undefined && !(await isDir(resolve(o.furniDir))))
+    throw new LayoutError(`the furni folder ${o.furniDir} does not exist`);
   const nitroDir = o.furniDir ? resolve(o.furniDir) : join(root, 'bundled', 'furniture');
   const flashDir = o.furniDir ? resolve(o.furniDir) : join(root, 'hof_furni');
   const nitroData = join(root, 'gamedata', 'FurnitureData.json');
@@ -56,14 +59,24 @@ export async function detectLayout(assetsDir: string, o: LayoutOverrides = {}): 
     if (names.some((n) => n.endsWith('.nitro'))) kind = 'nitro';
   }
   if (!kind && (await isDir(flashDir))) kind = 'flash';
-  if (!kind) throw new LayoutError(`no furni assets found under ${root}: expected bundled/furniture/*.nitro (Nitro) or hof_furni/*.swf (Flash)${o.furniDir ? ` or files in ${o.furniDir}` : ''}`);
+  if (!kind)
+    throw new LayoutError(
+      `no furni assets found under ${root}: expected bundled/furniture/*.nitro (Nitro) or hof_furni/*.swf (Flash)${o.furniDir ? ` or files in ${o.furniDir}` : ''}`,
+    );
 
   let furnidataFile = o.furnidata ? resolve(o.furnidata) : undefined;
   if (!furnidataFile) {
     const candidates = kind === 'nitro' ? [nitroData, ...flashData] : [...flashData, nitroData];
-    for (const c of candidates) if (await isFile(c)) { furnidataFile = c; break; }
+    for (const c of candidates)
+      if (await isFile(c)) {
+        furnidataFile = c;
+        break;
+      }
   }
-  if (!furnidataFile || !(await isFile(furnidataFile))) throw new LayoutError(`no furnidata found: expected ${kind === 'nitro' ? nitroData : flashData.join(' or ')} (or pass --furnidata FILE)`);
+  if (!furnidataFile || !(await isFile(furnidataFile)))
+    throw new LayoutError(
+      `no furnidata found: expected ${kind === 'nitro' ? nitroData : flashData.join(' or ')} (or pass --furnidata FILE)`,
+    );
 
   const dir = kind === 'nitro' ? nitroDir : flashDir;
   const ext = kind === 'nitro' ? '.nitro' : '.swf';
@@ -71,13 +84,16 @@ export async function detectLayout(assetsDir: string, o: LayoutOverrides = {}): 
   const byRevision = new Map<string, string>();
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     // Links are listed too: the build refuses those that lead out of the folder, by name, rather than skip them unsaid.
-    if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(ext)) flat.set(entry.name.slice(0, -ext.length), join(dir, entry.name));
+    if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(ext))
+      flat.set(entry.name.slice(0, -ext.length), join(dir, entry.name));
     else if (entry.isDirectory() && kind === 'flash' && /^\d+$/.test(entry.name)) {
-      for (const f of await readdir(join(dir, entry.name))) if (f.endsWith(ext)) byRevision.set(`${entry.name}/${f.slice(0, -ext.length)}`, join(dir, entry.name, f));
+      for (const f of await readdir(join(dir, entry.name)))
+        if (f.endsWith(ext)) byRevision.set(`${entry.name}/${f.slice(0, -ext.length)}`, join(dir, entry.name, f));
     }
   }
   const anyRevision = new Map<string, string>();
-  for (const [k, p] of [...byRevision.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) anyRevision.set(k.slice(k.indexOf('/') + 1), p);
+  for (const [k, p] of [...byRevision.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    anyRevision.set(k.slice(k.indexOf('/') + 1), p);
   return {
     kind,
     furnidataFile,
@@ -93,10 +109,16 @@ export async function detectLayout(assetsDir: string, o: LayoutOverrides = {}): 
  * furni spritesheet is one large PNG per item: libvips decodes it at about half the CPU of pngjs.
  */
 export function furniLibraryLoader(kind: LayoutKind): (bytes: Uint8Array, file: string) => Promise<AssetLibrary> {
-  return kind === 'nitro' ? (bytes, file) => readAssetLibrary(bytes, file, { nativeDecode: true }) : (bytes, file) => readFurniSwf(bytes, file, { keepAllSizes: true });
+  return kind === 'nitro'
+    ? (bytes, file) => readAssetLibrary(bytes, file, { nativeDecode: true })
+    : (bytes, file) => readFurniSwf(bytes, file, { keepAllSizes: true });
 }
 
 /** Furnidata rows plus the legacy rows that could not be read (reported, not fatal). */
-export async function readFurnidata(bytes: Uint8Array, file: string, format: 'json' | 'xml' | 'txt'): Promise<{ data: FurnitureData; problems: { line: number; reason: string; excerpt: string }[] }> {
+export async function readFurnidata(
+  bytes: Uint8Array,
+  file: string,
+  format: 'json' | 'xml' | 'txt',
+): Promise<{ data: FurnitureData; problems: { line: number; reason: string; excerpt: string }[] }> {
   return readFurnidataAny(bytes, file, format);
 }

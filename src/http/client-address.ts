@@ -20,7 +20,11 @@ export function rawHeader(rawHeaders: string[], lowerName: string): string | und
  * The client: with `trustProxy`, the first entry of `forwardedFor` (the X-Forwarded-For value) when it
  * has one; else the socket's address ("" when the socket is already gone).
  */
-export function clientAddress(forwardedFor: string | undefined, remoteAddress: string | undefined, trustProxy: boolean): string {
+export function clientAddress(
+  forwardedFor: string | undefined,
+  remoteAddress: string | undefined,
+  trustProxy: boolean,
+): string {
   if (trustProxy && forwardedFor !== undefined) {
     const comma = forwardedFor.indexOf(',');
     const first = (comma < 0 ? forwardedFor : forwardedFor.slice(0, comma)).trim();

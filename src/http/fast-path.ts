@@ -7,8 +7,8 @@
 // — with every byte not yet answered — is handed to Node's http server, which owns it from then on.
 // The furni service answers its asset paths here (furni/fast-answer.ts), the avatar service its image
 // paths (avatar/fast-answer.ts).
-import type { Server } from 'node:http';
-import type { Socket } from 'node:net';
+import { type Server } from 'node:http';
+import { type Socket } from 'node:net';
 import { clientAddress } from './client-address.js';
 import { type RequestDone } from './request-log.js';
 import { INCOMPLETE, NOT_SIMPLE, scanRequestHead, type SimpleRequest } from './request-head.js';
@@ -223,17 +223,19 @@ class FastConnection {
       }
       if (answer instanceof Promise) {
         this.busy = true;
-        void answer.catch((err: unknown) => this.failed(err, req.target, reqId)).then((a) => {
-          this.busy = false;
-          if (this.socket.destroyed) return;
-          if (this.pausedForBusy) {
-            this.pausedForBusy = false;
-            this.socket.resume();
-          }
-          this.respond(req, a, started, reqId, client);
-          this.process();
-          if (this.ended && !this.busy && !this.waitingDrain) this.finishAfterEnd();
-        });
+        void answer
+          .catch((err: unknown) => this.failed(err, req.target, reqId))
+          .then((a) => {
+            this.busy = false;
+            if (this.socket.destroyed) return;
+            if (this.pausedForBusy) {
+              this.pausedForBusy = false;
+              this.socket.resume();
+            }
+            this.respond(req, a, started, reqId, client);
+            this.process();
+            if (this.ended && !this.busy && !this.waitingDrain) this.finishAfterEnd();
+          });
         return;
       }
       this.respond(req, answer, started, reqId, client);

@@ -31,7 +31,11 @@ export type HealthBody = {
   checks: Record<string, HealthCheck>;
 } & Record<string, unknown>;
 
-export function healthBody(id: HealthIdentity, checks: Record<string, HealthCheck>, sections: Record<string, unknown> = {}): HealthBody {
+export function healthBody(
+  id: HealthIdentity,
+  checks: Record<string, HealthCheck>,
+  sections: Record<string, unknown> = {},
+): HealthBody {
   return {
     status: Object.values(checks).every((c) => c.ok) ? 'ok' : 'fail',
     service: id.service,

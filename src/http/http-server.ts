@@ -1,10 +1,10 @@
 // Node http server behaviour both services share, at the edges of the protocol Fastify never sees:
 // a request whose client half-closes (FIN) right after sending it is still answered, and CONNECT is
 // answered 405 like every other method the services do not serve, instead of the connection dropping.
-import type { IncomingMessage, Server } from 'node:http';
+import { type IncomingMessage, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
-import type { Duplex } from 'node:stream';
+import { type Duplex } from 'node:stream';
 
 export interface HttpEdgeOptions {
   /** The Allow header of the 405 (the methods the service serves). */

@@ -4,7 +4,6 @@
 import { LRUCache } from 'lru-cache';
 import { sha256Hex } from '../util/hash.js';
 
-
 export interface ClientRateOptions {
   /** Sustained uncached renders per second per client; 0 disables the limit. */
   perSecond: number;
@@ -27,8 +26,15 @@ const MAX_CLIENT_ID = 64;
 export class ClientRateLimiter {
   private readonly buckets: LRUCache<string, Bucket>;
 
-  constructor(private readonly opts: ClientRateOptions, private readonly now: () => number = Date.now, maxBytes = CLIENT_BUCKET_BYTES) {
-    this.buckets = new LRUCache<string, Bucket>({ maxSize: maxBytes, sizeCalculation: (_b, id) => id.length * 2 + BUCKET_OVERHEAD });
+  constructor(
+    private readonly opts: ClientRateOptions,
+    private readonly now: () => number = Date.now,
+    maxBytes = CLIENT_BUCKET_BYTES,
+  ) {
+    this.buckets = new LRUCache<string, Bucket>({
+      maxSize: maxBytes,
+      sizeCalculation: (_b, id) => id.length * 2 + BUCKET_OVERHEAD,
+    });
   }
 
   /** Takes one token for the client; false when the client is over its rate. */
@@ -60,7 +66,10 @@ export class RenderBudget {
   private windowStart = 0;
   private used = 0;
 
-  constructor(private readonly opts: RenderBudgetOptions, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly opts: RenderBudgetOptions,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   take(): boolean {
     if (this.opts.renders <= 0) return true;

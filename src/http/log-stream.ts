@@ -28,7 +28,9 @@ export function bufferedLineStream(fd: number = 1, maxBuffered = 16 * 1024): Lin
 
   const take = () => {
     if (dropped > 0) {
-      pending.push(JSON.stringify({ level: 40, time: Date.now(), dropped, msg: 'log lines dropped: destination too slow' }) + '\n');
+      pending.push(
+        JSON.stringify({ level: 40, time: Date.now(), dropped, msg: 'log lines dropped: destination too slow' }) + '\n',
+      );
       dropped = 0;
     }
     return pending.join('');

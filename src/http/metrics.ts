@@ -18,7 +18,9 @@ export const METRIC_PREFIX = 'hotel_imager_';
  * Request latency buckets, seconds: from a cached answer (tens of µs) through renders (ms) to a user
  * lookup at its timeout (1.5 s) and a render at its limit (20 s).
  */
-export const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+export const LATENCY_BUCKETS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+];
 
 let processRegistry: Registry | undefined;
 

@@ -166,7 +166,8 @@ export function scanRequestHead(buf: Buffer): ScannedRequest | typeof INCOMPLETE
         }
         break;
       case 14:
-        if (nameIs(buf, nameStart, nameLen, CONTENT_LENGTH) && trimmed(buf, valueStart, valueEnd) !== '0') return NOT_SIMPLE;
+        if (nameIs(buf, nameStart, nameLen, CONTENT_LENGTH) && trimmed(buf, valueStart, valueEnd) !== '0')
+          return NOT_SIMPLE;
         break;
       case 17:
         if (nameIs(buf, nameStart, nameLen, TRANSFER_ENCODING)) return NOT_SIMPLE;
@@ -198,5 +199,11 @@ function trimmed(buf: Buffer, start: number, end: number): string {
 export function parseSimpleHead(head: string): SimpleRequest | undefined {
   const r = scanRequestHead(Buffer.from(`${head}\r\n\r\n`, 'latin1'));
   if (typeof r === 'number') return undefined;
-  return { method: r.method, target: r.target, ifNoneMatch: r.ifNoneMatch, forwardedFor: r.forwardedFor, close: r.close };
+  return {
+    method: r.method,
+    target: r.target,
+    ifNoneMatch: r.ifNoneMatch,
+    forwardedFor: r.forwardedFor,
+    close: r.close,
+  };
 }

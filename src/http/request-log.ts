@@ -3,7 +3,13 @@
 // cache tier that answered (null where none did), and the client address (from X-Forwarded-For only
 // behind --trust-proxy, cut at LOG_CLIENT_MAX).
 import { hostname } from 'node:os';
-import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -114,14 +120,21 @@ export type RequestDone = (
   client: string,
 ) => void;
 
-const LEVEL_VALUES: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+const LEVEL_VALUES: Record<LogLevel, number> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: Infinity,
+};
 
 /** The request ids of one service (`req-1`, `req-2`, … in base 36), shared by Fastify and its raw paths. */
 export function requestIdCounter(): () => string {
   let requests = 0;
   return () => `req-${(++requests).toString(36)}`;
 }
-
 
 /**
  * Writes one request line: `target` is the raw request target (path and query are taken from it and
@@ -145,7 +158,10 @@ export type RequestLineWriter = (
  * a fraction of its cost (a generic serialiser is several microseconds a line, a real share of a static
  * file request). Undefined when the level leaves request lines out.
  */
-export function requestLineWriter(stream: { write(line: string): unknown }, level: LogLevel): RequestLineWriter | undefined {
+export function requestLineWriter(
+  stream: { write(line: string): unknown },
+  level: LogLevel,
+): RequestLineWriter | undefined {
   if (LEVEL_VALUES[level] > LEVEL_VALUES.info) return undefined;
   const origin = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
   return (reqId, method, target, status, bytes, ms, cache, client) => {

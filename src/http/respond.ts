@@ -23,10 +23,18 @@ export const INTERNAL_ERROR_TEXT = 'internal error\n';
 /** So page scripts can read the frame count and cache facts of a cross-origin image response. */
 export const IMAGE_EXPOSE = 'etag, x-imager-frames, x-imager-fallback, x-imager-cache';
 /** The preflight of the image paths: conditional requests only, and the image's facts readable by scripts. */
-export const IMAGE_PREFLIGHT: PreflightOptions = { allow: IMAGE_ALLOW, defaultHeaders: 'if-none-match', expose: IMAGE_EXPOSE };
+export const IMAGE_PREFLIGHT: PreflightOptions = {
+  allow: IMAGE_ALLOW,
+  defaultHeaders: 'if-none-match',
+  expose: IMAGE_EXPOSE,
+};
 
 /** The headers of a plain-text answer (400, 302, 404, 405, 500). */
-export function textHeaders(text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): Record<string, string> {
+export function textHeaders(
+  text: string,
+  extra: Record<string, string> = {},
+  cacheControl = 'no-store',
+): Record<string, string> {
   return {
     ...extra,
     'access-control-allow-origin': '*',
@@ -36,7 +44,12 @@ export function textHeaders(text: string, extra: Record<string, string> = {}, ca
   };
 }
 
-export function textResponse(status: number, text: string, extra: Record<string, string> = {}, cacheControl = 'no-store'): HttpResponse {
+export function textResponse(
+  status: number,
+  text: string,
+  extra: Record<string, string> = {},
+  cacheControl = 'no-store',
+): HttpResponse {
   return { status, headers: textHeaders(text, extra, cacheControl), body: text };
 }
 
@@ -56,7 +69,10 @@ export function htmlResponse(status: number, html: string): HttpResponse {
 
 /** Everything that came from a request is escaped before it goes into a page. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 /** A rendered image as the caches keep it: its bytes, type, strong ETag and frame count. */
@@ -76,7 +92,12 @@ export function notModified(ifNoneMatch: string | undefined, etag: string): bool
  * An image answer: 200 with its type and length, or 304 without them when `ifNoneMatch` names its ETag.
  * `source` is the cache tier it came from (`x-imager-cache`).
  */
-export function imageResponse(image: ImageEntity, cacheControl: string, source: string, ifNoneMatch: string | undefined): HttpResponse {
+export function imageResponse(
+  image: ImageEntity,
+  cacheControl: string,
+  source: string,
+  ifNoneMatch: string | undefined,
+): HttpResponse {
   const unchanged = notModified(ifNoneMatch, image.etag);
   const headers: Record<string, string> = {
     'access-control-allow-origin': '*',
@@ -102,7 +123,8 @@ export function methodNotAllowed(allow: string): HttpResponse {
   return textResponse(405, METHOD_NOT_ALLOWED_TEXT, { allow });
 }
 
-const bodyBytes = (body: Buffer | string | undefined): number => (body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+const bodyBytes = (body: Buffer | string | undefined): number =>
+  body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
 
 /** Writes a response on Node's handler; returns the body bytes sent (0 for HEAD). */
 export function writeResponse(req: IncomingMessage, res: ServerResponse, r: HttpResponse): number {
@@ -142,5 +164,9 @@ export type RawRoute = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /** The client for the per-client limit and the log: the socket's address, or the first X-Forwarded-For entry behind a proxy. */
 export function clientOf(req: IncomingMessage, trustProxy: boolean): string {
-  return clientAddress(trustProxy ? rawHeader(req.rawHeaders, 'x-forwarded-for') : undefined, req.socket.remoteAddress, trustProxy);
+  return clientAddress(
+    trustProxy ? rawHeader(req.rawHeaders, 'x-forwarded-for') : undefined,
+    req.socket.remoteAddress,
+    trustProxy,
+  );
 }

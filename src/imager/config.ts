@@ -1,7 +1,16 @@
 // Avatar service settings: the defaults and the whole-configuration check. The command line reads
 // flags and environment variables (src/cli/serve-avatar.ts); every setting is in docs/avatar-service.md.
 import { availableParallelism } from 'node:os';
-import { BadValueError, milliseconds, parseSetting, port, redisUrl, url, wholeNumber, type Parser } from '../settings/values.js';
+import {
+  BadValueError,
+  milliseconds,
+  parseSetting,
+  port,
+  redisUrl,
+  url,
+  wholeNumber,
+  type Parser,
+} from '../settings/values.js';
 import { DEFAULT_DECODE_BUDGET_BYTES } from '../imaging/decode-budget.js';
 import { DEFAULT_HOST, ownAddresses } from '../http/http-server.js';
 import { type LogLevel } from '../http/request-log.js';
@@ -137,9 +146,15 @@ export function validateAvatarConfig(cfg: AvatarServiceConfig): AvatarServiceCon
   parseSetting('port', String(cfg.port), port);
   parseSetting('workers', String(cfg.workers), wholeNumber({ min: 1 }));
   if (cfg.libraryCacheBytes < cfg.workers * MiB) {
-    throw new Error(`the library cache (${cfg.libraryCacheBytes} bytes) needs at least 1 MiB per render worker (${cfg.workers} workers)`);
+    throw new Error(
+      `the library cache (${cfg.libraryCacheBytes} bytes) needs at least 1 MiB per render worker (${cfg.workers} workers)`,
+    );
   }
-  parseSetting('fallbackUrl', cfg.fallbackUrl, url(['http:', 'https:'], 'https://www.habbo.com/habbo-imaging/avatarimage'));
+  parseSetting(
+    'fallbackUrl',
+    cfg.fallbackUrl,
+    url(['http:', 'https:'], 'https://www.habbo.com/habbo-imaging/avatarimage'),
+  );
   parseSetting('userApiBase', cfg.userApiBase, url(['http:', 'https:'], 'https://www.habbo.com'));
   refuseSelfFallback(cfg);
   if (cfg.redisUrl !== undefined) parseSetting('redisUrl', cfg.redisUrl, redisUrl);

@@ -25,7 +25,8 @@ export function assembleApng(pngFrames: Uint8Array[], opts: ApngOptions = {}): B
   const delayNum = opts.delayNum ?? 1;
   const delayDen = opts.delayDen ?? 6;
   const parsed = pngFrames.map((f) => readPngChunks(f));
-  if (opts.delays && opts.delays.length !== pngFrames.length) throw new RangeError(`${pngFrames.length} frames but ${opts.delays.length} delays`);
+  if (opts.delays && opts.delays.length !== pngFrames.length)
+    throw new RangeError(`${pngFrames.length} frames but ${opts.delays.length} delays`);
   const ihdr = parsed[0]!.find((c) => c.type === 'IHDR');
   if (!ihdr) throw new Error('first frame has no IHDR');
   const width = ihdr.data.readUInt32BE(0);

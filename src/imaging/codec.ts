@@ -18,7 +18,8 @@ async function decodeWithSharp(data: Uint8Array): Promise<RgbaImage> {
   try {
     out = await sharp(data, { limitInputPixels: pixels }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   } catch (e) {
-    if (/pixel limit/i.test((e as Error).message)) throw new RangeError(overBudget('the image', `${pixels} pixels an image`));
+    if (/pixel limit/i.test((e as Error).message))
+      throw new RangeError(overBudget('the image', `${pixels} pixels an image`));
     throw e;
   }
   const { data: raw, info } = out;

@@ -36,7 +36,7 @@ export function parseInk(v: string | number | undefined): Ink {
   }
 }
 
-const div255 = (v: number) => ((v + 128 + ((v + 128) >> 8)) >> 8);
+const div255 = (v: number) => (v + 128 + ((v + 128) >> 8)) >> 8;
 
 /**
  * Draws `src` with its top-left at (dx, dy) on `dst` (clipped to the canvas).
@@ -58,7 +58,12 @@ export function drawSprite(dst: RgbaImage, src: RgbaImage, dx: number, dy: numbe
   const x1 = Math.min(dst.width, dx + src.width);
   const y1 = Math.min(dst.height, dy + src.height);
   if (x1 <= x0 || y1 <= y0) return;
-  if ((ink === 'normal' || ink === 'copy') && layerAlpha === 255 && src.data.byteOffset % 4 === 0 && dst.data.byteOffset % 4 === 0) {
+  if (
+    (ink === 'normal' || ink === 'copy') &&
+    layerAlpha === 255 &&
+    src.data.byteOffset % 4 === 0 &&
+    dst.data.byteOffset % 4 === 0
+  ) {
     drawOver(dst, src, dx, dy, x0, y0, x1, y1, !!opts.flipH, tinted ? tint : -1);
     return;
   }
@@ -142,7 +147,18 @@ export function drawSprite(dst: RgbaImage, src: RgbaImage, dx: number, dy: numbe
  * word: the same arithmetic and bytes, without the per-pixel branches on ink and alpha. An opaque or
  * onto-nothing pixel is copied whole when untinted. `tint` -1 = none.
  */
-function drawOver(dst: RgbaImage, src: RgbaImage, dx: number, dy: number, x0: number, y0: number, x1: number, y1: number, flip: boolean, tint: number): void {
+function drawOver(
+  dst: RgbaImage,
+  src: RgbaImage,
+  dx: number,
+  dy: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  flip: boolean,
+  tint: number,
+): void {
   // The Uint32 views are little-endian on every platform Node runs on: red is the low byte, alpha the top.
   const s32 = new Uint32Array(src.data.buffer, src.data.byteOffset, src.width * src.height);
   const d32 = new Uint32Array(dst.data.buffer, dst.data.byteOffset, dst.width * dst.height);
@@ -159,7 +175,13 @@ function drawOver(dst: RgbaImage, src: RgbaImage, dx: number, dy: number, x0: nu
       let v = s32[si]!;
       const sa = v >>> 24;
       if (sa === 0) continue;
-      if (tint >= 0) v = ((sa << 24) | (div255(((v >>> 16) & 0xff) * tb) << 16) | (div255(((v >>> 8) & 0xff) * tg) << 8) | div255((v & 0xff) * tr)) >>> 0;
+      if (tint >= 0)
+        v =
+          ((sa << 24) |
+            (div255(((v >>> 16) & 0xff) * tb) << 16) |
+            (div255(((v >>> 8) & 0xff) * tg) << 8) |
+            div255((v & 0xff) * tr)) >>>
+          0;
       if (sa === 255) {
         d32[di] = v;
         continue;

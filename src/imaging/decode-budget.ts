@@ -42,7 +42,8 @@ export function decodeBudget(): DecodeBudget {
 
 /** Sets this thread's byte budget (a command at start, a worker thread from what its pool passed). */
 export function setDecodeBudget(bytes: number): void {
-  if (!Number.isSafeInteger(bytes) || bytes < 1024) throw new RangeError(`decode budget must be a whole number of bytes ≥ 1024, got ${bytes}`);
+  if (!Number.isSafeInteger(bytes) || bytes < 1024)
+    throw new RangeError(`decode budget must be a whole number of bytes ≥ 1024, got ${bytes}`);
   current = budgetOf(bytes);
 }
 
@@ -61,7 +62,9 @@ export function describeBytes(n: number): string {
  * passed. Bytes and pixels follow the operator's setting; the counts are fixed (`count`), far above any real library.
  */
 export function overBudget(what: string, limit: string, count = false): string {
-  const fix = count ? 'no real asset library comes near it' : `raise ${DECODE_BUDGET_SETTING} only if the file is genuine`;
+  const fix = count
+    ? 'no real asset library comes near it'
+    : `raise ${DECODE_BUDGET_SETTING} only if the file is genuine`;
   return `${what} is over the decode budget (${limit}); refused: ${fix}`;
 }
 

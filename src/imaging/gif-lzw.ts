@@ -54,7 +54,8 @@ class BitWriter {
  * Returns the packed code stream (the caller writes minCodeSize before it and cuts it into sub-blocks).
  */
 export function lzwEncode(indexes: Uint8Array, minCodeSize: number): Uint8Array {
-  if (!Number.isInteger(minCodeSize) || minCodeSize < 2 || minCodeSize > 8) throw new RangeError(`LZW minimum code size ${minCodeSize} is not 2-8`);
+  if (!Number.isInteger(minCodeSize) || minCodeSize < 2 || minCodeSize > 8)
+    throw new RangeError(`LZW minimum code size ${minCodeSize} is not 2-8`);
   const clear = 1 << minCodeSize;
   const end = clear + 1;
   const limit = 1 << minCodeSize;

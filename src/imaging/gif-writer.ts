@@ -43,7 +43,8 @@ function tableBits(entries: number): number {
 }
 
 function checkPalette(palette: Uint8Array, what: string): void {
-  if (palette.length % 3 !== 0 || palette.length === 0 || palette.length > 768) throw new RangeError(`${what} must hold 1-256 RGB triples`);
+  if (palette.length % 3 !== 0 || palette.length === 0 || palette.length > 768)
+    throw new RangeError(`${what} must hold 1-256 RGB triples`);
 }
 
 class ByteList {
@@ -103,12 +104,23 @@ export function writeGif(image: GifImage): Buffer {
     if (!palette) throw new RangeError(`frame ${i} has no colour table and the GIF has no global one`);
     if (f.palette) checkPalette(f.palette, `frame ${i}'s colour table`);
     const entries = palette.length / 3;
-    if (f.width < 1 || f.height < 1 || f.left + f.width > image.width || f.top + f.height > image.height || f.left < 0 || f.top < 0) {
-      throw new RangeError(`frame ${i} (${f.left},${f.top} ${f.width}x${f.height}) is outside the ${image.width}x${image.height} screen`);
+    if (
+      f.width < 1 ||
+      f.height < 1 ||
+      f.left + f.width > image.width ||
+      f.top + f.height > image.height ||
+      f.left < 0 ||
+      f.top < 0
+    ) {
+      throw new RangeError(
+        `frame ${i} (${f.left},${f.top} ${f.width}x${f.height}) is outside the ${image.width}x${image.height} screen`,
+      );
     }
-    if (f.indexes.length !== f.width * f.height) throw new RangeError(`frame ${i} has ${f.indexes.length} indexes for ${f.width}x${f.height}`);
+    if (f.indexes.length !== f.width * f.height)
+      throw new RangeError(`frame ${i} has ${f.indexes.length} indexes for ${f.width}x${f.height}`);
     const transparent = image.transparentIndex;
-    if (transparent !== undefined && (transparent < 0 || transparent >= entries)) throw new RangeError(`transparent index ${transparent} is outside frame ${i}'s colour table`);
+    if (transparent !== undefined && (transparent < 0 || transparent >= entries))
+      throw new RangeError(`transparent index ${transparent} is outside frame ${i}'s colour table`);
     // Graphic control extension: disposal, no user input, transparency flag; delay; transparent index.
     out.bytes(0x21, 0xf9, 4, (image.disposal << 2) | (transparent !== undefined ? 1 : 0));
     out.u16(u16Checked(f.delayCs, `frame ${i} delay`));
@@ -135,7 +147,15 @@ export function writeGif(image: GifImage): Buffer {
 }
 
 export function isGif(buf: Uint8Array): boolean {
-  return buf.length >= 6 && buf[0] === 0x47 && buf[1] === 0x49 && buf[2] === 0x46 && buf[3] === 0x38 && (buf[4] === 0x39 || buf[4] === 0x37) && buf[5] === 0x61;
+  return (
+    buf.length >= 6 &&
+    buf[0] === 0x47 &&
+    buf[1] === 0x49 &&
+    buf[2] === 0x46 &&
+    buf[3] === 0x38 &&
+    (buf[4] === 0x39 || buf[4] === 0x37) &&
+    buf[5] === 0x61
+  );
 }
 
 /** Image descriptors in a GIF (walking its blocks, no decoding); throws on a malformed file. */

@@ -202,7 +202,12 @@ function reducedColours(px: Int32Array): { colours: number[]; map: (c: number) =
   }
   const entries = [...histogram.entries()].sort((a, b) => a[0] - b[0]);
   const channel = (c: number, ch: number) => (c >>> (16 - 8 * ch)) & 0xff;
-  interface Box { items: [number, number][]; pixels: number; axis: number; range: number }
+  interface Box {
+    items: [number, number][];
+    pixels: number;
+    axis: number;
+    range: number;
+  }
   const makeBox = (items: [number, number][]): Box => {
     let pixels = 0;
     let axis = 0;
@@ -384,7 +389,8 @@ export function gifDelays(delays: FrameDelay[]): number[] {
   // Exact times as fractions over a common denominator, so long loops never drift.
   let den = 1;
   for (const d of delays) {
-    if (!(Number.isInteger(d.num) && Number.isInteger(d.den) && d.num >= 0 && d.den > 0)) throw new RangeError(`bad frame delay ${d.num}/${d.den}`);
+    if (!(Number.isInteger(d.num) && Number.isInteger(d.den) && d.num >= 0 && d.den > 0))
+      throw new RangeError(`bad frame delay ${d.num}/${d.den}`);
     den = (den / gcd(den, d.den)) * d.den;
   }
   let exact = 0; // in 1/den seconds

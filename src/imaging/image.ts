@@ -124,7 +124,8 @@ export function hasVisiblePixel(img: RgbaImage): boolean {
 
 /** Integer nearest-neighbour upscale (size l is exactly 2x of size m). */
 export function scaleNearest(src: RgbaImage, factor: number, make: MakeImage = createImage): RgbaImage {
-  if (!Number.isInteger(factor) || factor < 1) throw new RangeError(`scale factor must be a positive integer, got ${factor}`);
+  if (!Number.isInteger(factor) || factor < 1)
+    throw new RangeError(`scale factor must be a positive integer, got ${factor}`);
   const out = make(src.width * factor, src.height * factor);
   const s32 = new Uint32Array(src.data.buffer, src.data.byteOffset, src.width * src.height);
   const d32 = new Uint32Array(out.data.buffer, out.data.byteOffset, out.width * out.height);
@@ -143,5 +144,11 @@ export function scaleNearest(src: RgbaImage, factor: number, make: MakeImage = c
 }
 
 export function imagesEqual(a: RgbaImage, b: RgbaImage): boolean {
-  return a.width === b.width && a.height === b.height && Buffer.from(a.data.buffer, a.data.byteOffset, a.data.length).equals(Buffer.from(b.data.buffer, b.data.byteOffset, b.data.length));
+  return (
+    a.width === b.width &&
+    a.height === b.height &&
+    Buffer.from(a.data.buffer, a.data.byteOffset, a.data.length).equals(
+      Buffer.from(b.data.buffer, b.data.byteOffset, b.data.length),
+    )
+  );
 }

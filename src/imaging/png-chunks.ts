@@ -28,7 +28,8 @@ export function readPngChunks(png: Uint8Array): PngChunk[] {
     if (pos + 12 + len > buf.length) throw new Error(`PNG chunk at ${pos} runs past the end`);
     const type = buf.toString('latin1', pos + 4, pos + 8);
     const data = buf.subarray(pos + 8, pos + 8 + len);
-    if ((crc32(buf.subarray(pos + 4, pos + 8 + len)) >>> 0) !== buf.readUInt32BE(pos + 8 + len)) throw new Error(`PNG chunk ${type} has a bad CRC`);
+    if (crc32(buf.subarray(pos + 4, pos + 8 + len)) >>> 0 !== buf.readUInt32BE(pos + 8 + len))
+      throw new Error(`PNG chunk ${type} has a bad CRC`);
     out.push({ type, data });
     pos += 12 + len;
     if (type === 'IEND') break;

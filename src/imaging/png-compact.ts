@@ -47,13 +47,22 @@ function header(width: number, height: number, depth: number, colourType: number
 }
 
 function png(ihdr: Buffer, idat: Buffer, extra: Buffer[] = []): Buffer {
-  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), ...extra, pngChunk('IDAT', idat), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk('IHDR', ihdr),
+    ...extra,
+    pngChunk('IDAT', idat),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function palettePng(img: RgbaImage, px: Uint32Array, counts: Map<number, number>): Buffer {
   // Entries with alpha < 255 first (the tRNS chunk stops after the last of them), then the most used
   // colours first (small indices deflate a little better); ties by value, so the order is fixed.
-  const colours = [...counts.keys()].sort((a, b) => Number(a >>> 24 === 255) - Number(b >>> 24 === 255) || counts.get(b)! - counts.get(a)! || (a >>> 0) - (b >>> 0));
+  const colours = [...counts.keys()].sort(
+    (a, b) =>
+      Number(a >>> 24 === 255) - Number(b >>> 24 === 255) || counts.get(b)! - counts.get(a)! || (a >>> 0) - (b >>> 0),
+  );
   const index = new Map(colours.map((c, i) => [c, i]));
   const n = colours.length;
   const depth = n <= 2 ? 1 : n <= 4 ? 2 : n <= 16 ? 4 : 8;

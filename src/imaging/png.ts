@@ -15,7 +15,11 @@ export function isPng(buf: Uint8Array): boolean {
 export function decodePngSync(buf: Uint8Array): RgbaImage {
   checkPngWithinBudget(buf);
   const png = PNG.sync.read(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength));
-  return { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.length) };
+  return {
+    width: png.width,
+    height: png.height,
+    data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.length),
+  };
 }
 
 /**
@@ -41,7 +45,8 @@ function checkPngWithinBudget(buf: Uint8Array): void {
   try {
     inflateWithin(Buffer.concat(idat), 2 * rawBytes + 1024);
   } catch (e) {
-    if ((e as Error).name === 'InflateBudgetError') throw new RangeError(`PNG ${width}x${height}: its pixel data inflates past what its header allows; refused`);
+    if ((e as Error).name === 'InflateBudgetError')
+      throw new RangeError(`PNG ${width}x${height}: its pixel data inflates past what its header allows; refused`);
     // A corrupt stream: pngjs says so in its own words.
   }
 }
@@ -151,9 +156,14 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
   ihdr.writeUInt32BE(first.height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 3; // indexed colour (compression, filter and interlace method stay 0)
-  const chunks: [string, Uint8Array][] = [['IHDR', ihdr], ['PLTE', plte]];
+  const chunks: [string, Uint8Array][] = [
+    ['IHDR', ihdr],
+    ['PLTE', plte],
+  ];
   if (last > 0) chunks.push(['tRNS', trns.subarray(0, last)]);
-  return indexed.map((raw) => pngFile([...chunks, ['IDAT', deflateSync(raw, { level, chunkSize: DEFLATE_CHUNK })], ['IEND', EMPTY]]));
+  return indexed.map((raw) =>
+    pngFile([...chunks, ['IDAT', deflateSync(raw, { level, chunkSize: DEFLATE_CHUNK })], ['IEND', EMPTY]]),
+  );
 }
 
 const EMPTY = new Uint8Array(0);

@@ -24,7 +24,10 @@ export interface ContactSheetOptions {
 const LABEL = 0x000000ff;
 const HEADER = 0x202080ff;
 
-export async function buildContactSheet(files: Iterable<KitFile> | AsyncIterable<KitFile>, opts: ContactSheetOptions = {}): Promise<ContactSheet> {
+export async function buildContactSheet(
+  files: Iterable<KitFile> | AsyncIterable<KitFile>,
+  opts: ContactSheetOptions = {},
+): Promise<ContactSheet> {
   const rowWidth = opts.width ?? 1800;
   const libs: { path: string; lib: AssetLibrary | null; error?: string }[] = [];
   for await (const f of files) {

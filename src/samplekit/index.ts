@@ -62,7 +62,9 @@ export function generatorVersion(): string {
   const h = createHash('sha256');
   const files: string[] = [];
   const walk = (dir: string) => {
-    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
     for (const d of entries) {
       const p = join(dir, d.name);
       if (d.isDirectory()) walk(p);
@@ -70,7 +72,18 @@ export function generatorVersion(): string {
     }
   };
   walk(here);
-  for (const dep of ['../formats/asset-library', '../formats/nitro-container', '../formats/swf/writer', '../imaging/codec', '../imaging/image', '../imaging/composite', '../imaging/gif', '../formats/gif', '../formats/gif-lzw', '../imaging/png-compact']) {
+  for (const dep of [
+    '../formats/asset-library',
+    '../formats/nitro-container',
+    '../formats/swf/writer',
+    '../imaging/codec',
+    '../imaging/image',
+    '../imaging/composite',
+    '../imaging/gif',
+    '../formats/gif',
+    '../formats/gif-lzw',
+    '../imaging/png-compact',
+  ]) {
     for (const ext of ['.ts', '.js']) {
       const p = resolve(here, dep + ext);
       if (existsSync(p)) files.push(p);
@@ -102,7 +115,12 @@ function layoutVersion(opts: SampleKitOptions): string {
 }
 
 /** The writer behind `writeSampleKit`, for any stream of kit files (tests use the furni half alone). */
-export async function writeKitFrom(dir: string, opts: SampleKitOptions, files: AsyncIterable<KitFile>, version: string): Promise<KitStamp> {
+export async function writeKitFrom(
+  dir: string,
+  opts: SampleKitOptions,
+  files: AsyncIterable<KitFile>,
+  version: string,
+): Promise<KitStamp> {
   const target = resolve(dir);
   await refuseForeignTarget(target);
   await mkdir(dirname(target), { recursive: true });
@@ -123,7 +141,13 @@ export async function writeKitFrom(dir: string, opts: SampleKitOptions, files: A
       hash.update(f.data);
       count++;
     }
-    const stamp: KitStamp = { format: 1, generatorVersion: version, options: normaliseOptions(opts), files: count, contentHash: hash.digest('hex') };
+    const stamp: KitStamp = {
+      format: 1,
+      generatorVersion: version,
+      options: normaliseOptions(opts),
+      files: count,
+      contentHash: hash.digest('hex'),
+    };
     await writeFile(join(tmp, KIT_STAMP), JSON.stringify(stamp, null, 2) + '\n');
     await swapInto(tmp, target);
     return stamp;
@@ -144,7 +168,9 @@ async function refuseForeignTarget(target: string): Promise<void> {
     throw e;
   }
   if (entries.length > 0 && !entries.includes(KIT_STAMP)) {
-    throw new Error(`refusing to replace ${target}: it is not empty and holds no ${KIT_STAMP}, so it is not a sample kit`);
+    throw new Error(
+      `refusing to replace ${target}: it is not empty and holds no ${KIT_STAMP}, so it is not a sample kit`,
+    );
   }
 }
 
@@ -182,12 +208,20 @@ export async function readKitStamp(dir: string): Promise<KitStamp | null> {
  * Makes sure `dir` holds the current kit: returns at once when its stamp matches this generator and
  * these options, otherwise (re)writes it. Returns whether it wrote.
  */
-export async function ensureSampleKit(dir: string, opts: SampleKitOptions = {}): Promise<{ written: boolean; stamp: KitStamp }> {
+export async function ensureSampleKit(
+  dir: string,
+  opts: SampleKitOptions = {},
+): Promise<{ written: boolean; stamp: KitStamp }> {
   return ensureKitFrom(dir, opts, () => sampleKitStream(opts), layoutVersion(opts));
 }
 
 /** The logic behind `ensureSampleKit`, for any kit source. */
-export async function ensureKitFrom(dir: string, opts: SampleKitOptions, files: () => AsyncIterable<KitFile>, version: string): Promise<{ written: boolean; stamp: KitStamp }> {
+export async function ensureKitFrom(
+  dir: string,
+  opts: SampleKitOptions,
+  files: () => AsyncIterable<KitFile>,
+  version: string,
+): Promise<{ written: boolean; stamp: KitStamp }> {
   const want = normaliseOptions(opts);
   const current = await readKitStamp(dir);
   if (current && current.generatorVersion === version && current.options?.extraFurni === want.extraFurni) {

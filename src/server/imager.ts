@@ -96,7 +96,8 @@ export async function openAvatarService(
   // Late-bound: the reloader logs through the app, and tells the service and the URL map of a swap.
   let onSwap: (served: ServedHotel) => void = () => undefined;
   let app: FastifyInstance | undefined;
-  const log = (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) => app?.log[level](fields, msg);
+  const log = (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) =>
+    app?.log[level](fields, msg);
   const hotels = new HotelReloader({
     assetsDir: config.assetsDir,
     pool,
@@ -114,19 +115,24 @@ export async function openAvatarService(
   };
   if (opts.wrapRenderer) renderer = opts.wrapRenderer(renderer);
   // Redis (or a given store) behind the memory and disk caches: images, names, failures, render locks.
-  const ownStore = opts.sharedStore === undefined && config.redisUrl !== undefined
-    ? new RedisSharedStore({ url: config.redisUrl, commandTimeoutMs: config.redisTimeoutMs, log })
-    : undefined;
+  const ownStore =
+    opts.sharedStore === undefined && config.redisUrl !== undefined
+      ? new RedisSharedStore({ url: config.redisUrl, commandTimeoutMs: config.redisTimeoutMs, log })
+      : undefined;
   const store = opts.sharedStore ?? ownStore;
-  const shared = store && new SharedAvatarCache(store, { imageTtlMs: config.redisImageTtlMs, lockMs: config.redisLockMs });
-  const users = new UserLookup({
-    apiBase: config.userApiBase,
-    timeoutMs: config.userLookupTimeoutMs,
-    ttlMs: config.userCacheTtlMs,
-    negativeTtlMs: config.userNegativeTtlMs,
-    errorTtlMs: Math.min(config.userNegativeTtlMs, 10_000),
-    maxBytes: DEFAULT_USER_LOOKUP.maxBytes,
-  }, shared);
+  const shared =
+    store && new SharedAvatarCache(store, { imageTtlMs: config.redisImageTtlMs, lockMs: config.redisLockMs });
+  const users = new UserLookup(
+    {
+      apiBase: config.userApiBase,
+      timeoutMs: config.userLookupTimeoutMs,
+      ttlMs: config.userCacheTtlMs,
+      negativeTtlMs: config.userNegativeTtlMs,
+      errorTtlMs: Math.min(config.userNegativeTtlMs, 10_000),
+      maxBytes: DEFAULT_USER_LOOKUP.maxBytes,
+    },
+    shared,
+  );
   let badges: Badges;
   try {
     badges = await openBadges(config, { cache, shared, log });
@@ -162,7 +168,14 @@ export async function openAvatarService(
   const build = readBuildInfo();
   const version = readPackageVersion();
   metrics = createAvatarMetrics({
-    snapshot: () => ({ renders: service.stats(), pool: pool.stats(), cache: cache.stats(), users: users.stats(), redis: shared ? shared.stats() : null, hotel: hotelState() }),
+    snapshot: () => ({
+      renders: service.stats(),
+      pool: pool.stats(),
+      cache: cache.stats(),
+      users: users.stats(),
+      redis: shared ? shared.stats() : null,
+      hotel: hotelState(),
+    }),
     version,
     commit: build.commit,
     renderer: RENDERER_VERSION,
@@ -172,25 +185,29 @@ export async function openAvatarService(
     const poolStats = pool.stats();
     const workers: HealthCheck = { ok: poolStats.ready > 0, ready: poolStats.ready, workers: poolStats.workers };
     if (!workers.ok) workers.error = `no render worker is ready (0 of ${poolStats.workers})`;
-    return healthBody(identity, { workers }, {
-      buildInfoSource: build.source,
-      rendererVersion: RENDERER_VERSION,
-      // generation and reload.reloadFailures / lastError: what a reload did (hotel-reload.ts).
-      assets: { dir: config.assetsDir, loaded: true, ...hotels.stats(), workersReady: poolStats.ready },
-      cache: { ...cache.stats(), hotUrls: hot.stats() },
-      renders: service.stats(),
-      pool: poolStats,
-      users: users.stats(),
-      // Redis down is not unhealthy: the instance answers from memory and renders locally meanwhile.
-      redis: shared ? shared.stats() : null,
-      badges: badges.health(),
-      limits: {
-        clientRatePerSecond: config.clientRatePerSecond,
-        clientBurst: config.clientBurst,
-        clients: clientRate.stats(),
-        budget: budget.stats(),
+    return healthBody(
+      identity,
+      { workers },
+      {
+        buildInfoSource: build.source,
+        rendererVersion: RENDERER_VERSION,
+        // generation and reload.reloadFailures / lastError: what a reload did (hotel-reload.ts).
+        assets: { dir: config.assetsDir, loaded: true, ...hotels.stats(), workersReady: poolStats.ready },
+        cache: { ...cache.stats(), hotUrls: hot.stats() },
+        renders: service.stats(),
+        pool: poolStats,
+        users: users.stats(),
+        // Redis down is not unhealthy: the instance answers from memory and renders locally meanwhile.
+        redis: shared ? shared.stats() : null,
+        badges: badges.health(),
+        limits: {
+          clientRatePerSecond: config.clientRatePerSecond,
+          clientBurst: config.clientBurst,
+          clients: clientRate.stats(),
+          budget: budget.stats(),
+        },
       },
-    });
+    );
   };
   const ownStream = opts.logStream ? undefined : stdoutLineStream();
   app = buildAvatarApp({

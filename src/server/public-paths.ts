@@ -37,11 +37,23 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     ],
   },
   { service: 'avatar', location: '= /render', examples: [`/render?figure=${FIGURE}`] },
-  { service: 'avatar', location: '/render/', examples: [`${BADGE_RENDER_PATH}/${BADGE}`, `${BADGE_RENDER_PATH}?b=${BADGE}`] },
+  {
+    service: 'avatar',
+    location: '/render/',
+    examples: [`${BADGE_RENDER_PATH}/${BADGE}`, `${BADGE_RENDER_PATH}?b=${BADGE}`],
+  },
   {
     service: 'furni',
     location: '/',
-    examples: ['/furni-renders/kit_table_sd.png', '/catalog-thumbs/kit_table_sd.png', '/hof_furni/1/kit_table_sd.bundle', '/player/kit_table_sd', '/healthz', '/version', '/'],
+    examples: [
+      '/furni-renders/kit_table_sd.png',
+      '/catalog-thumbs/kit_table_sd.png',
+      '/hof_furni/1/kit_table_sd.bundle',
+      '/player/kit_table_sd',
+      '/healthz',
+      '/version',
+      '/',
+    ],
   },
 ];
 
@@ -54,7 +66,9 @@ export const PRIVATE_PATHS: readonly string[] = ['/metrics'];
  */
 export function nginxLocations(): string[] {
   const width = Math.max(...PUBLIC_ROUTES.map((r) => r.location.length), ...PRIVATE_PATHS.map((p) => p.length + 2));
-  const lines = PUBLIC_ROUTES.filter((r) => r.location !== '/').map((r) => `location ${r.location.padEnd(width)} { proxy_pass http://${r.service}; }`);
+  const lines = PUBLIC_ROUTES.filter((r) => r.location !== '/').map(
+    (r) => `location ${r.location.padEnd(width)} { proxy_pass http://${r.service}; }`,
+  );
   for (const p of PRIVATE_PATHS) lines.push(`location ${`= ${p}`.padEnd(width)} { return 404; }`);
   const rest = PUBLIC_ROUTES.find((r) => r.location === '/')!;
   lines.push(`location ${'/'.padEnd(width)} { proxy_pass http://${rest.service}; }`);

@@ -47,12 +47,21 @@ export function parseSetting<T>(name: string, text: string, parse: Parser<T>): T
 }
 
 /** A whole number within [min, max] (decimal digits only: no sign, exponent or fraction). */
-export function wholeNumber({ min = 0, max, expected }: { min?: number; max?: number; expected?: string } = {}): Parser<number> {
+export function wholeNumber({
+  min = 0,
+  max,
+  expected,
+}: {
+  min?: number;
+  max?: number;
+  expected?: string;
+} = {}): Parser<number> {
   const phrase = expected ?? (max === undefined ? `a whole number ≥ ${min}` : `a whole number from ${min} to ${max}`);
   return (text) => {
     const t = text.trim();
     const n = Number(t);
-    if (!/^\d+$/.test(t) || !Number.isSafeInteger(n) || n < min || (max !== undefined && n > max)) throw new BadValueError(phrase);
+    if (!/^\d+$/.test(t) || !Number.isSafeInteger(n) || n < min || (max !== undefined && n > max))
+      throw new BadValueError(phrase);
     return n;
   };
 }
@@ -65,7 +74,17 @@ export function milliseconds(min = 0): Parser<number> {
 }
 
 const SIZE_UNITS: Record<string, number> = {
-  '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3,
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
 };
 
 /** "268435456", "256M", "256MiB", "1g" → bytes (binary units; a bare number is bytes). */
@@ -86,7 +105,8 @@ export function byteSizeAtLeast(min: number, minText: string): Parser<number> {
 }
 
 /** A whole number of MiB → bytes (the older `…-mb` settings). */
-export const mebibytes: Parser<number> = (text) => wholeNumber({ expected: 'a whole number of MiB' })(text) * 1024 * 1024;
+export const mebibytes: Parser<number> = (text) =>
+  wholeNumber({ expected: 'a whole number of MiB' })(text) * 1024 * 1024;
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -117,7 +137,10 @@ export function oneOf<const T extends string>(choices: readonly T[]): Parser<T> 
 }
 
 /** An absolute URL with one of the given schemes (default http and https). */
-export function url(protocols: readonly string[] = ['http:', 'https:'], example = 'http://127.0.0.1:9000'): Parser<string> {
+export function url(
+  protocols: readonly string[] = ['http:', 'https:'],
+  example = 'http://127.0.0.1:9000',
+): Parser<string> {
   const names = protocols.map((p) => `${p}//`).join(' or ');
   return (text) => {
     let parsed: URL | undefined;
@@ -126,7 +149,8 @@ export function url(protocols: readonly string[] = ['http:', 'https:'], example 
     } catch {
       parsed = undefined;
     }
-    if (!parsed || !protocols.includes(parsed.protocol) || parsed.hostname === '') throw new BadValueError(`an absolute ${names} URL, e.g. ${example}`);
+    if (!parsed || !protocols.includes(parsed.protocol) || parsed.hostname === '')
+      throw new BadValueError(`an absolute ${names} URL, e.g. ${example}`);
     return text;
   };
 }
@@ -139,7 +163,11 @@ export const redisUrl: Parser<string> = (text) => {
   } catch {
     parsed = undefined;
   }
-  const ok = parsed && (parsed.protocol === 'redis:' || parsed.protocol === 'rediss:') && parsed.hostname !== '' && /^\/?\d*$/.test(parsed.pathname);
+  const ok =
+    parsed &&
+    (parsed.protocol === 'redis:' || parsed.protocol === 'rediss:') &&
+    parsed.hostname !== '' &&
+    /^\/?\d*$/.test(parsed.pathname);
   if (!ok) throw new BadValueError('a redis://HOST:PORT/DB address (or rediss://) whose DB is a number');
   return text;
 };

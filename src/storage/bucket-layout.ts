@@ -20,7 +20,9 @@ export function manifestKey(prefix: string, publishedAt: Date, corpusSha256: str
 
 /** The publication time a manifest key carries, or undefined for a key not written by manifestKey. */
 export function manifestPublishedAt(prefix: string, key: string): Date | undefined {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z-[0-9a-f]{16}\.json$/.exec(key.slice(prefix.length + MANIFESTS_DIR.length));
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z-[0-9a-f]{16}\.json$/.exec(
+    key.slice(prefix.length + MANIFESTS_DIR.length),
+  );
   if (!m || !key.startsWith(prefix + MANIFESTS_DIR)) return undefined;
   const d = new Date(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`);
   return Number.isNaN(d.getTime()) ? undefined : d;

@@ -4,7 +4,13 @@
 import { constants } from 'node:fs';
 import { access, readFile, realpath, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { AssetReadError, ManifestReadError, type CorpusSource, type ListedFile, type ManifestRead } from './corpus-source.js';
+import {
+  AssetReadError,
+  ManifestReadError,
+  type CorpusSource,
+  type ListedFile,
+  type ManifestRead,
+} from './corpus-source.js';
 import { CORPUS_JSON } from '../formats/corpus-json.js';
 
 export class DiskCorpusSource implements CorpusSource {
@@ -23,7 +29,10 @@ export class DiskCorpusSource implements CorpusSource {
       const st = await stat(file);
       version = `${st.ino}:${st.size}:${st.mtimeMs}`;
     } catch (e) {
-      throw new ManifestReadError(`corpus.json cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, false);
+      throw new ManifestReadError(
+        `corpus.json cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        false,
+      );
     }
     if (version === known) return { changed: false };
     try {
@@ -31,7 +40,10 @@ export class DiskCorpusSource implements CorpusSource {
       this.realRoot = realRoot;
       return { changed: true, bytes, version };
     } catch (e) {
-      throw new ManifestReadError(`corpus.json cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, false);
+      throw new ManifestReadError(
+        `corpus.json cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        false,
+      );
     }
   }
 
@@ -41,7 +53,10 @@ export class DiskCorpusSource implements CorpusSource {
     try {
       real = await realpath(path);
     } catch (e) {
-      throw new AssetReadError('missing', `${file.key}: listed in corpus.json but ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+      throw new AssetReadError(
+        'missing',
+        `${file.key}: listed in corpus.json but ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+      );
     }
     // A symlink may point anywhere; only bytes that really live in the corpus are served.
     if (!real.startsWith(this.realRoot + sep)) {

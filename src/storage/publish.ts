@@ -128,7 +128,10 @@ export async function publishCorpus(opts: PublishOptions): Promise<PublishSummar
     if (previous && !opts.allowShrink) {
       const served = publishedStills(previous.paths);
       const kept = publishedStills(local.files.keys());
-      const problem = shrinkProblem(served.size, [...served].filter((cn) => !kept.has(cn)));
+      const problem = shrinkProblem(
+        served.size,
+        [...served].filter((cn) => !kept.has(cn)),
+      );
       if (problem) {
         throw new ShrinkError(
           `publish stopped, nothing in ${location} was changed: ${problem}. ` +
@@ -168,7 +171,13 @@ export async function publishCorpus(opts: PublishOptions): Promise<PublishSummar
     const corpusJsonWritten = previous?.sha256 !== local.sha256;
     if (corpusJsonWritten) {
       checkAborted(opts.signal);
-      await putSmall(ctx, manifestKey(where.prefix, publishedAt, local.sha256), local.bytes, 'application/json', OBJECT_CACHE_CONTROL);
+      await putSmall(
+        ctx,
+        manifestKey(where.prefix, publishedAt, local.sha256),
+        local.bytes,
+        'application/json',
+        OBJECT_CACHE_CONTROL,
+      );
       checkAborted(opts.signal);
       await putSmall(ctx, corpusJsonKey(where.prefix), local.bytes, 'application/json', CORPUS_JSON_CACHE_CONTROL);
     }
@@ -211,8 +220,13 @@ async function readLocalCorpus(dir: string): Promise<LocalCorpus> {
   try {
     bytes = await readFile(file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new PublishError(`no ${CORPUS_JSON} in ${dir} (--corpus): build the corpus there first (hotel-imager build --out ${dir}), or check the path`);
-    throw explainFsError(e, [{ folder: dir, what: 'the corpus folder', flag: '--corpus', env: 'HOTEL_IMAGER_PUBLISH_CORPUS' }]);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new PublishError(
+        `no ${CORPUS_JSON} in ${dir} (--corpus): build the corpus there first (hotel-imager build --out ${dir}), or check the path`,
+      );
+    throw explainFsError(e, [
+      { folder: dir, what: 'the corpus folder', flag: '--corpus', env: 'HOTEL_IMAGER_PUBLISH_CORPUS' },
+    ]);
   }
   const files = listedFiles(bytes, file);
   return { bytes, sha256: sha256Hex(bytes), files };
@@ -228,7 +242,11 @@ function listedFiles(bytes: Buffer, name: string): Map<string, Listed> {
   const files = new Map<string, Listed>();
   for (const [path, e] of Object.entries(doc.files)) {
     // Paths are read from the folder: nothing that could leave it.
-    if (path.startsWith('/') || path.includes('\\') || path.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+    if (
+      path.startsWith('/') ||
+      path.includes('\\') ||
+      path.split('/').some((s) => s === '' || s === '.' || s === '..')
+    ) {
       throw new PublishError(`${name}: files[${JSON.stringify(path)}] is not a plain relative path`);
     }
     files.set(path, { size: e.size, sha256: e.sha256 });
@@ -275,19 +293,27 @@ async function listObjects(ctx: Ctx): Promise<Map<string, PresentObject>> {
   return out;
 }
 
-async function* listKeys(ctx: Ctx, prefix: string): AsyncGenerator<{ key: string; size: number; lastModified: Date | undefined }> {
+async function* listKeys(
+  ctx: Ctx,
+  prefix: string,
+): AsyncGenerator<{ key: string; size: number; lastModified: Date | undefined }> {
   let token: string | undefined;
   do {
     let page;
     try {
       page = await ctx.client.send(
-        new ListObjectsV2Command({ Bucket: ctx.where.bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }),
+        new ListObjectsV2Command({
+          Bucket: ctx.where.bucket,
+          Prefix: prefix,
+          ...(token ? { ContinuationToken: token } : {}),
+        }),
         signalOpt(ctx),
       );
     } catch (e) {
       throw bucketError(ctx, `listing ${prefix}`, e);
     }
-    for (const o of page.Contents ?? []) if (o.Key) yield { key: o.Key, size: o.Size ?? -1, lastModified: o.LastModified };
+    for (const o of page.Contents ?? [])
+      if (o.Key) yield { key: o.Key, size: o.Size ?? -1, lastModified: o.LastModified };
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
 }
@@ -298,12 +324,16 @@ async function uploadObject(ctx: Ctx, dir: string, sha: string, path: string, si
   try {
     body = await readFile(file);
   } catch (e) {
-    throw new PublishError(`${path}: listed in corpus.json but ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new PublishError(
+      `${path}: listed in corpus.json but ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   // The bucket is only ever given the bytes corpus.json names (the object key promises them).
   const digest = createHash('sha256').update(body).digest();
   if (body.length !== size || digest.toString('hex') !== sha) {
-    throw new PublishError(`${path}: the file does not match corpus.json (${body.length} bytes, sha256 ${digest.toString('hex')}; listed ${size}, ${sha}); is a build running?`);
+    throw new PublishError(
+      `${path}: the file does not match corpus.json (${body.length} bytes, sha256 ${digest.toString('hex')}; listed ${size}, ${sha}); is a build running?`,
+    );
   }
   const params = {
     Bucket: ctx.where.bucket,
@@ -316,10 +346,18 @@ async function uploadObject(ctx: Ctx, dir: string, sha: string, path: string, si
   try {
     if (body.length <= MULTIPART_THRESHOLD) {
       // The store checks the body against this digest and refuses a damaged upload.
-      await ctx.client.send(new PutObjectCommand({ ...params, ContentLength: body.length, ChecksumSHA256: digest.toString('base64') }), signalOpt(ctx));
+      await ctx.client.send(
+        new PutObjectCommand({ ...params, ContentLength: body.length, ChecksumSHA256: digest.toString('base64') }),
+        signalOpt(ctx),
+      );
     } else {
       // Multipart: the SDK sends a SHA-256 checksum with each part; metadata keeps the whole-object digest.
-      const upload = new Upload({ client: ctx.client, params: { ...params, ChecksumAlgorithm: 'SHA256' }, partSize: MULTIPART_THRESHOLD, queueSize: 2 });
+      const upload = new Upload({
+        client: ctx.client,
+        params: { ...params, ChecksumAlgorithm: 'SHA256' },
+        partSize: MULTIPART_THRESHOLD,
+        queueSize: 2,
+      });
       const onAbort = () => void upload.abort();
       ctx.signal?.addEventListener('abort', onAbort, { once: true });
       try {
@@ -363,7 +401,10 @@ interface SweepOptions {
 }
 
 /** Step 3: deletes replaced corpus.json copies and objects no retained corpus.json lists (see the top). */
-async function sweep(ctx: Ctx, o: SweepOptions): Promise<{ deletedObjects: number; deletedManifests: number; retainedManifests: number }> {
+async function sweep(
+  ctx: Ctx,
+  o: SweepOptions,
+): Promise<{ deletedObjects: number; deletedManifests: number; retainedManifests: number }> {
   const manifests: { key: string; at: Date }[] = [];
   for await (const m of listKeys(ctx, ctx.where.prefix + MANIFESTS_DIR)) {
     const at = manifestPublishedAt(ctx.where.prefix, m.key);
@@ -396,7 +437,10 @@ async function sweep(ctx: Ctx, o: SweepOptions): Promise<{ deletedObjects: numbe
   }
   // Objects first: a copy of corpus.json outlives what it lists, so a rerun after a kill still sees it.
   await deleteKeys(ctx, doomed);
-  await deleteKeys(ctx, dropped.map((m) => m.key));
+  await deleteKeys(
+    ctx,
+    dropped.map((m) => m.key),
+  );
   return { deletedObjects: doomed.length, deletedManifests: dropped.length, retainedManifests: retained.length };
 }
 
@@ -407,7 +451,10 @@ async function deleteKeys(ctx: Ctx, keys: string[]): Promise<void> {
     let res;
     try {
       res = await ctx.client.send(
-        new DeleteObjectsCommand({ Bucket: ctx.where.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+        new DeleteObjectsCommand({
+          Bucket: ctx.where.bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
         signalOpt(ctx),
       );
     } catch (e) {
@@ -415,13 +462,20 @@ async function deleteKeys(ctx: Ctx, keys: string[]): Promise<void> {
     }
     const failed = res.Errors ?? [];
     if (failed.length > 0) {
-      throw new PublishError(`${ctx.location}: ${failed.length} of ${batch.length} deletions failed (first: ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''})`);
+      throw new PublishError(
+        `${ctx.location}: ${failed.length} of ${batch.length} deletions failed (first: ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''})`,
+      );
     }
   }
 }
 
 /** Runs `work` over `items`, at most `limit` at once; stops starting new ones at the first failure or abort. */
-async function runPool<T>(items: T[], limit: number, signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<void> {
+async function runPool<T>(
+  items: T[],
+  limit: number,
+  signal: AbortSignal | undefined,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failure: unknown;
   const worker = async () => {

@@ -29,6 +29,8 @@ export function describeS3Error(err: unknown): string {
   const status = e.$metadata?.httpStatusCode;
   if (e.name === 'AbortError' || e.name === 'TimeoutError') return 'timed out';
   const code = e.code ?? (e.name && e.name !== 'Error' && e.name !== 'Unknown' ? e.name : undefined);
-  const text = [code, e.message && e.message !== code && e.message !== 'UnknownError' ? e.message : undefined].filter(Boolean).join(': ');
+  const text = [code, e.message && e.message !== code && e.message !== 'UnknownError' ? e.message : undefined]
+    .filter(Boolean)
+    .join(': ');
   return status ? `HTTP ${status}${text ? ` ${text}` : ''}` : text || String(err);
 }

@@ -3,7 +3,13 @@
 // from their content-addressed objects. Every call is bounded by the client's timeout.
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { corpusJsonKey, objectKey } from './bucket-layout.js';
-import { AssetReadError, ManifestReadError, type CorpusSource, type ListedFile, type ManifestRead } from './corpus-source.js';
+import {
+  AssetReadError,
+  ManifestReadError,
+  type CorpusSource,
+  type ListedFile,
+  type ManifestRead,
+} from './corpus-source.js';
 import { createS3Client, describeS3Error, httpStatusOf } from './s3-client.js';
 import { DEFAULT_S3_TIMEOUT_MS, formatS3Url, parseS3Url, type S3Location, type S3Settings } from './s3-settings.js';
 
@@ -28,7 +34,11 @@ export class S3CorpusSource implements CorpusSource {
     const key = corpusJsonKey(this.where.prefix);
     try {
       const res = await this.client.send(
-        new GetObjectCommand({ Bucket: this.where.bucket, Key: key, ...(known !== undefined ? { IfNoneMatch: known } : {}) }),
+        new GetObjectCommand({
+          Bucket: this.where.bucket,
+          Key: key,
+          ...(known !== undefined ? { IfNoneMatch: known } : {}),
+        }),
         { abortSignal: AbortSignal.timeout(this.timeoutMs) },
       );
       const bytes = Buffer.from(await res.Body!.transformToByteArray());
@@ -36,7 +46,11 @@ export class S3CorpusSource implements CorpusSource {
     } catch (e) {
       const status = httpStatusOf(e);
       if (status === 304) return { changed: false };
-      if (status === 404) throw new ManifestReadError(`corpus.json cannot be read: not in the bucket (${this.location}corpus.json)`, false);
+      if (status === 404)
+        throw new ManifestReadError(
+          `corpus.json cannot be read: not in the bucket (${this.location}corpus.json)`,
+          false,
+        );
       throw new ManifestReadError(`bucket unreachable: ${describeS3Error(e)}`, true);
     }
   }
@@ -49,7 +63,11 @@ export class S3CorpusSource implements CorpusSource {
       );
       return Buffer.from(await res.Body!.transformToByteArray());
     } catch (e) {
-      if (httpStatusOf(e) === 404) throw new AssetReadError('missing', `${file.key}: listed in corpus.json but its object ${file.sha256} is not in the bucket`);
+      if (httpStatusOf(e) === 404)
+        throw new AssetReadError(
+          'missing',
+          `${file.key}: listed in corpus.json but its object ${file.sha256} is not in the bucket`,
+        );
       throw new AssetReadError('io', `${file.key}: bucket read failed: ${describeS3Error(e)}`);
     }
   }

@@ -81,7 +81,8 @@ function trueCode(e: NodeJS.ErrnoException & { code: string; syscall: string }):
   return e.code;
 }
 
-const within = (path: string, folder: string) => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+const within = (path: string, folder: string) =>
+  path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 
 function settingFor(path: string | undefined, settings: FsPathSetting[]): FsPathSetting | undefined {
   if (!path) return undefined;
@@ -104,7 +105,8 @@ const uid = () => (process.getuid ? ` (uid ${process.getuid()})` : '');
  */
 export function explainFsError(e: unknown, settings: FsPathSetting[] = []): unknown {
   // Explained further down already: said again with the settings the caller knows.
-  if (e instanceof FileSystemError) return settings.length > 0 && isFsError(e.cause) ? explainFsError(e.cause, settings) : e;
+  if (e instanceof FileSystemError)
+    return settings.length > 0 && isFsError(e.cause) ? explainFsError(e.cause, settings) : e;
   if (!isFsError(e)) return e;
   const code = trueCode(e);
   const path = e.path;
@@ -128,8 +130,12 @@ export function explainFsError(e: unknown, settings: FsPathSetting[] = []): unkn
       break;
     case 'ENOENT':
       if (e.syscall === 'mkdir' || e.syscall === 'open' || e.syscall === 'rename' || e.syscall === 'copyfile') {
-        cause = path ? `it, or its parent folder ${dirname(path)}, does not exist` : 'a folder on the way does not exist';
-        todo = s?.flag ? `Check the path given to ${s.flag}, or create the parent folder first` : 'Check the path, or create the parent folder first';
+        cause = path
+          ? `it, or its parent folder ${dirname(path)}, does not exist`
+          : 'a folder on the way does not exist';
+        todo = s?.flag
+          ? `Check the path given to ${s.flag}, or create the parent folder first`
+          : 'Check the path, or create the parent folder first';
       } else {
         cause = 'it does not exist';
         todo = s?.flag ? `Check the path given to ${s.flag}` : 'Check the path';

@@ -22,7 +22,10 @@ interface CruiseResult {
 /** dependency-cruiser over `src` of `cwd` with the repository's rules. */
 async function cruise(cwd: string): Promise<CruiseResult> {
   const bin = join(ROOT, 'node_modules', '.bin', 'depcruise');
-  const { stdout } = await promisify(execFile)(bin, ['src', '--config', CONFIG, '--output-type', 'json'], { cwd, maxBuffer: 64 * 1024 * 1024 }).catch(
+  const { stdout } = await promisify(execFile)(bin, ['src', '--config', CONFIG, '--output-type', 'json'], {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch(
     // It exits non-zero when it finds violations; the JSON is on stdout either way.
     (err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }),
   );
@@ -30,7 +33,9 @@ async function cruise(cwd: string): Promise<CruiseResult> {
 }
 
 const found = (result: CruiseResult) =>
-  result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.cycle ? v.cycle.map((c) => c.name).join(' → ') : v.to}`);
+  result.summary.violations.map(
+    (v) => `${v.rule.name}: ${v.from} → ${v.cycle ? v.cycle.map((c) => c.name).join(' → ') : v.to}`,
+  );
 
 test('src/ has no import circles and imports point down the layers (README, Layout of the code)', async () => {
   const result = await cruise(ROOT);

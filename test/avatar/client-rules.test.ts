@@ -7,17 +7,37 @@ import { mkdtemp, mkdir, writeFile, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useKitHotel } from './kit-hotel.js';
-import { AvatarRenderError, loadAvatarHotel, renderAvatar, type AvatarRender, type AvatarRequest, type DrawnLayer } from '../../src/avatar/index.js';
+import {
+  AvatarRenderError,
+  loadAvatarHotel,
+  renderAvatar,
+  type AvatarRender,
+  type AvatarRequest,
+  type DrawnLayer,
+} from '../../src/avatar/index.js';
 import { parseFigureString } from '../../src/avatar/figure.js';
 
 const kit = useKitHotel('rules');
 
 function req(figure: string, over: Partial<AvatarRequest> = {}): AvatarRequest {
-  return { figure, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over };
+  return {
+    figure,
+    direction: 2,
+    headDirection: 2,
+    size: 'm',
+    action: '',
+    gesture: '',
+    headOnly: false,
+    animated: false,
+    frames: 0,
+    ...over,
+  };
 }
-const find = (r: AvatarRender, type: string, id?: number): DrawnLayer | undefined => r.layers.find((l) => l.partType === type && (id === undefined || l.partId === id));
+const find = (r: AvatarRender, type: string, id?: number): DrawnLayer | undefined =>
+  r.layers.find((l) => l.partType === type && (id === undefined || l.partId === id));
 /** The colour (`#rrggbb`) of a palette entry of the kit. */
-const colour = (palette: number, id: number): string => `#${kit.hotel.figure.palettes.get(palette)!.get(id)!.toString(16).padStart(6, '0')}`;
+const colour = (palette: number, id: number): string =>
+  `#${kit.hotel.figure.palettes.get(palette)!.get(id)!.toString(16).padStart(6, '0')}`;
 
 test('sprite lookup: parts FigureMap omits are found in the libraries of the worn sets (AvatarAssetDownloadManager)', async () => {
   const r = await renderAvatar(kit.hotel, req('hd-180-1.hr-115-61.ch-210-66.lg-270-82'));
@@ -76,10 +96,16 @@ test('parts of one type in a set draw by index: higher index on top, later-liste
       both++;
       if (b.join() !== c.join()) differing++;
       const out = hat.frames[0]!.data.subarray((y * hat.width + x) * 4, (y * hat.width + x) * 4 + 3);
-      assert.ok(b.every((v, k) => Math.abs(v - out[k]!) <= 1), `(${x},${y}) shows the bow ${b} (got ${[...out]})`);
+      assert.ok(
+        b.every((v, k) => Math.abs(v - out[k]!) <= 1),
+        `(${x},${y}) shows the bow ${b} (got ${[...out]})`,
+      );
     }
   }
-  assert.ok(both > 20 && differing > 10, `bow and crown overlap (${both} px, ${differing} of them coloured differently)`);
+  assert.ok(
+    both > 20 && differing > 10,
+    `bow and crown overlap (${both} px, ${differing} of them coloured differently)`,
+  );
   // Two-colour shirt: the colour-2 chest band (index 1, listed after the body) is on top of it.
   const shirt = await renderAvatar(kit.hotel, req('hd-180-1.ch-215-66-92.lg-270-82'));
   assert.ok(find(shirt, 'ch', 2216)!.order > find(shirt, 'ch', 2215)!.order);
@@ -114,7 +140,10 @@ test('every part of a body part draws its action; std only when the sprite is mi
 
 test('a repeated set type: the last one wins (AvatarFigureContainer.updatePart)', async () => {
   const r = await renderAvatar(kit.hotel, req('hd-180-1.lg-270-82.ch-210-66.lg-275-110'));
-  assert.deepEqual(r.layers.filter((l) => l.partType === 'lg').map((l) => l.partId), [3275, 3276]);
+  assert.deepEqual(
+    r.layers.filter((l) => l.partType === 'lg').map((l) => l.partId),
+    [3275, 3276],
+  );
   assert.equal(find(r, 'lg', 3275)!.tint, colour(3, 110));
   assert.deepEqual(
     parseFigureString('hd-180-1.lg-270-82.ch-210-66.lg-275-110').map((e) => e.setType),
@@ -149,24 +178,46 @@ test('real-world figure strings: trailing dashes, "undefined" and empty colours 
 });
 
 test('refusals: a set FigureData lacks, or a worn set none of whose sprites any library of the hotel has', async () => {
-  await assert.rejects(renderAvatar(kit.hotel, req('hd-180-1.ch-999999-66')), (e: unknown) => e instanceof AvatarRenderError && e.code === 'unknown-set');
-  await assert.rejects(renderAvatar(kit.hotel, req('hd-180-1.ch-')), (e: unknown) => e instanceof AvatarRenderError && e.code === 'bad-figure');
+  await assert.rejects(
+    renderAvatar(kit.hotel, req('hd-180-1.ch-999999-66')),
+    (e: unknown) => e instanceof AvatarRenderError && e.code === 'unknown-set',
+  );
+  await assert.rejects(
+    renderAvatar(kit.hotel, req('hd-180-1.ch-')),
+    (e: unknown) => e instanceof AvatarRenderError && e.code === 'bad-figure',
+  );
   // A copy of the kit whose FigureMap forgets the tee and lists a new shirt (its sprites are nowhere) under
   // the crown's library, and whose head library lists only bd/lh/rh.
   const copy = await mkdtemp(join(tmpdir(), 'avatar-rules-map-'));
   try {
     await mkdir(join(copy, 'gamedata'), { recursive: true });
-    const map = JSON.parse(await readFile(join(kit.dir, 'gamedata', 'FigureMap.json'), 'utf8')) as { libraries: { id: string; parts: { type: string; id: number }[] }[] };
+    const map = JSON.parse(await readFile(join(kit.dir, 'gamedata', 'FigureMap.json'), 'utf8')) as {
+      libraries: { id: string; parts: { type: string; id: number }[] }[];
+    };
     for (const l of map.libraries) {
       if (l.id === 'shirt_U_kittee') l.parts = [];
       if (l.id === 'hat_U_kitcrown') l.parts.push({ type: 'ch', id: 2999 });
       if (l.id === 'hh_human_body') l.parts = l.parts.filter((p) => p.type !== 'hd');
     }
-    const data = JSON.parse(await readFile(join(kit.dir, 'gamedata', 'FigureData.json'), 'utf8')) as { setTypes: { type: string; sets: unknown[] }[] };
-    data.setTypes.find((t) => t.type === 'ch')!.sets.push({ id: 299, gender: 'U', club: 0, colorable: true, selectable: true, parts: [{ id: 2999, type: 'ch', colorable: true, index: 0, colorindex: 1 }] });
+    const data = JSON.parse(await readFile(join(kit.dir, 'gamedata', 'FigureData.json'), 'utf8')) as {
+      setTypes: { type: string; sets: unknown[] }[];
+    };
+    data.setTypes
+      .find((t) => t.type === 'ch')!
+      .sets.push({
+        id: 299,
+        gender: 'U',
+        club: 0,
+        colorable: true,
+        selectable: true,
+        parts: [{ id: 2999, type: 'ch', colorable: true, index: 0, colorindex: 1 }],
+      });
     await writeFile(join(copy, 'gamedata', 'FigureMap.json'), JSON.stringify(map));
     await writeFile(join(copy, 'gamedata', 'FigureData.json'), JSON.stringify(data));
-    await writeFile(join(copy, 'gamedata', 'HabboAvatarActions.json'), await readFile(join(kit.dir, 'gamedata', 'HabboAvatarActions.json')));
+    await writeFile(
+      join(copy, 'gamedata', 'HabboAvatarActions.json'),
+      await readFile(join(kit.dir, 'gamedata', 'HabboAvatarActions.json')),
+    );
     await mkdir(join(copy, 'bundled'), { recursive: true });
     const { symlink } = await import('node:fs/promises');
     await symlink(join(kit.dir, 'bundled', 'figure'), join(copy, 'bundled', 'figure'));
@@ -176,7 +227,10 @@ test('refusals: a set FigureData lacks, or a worn set none of whose sprites any 
     assert.equal(find(tee, 'ch', 2210)?.library, 'shirt_U_kittee');
     assert.equal(find(tee, 'ls', 2210)?.library, 'shirt_U_kittee');
     // ch-299: listed, but no library of the hotel has a sprite of it.
-    await assert.rejects(renderAvatar(h, req('hd-180-1.ch-299-66.lg-270-82')), (e: unknown) => e instanceof AvatarRenderError && e.code === 'asset-load' && /ch-299/.test(e.message));
+    await assert.rejects(
+      renderAvatar(h, req('hd-180-1.ch-299-66.lg-270-82')),
+      (e: unknown) => e instanceof AvatarRenderError && e.code === 'asset-load' && /ch-299/.test(e.message),
+    );
     const head = await renderAvatar(h, req('hd-180-1.hr-100-61', { headOnly: true }));
     assert.equal(find(head, 'hd', 1)?.library, 'hh_human_body', 'hd found in the library FigureMap lists for bd/lh/rh');
   } finally {
@@ -186,7 +240,10 @@ test('refusals: a set FigureData lacks, or a worn set none of whose sprites any 
 
 test("body part offsets: Laugh's frame lowers the head by 1 px at the client's scale (AnimationAction.getFrameBodyPartOffset)", async () => {
   const figure = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82';
-  for (const [size, px] of [['m', 1], ['l', 2]] as const) {
+  for (const [size, px] of [
+    ['m', 1],
+    ['l', 2],
+  ] as const) {
     const std = await renderAvatar(kit.hotel, req(figure, { size }));
     const laugh = await renderAvatar(kit.hotel, req(figure, { size, action: 'laugh' }));
     for (const t of ['hd', 'hr', 'ey']) assert.equal(find(laugh, t)!.y - find(std, t)!.y, px, `${t} at size ${size}`);

@@ -5,18 +5,57 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRender, type AvatarRequest } from '../../src/avatar/index.js';
+import {
+  loadAvatarHotel,
+  renderAvatar,
+  type AvatarHotel,
+  type AvatarRender,
+  type AvatarRequest,
+} from '../../src/avatar/index.js';
 import { imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
 import { realdata, SHEETS, writeSheet } from '../helpers/realdata.js';
 
 const nitro = realdata('nitro');
 const FIG = 'hd-180-1.hr-100-61.ch-210-66.lg-270-82.sh-290-80';
-const EFFECTS = ['dance.1', 'dance.2', 'dance.3', 'dance.4', '1', '2', '3', '5', '6', '7', '9', '12', '13', '16', '29', '102', '109', '113', '158', '197'];
+const EFFECTS = [
+  'dance.1',
+  'dance.2',
+  'dance.3',
+  'dance.4',
+  '1',
+  '2',
+  '3',
+  '5',
+  '6',
+  '7',
+  '9',
+  '12',
+  '13',
+  '16',
+  '29',
+  '102',
+  '109',
+  '113',
+  '158',
+  '197',
+];
 
 function req(over: Partial<AvatarRequest>): AvatarRequest {
-  return { figure: FIG, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: true, frames: 0, ...over };
+  return {
+    figure: FIG,
+    direction: 2,
+    headDirection: 2,
+    size: 'm',
+    action: '',
+    gesture: '',
+    headOnly: false,
+    animated: true,
+    frames: 0,
+    ...over,
+  };
 }
-const fxOf = (id: string): Partial<AvatarRequest> => (id.startsWith('dance.') ? { dance: Number(id.slice(6)) } : { effect: Number(id) });
+const fxOf = (id: string): Partial<AvatarRequest> =>
+  id.startsWith('dance.') ? { dance: Number(id.slice(6)) } : { effect: Number(id) };
 
 let hotel: AvatarHotel | undefined;
 async function load(): Promise<AvatarHotel> {
@@ -26,7 +65,9 @@ async function load(): Promise<AvatarHotel> {
 test('every real effect library is indexed by its animation names', { skip: nitro.skip }, async () => {
   const h = await load();
   // As many as the data has: the EffectMap entries whose library is in bundled/effect.
-  const map = JSON.parse(readFileSync(join(nitro.path, 'gamedata', 'EffectMap.json'), 'utf8')) as { effects: { lib: string }[] };
+  const map = JSON.parse(readFileSync(join(nitro.path, 'gamedata', 'EffectMap.json'), 'utf8')) as {
+    effects: { lib: string }[];
+  };
   const present = new Set(readdirSync(join(nitro.path, 'bundled', 'effect')).map((f) => f.replace(/\.nitro$/, '')));
   assert.equal(h.effects.size, map.effects.filter((e) => present.has(e.lib)).length);
   assert.equal(h.effects.size, EFFECTS.length, 'the test exercises every one of them');
@@ -36,7 +77,9 @@ test('every real effect library is indexed by its animation names', { skip: nitr
   }
 });
 
-test('every real effect renders at m and l in directions 0-7 on the spec canvas and changes the pixels', { skip: nitro.skip }, async () => {
+test('every real effect renders at m and l in directions 0-7 on the spec canvas and changes the pixels', {
+  skip: nitro.skip,
+}, async () => {
   const h = await load();
   const sheet: RgbaImage[][] = [];
   for (const size of ['m', 'l'] as const) {
@@ -49,8 +92,14 @@ test('every real effect renders at m and l in directions 0-7 on the spec canvas 
         assert.ok(r.frames.length >= 1);
         assert.equal(r.frameTicks.length, r.frames.length);
         for (const f of r.frames) assert.deepEqual([f.width, f.height], [w, hgt], `${id} ${size} d${d}`);
-        assert.ok(r.frames.some((f) => !imagesEqual(f, plain.frames[0]!)), `${id} ${size} d${d} changes the pixels`);
-        assert.ok(r.layers.some((l) => l.effect), `${id} has effect layers`);
+        assert.ok(
+          r.frames.some((f) => !imagesEqual(f, plain.frames[0]!)),
+          `${id} ${size} d${d} changes the pixels`,
+        );
+        assert.ok(
+          r.layers.some((l) => l.effect),
+          `${id} has effect layers`,
+        );
         if (size === 'm') row.push(r.frames[0]!);
       }
       if (size === 'm') sheet.push(row);

@@ -4,7 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kitRenderer, px, rgb, useKitHotel } from './kit-hotel.js';
-import { animationFrameCount, encodeAvatar, renderAvatar, type AvatarRender, type AvatarRequest } from '../../src/avatar/index.js';
+import {
+  animationFrameCount,
+  encodeAvatar,
+  renderAvatar,
+  type AvatarRender,
+  type AvatarRequest,
+} from '../../src/avatar/index.js';
 import { readPngChunks } from '../../src/imaging/png-chunks.js';
 import { imagesEqual } from '../../src/imaging/image.js';
 import { normalizeAction, normalizeRequest, parseDanceId, parseEffectId } from '../../src/avatar/request.js';
@@ -13,10 +19,27 @@ const FIG = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 const kit = useKitHotel('effects');
 const { req, render } = kitRenderer(kit, FIG);
 const delays = (png: Buffer): [number, number][] =>
-  readPngChunks(png).filter((c) => c.type === 'fcTL').map((c) => [c.data.readUInt16BE(20), c.data.readUInt16BE(22)]);
+  readPngChunks(png)
+    .filter((c) => c.type === 'fcTL')
+    .map((c) => [c.data.readUInt16BE(20), c.data.readUInt16BE(22)]);
 
 test('the kit hotel has its effects and dances', () => {
-  assert.deepEqual(kit.hotel.effects.names().sort(), ['dance.1', 'dance.2', 'dance.3', 'dance.4', 'fx.1', 'fx.10', 'fx.2', 'fx.3', 'fx.4', 'fx.5', 'fx.6', 'fx.7', 'fx.8', 'fx.9']);
+  assert.deepEqual(kit.hotel.effects.names().sort(), [
+    'dance.1',
+    'dance.2',
+    'dance.3',
+    'dance.4',
+    'fx.1',
+    'fx.10',
+    'fx.2',
+    'fx.3',
+    'fx.4',
+    'fx.5',
+    'fx.6',
+    'fx.7',
+    'fx.8',
+    'fx.9',
+  ]);
 });
 
 test('static prop: a floor disc behind the avatar and a post in front, a still even when animated', async () => {
@@ -31,7 +54,10 @@ test('static prop: a floor disc behind the avatar and a post in front, a still e
   const post = r.layers.find((l) => l.partType === 'fx1_2')!;
   const body = r.layers.filter((l) => l.bodyPart !== 'effect');
   assert.ok(body.length > 5);
-  assert.ok(body.every((l) => l.order > disc.order && l.order < post.order), 'dz < 0 behind the avatar, dz > 0 in front');
+  assert.ok(
+    body.every((l) => l.order > disc.order && l.order < post.order),
+    'dz < 0 behind the avatar, dz > 0 in front',
+  );
   assert.equal(disc.library, 'KitPedestal');
   assert.equal(disc.effect, 'fx.1');
   // The plain avatar's pixels are all still there where the prop does not reach.
@@ -44,9 +70,19 @@ test('animated overlay: its own frame count and timing, additive light over noth
   assert.equal(r.frames.length, 4);
   assert.deepEqual(r.frameTicks, [1, 1, 1, 3], 'the last frame repeats 3 ticks');
   assert.equal(animationFrameCount(kit.hotel, req({ effect: 2, animated: true })), 4);
-  for (let i = 1; i < 4; i++) assert.ok(!imagesEqual(r.frames[i - 1]!, r.frames[i]!), `frame ${i} differs from ${i - 1}`);
+  for (let i = 1; i < 4; i++)
+    assert.ok(!imagesEqual(r.frames[i - 1]!, r.frames[i]!), `frame ${i} differs from ${i - 1}`);
   const png = await encodeAvatar(r);
-  assert.deepEqual(delays(png), [[1, 6], [1, 6], [1, 6], [3, 6]], 'APNG delays in sixths of a second');
+  assert.deepEqual(
+    delays(png),
+    [
+      [1, 6],
+      [1, 6],
+      [1, 6],
+      [3, 6],
+    ],
+    'APNG delays in sixths of a second',
+  );
   // The star (0x60a0ff, ink 33) over nothing: its light, brightest channel as alpha.
   const star = r.layers.find((l) => l.frame === 0 && l.partType === 'fx2_1')!;
   assert.equal(star.ink, 'add');
@@ -68,7 +104,11 @@ test('tub: removes legs and shoes, replaces the shirt, adds a part to `bottom`, 
   assert.ok(!types.has('lg') && !types.has('sh'), 'removed');
   assert.ok(plain.layers.some((l) => l.partType === 'lg') && plain.layers.some((l) => l.partType === 'sh'));
   const ch = r.layers.filter((l) => l.partType === 'ch');
-  assert.deepEqual(ch.map((l) => [l.partId, l.library]), [['fx3_2', 'KitTub']], 'the layer item replaces the shirt');
+  assert.deepEqual(
+    ch.map((l) => [l.partId, l.library]),
+    [['fx3_2', 'KitTub']],
+    'the layer item replaces the shirt',
+  );
   const tub = r.layers.find((l) => l.partType === 'fx3_1')!;
   assert.equal(tub.bodyPart, 'bottom');
   assert.equal(tub.partId, '1', 'an added part without a base has the static id 1');
@@ -112,9 +152,21 @@ test('dances 1-4: loops of 8, 8, 10 and 16 frames at 1/6 s; dance=N and action=d
     assert.equal(animationFrameCount(kit.hotel, req({ dance: n, animated: true })), expected[n - 1]);
     const png = await encodeAvatar(r);
     assert.ok(delays(png).every(([a, b]) => a === 1 && b === 6));
-    assert.equal(readPngChunks(png).find((c) => c.type === 'acTL')!.data.readUInt32BE(4), 0, 'loops forever');
+    assert.equal(
+      readPngChunks(png)
+        .find((c) => c.type === 'acTL')!
+        .data.readUInt32BE(4),
+      0,
+      'loops forever',
+    );
     // The two spellings are one dance once the query is normalized (the renderer sees only `dance`).
-    const asked = normalizeRequest(new Map([['action', `dance.${n}`], ['animated', '1'], ['size', 'm']]));
+    const asked = normalizeRequest(
+      new Map([
+        ['action', `dance.${n}`],
+        ['animated', '1'],
+        ['size', 'm'],
+      ]),
+    );
     assert.equal(asked.dance, n);
     const viaAction = await encodeAvatar(await render(asked));
     assert.ok(png.equals(viaAction), `action=dance.${n}`);
@@ -124,13 +176,19 @@ test('dances 1-4: loops of 8, 8, 10 and 16 frames at 1/6 s; dance=N and action=d
   const d2 = await render({ dance: 2, animated: true });
   const lh = (f: number) => d2.layers.filter((l) => l.frame === f && l.bodyPart === 'leftarm').map((l) => l.asset);
   assert.notDeepEqual(lh(0), lh(1));
-  assert.ok(lh(0).every((a) => a.includes('_wav_')), 'dance 2 waves (its layer action Wave)');
+  assert.ok(
+    lh(0).every((a) => a.includes('_wav_')),
+    'dance 2 waves (its layer action Wave)',
+  );
 });
 
 test('plain action=dance stays the spec still; sit prevents a dance', async () => {
   const plainDance = await render({ action: 'dance', animated: true });
   assert.equal(plainDance.frames.length, 1);
-  assert.equal(plainDance.layers.some((l) => l.effect), false);
+  assert.equal(
+    plainDance.layers.some((l) => l.effect),
+    false,
+  );
   const a = await encodeAvatar(await render({ action: 'sit', dance: 1, animated: true }));
   const b = await encodeAvatar(await render({ action: 'sit', animated: true }));
   assert.ok(a.equals(b));
@@ -151,12 +209,20 @@ test('every size and headonly keep the spec canvas with an effect', async () => 
     for (const effect of [1, 2, 3, 4]) {
       for (const headOnly of [false, true]) {
         const r = await render({ size, effect, headOnly, animated: true });
-        for (const f of r.frames) assert.deepEqual([f.width, f.height], (headOnly ? head : dims)[size], `${size} fx ${effect} headonly ${headOnly}`);
+        for (const f of r.frames)
+          assert.deepEqual(
+            [f.width, f.height],
+            (headOnly ? head : dims)[size],
+            `${size} fx ${effect} headonly ${headOnly}`,
+          );
       }
     }
   // Head-only shows no effect sprites (they belong to the room view), but the effect's colour treatment.
   const ho = await render({ effect: 1, headOnly: true });
-  assert.equal(ho.layers.some((l) => l.bodyPart === 'effect'), false);
+  assert.equal(
+    ho.layers.some((l) => l.bodyPart === 'effect'),
+    false,
+  );
   const hoPlain = await encodeAvatar(await render({ headOnly: true }));
   assert.ok((await encodeAvatar(ho)).equals(hoPlain), 'a prop alone changes nothing in the head crop');
 });
@@ -177,7 +243,8 @@ function visibleBox(f: { width: number; height: number; data: Uint8Array }): [nu
 function visibleCut(f: { width: number; height: number; data: Uint8Array }): string {
   const [l, t, r, b] = visibleBox(f);
   const rows: string[] = [];
-  for (let y = t; y < b; y++) rows.push(Buffer.from(f.data.subarray((y * f.width + l) * 4, (y * f.width + r) * 4)).toString('base64'));
+  for (let y = t; y < b; y++)
+    rows.push(Buffer.from(f.data.subarray((y * f.width + l) * 4, (y * f.width + r) * 4)).toString('base64'));
   return `${r - l}x${b - t}:${rows.join('/')}`;
 }
 
@@ -224,10 +291,26 @@ test('Flash layout: effectmap.xml + effect SWFs beside the figure libraries draw
     for (const over of [{ effect: 3 }, { effect: 6 }, { effect: 8 }, { dance: 4 }]) {
       const a = await render({ ...over, animated: true });
       const c = await renderAvatar(converted, req({ ...over, animated: true }));
-      assert.ok(a.frames.every((f, i) => imagesEqual(f, c.frames[i]!)), `converted ${JSON.stringify(over)}`);
+      assert.ok(
+        a.frames.every((f, i) => imagesEqual(f, c.frames[i]!)),
+        `converted ${JSON.stringify(over)}`,
+      );
     }
     assert.deepEqual(flash.effects.names().sort(), kit.hotel.effects.names().sort());
-    for (const over of [{ effect: 1 }, { effect: 2 }, { effect: 3 }, { effect: 4 }, { effect: 5 }, { effect: 6 }, { effect: 7 }, { effect: 8 }, { effect: 9 }, { effect: 10 }, { dance: 2 }, { dance: 4 }]) {
+    for (const over of [
+      { effect: 1 },
+      { effect: 2 },
+      { effect: 3 },
+      { effect: 4 },
+      { effect: 5 },
+      { effect: 6 },
+      { effect: 7 },
+      { effect: 8 },
+      { effect: 9 },
+      { effect: 10 },
+      { dance: 2 },
+      { dance: 4 },
+    ]) {
       const a = await render({ ...over, animated: true });
       const b = await renderAvatar(flash, req({ ...over, animated: true }));
       assert.deepEqual(b.frameTicks, a.frameTicks, JSON.stringify(over));
@@ -240,12 +323,18 @@ test('Flash layout: effectmap.xml + effect SWFs beside the figure libraries draw
 
 test('plain poses are resolved once per hotel and reused: an effect or dance render between two plain ones changes neither', async () => {
   // plan.ts keeps each plain (action, gesture) pose; effect poses are resolved per request and set fields on their actions.
-  const poses: Partial<AvatarRequest>[] = [{ action: 'wav', animated: true }, { action: 'sit', gesture: 'sml' }, { action: 'std' }];
+  const poses: Partial<AvatarRequest>[] = [
+    { action: 'wav', animated: true },
+    { action: 'sit', gesture: 'sml' },
+    { action: 'std' },
+  ];
   const before = await Promise.all(poses.map(async (p) => encodeAvatar(await render(p))));
   for (const p of poses) {
     await render({ ...p, effect: 1 });
     await render({ ...p, dance: 2, animated: true });
   }
   const after = await Promise.all(poses.map(async (p) => encodeAvatar(await render(p))));
-  poses.forEach((p, i) => assert.ok(after[i]!.equals(before[i]!), `${JSON.stringify(p)} drew other bytes after effect renders`));
+  poses.forEach((p, i) =>
+    assert.ok(after[i]!.equals(before[i]!), `${JSON.stringify(p)} drew other bytes after effect renders`),
+  );
 });

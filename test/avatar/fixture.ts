@@ -2,7 +2,11 @@
 // against exact pixel positions without any real art. (The sample kit tests cover the full pipeline.)
 import { type AssetLibrary } from '../../src/formats/asset-library.js';
 import { createAvatarHotel, type AvatarHotel } from '../../src/avatar/index.js';
-import { type FigureDataDoc, type FigureMapDoc, type AvatarActionsDoc } from '../../src/formats/gamedata/figure-types.js';
+import {
+  type FigureDataDoc,
+  type FigureMapDoc,
+  type AvatarActionsDoc,
+} from '../../src/formats/gamedata/figure-types.js';
 import { createImage, type RgbaImage } from '../../src/imaging/image.js';
 
 export function rect(w: number, h: number, rgba: [number, number, number, number]): RgbaImage {
@@ -44,11 +48,27 @@ export const C = {
 const UPRIGHT_DIRS = [0, 1, 2, 3, 7];
 
 /** Symmetric sprites: at every direction the same rectangle centred on x 33.5 of the m canvas; frame n sits 2n px higher. */
-function upright(action: string, type: string, id: number, w: number, h: number, top: number, colour: readonly number[], frames = 1, dirs = UPRIGHT_DIRS): [string, Asset, RgbaImage][] {
+function upright(
+  action: string,
+  type: string,
+  id: number,
+  w: number,
+  h: number,
+  top: number,
+  colour: readonly number[],
+  frames = 1,
+  dirs = UPRIGHT_DIRS,
+): [string, Asset, RgbaImage][] {
   const out: [string, Asset, RgbaImage][] = [];
   // left = 0 − x; centred on 33.5 → x = −(33.5 − w/2)
   const x = -Math.round(33.5 - w / 2);
-  for (const d of dirs) for (let f = 0; f < frames; f++) out.push([`h_${action}_${type}_${id}_${d}_${f}`, { x, y: 100 - top - 2 * f }, rect(w, h, [...colour] as [number, number, number, number])]);
+  for (const d of dirs)
+    for (let f = 0; f < frames; f++)
+      out.push([
+        `h_${action}_${type}_${id}_${d}_${f}`,
+        { x, y: 100 - top - 2 * f },
+        rect(w, h, [...colour] as [number, number, number, number]),
+      ]);
   return out;
 }
 
@@ -69,7 +89,11 @@ export function fixtureLibraries(): AssetLibrary[] {
     // Wave: frames 0 and 1 of the left hand, with own sprites at 4-6 (a mirror exception).
     ...upright('wav', 'lh', 1, 30, 12, 30, C.wav, 2, [0, 1, 2, 3, 4, 5, 6, 7]),
     ...upright('sit', 'bd', 1, 16, 40, 60, C.bd),
-    ...[0, 1, 2, 3, 7].map((d): [string, Asset, RgbaImage] => [`h_crr_rh_1_${d}_0`, { x: -12, y: 45 }, rect(4, 12, [230, 230, 230, 255])]),
+    ...[0, 1, 2, 3, 7].map((d): [string, Asset, RgbaImage] => [
+      `h_crr_rh_1_${d}_0`,
+      { x: -12, y: 45 },
+      rect(4, 12, [230, 230, 230, 255]),
+    ]),
     // Lying: one sprite for direction 2.
     ['h_lay_bd_1_2_0', { x: 30, y: 20 }, rect(50, 16, [240, 240, 240, 255])],
     ['h_lay_hd_1_2_0', { x: 48, y: 24 }, rect(18, 18, [250, 250, 250, 255])],
@@ -88,7 +112,11 @@ export function fixtureLibraries(): AssetLibrary[] {
     ['h_std_cp_60_4_0', { x: -40, y: 45 }, rect(3, 3, [1, 2, 3, 255])],
   ]);
   const items = lib('hh_human_item', [
-    ...[0, 1, 2, 3, 4, 5, 6, 7].map((d): [string, Asset, RgbaImage] => [`h_crr_ri_7_${d}_0`, { x: -10, y: 60 }, rect(5, 5, [10, 200, 10, 255])]),
+    ...[0, 1, 2, 3, 4, 5, 6, 7].map((d): [string, Asset, RgbaImage] => [
+      `h_crr_ri_7_${d}_0`,
+      { x: -10, y: 60 },
+      rect(5, 5, [10, 200, 10, 255]),
+    ]),
   ]);
   return [body, clothes, items];
 }
@@ -96,34 +124,160 @@ export function fixtureLibraries(): AssetLibrary[] {
 export function fixtureGamedata(): { figureData: FigureDataDoc; figureMap: FigureMapDoc; actions: AvatarActionsDoc } {
   const figureData: FigureDataDoc = {
     palettes: [
-      { id: 1, colors: [{ id: 1, index: 0, club: 0, selectable: true, hexCode: 'FFCC99' }, { id: 2, index: 1, club: 0, selectable: true, hexCode: '996633' }] },
-      { id: 3, colors: [{ id: 61, index: 0, club: 0, selectable: true, hexCode: 'FF0000' }, { id: 62, index: 1, club: 0, selectable: true, hexCode: '0080FF' }] },
+      {
+        id: 1,
+        colors: [
+          { id: 1, index: 0, club: 0, selectable: true, hexCode: 'FFCC99' },
+          { id: 2, index: 1, club: 0, selectable: true, hexCode: '996633' },
+        ],
+      },
+      {
+        id: 3,
+        colors: [
+          { id: 61, index: 0, club: 0, selectable: true, hexCode: 'FF0000' },
+          { id: 62, index: 1, club: 0, selectable: true, hexCode: '0080FF' },
+        ],
+      },
     ],
     setTypes: [
-      { type: 'hd', paletteId: 1, mandatory_m_0: true, mandatory_f_0: true, mandatory_m_1: true, mandatory_f_1: true, sets: [{ id: 1, gender: 'U', selectable: true, parts: [{ id: 1, type: 'hd', colorindex: 1 }, { id: 1, type: 'ey', colorindex: 1 }, { id: 1, type: 'fc', colorindex: 1 }, { id: 1, type: 'bd', colorindex: 1 }, { id: 1, type: 'lh', colorindex: 1 }, { id: 1, type: 'rh', colorindex: 1 }] }] },
-      { type: 'ch', paletteId: 3, sets: [{ id: 10, gender: 'M', parts: [{ id: 10, type: 'ch', colorindex: 1 }] }, { id: 11, gender: 'U', parts: [{ id: 11, type: 'ch', colorindex: 1 }] }, { id: 60, gender: 'U', parts: [{ id: 60, type: 'cp', colorindex: 0 }] }] },
-      { type: 'lg', paletteId: 3, mandatory_m_0: true, mandatory_f_0: true, mandatory_m_1: true, mandatory_f_1: true, sets: [{ id: 20, gender: 'U', selectable: true, parts: [{ id: 20, type: 'lg', colorindex: 1 }] }] },
+      {
+        type: 'hd',
+        paletteId: 1,
+        mandatory_m_0: true,
+        mandatory_f_0: true,
+        mandatory_m_1: true,
+        mandatory_f_1: true,
+        sets: [
+          {
+            id: 1,
+            gender: 'U',
+            selectable: true,
+            parts: [
+              { id: 1, type: 'hd', colorindex: 1 },
+              { id: 1, type: 'ey', colorindex: 1 },
+              { id: 1, type: 'fc', colorindex: 1 },
+              { id: 1, type: 'bd', colorindex: 1 },
+              { id: 1, type: 'lh', colorindex: 1 },
+              { id: 1, type: 'rh', colorindex: 1 },
+            ],
+          },
+        ],
+      },
+      {
+        type: 'ch',
+        paletteId: 3,
+        sets: [
+          { id: 10, gender: 'M', parts: [{ id: 10, type: 'ch', colorindex: 1 }] },
+          { id: 11, gender: 'U', parts: [{ id: 11, type: 'ch', colorindex: 1 }] },
+          { id: 60, gender: 'U', parts: [{ id: 60, type: 'cp', colorindex: 0 }] },
+        ],
+      },
+      {
+        type: 'lg',
+        paletteId: 3,
+        mandatory_m_0: true,
+        mandatory_f_0: true,
+        mandatory_m_1: true,
+        mandatory_f_1: true,
+        sets: [{ id: 20, gender: 'U', selectable: true, parts: [{ id: 20, type: 'lg', colorindex: 1 }] }],
+      },
       { type: 'hr', paletteId: 3, sets: [{ id: 30, gender: 'U', parts: [{ id: 30, type: 'hr', colorindex: 1 }] }] },
-      { type: 'ha', paletteId: 3, sets: [{ id: 40, gender: 'U', parts: [{ id: 40, type: 'ha', colorindex: 0 }], hiddenLayers: [{ partType: 'hr' }] }] },
+      {
+        type: 'ha',
+        paletteId: 3,
+        sets: [
+          { id: 40, gender: 'U', parts: [{ id: 40, type: 'ha', colorindex: 0 }], hiddenLayers: [{ partType: 'hr' }] },
+        ],
+      },
       { type: 'mc', paletteId: 3, sets: [{ id: 50, gender: 'U', parts: [{ id: 50, type: 'mc', colorindex: 0 }] }] },
       { type: 'xx', paletteId: 3, sets: [{ id: 70, gender: 'U', parts: [{ id: 70, type: 'xx', colorindex: 0 }] }] },
     ],
   };
   const figureMap: FigureMapDoc = {
     libraries: [
-      { id: 'fx_body', parts: [{ id: 1, type: 'hd' }, { id: 1, type: 'ey' }, { id: 1, type: 'fc' }, { id: 1, type: 'bd' }, { id: 1, type: 'lh' }, { id: 1, type: 'rh' }] },
-      { id: 'fx_clothes', parts: [{ id: 10, type: 'ch' }, { id: 11, type: 'ch' }, { id: 20, type: 'lg' }, { id: 30, type: 'hr' }, { id: 40, type: 'ha' }, { id: 50, type: 'mc' }, { id: 60, type: 'cp' }] },
+      {
+        id: 'fx_body',
+        parts: [
+          { id: 1, type: 'hd' },
+          { id: 1, type: 'ey' },
+          { id: 1, type: 'fc' },
+          { id: 1, type: 'bd' },
+          { id: 1, type: 'lh' },
+          { id: 1, type: 'rh' },
+        ],
+      },
+      {
+        id: 'fx_clothes',
+        parts: [
+          { id: 10, type: 'ch' },
+          { id: 11, type: 'ch' },
+          { id: 20, type: 'lg' },
+          { id: 30, type: 'hr' },
+          { id: 40, type: 'ha' },
+          { id: 50, type: 'mc' },
+          { id: 60, type: 'cp' },
+        ],
+      },
       { id: 'fx_missing', parts: [{ id: 70, type: 'xx' }] },
     ],
   };
   const actions: AvatarActionsDoc = {
     actions: [
-      { id: 'Lay', state: 'lay', precedence: 100, main: true, geometryType: 'horizontal', activePartSet: 'figure', assetPartDefinition: 'lay', prevents: [] },
-      { id: 'Sit', state: 'sit', precedence: 103, main: true, geometryType: 'sitting', activePartSet: 'sit', assetPartDefinition: 'sit' },
-      { id: 'Wave', state: 'wave', precedence: 205, geometryType: 'vertical', activePartSet: 'handLeft', assetPartDefinition: 'wav', prevents: ['dance'] },
-      { id: 'CarryItem', state: 'cri', precedence: 205, geometryType: 'vertical', activePartSet: 'handRight', assetPartDefinition: 'crr' },
-      { id: 'Talk', state: 'talk', precedence: 500, geometryType: 'vertical', activePartSet: 'speak', assetPartDefinition: 'spk', lay: 'lsp' },
-      { id: 'Default', state: 'std', precedence: 1000, main: true, isDefault: true, geometryType: 'vertical', activePartSet: 'figure', assetPartDefinition: 'std' },
+      {
+        id: 'Lay',
+        state: 'lay',
+        precedence: 100,
+        main: true,
+        geometryType: 'horizontal',
+        activePartSet: 'figure',
+        assetPartDefinition: 'lay',
+        prevents: [],
+      },
+      {
+        id: 'Sit',
+        state: 'sit',
+        precedence: 103,
+        main: true,
+        geometryType: 'sitting',
+        activePartSet: 'sit',
+        assetPartDefinition: 'sit',
+      },
+      {
+        id: 'Wave',
+        state: 'wave',
+        precedence: 205,
+        geometryType: 'vertical',
+        activePartSet: 'handLeft',
+        assetPartDefinition: 'wav',
+        prevents: ['dance'],
+      },
+      {
+        id: 'CarryItem',
+        state: 'cri',
+        precedence: 205,
+        geometryType: 'vertical',
+        activePartSet: 'handRight',
+        assetPartDefinition: 'crr',
+      },
+      {
+        id: 'Talk',
+        state: 'talk',
+        precedence: 500,
+        geometryType: 'vertical',
+        activePartSet: 'speak',
+        assetPartDefinition: 'spk',
+        lay: 'lsp',
+      },
+      {
+        id: 'Default',
+        state: 'std',
+        precedence: 1000,
+        main: true,
+        isDefault: true,
+        geometryType: 'vertical',
+        activePartSet: 'figure',
+        assetPartDefinition: 'std',
+      },
     ],
   };
   return { figureData, figureMap, actions };

@@ -8,7 +8,13 @@ import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { avatarFlashFiles } from '../../src/samplekit/flash/index.js';
-import { loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRender, type AvatarRequest } from '../../src/avatar/index.js';
+import {
+  loadAvatarHotel,
+  renderAvatar,
+  type AvatarHotel,
+  type AvatarRender,
+  type AvatarRequest,
+} from '../../src/avatar/index.js';
 import { AvatarGeometry } from '../../src/avatar/geometry.js';
 import { builtinGeometry } from '../../src/avatar/builtin/geometry.js';
 import { raisedHandOf, resolvePose } from '../../src/avatar/actions.js';
@@ -31,21 +37,53 @@ after(async () => {
 
 const FIGURE = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 function req(over: Partial<AvatarRequest>): AvatarRequest {
-  return { figure: FIGURE, direction: 2, headDirection: 2, size: 'l', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over };
+  return {
+    figure: FIGURE,
+    direction: 2,
+    headDirection: 2,
+    size: 'l',
+    action: '',
+    gesture: '',
+    headOnly: false,
+    animated: false,
+    frames: 0,
+    ...over,
+  };
 }
-const order = (r: AvatarRender, frame = 0) => r.layers.filter((l) => l.frame === frame).sort((a, b) => a.order - b.order).map((l) => l.partType);
+const order = (r: AvatarRender, frame = 0) =>
+  r.layers
+    .filter((l) => l.frame === frame)
+    .sort((a, b) => a.order - b.order)
+    .map((l) => l.partType);
 
 test('explicitOrder: posture with hand, then posture, then hand, then std; a direction a list lacks or lists empty falls through', () => {
-  const list = (id: string, dirs: [number, string[]][]) => ({ id, directions: dirs.map(([d, parts]) => ({ id: d, parts })) });
+  const list = (id: string, dirs: [number, string[]][]) => ({
+    id,
+    directions: dirs.map(([d, parts]) => ({ id: d, parts })),
+  });
   const g = new AvatarGeometry(builtinGeometry(), {
     actions: [
-      list('std', [[0, ['std0']], [1, ['std1']], [2, ['std2']], [3, ['std3']], [4, ['std4']]]),
-      list('sit', [[2, ['sit2']], [4, ['sit4']]]),
-      list('lh-up', [[3, []], [4, ['lh4']], [1, ['lh1']]]),
+      list('std', [
+        [0, ['std0']],
+        [1, ['std1']],
+        [2, ['std2']],
+        [3, ['std3']],
+        [4, ['std4']],
+      ]),
+      list('sit', [
+        [2, ['sit2']],
+        [4, ['sit4']],
+      ]),
+      list('lh-up', [
+        [3, []],
+        [4, ['lh4']],
+        [1, ['lh1']],
+      ]),
       list('sit.lh-up', [[4, ['sitlh4']]]),
     ],
   });
-  const pick = (posture: string, hand: 'lh-up' | 'rh-up' | null, d: number) => g.explicitOrder(posture, hand, d)?.parts[0];
+  const pick = (posture: string, hand: 'lh-up' | 'rh-up' | null, d: number) =>
+    g.explicitOrder(posture, hand, d)?.parts[0];
   assert.equal(pick('sit', 'lh-up', 4), 'sitlh4', 'posture with hand');
   assert.equal(pick('sit', 'lh-up', 2), 'sit2', 'the posture before the hand alone');
   assert.equal(pick('sit', 'lh-up', 1), 'lh1', 'a posture without a list there stands as std: the hand list');
@@ -59,7 +97,8 @@ test('explicitOrder: posture with hand, then posture, then hand, then std; a dir
 
 test('raised hand: wave, respect and sign raise the left hand; carry, drink, blow and laugh the right; the left wins', () => {
   const h = nitroKit.hotel;
-  const hand = (action: string, gesture = '') => raisedHandOf(resolvePose(action, gesture, h.actions, h.partSets, h.geometry).actions);
+  const hand = (action: string, gesture = '') =>
+    raisedHandOf(resolvePose(action, gesture, h.actions, h.partSets, h.geometry).actions);
   for (const a of ['wav', 'respect', 'sig=3', 'sit,wav']) assert.equal(hand(a), 'lh-up', a);
   for (const a of ['crr=1', 'drk=2', 'blow', 'laugh', 'sit,drk=2']) assert.equal(hand(a), 'rh-up', a);
   assert.equal(hand('wav,crr=1'), 'lh-up', 'both hands: the left list');
@@ -74,7 +113,10 @@ test('Flash kit: a posture without a raised hand draws in the geometry order (id
       const a = await renderAvatar(flash, r);
       const b = await renderAvatar(nitroKit.hotel, r);
       assert.deepEqual(order(a), order(b), `${action} ${d}: same order`);
-      assert.ok(a.frames.every((f, i) => Buffer.compare(f.data, b.frames[i]!.data) === 0), `${action} ${d}: same pixels`);
+      assert.ok(
+        a.frames.every((f, i) => Buffer.compare(f.data, b.frames[i]!.data) === 0),
+        `${action} ${d}: same pixels`,
+      );
     }
   }
 });
@@ -93,7 +135,10 @@ test('Flash kit: wave draws the left arm over the head where lh-up lists the dir
     } else {
       // 3 is listed empty, the others not at all: std's list, the Nitro kit's order.
       assert.deepEqual(o, order(b), `direction ${d}: std order`);
-      assert.ok(a.frames.every((f, i) => Buffer.compare(f.data, b.frames[i]!.data) === 0), `direction ${d}: same pixels as the Nitro kit`);
+      assert.ok(
+        a.frames.every((f, i) => Buffer.compare(f.data, b.frames[i]!.data) === 0),
+        `direction ${d}: same pixels as the Nitro kit`,
+      );
     }
   }
 });
@@ -102,7 +147,8 @@ test('Flash kit: wave draws the left arm over the head where lh-up lists the dir
  * Where the two renders differ, the Flash render shows the held item's own sprite pixels (it is on top)
  * and the Nitro kit's does not (its geometry draws the head over the item).
  */
-const same = (p: Uint8Array, i: number, q: Uint8Array, j: number) => p[i] === q[j] && p[i + 1] === q[j + 1] && p[i + 2] === q[j + 2] && p[i + 3] === q[j + 3];
+const same = (p: Uint8Array, i: number, q: Uint8Array, j: number) =>
+  p[i] === q[j] && p[i + 1] === q[j + 1] && p[i + 2] === q[j + 2] && p[i + 3] === q[j + 3];
 
 async function assertItemOnTop(action: string, direction: number, itemType: string): Promise<number> {
   const r = req({ action, direction, headDirection: direction, size: 'm' });
@@ -128,11 +174,15 @@ async function assertItemOnTop(action: string, direction: number, itemType: stri
     }
   }
   assert.ok(differing > 10, `${action} ${direction}: the item on top changes ${differing} pixels`);
-  assert.equal(itemPixels, differing, `${action} ${direction}: every changed pixel is the ${itemType} sprite's own (${itemPixels} of ${differing})`);
+  assert.equal(
+    itemPixels,
+    differing,
+    `${action} ${direction}: every changed pixel is the ${itemType} sprite's own (${itemPixels} of ${differing})`,
+  );
   return differing;
 }
 
-test('Flash kit: a raised hand\'s item lands over the head, in pixels (sign by lh-up, drink by rh-up)', async () => {
+test("Flash kit: a raised hand's item lands over the head, in pixels (sign by lh-up, drink by rh-up)", async () => {
   await assertItemOnTop('sig=3', 5, 'li');
   await assertItemOnTop('drk=2', 1, 'ri');
 });
@@ -142,12 +192,20 @@ test('Flash kit: sit+wave 4 takes sit.lh-up: the arm on top, the rest in the sit
   const o = order(sitWave);
   assert.ok(o.lastIndexOf('hd') < o.indexOf('lh'), `sit+wave 4: ${o.join(' ')}`);
   const sit = order(await renderAvatar(flash, req({ action: 'sit', direction: 4, headDirection: 4 })));
-  assert.deepEqual(o.filter((t) => !['lh', 'ls', 'lc'].includes(t)), sit.filter((t) => !['lh', 'ls', 'lc'].includes(t)), 'sit.lh-up keeps the sitting order for the rest');
+  assert.deepEqual(
+    o.filter((t) => !['lh', 'ls', 'lc'].includes(t)),
+    sit.filter((t) => !['lh', 'ls', 'lc'].includes(t)),
+    'sit.lh-up keeps the sitting order for the rest',
+  );
 });
 
 test('Flash kit: drinking raises the right hand over the head where rh-up lists the direction', async () => {
   const o = order(await renderAvatar(flash, req({ action: 'drk=2', direction: 1, headDirection: 1 })));
   assert.ok(o.lastIndexOf('hd') < o.indexOf('rh'), `drk 1: ${o.join(' ')}`);
   const std = order(await renderAvatar(flash, req({ action: 'drk=2', direction: 3, headDirection: 3 })));
-  assert.deepEqual(std, order(await renderAvatar(nitroKit.hotel, req({ action: 'drk=2', direction: 3, headDirection: 3 }))), 'drk 3: not listed, std order');
+  assert.deepEqual(
+    std,
+    order(await renderAvatar(nitroKit.hotel, req({ action: 'drk=2', direction: 3, headDirection: 3 }))),
+    'drk 3: not listed, std order',
+  );
 });

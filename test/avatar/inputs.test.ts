@@ -4,7 +4,15 @@
 // a changed library or set the request reads, not with one it does not.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hotelFromSnapshot, renderAvatar, renderInputs, renderInputsDigest, renderInputsFields, scanAvatarHotel, type AvatarRequest } from '../../src/avatar/index.js';
+import {
+  hotelFromSnapshot,
+  renderAvatar,
+  renderInputs,
+  renderInputsDigest,
+  renderInputsFields,
+  scanAvatarHotel,
+  type AvatarRequest,
+} from '../../src/avatar/index.js';
 import { parseAvatarQuery } from '../../src/imager/avatar/params.js';
 import { goldenQueries } from '../server/avatar/golden-urls.js';
 import { useKitHotel } from './kit-hotel.js';
@@ -21,13 +29,18 @@ function request(query: string): AvatarRequest {
 /** The golden set, plus effects, dances and held items the golden set leaves out. */
 function queries(): string[] {
   const extra: string[] = [];
-  for (const fx of [1, 2, 3, 4, 99]) extra.push(`figure=${FIG}&effect=${fx}&size=m&direction=4`, `figure=${FIG}&effect=${fx}&action=crr=1&size=s`);
-  for (const d of [1, 2, 3, 4]) extra.push(`figure=${FIG}&dance=${d}&size=m`, `figure=${FIG}&action=dance.${d},sig=3&size=l&direction=6`);
-  extra.push(`figure=${FIG}&action=drk=6&effect=2&direction=5`, `figure=hd-190-1.ha-1004-62.ea-1402-1&action=wav,crr=3&headonly=1`);
+  for (const fx of [1, 2, 3, 4, 99])
+    extra.push(`figure=${FIG}&effect=${fx}&size=m&direction=4`, `figure=${FIG}&effect=${fx}&action=crr=1&size=s`);
+  for (const d of [1, 2, 3, 4])
+    extra.push(`figure=${FIG}&dance=${d}&size=m`, `figure=${FIG}&action=dance.${d},sig=3&size=l&direction=6`);
+  extra.push(
+    `figure=${FIG}&action=drk=6&effect=2&direction=5`,
+    `figure=hd-190-1.ha-1004-62.ea-1402-1&action=wav,crr=3&headonly=1`,
+  );
   return [...goldenQueries(), ...extra];
 }
 
-test('every library a render draws a layer from is named, with its digest, in the render\'s inputs', async () => {
+test("every library a render draws a layer from is named, with its digest, in the render's inputs", async () => {
   let layers = 0;
   for (const q of queries()) {
     const req = { ...request(q), animated: true };
@@ -54,7 +67,18 @@ test('the inputs depend only on the request fields their memo is keyed on', () =
     const req = request(q);
     const text = renderInputs(kit.hotel, req);
     // Everything else about the request varied: same text.
-    const other: AvatarRequest = { ...req, direction: (req.direction + 3) % 8, headDirection: 1, size: req.size === 's' ? 'l' : 's', gesture: 'sml', headOnly: !req.headOnly, animated: !req.animated, frames: 3, format: 'gif', frameNum: 1 };
+    const other: AvatarRequest = {
+      ...req,
+      direction: (req.direction + 3) % 8,
+      headDirection: 1,
+      size: req.size === 's' ? 'l' : 's',
+      gesture: 'sml',
+      headOnly: !req.headOnly,
+      animated: !req.animated,
+      frames: 3,
+      format: 'gif',
+      frameNum: 1,
+    };
     assert.equal(renderInputs(kit.hotel, other), text, q);
     const fields = renderInputsFields(req);
     if (seen.has(fields)) assert.equal(seen.get(fields), text);
@@ -71,20 +95,36 @@ test('the digest changes with a library or set the request reads, not with other
     return hotelFromSnapshot({ ...snap, sources: { ...snap.sources, libraries } });
   };
   assert.equal(renderInputsDigest(withDigest('hat_U_kitcap'), req), base, 'a hat library: not read');
-  assert.notEqual(renderInputsDigest(withDigest('shirt_U_kittee'), req), base, 'the shirt\'s library');
+  assert.notEqual(renderInputsDigest(withDigest('shirt_U_kittee'), req), base, "the shirt's library");
   assert.notEqual(renderInputsDigest(withDigest('hh_human_body'), req), base, 'the body');
-  assert.notEqual(renderInputsDigest(withDigest('hh_human_item'), req), base, 'the item library (searched by every render)');
+  assert.notEqual(
+    renderInputsDigest(withDigest('hh_human_item'), req),
+    base,
+    'the item library (searched by every render)',
+  );
   // The shirt set's definition changed (another colour index), and a palette colour it uses.
   const figureData = structuredClone(snap.sources.figureData);
   figureData.setTypes.find((t) => t.type === 'ch')!.sets.find((s) => s.id === 210)!.parts[0]!.colorindex = 2;
-  assert.notEqual(renderInputsDigest(hotelFromSnapshot({ ...snap, sources: { ...snap.sources, figureData } }), req), base);
+  assert.notEqual(
+    renderInputsDigest(hotelFromSnapshot({ ...snap, sources: { ...snap.sources, figureData } }), req),
+    base,
+  );
   const unrelated = structuredClone(snap.sources.figureData);
-  unrelated.setTypes.find((t) => t.type === 'ha')!.sets.push({ id: 9090, gender: 'U', club: 0, parts: [{ id: 5090, type: 'ha', colorindex: 1 }] });
+  unrelated.setTypes
+    .find((t) => t.type === 'ha')!
+    .sets.push({ id: 9090, gender: 'U', club: 0, parts: [{ id: 5090, type: 'ha', colorindex: 1 }] });
   const added = hotelFromSnapshot({ ...snap, sources: { ...snap.sources, figureData: unrelated } });
   assert.equal(renderInputsDigest(added, req), base, 'a set added elsewhere');
   const hat = request(`figure=${FIG}.ha-9090-62&size=m`);
-  assert.match(renderInputs(hotelFromSnapshot(snap), hat), /unresolved unknown-set set ha-9090 is not in the figure data/);
-  assert.notEqual(renderInputsDigest(added, hat), renderInputsDigest(hotelFromSnapshot(snap), hat), 'the set now exists: another key');
+  assert.match(
+    renderInputs(hotelFromSnapshot(snap), hat),
+    /unresolved unknown-set set ha-9090 is not in the figure data/,
+  );
+  assert.notEqual(
+    renderInputsDigest(added, hat),
+    renderInputsDigest(hotelFromSnapshot(snap), hat),
+    'the set now exists: another key',
+  );
 });
 
 test('the digest is equal exactly when the inputs text is (kept per outfit, colours added per request)', () => {

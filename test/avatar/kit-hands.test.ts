@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useKitHotel } from './kit-hotel.js';
 import { renderAvatar, type AvatarRequest } from '../../src/avatar/index.js';
-import type { RgbaImage } from '../../src/imaging/image.js';
+import { type RgbaImage } from '../../src/imaging/image.js';
 
 const PLAIN = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 /** Directions where the face is drawn (fc/ey have sprites for 1, 2, 3; 4 and 5 mirror 2 and 1). */
@@ -15,7 +15,17 @@ const FACING = [1, 2, 3, 4, 5];
 const kit = useKitHotel('kit-hands');
 
 async function still(action: string, direction: number): Promise<RgbaImage> {
-  const r: AvatarRequest = { figure: PLAIN, direction, headDirection: direction, size: 'm', action, gesture: '', headOnly: false, animated: false, frames: 0 };
+  const r: AvatarRequest = {
+    figure: PLAIN,
+    direction,
+    headDirection: direction,
+    size: 'm',
+    action,
+    gesture: '',
+    headOnly: false,
+    animated: false,
+    frames: 0,
+  };
   return (await renderAvatar(kit.hotel, r)).frames[0]!;
 }
 
@@ -25,7 +35,13 @@ function changed(a: RgbaImage, b: RgbaImage, y0 = 0, y1 = a.height): number {
   for (let y = y0; y < y1; y++) {
     for (let x = 0; x < a.width; x++) {
       const i = (y * a.width + x) * 4;
-      if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2] || a.data[i + 3] !== b.data[i + 3]) n++;
+      if (
+        a.data[i] !== b.data[i] ||
+        a.data[i + 1] !== b.data[i + 1] ||
+        a.data[i + 2] !== b.data[i + 2] ||
+        a.data[i + 3] !== b.data[i + 3]
+      )
+        n++;
     }
   }
   return n;
@@ -35,7 +51,12 @@ test('kit: a carried and a drunk item show in every direction that shows the fac
   const hidden: string[] = [];
   for (const d of FACING) {
     // Id 4 has no sprite: the same pose with an empty hand, so the difference is the item alone.
-    for (const [pose, item] of [['crr', 1], ['crr', 6], ['drk', 1], ['drk', 2]] as const) {
+    for (const [pose, item] of [
+      ['crr', 1],
+      ['crr', 6],
+      ['drk', 1],
+      ['drk', 2],
+    ] as const) {
       const n = changed(await still(`${pose}=${item}`, d), await still(`${pose}=4`, d));
       if (n < 15) hidden.push(`${pose}=${item} direction ${d}: ${n} px of the item visible`);
     }

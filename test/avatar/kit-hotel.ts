@@ -5,7 +5,13 @@ import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { avatarKitFiles } from '../../src/samplekit/avatar/index.js';
-import { loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRender, type AvatarRequest } from '../../src/avatar/index.js';
+import {
+  loadAvatarHotel,
+  renderAvatar,
+  type AvatarHotel,
+  type AvatarRender,
+  type AvatarRequest,
+} from '../../src/avatar/index.js';
 import { type RgbaImage } from '../../src/imaging/image.js';
 
 export interface KitHotel {
@@ -33,9 +39,24 @@ export function useKitHotel(label: string): KitHotel {
 }
 
 /** Renders `figure` on the kit: size m, direction 2, no action, with `over` replacing fields. */
-export function kitRenderer(kit: KitHotel, figure: string): { req: (over?: Partial<AvatarRequest>) => AvatarRequest; render: (over?: Partial<AvatarRequest>) => Promise<AvatarRender> } {
+export function kitRenderer(
+  kit: KitHotel,
+  figure: string,
+): {
+  req: (over?: Partial<AvatarRequest>) => AvatarRequest;
+  render: (over?: Partial<AvatarRequest>) => Promise<AvatarRender>;
+} {
   const req = (over: Partial<AvatarRequest> = {}): AvatarRequest => ({
-    figure, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over,
+    figure,
+    direction: 2,
+    headDirection: 2,
+    size: 'm',
+    action: '',
+    gesture: '',
+    headOnly: false,
+    animated: false,
+    frames: 0,
+    ...over,
   });
   return { req, render: (over = {}) => renderAvatar(kit.hotel, req(over)) };
 }

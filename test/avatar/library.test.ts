@@ -5,14 +5,28 @@ import { AvatarRenderError } from '../../src/avatar/errors.js';
 import { type AssetLibrary } from '../../src/formats/asset-library.js';
 import { rect } from './fixture.js';
 
-function lib(name: string, assets: Record<string, { x: number; y: number; source?: string; flipH?: boolean }>, sprites: string[]): AssetLibrary {
-  return { name, data: { name, assets } as AssetLibrary['data'], sprites: new Map(sprites.map((s) => [s, rect(10, 10, [1, 2, 3, 255])])) };
+function lib(
+  name: string,
+  assets: Record<string, { x: number; y: number; source?: string; flipH?: boolean }>,
+  sprites: string[],
+): AssetLibrary {
+  return {
+    name,
+    data: { name, assets } as AssetLibrary['data'],
+    sprites: new Map(sprites.map((s) => [s, rect(10, 10, [1, 2, 3, 255])])),
+  };
 }
 
 const MAP = {
   libraries: [
     { id: 'hh_human_50_body', parts: [{ id: 1, type: 'bd' }] },
-    { id: 'a', parts: [{ id: 1, type: 'bd' }, { id: 2, type: 'ch' }] },
+    {
+      id: 'a',
+      parts: [
+        { id: 1, type: 'bd' },
+        { id: 2, type: 'ch' },
+      ],
+    },
     { id: 'b', parts: [{ id: 3, type: 'ch' }] },
     { id: 'c', parts: [{ id: 4, type: 'ch' }] },
     { id: 'absent', parts: [{ id: 5, type: 'ch' }] },
@@ -27,11 +41,16 @@ test('figure map: libraries present on disk only, small-size copies last', () =>
 
 test('libraries load lazily, once for concurrent users, and stay within the byte bound', async () => {
   const loads: string[] = [];
-  const store = new LibraryStore(MAP, new Set(['a', 'b', 'c']), async (n) => {
-    loads.push(n);
-    await new Promise((r) => setTimeout(r, 5));
-    return lib(n, { [`h_std_ch_1_2_0`]: { x: 1, y: 2 } }, ['h_std_ch_1_2_0']);
-  }, { cacheBytes: 2 * (4096 + 400) });
+  const store = new LibraryStore(
+    MAP,
+    new Set(['a', 'b', 'c']),
+    async (n) => {
+      loads.push(n);
+      await new Promise((r) => setTimeout(r, 5));
+      return lib(n, { [`h_std_ch_1_2_0`]: { x: 1, y: 2 } }, ['h_std_ch_1_2_0']);
+    },
+    { cacheBytes: 2 * (4096 + 400) },
+  );
   assert.equal(store.size, 0, 'nothing loaded up front');
   const [x, y] = await Promise.all([store.get('a'), store.get('a')]);
   assert.equal(x, y);
@@ -47,12 +66,23 @@ test('a library that fails to load is an asset-load error', async () => {
   const store = new LibraryStore(MAP, new Set(['a']), async () => {
     throw new Error('corrupt bundle');
   });
-  await assert.rejects(store.get('a'), (e: unknown) => e instanceof AvatarRenderError && e.code === 'asset-load' && /corrupt bundle/.test(e.message));
+  await assert.rejects(
+    store.get('a'),
+    (e: unknown) => e instanceof AvatarRenderError && e.code === 'asset-load' && /corrupt bundle/.test(e.message),
+  );
 });
 
 test('asset lookup: aliases take the source pixels with their own offset; flipped aliases', async () => {
   const store = new LibraryStore(MAP, new Set(['a']), async () =>
-    lib('a', { h_std_bd_1_2_0: { x: -3, y: 40 }, h_std_bd_1_3_0: { x: -5, y: 41, source: 'h_std_bd_1_2_0' }, h_std_bd_1_1_0: { x: -6, y: 42, source: 'h_std_bd_1_2_0', flipH: true } }, ['h_std_bd_1_2_0']),
+    lib(
+      'a',
+      {
+        h_std_bd_1_2_0: { x: -3, y: 40 },
+        h_std_bd_1_3_0: { x: -5, y: 41, source: 'h_std_bd_1_2_0' },
+        h_std_bd_1_1_0: { x: -6, y: 42, source: 'h_std_bd_1_2_0', flipH: true },
+      },
+      ['h_std_bd_1_2_0'],
+    ),
   );
   const l = await store.get('a');
   const own = l.asset('h_std_bd_1_2_0')!;
@@ -66,8 +96,14 @@ test('asset lookup: aliases take the source pixels with their own offset; flippe
 
 test('asset lookup: a name that is both an alias and an asset is the alias (AssetAliasCollection.getAsset follows aliases first)', async () => {
   // UFOblue's `h_std_fx3_2_1_7_0` is both: the client draws the alias's target, its direction-0 glow.
-  const a = lib('fx', { h_std_fx3_2_1_0_0: { x: -2, y: 30 }, h_std_fx3_2_1_7_0: { x: -16, y: 4 } }, ['h_std_fx3_2_1_0_0', 'h_std_fx3_2_1_7_0']);
-  (a.data as { aliases?: object }).aliases = { h_std_fx3_2_1_7_0: { link: 'h_std_fx3_2_1_0_0' }, h_std_fx3_2_1_6_0: { link: 'h_std_fx3_2_1_0_0' } };
+  const a = lib('fx', { h_std_fx3_2_1_0_0: { x: -2, y: 30 }, h_std_fx3_2_1_7_0: { x: -16, y: 4 } }, [
+    'h_std_fx3_2_1_0_0',
+    'h_std_fx3_2_1_7_0',
+  ]);
+  (a.data as { aliases?: object }).aliases = {
+    h_std_fx3_2_1_7_0: { link: 'h_std_fx3_2_1_0_0' },
+    h_std_fx3_2_1_6_0: { link: 'h_std_fx3_2_1_0_0' },
+  };
   const store = new LibraryStore(MAP, new Set(['a']), async () => a);
   const l = await store.get('a');
   const target = a.sprites.get('h_std_fx3_2_1_0_0');
@@ -79,8 +115,15 @@ test('asset lookup: a name that is both an alias and an asset is the alias (Asse
 });
 
 test('part index: which library has a sprite (or alias) of which part, libraries in name order', () => {
-  const names: Record<string, string[]> = { b: ['h_std_ch_210_2_0', 'sh_std_ch_210_2_0', 'h_std_ls_210_2_0', 'shirt_manifest'], a: ['h_std_ch_210_0_0', 'h_lay_hd_1_2_0'] };
+  const names: Record<string, string[]> = {
+    b: ['h_std_ch_210_2_0', 'sh_std_ch_210_2_0', 'h_std_ls_210_2_0', 'shirt_manifest'],
+    a: ['h_std_ch_210_0_0', 'h_lay_hd_1_2_0'],
+  };
   assert.deepEqual(partKeysOf(names.b!), ['ch:210', 'ls:210']);
   const index = partIndexFrom(Object.entries(names).map(([lib, n]) => [lib, partKeysOf(n)]));
-  assert.deepEqual([...index].sort(), [['ch:210', ['a', 'b']], ['hd:1', ['a']], ['ls:210', ['b']]]);
+  assert.deepEqual([...index].sort(), [
+    ['ch:210', ['a', 'b']],
+    ['hd:1', ['a']],
+    ['ls:210', ['b']],
+  ]);
 });

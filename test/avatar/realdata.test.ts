@@ -5,7 +5,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodeAvatar, loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRequest, type DrawnLayer } from '../../src/avatar/index.js';
+import {
+  encodeAvatar,
+  loadAvatarHotel,
+  renderAvatar,
+  type AvatarHotel,
+  type AvatarRequest,
+  type DrawnLayer,
+} from '../../src/avatar/index.js';
 import { encodePng } from '../../src/imaging/codec.js';
 import { drawSprite } from '../../src/imaging/composite.js';
 import { createImage, type RgbaImage } from '../../src/imaging/image.js';
@@ -19,7 +26,10 @@ const ok = (v: unknown, m = 'expected a truthy value') => assert.equal(!!v, true
 function commonFigures(hotel: AvatarHotel, count: number): string[] {
   const pick = (type: string) => {
     const sets = [...(hotel.figure.sets.get(type)?.values() ?? [])]
-      .filter((s) => s.parts.length > 0 && s.parts.every((p) => hotel.libraries.librariesFor(p.type, p.id).length > 0) && !s.club)
+      .filter(
+        (s) =>
+          s.parts.length > 0 && s.parts.every((p) => hotel.libraries.librariesFor(p.type, p.id).length > 0) && !s.club,
+      )
       .sort((a, b) => a.id - b.id);
     return sets;
   };
@@ -27,14 +37,29 @@ function commonFigures(hotel: AvatarHotel, count: number): string[] {
   const byType = types.map((t) => pick(t));
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
-    const parts = byType.map((sets, j) => (sets.length ? `${types[j]}-${sets[(i * (j + 3)) % sets.length]!.id}-${[1, 61, 66, 82, 80][j]}` : '')).filter(Boolean);
+    const parts = byType
+      .map((sets, j) =>
+        sets.length ? `${types[j]}-${sets[(i * (j + 3)) % sets.length]!.id}-${[1, 61, 66, 82, 80][j]}` : '',
+      )
+      .filter(Boolean);
     out.push(parts.join('.'));
   }
   return out;
 }
 
 function req(figure: string, over: Partial<AvatarRequest>): AvatarRequest {
-  return { figure, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over };
+  return {
+    figure,
+    direction: 2,
+    headDirection: 2,
+    size: 'm',
+    action: '',
+    gesture: '',
+    headOnly: false,
+    animated: false,
+    frames: 0,
+    ...over,
+  };
 }
 
 function box(layers: DrawnLayer[], type: string) {
@@ -69,7 +94,8 @@ async function exercise(t: { diagnostic: (m: string) => void }, dir: string, lab
   const count = sheets ? 4 : 2;
   const figures = commonFigures(hotel, count);
   ok(figures.length === count && figures.every((f) => f.includes('hd-')), 'figures built from FigureData');
-  if (sheets && hotel.figure.sets.get('ha')?.has(1001) && hotel.figure.sets.get('ea')?.has(1401)) figures[count - 1] += '.ha-1001-62.ea-1401-62';
+  if (sheets && hotel.figure.sets.get('ha')?.has(1001) && hotel.figure.sets.get('ea')?.has(1401))
+    figures[count - 1] += '.ha-1001-62.ea-1401-62';
   for (const [fi, figure] of figures.entries()) {
     const rows: RgbaImage[][] = [];
     for (const action of POSES) {
@@ -79,12 +105,18 @@ async function exercise(t: { diagnostic: (m: string) => void }, dir: string, lab
         assert.equal(r.frames.length, ANIMATED.has(action) ? 2 : 1, `${label} ${figure} ${action} ${d}`);
         row.push(...r.frames);
         const f0 = r.layers.filter((l) => l.frame === 0);
-        ok(f0.some((l) => l.partType === 'hd'), `${label} ${figure} ${action} ${d}: head drawn`);
+        ok(
+          f0.some((l) => l.partType === 'hd'),
+          `${label} ${figure} ${action} ${d}: head drawn`,
+        );
         if (action === 'std') {
           // heads on necks, legs under bodies: the head's lower edge meets the body's upper part
           const hd = box(f0, 'hd')!;
           const bd = box(f0, 'bd')!;
-          ok(hd.y1 > bd.y0 && hd.y1 < bd.y0 + 15, `${label} ${figure} dir ${d}: head bottom ${hd.y1} near body top ${bd.y0}`);
+          ok(
+            hd.y1 > bd.y0 && hd.y1 < bd.y0 + 15,
+            `${label} ${figure} dir ${d}: head bottom ${hd.y1} near body top ${bd.y0}`,
+          );
           ok(Math.abs((hd.x0 + hd.x1) / 2 - (bd.x0 + bd.x1) / 2) < 8, `${label} dir ${d}: head centred over body`);
           const lg = box(f0, 'lg');
           if (lg) ok(lg.y0 > bd.y0 && lg.y1 <= 110, `${label} dir ${d}: legs under the body`);
@@ -92,9 +124,15 @@ async function exercise(t: { diagnostic: (m: string) => void }, dir: string, lab
       }
       rows.push(row);
     }
-    for (const over of [{ headOnly: true }, { size: 's' as const }, { size: 'l' as const }, { size: 's' as const, action: 'lay' }]) {
+    for (const over of [
+      { headOnly: true },
+      { size: 's' as const },
+      { size: 'l' as const },
+      { size: 's' as const, action: 'lay' },
+    ]) {
       const row: RgbaImage[] = [];
-      for (let d = 0; d < 8; d++) row.push((await renderAvatar(hotel, req(figure, { direction: d, headDirection: d, ...over }))).frames[0]!);
+      for (let d = 0; d < 8; d++)
+        row.push((await renderAvatar(hotel, req(figure, { direction: d, headDirection: d, ...over }))).frames[0]!);
       rows.push(row);
     }
     if (sheets) {
@@ -105,44 +143,78 @@ async function exercise(t: { diagnostic: (m: string) => void }, dir: string, lab
         const sized: RgbaImage[][] = [];
         for (const action of [...POSES, 'sit,wav', 'dance', 'laugh', 'sleep']) {
           const row: RgbaImage[] = [];
-          for (let d = 0; d < 8; d++) row.push(...(await renderAvatar(hotel, req(figure, { action, size, direction: d, headDirection: d, animated: true }))).frames);
+          for (let d = 0; d < 8; d++)
+            row.push(
+              ...(
+                await renderAvatar(hotel, req(figure, { action, size, direction: d, headDirection: d, animated: true }))
+              ).frames,
+            );
           sized.push(row);
         }
-        writeSheet(`avatar-${label}-${fi}-size-${size}`, sized, [figure, ...[...POSES, 'sit,wav', 'dance', 'laugh', 'sleep'].map((a) => `${a}: 8 directions, animated frames side by side`)]);
+        writeSheet(`avatar-${label}-${fi}-size-${size}`, sized, [
+          figure,
+          ...[...POSES, 'sit,wav', 'dance', 'laugh', 'sleep'].map(
+            (a) => `${a}: 8 directions, animated frames side by side`,
+          ),
+        ]);
       }
       const heads: RgbaImage[][] = [];
       for (const gesture of ['std', 'sml', 'sad', 'agr', 'srp', 'eyb', 'spk']) {
         const row: RgbaImage[] = [];
-        for (let d = 0; d < 8; d++) row.push(...(await renderAvatar(hotel, req(figure, { gesture, headOnly: true, direction: d, headDirection: d, animated: true }))).frames);
+        for (let d = 0; d < 8; d++)
+          row.push(
+            ...(
+              await renderAvatar(
+                hotel,
+                req(figure, { gesture, headOnly: true, direction: d, headDirection: d, animated: true }),
+              )
+            ).frames,
+          );
         heads.push(row);
       }
-      writeSheet(`avatar-${label}-${fi}-headonly`, heads, [figure, 'gestures std sml sad agr srp eyb spk, 8 directions'], 2);
+      writeSheet(
+        `avatar-${label}-${fi}-headonly`,
+        heads,
+        [figure, 'gestures std sml sad agr srp eyb spk, 8 directions'],
+        2,
+      );
     }
   }
   const still = await encodeAvatar(await renderAvatar(hotel, req(figures[0]!, { action: 'wav', animated: true })));
   ok(still.includes(Buffer.from('acTL')), 'animated wave is an APNG');
-  t.diagnostic(`${label}: ${figures.length} figures × ${POSES.length + 4} rows × 8 directions in ${Date.now() - started} ms; ${hotel.libraries.size} libraries loaded`);
+  t.diagnostic(
+    `${label}: ${figures.length} figures × ${POSES.length + 4} rows × 8 directions in ${Date.now() - started} ms; ${hotel.libraries.size} libraries loaded`,
+  );
 }
 
 test('real Nitro data: common figures in every direction and pose', { skip: nitro.skip }, async (t) => {
   await exercise(t, nitro.path, 'nitro');
 });
 
-test('real Flash data: common figures in every direction and pose (hotel geometry, draw order, sh_ sprites)', { skip: flash.skip }, async (t) => {
+test('real Flash data: common figures in every direction and pose (hotel geometry, draw order, sh_ sprites)', {
+  skip: flash.skip,
+}, async (t) => {
   await exercise(t, flash.path, 'flash');
   const hotel = await loadAvatarHotel(flash.path);
   assert.deepEqual(hotel.sources, { geometry: 'hotel', partSets: 'hotel', animations: 'hotel', drawOrder: 'hotel' });
   const s = await renderAvatar(hotel, req('hd-180-1.ch-210-66.lg-270-82.sh-290-80', { size: 's' }));
-  ok(s.layers.some((l) => l.asset.startsWith('sh_')), 'size s uses the small sprites of the SWFs');
+  ok(
+    s.layers.some((l) => l.asset.startsWith('sh_')),
+    'size s uses the small sprites of the SWFs',
+  );
   assert.deepEqual([s.width, s.height], [33, 56]);
 });
 
 // Issue 13's repros that the 106 libraries of ../shared/realdata/nitro can draw (the others need
 // clothing libraries it lacks): the client's rules on real figure data, by layer (never by reference PNGs).
-test('real Nitro data: the client rules on real figures (sleeves, afro, placeholder head, defaults, last set wins, real-world strings)', { skip: nitro.skip }, async () => {
+test('real Nitro data: the client rules on real figures (sleeves, afro, placeholder head, defaults, last set wins, real-world strings)', {
+  skip: nitro.skip,
+}, async () => {
   const hotel = await loadAvatarHotel(nitro.path);
-  const layers = async (figure: string, over: Partial<AvatarRequest> = {}) => (await renderAvatar(hotel, req(figure, over))).layers;
-  const has = (ls: DrawnLayer[], type: string, id?: number) => ls.find((l) => l.partType === type && (id === undefined || l.partId === id));
+  const layers = async (figure: string, over: Partial<AvatarRequest> = {}) =>
+    (await renderAvatar(hotel, req(figure, over))).layers;
+  const has = (ls: DrawnLayer[], type: string, id?: number) =>
+    ls.find((l) => l.partType === type && (id === undefined || l.partId === id));
   // Sleeves of a basic shirt: FigureMap lists only ch 2 for ch-215; ls/rs 2 are in the same library.
   const shirt = await layers('hd-180-1.ch-215-66.lg-270-82.sh-290-80');
   const ch = has(shirt, 'ch')!;
@@ -167,19 +239,37 @@ test('real Nitro data: the client rules on real figures (sleeves, afro, placehol
   for (const l of noLegs.filter((x) => x.partType === 'lg')) assert.equal(l.tint, null, 'default legs untinted');
   // A repeated set type: the last wins.
   const twice = await layers('hd-180-1.lg-270-82.ch-210-66.lg-280-110');
-  assert.deepEqual(twice.filter((l) => l.partType === 'lg').map((l) => l.partId), [...new Set(hotel.figure.sets.get('lg')!.get(280)!.parts.map((p) => p.id))]);
+  assert.deepEqual(
+    twice.filter((l) => l.partType === 'lg').map((l) => l.partId),
+    [
+      ...new Set(
+        hotel.figure.sets
+          .get('lg')!
+          .get(280)!
+          .parts.map((p) => p.id),
+      ),
+    ],
+  );
   // Real-world strings render: an empty second colour and "undefined" are no colour.
   const wild = await layers('hd-180-1.hr-890-45-.ca-1810-undefined.ch-210-66-.lg-270-82');
   assert.equal(has(wild, 'ca')?.tint, null);
   ok(has(wild, 'hr'), 'hair drawn');
 });
 
-test('real Flash data: the waving arm is drawn over the head in directions 4-6 (draworder.xml lh-up), hrb over hr', { skip: flash.skip }, async () => {
+test('real Flash data: the waving arm is drawn over the head in directions 4-6 (draworder.xml lh-up), hrb over hr', {
+  skip: flash.skip,
+}, async () => {
   const hotel = await loadAvatarHotel(flash.path);
   const order = async (figure: string, over: Partial<AvatarRequest>) =>
-    (await renderAvatar(hotel, req(figure, over))).layers.filter((l) => l.frame === 0).sort((a, b) => a.order - b.order).map((l) => l.partType);
+    (await renderAvatar(hotel, req(figure, over))).layers
+      .filter((l) => l.frame === 0)
+      .sort((a, b) => a.order - b.order)
+      .map((l) => l.partType);
   // The issue's repros: direction 5 and 6 wave.
-  for (const [figure, d] of [['hd-180-1.ch-210-64.lg-280-64.sh-300-64', 5], ['hd-600-1.ch-630-64.lg-695-64.sh-725-64.fa-1203', 6]] as const) {
+  for (const [figure, d] of [
+    ['hd-180-1.ch-210-64.lg-280-64.sh-300-64', 5],
+    ['hd-600-1.ch-630-64.lg-695-64.sh-725-64.fa-1203', 6],
+  ] as const) {
     const o = await order(figure, { action: 'wav', direction: d, headDirection: d });
     ok(o.lastIndexOf('hd') < o.indexOf('lh') && o.lastIndexOf('hd') < o.indexOf('ls'), `wave ${d}: ${o.join(' ')}`);
     if (figure.includes('fa-')) ok(o.indexOf('fa') < o.indexOf('lh'), 'the arm is over the face accessory too');

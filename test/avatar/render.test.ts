@@ -1,7 +1,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { animationFrameCount, AvatarRenderError, encodeAvatar, normalizeRequest, renderAvatar, type AvatarRequest } from '../../src/avatar/index.js';
-import { createImage, flipHorizontal, imagesEqual, scaleNearest, alphaBounds, type RgbaImage } from '../../src/imaging/image.js';
+import {
+  animationFrameCount,
+  AvatarRenderError,
+  encodeAvatar,
+  normalizeRequest,
+  renderAvatar,
+  type AvatarRequest,
+} from '../../src/avatar/index.js';
+import {
+  createImage,
+  flipHorizontal,
+  imagesEqual,
+  scaleNearest,
+  alphaBounds,
+  type RgbaImage,
+} from '../../src/imaging/image.js';
 import { decodeImage } from '../../src/imaging/codec.js';
 import { readPngChunks } from '../../src/imaging/png-chunks.js';
 import { fixtureHotel, fixtureGamedata, fixtureLibraries, C } from './fixture.js';
@@ -13,7 +27,18 @@ const ok = (v: unknown, m = 'expected a truthy value') => assert.equal(!!v, true
 const FIG = 'hd-1-1.ch-10-61.lg-20-62';
 
 function req(over: Partial<AvatarRequest> = {}): AvatarRequest {
-  return { figure: FIG, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over };
+  return {
+    figure: FIG,
+    direction: 2,
+    headDirection: 2,
+    size: 'm',
+    action: '',
+    gesture: '',
+    headOnly: false,
+    animated: false,
+    frames: 0,
+    ...over,
+  };
 }
 
 function px(img: RgbaImage, x: number, y: number): number[] {
@@ -34,15 +59,28 @@ function shiftX(img: RgbaImage, dx: number): RgbaImage {
 
 function countColour(img: RgbaImage, rgb: readonly number[]): number {
   let n = 0;
-  for (let i = 0; i < img.data.length; i += 4) if (img.data[i] === rgb[0] && img.data[i + 1] === rgb[1] && img.data[i + 2] === rgb[2] && img.data[i + 3]! > 0) n++;
+  for (let i = 0; i < img.data.length; i += 4)
+    if (img.data[i] === rgb[0] && img.data[i + 1] === rgb[1] && img.data[i + 2] === rgb[2] && img.data[i + 3]! > 0) n++;
   return n;
 }
 
 test('dimension table of contract A2.3 for every size × headonly × lay', async () => {
   const want: Record<string, [number, number][]> = {
-    s: [[33, 56], [27, 30], [56, 33]],
-    m: [[64, 110], [54, 62], [110, 64]],
-    l: [[128, 220], [108, 124], [220, 128]],
+    s: [
+      [33, 56],
+      [27, 30],
+      [56, 33],
+    ],
+    m: [
+      [64, 110],
+      [54, 62],
+      [110, 64],
+    ],
+    l: [
+      [128, 220],
+      [108, 124],
+      [220, 128],
+    ],
   };
   for (const size of ['s', 'm', 'l'] as const) {
     for (const [i, over] of [{}, { headOnly: true }, { action: 'lay' }].entries()) {
@@ -67,11 +105,15 @@ test('the canvas does not move with a hat or a raised arm', async () => {
   const plain = await renderAvatar(hotel, req());
   const hat = await renderAvatar(hotel, req({ figure: `${FIG}.ha-40-61` }));
   const wave = await renderAvatar(hotel, req({ action: 'wav' }));
-  assert.deepEqual([hat.width, hat.height, wave.width, wave.height], [plain.width, plain.height, plain.width, plain.height]);
+  assert.deepEqual(
+    [hat.width, hat.height, wave.width, wave.height],
+    [plain.width, plain.height, plain.width, plain.height],
+  );
   // the body (bd colour is covered by the shirt; legs are not) stays at the same pixels
   const legs = (img: RgbaImage) => {
     const out: number[] = [];
-    for (let i = 0; i < img.data.length; i += 4) if (img.data[i + 3]! > 0 && img.data[i] === 0 && img.data[i + 1] === 80) out.push(i);
+    for (let i = 0; i < img.data.length; i += 4)
+      if (img.data[i + 3]! > 0 && img.data[i] === 0 && img.data[i + 1] === 80) out.push(i);
     return out;
   };
   ok(legs(plain.frames[0]!).length > 0);
@@ -80,11 +122,18 @@ test('the canvas does not move with a hat or a raised arm', async () => {
 });
 
 test('a symmetric figure at directions 4-6 is directions 2-0 mirrored (3 px right of the canvas mirror, as the client)', async () => {
-  for (const [a, b] of [[0, 6], [1, 5], [2, 4]]) {
+  for (const [a, b] of [
+    [0, 6],
+    [1, 5],
+    [2, 4],
+  ]) {
     const ra = await renderAvatar(hotel, req({ direction: a, headDirection: a }));
     const rb = await renderAvatar(hotel, req({ direction: b, headDirection: b }));
     ok(imagesEqual(rb.frames[0]!, shiftX(flipHorizontal(ra.frames[0]!), 3)), `${b} vs ${a}`);
-    ok(rb.layers.every((l) => l.flip), 'mirrored directions draw flipped sprites');
+    ok(
+      rb.layers.every((l) => l.flip),
+      'mirrored directions draw flipped sprites',
+    );
   }
 });
 
@@ -114,11 +163,22 @@ test('face and eyes are not drawn at direction 7; head direction is independent 
   ok(r7.layers.some((l) => l.asset === 'h_std_hd_1_7_0'));
   ok(r7.layers.some((l) => l.asset === 'h_std_bd_1_2_0'));
   // Directions wrap where the query gets its meaning (normalizeRequest); the renderer draws what it is given.
-  const asked = normalizeRequest(new Map([['direction', '9'], ['head_direction', '-5']]));
+  const asked = normalizeRequest(
+    new Map([
+      ['direction', '9'],
+      ['head_direction', '-5'],
+    ]),
+  );
   assert.deepEqual([asked.direction, asked.headDirection], [1, 3]);
   const r3 = await renderAvatar(hotel, req({ direction: asked.direction, headDirection: asked.headDirection }));
-  ok(r3.layers.some((l) => l.asset === 'h_std_bd_1_1_0'), 'direction 9 wraps to 1');
-  ok(r3.layers.some((l) => l.asset === 'h_std_hd_1_3_0'), 'head direction -5 wraps to 3');
+  ok(
+    r3.layers.some((l) => l.asset === 'h_std_bd_1_1_0'),
+    'direction 9 wraps to 1',
+  );
+  ok(
+    r3.layers.some((l) => l.asset === 'h_std_hd_1_3_0'),
+    'head direction -5 wraps to 3',
+  );
 });
 
 test('tint is a per-channel multiply that keeps alpha; eyes are never tinted', async () => {
@@ -133,7 +193,10 @@ test('tint is a per-channel multiply that keeps alpha; eyes are never tinted', a
   assert.equal(ey.tint, null);
   assert.deepEqual(px(img, ey.x + 1, ey.y), [...C.ey]);
   const hd = r.layers.find((l) => l.partType === 'hd')!;
-  assert.deepEqual(px(img, hd.x + 1, hd.y + 1), [0x99 * 250 / 255, 0x66 * 250 / 255, 0x33 * 250 / 255, 255].map(Math.round));
+  assert.deepEqual(
+    px(img, hd.x + 1, hd.y + 1),
+    [(0x99 * 250) / 255, (0x66 * 250) / 255, (0x33 * 250) / 255, 255].map(Math.round),
+  );
 });
 
 test('hidden layers: a hat hides the hair; the mc slot is not drawn (contract A2.1; the client geometry has no place for it)', async () => {
@@ -169,10 +232,18 @@ test('a mandatory default is never refused: one the hotel cannot draw is left ou
   const lg = g.figureData.setTypes.find((t) => t.type === 'lg')!;
   lg.sets.unshift({ id: 21, gender: 'U', selectable: true, parts: [{ id: 21, type: 'lg', colorindex: 1 }] });
   g.figureMap.libraries.push({ id: 'fx_not_installed', parts: [{ id: 21, type: 'lg' }] });
-  const h = createAvatarHotel({ layout: 'memory', ...g, libraryNames: libs.keys(), loadLibrary: async (n) => libs.get(n)! });
+  const h = createAvatarHotel({
+    layout: 'memory',
+    ...g,
+    libraryNames: libs.keys(),
+    loadLibrary: async (n) => libs.get(n)!,
+  });
   const r = await renderAvatar(h, req({ figure: 'hd-1-1.ch-10-61' }));
   ok(!r.layers.some((l) => l.partType === 'lg'), 'the client default (set 21) has no sprites: no legs, no failure');
-  await assert.rejects(renderAvatar(h, req({ figure: 'hd-1-1.ch-10-61.lg-21-61' })), (e: unknown) => e instanceof AvatarRenderError && e.code === 'asset-load');
+  await assert.rejects(
+    renderAvatar(h, req({ figure: 'hd-1-1.ch-10-61.lg-21-61' })),
+    (e: unknown) => e instanceof AvatarRenderError && e.code === 'asset-load',
+  );
 });
 
 test('sprite fallback chain: missing action sprite → std; missing frame → frame 0', async () => {
@@ -197,7 +268,10 @@ test('held items: crr=<id> draws the sprite id; unknown id → empty hand; bad i
   ok(imagesEqual(alias.frames[0]!, r.frames[0]!));
   const missing = await renderAvatar(hotel, req({ action: 'crr=999' }));
   ok(!missing.layers.some((l) => l.partType === 'ri'));
-  ok(missing.layers.some((l) => l.asset === 'h_crr_rh_1_2_0'), 'the carry pose is drawn with an empty hand');
+  ok(
+    missing.layers.some((l) => l.asset === 'h_crr_rh_1_2_0'),
+    'the carry pose is drawn with an empty hand',
+  );
   const std = await renderAvatar(hotel, req());
   for (const bad of ['crr=abc', 'crr=-1', 'crr=123456789', 'crr', 'bogus']) {
     const b = await renderAvatar(hotel, req({ action: bad }));
@@ -246,7 +320,12 @@ test('animated renders: wav gives 2 distinct frames, frames=1 caps, still poses 
 
 test('encodeAvatar: PNG for a still, APNG for a loop; deterministic bytes', async () => {
   const still = await encodeAvatar(await renderAvatar(hotel, req()));
-  assert.deepEqual(readPngChunks(still).map((c) => c.type).filter((t) => t === 'acTL'), []);
+  assert.deepEqual(
+    readPngChunks(still)
+      .map((c) => c.type)
+      .filter((t) => t === 'acTL'),
+    [],
+  );
   const a1 = await encodeAvatar(await renderAvatar(hotel, req({ action: 'wav', animated: true })));
   const a2 = await encodeAvatar(await renderAvatar(hotel, req({ action: 'wav', animated: true })));
   ok(a1.equals(a2));
@@ -257,10 +336,22 @@ test('encodeAvatar: PNG for a still, APNG for a loop; deterministic bytes', asyn
 });
 
 test('bad input: malformed figure, unknown set, set without a library', async () => {
-  await assert.rejects(renderAvatar(hotel, req({ figure: '' })), (e: unknown) => e instanceof AvatarRenderError && e.code === 'bad-figure');
-  await assert.rejects(renderAvatar(hotel, req({ figure: 'hd-x-1' })), (e: unknown) => e instanceof AvatarRenderError && e.code === 'bad-figure');
-  await assert.rejects(renderAvatar(hotel, req({ figure: 'hd-1-1.ch-12345-1' })), (e: unknown) => e instanceof AvatarRenderError && e.code === 'unknown-set');
-  await assert.rejects(renderAvatar(hotel, req({ figure: `${FIG}.xx-70` })), (e: unknown) => e instanceof AvatarRenderError && e.code === 'asset-load');
+  await assert.rejects(
+    renderAvatar(hotel, req({ figure: '' })),
+    (e: unknown) => e instanceof AvatarRenderError && e.code === 'bad-figure',
+  );
+  await assert.rejects(
+    renderAvatar(hotel, req({ figure: 'hd-x-1' })),
+    (e: unknown) => e instanceof AvatarRenderError && e.code === 'bad-figure',
+  );
+  await assert.rejects(
+    renderAvatar(hotel, req({ figure: 'hd-1-1.ch-12345-1' })),
+    (e: unknown) => e instanceof AvatarRenderError && e.code === 'unknown-set',
+  );
+  await assert.rejects(
+    renderAvatar(hotel, req({ figure: `${FIG}.xx-70` })),
+    (e: unknown) => e instanceof AvatarRenderError && e.code === 'asset-load',
+  );
   // unknown set types are ignored
   const r = await renderAvatar(hotel, req({ figure: `${FIG}.zz-1-1` }));
   ok(r.layers.length > 0);
@@ -304,17 +395,35 @@ test('headonly: the head sits at the same place whatever head parts are worn (ki
         ok(hd, 'the head is drawn');
         for (const figure of worn) {
           const r = await renderAvatar(kit.hotel, { ...base, figure });
-          assert.deepEqual([r.width, r.height], [plain.width, plain.height], `${figure} ${size} ${direction}: same canvas`);
+          assert.deepEqual(
+            [r.width, r.height],
+            [plain.width, plain.height],
+            `${figure} ${size} ${direction}: same canvas`,
+          );
           const h = r.layers.find((l) => l.partType === 'hd')!;
-          assert.deepEqual([h.x, h.y, h.width, h.height], [hd.x, hd.y, hd.width, hd.height], `${figure} ${size} ${direction}: head layer`);
+          assert.deepEqual(
+            [h.x, h.y, h.width, h.height],
+            [hd.x, hd.y, hd.width, hd.height],
+            `${figure} ${size} ${direction}: head layer`,
+          );
           // Every head/face pixel no worn part covers is the bare head's pixel, at the same place.
           const covers = r.layers.filter((l) => !['hd', 'fc', 'ey'].includes(l.partType));
           let compared = 0;
           for (let y = Math.max(0, Math.floor(hd.y)); y < Math.min(r.height, Math.ceil(hd.y + hd.height)); y++) {
             for (let x = Math.max(0, Math.floor(hd.x)); x < Math.min(r.width, Math.ceil(hd.x + hd.width)); x++) {
-              const covered = covers.some((l) => x >= Math.floor(l.x) && x < Math.ceil(l.x + l.width) && y >= Math.floor(l.y) && y < Math.ceil(l.y + l.height));
+              const covered = covers.some(
+                (l) =>
+                  x >= Math.floor(l.x) &&
+                  x < Math.ceil(l.x + l.width) &&
+                  y >= Math.floor(l.y) &&
+                  y < Math.ceil(l.y + l.height),
+              );
               if (covered || px(plain.frames[0]!, x, y)[3] === 0) continue;
-              assert.deepEqual(px(r.frames[0]!, x, y), px(plain.frames[0]!, x, y), `${figure} ${size} ${direction}: head pixel ${x},${y}`);
+              assert.deepEqual(
+                px(r.frames[0]!, x, y),
+                px(plain.frames[0]!, x, y),
+                `${figure} ${size} ${direction}: head pixel ${x},${y}`,
+              );
               compared++;
             }
           }
@@ -342,13 +451,17 @@ test('head turn: actions with preventHeadTurn in the actions data force the head
     assert.deepEqual(preventing.sort(), ['blow', 'idle', 'laugh', 'sleep', 'usei']);
     ok(await turned({}), 'std turns the head');
     ok(await turned({ action: 'wav' }), 'wave turns the head');
-    for (const action of ['blow', 'laugh', 'drk=1', 'sleep', 'sit,blow']) assert.equal(await turned({ action }), false, `${action} keeps the head`);
+    for (const action of ['blow', 'laugh', 'drk=1', 'sleep', 'sit,blow'])
+      assert.equal(await turned({ action }), false, `${action} keeps the head`);
     ok(await turned({ headOnly: true }), 'headonly turns the head');
     assert.equal(await turned({ action: 'lay' }), false, 'lay');
     assert.equal(await turned({ action: 'lay', headOnly: true }), false, 'lay with headonly');
     assert.equal(await turned({ action: 'lay,spk', headOnly: true }), false, 'lay with talk and headonly');
     // The lying head under headonly is the upright head at the body direction.
-    const lay = await renderAvatar(kit.hotel, req({ figure: fig, direction: 3, headDirection: 1, action: 'lay', headOnly: true }));
+    const lay = await renderAvatar(
+      kit.hotel,
+      req({ figure: fig, direction: 3, headDirection: 1, action: 'lay', headOnly: true }),
+    );
     const up = await renderAvatar(kit.hotel, req({ figure: fig, direction: 3, headDirection: 3, headOnly: true }));
     ok(imagesEqual(lay.frames[0]!, up.frames[0]!), 'lay + headonly = upright head at the body direction');
   } finally {

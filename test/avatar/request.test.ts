@@ -30,7 +30,10 @@ test('normalizeGesture: the seven gestures, nor and unknown → std', () => {
 });
 
 test('directions wrap, frames clamp', () => {
-  assert.deepEqual([9, -1, 7, 8, 16, -9].map((d) => wrapDirection(d)), [1, 7, 7, 0, 0, 7]);
+  assert.deepEqual(
+    [9, -1, 7, 8, 16, -9].map((d) => wrapDirection(d)),
+    [1, 7, 7, 0, 0, 7],
+  );
   assert.equal(wrapDirection(Number.NaN), 2);
   assert.deepEqual([0, -3, 1, 24, 25, 100].map(clampFrames), [0, 0, 1, 24, 24, 24]);
 });

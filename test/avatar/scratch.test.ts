@@ -31,7 +31,10 @@ test('images from a scratch are transparent, distinct while lent, and reused aft
   scratch.release();
   const c = scratch.image(4, 3);
   const d = scratch.image(4, 3);
-  assert.ok((c.data === a.data || c.data === b.data) && (d.data === a.data || d.data === b.data) && c.data !== d.data, 'both reused');
+  assert.ok(
+    (c.data === a.data || c.data === b.data) && (d.data === a.data || d.data === b.data) && c.data !== d.data,
+    'both reused',
+  );
   assert.ok(c.data.every((v) => v === 0) && d.data.every((v) => v === 0), 'reused memory comes back transparent');
   assert.equal(scratch.image(2, 6).data.length, 48);
   assert.throws(() => scratch.image(1.5, 2), RangeError);

@@ -11,11 +11,18 @@ function parts(code: string): [string, number, number, number][] {
 
 test('short form: letter, 2-digit id, 2-digit colour, position', () => {
   assert.deepEqual(parts('b05114'), [['base', 5, 11, 4]]);
-  assert.deepEqual(parts('b27124s36124s05110'), [['base', 27, 12, 4], ['symbol', 36, 12, 4], ['symbol', 5, 11, 0]]);
+  assert.deepEqual(parts('b27124s36124s05110'), [
+    ['base', 27, 12, 4],
+    ['symbol', 36, 12, 4],
+    ['symbol', 5, 11, 0],
+  ]);
 });
 
 test('long form (Arcturus, Nitro): 3-digit id, 2-digit colour, position', () => {
-  assert.deepEqual(parts('b001034s211244'), [['base', 1, 3, 4], ['symbol', 211, 24, 4]]);
+  assert.deepEqual(parts('b001034s211244'), [
+    ['base', 1, 3, 4],
+    ['symbol', 211, 24, 4],
+  ]);
 });
 
 test('4 digits: the client reads a 3-digit id and a 1-digit colour, position 0', () => {
@@ -23,16 +30,26 @@ test('4 digits: the client reads a 3-digit id and a 1-digit colour, position 0',
 });
 
 test('t parts are symbols 100 ids up, in either form; several bases are kept in order', () => {
-  assert.deepEqual(parts('b01014t05114'), [['base', 1, 1, 4], ['symbol', 105, 11, 4]]);
+  assert.deepEqual(parts('b01014t05114'), [
+    ['base', 1, 1, 4],
+    ['symbol', 105, 11, 4],
+  ]);
   assert.deepEqual(parts('t054093'), [['symbol', 154, 9, 3]]);
-  assert.deepEqual(parts('b01010b02023b03036'), [['base', 1, 1, 0], ['base', 2, 2, 3], ['base', 3, 3, 6]]);
+  assert.deepEqual(parts('b01010b02023b03036'), [
+    ['base', 1, 1, 0],
+    ['base', 2, 2, 3],
+    ['base', 3, 3, 6],
+  ]);
 });
 
 test('the official 32-hex hash after the parts is dropped', () => {
   const r = parseBadgeCode('b27124s36124s05114a8a35b3ed8e01c8a7bcb1f6c6cb8d1ea');
   assert.ok(r.ok);
   assert.equal(r.hash, 'a8a35b3ed8e01c8a7bcb1f6c6cb8d1ea');
-  assert.deepEqual(r.parts.map((p) => p.text), ['b27124', 's36124', 's05114']);
+  assert.deepEqual(
+    r.parts.map((p) => p.text),
+    ['b27124', 's36124', 's05114'],
+  );
   // A code that is parts throughout is never cut, even when its last 32 characters could be hex.
   const all = 'b05114b05114b05114b05114b05114b05114';
   const whole = parseBadgeCode(all);

@@ -6,7 +6,13 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadBadgeHotel, parseBadgeCode, renderBadge, type BadgeHotel, type BadgeRender } from '../../src/badge/index.js';
+import {
+  loadBadgeHotel,
+  parseBadgeCode,
+  renderBadge,
+  type BadgeHotel,
+  type BadgeRender,
+} from '../../src/badge/index.js';
 import { alphaBounds, type RgbaImage } from '../../src/imaging/image.js';
 import { decodeImage } from '../../src/imaging/codec.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
@@ -47,12 +53,23 @@ const alpha = (img: RgbaImage, x: number, y: number) => img.data[(y * img.width 
 
 /** The box where two same-size images differ. */
 function diffBox(a: RgbaImage, b: RgbaImage): [number, number, number, number] | null {
-  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -1,
+    y1 = -1;
   for (let y = 0; y < a.height; y++) {
     for (let x = 0; x < a.width; x++) {
       const i = (y * a.width + x) * 4;
-      if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2] || a.data[i + 3] !== b.data[i + 3]) {
-        x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+      if (
+        a.data[i] !== b.data[i] ||
+        a.data[i + 1] !== b.data[i + 1] ||
+        a.data[i + 2] !== b.data[i + 2] ||
+        a.data[i + 3] !== b.data[i + 3]
+      ) {
+        x0 = Math.min(x0, x);
+        y0 = Math.min(y0, y);
+        x1 = Math.max(x1, x);
+        y1 = Math.max(y1, y);
       }
     }
   }
@@ -76,7 +93,11 @@ test('every position 0-8 puts the symbol in its cell of the 3×3 grid, tinted wi
   for (let p = 0; p <= 8; p++) {
     const img = draw(nitro, `b01054s0109${p}`).image!;
     const [cx, cy] = [13 * (p % 3), 13 * Math.floor(p / 3)];
-    assert.deepEqual(diffBox(base, img), [cx + starBox.x, cy + starBox.y, starBox.width, starBox.height], `position ${p}`);
+    assert.deepEqual(
+      diffBox(base, img),
+      [cx + starBox.x, cy + starBox.y, starBox.width, starBox.height],
+      `position ${p}`,
+    );
     assert.equal(px(img, cx + 6, cy + 6), 0xff2d2d, `position ${p}: white × colour 9`);
   }
 });
@@ -95,7 +116,13 @@ test('several bases are drawn in code order, each in its own colour', () => {
   const img = draw(nitro, 'b01054b04134').image!;
   assert.equal(px(img, 3, 3), 0x50c1fb, 'square corner, outside the ring (white stripe × 50c1fb)');
   assert.equal(px(img, 19, 19), 0x373737, 'ring centre: white × 373737 over the square');
-  assert.equal(draw(nitro, 'b04134b01054').image!.data.subarray(19 * 39 * 4 + 19 * 4, 19 * 39 * 4 + 19 * 4 + 3).join(), '80,193,251', 'the other order: the square on top');
+  assert.equal(
+    draw(nitro, 'b04134b01054')
+      .image!.data.subarray(19 * 39 * 4 + 19 * 4, 19 * 39 * 4 + 19 * 4 + 3)
+      .join(),
+    '80,193,251',
+    'the other order: the square on top',
+  );
 });
 
 test('short and long forms of the same parts give the same bytes; t parts are their symbol 100 up', () => {
@@ -108,7 +135,13 @@ test('short and long forms of the same parts give the same bytes; t parts are th
 
 test('wide and tall symbols are pushed back inside the canvas', () => {
   const r = draw(nitro, 's06030s07035');
-  assert.deepEqual(r.plan.layers.map((l) => [l.image, l.x, l.y]), [['badgepart_kit_symbol_bar', 0, 3], ['badgepart_kit_symbol_stalk', 29, 6]]);
+  assert.deepEqual(
+    r.plan.layers.map((l) => [l.image, l.x, l.y]),
+    [
+      ['badgepart_kit_symbol_bar', 0, 3],
+      ['badgepart_kit_symbol_stalk', 29, 6],
+    ],
+  );
 });
 
 test('the transparent outside stays transparent; a PNG and a GIF of the same code show the same pixels', async () => {
@@ -126,13 +159,21 @@ test('the transparent outside stays transparent; a PNG and a GIF of the same cod
       const a = alpha(r.image!, x, y);
       const g = rgba.subarray((y * 39 + x) * 4, (y * 39 + x) * 4 + 4);
       if (a === 0) assert.equal(g[3], 0, `${x},${y} transparent`);
-      else assert.equal(((g[0]! << 16) | (g[1]! << 8) | g[2]!), px(r.image!, x, y), `${x},${y}`);
+      else assert.equal((g[0]! << 16) | (g[1]! << 8) | g[2]!, px(r.image!, x, y), `${x},${y}`);
     }
   }
 });
 
 test('the Nitro part library and the Flash part files give byte-identical badges, PNG and GIF', () => {
-  const codes = ['b01054s01014', 'b03034s04094s02110s03118', 'b02074t01114s154093', 's250124s06030s07035', 'b05104s09114', 'b04134s08114', 'b01010b02023b03036b04046b05058'];
+  const codes = [
+    'b01054s01014',
+    'b03034s04094s02110s03118',
+    'b02074t01114s154093',
+    's250124s06030s07035',
+    'b05104s09114',
+    'b04134s08114',
+    'b01010b02023b03036b04046b05058',
+  ];
   for (const code of codes) {
     for (const format of ['png', 'gif'] as const) {
       assert.ok(draw(nitro, code, format).body.equals(draw(flash, code, format).body), `${code}.${format}`);
@@ -146,7 +187,7 @@ test('same code, same bytes, every time', () => {
   assert.ok(a.equals(b));
 });
 
-test('convert turns the Flash kit\'s part files into the Nitro kit\'s part library; the table is copied', async () => {
+test("convert turns the Flash kit's part files into the Nitro kit's part library; the table is copied", async () => {
   const to = join(scratch, 'converted');
   const report = await convertFlashToNitro({ from: join(scratch, 'flash'), to });
   assert.deepEqual(report.badges, [
@@ -154,10 +195,14 @@ test('convert turns the Flash kit\'s part files into the Nitro kit\'s part libra
     { source: 'c_images/Badgeparts', target: 'bundled/generic/group_badge.nitro' },
   ]);
   const lib = 'bundled/generic/group_badge.nitro';
-  assert.ok((await readFile(join(to, lib))).equals(await readFile(join(scratch, 'nitro', lib))), 'the same library bytes as the Nitro kit');
+  assert.ok(
+    (await readFile(join(to, lib))).equals(await readFile(join(scratch, 'nitro', lib))),
+    'the same library bytes as the Nitro kit',
+  );
   const converted = await loadBadgeHotel(to);
   assert.ok(converted.ok);
-  for (const code of ['b03034s04094s02110s03118', 'b02074t01114s154093']) assert.ok(draw(converted.hotel, code).body.equals(draw(nitro, code).body), code);
+  for (const code of ['b03034s04094s02110s03118', 'b02074t01114s154093'])
+    assert.ok(draw(converted.hotel, code).body.equals(draw(nitro, code).body), code);
 });
 
 test('an element table over the decode budget is refused by name, not read whole', async () => {

@@ -3,25 +3,76 @@
 // client computes from a table value, and which images of a part are drawn and tinted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clientTint, parseBadgeCode, partPosition, partTexture, planBadge, drawBadge, type BadgeHotel } from '../../src/badge/index.js';
+import {
+  clientTint,
+  parseBadgeCode,
+  partPosition,
+  partTexture,
+  planBadge,
+  drawBadge,
+  type BadgeHotel,
+} from '../../src/badge/index.js';
 import { parseGuildElementsCsv } from '../../src/formats/guild-elements.js';
 import { createImage, type RgbaImage } from '../../src/imaging/image.js';
 
 test('every position of a 13×13 image is its cell; 9 lands in the bottom-left cell (pushed back up)', () => {
   const got = Array.from({ length: 10 }, (_, p) => partPosition(p, 13, 13));
-  assert.deepEqual(got, [[0, 0], [13, 0], [26, 0], [0, 13], [13, 13], [26, 13], [0, 26], [13, 26], [26, 26], [0, 26]]);
+  assert.deepEqual(got, [
+    [0, 0],
+    [13, 0],
+    [26, 0],
+    [0, 13],
+    [13, 13],
+    [26, 13],
+    [0, 26],
+    [13, 26],
+    [26, 26],
+    [0, 26],
+  ]);
 });
 
 test('odd sizes are centred and floored; images wider or taller than a cell are kept inside the canvas', () => {
   const at = (w: number, h: number) => Array.from({ length: 9 }, (_, p) => partPosition(p, w, h));
   // 8×13: x = 13·col + 2.5 → floor
-  assert.deepEqual(at(8, 13), [[2, 0], [15, 0], [28, 0], [2, 13], [15, 13], [28, 13], [2, 26], [15, 26], [28, 26]]);
+  assert.deepEqual(at(8, 13), [
+    [2, 0],
+    [15, 0],
+    [28, 0],
+    [2, 13],
+    [15, 13],
+    [28, 13],
+    [2, 26],
+    [15, 26],
+    [28, 26],
+  ]);
   // 16×15: col 0 and row 0 would start at -1.5/-1 (→ 0), col 2 and row 2 would pass the edge (→ 23, 24)
-  assert.deepEqual(at(16, 15), [[0, 0], [11, 0], [23, 0], [0, 12], [11, 12], [23, 12], [0, 24], [11, 24], [23, 24]]);
+  assert.deepEqual(at(16, 15), [
+    [0, 0],
+    [11, 0],
+    [23, 0],
+    [0, 12],
+    [11, 12],
+    [23, 12],
+    [0, 24],
+    [11, 24],
+    [23, 24],
+  ]);
   // 39×39 is always at the origin; 39×7 keeps x 0 and moves down the rows; 7×27 clamps at the top and bottom
   assert.ok(at(39, 39).every(([x, y]) => x === 0 && y === 0));
-  assert.deepEqual(at(39, 7).map(([, y]) => y), [3, 3, 3, 16, 16, 16, 29, 29, 29]);
-  assert.deepEqual(at(7, 27).map(([x, y]) => [x, y]).filter((_, i) => i % 3 === 1), [[16, 0], [16, 6], [16, 12]]);
+  assert.deepEqual(
+    at(39, 7).map(([, y]) => y),
+    [3, 3, 3, 16, 16, 16, 29, 29, 29],
+  );
+  assert.deepEqual(
+    at(7, 27)
+      .map(([x, y]) => [x, y])
+      .filter((_, i) => i % 3 === 1),
+    [
+      [16, 0],
+      [16, 6],
+      [16, 12],
+    ],
+  );
   // larger than the canvas: pushed left/up past the origin (the client's picture then grows)
   assert.deepEqual(partPosition(4, 41, 40), [-2, -1]);
 });
@@ -71,7 +122,12 @@ const TABLE = `"1","square.gif",,"base","1"
 "2","00ff00",,"base_color","1"
 "7","0000ff",,"symbol_color","1"
 `;
-const IMAGES = { square: solid(39, 39, 0xffffff), under: solid(39, 39, 0xffffff), over: solid(5, 5, 0x808080), huge: solid(41, 41, 0xffffff) };
+const IMAGES = {
+  square: solid(39, 39, 0xffffff),
+  under: solid(39, 39, 0xffffff),
+  over: solid(5, 5, 0x808080),
+  huge: solid(41, 41, 0xffffff),
+};
 
 function plan(code: string) {
   const r = parseBadgeCode(code);
@@ -83,22 +139,40 @@ function plan(code: string) {
 
 test('a two-image part: the first is tinted with the part colour, the second drawn as it is, both at the same cell rule', () => {
   const { p, h } = plan('b02024');
-  assert.deepEqual(p.layers.map((l) => [l.image, l.tint, l.x, l.y]), [['badgepart_under', 0x00ff00, 0, 0], ['badgepart_over', undefined, 17, 17]]);
+  assert.deepEqual(
+    p.layers.map((l) => [l.image, l.tint, l.x, l.y]),
+    [
+      ['badgepart_under', 0x00ff00, 0, 0],
+      ['badgepart_over', undefined, 17, 17],
+    ],
+  );
   const img = drawBadge(h, p);
   const px = (x: number, y: number) => [...img.data.subarray((y * 39 + x) * 4, (y * 39 + x) * 4 + 4)];
   assert.deepEqual(px(0, 0), [0, 255, 0, 255]); // white × 00ff00
   assert.deepEqual(px(19, 19), [128, 128, 128, 255]); // the overlay, untinted
 });
 
-test('symbols and bases both take the base_color table (symbol_color is the editor\'s palette only); an unknown colour id draws black', () => {
+test("symbols and bases both take the base_color table (symbol_color is the editor's palette only); an unknown colour id draws black", () => {
   const { p } = plan('b01074s03024b01994');
-  assert.deepEqual(p.layers.map((l) => l.tint), [0, 0x00ff00, 0]);
-  assert.deepEqual(p.layers.map((l) => l.colorValue), [undefined, '00ff00', undefined]);
+  assert.deepEqual(
+    p.layers.map((l) => l.tint),
+    [0, 0x00ff00, 0],
+  );
+  assert.deepEqual(
+    p.layers.map((l) => l.colorValue),
+    [undefined, '00ff00', undefined],
+  );
 });
 
 test('the client skips what it cannot find: an unknown id, a missing image; a missing first image makes the second the tinted one', () => {
   const { p } = plan('b09014s04014s03014b01010');
-  assert.deepEqual(p.layers.map((l) => [l.part, l.image, l.tint]), [[2, 'badgepart_over', 0xff0000], [3, 'badgepart_square', 0xff0000]]);
+  assert.deepEqual(
+    p.layers.map((l) => [l.part, l.image, l.tint]),
+    [
+      [2, 'badgepart_over', 0xff0000],
+      [3, 'badgepart_square', 0xff0000],
+    ],
+  );
   assert.deepEqual(p.skipped, [
     'part 0 (b09014): the table has no base 9',
     'part 1 (s04014): no image badgepart_gone for symbol 4',
@@ -107,10 +181,16 @@ test('the client skips what it cannot find: an unknown id, a missing image; a mi
   assert.equal(plan('s04014').p.layers.length, 0);
 });
 
-test('an image larger than the canvas grows the picture up and left, as the client\'s bounds do', () => {
+test("an image larger than the canvas grows the picture up and left, as the client's bounds do", () => {
   const { p, h } = plan('b01014s05014');
   assert.deepEqual([p.width, p.height, p.originX, p.originY], [41, 41, 2, 2]);
-  assert.deepEqual(p.layers.map((l) => [l.x, l.y]), [[0, 0], [-2, -2]]);
+  assert.deepEqual(
+    p.layers.map((l) => [l.x, l.y]),
+    [
+      [0, 0],
+      [-2, -2],
+    ],
+  );
   const img = drawBadge(h, p);
   assert.deepEqual([img.width, img.height], [41, 41]);
 });

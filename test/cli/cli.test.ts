@@ -66,7 +66,15 @@ function commandsWithOptions(cmd: Command, path: string[] = []): [string, Comman
 test('--help of every command lists an environment variable for every flag', () => {
   const program = createProgram();
   const commands = commandsWithOptions(program);
-  assert.deepEqual(commands.map(([name]) => name).sort(), ['build', 'convert', 'publish', 'sample-kit', 'serve avatar', 'serve furni', 'start']);
+  assert.deepEqual(commands.map(([name]) => name).sort(), [
+    'build',
+    'convert',
+    'publish',
+    'sample-kit',
+    'serve avatar',
+    'serve furni',
+    'start',
+  ]);
   const names = new Map<string, string>();
   for (const [name, cmd] of commands) {
     cmd.configureHelp({ helpWidth: 10_000 });
@@ -121,12 +129,21 @@ test('one name for one idea: --jobs for parallelism, byte-size budgets for memor
   assert.equal(avatarConfigFromFlags({ libraryCacheMb: '96' }, {}).libraryCacheBytes, 96 * MiB);
   // Precedence: flag, older flag, variable, older variable, default.
   assert.equal(avatarConfigFromFlags({ workers: '2' }, { HOTEL_IMAGER_AVATAR_JOBS: '3' }).workers, 2);
-  assert.equal(avatarConfigFromFlags({}, { HOTEL_IMAGER_AVATAR_JOBS: '3', HOTEL_IMAGER_RENDER_WORKERS: '4' }).workers, 3);
-  assert.throws(() => avatarConfigFromFlags({ jobs: '2', workers: '3' }, {}), /^UsageError: --jobs and --workers are the same setting: give only --jobs$/);
+  assert.equal(
+    avatarConfigFromFlags({}, { HOTEL_IMAGER_AVATAR_JOBS: '3', HOTEL_IMAGER_RENDER_WORKERS: '4' }).workers,
+    3,
+  );
+  assert.throws(
+    () => avatarConfigFromFlags({ jobs: '2', workers: '3' }, {}),
+    /^UsageError: --jobs and --workers are the same setting: give only --jobs$/,
+  );
 });
 
 test('a list flag reads its variable as words', () => {
-  const defs = { only: option<string[]>({ flag: '--only <classname...>', env: 'X_ONLY', help: '' }), n: option({ flag: '--n <n>', env: 'X_N', help: '', parse: wholeNumber(), default: 4 }) };
+  const defs = {
+    only: option<string[]>({ flag: '--only <classname...>', env: 'X_ONLY', help: '' }),
+    n: option({ flag: '--n <n>', env: 'X_N', help: '', parse: wholeNumber(), default: 4 }),
+  };
   assert.deepEqual(resolveOptions(defs, {}, { X_ONLY: 'a b,c' }), { only: ['a', 'b', 'c'], n: 4 });
   assert.deepEqual(resolveOptions(defs, { only: ['d'] }, { X_ONLY: 'a' }), { only: ['d'], n: 4 });
 });
@@ -137,27 +154,103 @@ const FAILED = 1;
 
 test('bad values, from a flag or a variable, exit 2 with "<name> must be <expected>, got "<value>""', async () => {
   const cases: [string[], Record<string, string>, RegExp][] = [
-    [['build', '--assets', kit, '--out', join(root, 'o'), '--jobs', '0'], {}, /^error: --jobs must be a whole number ≥ 1, got "0"$/m],
-    [['build', '--assets', kit, '--out', join(root, 'o')], { HOTEL_IMAGER_BUILD_JOBS: 'many' }, /^error: HOTEL_IMAGER_BUILD_JOBS must be a whole number ≥ 1, got "many"$/m],
-    [['build', '--assets', kit, '--out', join(root, 'o'), '--variants', 'some'], {}, /^error: --variants must be one of all, animated, none, got "some"$/m],
-    [['convert', '--from', kit, '--to', join(root, 'c'), '--concurrency', '-1'], {}, /^error: --concurrency must be a whole number ≥ 1, got "-1"$/m],
-    [['convert', '--from', kit, '--to', join(root, 'c'), '--jobs', '2', '--concurrency', '2'], {}, /^error: --jobs and --concurrency are the same setting: give only --jobs$/m],
-    [['publish', '--corpus', kit, '--to', 'http://bucket/x'], {}, /^error: --to must be an s3:\/\/BUCKET\/PREFIX address, got "http:\/\/bucket\/x"$/m],
-    [['publish', '--corpus', kit, '--to', 's3://bucket/x', '--grace', 'soon'], {}, /^error: --grace must be a duration such as 0, 90s, 15m, 1h or 2d, got "soon"$/m],
-    [['serve', 'furni', '--corpus', kit, '--port', '70000'], {}, /^error: --port must be a port number from 0 to 65535, got "70000"$/m],
-    [['serve', 'furni', '--corpus', kit], { HOTEL_IMAGER_FURNI_MEMORY_BUDGET: 'lots' }, /^error: HOTEL_IMAGER_FURNI_MEMORY_BUDGET must be a size such as 268435456, 256M or 1GiB, got "lots"$/m],
-    [['serve', 'furni', '--corpus', kit], { HOTEL_IMAGER_FURNI_VARIANTS: 'maybe' }, /^error: HOTEL_IMAGER_FURNI_VARIANTS must be true or false \(1\/0, yes\/no, on\/off\), got "maybe"$/m],
-    [['serve', 'avatar', '--memory-budget', 'lots'], {}, /^error: --memory-budget must be a size such as 268435456, 256M or 1GiB, got "lots"$/m],
+    [
+      ['build', '--assets', kit, '--out', join(root, 'o'), '--jobs', '0'],
+      {},
+      /^error: --jobs must be a whole number ≥ 1, got "0"$/m,
+    ],
+    [
+      ['build', '--assets', kit, '--out', join(root, 'o')],
+      { HOTEL_IMAGER_BUILD_JOBS: 'many' },
+      /^error: HOTEL_IMAGER_BUILD_JOBS must be a whole number ≥ 1, got "many"$/m,
+    ],
+    [
+      ['build', '--assets', kit, '--out', join(root, 'o'), '--variants', 'some'],
+      {},
+      /^error: --variants must be one of all, animated, none, got "some"$/m,
+    ],
+    [
+      ['convert', '--from', kit, '--to', join(root, 'c'), '--concurrency', '-1'],
+      {},
+      /^error: --concurrency must be a whole number ≥ 1, got "-1"$/m,
+    ],
+    [
+      ['convert', '--from', kit, '--to', join(root, 'c'), '--jobs', '2', '--concurrency', '2'],
+      {},
+      /^error: --jobs and --concurrency are the same setting: give only --jobs$/m,
+    ],
+    [
+      ['publish', '--corpus', kit, '--to', 'http://bucket/x'],
+      {},
+      /^error: --to must be an s3:\/\/BUCKET\/PREFIX address, got "http:\/\/bucket\/x"$/m,
+    ],
+    [
+      ['publish', '--corpus', kit, '--to', 's3://bucket/x', '--grace', 'soon'],
+      {},
+      /^error: --grace must be a duration such as 0, 90s, 15m, 1h or 2d, got "soon"$/m,
+    ],
+    [
+      ['serve', 'furni', '--corpus', kit, '--port', '70000'],
+      {},
+      /^error: --port must be a port number from 0 to 65535, got "70000"$/m,
+    ],
+    [
+      ['serve', 'furni', '--corpus', kit],
+      { HOTEL_IMAGER_FURNI_MEMORY_BUDGET: 'lots' },
+      /^error: HOTEL_IMAGER_FURNI_MEMORY_BUDGET must be a size such as 268435456, 256M or 1GiB, got "lots"$/m,
+    ],
+    [
+      ['serve', 'furni', '--corpus', kit],
+      { HOTEL_IMAGER_FURNI_VARIANTS: 'maybe' },
+      /^error: HOTEL_IMAGER_FURNI_VARIANTS must be true or false \(1\/0, yes\/no, on\/off\), got "maybe"$/m,
+    ],
+    [
+      ['serve', 'avatar', '--memory-budget', 'lots'],
+      {},
+      /^error: --memory-budget must be a size such as 268435456, 256M or 1GiB, got "lots"$/m,
+    ],
     [['serve', 'avatar', '--cache-mb', '1.5'], {}, /^error: --cache-mb must be a whole number of MiB, got "1.5"$/m],
-    [['serve', 'avatar'], { HOTEL_IMAGER_AVATAR_PORT: 'eighty' }, /^error: HOTEL_IMAGER_AVATAR_PORT must be a port number from 0 to 65535, got "eighty"$/m],
-    [['serve', 'avatar', '--fallback-url', 'habbo.com'], {}, /^error: --fallback-url must be an absolute http:\/\/ or https:\/\/ URL, e\.g\. https:\/\/www\.habbo\.com\/habbo-imaging\/avatarimage, got "habbo\.com"$/m],
-    [['serve', 'avatar', '--jobs', '4', '--library-budget', '2M'], {}, /^error: the library cache \(2097152 bytes\) needs at least 1 MiB per render worker \(4 workers\)$/m],
-    [['sample-kit', '--out', join(root, 'k'), '--furni', '100000'], {}, /^error: --furni must be a whole number from 0 to 99999, got "100000"$/m],
-    [['sample-kit', '--out', join(root, 'k'), '--layout', 'flash', '--contact-sheet', join(root, 's.png')], {}, /^error: --contact-sheet reads \.nitro bundles/m],
+    [
+      ['serve', 'avatar'],
+      { HOTEL_IMAGER_AVATAR_PORT: 'eighty' },
+      /^error: HOTEL_IMAGER_AVATAR_PORT must be a port number from 0 to 65535, got "eighty"$/m,
+    ],
+    [
+      ['serve', 'avatar', '--fallback-url', 'habbo.com'],
+      {},
+      /^error: --fallback-url must be an absolute http:\/\/ or https:\/\/ URL, e\.g\. https:\/\/www\.habbo\.com\/habbo-imaging\/avatarimage, got "habbo\.com"$/m,
+    ],
+    [
+      ['serve', 'avatar', '--jobs', '4', '--library-budget', '2M'],
+      {},
+      /^error: the library cache \(2097152 bytes\) needs at least 1 MiB per render worker \(4 workers\)$/m,
+    ],
+    [
+      ['sample-kit', '--out', join(root, 'k'), '--furni', '100000'],
+      {},
+      /^error: --furni must be a whole number from 0 to 99999, got "100000"$/m,
+    ],
+    [
+      ['sample-kit', '--out', join(root, 'k'), '--layout', 'flash', '--contact-sheet', join(root, 's.png')],
+      {},
+      /^error: --contact-sheet reads \.nitro bundles/m,
+    ],
     [['start', '--avatar-port', 'x'], {}, /^error: --avatar-port must be a port number from 0 to 65535, got "x"$/m],
-    [['build', '--assets', kit, '--out', join(root, 'o'), '--decode-budget', '10k'], {}, /^error: --decode-budget must be a size of at least 1M, such as 64M or 1GiB, got "10k"$/m],
-    [['serve', 'avatar'], { HOTEL_IMAGER_DECODE_BUDGET: 'huge' }, /^error: HOTEL_IMAGER_DECODE_BUDGET must be a size such as 268435456, 256M or 1GiB, got "huge"$/m],
-    [['convert', '--from', kit, '--to', join(root, 'c')], { HOTEL_IMAGER_FOLLOW_SYMLINKS: 'perhaps' }, /^error: HOTEL_IMAGER_FOLLOW_SYMLINKS must be true or false \(1\/0, yes\/no, on\/off\), got "perhaps"$/m],
+    [
+      ['build', '--assets', kit, '--out', join(root, 'o'), '--decode-budget', '10k'],
+      {},
+      /^error: --decode-budget must be a size of at least 1M, such as 64M or 1GiB, got "10k"$/m,
+    ],
+    [
+      ['serve', 'avatar'],
+      { HOTEL_IMAGER_DECODE_BUDGET: 'huge' },
+      /^error: HOTEL_IMAGER_DECODE_BUDGET must be a size such as 268435456, 256M or 1GiB, got "huge"$/m,
+    ],
+    [
+      ['convert', '--from', kit, '--to', join(root, 'c')],
+      { HOTEL_IMAGER_FOLLOW_SYMLINKS: 'perhaps' },
+      /^error: HOTEL_IMAGER_FOLLOW_SYMLINKS must be true or false \(1\/0, yes\/no, on\/off\), got "perhaps"$/m,
+    ],
   ];
   for (const [argv, env, message] of cases) {
     const r = await run(argv, env);
@@ -175,7 +268,9 @@ test('usage mistakes commander finds exit 2 too: unknown flag, missing flag, unk
   assert.equal(missing.code, USAGE);
   assert.match(missing.err, /^error: --assets is required \(or HOTEL_IMAGER_BUILD_ASSETS\)$/m);
   // The variable is as good as the flag.
-  const byVariable = await run(['convert', '--to', join(root, 'c')], { HOTEL_IMAGER_CONVERT_FROM: join(root, 'nowhere') });
+  const byVariable = await run(['convert', '--to', join(root, 'c')], {
+    HOTEL_IMAGER_CONVERT_FROM: join(root, 'nowhere'),
+  });
   assert.equal(byVariable.code, FAILED, 'past the usage check: the folder does not exist');
   const command = await run(['serve', 'badges']);
   assert.equal(command.code, USAGE);
@@ -187,7 +282,15 @@ test('usage mistakes commander finds exit 2 too: unknown flag, missing flag, unk
 test('a command that cannot do its work exits 1 naming what to fix', async () => {
   const empty = join(root, 'empty');
   mkdirSync(empty, { recursive: true });
-  const furnidata = await run(['build', '--assets', kit, '--out', join(root, 'o'), '--furnidata', join(root, 'my-furnidata.json')]);
+  const furnidata = await run([
+    'build',
+    '--assets',
+    kit,
+    '--out',
+    join(root, 'o'),
+    '--furnidata',
+    join(root, 'my-furnidata.json'),
+  ]);
   assert.equal(furnidata.code, FAILED);
   assert.equal(furnidata.err, `the furnidata file ${join(root, 'my-furnidata.json')} does not exist\n`);
   const furniDir = await run(['build', '--assets', kit, '--out', join(root, 'o'), '--furni-dir', join(root, 'furni')]);
@@ -213,19 +316,49 @@ test('a port in use: serve furni and serve avatar exit 1 naming the flag and the
   try {
     // An existing folder with no corpus yet (one that does not exist is its own error, fs-errors.test.ts).
     mkdirSync(join(root, 'no-corpus'), { recursive: true });
-    const furni = await run(['serve', 'furni', '--corpus', join(root, 'no-corpus'), '--host', '127.0.0.1', '--port', String(held.port), '--log-level', 'silent']);
+    const furni = await run([
+      'serve',
+      'furni',
+      '--corpus',
+      join(root, 'no-corpus'),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(held.port),
+      '--log-level',
+      'silent',
+    ]);
     assert.equal(furni.code, FAILED);
-    assert.match(furni.err, new RegExp(`^port ${held.port} \\(the furni service\\) is already in use by another program\\. Stop that program, or pick another port: hotel-imager serve furni --port <n> \\(or HOTEL_IMAGER_FURNI_PORT=<n>\\)$`, 'm'));
-    const avatar = await run(['serve', 'avatar', '--assets', kit, '--host', '127.0.0.1', '--jobs', '1', '--log-level', 'silent'], { HOTEL_IMAGER_AVATAR_PORT: String(held.port) });
+    assert.match(
+      furni.err,
+      new RegExp(
+        `^port ${held.port} \\(the furni service\\) is already in use by another program\\. Stop that program, or pick another port: hotel-imager serve furni --port <n> \\(or HOTEL_IMAGER_FURNI_PORT=<n>\\)$`,
+        'm',
+      ),
+    );
+    const avatar = await run(
+      ['serve', 'avatar', '--assets', kit, '--host', '127.0.0.1', '--jobs', '1', '--log-level', 'silent'],
+      { HOTEL_IMAGER_AVATAR_PORT: String(held.port) },
+    );
     assert.equal(avatar.code, FAILED);
-    assert.match(avatar.err, new RegExp(`^port ${held.port} \\(the avatar service\\) is already in use by another program\\. Stop that program, or pick another port: hotel-imager serve avatar --port <n> \\(or HOTEL_IMAGER_AVATAR_PORT=<n>\\)$`, 'm'));
+    assert.match(
+      avatar.err,
+      new RegExp(
+        `^port ${held.port} \\(the avatar service\\) is already in use by another program\\. Stop that program, or pick another port: hotel-imager serve avatar --port <n> \\(or HOTEL_IMAGER_AVATAR_PORT=<n>\\)$`,
+        'm',
+      ),
+    );
   } finally {
     held.server.close();
   }
 });
 
 test('the installed program: exit codes and messages through bin (main.ts)', () => {
-  const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), ...args], { cwd: repo, encoding: 'utf8' });
+  const cli = (args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), ...args], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
   const version = cli(['--version']);
   assert.equal(version.status, 0);
   assert.match(version.stdout, /^\d+\.\d+\.\d+/);

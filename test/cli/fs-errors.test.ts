@@ -33,7 +33,8 @@ function errnoError(code: string, syscall: string, path: string): NodeJS.ErrnoEx
 
 test('each cause in words with what to do, naming the flag whose folder it is', () => {
   const out = { folder: '/srv/corpus', what: 'the corpus folder', flag: '--out', env: 'HOTEL_IMAGER_BUILD_OUT' };
-  const msg = (code: string, syscall: string, path: string) => (explainFsError(errnoError(code, syscall, path), [out]) as Error).message;
+  const msg = (code: string, syscall: string, path: string) =>
+    (explainFsError(errnoError(code, syscall, path), [out]) as Error).message;
   assert.equal(
     msg('ENOSPC', 'write', '/srv/corpus/.staging/furni-renders/a.png'),
     'cannot write /srv/corpus/.staging/furni-renders/a.png (the corpus folder, --out or HOTEL_IMAGER_BUILD_OUT): the disk is full (ENOSPC). Free some space on it, or give --out another folder on another disk.',
@@ -65,7 +66,10 @@ test('each cause in words with what to do, naming the flag whose folder it is', 
 function onReadOnly(dir: string, args: string[]): { status: number | null; stderr: string } | undefined {
   mkdirSync(dir, { recursive: true });
   const inner = `mount -t tmpfs -o ro tmpfs "$0" && exec "${process.execPath}" "$@"`;
-  const r = spawnSync('unshare', [...(isRoot ? ['-m'] : ['-Urm']), 'sh', '-c', inner, dir, ...cli, ...args], { cwd: repo, encoding: 'utf8' });
+  const r = spawnSync('unshare', [...(isRoot ? ['-m'] : ['-Urm']), 'sh', '-c', inner, dir, ...cli, ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
   if (r.error || /unshare: |mount: /.test(r.stderr)) return undefined;
   return r;
 }
@@ -73,13 +77,20 @@ function onReadOnly(dir: string, args: string[]): { status: number | null; stder
 test('a read-only file system is named as such (Node says ENOENT for it): build --out, convert --to, sample-kit --out, serve avatar --cache-dir', (t) => {
   const ro = join(root, 'ro');
   const probe = onReadOnly(ro, ['--version']);
-  if (probe?.status !== 0) return t.skip(`cannot mount a read-only tmpfs in a private mount namespace here (${probe?.stderr.trim() || 'unshare failed'})`);
-  const readOnly = /: the file system is read-only \(EROFS(; Node reported ENOENT)?\)\. Mount it read-write, or give (--out|--to|--cache-dir) another folder on a writable file system\.$/m;
+  if (probe?.status !== 0)
+    return t.skip(
+      `cannot mount a read-only tmpfs in a private mount namespace here (${probe?.stderr.trim() || 'unshare failed'})`,
+    );
+  const readOnly =
+    /: the file system is read-only \(EROFS(; Node reported ENOENT)?\)\. Mount it read-write, or give (--out|--to|--cache-dir) another folder on a writable file system\.$/m;
 
   // The folder itself on the read-only mount, and a folder to create under it (Node's recursive mkdir reports ENOENT).
   const inPlace = onReadOnly(ro, ['build', '--assets', kit, '--out', ro, '--jobs', '1'])!;
   assert.equal(inPlace.status, 1, inPlace.stderr);
-  assert.equal(inPlace.stderr, `cannot write into ${ro} (the corpus folder, --out or HOTEL_IMAGER_BUILD_OUT): the file system is read-only (EROFS). Mount it read-write, or give --out another folder on a writable file system.\n`);
+  assert.equal(
+    inPlace.stderr,
+    `cannot write into ${ro} (the corpus folder, --out or HOTEL_IMAGER_BUILD_OUT): the file system is read-only (EROFS). Mount it read-write, or give --out another folder on a writable file system.\n`,
+  );
   const below = onReadOnly(ro, ['build', '--assets', kit, '--out', join(ro, 'corpus'), '--jobs', '1'])!;
   assert.equal(below.status, 1);
   assert.equal(
@@ -100,13 +111,18 @@ test('a read-only file system is named as such (Node says ENOENT for it): build 
 });
 
 test('a folder the user may not write: permission denied, the user, what to do (build --out, serve avatar --cache-dir)', (t) => {
-  if (isRoot && spawnSync('setpriv', ['--version']).error) return t.skip('running as root without setpriv (util-linux) to run the command as another user');
+  if (isRoot && spawnSync('setpriv', ['--version']).error)
+    return t.skip('running as root without setpriv (util-linux) to run the command as another user');
   const locked = join(root, 'locked');
   mkdirSync(locked);
   // Root passes every permission check: the command runs as an unprivileged user instead.
   const run = (args: string[]) =>
     isRoot
-      ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...cli, ...args], { cwd: repo, encoding: 'utf8', env: { ...process.env, HOME: root } })
+      ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...cli, ...args], {
+          cwd: repo,
+          encoding: 'utf8',
+          env: { ...process.env, HOME: root },
+        })
       : spawnSync(process.execPath, [...cli, ...args], { cwd: repo, encoding: 'utf8' });
   chmodSync(locked, isRoot ? 0o755 : 0o555);
   const uid = isRoot ? 65534 : process.getuid!();
@@ -120,12 +136,22 @@ test('a folder the user may not write: permission denied, the user, what to do (
   writeFileSync(join(locked, 'placeholder'), '');
   const cache = run(['serve', 'avatar', '--assets', kit, '--cache-dir', locked, '--port', '0']);
   assert.equal(cache.status, 1, cache.stderr);
-  assert.match(cache.stderr, new RegExp(`^cannot write into ${locked} \\(the disk image cache, --cache-dir or HOTEL_IMAGER_AVATAR_CACHE_DIR\\): permission denied to the user running hotel-imager \\(uid ${uid}\\) \\(EACCES\\)\\. `, 'm'));
+  assert.match(
+    cache.stderr,
+    new RegExp(
+      `^cannot write into ${locked} \\(the disk image cache, --cache-dir or HOTEL_IMAGER_AVATAR_CACHE_DIR\\): permission denied to the user running hotel-imager \\(uid ${uid}\\) \\(EACCES\\)\\. `,
+      'm',
+    ),
+  );
 });
 
 test('serve furni --corpus: a folder that does not exist, or a file, is exit 1 with what to do; an empty folder is served', async () => {
   const missing = join(root, 'no-such-corpus');
-  const r = spawnSync(process.execPath, [...cli, 'serve', 'furni', '--corpus', missing, '--port', '0'], { cwd: repo, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [...cli, 'serve', 'furni', '--corpus', missing, '--port', '0'], {
+    cwd: repo,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.equal(r.status, 1, r.stderr);
   assert.equal(
     r.stderr,
@@ -133,14 +159,23 @@ test('serve furni --corpus: a folder that does not exist, or a file, is exit 1 w
   );
   const file = join(root, 'corpus-file');
   writeFileSync(file, '{}');
-  const f = spawnSync(process.execPath, [...cli, 'serve', 'furni', '--port', '0'], { cwd: repo, encoding: 'utf8', timeout: 60_000, env: { ...process.env, HOTEL_IMAGER_FURNI_CORPUS: file } });
+  const f = spawnSync(process.execPath, [...cli, 'serve', 'furni', '--port', '0'], {
+    cwd: repo,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, HOTEL_IMAGER_FURNI_CORPUS: file },
+  });
   assert.equal(f.status, 1, f.stderr);
   assert.match(f.stderr, /^the corpus .*corpus-file \(--corpus or HOTEL_IMAGER_FURNI_CORPUS\) is a file, not a folder/);
 
   // An existing folder with no corpus yet: the service runs and waits for a build there, as before.
   const empty = join(root, 'empty-corpus');
   mkdirSync(empty);
-  const child = spawn(process.execPath, [...cli, 'serve', 'furni', '--corpus', empty, '--port', '0', '--host', '127.0.0.1'], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [...cli, 'serve', 'furni', '--corpus', empty, '--port', '0', '--host', '127.0.0.1'],
+    { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let log = '';
   child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));

@@ -23,7 +23,11 @@ async function run(argv: string[]): Promise<{ code: number; err: string }> {
   process.exitCode = undefined;
   let code: number;
   try {
-    await createProgram({ writeOut: () => undefined, writeErr: (t) => (err += t) }).parseAsync(['node', 'hotel-imager', ...argv]);
+    await createProgram({ writeOut: () => undefined, writeErr: (t) => (err += t) }).parseAsync([
+      'node',
+      'hotel-imager',
+      ...argv,
+    ]);
     code = Number(process.exitCode ?? 0);
   } catch (e) {
     code = reportError(e, (t) => (err += t));
@@ -40,30 +44,65 @@ test('a port in use is said before the hotel is read: exit 1 with the port messa
   const empty = join(root, 'not-a-hotel');
   mkdirSync(empty);
   try {
-    const r = await run(['serve', 'avatar', '--assets', empty, '--host', '127.0.0.1', '--port', String(port), '--jobs', '1', '--log-level', 'silent']);
+    const r = await run([
+      'serve',
+      'avatar',
+      '--assets',
+      empty,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--jobs',
+      '1',
+      '--log-level',
+      'silent',
+    ]);
     assert.equal(r.code, 1);
-    assert.equal(r.err, `port ${port} (the avatar service) is already in use by another program. Stop that program, or pick another port: hotel-imager serve avatar --port <n> (or HOTEL_IMAGER_AVATAR_PORT=<n>)\n`);
+    assert.equal(
+      r.err,
+      `port ${port} (the avatar service) is already in use by another program. Stop that program, or pick another port: hotel-imager serve avatar --port <n> (or HOTEL_IMAGER_AVATAR_PORT=<n>)\n`,
+    );
   } finally {
     held.close();
   }
 });
 
 test('a fallback URL that points at the service itself is refused: exit 2 saying why and what to do', async () => {
-  for (const fallback of ['http://127.0.0.1:18081/habbo-imaging/avatarimage', 'http://localhost:18081/avatar.png', 'http://[::1]:18081/x']) {
+  for (const fallback of [
+    'http://127.0.0.1:18081/habbo-imaging/avatarimage',
+    'http://localhost:18081/avatar.png',
+    'http://[::1]:18081/x',
+  ]) {
     const r = await run(['serve', 'avatar', '--port', '18081', '--fallback-url', fallback]);
     assert.equal(r.code, 2, fallback);
     assert.equal(
       r.err,
       `error: --fallback-url (HOTEL_IMAGER_FALLBACK_URL) ${fallback} points at this service itself (${new URL(fallback).hostname.replace(/[[\]]/g, '')}, port 18081): ` +
-        'every render that fails would redirect back here and fail again. Point it at another imager: the classic one (https://www.habbo.com/habbo-imaging/avatarimage, the default) or the hotel\'s own\n' +
+        "every render that fails would redirect back here and fail again. Point it at another imager: the classic one (https://www.habbo.com/habbo-imaging/avatarimage, the default) or the hotel's own\n" +
         '(add --help for every flag and its environment variable)\n',
     );
   }
   // The listen address itself, and port 80 implied by http:.
-  assert.throws(() => avatarConfigFromFlags({ port: '80', host: '10.1.2.3', fallbackUrl: 'http://10.1.2.3/habbo-imaging/avatarimage' }, {}), /points at this service itself \(10\.1\.2\.3, port 80\)/);
+  assert.throws(
+    () =>
+      avatarConfigFromFlags(
+        { port: '80', host: '10.1.2.3', fallbackUrl: 'http://10.1.2.3/habbo-imaging/avatarimage' },
+        {},
+      ),
+    /points at this service itself \(10\.1\.2\.3, port 80\)/,
+  );
   // Another port, or another host, is another imager.
-  assert.equal(avatarConfigFromFlags({ port: '18081', fallbackUrl: 'http://127.0.0.1:18082/habbo-imaging/avatarimage' }, {}).fallbackUrl, 'http://127.0.0.1:18082/habbo-imaging/avatarimage');
-  assert.equal(avatarConfigFromFlags({ port: '443', fallbackUrl: 'https://imager.example.org/habbo-imaging/avatarimage' }, {}).port, 443);
+  assert.equal(
+    avatarConfigFromFlags({ port: '18081', fallbackUrl: 'http://127.0.0.1:18082/habbo-imaging/avatarimage' }, {})
+      .fallbackUrl,
+    'http://127.0.0.1:18082/habbo-imaging/avatarimage',
+  );
+  assert.equal(
+    avatarConfigFromFlags({ port: '443', fallbackUrl: 'https://imager.example.org/habbo-imaging/avatarimage' }, {})
+      .port,
+    443,
+  );
 });
 
 test('the start names the user API and the fallback imager, and says when they are the defaults', async () => {
@@ -74,19 +113,43 @@ test('the start names the user API and the fallback imager, and says when they a
       'requests this hotel cannot draw are redirected to https://www.habbo.com/habbo-imaging/avatarimage (the default; --fallback-url changes it)',
   );
   assert.equal(
-    upstreamsLine({ userApiBase: 'https://hotel.example.org', fallbackUrl: 'https://hotel.example.org/imaging/avatarimage' }),
+    upstreamsLine({
+      userApiBase: 'https://hotel.example.org',
+      fallbackUrl: 'https://hotel.example.org/imaging/avatarimage',
+    }),
     '?user= names are sent to the user API at https://hotel.example.org (--user-api); requests this hotel cannot draw are redirected to https://hotel.example.org/imaging/avatarimage (--fallback-url)',
   );
   // And the running service logs it.
   const kit = join(root, 'kit');
   await ensureSampleKit(kit);
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'serve', 'avatar', '--assets', kit, '--host', '127.0.0.1', '--port', '0', '--jobs', '1', '--user-api', 'https://hotel.example.org'], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(repo, 'src/cli/main.ts'),
+      'serve',
+      'avatar',
+      '--assets',
+      kit,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--jobs',
+      '1',
+      '--user-api',
+      'https://hotel.example.org',
+    ],
+    { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise((r) => child.once('exit', r));
   try {
     const until = Date.now() + 60_000;
-    while (!out.includes('?user= names') && Date.now() < until && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+    while (!out.includes('?user= names') && Date.now() < until && child.exitCode === null)
+      await new Promise((r) => setTimeout(r, 100));
     const line = out.split('\n').find((l) => l.includes('?user= names'));
     assert.ok(line, out);
     const entry = JSON.parse(line) as { level: number; msg: string; userApi: string; fallbackUrl: string };

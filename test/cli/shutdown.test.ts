@@ -64,12 +64,21 @@ test('under npm, the service stops when npm or the shell between goes; started o
   const alive = new Set([100, 50, 1]);
   const probe = {
     ppid: () => (alive.has(100) ? 100 : 1),
-    parentOf: (pid: number) => ({ 100: 50, 50: 1 } as Record<number, number>)[pid],
-    commandOf: (pid: number) => ({ 100: ['sh', '-c', 'hotel-imager', 'serve', 'furni'], 50: ['npm', 'exec', 'hotel-imager', 'serve', 'furni'] } as Record<number, string[]>)[pid] ?? [],
+    parentOf: (pid: number) => (({ 100: 50, 50: 1 }) as Record<number, number>)[pid],
+    commandOf: (pid: number) =>
+      (
+        ({
+          100: ['sh', '-c', 'hotel-imager', 'serve', 'furni'],
+          50: ['npm', 'exec', 'hotel-imager', 'serve', 'furni'],
+        }) as Record<number, string[]>
+      )[pid] ?? [],
     alive: (pid: number) => alive.has(pid),
   };
   // Not run by npm: no watch at all.
-  assert.equal(stopWithLauncher(() => assert.fail('stopped'), {}, probe, 5), undefined);
+  assert.equal(
+    stopWithLauncher(() => assert.fail('stopped'), {}, probe, 5),
+    undefined,
+  );
   // npm killed (SIGKILL: the shell stays): stopped.
   let stops = 0;
   const cancel = stopWithLauncher(() => stops++, { npm_command: 'exec' }, probe, 5);

@@ -8,7 +8,7 @@ import { get as httpGet } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { Readable } from 'node:stream';
+import { type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { startSummary } from '../../src/cli/start.js';
 
@@ -26,11 +26,15 @@ after(async () => {
 });
 
 function startCli(args: string[]): { child: Child; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'start', '--host', '127.0.0.1', ...args], {
-    cwd: repo,
-    env: { ...process.env, HOTEL_IMAGER_CACHE: cache, HOTEL_IMAGER_RENDER_WORKERS: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'start', '--host', '127.0.0.1', ...args],
+    {
+      cwd: repo,
+      env: { ...process.env, HOTEL_IMAGER_CACHE: cache, HOTEL_IMAGER_RENDER_WORKERS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -53,7 +57,10 @@ async function stop(child: Child): Promise<number | null> {
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     child.kill('SIGTERM');
     let timer: NodeJS.Timeout | undefined;
-    const late = await Promise.race([exited, new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), 10_000)))]);
+    const late = await Promise.race([
+      exited,
+      new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), 10_000))),
+    ]);
     clearTimeout(timer);
     if (late === 'late') child.kill('SIGKILL');
   }

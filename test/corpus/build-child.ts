@@ -3,7 +3,14 @@
 // as a crash or an OOM kill would) at the named point.
 import { runBuild } from '../../src/corpus/run.js';
 
-const a = JSON.parse(process.argv[2]!) as { assets: string; out: string; jobs: number; killAfterItem?: number; killAfterRename?: number; killAfterRenameOf?: string };
+const a = JSON.parse(process.argv[2]!) as {
+  assets: string;
+  out: string;
+  jobs: number;
+  killAfterItem?: number;
+  killAfterRename?: number;
+  killAfterRenameOf?: string;
+};
 const die = () => process.kill(process.pid, 'SIGKILL');
 await runBuild({
   assets: a.assets,

@@ -2,7 +2,17 @@
 // rebuilds, --only, worker threads, a killed build, exit codes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, unlinkSync, readdirSync, cpSync } from 'node:fs';
+import {
+  mkdtempSync,
+  mkdirSync,
+  writeFileSync,
+  readFileSync,
+  existsSync,
+  rmSync,
+  unlinkSync,
+  readdirSync,
+  cpSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { sha256Hex } from '../../src/util/hash.js';
@@ -43,10 +53,18 @@ test('build: renders per classname and colour row, icons for bases, bundles per 
     assert.match(r.items[cn]!.reason!, /asset file unreadable/);
     assert.ok(!existsSync(join(out, 'furni-renders', `${cn}.png`)));
   }
-  assert.match(r.items['kit_corrupt_gzip']!.reason!, /kit_corrupt_gzip\.json \(gzip\) does not inflate: unexpected end of file/);
+  assert.match(
+    r.items['kit_corrupt_gzip']!.reason!,
+    /kit_corrupt_gzip\.json \(gzip\) does not inflate: unexpected end of file/,
+  );
   // gzip-packed like the real posters: read, drawn and published like any other item.
   assert.equal(r.items['kit_poster_gzip']!.status, 'ok');
-  for (const p of ['furni-renders/kit_poster_gzip.png', 'catalog-thumbs/kit_poster_gzip.png', 'hof_furni/62004/kit_poster_gzip.bundle']) assert.ok(existsSync(join(out, p)), p);
+  for (const p of [
+    'furni-renders/kit_poster_gzip.png',
+    'catalog-thumbs/kit_poster_gzip.png',
+    'hof_furni/62004/kit_poster_gzip.bundle',
+  ])
+    assert.ok(existsSync(join(out, p)), p);
   // State 0 without an animation is what the seed pack shows (its only animation draws nothing).
   assert.equal(r.items['kit_seedpack_noframe']!.state, 0);
   assert.equal(r.items['kit_missing_bundle']!.status, 'skipped');
@@ -55,12 +73,21 @@ test('build: renders per classname and colour row, icons for bases, bundles per 
   assert.match(r.items['kit_noicon']!.notes!.join(), /no icon/);
   assert.ok(!existsSync(join(out, 'catalog-thumbs', 'kit_noicon.png')));
   assert.match(r.items['kit_sofa_colors*5']!.notes!.join(), /colour 5 is not in the colour table/);
-  for (const p of ['furni-renders/kit_sofa_colors*5.png', 'furni-renders/kit_sofa_colors*12.png', 'furni-renders/kit_vase_colors*0.png', 'catalog-thumbs/kit_sofa_colors.png', 'hof_furni/61012/kit_sofa_colors.bundle']) {
+  for (const p of [
+    'furni-renders/kit_sofa_colors*5.png',
+    'furni-renders/kit_sofa_colors*12.png',
+    'furni-renders/kit_vase_colors*0.png',
+    'catalog-thumbs/kit_sofa_colors.png',
+    'hof_furni/61012/kit_sofa_colors.bundle',
+  ]) {
     assert.ok(existsSync(join(out, p)), p);
   }
   assert.ok(!existsSync(join(out, 'catalog-thumbs', 'kit_sofa_colors*1.png')));
   // No base row: the base still is published anyway (colour 0), so a client can fall back to it.
-  assert.deepEqual(readFileSync(join(out, 'furni-renders', 'kit_vase_colors.png')), readFileSync(join(out, 'furni-renders', 'kit_vase_colors*0.png')));
+  assert.deepEqual(
+    readFileSync(join(out, 'furni-renders', 'kit_vase_colors.png')),
+    readFileSync(join(out, 'furni-renders', 'kit_vase_colors*0.png')),
+  );
   assert.match(r.items['kit_vase_colors']!.notes!.join(), /no furnidata row for the base classname/);
   assert.ok(existsSync(join(out, 'catalog-thumbs', 'kit_vase_colors.png')));
   assert.ok(existsSync(join(out, 'hof_furni', '61013', 'kit_vase_colors.bundle')));
@@ -92,7 +119,9 @@ test('round trip: every still re-rendered from its bundle alone is byte-identica
   for (const p of Object.keys(c.files).filter((x) => x.endsWith('.bundle'))) {
     const base = p.replace(/^.*\//, '').replace(/\.bundle$/, '');
     const { model } = await readFurniBundle(readFileSync(join(out, p)), p);
-    for (const r of Object.keys(c.files).filter((x) => x === `furni-renders/${base}.png` || x.startsWith(`furni-renders/${base}*`))) {
+    for (const r of Object.keys(c.files).filter(
+      (x) => x === `furni-renders/${base}.png` || x.startsWith(`furni-renders/${base}*`),
+    )) {
       const star = r.slice(0, -4).split('*')[1];
       const img = renderStill(model, star === undefined ? 0 : Number(star));
       assert.ok(encodePngCompact(img!).equals(readFileSync(join(out, r))), r);
@@ -122,7 +151,10 @@ test('--only builds the named items and keeps the rest of the corpus', async () 
   const out = join(root, 'out-only');
   const s = await runBuild({ assets: kit, out, jobs: 1, only: ['kit_sofa_colors*3'], now: fixed });
   assert.equal(s.rebuilt, 1);
-  assert.deepEqual(Object.keys(s.corpus.files).filter((p) => p.startsWith('catalog-thumbs/')), ['catalog-thumbs/kit_sofa_colors.png']);
+  assert.deepEqual(
+    Object.keys(s.corpus.files).filter((p) => p.startsWith('catalog-thumbs/')),
+    ['catalog-thumbs/kit_sofa_colors.png'],
+  );
   await runBuild({ assets: kit, out, jobs: 1, now: fixed });
   const s2 = await runBuild({ assets: kit, out, jobs: 1, only: ['kit_crate'], now: fixed });
   assert.equal(s2.rebuilt, 0);
@@ -156,7 +188,8 @@ test('a classname dropped from furnidata (its asset still there) leaves the corp
   assert.match(s.report.items['kit_crate']!.reason!, /no furnidata row/);
 });
 
-const cli = (args: string[]) => [process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'build', ...args]] as const;
+const cli = (args: string[]) =>
+  [process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'build', ...args]] as const;
 
 test('a killed build leaves a servable corpus; the rerun completes it; exit codes', async () => {
   const out = join(root, 'out-kill');
@@ -169,7 +202,8 @@ test('a killed build leaves a servable corpus; the rerun completes it; exit code
   const first = join(out, '.staging', 'furni-renders', 'kit_big_3x2.png');
   const child = spawn(node, args, { cwd: repo, stdio: 'ignore' });
   const exited = new Promise((r) => child.once('exit', r));
-  for (let i = 0; i < 600 && !existsSync(first) && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 600 && !existsSync(first) && child.exitCode === null; i++)
+    await new Promise((r) => setTimeout(r, 20));
   child.kill('SIGKILL');
   await exited;
   const c = readJson<CorpusIndex>(join(out, CORPUS_JSON));
@@ -184,9 +218,16 @@ test('a killed build leaves a servable corpus; the rerun completes it; exit code
   assert.match(done.stdout, /4 failed/);
   const names = readdirSync(join(out, 'furni-renders'));
   assert.ok(!names.some((n) => n.endsWith('.tmp')));
-  const strict = spawnSync(cli(['--assets', kit, '--out', out, '--strict'])[0], cli(['--assets', kit, '--out', out, '--strict'])[1], { cwd: repo, encoding: 'utf8' });
+  const strict = spawnSync(
+    cli(['--assets', kit, '--out', out, '--strict'])[0],
+    cli(['--assets', kit, '--out', out, '--strict'])[1],
+    { cwd: repo, encoding: 'utf8' },
+  );
   assert.equal(strict.status, 1);
-  const bad = spawnSync(node, cli(['--assets', join(root, 'nowhere'), '--out', out])[1], { cwd: repo, encoding: 'utf8' });
+  const bad = spawnSync(node, cli(['--assets', join(root, 'nowhere'), '--out', out])[1], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /the assets folder .*nowhere does not exist/);
 });

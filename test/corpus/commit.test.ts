@@ -72,7 +72,11 @@ before(async () => {
   }
   await runBuild({ assets: kit, out: pristine, jobs: 1, now: fixed });
   cpSync(kit, changed, { recursive: true });
-  for (const cn of RECOLOURED) await rewrite(changed, cn, (lib) => ({ ...lib, sprites: new Map([...lib.sprites].map(([k, v]) => [k, invert(v)])) }));
+  for (const cn of RECOLOURED)
+    await rewrite(changed, cn, (lib) => ({
+      ...lib,
+      sprites: new Map([...lib.sprites].map(([k, v]) => [k, invert(v)])),
+    }));
   const fdPath = join(changed, 'gamedata/FurnitureData.json');
   const fd = readJson<{ roomitemtypes: { furnitype: { classname: string; revision: number }[] } }>(fdPath);
   for (const r of fd.roomitemtypes.furnitype) if (r.classname === REVISED) r.revision += 1000;
@@ -85,7 +89,8 @@ test('the changed inputs really change bytes at the same paths (else the kill te
   const a = readJson<CorpusIndex>(join(pristine, CORPUS_JSON)).files;
   const b = readJson<CorpusIndex>(join(reference, CORPUS_JSON)).files;
   for (const cn of RECOLOURED) {
-    for (const p of [`furni-renders/${cn}.png`, `catalog-thumbs/${cn}.png`]) assert.notEqual(a[p]!.sha256, b[p]!.sha256, p);
+    for (const p of [`furni-renders/${cn}.png`, `catalog-thumbs/${cn}.png`])
+      assert.notEqual(a[p]!.sha256, b[p]!.sha256, p);
   }
   const oldBundle = Object.keys(a).find((p) => p.endsWith(`/${REVISED}.bundle`))!;
   assert.ok(!(oldBundle in b));
@@ -100,7 +105,10 @@ const killPoints: { label: string; args: Record<string, unknown> }[] = [
   { label: 'after the last item, before the commit', args: { jobs: 1, killAfterItem: RECOLOURED.length + 1 } },
   { label: 'after the first rename of the commit', args: { jobs: 1, killAfterRename: 1 } },
   { label: 'after five renames', args: { jobs: 1, killAfterRename: 5 } },
-  { label: 'after the staged state, before corpus.json', args: { jobs: 1, killAfterRenameOf: '.hotel-imager-build.json' } },
+  {
+    label: 'after the staged state, before corpus.json',
+    args: { jobs: 1, killAfterRenameOf: '.hotel-imager-build.json' },
+  },
   { label: 'after corpus.json, before the cleanup', args: { jobs: 1, killAfterRenameOf: CORPUS_JSON } },
 ];
 
@@ -109,32 +117,73 @@ for (const k of killPoints) {
     const out = join(root, `out-kill-${killPoints.indexOf(k)}`);
     cpSync(pristine, out, { recursive: true });
     const before = readFileSync(join(out, CORPUS_JSON));
-    const child = spawnSync(process.execPath, ['--import', 'tsx', join(repo, 'test/corpus/build-child.ts'), JSON.stringify({ assets: changed, out, ...k.args })], { cwd: repo, encoding: 'utf8' });
-    assert.equal(child.signal, 'SIGKILL', `the child must die at the kill point (status ${child.status}): ${child.stderr}`);
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(repo, 'test/corpus/build-child.ts'),
+        JSON.stringify({ assets: changed, out, ...k.args }),
+      ],
+      { cwd: repo, encoding: 'utf8' },
+    );
+    assert.equal(
+      child.signal,
+      'SIGKILL',
+      `the child must die at the kill point (status ${child.status}): ${child.stderr}`,
+    );
     const c = assertConsistent(out, k.label);
     if ('killAfterItem' in k.args) {
       // Nothing is published before the commit: the live corpus is exactly the previous one.
       assert.deepEqual(readFileSync(join(out, CORPUS_JSON)), before);
-      for (const cn of RECOLOURED) assert.equal(sha(readFileSync(join(out, 'furni-renders', `${cn}.png`))), readJson<CorpusIndex>(join(pristine, CORPUS_JSON)).files[`furni-renders/${cn}.png`]!.sha256);
+      for (const cn of RECOLOURED)
+        assert.equal(
+          sha(readFileSync(join(out, 'furni-renders', `${cn}.png`))),
+          readJson<CorpusIndex>(join(pristine, CORPUS_JSON)).files[`furni-renders/${cn}.png`]!.sha256,
+        );
     } else {
       // During the commit a path is listed with its old bytes, its new bytes, or (while it changes) not at all.
       const oldFiles = readJson<CorpusIndex>(join(pristine, CORPUS_JSON)).files;
       const newFiles = readJson<CorpusIndex>(join(reference, CORPUS_JSON)).files;
-      for (const [p, f] of Object.entries(c.files)) assert.ok(oldFiles[p]?.sha256 === f.sha256 || newFiles[p]?.sha256 === f.sha256, p);
+      for (const [p, f] of Object.entries(c.files))
+        assert.ok(oldFiles[p]?.sha256 === f.sha256 || newFiles[p]?.sha256 === f.sha256, p);
     }
     const s = await runBuild({ assets: changed, out, jobs: 1, now: fixed, commitGraceMs: 0 });
     const final = assertConsistent(out, `${k.label}, rerun`);
     assert.deepEqual(final.files, readJson<CorpusIndex>(join(reference, CORPUS_JSON)).files);
     assert.deepEqual(s.report.counts.failed, readJson<BuildReport>(join(reference, REPORT_FILE)).counts.failed);
     assert.ok(!existsSync(join(out, STAGING_DIR)), 'staging folder removed');
-    assert.ok(!existsSync(join(out, 'hof_furni', String(Object.keys(readJson<CorpusIndex>(join(pristine, CORPUS_JSON)).files).find((p) => p.endsWith(`/${REVISED}.bundle`))!.split('/')[1]), `${REVISED}.bundle`)), 'the old revision of a moved bundle is removed');
+    assert.ok(
+      !existsSync(
+        join(
+          out,
+          'hof_furni',
+          String(
+            Object.keys(readJson<CorpusIndex>(join(pristine, CORPUS_JSON)).files)
+              .find((p) => p.endsWith(`/${REVISED}.bundle`))!
+              .split('/')[1],
+          ),
+          `${REVISED}.bundle`,
+        ),
+      ),
+      'the old revision of a moved bundle is removed',
+    );
   });
 }
 
 test('items built before a kill are reused from staging by the rerun (verified by hash)', async () => {
   const out = join(root, 'out-reuse');
   cpSync(pristine, out, { recursive: true });
-  const child = spawnSync(process.execPath, ['--import', 'tsx', join(repo, 'test/corpus/build-child.ts'), JSON.stringify({ assets: changed, out, jobs: 1, killAfterItem: 5 })], { cwd: repo, encoding: 'utf8' });
+  const child = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(repo, 'test/corpus/build-child.ts'),
+      JSON.stringify({ assets: changed, out, jobs: 1, killAfterItem: 5 }),
+    ],
+    { cwd: repo, encoding: 'utf8' },
+  );
   assert.equal(child.signal, 'SIGKILL');
   assert.ok(existsSync(join(out, STAGING_DIR, 'pending.json')));
   // Tamper with one staged file: that item must be built again rather than published as recorded.
@@ -142,7 +191,10 @@ test('items built before a kill are reused from staging by the rerun (verified b
   writeFileSync(tampered, Buffer.concat([readFileSync(tampered), Buffer.from([0])]));
   let total = -1;
   await runBuild({ assets: changed, out, jobs: 1, now: fixed, commitGraceMs: 0, onProgress: (p) => (total = p.total) });
-  assert.ok(total >= 1 && total < RECOLOURED.length + 1, `rerun built ${total} items, expected fewer than ${RECOLOURED.length + 1}`);
+  assert.ok(
+    total >= 1 && total < RECOLOURED.length + 1,
+    `rerun built ${total} items, expected fewer than ${RECOLOURED.length + 1}`,
+  );
   assert.deepEqual(assertConsistent(out, 'reuse').files, readJson<CorpusIndex>(join(reference, CORPUS_JSON)).files);
 });
 
@@ -153,7 +205,12 @@ test('a running server never holds a table that disagrees with the disk: changed
   const mismatches = async (graceMs: number, watch: boolean): Promise<string[]> => {
     const out = join(root, `out-server-${graceMs}-${watch ? 'watched' : 'unwatched'}`);
     cpSync(pristine, out, { recursive: true });
-    const store = new CorpusStore({ source: new DiskCorpusSource(out), memoryBudget: 0, checkIntervalMs: 100, log: quiet });
+    const store = new CorpusStore({
+      source: new DiskCorpusSource(out),
+      memoryBudget: 0,
+      checkIntervalMs: 100,
+      log: quiet,
+    });
     await store.open();
     if (watch) store.startWatching();
     try {
@@ -192,13 +249,17 @@ test('bundle failure: the whole item fails with the reason, publishes nothing ne
   cpSync(kit, assets, { recursive: true });
   const out = join(root, 'out-bundlefail');
   cpSync(pristine, out, { recursive: true });
-  await rewrite(assets, 'kit_crate', (lib) => ({ ...lib, sprites: new Map([...lib.sprites].map(([k, v]) => [k, k.includes('_64_') ? tooWide() : v])) }));
+  await rewrite(assets, 'kit_crate', (lib) => ({
+    ...lib,
+    sprites: new Map([...lib.sprites].map(([k, v]) => [k, k.includes('_64_') ? tooWide() : v])),
+  }));
   const before = readJson<CorpusIndex>(join(pristine, CORPUS_JSON)).files;
   const s = await runBuild({ assets, out, jobs: 1, now: fixed });
   const r = s.report.items['kit_crate']!;
   assert.equal(r.status, 'failed');
   assert.match(r.reason!, /^bundle failed: .*too large for the WebP format/);
-  const mine = (files: CorpusIndex['files']) => Object.fromEntries(Object.entries(files).filter(([p]) => /\/kit_crate\.(png|bundle)$/.test(p)));
+  const mine = (files: CorpusIndex['files']) =>
+    Object.fromEntries(Object.entries(files).filter(([p]) => /\/kit_crate\.(png|bundle)$/.test(p)));
   assert.equal(Object.keys(mine(before)).length, 3);
   assert.deepEqual(mine(s.corpus.files), mine(before));
   assertConsistent(out, 'bundle failure');
@@ -213,22 +274,55 @@ test('bundle failure on an item whose still was skipped is still a failure (not 
   const b = new FurniBuilder('kit_iconwide');
   b.sprite('icon_a', { x: 0, y: 0, image: tooWide() });
   // No size-64 visualization: the still is skipped; the size-1 layer's sprite breaks the atlas.
-  const lib = b.library({ logicType: 'furniture_basic', visualizationType: 'furniture_static', dimensions: { x: 1, y: 1, z: 1 }, directions: [2], visualizations: [visIcon(1)] });
+  const lib = b.library({
+    logicType: 'furniture_basic',
+    visualizationType: 'furniture_static',
+    dimensions: { x: 1, y: 1, z: 1 },
+    directions: [2],
+    visualizations: [visIcon(1)],
+  });
   const bytes = await writeAssetLibrary(lib);
-  const task: ItemTask = { base: 'kit_iconwide', revision: 1, variants: [3], baseRow: true, assetFile: 'kit_iconwide.nitro', layout: 'nitro' };
+  const task: ItemTask = {
+    base: 'kit_iconwide',
+    revision: 1,
+    variants: [3],
+    baseRow: true,
+    assetFile: 'kit_iconwide.nitro',
+    layout: 'nitro',
+  };
   const r = await buildItem(task, bytes, readAssetLibrary);
   assert.deepEqual(r.outputs, []);
-  assert.deepEqual(r.results.map((x) => [x.classname, x.status]), [['kit_iconwide', 'failed'], ['kit_iconwide*3', 'failed']]);
+  assert.deepEqual(
+    r.results.map((x) => [x.classname, x.status]),
+    [
+      ['kit_iconwide', 'failed'],
+      ['kit_iconwide*3', 'failed'],
+    ],
+  );
   for (const x of r.results) assert.match(x.reason!, /^bundle failed: /);
   // And a failing writer on an item that renders: no render, icon or bundle comes out.
   const ok = new FurniBuilder('kit_fine');
   const px = createImage(4, 4);
   px.data.fill(255);
   ok.sprite('64_a_2_0', { x: 0, y: 0, image: px }).sprite('icon_a', { x: 0, y: 0, image: px });
-  const okBytes = await writeAssetLibrary(ok.library({ logicType: 'furniture_basic', visualizationType: 'furniture_static', dimensions: { x: 1, y: 1, z: 1 }, directions: [2], visualizations: [vis64({ layerCount: 1, directions: { '2': {} } }), visIcon(1)] }));
+  const okBytes = await writeAssetLibrary(
+    ok.library({
+      logicType: 'furniture_basic',
+      visualizationType: 'furniture_static',
+      dimensions: { x: 1, y: 1, z: 1 },
+      directions: [2],
+      visualizations: [vis64({ layerCount: 1, directions: { '2': {} } }), visIcon(1)],
+    }),
+  );
   const fine = await buildItem({ ...task, base: 'kit_fine', variants: [] }, okBytes, readAssetLibrary);
-  assert.deepEqual(fine.outputs.map((o) => o.path).sort(), ['catalog-thumbs/kit_fine.png', 'furni-renders/kit_fine.png', 'hof_furni/1/kit_fine.bundle']);
-  const failing = await buildItem({ ...task, base: 'kit_fine', variants: [] }, okBytes, readAssetLibrary, () => Promise.reject(new Error('disk full')));
+  assert.deepEqual(fine.outputs.map((o) => o.path).sort(), [
+    'catalog-thumbs/kit_fine.png',
+    'furni-renders/kit_fine.png',
+    'hof_furni/1/kit_fine.bundle',
+  ]);
+  const failing = await buildItem({ ...task, base: 'kit_fine', variants: [] }, okBytes, readAssetLibrary, () =>
+    Promise.reject(new Error('disk full')),
+  );
   assert.deepEqual(failing.outputs, []);
   assert.deepEqual(failing.results, [{ classname: 'kit_fine', status: 'failed', reason: 'bundle failed: disk full' }]);
 });

@@ -46,7 +46,12 @@ test('CLI --furnidata FILE and --furni-dir DIR replace the layout paths; plain p
   const empty = join(root, 'empty-assets');
   mkdirSync(empty);
   const out = join(root, 'out-overrides');
-  const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'build', '--out', out, '--jobs', '1', ...args], { cwd: repo, encoding: 'utf8' });
+  const run = (args: string[]) =>
+    spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'build', '--out', out, '--jobs', '1', ...args],
+      { cwd: repo, encoding: 'utf8' },
+    );
   try {
     const without = run(['--assets', empty]);
     assert.equal(without.status, 1);
@@ -54,7 +59,14 @@ test('CLI --furnidata FILE and --furni-dir DIR replace the layout paths; plain p
     const noData = run(['--assets', empty, '--furni-dir', join(elsewhere, 'furni')]);
     assert.equal(noData.status, 1);
     assert.match(noData.stderr, /no furnidata found/);
-    const r = run(['--assets', empty, '--furnidata', join(elsewhere, 'my-furnidata.json'), '--furni-dir', join(elsewhere, 'furni')]);
+    const r = run([
+      '--assets',
+      empty,
+      '--furnidata',
+      join(elsewhere, 'my-furnidata.json'),
+      '--furni-dir',
+      join(elsewhere, 'furni'),
+    ]);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^nitro layout: /);
     assert.deepEqual(readJson<CorpusIndex>(join(out, CORPUS_JSON)).files, expected.corpus.files);
@@ -72,7 +84,11 @@ test('CLI --furnidata FILE and --furni-dir DIR replace the layout paths; plain p
 test('plain progress: the first report, then one line per interval, and always the last', () => {
   let t = 1000;
   const lines: string[] = [];
-  const report = plainProgress((l) => lines.push(l), 5000, () => t);
+  const report = plainProgress(
+    (l) => lines.push(l),
+    5000,
+    () => t,
+  );
   report({ done: 0, total: 4, unchanged: 7 });
   t += 1000;
   report({ done: 1, total: 4, unchanged: 7 }); // 1 s after the last line: quiet
@@ -100,15 +116,29 @@ function furniSwf(cn: string, mark: number): Buffer {
     ],
     binaries: [
       { id: 10, data: `<object type="${cn}" visualization="furniture_static" logic="furniture_basic"/>` },
-      { id: 11, data: `<assets><asset name="${cn}_64_a_2_0" x="3" y="10"/><asset name="${cn}_icon_a" x="1" y="1"/></assets>` },
-      { id: 12, data: `<objectData type="${cn}"><model><dimensions x="1" y="1" z="1"/><directions><direction id="90"/></directions></model></objectData>` },
-      { id: 13, data: `<visualizationData type="${cn}"><visualization size="64" layerCount="1" angle="45"><directions><direction id="2"/></directions></visualization><visualization size="1" layerCount="1" angle="360"/></visualizationData>` },
+      {
+        id: 11,
+        data: `<assets><asset name="${cn}_64_a_2_0" x="3" y="10"/><asset name="${cn}_icon_a" x="1" y="1"/></assets>`,
+      },
+      {
+        id: 12,
+        data: `<objectData type="${cn}"><model><dimensions x="1" y="1" z="1"/><directions><direction id="90"/></directions></model></objectData>`,
+      },
+      {
+        id: 13,
+        data: `<visualizationData type="${cn}"><visualization size="64" layerCount="1" angle="45"><directions><direction id="2"/></directions></visualization><visualization size="1" layerCount="1" angle="360"/></visualizationData>`,
+      },
       { id: 14, data: `<manifest><library name="${cn}"/></manifest>` },
     ],
     symbols: [
-      { id: 1, name: `${cn}_${cn}_64_a_2_0` }, { id: 2, name: `${cn}_${cn}_icon_a` },
-      { id: 10, name: `${cn}_index` }, { id: 11, name: `${cn}_${cn}_assets` }, { id: 12, name: `${cn}_${cn}_logic` }, { id: 13, name: `${cn}_${cn}_visualization` },
-      { id: 14, name: `${cn}_manifest` }, { id: 0, name: cn },
+      { id: 1, name: `${cn}_${cn}_64_a_2_0` },
+      { id: 2, name: `${cn}_${cn}_icon_a` },
+      { id: 10, name: `${cn}_index` },
+      { id: 11, name: `${cn}_${cn}_assets` },
+      { id: 12, name: `${cn}_${cn}_logic` },
+      { id: 13, name: `${cn}_${cn}_visualization` },
+      { id: 14, name: `${cn}_manifest` },
+      { id: 0, name: cn },
     ],
   });
 }
@@ -127,15 +157,23 @@ test('Flash layout: hof_furni/<revision>/<cn>.swf of the furnidata revision wins
     mkdirSync(dirname(join(assets, p)), { recursive: true });
     writeFileSync(join(assets, p), b);
   }
-  const row = (id: number, cn: string, rev: number) => `["s","${id}","${cn}","${rev}","2","1","1","","${cn}","","","-1","-1"]`;
+  const row = (id: number, cn: string, rev: number) =>
+    `["s","${id}","${cn}","${rev}","2","1","1","","${cn}","","","-1","-1"]`;
   mkdirSync(join(assets, 'gamedata'));
-  writeFileSync(join(assets, 'gamedata/furnidata.txt'), `[${row(1, 'fl_lamp', 7)},${row(2, 'fl_flat', 8)},${row(3, 'fl_other', 5)}]`);
+  writeFileSync(
+    join(assets, 'gamedata/furnidata.txt'),
+    `[${row(1, 'fl_lamp', 7)},${row(2, 'fl_flat', 8)},${row(3, 'fl_other', 5)}]`,
+  );
   const out = join(root, 'out-flash');
   const s = await runBuild({ assets, out, jobs: 1, now: fixed });
   assert.equal(s.layout, 'flash');
   assert.equal(s.report.counts.ok, 3);
-  assert.deepEqual(Object.keys(s.corpus.files).filter((p) => p.endsWith('.bundle')), ['hof_furni/5/fl_other.bundle', 'hof_furni/7/fl_lamp.bundle', 'hof_furni/8/fl_flat.bundle']);
-  const still = async (p: string, cn: string) => encodePngCompact(renderStill(furniModelFromLibrary(await readFurniSwf(files[p]!, `${cn}.swf`)), 0)!);
+  assert.deepEqual(
+    Object.keys(s.corpus.files).filter((p) => p.endsWith('.bundle')),
+    ['hof_furni/5/fl_other.bundle', 'hof_furni/7/fl_lamp.bundle', 'hof_furni/8/fl_flat.bundle'],
+  );
+  const still = async (p: string, cn: string) =>
+    encodePngCompact(renderStill(furniModelFromLibrary(await readFurniSwf(files[p]!, `${cn}.swf`)), 0)!);
   const published = (cn: string) => readFileSync(join(out, 'furni-renders', `${cn}.png`));
   assert.deepEqual(published('fl_lamp'), await still('hof_furni/7/fl_lamp.swf', 'fl_lamp'));
   assert.notDeepEqual(published('fl_lamp'), await still('hof_furni/fl_lamp.swf', 'fl_lamp'));
@@ -158,21 +196,44 @@ test('an item whose still is empty is skipped with the reason; its icon and bund
   // A size-64 layer whose only sprite is fully transparent.
   const blank = new FurniBuilder('kit_blank');
   blank.sprite('64_a_2_0', { x: 0, y: 0, image: createImage(4, 4) }).sprite('icon_a', { x: 0, y: 0, image: icon });
-  const blankLib = blank.library({ logicType: 'furniture_basic', visualizationType: 'furniture_static', dimensions: { x: 1, y: 1, z: 1 }, directions: [2], visualizations: [vis64({ layerCount: 1, directions: { '2': {} } }), visIcon(1)] });
+  const blankLib = blank.library({
+    logicType: 'furniture_basic',
+    visualizationType: 'furniture_static',
+    dimensions: { x: 1, y: 1, z: 1 },
+    directions: [2],
+    visualizations: [vis64({ layerCount: 1, directions: { '2': {} } }), visIcon(1)],
+  });
   // No size-64 visualization at all.
   const noRoom = new FurniBuilder('kit_iconly');
   noRoom.sprite('icon_a', { x: 0, y: 0, image: icon });
-  const noRoomLib = noRoom.library({ logicType: 'furniture_basic', visualizationType: 'furniture_static', dimensions: { x: 1, y: 1, z: 1 }, directions: [2], visualizations: [visIcon(1)] });
+  const noRoomLib = noRoom.library({
+    logicType: 'furniture_basic',
+    visualizationType: 'furniture_static',
+    dimensions: { x: 1, y: 1, z: 1 },
+    directions: [2],
+    visualizations: [visIcon(1)],
+  });
   writeFileSync(join(assets, 'bundled/furniture/kit_blank.nitro'), await writeAssetLibrary(blankLib));
   writeFileSync(join(assets, 'bundled/furniture/kit_iconly.nitro'), await writeAssetLibrary(noRoomLib));
   const fdPath = join(assets, 'gamedata/FurnitureData.json');
   const fd = readJson<{ roomitemtypes: { furnitype: { id: number; classname: string; revision: number }[] } }>(fdPath);
   const template = fd.roomitemtypes.furnitype.find((r) => r.classname === 'kit_crate')!;
-  fd.roomitemtypes.furnitype.push({ ...template, id: 90001, classname: 'kit_blank', revision: 4 }, { ...template, id: 90002, classname: 'kit_iconly', revision: 4 });
+  fd.roomitemtypes.furnitype.push(
+    { ...template, id: 90001, classname: 'kit_blank', revision: 4 },
+    { ...template, id: 90002, classname: 'kit_iconly', revision: 4 },
+  );
   writeFileSync(fdPath, JSON.stringify(fd));
   const s = await runBuild({ assets, out: join(root, 'out-empty'), jobs: 1, now: fixed });
-  assert.deepEqual(s.report.items['kit_blank'], { status: 'skipped', reason: 'empty render: nothing visible at size 64', state: 0, direction: 2 });
-  assert.deepEqual(s.report.items['kit_iconly'], { status: 'skipped', reason: 'empty render: no size-64 visualization' });
+  assert.deepEqual(s.report.items['kit_blank'], {
+    status: 'skipped',
+    reason: 'empty render: nothing visible at size 64',
+    state: 0,
+    direction: 2,
+  });
+  assert.deepEqual(s.report.items['kit_iconly'], {
+    status: 'skipped',
+    reason: 'empty render: no size-64 visualization',
+  });
   for (const cn of ['kit_blank', 'kit_iconly']) {
     assert.ok(!(`furni-renders/${cn}.png` in s.corpus.files), cn);
     assert.ok(`catalog-thumbs/${cn}.png` in s.corpus.files, cn);

@@ -31,7 +31,9 @@ test('real Nitro hotel: every row with a bundle renders, bundles round-trip', { 
   for (const p of Object.keys(s.corpus.files).filter((x) => x.endsWith('.bundle'))) {
     const base = p.replace(/^.*\//, '').replace(/\.bundle$/, '');
     const { model } = await readFurniBundle(readFileSync(join(out, p)), p);
-    for (const r of Object.keys(s.corpus.files).filter((x) => x === `furni-renders/${base}.png` || x.startsWith(`furni-renders/${base}*`))) {
+    for (const r of Object.keys(s.corpus.files).filter(
+      (x) => x === `furni-renders/${base}.png` || x.startsWith(`furni-renders/${base}*`),
+    )) {
       const star = r.slice(0, -4).split('*')[1];
       const png = encodePngCompact(renderStill(model, star === undefined ? 0 : Number(star))!);
       assert.ok(png.equals(readFileSync(join(out, r))), r);
@@ -45,6 +47,7 @@ test('real Flash hotel: SWF items with rows render (inks, variants, animation)',
   const s = await runBuild({ assets: flash.path, out, jobs: 2, only });
   assert.equal(s.layout, 'flash');
   assert.equal(s.report.counts.failed, 0);
-  for (const cn of ['lamp_basic', 'hc_rntgn', 'chair_plasty', 'chair_plasty*3', 'rare_dragonlamp*5', 'edice']) assert.equal(s.report.items[cn]?.status, 'ok', cn);
+  for (const cn of ['lamp_basic', 'hc_rntgn', 'chair_plasty', 'chair_plasty*3', 'rare_dragonlamp*5', 'edice'])
+    assert.equal(s.report.items[cn]?.status, 'ok', cn);
   assert.ok(s.corpus.files['catalog-thumbs/chair_plasty.png'], 'chair_plasty icon');
 });

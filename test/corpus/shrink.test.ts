@@ -57,7 +57,14 @@ async function build(args: string[], env: Record<string, string> = {}): Promise<
   process.exitCode = undefined;
   let status: number;
   try {
-    await createProgram({ writeErr: (t) => (stderr += t) }).parseAsync(['node', 'hotel-imager', 'build', '--jobs', '1', ...args]);
+    await createProgram({ writeErr: (t) => (stderr += t) }).parseAsync([
+      'node',
+      'hotel-imager',
+      'build',
+      '--jobs',
+      '1',
+      ...args,
+    ]);
     status = Number(process.exitCode ?? 0);
   } catch (e) {
     status = reportError(e, (t) => (stderr += t));
@@ -73,9 +80,13 @@ async function build(args: string[], env: Record<string, string> = {}): Promise<
 
 /** The same as a process of its own, for the exit code the shell sees. */
 const buildProcess = (args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'build', '--jobs', '1', ...args], { cwd: repo, encoding: 'utf8' });
+  spawnSync(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'build', '--jobs', '1', ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
 
-const counts = (dir: string) => (JSON.parse(readFileSync(join(dir, CORPUS_JSON), 'utf8')) as { counts: { renders: number } }).counts;
+const counts = (dir: string) =>
+  (JSON.parse(readFileSync(join(dir, CORPUS_JSON), 'utf8')) as { counts: { renders: number } }).counts;
 const rowsOf = (d: FurnitureData) => [...d.roomitemtypes.furnitype, ...d.wallitemtypes.furnitype];
 /** The first `share` of the rows, room items first (what a furnidata export that stopped part way holds). */
 function firstRows(d: FurnitureData, share: number): FurnitureData {
@@ -85,18 +96,43 @@ function firstRows(d: FurnitureData, share: number): FurnitureData {
   return { roomitemtypes: { furnitype: room }, wallitemtypes: { furnitype: wall } };
 }
 const txtRow = (r: FurnitureDataRow, kind: 's' | 'i') =>
-  JSON.stringify([kind, String(r.id), r.classname, String(r.revision), String(r.defaultdir ?? 0), String(r.xdim ?? 1), String(r.ydim ?? 1), '', r.name ?? '', r.description ?? '', '', '-1']);
+  JSON.stringify([
+    kind,
+    String(r.id),
+    r.classname,
+    String(r.revision),
+    String(r.defaultdir ?? 0),
+    String(r.xdim ?? 1),
+    String(r.ydim ?? 1),
+    '',
+    r.name ?? '',
+    r.description ?? '',
+    '',
+    '-1',
+  ]);
 /** The legacy furnidata.txt of the same rows. */
 const furnidataTxt = (d: FurnitureData) =>
-  '[' + [...d.roomitemtypes.furnitype.map((r) => txtRow(r, 's')), ...d.wallitemtypes.furnitype.map((r) => txtRow(r, 'i'))].join(',\n') + ']\n';
+  '[' +
+  [
+    ...d.roomitemtypes.furnitype.map((r) => txtRow(r, 's')),
+    ...d.wallitemtypes.furnitype.map((r) => txtRow(r, 'i')),
+  ].join(',\n') +
+  ']\n';
 const cut = (text: string, share: number) => text.slice(0, Math.floor(text.length * share));
 const EMPTY: FurnitureData = { roomitemtypes: { furnitype: [] }, wallitemtypes: { furnitype: [] } };
 const GARBAGE = '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>\n';
 
 test('the furnidata forms the cases below are made from build the published corpus unchanged (txt, xml, json)', async () => {
-  const before = JSON.parse(readFileSync(join(out, CORPUS_JSON), 'utf8')) as { files: Record<string, unknown>; counts: { renders: number } };
+  const before = JSON.parse(readFileSync(join(out, CORPUS_JSON), 'utf8')) as {
+    files: Record<string, unknown>;
+    counts: { renders: number };
+  };
   assert.equal(before.counts.renders, 44);
-  for (const [name, text] of [['full.txt', furnidataTxt(furnidata)], ['full.xml', furnidataXml(furnidata)], ['full.json', JSON.stringify(furnidata)]] as const) {
+  for (const [name, text] of [
+    ['full.txt', furnidataTxt(furnidata)],
+    ['full.xml', furnidataXml(furnidata)],
+    ['full.json', JSON.stringify(furnidata)],
+  ] as const) {
     const file = join(root, name);
     writeFileSync(file, text);
     const copy = join(root, `out-${name}`);
@@ -104,16 +140,33 @@ test('the furnidata forms the cases below are made from build the published corp
     const r = await build(['--assets', kit, '--out', copy, '--furnidata', file]);
     assert.equal(r.status, 0, `${name}: ${r.stderr}`);
     assert.equal(counts(copy).renders, 44, name);
-    assert.deepEqual(Object.keys((JSON.parse(readFileSync(join(copy, CORPUS_JSON), 'utf8')) as { files: object }).files), Object.keys(before.files), name);
+    assert.deepEqual(
+      Object.keys((JSON.parse(readFileSync(join(copy, CORPUS_JSON), 'utf8')) as { files: object }).files),
+      Object.keys(before.files),
+      name,
+    );
   }
 });
 
 test('a garbage, truncated (30 %) or empty furnidata stops the build: exit 1, the corpus byte-identical', async () => {
-  const stopped = /^build stopped, nothing in .+ was changed: it would unpublish (\d+) of the 44 published furni stills \([\d.]+ %, more than the 10 % a run may remove\)/m;
+  const stopped =
+    /^build stopped, nothing in .+ was changed: it would unpublish (\d+) of the 44 published furni stills \([\d.]+ %, more than the 10 % a run may remove\)/m;
   const cases: [string, string, RegExp][] = [
-    ['garbage.txt', GARBAGE, /^furnidata .*garbage\.txt: no furnidata row in it \(expected rows such as \["s","1","classname","1",…\]\)$/m],
-    ['broken-rows.txt', '[["s","1","kit_table_sd","1\n["s","2","kit_chair', /^furnidata .*broken-rows\.txt: no row could be read \(2 unreadable, the first at line 1: unterminated string\)$/m],
-    ['empty.txt', '', /^furnidata .*empty\.txt: no furnidata row in it \(expected rows such as \["s","1","classname","1",…\]\)$/m],
+    [
+      'garbage.txt',
+      GARBAGE,
+      /^furnidata .*garbage\.txt: no furnidata row in it \(expected rows such as \["s","1","classname","1",…\]\)$/m,
+    ],
+    [
+      'broken-rows.txt',
+      '[["s","1","kit_table_sd","1\n["s","2","kit_chair',
+      /^furnidata .*broken-rows\.txt: no row could be read \(2 unreadable, the first at line 1: unterminated string\)$/m,
+    ],
+    [
+      'empty.txt',
+      '',
+      /^furnidata .*empty\.txt: no furnidata row in it \(expected rows such as \["s","1","classname","1",…\]\)$/m,
+    ],
     ['truncated.txt', cut(furnidataTxt(furnidata), 0.3), stopped],
     ['garbage.xml', GARBAGE, /^furnidata .*garbage\.xml: root element is <html>, expected <furnidata>$/m],
     ['truncated.xml', cut(furnidataXml(furnidata), 0.3), /^furnidata .*truncated\.xml: /m],
@@ -136,7 +189,10 @@ test('a garbage, truncated (30 %) or empty furnidata stops the build: exit 1, th
   const r = buildProcess(['--assets', kit, '--out', out, '--furnidata', join(root, 'empty.json')]);
   assert.equal(r.status, 1);
   assert.deepEqual(hashes(out), before);
-  assert.match(r.stderr, /it would unpublish 44 of the 44 published furni stills \(100 %, more than the 10 % a run may remove\); 44 of them still have their asset file, only their furnidata row is gone: /);
+  assert.match(
+    r.stderr,
+    /it would unpublish 44 of the 44 published furni stills \(100 %, more than the 10 % a run may remove\); 44 of them still have their asset file, only their furnidata row is gone: /,
+  );
   assert.match(r.stderr, /build with --allow-shrink \(HOTEL_IMAGER_BUILD_ALLOW_SHRINK=1\)\.$/m);
   // Truncated to 30 %: the stills of the rows that were cut.
   const truncated = await build(['--assets', kit, '--out', out, '--furnidata', join(root, 'truncated.json')]);
@@ -173,14 +229,19 @@ test('items removed on purpose still leave; a row gone with its asset still ther
   const before = hashes(corpus);
   const rowOnly = await build(['--assets', hotel, '--out', corpus]);
   assert.equal(rowOnly.status, 1);
-  assert.match(rowOnly.stderr, /it would unpublish 1 of the 43 published furni stills \(2\.3 %\); 1 of them still have their asset file, only their furnidata row is gone: kit_sofa_colors\*3\./);
+  assert.match(
+    rowOnly.stderr,
+    /it would unpublish 1 of the 43 published furni stills \(2\.3 %\); 1 of them still have their asset file, only their furnidata row is gone: kit_sofa_colors\*3\./,
+  );
   assert.deepEqual(hashes(corpus), before);
   const allowed = await build(['--assets', hotel, '--out', corpus, '--allow-shrink']);
   assert.equal(allowed.status, 0, allowed.stderr);
   assert.ok(!still('kit_sofa_colors*3') && still('kit_sofa_colors*5'));
 
   // An asset folder copied in part (rows still there): more than 10 % of the stills would go.
-  const nitros = readdirSync(join(hotel, 'bundled/furniture')).filter((n) => n.endsWith('.nitro')).sort();
+  const nitros = readdirSync(join(hotel, 'bundled/furniture'))
+    .filter((n) => n.endsWith('.nitro'))
+    .sort();
   const gone = nitros.slice(0, Math.ceil(nitros.length / 2));
   const kept = join(root, 'kept-assets');
   mkdirSync(kept);
@@ -205,7 +266,11 @@ test('items that fail for a reason not theirs (a file in the way in .staging): e
   const served = () => Object.fromEntries(Object.entries(hashes(corpus)).filter(([p]) => !p.startsWith('.staging/')));
   // One item's input changes (a colour row more), so it is rebuilt; its staged files cannot be written.
   const data = structuredClone(furnidata);
-  data.roomitemtypes.furnitype.push({ ...data.roomitemtypes.furnitype.find((r) => r.classname === 'kit_sofa_colors*3')!, id: 9999, classname: 'kit_sofa_colors*9' });
+  data.roomitemtypes.furnitype.push({
+    ...data.roomitemtypes.furnitype.find((r) => r.classname === 'kit_sofa_colors*3')!,
+    id: 9999,
+    classname: 'kit_sofa_colors*9',
+  });
   writeFileSync(join(hotel, 'gamedata/FurnitureData.json'), JSON.stringify(data));
   mkdirSync(join(corpus, '.staging'), { recursive: true });
   writeFileSync(join(corpus, '.staging', 'furni-renders'), '');
@@ -213,7 +278,10 @@ test('items that fail for a reason not theirs (a file in the way in .staging): e
 
   const partly = await build(['--assets', hotel, '--out', corpus]);
   assert.equal(partly.status, 1, partly.stderr);
-  assert.match(partly.stderr, /^exit 1: 7 classnames could not be built for a reason that is not the hotel's \(listed above\); they keep what they published before, and the next build retries them$/m);
+  assert.match(
+    partly.stderr,
+    /^exit 1: 7 classnames could not be built for a reason that is not the hotel's \(listed above\); they keep what they published before, and the next build retries them$/m,
+  );
   assert.deepEqual(readFileSync(join(corpus, 'furni-renders', 'kit_sofa_colors*3.png')), sofa);
   assert.equal(counts(corpus).renders, 44);
 

@@ -7,14 +7,21 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
 const script = join(resolve(import.meta.dirname, '../..'), 'scripts/container-check.mjs');
-const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8', timeout: 30_000 });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [script, ...args], { encoding: 'utf8', timeout: 30_000 });
 
 test('--help lists the port flags with their defaults and exits 0', () => {
   const r = run('--help');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^usage: node scripts\/container-check\.mjs \[options\]/);
-  assert.match(r.stdout, /--furni-port N {7}the single container's furni service on 127\.0\.0\.1:N \(default: a free port\)/);
-  assert.match(r.stdout, /--avatar-port N {6}the single container's avatar service on 127\.0\.0\.1:N \(default: a free port\)/);
+  assert.match(
+    r.stdout,
+    /--furni-port N {7}the single container's furni service on 127\.0\.0\.1:N \(default: a free port\)/,
+  );
+  assert.match(
+    r.stdout,
+    /--avatar-port N {6}the single container's avatar service on 127\.0\.0\.1:N \(default: a free port\)/,
+  );
   assert.match(r.stdout, /--http-port N {8}the compose stack's nginx on 127\.0\.0\.1:N \(default: a free port\)/);
 });
 
@@ -23,7 +30,10 @@ test('a bad port, a port given twice, an unknown flag: exit 2 naming the flag', 
     [['--furni-port', '0'], /^container-check: --furni-port must be a port number 1-65535, got "0"\n/],
     [['--avatar-port', '70000'], /^container-check: --avatar-port must be a port number 1-65535, got "70000"\n/],
     [['--http-port', 'eighty'], /^container-check: --http-port must be a port number 1-65535, got "eighty"\n/],
-    [['--furni-port', '18080', '--http-port', '18080'], /^container-check: the same port is given twice: 18080, 18080\n/],
+    [
+      ['--furni-port', '18080', '--http-port', '18080'],
+      /^container-check: the same port is given twice: 18080, 18080\n/,
+    ],
     [['--port', '8080'], /^container-check: Unknown option '--port'/],
     [['--node-image', 'x', '--fresh-base'], /^container-check: --node-image and --fresh-base do not go together/],
   ];
@@ -48,7 +58,10 @@ test('a port given that is in use: exit 1 before anything is built', async () =>
       child.on('exit', (status) => done({ status, out }));
     });
     assert.equal(r.status, 1);
-    assert.equal(r.out, `container-check: --http-port ${port}: 127.0.0.1:${port} is in use; pick another port or leave the flag out for a free one\n`);
+    assert.equal(
+      r.out,
+      `container-check: --http-port ${port}: 127.0.0.1:${port} is in use; pick another port or leave the flag out for a free one\n`,
+    );
   } finally {
     await new Promise((r) => busy.close(r));
   }

@@ -70,7 +70,10 @@ test('Dockerfile: the runtime stage runs as an unprivileged user, probes /health
   assert.equal(cmd, '["start"]');
   // A reproducible install: the lock file, never `npm install`.
   const runs = instructions.filter((i) => i.getKeyword() === 'RUN').map((i) => i.getArgumentsContent() ?? '');
-  assert.ok(runs.some((r) => /\bnpm ci\b/.test(r)), 'npm ci');
+  assert.ok(
+    runs.some((r) => /\bnpm ci\b/.test(r)),
+    'npm ci',
+  );
   assert.ok(!runs.some((r) => /\bnpm (install|i)\b/.test(r)), 'no npm install');
 });
 
@@ -82,7 +85,14 @@ function dockerIgnored(path: string): boolean {
     if (line === '' || line.startsWith('#')) continue;
     const negate = line.startsWith('!');
     const pattern = (negate ? line.slice(1) : line).replace(/\/$/, '');
-    const re = new RegExp('^' + pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*') + '(/.*)?$');
+    const re = new RegExp(
+      '^' +
+        pattern
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]*') +
+        '(/.*)?$',
+    );
     if (re.test(path)) ignored = !negate;
   }
   return ignored;
@@ -102,7 +112,8 @@ test('Dockerfile: every file COPY takes from the build context exists and is not
     assert.ok(!dockerIgnored(path), `${src} is in the build context`);
   }
   // The context keeps out what must never reach an image.
-  for (const kept of ['node_modules', '.git', 'test/golden', 'dist']) assert.ok(dockerIgnored(kept), `${kept} stays out`);
+  for (const kept of ['node_modules', '.git', 'test/golden', 'dist'])
+    assert.ok(dockerIgnored(kept), `${kept} stays out`);
 });
 
 // ─── compose.yaml ───────────────────────────────────────────────────────────────────────────────────
@@ -112,17 +123,20 @@ test('Dockerfile: every file COPY takes from the build context exists and is not
  * ${VAR-default}, ${VAR:?error}, ${VAR?error}, $VAR. A missing required variable throws its message.
  */
 function interpolate(text: string, env: Record<string, string | undefined>): string {
-  return text.replace(/\$(\$|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/g, (whole, _x, braced, op, arg, bare) => {
-    if (whole === '$$') return '$';
-    const name = braced ?? bare;
-    const value = env[name];
-    const unsetOrEmpty = value === undefined || value === '';
-    if (op === ':-') return unsetOrEmpty ? arg : value;
-    if (op === '-') return value === undefined ? arg : value;
-    if (op === ':?' && unsetOrEmpty) throw new Error(`required variable ${name} is missing a value: ${arg}`);
-    if (op === '?' && value === undefined) throw new Error(`required variable ${name} is missing a value: ${arg}`);
-    return value ?? '';
-  });
+  return text.replace(
+    /\$(\$|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/g,
+    (whole, _x, braced, op, arg, bare) => {
+      if (whole === '$$') return '$';
+      const name = braced ?? bare;
+      const value = env[name];
+      const unsetOrEmpty = value === undefined || value === '';
+      if (op === ':-') return unsetOrEmpty ? arg : value;
+      if (op === '-') return value === undefined ? arg : value;
+      if (op === ':?' && unsetOrEmpty) throw new Error(`required variable ${name} is missing a value: ${arg}`);
+      if (op === '?' && value === undefined) throw new Error(`required variable ${name} is missing a value: ${arg}`);
+      return value ?? '';
+    },
+  );
 }
 
 interface ComposeService {
@@ -154,7 +168,9 @@ const compose = loadCompose({ HOTEL_ASSETS: '/srv/hotel' });
 function composeValidator() {
   // The package ships the Compose Specification's schema with draft-04 style "id" annotations (JSON
   // pointers to the node itself, which name no new base) that Ajv refuses: they are dropped.
-  const schema = structuredClone((composeSchemaModule as unknown as { default: Record<string, unknown> }).default ?? composeSchemaModule) as Record<string, unknown>;
+  const schema = structuredClone(
+    (composeSchemaModule as unknown as { default: Record<string, unknown> }).default ?? composeSchemaModule,
+  ) as Record<string, unknown>;
   delete schema.$schema;
   const dropIds = (node: unknown, underProperties = false): void => {
     if (typeof node !== 'object' || node === null) return;
@@ -192,7 +208,11 @@ test("compose.yaml: furni, its build job, two avatar instances on one Redis, ngi
   const ours = ['furni-build', 'furni', 'avatar-1', 'avatar-2'];
   for (const name of ours) {
     assert.equal(s[name]!.image, 'hotel-imager:latest', name);
-    assert.equal(s[name]!.build?.args?.NODE_IMAGE, 'node:24-bookworm-slim', `${name}: the Dockerfile's own default base`);
+    assert.equal(
+      s[name]!.build?.args?.NODE_IMAGE,
+      'node:24-bookworm-slim',
+      `${name}: the Dockerfile's own default base`,
+    );
   }
   for (const name of ['furni-build', 'avatar-1', 'avatar-2']) {
     assert.ok(s[name]!.volumes!.includes('/srv/hotel:/app/assets:ro'), `${name} mounts the assets read-only`);
@@ -215,8 +235,11 @@ test("compose.yaml: furni, its build job, two avatar instances on one Redis, ngi
   // Our services keep the image's HEALTHCHECK; Redis brings its own; nginx waits for all of them.
   for (const name of ['furni', 'avatar-1', 'avatar-2']) assert.equal(s[name]!.healthcheck, undefined, name);
   assert.deepEqual(s.redis!.healthcheck?.test, ['CMD', 'redis-cli', 'ping']);
-  assert.deepEqual(Object.fromEntries(Object.entries(s.nginx!.depends_on!).map(([k, v]) => [k, v.condition])),
-    { furni: 'service_healthy', 'avatar-1': 'service_healthy', 'avatar-2': 'service_healthy' });
+  assert.deepEqual(Object.fromEntries(Object.entries(s.nginx!.depends_on!).map(([k, v]) => [k, v.condition])), {
+    furni: 'service_healthy',
+    'avatar-1': 'service_healthy',
+    'avatar-2': 'service_healthy',
+  });
   // Published on the host's loopback by default (the hotel's own proxy or CDN is in front).
   assert.deepEqual(s.nginx!.ports, ['127.0.0.1:8080:80']);
   assert.deepEqual(Object.keys(compose.volumes).sort(), ['corpus', 'nginx-cache']);
@@ -240,7 +263,9 @@ test('compose.yaml: nginx config it mounts routes to those services and ports', 
 });
 
 const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
-test('deploy/nginx/hotel-imager.conf: nginx -t accepts it', { skip: nginx ? false : 'nginx is not installed (apt-get install nginx); skipping' }, () => {
+test('deploy/nginx/hotel-imager.conf: nginx -t accepts it', {
+  skip: nginx ? false : 'nginx is not installed (apt-get install nginx); skipping',
+}, () => {
   const dir = mkdtempSync(join(tmpdir(), 'nginx-conf-'));
   try {
     // The service names resolve only inside the compose network: loopback stands in for them here.
@@ -249,8 +274,13 @@ test('deploy/nginx/hotel-imager.conf: nginx -t accepts it', { skip: nginx ? fals
       .replace('/var/cache/nginx/hotel-imager', join(dir, 'cache'))
       .replace('listen 80;', 'listen 127.0.0.1:1;');
     writeFileSync(join(dir, 'site.conf'), conf);
-    writeFileSync(join(dir, 'nginx.conf'), `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n  access_log off;\n  proxy_temp_path ${dir}/tmp;\n  client_body_temp_path ${dir}/body;\n  fastcgi_temp_path ${dir}/fcgi;\n  uwsgi_temp_path ${dir}/uwsgi;\n  scgi_temp_path ${dir}/scgi;\n  include ${dir}/site.conf;\n}\n`);
-    const r = spawnSync(nginx!, ['-t', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { encoding: 'utf8' });
+    writeFileSync(
+      join(dir, 'nginx.conf'),
+      `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n  access_log off;\n  proxy_temp_path ${dir}/tmp;\n  client_body_temp_path ${dir}/body;\n  fastcgi_temp_path ${dir}/fcgi;\n  uwsgi_temp_path ${dir}/uwsgi;\n  scgi_temp_path ${dir}/scgi;\n  include ${dir}/site.conf;\n}\n`,
+    );
+    const r = spawnSync(nginx!, ['-t', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -277,7 +307,9 @@ test('systemd units: run the installed hotel-imager command (no checkout, no npx
 });
 
 const systemdAnalyze = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) => existsSync(p));
-test('systemd units: systemd-analyze verify finds nothing to say', { skip: systemdAnalyze ? false : 'systemd-analyze is not installed; skipping' }, () => {
+test('systemd units: systemd-analyze verify finds nothing to say', {
+  skip: systemdAnalyze ? false : 'systemd-analyze is not installed; skipping',
+}, () => {
   const dir = mkdtempSync(join(tmpdir(), 'units-'));
   try {
     const files: string[] = [];

@@ -71,7 +71,10 @@ before(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'nginx-routes-'));
   const kit = join(scratch, 'kit');
   await ensureSampleKit(kit);
-  avatar = await startAvatarService(testAvatarConfig(kit, 'http://127.0.0.1:9', { logLevel: 'info', trustProxy: true }), { logStream: logs.avatar });
+  avatar = await startAvatarService(
+    testAvatarConfig(kit, 'http://127.0.0.1:9', { logLevel: 'info', trustProxy: true }),
+    { logStream: logs.avatar },
+  );
   const corpus = join(scratch, 'corpus');
   await writeCorpusFixture(corpus, {
     'furni-renders/kit_table_sd.png': fakePng(1),
@@ -99,12 +102,21 @@ async function runNginx(name: string, conf: string): Promise<string> {
   await mkdir(dir);
   const listenPort = await freePort();
   const avatarPort = Number(new URL(avatar!.url).port);
-  await writeFile(join(dir, 'nginx.conf'), loopbackNginxConf(conf, { dir, listenPort, avatarPorts: [avatarPort], furniPort: furni!.port }));
-  const nginx = spawn(NGINX!, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  await writeFile(
+    join(dir, 'nginx.conf'),
+    loopbackNginxConf(conf, { dir, listenPort, avatarPorts: [avatarPort], furniPort: furni!.port }),
+  );
+  const nginx = spawn(
+    NGINX!,
+    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off;'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   nginxes.push(nginx);
   let err = '';
   nginx.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<never>((_r, fail) => nginx.once('exit', (code) => fail(new Error(`nginx exited ${code}: ${err}`))));
+  const exited = new Promise<never>((_r, fail) =>
+    nginx.once('exit', (code) => fail(new Error(`nginx exited ${code}: ${err}`))),
+  );
   await Promise.race([waitForPort(listenPort, 10_000), exited]);
   return `http://127.0.0.1:${listenPort}`;
 }
@@ -119,12 +131,18 @@ async function answeredBy(path: string, before: Record<PublicService, number>): 
   }
 }
 
-const counts = (): Record<PublicService, number> => ({ avatar: logs.avatar.paths.length, furni: logs.furni.paths.length });
+const counts = (): Record<PublicService, number> => ({
+  avatar: logs.avatar.paths.length,
+  furni: logs.furni.paths.length,
+});
 const pathOf = (target: string): string => target.split('?')[0]!;
 
 /** The location lines of an nginx config, whitespace as written. */
 function locationLines(conf: string): string[] {
-  return conf.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('location '));
+  return conf
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('location '));
 }
 
 test('the shipped nginx config and docs/deployment.md carry exactly the locations of the public path list', async () => {
@@ -151,8 +169,23 @@ for (const [name, read] of [
     const base = await runNginx(name.replace(/\W/g, '-'), await read());
     const examples = PUBLIC_ROUTES.flatMap((r) => r.examples.map((target) => [target, r.service] as const));
     // Every path the avatar service answers is in the list (a new classic path cannot be forgotten here).
-    for (const p of ['/avatar.png', '/avatar', '/habbo-imaging/avatarimage', '/habbo-imaging/avatarimage.png', '/habbo-imaging/avatarimage.gif', '/habbo-imaging/head', '/habbo-imaging/head.png', '/habbo-imaging/head.gif', '/habbo-imaging/badge', '/render', '/render/badge']) {
-      assert.ok(examples.some(([t, s]) => s === 'avatar' && pathOf(t).startsWith(p)), `${p} has an example`);
+    for (const p of [
+      '/avatar.png',
+      '/avatar',
+      '/habbo-imaging/avatarimage',
+      '/habbo-imaging/avatarimage.png',
+      '/habbo-imaging/avatarimage.gif',
+      '/habbo-imaging/head',
+      '/habbo-imaging/head.png',
+      '/habbo-imaging/head.gif',
+      '/habbo-imaging/badge',
+      '/render',
+      '/render/badge',
+    ]) {
+      assert.ok(
+        examples.some(([t, s]) => s === 'avatar' && pathOf(t).startsWith(p)),
+        `${p} has an example`,
+      );
     }
     for (const [target, service] of examples) {
       const before = counts();

@@ -14,17 +14,67 @@ import { decodeCbor, encodeCbor } from '../../src/formats/cbor.js';
 import { BUNDLE_HEADER_SIZE, readBundleHeader } from '../../src/formats/furni-bundle.js';
 import { furniKitFiles } from '../../src/samplekit/furni/index.js';
 
-const cborx = new Encoder({ useRecords: false, mapsAsObjects: true, tagUint8Array: false } as ConstructorParameters<typeof Encoder>[0]);
+const cborx = new Encoder({ useRecords: false, mapsAsObjects: true, tagUint8Array: false } as ConstructorParameters<
+  typeof Encoder
+>[0]);
 
 test('edge values: the bytes cbor-x writes, and back', () => {
   const values: unknown[] = [
-    0, 1, 23, 24, 255, 256, 65535, 65536, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1,
-    -1, -24, -25, -256, -257, -65536, -65537, -(2 ** 31), -(2 ** 31) - 1, -(2 ** 32), -(2 ** 32) - 1,
-    0.5, -0.25, 1e-7, Math.PI, NaN, Infinity, -Infinity, -0,
-    '', 'a', 'x'.repeat(23), 'x'.repeat(24), 'x'.repeat(31), 'x'.repeat(32), 'x'.repeat(63), 'x'.repeat(64), 'x'.repeat(300), 'x'.repeat(70000), 'é', 'é'.repeat(20), '€'.repeat(90), '😀',
-    true, false, null, undefined,
-    [], [1, [2, [3]]], Array.from({ length: 24 }, (_, i) => i), Array.from({ length: 300 }, (_, i) => `s${i}`),
-    {}, { a: 1, b: [true, null], c: { d: 'e' } }, Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i])),
+    0,
+    1,
+    23,
+    24,
+    255,
+    256,
+    65535,
+    65536,
+    2 ** 32 - 1,
+    2 ** 32,
+    2 ** 53 - 1,
+    -1,
+    -24,
+    -25,
+    -256,
+    -257,
+    -65536,
+    -65537,
+    -(2 ** 31),
+    -(2 ** 31) - 1,
+    -(2 ** 32),
+    -(2 ** 32) - 1,
+    0.5,
+    -0.25,
+    1e-7,
+    Math.PI,
+    NaN,
+    Infinity,
+    -Infinity,
+    -0,
+    '',
+    'a',
+    'x'.repeat(23),
+    'x'.repeat(24),
+    'x'.repeat(31),
+    'x'.repeat(32),
+    'x'.repeat(63),
+    'x'.repeat(64),
+    'x'.repeat(300),
+    'x'.repeat(70000),
+    'é',
+    'é'.repeat(20),
+    '€'.repeat(90),
+    '😀',
+    true,
+    false,
+    null,
+    undefined,
+    [],
+    [1, [2, [3]]],
+    Array.from({ length: 24 }, (_, i) => i),
+    Array.from({ length: 300 }, (_, i) => `s${i}`),
+    {},
+    { a: 1, b: [true, null], c: { d: 'e' } },
+    Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i])),
     new Uint8Array([1, 2, 3]),
   ];
   for (const v of values) {
@@ -50,7 +100,9 @@ test('every sample kit bundle manifest: our bytes are cbor-x bytes, our values c
     }
     const out = join(root, 'out');
     await runBuild({ assets: kit, out, jobs: 1, now: () => new Date('2026-01-01T00:00:00Z') });
-    const bundles = readdirSync(join(out, 'hof_furni'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.bundle'));
+    const bundles = readdirSync(join(out, 'hof_furni'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.bundle'),
+    );
     assert.ok(bundles.length >= 20, `${bundles.length} bundles`);
     for (const name of bundles) {
       const buf = readFileSync(join(out, 'hof_furni', name));

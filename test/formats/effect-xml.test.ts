@@ -10,10 +10,21 @@ import { figureSwf } from '../../src/samplekit/flash/figure-swf.js';
 import { effectLibraries } from '../../src/samplekit/avatar/effects.js';
 
 test('effectmap.xml → EffectMap.json: ids kept as written, revision a number', () => {
-  assert.deepEqual(parseEffectMapXml('<map><effect id="dance.1" lib="Dance1" type="dance" revision="59200"/><effect id="2" lib="Hoverboard" type="fx"/></map>'), {
-    effects: [{ id: 'dance.1', lib: 'Dance1', type: 'dance', revision: 59200 }, { id: '2', lib: 'Hoverboard', type: 'fx' }],
-  });
-  assert.throws(() => parseEffectMapXml('<effects/>', 'e.xml'), (e: unknown) => e instanceof FormatError && /e\.xml.*expected <map>/.test(e.message));
+  assert.deepEqual(
+    parseEffectMapXml(
+      '<map><effect id="dance.1" lib="Dance1" type="dance" revision="59200"/><effect id="2" lib="Hoverboard" type="fx"/></map>',
+    ),
+    {
+      effects: [
+        { id: 'dance.1', lib: 'Dance1', type: 'dance', revision: 59200 },
+        { id: '2', lib: 'Hoverboard', type: 'fx' },
+      ],
+    },
+  );
+  assert.throws(
+    () => parseEffectMapXml('<effects/>', 'e.xml'),
+    (e: unknown) => e instanceof FormatError && /e\.xml.*expected <map>/.test(e.message),
+  );
 });
 
 test('<animation> → the animations block, keyed by desc, every element the client reads, numbers as numbers', () => {
@@ -31,23 +42,71 @@ test('<animation> → the animations block, keyed by desc, every element the cli
   </animation>`;
   assert.deepEqual(parseEffectAnimationXml(xml), {
     Hoverboard: {
-      name: 'fx.2', desc: 'Hoverboard', resetOnToggle: true,
+      name: 'fx.2',
+      desc: 'Hoverboard',
+      resetOnToggle: true,
       directions: [{ offset: 2 }],
       shadows: [{ id: 'std_fx2_sd_1' }],
       adds: [{ id: 'fx2_3', align: 'bottom', blend: 'ADD', ink: 33, base: 'fx2_3' }],
       removes: [{ id: 'lg' }],
-      sprites: [{ id: 'avatar' }, { id: 'fx2_1', directions: 1, member: 'std_fx2_1_1', ink: 8, staticY: 1, directionList: [{ id: 0, dz: -1 }, { id: 1, dx: 2, dy: -3, dz: -1 }] }],
+      sprites: [
+        { id: 'avatar' },
+        {
+          id: 'fx2_1',
+          directions: 1,
+          member: 'std_fx2_1_1',
+          ink: 8,
+          staticY: 1,
+          directionList: [
+            { id: 0, dz: -1 },
+            { id: 1, dx: 2, dy: -3, dz: -1 },
+          ],
+        },
+      ],
       frames: [
-        { repeats: 2, fxs: [{ id: 'avatar', frame: 0, dy: -20 }], bodyparts: [{ id: 'torso', frame: 1, base: 'x', action: 'Default', dx: 1, dy: 2, dz: 3, dd: 4, items: [{ id: 'ch', base: 'fx3_2' }] }] },
+        {
+          repeats: 2,
+          fxs: [{ id: 'avatar', frame: 0, dy: -20 }],
+          bodyparts: [
+            {
+              id: 'torso',
+              frame: 1,
+              base: 'x',
+              action: 'Default',
+              dx: 1,
+              dy: 2,
+              dz: 3,
+              dd: 4,
+              items: [{ id: 'ch', base: 'fx3_2' }],
+            },
+          ],
+        },
         { bodyparts: [{ id: 'head', frame: 0 }] },
       ],
       avatars: [{ ink: 37, foreground: 'FFFFFFFF', background: '66000000' }],
-      overrides: [{ name: 'sit', override: 'sit', frames: [{ bodyparts: [{ id: 'torso', frame: 0, action: 'Sit' }] }] }],
+      overrides: [
+        { name: 'sit', override: 'sit', frames: [{ bodyparts: [{ id: 'torso', frame: 0, action: 'Sit' }] }] },
+      ],
     },
   });
   // Key order is the converter's, so converted bundles read like real ones.
-  assert.deepEqual(Object.keys(parseEffectAnimationXml(xml).Hoverboard!), ['name', 'desc', 'resetOnToggle', 'directions', 'shadows', 'adds', 'removes', 'sprites', 'frames', 'avatars', 'overrides']);
-  assert.throws(() => parseEffectAnimationXml('<frames/>', 'a.xml'), (e: unknown) => e instanceof FormatError && /a\.xml.*expected <animation>/.test(e.message));
+  assert.deepEqual(Object.keys(parseEffectAnimationXml(xml).Hoverboard!), [
+    'name',
+    'desc',
+    'resetOnToggle',
+    'directions',
+    'shadows',
+    'adds',
+    'removes',
+    'sprites',
+    'frames',
+    'avatars',
+    'overrides',
+  ]);
+  assert.throws(
+    () => parseEffectAnimationXml('<frames/>', 'a.xml'),
+    (e: unknown) => e instanceof FormatError && /a\.xml.*expected <animation>/.test(e.message),
+  );
 });
 
 test('effect SWF: the library with its animations; only the animations without decoding bitmaps; a figure SWF is refused clearly', async () => {

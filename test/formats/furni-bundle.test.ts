@@ -29,7 +29,13 @@ test('header: HFUR, version 1, flags 0, section lengths and CRC-32 of the rest',
   assert.deepEqual([...b.subarray(20, 22)], [0x1f, 0x8b]);
   assert.equal(b.toString('latin1', 20 + m, 24 + m), 'RIFF');
   assert.equal(b.toString('latin1', 28 + m, 32 + m), 'WEBP');
-  assert.deepEqual(readBundleHeader(b), { version: 1, flags: 0, manifestLength: m, atlasLength: a, crc32: b.readUInt32LE(16) });
+  assert.deepEqual(readBundleHeader(b), {
+    version: 1,
+    flags: 0,
+    manifestLength: m,
+    atlasLength: a,
+    crc32: b.readUInt32LE(16),
+  });
 });
 
 test('manifest: sprites with atlas rects, logic, sizes 64 and 1, colour table cl, states and transitions', async () => {
@@ -40,7 +46,10 @@ test('manifest: sprites with atlas rects, logic, sizes 64 and 1, colour table cl
   assert.equal(man.sizes['64']!.layerCount, 4);
   assert.deepEqual(man.logic.dimensions, { x: 1, y: 1, z: 2 });
   assert.deepEqual(Object.keys(man.states).sort(), ['0', '1']);
-  assert.deepEqual(man.transitions.map((t) => [t.key, t.id]).sort(), [['100', 1_000_001], ['101', 2_000_001]]);
+  assert.deepEqual(man.transitions.map((t) => [t.key, t.id]).sort(), [
+    ['100', 1_000_001],
+    ['101', 2_000_001],
+  ]);
   const s = man.sprites['kit_door_transition_64_b_2_1']!;
   assert.equal(s.rect.length, 4);
   assert.equal(typeof s.x, 'number');
@@ -52,7 +61,10 @@ test('manifest: sprites with atlas rects, logic, sizes 64 and 1, colour table cl
 
   const sofa = manifestOf(await writeFurniBundle(kitModel('kit_sofa_colors')));
   assert.deepEqual(sofa.cl['1'], { '1': 0xe04040, '2': 0xf0a0a0 });
-  assert.deepEqual(Object.keys(sofa.cl).sort((x, y) => +x - +y), ['1', '3', '7', '12']);
+  assert.deepEqual(
+    Object.keys(sofa.cl).sort((x, y) => +x - +y),
+    ['1', '3', '7', '12'],
+  );
 });
 
 test('manifest: per resting state frame sequences, frameRepeat, loopCount, distinct frames, loop duration', async () => {
@@ -60,7 +72,10 @@ test('manifest: per resting state frame sequences, frameRepeat, loopCount, disti
   const on = clock.states['1']!;
   assert.equal(on.layers['1']!.frameRepeat, 3);
   assert.equal(on.layers['1']!.loopCount, 0);
-  assert.deepEqual(on.layers['1']!.sequences[0]!.frames.map((f) => f.id), [0, 1, 2, 3]);
+  assert.deepEqual(
+    on.layers['1']!.sequences[0]!.frames.map((f) => f.id),
+    [0, 1, 2, 3],
+  );
   assert.equal(on.loopTicks, 12);
   assert.equal(on.frameCount, 4);
   assert.equal(on.loopMs, 480);
@@ -83,7 +98,10 @@ test('corruption is reported as a FormatError: magic, version, length, CRC', asy
   const good = await writeFurniBundle(kitModel('kit_crate'));
   const flip = Buffer.from(good);
   flip[good.length - 5]! ^= 0xff;
-  await assert.rejects(readFurniBundle(flip, 'x.bundle'), (e: unknown) => e instanceof FormatError && /CRC-32 mismatch/.test(e.message));
+  await assert.rejects(
+    readFurniBundle(flip, 'x.bundle'),
+    (e: unknown) => e instanceof FormatError && /CRC-32 mismatch/.test(e.message),
+  );
   await assert.rejects(readFurniBundle(good.subarray(0, good.length - 1), 'x.bundle'), /header says/);
   await assert.rejects(readFurniBundle(good.subarray(0, 10), 'x.bundle'), /shorter than the 20-byte header/);
   const magic = Buffer.from(good);
@@ -96,12 +114,26 @@ test('corruption is reported as a FormatError: magic, version, length, CRC', asy
   const { encodeBundle } = await import('../../src/formats/furni-bundle.js');
   const { gzipSync } = await import('node:zlib');
   const { encode } = await import('cbor-x');
-  const odd = encodeBundle(gzipSync(encode({ format: 1, classname: 'x', sprites: { a: { rect: 5 } } })), good.subarray(20 + good.readUInt32LE(8)));
-  await assert.rejects(readFurniBundle(odd, 'odd.bundle'), (e: unknown) => e instanceof FormatError && /malformed/.test(e.message));
+  const odd = encodeBundle(
+    gzipSync(encode({ format: 1, classname: 'x', sprites: { a: { rect: 5 } } })),
+    good.subarray(20 + good.readUInt32LE(8)),
+  );
+  await assert.rejects(
+    readFurniBundle(odd, 'odd.bundle'),
+    (e: unknown) => e instanceof FormatError && /malformed/.test(e.message),
+  );
 });
 
 test('round trip: the still and icon re-rendered from the bundle alone are byte-identical', async () => {
-  for (const cn of ['kit_lamp_add', 'kit_sofa_colors', 'kit_chair_4dir', 'kit_offsets', 'kit_gate_transdup', 'kit_vase_colors', 'kit_table_sd']) {
+  for (const cn of [
+    'kit_lamp_add',
+    'kit_sofa_colors',
+    'kit_chair_4dir',
+    'kit_offsets',
+    'kit_gate_transdup',
+    'kit_vase_colors',
+    'kit_table_sd',
+  ]) {
     const m = kitModel(cn);
     const { model } = await readFurniBundle(await writeFurniBundle(m), cn);
     for (const colour of [0, 1, 2, 3, 5]) {

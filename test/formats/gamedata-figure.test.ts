@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAvatarActionsXml, parseFigureDataXml, parseFigureMapXml } from '../../src/formats/gamedata/figure-xml.js';
-import { parseAnimationXml, parseDrawOrderXml, parseGeometryXml, parsePartSetsXml } from '../../src/formats/gamedata/avatar-xml.js';
+import {
+  parseAnimationXml,
+  parseDrawOrderXml,
+  parseGeometryXml,
+  parsePartSetsXml,
+} from '../../src/formats/gamedata/avatar-xml.js';
 import { FormatError } from '../../src/formats/errors.js';
 import { realdata } from '../helpers/realdata.js';
 
@@ -16,18 +21,50 @@ test('figuredata.xml → FigureData.json shape', () => {
       </set></settype></sets></figuredata>`;
   assert.deepEqual(parseFigureDataXml(xml), {
     palettes: [{ id: 3, colors: [{ id: 61, index: 0, club: 2, selectable: true, hexCode: '2D2D2D' }] }],
-    setTypes: [{
-      type: 'ha', paletteId: 3, mandatory_f_0: true, mandatory_f_1: false, mandatory_m_0: false, mandatory_m_1: false,
-      sets: [{ id: 1001, gender: 'U', club: 0, colorable: true, selectable: true, preselectable: true, sellable: false,
-        parts: [{ id: 2, type: 'ha', colorable: true, index: 0, colorindex: 1 }], hiddenLayers: [{ partType: 'hr' }] }],
-    }],
+    setTypes: [
+      {
+        type: 'ha',
+        paletteId: 3,
+        mandatory_f_0: true,
+        mandatory_f_1: false,
+        mandatory_m_0: false,
+        mandatory_m_1: false,
+        sets: [
+          {
+            id: 1001,
+            gender: 'U',
+            club: 0,
+            colorable: true,
+            selectable: true,
+            preselectable: true,
+            sellable: false,
+            parts: [{ id: 2, type: 'ha', colorable: true, index: 0, colorindex: 1 }],
+            hiddenLayers: [{ partType: 'hr' }],
+          },
+        ],
+      },
+    ],
   });
 });
 
 test('figuremap.xml → FigureMap.json shape', () => {
-  assert.deepEqual(parseFigureMapXml('<map><lib id="hh_human_body" revision="7"><part id="1" type="bd"/><part id="1" type="hd"/></lib></map>'), {
-    libraries: [{ id: 'hh_human_body', revision: 7, parts: [{ id: 1, type: 'bd' }, { id: 1, type: 'hd' }] }],
-  });
+  assert.deepEqual(
+    parseFigureMapXml(
+      '<map><lib id="hh_human_body" revision="7"><part id="1" type="bd"/><part id="1" type="hd"/></lib></map>',
+    ),
+    {
+      libraries: [
+        {
+          id: 'hh_human_body',
+          revision: 7,
+          parts: [
+            { id: 1, type: 'bd' },
+            { id: 1, type: 'hd' },
+          ],
+        },
+      ],
+    },
+  );
 });
 
 test('HabboAvatarActions.xml → HabboAvatarActions.json shape (flags, prevents, params, effect types)', () => {
@@ -39,35 +76,109 @@ test('HabboAvatarActions.xml → HabboAvatarActions.json shape (flags, prevents,
       <type id="5" prevents="usei,cri"/><type id="32" animated="false" preventheadturn="true"/></action>
   </actions>`);
   assert.deepEqual(doc.actions, [
-    { id: 'Default', state: 'std', precedence: 1000, main: true, isDefault: true, geometryType: 'vertical', activePartSet: 'figure', assetPartDefinition: 'std' },
-    { id: 'CarryItem', state: 'cri', precedence: 205, geometryType: 'vertical', activePartSet: 'handRight', assetPartDefinition: 'crr', prevents: ['dance', 'usei'], params: [{ id: 'default', value: '1' }, { id: '3', value: '2' }] },
-    { id: 'AvatarEffect', state: 'fx', precedence: 220, geometryType: 'vertical', assetPartDefinition: 'std', animation: true, types: [{ id: '5', prevents: ['usei', 'cri'] }, { id: '32', animated: false, preventHeadTurn: true }] },
+    {
+      id: 'Default',
+      state: 'std',
+      precedence: 1000,
+      main: true,
+      isDefault: true,
+      geometryType: 'vertical',
+      activePartSet: 'figure',
+      assetPartDefinition: 'std',
+    },
+    {
+      id: 'CarryItem',
+      state: 'cri',
+      precedence: 205,
+      geometryType: 'vertical',
+      activePartSet: 'handRight',
+      assetPartDefinition: 'crr',
+      prevents: ['dance', 'usei'],
+      params: [
+        { id: 'default', value: '1' },
+        { id: '3', value: '2' },
+      ],
+    },
+    {
+      id: 'AvatarEffect',
+      state: 'fx',
+      precedence: 220,
+      geometryType: 'vertical',
+      assetPartDefinition: 'std',
+      animation: true,
+      types: [
+        { id: '5', prevents: ['usei', 'cri'] },
+        { id: '32', animated: false, preventHeadTurn: true },
+      ],
+    },
   ]);
 });
 
 test('avatar animation, geometry, part sets and draw order XML → typed structures', () => {
-  const anim = parseAnimationXml(`<animationSet><action id="Laugh"><part set-type="fc"><frame number="0" assetpartdefinition="sml" repeats="2"/></part>
+  const anim =
+    parseAnimationXml(`<animationSet><action id="Laugh"><part set-type="fc"><frame number="0" assetpartdefinition="sml" repeats="2"/></part>
     <offsets><frame id="0" repeats="2"><directions><direction id="2"><bodypart id="head" dx="0" dy="1"/></direction></directions></frame></offsets></action></animationSet>`);
-  assert.deepEqual(anim, { actions: [{ id: 'Laugh', parts: [{ setType: 'fc', frames: [{ number: 0, assetPartDefinition: 'sml', repeats: 2 }] }],
-    offsets: [{ id: 0, repeats: 2, directions: [{ id: 2, bodyParts: [{ id: 'head', dx: 0, dy: 1 }] }] }] }] });
+  assert.deepEqual(anim, {
+    actions: [
+      {
+        id: 'Laugh',
+        parts: [{ setType: 'fc', frames: [{ number: 0, assetPartDefinition: 'sml', repeats: 2 }] }],
+        offsets: [{ id: 0, repeats: 2, directions: [{ id: 2, bodyParts: [{ id: 'head', dx: 0, dy: 1 }] }] }],
+      },
+    ],
+  });
   const geo = parseGeometryXml(`<geometry direction="0"><camera><x>0</x><y>0</y><z>10</z></camera>
     <canvas scale="h"><geometry id="vertical" width="90" height="130" dy="0" dx="0"/></canvas>
     <avatarset id="full"><avatarset id="body" main="1"><bodypart id="torso"/></avatarset></avatarset>
     <type id="vertical"><bodypart id="torso" x="0" y="0" z="0" radius="0.4"><item id="bd" x="0" y="0" z="0" radius="0.01" nx="0" ny="0" nz="-1" double="1"/></bodypart></type></geometry>`);
   assert.deepEqual(geo.camera, { x: 0, y: 0, z: 10 });
-  assert.deepEqual(geo.canvases, [{ scale: 'h', geometries: [{ id: 'vertical', width: 90, height: 130, dx: 0, dy: 0 }] }]);
-  assert.deepEqual(geo.avatarSets, [{ id: 'full', main: false, bodyParts: [], avatarSets: [{ id: 'body', main: true, avatarSets: [], bodyParts: ['torso'] }] }]);
-  assert.deepEqual(geo.types[0]!.bodyParts[0]!.items[0], { id: 'bd', x: 0, y: 0, z: 0, radius: 0.01, nx: 0, ny: 0, nz: -1, double: true });
-  const ps = parsePartSetsXml(`<partSets><partSet><part set-type="rh" flipped-set-type="lh"/><part set-type="hrb" remove-set-type="hr"/><part set-type="sh" swim="0"/></partSet>
+  assert.deepEqual(geo.canvases, [
+    { scale: 'h', geometries: [{ id: 'vertical', width: 90, height: 130, dx: 0, dy: 0 }] },
+  ]);
+  assert.deepEqual(geo.avatarSets, [
+    {
+      id: 'full',
+      main: false,
+      bodyParts: [],
+      avatarSets: [{ id: 'body', main: true, avatarSets: [], bodyParts: ['torso'] }],
+    },
+  ]);
+  assert.deepEqual(geo.types[0]!.bodyParts[0]!.items[0], {
+    id: 'bd',
+    x: 0,
+    y: 0,
+    z: 0,
+    radius: 0.01,
+    nx: 0,
+    ny: 0,
+    nz: -1,
+    double: true,
+  });
+  const ps =
+    parsePartSetsXml(`<partSets><partSet><part set-type="rh" flipped-set-type="lh"/><part set-type="hrb" remove-set-type="hr"/><part set-type="sh" swim="0"/></partSet>
     <activePartSet id="handRight"><activePart set-type="rh"/><activePart set-type="ri"/></activePartSet></partSets>`);
   assert.deepEqual(ps, {
-    parts: [{ setType: 'rh', flippedSetType: 'lh', swim: true }, { setType: 'hrb', removeSetType: 'hr', swim: true }, { setType: 'sh', swim: false }],
+    parts: [
+      { setType: 'rh', flippedSetType: 'lh', swim: true },
+      { setType: 'hrb', removeSetType: 'hr', swim: true },
+      { setType: 'sh', swim: false },
+    ],
     activePartSets: [{ id: 'handRight', setTypes: ['rh', 'ri'] }],
   });
-  assert.deepEqual(parseDrawOrderXml('<actionSet><action id="std"><direction id="2"><partList><part set-type="bd"/><part set-type="hd"/></partList></direction></action></actionSet>'),
-    { actions: [{ id: 'std', directions: [{ id: 2, parts: ['bd', 'hd'] }] }] });
-  assert.throws(() => parseGeometryXml('<partSets/>', 'g.xml'), (e: unknown) => e instanceof FormatError && /g\.xml.*expected <geometry>/.test(e.message));
-  assert.throws(() => parseDrawOrderXml('<actionSet><action>', 'd.xml'), (e: unknown) => e instanceof FormatError && /d\.xml: not well-formed/.test(e.message));
+  assert.deepEqual(
+    parseDrawOrderXml(
+      '<actionSet><action id="std"><direction id="2"><partList><part set-type="bd"/><part set-type="hd"/></partList></direction></action></actionSet>',
+    ),
+    { actions: [{ id: 'std', directions: [{ id: 2, parts: ['bd', 'hd'] }] }] },
+  );
+  assert.throws(
+    () => parseGeometryXml('<partSets/>', 'g.xml'),
+    (e: unknown) => e instanceof FormatError && /g\.xml.*expected <geometry>/.test(e.message),
+  );
+  assert.throws(
+    () => parseDrawOrderXml('<actionSet><action>', 'd.xml'),
+    (e: unknown) => e instanceof FormatError && /d\.xml: not well-formed/.test(e.message),
+  );
 });
 
 const flash = realdata('flash/gamedata');
@@ -83,7 +194,8 @@ test('real figure gamedata XML parses into the Nitro JSON shapes', { skip: flash
   const byId = new Map<number, unknown>();
   for (const t of fdj.setTypes) for (const s of t.sets) byId.set(s.id, s);
   let identical = 0;
-  for (const t of fd.setTypes) for (const s of t.sets) if (JSON.stringify(byId.get(s.id)) === JSON.stringify(s)) identical++;
+  for (const t of fd.setTypes)
+    for (const s of t.sets) if (JSON.stringify(byId.get(s.id)) === JSON.stringify(s)) identical++;
   assert.ok(identical > 250, `${identical} identical sets`);
   assert.ok(fd.setTypes.some((t) => t.sets.some((s) => s.hiddenLayers?.length)));
 
@@ -96,16 +208,28 @@ test('real figure gamedata XML parses into the Nitro JSON shapes', { skip: flash
   for (const a of ac.actions) {
     const j = acj.actions.find((x: { id: string }) => x.id === a.id);
     assert.ok(j, `action ${a.id} in the JSON too`);
-    assert.deepEqual(Object.keys(a).sort(), Object.keys(j).filter((k) => k !== 'types' || a.types).sort(), a.id);
+    assert.deepEqual(
+      Object.keys(a).sort(),
+      Object.keys(j)
+        .filter((k) => k !== 'types' || a.types)
+        .sort(),
+      a.id,
+    );
     assert.equal(a.precedence, j.precedence, a.id);
   }
 
   const anim = parseAnimationXml(read(flash.path, 'HabboAvatarAnimation.xml'));
   const move = anim.actions.find((a) => a.id === 'Move')!;
-  assert.deepEqual(move.parts.find((p) => p.setType === 'bd')!.frames.map((f) => f.number), [0, 1, 2, 3]);
+  assert.deepEqual(
+    move.parts.find((p) => p.setType === 'bd')!.frames.map((f) => f.number),
+    [0, 1, 2, 3],
+  );
   assert.ok(anim.actions.find((a) => a.id === 'Laugh')!.offsets.length > 0);
   const geo = parseGeometryXml(read(flash.path, 'HabboAvatarGeometry.xml'));
-  assert.deepEqual(geo.canvases.find((c) => c.scale === 'h')!.geometries.find((g) => g.id === 'vertical'), { id: 'vertical', width: 90, height: 130, dx: 0, dy: 0 });
+  assert.deepEqual(
+    geo.canvases.find((c) => c.scale === 'h')!.geometries.find((g) => g.id === 'vertical'),
+    { id: 'vertical', width: 90, height: 130, dx: 0, dy: 0 },
+  );
   const torso = geo.types.find((t) => t.id === 'vertical')!.bodyParts.find((b) => b.id === 'torso')!;
   assert.equal(torso.items.find((i) => i.id === 'ch')!.radius, 0.04);
   const ps = parsePartSetsXml(read(flash.path, 'HabboAvatarPartSets.xml'));

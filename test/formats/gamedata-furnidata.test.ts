@@ -23,13 +23,38 @@ const WILD = [
 test('legacy furnidata.txt: rows across lines, escapes, bad rows reported with line numbers', () => {
   const { data, problems } = parseLegacyFurnidata(WILD);
   const room = data.roomitemtypes.furnitype;
-  assert.deepEqual(room.map((r) => r.classname), ['chair_test', 'chair_test*1', 'sofa_test']);
-  assert.deepEqual(data.wallitemtypes.furnitype.map((r) => r.classname), ['poster_test']);
+  assert.deepEqual(
+    room.map((r) => r.classname),
+    ['chair_test', 'chair_test*1', 'sofa_test'],
+  );
+  assert.deepEqual(
+    data.wallitemtypes.furnitype.map((r) => r.classname),
+    ['poster_test'],
+  );
   assert.deepEqual(room[0], {
-    id: 1, classname: 'chair_test', revision: 100, category: '', name: 'Test "Chair"', description: 'Sit & stay', adurl: '',
-    offerid: 42, buyout: false, rentofferid: -1, rentbuyout: false, bc: false, excludeddynamic: false, customparams: '',
-    specialtype: 1, furniline: '', defaultdir: 2, xdim: 1, ydim: 1, partcolors: { color: ['#ffffff', '#00FF00'] },
-    canstandon: false, cansiton: false, canlayon: false,
+    id: 1,
+    classname: 'chair_test',
+    revision: 100,
+    category: '',
+    name: 'Test "Chair"',
+    description: 'Sit & stay',
+    adurl: '',
+    offerid: 42,
+    buyout: false,
+    rentofferid: -1,
+    rentbuyout: false,
+    bc: false,
+    excludeddynamic: false,
+    customparams: '',
+    specialtype: 1,
+    furniline: '',
+    defaultdir: 2,
+    xdim: 1,
+    ydim: 1,
+    partcolors: { color: ['#ffffff', '#00FF00'] },
+    canstandon: false,
+    cansiton: false,
+    canlayon: false,
   });
   assert.deepEqual(room[1]!.partcolors, { color: [] }, '0,0,0 is a placeholder, not swatches');
   assert.equal(room[2]!.revision, 0, 'empty revision reads as 0');
@@ -38,14 +63,19 @@ test('legacy furnidata.txt: rows across lines, escapes, bad rows reported with l
   const wall = data.wallitemtypes.furnitype[0]!;
   assert.equal(wall.defaultdir, undefined, 'wall rows carry no floor fields');
   assert.equal(wall.name, 'Poster');
-  assert.deepEqual(problems.map((p) => p.line), [4, 5]);
+  assert.deepEqual(
+    problems.map((p) => p.line),
+    [4, 5],
+  );
   assert.match(problems[0]!.reason, /expected , or \]/);
   assert.match(problems[0]!.excerpt, /broken_row/);
   assert.match(problems[1]!.reason, /id "x9" is not a number/);
 });
 
 test('legacy furnidata.txt: an unterminated string at the end is reported, never a hang', () => {
-  const { data, problems } = parseLegacyFurnidata('[["s","1","ok","1","0","1","1","","A","","","1"],\n["s","2","never_ends,"1"');
+  const { data, problems } = parseLegacyFurnidata(
+    '[["s","1","ok","1","0","1","1","","A","","","1"],\n["s","2","never_ends,"1"',
+  );
   assert.equal(data.roomitemtypes.furnitype.length, 1);
   assert.equal(problems.length, 1);
   assert.equal(problems[0]!.line, 2);
@@ -72,7 +102,33 @@ const XML = `<?xml version="1.0" encoding="UTF-8"?>
 test('furnidata.xml: bare & escaped, fields and order as nitro-converter writes them', () => {
   const data = parseFurnidataXml(XML, 'furnidata.xml');
   const r = data.roomitemtypes.furnitype[0]!;
-  assert.deepEqual(Object.keys(r), ['id', 'classname', 'revision', 'category', 'defaultdir', 'xdim', 'ydim', 'partcolors', 'name', 'description', 'adurl', 'offerid', 'buyout', 'rentofferid', 'rentbuyout', 'bc', 'excludeddynamic', 'customparams', 'specialtype', 'canstandon', 'cansiton', 'canlayon', 'furniline', 'environment', 'rare']);
+  assert.deepEqual(Object.keys(r), [
+    'id',
+    'classname',
+    'revision',
+    'category',
+    'defaultdir',
+    'xdim',
+    'ydim',
+    'partcolors',
+    'name',
+    'description',
+    'adurl',
+    'offerid',
+    'buyout',
+    'rentofferid',
+    'rentbuyout',
+    'bc',
+    'excludeddynamic',
+    'customparams',
+    'specialtype',
+    'canstandon',
+    'cansiton',
+    'canlayon',
+    'furniline',
+    'environment',
+    'rare',
+  ]);
   assert.equal(r.name, "Tom & Jerry's table");
   assert.equal(r.description, 'Fish & chips \u00e9\u2764 <3');
   assert.deepEqual(r.partcolors, { color: ['#ffffff', '#ABCDEF'] });
@@ -98,13 +154,18 @@ test('furnidata: format sniffing and one reader for all three formats', () => {
 });
 
 test('furnidata.xml that is not XML: FormatError naming the file', () => {
-  assert.throws(() => parseFurnidataXml('<furnidata><roomitemtypes></furnidata>', 'bad.xml'), (e: unknown) => e instanceof FormatError && /bad\.xml/.test(e.message));
+  assert.throws(
+    () => parseFurnidataXml('<furnidata><roomitemtypes></furnidata>', 'bad.xml'),
+    (e: unknown) => e instanceof FormatError && /bad\.xml/.test(e.message),
+  );
   assert.throws(() => parseFurnidataXml('<other/>', 'other.xml'), /expected <furnidata>/);
 });
 
 const txt = realdata('flash/gamedata/furnidata.txt');
 const derived = realdata('nitro/gamedata/FurnitureData.json');
-test('real furnidata.txt: 2,970 rows (943 colour variants), equal to the derived FurnitureData.json rows', { skip: txt.skip || derived.skip }, () => {
+test('real furnidata.txt: 2,970 rows (943 colour variants), equal to the derived FurnitureData.json rows', {
+  skip: txt.skip || derived.skip,
+}, () => {
   const { data, problems } = parseLegacyFurnidata(readFileSync(txt.path, 'utf8'));
   const rows = [...data.roomitemtypes.furnitype, ...data.wallitemtypes.furnitype];
   assert.equal(rows.length, 2970);

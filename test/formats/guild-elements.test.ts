@@ -15,7 +15,13 @@ const CSV = `"1","ffffff",,"background_color","1"
 
 test('CSV without a header: every type, both image columns, empty second value, enabled ignored', () => {
   const t = parseGuildElementsCsv(CSV, 'x.csv');
-  assert.deepEqual([...t.bases], [[1, ['base_basic_1.gif', '']], [10, ['base_gold_1_part2.gif', 'base_gold_1_part1.gif']]]);
+  assert.deepEqual(
+    [...t.bases],
+    [
+      [1, ['base_basic_1.gif', '']],
+      [10, ['base_gold_1_part2.gif', 'base_gold_1_part1.gif']],
+    ],
+  );
   assert.deepEqual([...t.symbols], [[3, ['symbol_background_3_part2.gif', 'symbol_background_3_part1.gif']]]);
   assert.deepEqual([...t.baseColors], [[1, 'ffd601']]);
   assert.deepEqual([...t.symbolColors], [[1, 'ffffff']]);
@@ -25,20 +31,30 @@ test('CSV without a header: every type, both image columns, empty second value, 
 });
 
 test('CSV: CRLF, a BOM, unquoted values, SQL NULLs (\\N, NULL) as empty, type in any case, the later row wins', () => {
-  const t = parseGuildElementsCsv('\uFEFF2,base_a.gif,\\N,BASE,1\r\n2,base_b.gif,NULL,Base,1\r\n4,s.gif,"",symbol\r\n', 'x.csv');
+  const t = parseGuildElementsCsv(
+    '\uFEFF2,base_a.gif,\\N,BASE,1\r\n2,base_b.gif,NULL,Base,1\r\n4,s.gif,"",symbol\r\n',
+    'x.csv',
+  );
   assert.deepEqual([...t.bases], [[2, ['base_b.gif', '']]]);
   assert.deepEqual([...t.symbols], [[4, ['s.gif', '']]]);
 });
 
 test('CSV with a header row: columns by name, in any order', () => {
-  const t = parseGuildElementsCsv('type,id,enabled,secondvalue,firstvalue\nbase,7,1,top.gif,under.gif\nbase_color,3,1,,00ff00\n');
+  const t = parseGuildElementsCsv(
+    'type,id,enabled,secondvalue,firstvalue\nbase,7,1,top.gif,under.gif\nbase_color,3,1,,00ff00\n',
+  );
   assert.deepEqual([...t.bases], [[7, ['under.gif', 'top.gif']]]);
   assert.deepEqual([...t.baseColors], [[3, '00ff00']]);
-  assert.throws(() => parseGuildElementsCsv('kind,id,firstvalue\nbase,1,x.gif\n', 'h.csv'), /h\.csv: its header row \(kind, id, firstvalue\) has no "type" column/);
+  assert.throws(
+    () => parseGuildElementsCsv('kind,id,firstvalue\nbase,1,x.gif\n', 'h.csv'),
+    /h\.csv: its header row \(kind, id, firstvalue\) has no "type" column/,
+  );
 });
 
 test('rows that cannot be read are skipped and reported, the rest kept', () => {
-  const t = parseGuildElementsCsv('"x1","a.gif",,"base","1"\n"2","b.gif",,"badge","1"\n"3","c.gif"\n"4","d.gif",,"base","1"\n');
+  const t = parseGuildElementsCsv(
+    '"x1","a.gif",,"base","1"\n"2","b.gif",,"badge","1"\n"3","c.gif"\n"4","d.gif",,"base","1"\n',
+  );
   assert.deepEqual([...t.bases], [[4, ['d.gif', '']]]);
   assert.equal(t.rows, 4);
   assert.deepEqual(t.skipped, [
@@ -49,7 +65,10 @@ test('rows that cannot be read are skipped and reported, the rest kept', () => {
 });
 
 test('a CSV that does not parse is a FormatError naming the file', () => {
-  assert.throws(() => parseGuildElementsCsv('"1","a.gif,,"base","1"\n', 'broken.csv'), (e: unknown) => e instanceof FormatError && /broken\.csv/.test((e as Error).message));
+  assert.throws(
+    () => parseGuildElementsCsv('"1","a.gif,,"base","1"\n', 'broken.csv'),
+    (e: unknown) => e instanceof FormatError && /broken\.csv/.test((e as Error).message),
+  );
 });
 
 test('JSON rows (strings or numbers, null second value) and phpMyAdmin exports', () => {
@@ -62,13 +81,19 @@ test('JSON rows (strings or numbers, null second value) and phpMyAdmin exports',
   assert.deepEqual([...plain.bases], [[1, ['base_basic_1.gif', '']]]);
   assert.deepEqual([...plain.symbols], [[5, ['symbol_a_part2.gif', 'symbol_a_part1.gif']]]);
   assert.deepEqual([...plain.baseColors], [[1, 'ffd601']]);
-  const phpMyAdmin = [{ type: 'header', version: '5.2.1', comment: 'Export to JSON plugin for PHPMyAdmin' }, { type: 'database', name: 'hotel' }, { type: 'table', name: 'guilds_elements', database: 'hotel', data: rows }];
+  const phpMyAdmin = [
+    { type: 'header', version: '5.2.1', comment: 'Export to JSON plugin for PHPMyAdmin' },
+    { type: 'database', name: 'hotel' },
+    { type: 'table', name: 'guilds_elements', database: 'hotel', data: rows },
+  ];
   const wrapped = parseGuildElements(JSON.stringify(phpMyAdmin, null, 2), 'export.json');
   assert.deepEqual([...wrapped.bases], [...plain.bases]);
   assert.deepEqual([...wrapped.symbols], [...plain.symbols]);
   assert.throws(() => parseGuildElementsJson('{"bases": {}}', 't.json'), /t\.json: expected an array of rows/);
   assert.throws(() => parseGuildElementsJson('[{"id": 1,', 't.json'), /t\.json: not valid JSON/);
-  assert.deepEqual(parseGuildElementsJson('[7, {"id": 2, "firstvalue": "x.gif", "type": "base"}]').skipped, ['row 1: not an object']);
+  assert.deepEqual(parseGuildElementsJson('[7, {"id": 2, "firstvalue": "x.gif", "type": "base"}]').skipped, [
+    'row 1: not an object',
+  ]);
 });
 
 test('parseGuildElements reads JSON when the file starts with [ and CSV otherwise', () => {

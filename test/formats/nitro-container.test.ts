@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync, deflateSync } from 'node:zlib';
-import { readNitroBundle, writeNitroBundle, frameNitroBundle, NitroBundleError } from '../../src/formats/nitro-container.js';
+import {
+  readNitroBundle,
+  writeNitroBundle,
+  frameNitroBundle,
+  NitroBundleError,
+} from '../../src/formats/nitro-container.js';
 import { realdata } from '../helpers/realdata.js';
 
 const sample: [string, Buffer][] = [
@@ -33,12 +38,15 @@ test('corrupt bundles throw a typed error naming the file and the fault', () => 
     ['trailing junk', Buffer.concat([good, Buffer.from([1])]), /trailing bytes/],
   ];
   for (const [label, buf, re] of cases) {
-    assert.throws(() => readNitroBundle(buf, 'broken.nitro'), (e: unknown) => {
-      assert.ok(e instanceof NitroBundleError, label);
-      assert.match(e.message, /broken\.nitro/, label);
-      assert.match(e.message, re, label);
-      return true;
-    });
+    assert.throws(
+      () => readNitroBundle(buf, 'broken.nitro'),
+      (e: unknown) => {
+        assert.ok(e instanceof NitroBundleError, label);
+        assert.match(e.message, /broken\.nitro/, label);
+        assert.match(e.message, re, label);
+        return true;
+      },
+    );
   }
   const notZlib = Buffer.from(good);
   notZlib[2 + 2 + 'thing.json'.length + 4] ^= 0xff; // first byte of the zlib stream
@@ -50,17 +58,29 @@ test('gzip members are read like zlib streams, told apart by their header as the
   assert.deepEqual([gz[2 + 2 + 'thing.json'.length + 4], gz[2 + 2 + 'thing.json'.length + 5]], [0x1f, 0x8b]);
   assert.deepEqual([...readNitroBundle(gz, 'g.nitro')], sample);
   // One file of each kind in one bundle (the framing does not care).
-  const mixed = frameNitroBundle([['thing.json', gzipSync(sample[0]![1])], ['thing.png', deflateSync(sample[1]![1])]]);
+  const mixed = frameNitroBundle([
+    ['thing.json', gzipSync(sample[0]![1])],
+    ['thing.png', deflateSync(sample[1]![1])],
+  ]);
   assert.deepEqual([...readNitroBundle(mixed, 'm.nitro')], sample);
 });
 
 test('a gzip member cut short, or with a broken trailer, is a clear error naming the file', () => {
   const member = gzipSync(Buffer.from('{"name":"thing","assets":{}}'.repeat(20)));
   const cut = frameNitroBundle([['thing.json', member.subarray(0, member.length - 12)]]);
-  assert.throws(() => readNitroBundle(cut, 'cut.nitro'), (e: unknown) => e instanceof NitroBundleError && /cut\.nitro/.test(e.message) && /thing\.json \(gzip\) does not inflate: unexpected end of file/.test(e.message));
+  assert.throws(
+    () => readNitroBundle(cut, 'cut.nitro'),
+    (e: unknown) =>
+      e instanceof NitroBundleError &&
+      /cut\.nitro/.test(e.message) &&
+      /thing\.json \(gzip\) does not inflate: unexpected end of file/.test(e.message),
+  );
   const badCrc = Buffer.from(member);
   badCrc[badCrc.length - 6] ^= 0xff; // the CRC-32 in the trailer
-  assert.throws(() => readNitroBundle(frameNitroBundle([['thing.json', badCrc]]), 'crc.nitro'), /thing\.json \(gzip\) does not inflate/);
+  assert.throws(
+    () => readNitroBundle(frameNitroBundle([['thing.json', badCrc]]), 'crc.nitro'),
+    /thing\.json \(gzip\) does not inflate/,
+  );
 });
 
 const figures = realdata('nitro/bundled/figure');

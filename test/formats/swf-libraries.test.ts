@@ -25,7 +25,10 @@ const furniSwf = () =>
       { kind: 'lossless', id: 4, format: 5, alpha: false, image: grey },
     ],
     binaries: [
-      { id: 10, data: `<?xml version="1.0" encoding="ISO-8859-1" ?>\n<object type="${CN}" visualization="furniture_animated" logic="furniture_multistate"/>` },
+      {
+        id: 10,
+        data: `<?xml version="1.0" encoding="ISO-8859-1" ?>\n<object type="${CN}" visualization="furniture_animated" logic="furniture_multistate"/>`,
+      },
       {
         id: 11,
         data: `<?xml version="1.0" ?><assets><!-- generated -- by hand -->
@@ -61,7 +64,10 @@ const furniSwf = () =>
           <visualization size="1" layerCount="1" angle="360"><layers><layer id="0"/></layers></visualization>
         </visualizationData>`,
       },
-      { id: 14, data: `<manifest><library name="${CN}" version="0.1"><assets><asset name="index" mimeType="text/xml"/></assets></library></manifest>` },
+      {
+        id: 14,
+        data: `<manifest><library name="${CN}" version="0.1"><assets><asset name="index" mimeType="text/xml"/></assets></library></manifest>`,
+      },
     ],
     symbols: [
       { id: 1, name: `${CN}_${CN}_64_a_0_0` },
@@ -95,16 +101,37 @@ test('furni SWF → AssetLibrary shaped exactly like the Nitro bundle nitro-conv
         [`${CN}_64_b_0_0`]: { x: 1, y: 2 },
         [`${CN}_icon_a`]: { x: 0, y: 0 },
       },
-      logic: { model: { dimensions: { x: 1, y: 2, z: 1.5, centerZ: 0.5 }, directions: [90, 180] }, action: { link: 'http://x', startState: 1 }, customVars: { variables: ['a', 'b'] } },
+      logic: {
+        model: { dimensions: { x: 1, y: 2, z: 1.5, centerZ: 0.5 }, directions: [90, 180] },
+        action: { link: 'http://x', startState: 1 },
+        customVars: { variables: ['a', 'b'] },
+      },
       visualizations: [
         {
-          angle: 45, layerCount: 2, size: 64,
+          angle: 45,
+          layerCount: 2,
+          size: 64,
           layers: { 0: { z: 1, alpha: 128, ink: 'ADD', tag: 'lamp', ignoreMouse: true }, 1: { x: 2, y: -1 } },
           directions: { 2: {}, 4: { layers: { 1: { z: -5 } } } },
           colors: { 1: { layers: { 0: { color: 0xff8000 } } } },
           animations: {
-            1: { layers: { 0: { frameRepeat: 2, loopCount: 0, frameSequences: { 0: { frames: { 0: { id: 0 }, 1: { id: 1, x: 1, y: 2, offsets: { 0: { direction: 2, x: 3, y: 4 } } } } } } } } },
-            '1_1': { transitionTo: 2, layers: { 1: { random: 1, frameSequences: { 0: { loopCount: 2, frames: { 0: { id: 0 } } } } } } },
+            1: {
+              layers: {
+                0: {
+                  frameRepeat: 2,
+                  loopCount: 0,
+                  frameSequences: {
+                    0: {
+                      frames: { 0: { id: 0 }, 1: { id: 1, x: 1, y: 2, offsets: { 0: { direction: 2, x: 3, y: 4 } } } },
+                    },
+                  },
+                },
+              },
+            },
+            '1_1': {
+              transitionTo: 2,
+              layers: { 1: { random: 1, frameSequences: { 0: { loopCount: 2, frames: { 0: { id: 0 } } } } } },
+            },
             '1_1_2': { transitionFrom: 2, layers: { 1: { frameSequences: { 0: { frames: { 0: { id: 0 } } } } } } },
           },
         },
@@ -120,7 +147,10 @@ test('furni SWF → AssetLibrary shaped exactly like the Nitro bundle nitro-conv
 
 test('furni SWF with keepAllSizes keeps size 32 and sh_ assets', async () => {
   const lib = await readFurniSwf(furniSwf(), `${CN}.swf`, { keepAllSizes: true });
-  assert.deepEqual(lib.data.visualizations!.map((v) => v.size), [32, 64, 1]);
+  assert.deepEqual(
+    lib.data.visualizations!.map((v) => v.size),
+    [32, 64, 1],
+  );
   assert.ok(lib.data.assets![`${CN}_32_a_0_0`]);
   assert.equal(lib.data.assets![`${CN}_64_b_0_0`]!.source, `${CN}_32_a_0_0`);
   assert.ok(lib.sprites.has(`sh_${CN}`));
@@ -135,43 +165,69 @@ test('furni SWF → .nitro → AssetLibrary round trip keeps the document and ev
 });
 
 test('furni SWF missing its visualization document: typed error naming the file', async () => {
-  const bad = writeSwf({ binaries: [{ id: 1, data: '<object type="x"/>' }, { id: 2, data: '<assets/>' }], symbols: [{ id: 1, name: 'x_index' }, { id: 2, name: 'x_x_assets' }, { id: 0, name: 'x' }] });
-  await assert.rejects(readFurniSwf(bad, 'x.swf'), (e: unknown) => e instanceof SwfFormatError && /x\.swf.*x_x_visualization is missing/.test(e.message));
-  const badXml = writeSwf({ binaries: [{ id: 1, data: '<object type="x"' }], symbols: [{ id: 1, name: 'x_index' }, { id: 0, name: 'x' }] });
+  const bad = writeSwf({
+    binaries: [
+      { id: 1, data: '<object type="x"/>' },
+      { id: 2, data: '<assets/>' },
+    ],
+    symbols: [
+      { id: 1, name: 'x_index' },
+      { id: 2, name: 'x_x_assets' },
+      { id: 0, name: 'x' },
+    ],
+  });
+  await assert.rejects(
+    readFurniSwf(bad, 'x.swf'),
+    (e: unknown) => e instanceof SwfFormatError && /x\.swf.*x_x_visualization is missing/.test(e.message),
+  );
+  const badXml = writeSwf({
+    binaries: [{ id: 1, data: '<object type="x"' }],
+    symbols: [
+      { id: 1, name: 'x_index' },
+      { id: 0, name: 'x' },
+    ],
+  });
   await assert.rejects(readFurniSwf(badXml, 'y.swf'), /y\.swf \(x_index\): not well-formed XML/);
 });
 
 const figureSwf = () =>
-  writeSwf({
-    bitmaps: [
-      { kind: 'lossless', id: 1, format: 5, alpha: true, image: red },
-      { kind: 'lossless', id: 2, format: 3, alpha: true, image: green },
-    ],
-    binaries: [
-      {
-        id: 3,
-        data: `<?xml version='1.0'?><manifest><library name='hh_test' version='0.1'><assets>
+  writeSwf(
+    {
+      bitmaps: [
+        { kind: 'lossless', id: 1, format: 5, alpha: true, image: red },
+        { kind: 'lossless', id: 2, format: 3, alpha: true, image: green },
+      ],
+      binaries: [
+        {
+          id: 3,
+          data: `<?xml version='1.0'?><manifest><library name='hh_test' version='0.1'><assets>
           <asset name='h_std_bd_1_0_0' mimeType='image/png'><param key='offset' value='-20,49' /></asset>
           <asset name='h_std_bd_1_1_0' mimeType='image/png'><param key='offset' value='-24,49' /></asset>
           <asset name='sh_std_bd_1_0_0' mimeType='image/png'><param key='offset' value='-10,26' /></asset>
         </assets><aliases><alias name='h_std_bd_1_5_0' link='h_std_bd_1_1_0' fliph='1' flipv='0'/></aliases></library></manifest>`,
-      },
-    ],
-    symbols: [
-      { id: 1, name: 'hh_test_h_std_bd_1_0_0' },
-      { id: 1, name: 'hh_test_h_std_bd_1_1_0' },
-      { id: 2, name: 'hh_test_sh_std_bd_1_0_0' },
-      { id: 3, name: 'hh_test_manifest' },
-      { id: 0, name: 'hh_test' },
-    ],
-  }, 'lzma');
+        },
+      ],
+      symbols: [
+        { id: 1, name: 'hh_test_h_std_bd_1_0_0' },
+        { id: 1, name: 'hh_test_h_std_bd_1_1_0' },
+        { id: 2, name: 'hh_test_sh_std_bd_1_0_0' },
+        { id: 3, name: 'hh_test_manifest' },
+        { id: 0, name: 'hh_test' },
+      ],
+    },
+    'lzma',
+  );
 
 test('figure SWF → AssetLibrary shaped like a Nitro figure bundle (offsets, symbol aliases, sh_ sprites)', async () => {
   const lib = await readFigureSwf(figureSwf(), 'hh_test.swf');
   assert.equal(lib.name, 'hh_test');
   assert.deepEqual(lib.data, {
     name: 'hh_test',
-    assets: { h_std_bd_1_0_0: { x: -20, y: 49 }, h_std_bd_1_1_0: { x: -24, y: 49, source: 'h_std_bd_1_0_0' }, sh_std_bd_1_0_0: { x: -10, y: 26 } },
+    assets: {
+      h_std_bd_1_0_0: { x: -20, y: 49 },
+      h_std_bd_1_1_0: { x: -24, y: 49, source: 'h_std_bd_1_0_0' },
+      sh_std_bd_1_0_0: { x: -10, y: 26 },
+    },
     aliases: { h_std_bd_1_5_0: { link: 'h_std_bd_1_1_0', flipH: true, flipV: false } },
   });
   assert.deepEqual([...lib.sprites.keys()], ['h_std_bd_1_0_0', 'sh_std_bd_1_0_0']);
@@ -182,8 +238,12 @@ test('figure SWF → AssetLibrary shaped like a Nitro figure bundle (offsets, sy
 
 const furniDir = realdata('flash/hof_furni');
 const nitroFurni = realdata('nitro/bundled/furniture');
-test('every real furni SWF loads; the 32 with Nitro bundles match their structure', { skip: furniDir.skip }, async () => {
-  const files = readdirSync(furniDir.path).filter((f) => f.endsWith('.swf')).sort();
+test('every real furni SWF loads; the 32 with Nitro bundles match their structure', {
+  skip: furniDir.skip,
+}, async () => {
+  const files = readdirSync(furniDir.path)
+    .filter((f) => f.endsWith('.swf'))
+    .sort();
   assert.equal(files.length, 36);
   let compared = 0;
   let assetNames = 0;
@@ -192,7 +252,10 @@ test('every real furni SWF loads; the 32 with Nitro bundles match their structur
     const lib = await readFurniSwf(readFileSync(join(furniDir.path, f)), f);
     const vis64 = lib.data.visualizations?.find((v) => v.size === 64);
     assert.ok(vis64, `${f} has a size-64 visualization`);
-    assert.ok(lib.data.visualizations!.every((v) => v.size !== 32), `${f}: no size 32`);
+    assert.ok(
+      lib.data.visualizations!.every((v) => v.size !== 32),
+      `${f}: no size 32`,
+    );
     // Every asset resolves to a sprite, itself or through its source.
     for (const [name, a] of Object.entries(lib.data.assets ?? {})) {
       assert.ok(lib.sprites.has(a.source ?? name), `${f}: ${name} has an image`);
@@ -202,7 +265,11 @@ test('every real furni SWF loads; the 32 with Nitro bundles match their structur
     const nitro = await readAssetLibrary(readFileSync(np), np);
     compared++;
     assert.equal(lib.data.name, nitro.data.name, f);
-    assert.deepEqual(lib.data.visualizations!.map((v) => v.size), nitro.data.visualizations!.map((v) => v.size), `${f}: sizes`);
+    assert.deepEqual(
+      lib.data.visualizations!.map((v) => v.size),
+      nitro.data.visualizations!.map((v) => v.size),
+      `${f}: sizes`,
+    );
     for (const n of Object.keys(nitro.data.assets ?? {})) {
       assetNames++;
       if (lib.data.assets?.[n]) assetNamesFound++;
@@ -217,15 +284,22 @@ test('every real furni SWF loads; the 32 with Nitro bundles match their structur
 
 const gordon = realdata('flash/gordon');
 const nitroFigure = realdata('nitro/bundled/figure');
-test('real figure SWFs: h_std_bd_1_2_0 at −22,50 and 25×57; offsets equal the Nitro bundles', { skip: gordon.skip }, async () => {
+test('real figure SWFs: h_std_bd_1_2_0 at −22,50 and 25×57; offsets equal the Nitro bundles', {
+  skip: gordon.skip,
+}, async () => {
   let same = 0;
   let total = 0;
-  for (const f of readdirSync(gordon.path).filter((n) => n.endsWith('.swf')).sort()) {
+  for (const f of readdirSync(gordon.path)
+    .filter((n) => n.endsWith('.swf'))
+    .sort()) {
     const lib = await readFigureSwf(readFileSync(join(gordon.path, f)), f);
     assert.ok(lib.sprites.size > 0, f);
     if (f.startsWith('hh_human_50_')) {
       const keys = [...lib.sprites.keys()];
-      assert.ok(keys.some((k) => k.startsWith('sh_')) && !keys.some((k) => k.startsWith('h_')), `${f} holds sh_ sprites`);
+      assert.ok(
+        keys.some((k) => k.startsWith('sh_')) && !keys.some((k) => k.startsWith('h_')),
+        `${f} holds sh_ sprites`,
+      );
     }
     if (f === 'hh_human_body.swf') {
       assert.deepEqual(lib.data.assets!.h_std_bd_1_2_0, { x: -22, y: 50 });

@@ -13,7 +13,9 @@ import { realdata } from '../helpers/realdata.js';
 // 5×3 (odd width: palette rows and 15-bit rows are padded) with opaque, half and fully transparent pixels.
 // Colour values are multiples of 5 and alpha 51 (= 255/5), so premultiplying and back is exact.
 const opaque = makeImage(5, 3, (x, y) => [x * 50, y * 100, 255 - x * 50, 255]);
-const withAlpha = makeImage(5, 3, (x, y) => (x === 4 ? [0, 0, 0, 0] : y === 1 ? [100, 200, 50, 51] : [x * 50, 5, 250, 255]));
+const withAlpha = makeImage(5, 3, (x, y) =>
+  x === 4 ? [0, 0, 0, 0] : y === 1 ? [100, 200, 50, 51] : [x * 50, 5, 250, 255],
+);
 
 function content(): SwfContent {
   return {
@@ -40,7 +42,11 @@ function content(): SwfContent {
   };
 }
 
-function assertImage(actual: { width: number; height: number; data: Uint8Array } | undefined, expected: { width: number; height: number; data: Uint8Array }, what: string) {
+function assertImage(
+  actual: { width: number; height: number; data: Uint8Array } | undefined,
+  expected: { width: number; height: number; data: Uint8Array },
+  what: string,
+) {
   assert.ok(actual, `${what} decoded`);
   assert.equal(actual.width, expected.width, what);
   assert.equal(actual.height, expected.height, what);
@@ -57,11 +63,18 @@ for (const compression of ['none', 'zlib', 'lzma'] as const) {
     assertImage(doc.images.get(2), withAlpha, 'format 3 RGBA palette (premultiplied)');
     // 15-bit: each channel keeps its top 5 bits, widened back as (v << 3) | (v >> 2).
     const widen = (c: number) => ((c >> 3) << 3) | ((c >> 3) >> 2);
-    assertImage(doc.images.get(3), makeImage(5, 3, (x, y) => [widen(x * 50), widen(y * 100), widen(255 - x * 50), 255]), 'format 4');
+    assertImage(
+      doc.images.get(3),
+      makeImage(5, 3, (x, y) => [widen(x * 50), widen(y * 100), widen(255 - x * 50), 255]),
+      'format 4',
+    );
     assertImage(doc.images.get(4), opaque, 'format 5 RGB');
     assertImage(doc.images.get(5), withAlpha, 'format 5 premultiplied ARGB');
     assert.equal(doc.binaries.get(6)!.toString(), '<index/>');
-    assert.deepEqual(doc.symbols.map((s) => s.name), content().symbols!.map((s) => s.name));
+    assert.deepEqual(
+      doc.symbols.map((s) => s.name),
+      content().symbols!.map((s) => s.name),
+    );
   });
 }
 
@@ -92,11 +105,16 @@ test('one id with several names: the first is the class, the others alias it', (
 });
 
 test('DefineBitsJPEG2 (with the old erroneous header) and DefineBitsJPEG3 with its alpha plane', async () => {
-  const w = 8, h = 4;
+  const w = 8,
+    h = 4;
   const rgb = Buffer.alloc(w * h * 3, 0);
   for (let i = 0; i < w * h; i++) rgb.set([200, 40, 40], i * 3);
-  const jpeg = await sharp(rgb, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 100 }).toBuffer();
-  const png = await sharp(Buffer.alloc(2 * 2 * 4, 255), { raw: { width: 2, height: 2, channels: 4 } }).png().toBuffer();
+  const jpeg = await sharp(rgb, { raw: { width: w, height: h, channels: 3 } })
+    .jpeg({ quality: 100 })
+    .toBuffer();
+  const png = await sharp(Buffer.alloc(2 * 2 * 4, 255), { raw: { width: 2, height: 2, channels: 4 } })
+    .png()
+    .toBuffer();
   const alpha = Uint8Array.from({ length: w * h }, (_, i) => (i % w) * 32);
   const doc = await readSwf(
     writeSwf({
@@ -153,16 +171,36 @@ test('bad input: typed errors naming the file and the offset', async () => {
   await rejects(zws.subarray(0, 40), 'zws-trunc.swf', /LZMA|truncated/);
 
   // A bitmap whose pixel zlib stream is garbage: the error points into that tag.
-  const badBitmap = writeSwf({ extraTags: [{ code: 36, body: Buffer.from([1, 0, 5, 2, 0, 2, 0, 1, 2, 3, 4, 5]) }] }, 'none');
+  const badBitmap = writeSwf(
+    { extraTags: [{ code: 36, body: Buffer.from([1, 0, 5, 2, 0, 2, 0, 1, 2, 3, 4, 5]) }] },
+    'none',
+  );
   e = await rejects(badBitmap, 'badbitmap.swf', /bad zlib stream/);
   assert.ok(e.offset! > 8 && e.offset! < badBitmap.length);
 
   await rejects(Buffer.from('GIF89a........'), 'notswf.swf', /not a SWF/);
   await rejects(Buffer.from('FWS'), 'short.swf', /too short/);
-  const shortPixels = writeSwf({ extraTags: [{ code: 36, body: Buffer.concat([Buffer.from([1, 0, 5, 4, 0, 4, 0]), deflateSync(Buffer.alloc(10))]) }] }, 'none');
+  const shortPixels = writeSwf(
+    {
+      extraTags: [
+        { code: 36, body: Buffer.concat([Buffer.from([1, 0, 5, 4, 0, 4, 0]), deflateSync(Buffer.alloc(10))]) },
+      ],
+    },
+    'none',
+  );
   await rejects(shortPixels, 'short-pixels.swf', /pixel data has 10 bytes, needs 64/);
   // A header claiming 65535×65535 must be refused before anything that size is allocated.
-  const huge = writeSwf({ extraTags: [{ code: 36, body: Buffer.concat([Buffer.from([1, 0, 5, 0xff, 0xff, 0xff, 0xff]), deflateSync(Buffer.alloc(16))]) }] }, 'none');
+  const huge = writeSwf(
+    {
+      extraTags: [
+        {
+          code: 36,
+          body: Buffer.concat([Buffer.from([1, 0, 5, 0xff, 0xff, 0xff, 0xff]), deflateSync(Buffer.alloc(16))]),
+        },
+      ],
+    },
+    'none',
+  );
   await rejects(huge, 'huge.swf', /bitmap 65535x65535 is over the decode budget \(16777216 pixels an image\); refused/);
 });
 
@@ -198,7 +236,9 @@ test('uncompressSwf gives the same FWS bytes for all three containers', () => {
 });
 
 const furni = realdata('flash/hof_furni');
-test('every real furni SWF reads, with images, its XML documents and a symbol table', { skip: furni.skip }, async () => {
+test('every real furni SWF reads, with images, its XML documents and a symbol table', {
+  skip: furni.skip,
+}, async () => {
   const files = readdirSync(furni.path).filter((f) => f.endsWith('.swf'));
   assert.ok(files.length >= 36);
   for (const f of files) {

@@ -25,7 +25,8 @@ function whitePixel(plainImg: ReturnType<typeof renderRoom>['image'], other: Ret
   for (let y = 0; y < plainImg!.height; y++)
     for (let x = 0; x < plainImg!.width; x++) {
       const p = px(plainImg!, x, y);
-      if (p[3] === 255 && (!best || p[0] + p[1] + p[2] > best.plain[0] + best.plain[1] + best.plain[2])) best = { plain: p, other: px(other!, x, y) };
+      if (p[3] === 255 && (!best || p[0] + p[1] + p[2] > best.plain[0] + best.plain[1] + best.plain[2]))
+        best = { plain: p, other: px(other!, x, y) };
     }
   return best && best.plain[0] + best.plain[1] + best.plain[2] > 300 ? best : null;
 }
@@ -39,10 +40,15 @@ test('guild furni: COLOR1 layers draw in 0xEEEEEE, COLOR2 in 0x4B4B4B, alpha kep
   const w2 = whitePixel(plain, c2);
   assert.ok(w2, 'the kit crate has a light pixel to compare');
   const mul = (c: number, t: number) => Math.round((c * t) / 255);
-  for (let ch = 0; ch < 3; ch++) assert.ok(Math.abs(w2.other[ch]! - mul(w2.plain[ch]!, 0x4b)) <= 1, `COLOR2 channel ${ch}: ${w2.other} from ${w2.plain}`);
+  for (let ch = 0; ch < 3; ch++)
+    assert.ok(
+      Math.abs(w2.other[ch]! - mul(w2.plain[ch]!, 0x4b)) <= 1,
+      `COLOR2 channel ${ch}: ${w2.other} from ${w2.plain}`,
+    );
   assert.equal(w2.other[3], w2.plain[3]);
   const w1 = whitePixel(plain, c1)!;
-  for (let ch = 0; ch < 3; ch++) assert.ok(Math.abs(w1.other[ch]! - mul(w1.plain[ch]!, 0xee)) <= 1, `COLOR1 channel ${ch}`);
+  for (let ch = 0; ch < 3; ch++)
+    assert.ok(Math.abs(w1.other[ch]! - mul(w1.plain[ch]!, 0xee)) <= 1, `COLOR1 channel ${ch}`);
 });
 
 test('guild furni: untagged layers and non-guild visualizations are not tinted; the bundle keeps the rule', async () => {

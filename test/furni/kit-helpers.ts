@@ -26,17 +26,29 @@ export function px(img: RgbaImage, x: number, y: number): Px {
 }
 
 /** Where each pixel of an (unflipped) asset lands in a room render, with its sprite pixel. */
-export function* spritePixels(model: FurniModel, r: RoomRender, asset: string, dx = 0, dy = 0): Generator<{ x: number; y: number; p: Px }> {
+export function* spritePixels(
+  model: FurniModel,
+  r: RoomRender,
+  asset: string,
+  dx = 0,
+  dy = 0,
+): Generator<{ x: number; y: number; p: Px }> {
   const s = model.sprites.get(asset);
   if (!s) throw new Error(`no asset ${asset}`);
   if (s.flipH) throw new Error(`${asset} is flipped`);
   const left = r.originX - s.x + dx;
   const top = r.originY - s.y + dy;
-  for (let y = 0; y < s.image.height; y++) for (let x = 0; x < s.image.width; x++) yield { x: left + x, y: top + y, p: px(s.image, x, y) };
+  for (let y = 0; y < s.image.height; y++)
+    for (let x = 0; x < s.image.width; x++) yield { x: left + x, y: top + y, p: px(s.image, x, y) };
 }
 
 /** Pixels of asset `a` (opaque) that lie under an opaque pixel of asset `b`, keyed "x,y". */
-export function overlap(model: FurniModel, r: RoomRender, a: string, b: string): Map<string, { under: Px; over: Px; x: number; y: number }> {
+export function overlap(
+  model: FurniModel,
+  r: RoomRender,
+  a: string,
+  b: string,
+): Map<string, { under: Px; over: Px; x: number; y: number }> {
   const under = new Map<string, Px>();
   for (const q of spritePixels(model, r, a)) if (q.p[3] === 255) under.set(`${q.x},${q.y}`, q.p);
   const out = new Map<string, { under: Px; over: Px; x: number; y: number }>();

@@ -36,7 +36,8 @@ function assertDrawn(m: FurniModel, r: ReturnType<typeof renderRoom>, asset: str
 
 test('seen pixels: drawn alpha ≥ 16 counts, alpha 3–13 off frames do not; layer alpha and ADD brightness scale it', () => {
   assert.equal(SEEN_ALPHA, 16);
-  for (const a of [0, 3, 6, 13, 15]) assert.equal(seenPixels(image(1, 1, [0, 0, 0, a]), 255, 'normal'), 0, `alpha ${a}`);
+  for (const a of [0, 3, 6, 13, 15])
+    assert.equal(seenPixels(image(1, 1, [0, 0, 0, a]), 255, 'normal'), 0, `alpha ${a}`);
   assert.equal(seenPixels(image(1, 1, [0, 0, 0, 16]), 255, 'normal'), 1);
   assert.equal(seenPixels(image(3, 2, [200, 10, 10, 255]), 255, 'normal'), 6);
   // Layer alpha multiplies: 255 × 15/255 = 15 is not seen, 255 × 16/255 = 16 is; 64 × 64/255 ≈ 16.06 is.
@@ -57,7 +58,10 @@ test('seen pixels: drawn alpha ≥ 16 counts, alpha 3–13 off frames do not; la
 test('state 0 without an animation is a state: frame 0 of every layer (the seed pack whose only animation shows a missing frame)', () => {
   const m = kitModel('kit_seedpack_noframe');
   const states = restingStateSummaries(m);
-  assert.deepEqual(states.map((s) => [s.state, s.visibleLayers]).sort(), [[0, 2], [1, 0]]);
+  assert.deepEqual(states.map((s) => [s.state, s.visibleLayers]).sort(), [
+    [0, 2],
+    [1, 0],
+  ]);
   const r = renderRoom(m);
   assert.equal(r.state, 0);
   assert.ok(r.image, 'a still, not an empty render');
@@ -88,14 +92,19 @@ test('near-transparent 1x1 off frames are not visible layers: the bag shows its 
 test('of states showing the same layers and frames the fuller one wins; a single placeholder pixel is not drawn', () => {
   const m = kitModel('kit_bowl_depleting');
   const byState = new Map(restingStateSummaries(m).map((s) => [s.state, s]));
-  assert.equal(byState.get(3)!.visibleLayers, 1, 'the empty state\'s placeholder pixel is not a visible layer');
-  assert.ok(byState.get(0)!.seenPixels > byState.get(1)!.seenPixels && byState.get(1)!.seenPixels > byState.get(2)!.seenPixels);
+  assert.equal(byState.get(3)!.visibleLayers, 1, "the empty state's placeholder pixel is not a visible layer");
+  assert.ok(
+    byState.get(0)!.seenPixels > byState.get(1)!.seenPixels && byState.get(1)!.seenPixels > byState.get(2)!.seenPixels,
+  );
   const r = renderRoom(m);
   assert.equal(r.state, 0);
   assertDrawn(m, r, 'kit_bowl_depleting_64_b_2_0', 'full heap');
   // The empty bowl draws exactly the bowl: the black pixel would stretch the crop and show as a dot.
   const empty = renderRoom(m, { state: 3, direction: 2 }).image!;
-  const bowlOnly = renderRoom(variant('kit_bowl_depleting', (x) => void (sizeOf(x, 64)!.layerCount = 1)), { state: 3, direction: 2 }).image!;
+  const bowlOnly = renderRoom(
+    variant('kit_bowl_depleting', (x) => void (sizeOf(x, 64)!.layerCount = 1)),
+    { state: 3, direction: 2 },
+  ).image!;
   assert.ok(imagesEqual(empty, bowlOnly));
 });
 
@@ -106,14 +115,19 @@ test('badge slots are never drawn: guild items (stills) and badge displays; the 
   // The placeholder would lie right of everything else: the still ends before it.
   const right = r.originX - placeholder.x;
   assert.ok(r.image!.width <= right, `still is ${r.image!.width} wide, the placeholder starts at ${right}`);
-  for (let y = 0; y < r.image!.height; y++) for (let x = 0; x < r.image!.width; x++) assert.notDeepEqual(px(r.image!, x, y), [244, 244, 244, 255], 'no untinted white pixel');
+  for (let y = 0; y < r.image!.height; y++)
+    for (let x = 0; x < r.image!.width; x++)
+      assert.notDeepEqual(px(r.image!, x, y), [244, 244, 244, 255], 'no untinted white pixel');
   assert.equal(chooseStill(m)!.visibleLayers, 3);
   // The same data as a badge display: still no badge; as a plain animated item the layer is drawn.
   const asDisplay = variant('kit_guild_badge', (x) => void (x.def.visualizationType = 'furniture_badge_display'));
   assert.ok(renderRoom(asDisplay).image!.width <= right);
   const plain = renderRoom(variant('kit_guild_badge', (x) => void (x.def.visualizationType = 'furniture_animated')));
   assert.ok(plain.image!.width > right, 'a BADGE tag on another visualization is just a layer');
-  assert.deepEqual(px(plain.image!, plain.originX - placeholder.x + 5, plain.originY - placeholder.y + 5), [244, 244, 244, 255]);
+  assert.deepEqual(
+    px(plain.image!, plain.originX - placeholder.x + 5, plain.originY - placeholder.y + 5),
+    [244, 244, 244, 255],
+  );
   // Icons follow the same rule: a BADGE-tagged icon layer is left out.
   const iconTagged = variant('kit_guild_badge', (x) => void (sizeOf(x, 1)!.layers['0'] = { tag: 'BADGE' }));
   assert.ok(renderIcon(m));
@@ -125,7 +139,11 @@ test('guild colours: the COLOR1 / COLOR2 cloth takes the client defaults in the 
   const r = renderRoom(m);
   const probe = (asset: string) => {
     const s = m.sprites.get(asset)!;
-    return px(r.image!, r.originX - s.x + Math.floor(s.image.width / 2), r.originY - s.y + Math.floor(s.image.height / 2));
+    return px(
+      r.image!,
+      r.originX - s.x + Math.floor(s.image.width / 2),
+      r.originY - s.y + Math.floor(s.image.height / 2),
+    );
   };
   const mul = (c: number, t: number) => Math.round((c * t) / 255);
   assert.deepEqual(probe('kit_guild_badge_64_b_2_0'), [mul(244, 0xee), mul(244, 0xee), mul(244, 0xee), 255]);

@@ -45,7 +45,15 @@ export function decodeApng(apng: Uint8Array): DecodedApng {
       pngChunk('IDAT', Buffer.concat(current.data)),
       pngChunk('IEND', Buffer.alloc(0)),
     ]);
-    frames.push({ image: decodePngSync(png), x: f.readUInt32BE(12), y: f.readUInt32BE(16), delayNum: f.readUInt16BE(20), delayDen: f.readUInt16BE(22), dispose: f[24]!, blend: f[25]! });
+    frames.push({
+      image: decodePngSync(png),
+      x: f.readUInt32BE(12),
+      y: f.readUInt32BE(16),
+      delayNum: f.readUInt16BE(20),
+      delayDen: f.readUInt16BE(22),
+      dispose: f[24]!,
+      blend: f[25]!,
+    });
   };
   for (const c of chunks) {
     if (c.type === 'fcTL') {
@@ -55,5 +63,11 @@ export function decodeApng(apng: Uint8Array): DecodedApng {
     else if (c.type === 'fdAT' && current) current.data.push(c.data.subarray(4));
   }
   finish();
-  return { width: ihdr.data.readUInt32BE(0), height: ihdr.data.readUInt32BE(4), numFrames: actl.data.readUInt32BE(0), plays: actl.data.readUInt32BE(4), frames };
+  return {
+    width: ihdr.data.readUInt32BE(0),
+    height: ihdr.data.readUInt32BE(4),
+    numFrames: actl.data.readUInt32BE(0),
+    plays: actl.data.readUInt32BE(4),
+    frames,
+  };
 }

@@ -18,7 +18,12 @@ export function apngFramesRgba(png: Buffer): Uint8Array[] {
     } else if (c.type === 'fdAT') frames[frames.length - 1]!.push(c.data.subarray(4));
   }
   return frames.map((data) => {
-    const file = Buffer.concat([PNG_SIGNATURE, ...head.map((c) => pngChunk(c.type, c.data)), ...data.map((d) => pngChunk('IDAT', d)), pngChunk('IEND', Buffer.alloc(0))]);
+    const file = Buffer.concat([
+      PNG_SIGNATURE,
+      ...head.map((c) => pngChunk(c.type, c.data)),
+      ...data.map((d) => pngChunk('IDAT', d)),
+      pngChunk('IEND', Buffer.alloc(0)),
+    ]);
     const img = decodePngSync(file);
     // transparent pixels compare as all zero
     const out = Uint8Array.from(img.data);

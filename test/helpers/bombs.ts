@@ -17,7 +17,7 @@ function zerosRaw(mib: number): Buffer {
 export function zlibBomb(mib: number): Buffer {
   const adler = Buffer.alloc(4);
   // Adler-32 of n zeros: a stays 1, b gains 1 a byte.
-  adler.writeUInt32BE((((mib * MiB) % 65521) << 16 | 1) >>> 0);
+  adler.writeUInt32BE(((((mib * MiB) % 65521) << 16) | 1) >>> 0);
   return Buffer.concat([Buffer.from([0x78, 0xda]), zerosRaw(mib), adler]);
 }
 
@@ -61,6 +61,9 @@ function packedMembers(bundle: Buffer): [string, Buffer][] {
 
 /** Rewrites a `.nitro` file with its JSON member replaced by a zlib stream inflating to `mib` MiB (the issue's bomb: 1536). */
 export function bombNitroFile(file: string, mib = 1536): void {
-  const members = packedMembers(readFileSync(file)).map(([name, data]): [string, Uint8Array] => [name, name.endsWith('.json') ? zlibBomb(mib) : data]);
+  const members = packedMembers(readFileSync(file)).map(([name, data]): [string, Uint8Array] => [
+    name,
+    name.endsWith('.json') ? zlibBomb(mib) : data,
+  ]);
   writeFileSync(file, rawBundle(members));
 }

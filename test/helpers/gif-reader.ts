@@ -65,7 +65,8 @@ function lzwDecode(data: Uint8Array, minCodeSize: number, expected: number): Uin
     prev = entry;
   }
   // Only the padding of the last byte may follow the end code.
-  if (Math.ceil(pos / 8) !== data.length) throw new Error(`${data.length - Math.ceil(pos / 8)} bytes after the LZW end code`);
+  if (Math.ceil(pos / 8) !== data.length)
+    throw new Error(`${data.length - Math.ceil(pos / 8)} bytes after the LZW end code`);
   if (out.length !== expected) throw new Error(`LZW gave ${out.length} indexes, expected ${expected}`);
   return Uint8Array.from(out);
 }
@@ -161,7 +162,8 @@ export function gifFramesRgba(gif: ReadGif): Uint8Array[] {
     }
     out.push(canvas.slice());
     if (f.disposal === 2) {
-      for (let y = 0; y < f.height; y++) canvas.fill(0, ((f.top + y) * gif.width + f.left) * 4, ((f.top + y) * gif.width + f.left + f.width) * 4);
+      for (let y = 0; y < f.height; y++)
+        canvas.fill(0, ((f.top + y) * gif.width + f.left) * 4, ((f.top + y) * gif.width + f.left + f.width) * 4);
     } else if (f.disposal === 3) throw new Error('disposal 3 is not expected');
   }
   return out;

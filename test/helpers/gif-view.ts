@@ -23,12 +23,18 @@ export function gifView(rgba: Uint8Array, width: number): Uint8Array {
  * is drawn through a reduced table (median cut), so there the same pixels must be drawn and colours must
  * stay close on average (mean channel difference at most 3).
  */
-export function assertGifShows(actual: Uint8Array[], expected: Uint8Array[], label: string, check: (ok: boolean, msg: string) => void): void {
+export function assertGifShows(
+  actual: Uint8Array[],
+  expected: Uint8Array[],
+  label: string,
+  check: (ok: boolean, msg: string) => void,
+): void {
   check(actual.length === expected.length, `${label}: ${actual.length} frames, expected ${expected.length}`);
   expected.forEach((want, f) => {
     const got = actual[f]!;
     const colours = new Set<number>();
-    for (let i = 0; i < want.length; i += 4) if (want[i + 3]) colours.add((want[i]! << 16) | (want[i + 1]! << 8) | want[i + 2]!);
+    for (let i = 0; i < want.length; i += 4)
+      if (want[i + 3]) colours.add((want[i]! << 16) | (want[i + 1]! << 8) | want[i + 2]!);
     if (colours.size <= 255) {
       check(Buffer.from(got).equals(Buffer.from(want)), `${label} frame ${f}: exact`);
       return;
@@ -41,6 +47,9 @@ export function assertGifShows(actual: Uint8Array[], expected: Uint8Array[], lab
       for (let c = 0; c < 3; c++) sum += Math.abs(got[i + c]! - want[i + c]!);
       n += 3;
     }
-    check(sum / n <= 3, `${label} frame ${f} (${colours.size} colours, reduced): mean difference ${(sum / n).toFixed(2)}`);
+    check(
+      sum / n <= 3,
+      `${label} frame ${f} (${colours.size} colours, reduced): mean difference ${(sum / n).toFixed(2)}`,
+    );
   });
 }

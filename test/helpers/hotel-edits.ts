@@ -26,7 +26,12 @@ export async function readLibrary(dir: string, lib: string): Promise<AssetLibrar
  * The bytes of a new figure library `to`, made from library `from` of `dir` with its part ids renumbered
  * (`{ 'ha:5001': 5090 }`): sprite, asset and alias names follow, so it draws the same art as new parts.
  */
-export async function renumberedLibrary(dir: string, from: string, to: string, ids: Record<string, number>): Promise<Buffer> {
+export async function renumberedLibrary(
+  dir: string,
+  from: string,
+  to: string,
+  ids: Record<string, number>,
+): Promise<Buffer> {
   const lib = await readLibrary(dir, from);
   const rename = (name: string): string => {
     const bits = name.split('_');
@@ -35,7 +40,8 @@ export async function renumberedLibrary(dir: string, from: string, to: string, i
     return id === undefined ? name : [bits[0], bits[1], bits[2], String(id), bits[4], bits[5]].join('_');
   };
   const assets: Record<string, NitroAssetEntry> = {};
-  for (const [n, a] of Object.entries(lib.data.assets ?? {})) assets[rename(n)] = a.source ? { ...a, source: rename(a.source) } : a;
+  for (const [n, a] of Object.entries(lib.data.assets ?? {}))
+    assets[rename(n)] = a.source ? { ...a, source: rename(a.source) } : a;
   const sprites = new Map<string, RgbaImage>();
   for (const [n, img] of lib.sprites) sprites.set(rename(n), img);
   return writeAssetLibrary({ name: to, data: { ...lib.data, name: to, assets }, sprites });
@@ -60,7 +66,12 @@ async function editJson<T>(file: string, edit: (doc: T) => void): Promise<void> 
 }
 
 /** Adds a set to a set type of FigureData.json, or removes set `id` when `set` is null. */
-export async function editSet(dir: string, type: string, id: number, set: Omit<FigureDataSet, 'id'> | null): Promise<void> {
+export async function editSet(
+  dir: string,
+  type: string,
+  id: number,
+  set: Omit<FigureDataSet, 'id'> | null,
+): Promise<void> {
   await editJson<FigureDataDoc>(join(dir, 'gamedata', 'FigureData.json'), (doc) => {
     const st = doc.setTypes.find((t) => t.type === type)!;
     st.sets = st.sets.filter((s) => s.id !== id);
@@ -69,7 +80,11 @@ export async function editSet(dir: string, type: string, id: number, set: Omit<F
 }
 
 /** Lists a library with its parts in FigureMap.json, or removes it when `parts` is null. */
-export async function mapLibrary(dir: string, lib: string, parts: { id: number; type: string }[] | null): Promise<void> {
+export async function mapLibrary(
+  dir: string,
+  lib: string,
+  parts: { id: number; type: string }[] | null,
+): Promise<void> {
   await editJson<FigureMapDoc>(join(dir, 'gamedata', 'FigureMap.json'), (doc) => {
     doc.libraries = doc.libraries.filter((l) => l.id !== lib);
     if (parts) doc.libraries.push({ id: lib, revision: 1, parts });

@@ -113,11 +113,15 @@ export function parsePrometheusText(text: string): Map<string, Family> {
     if (line[nameEnd] === '{') [labels, rest] = parseLabels(line, nameEnd, line);
     if (line[rest] !== ' ') throw new Error(`expected a space before the value in: ${line}`);
     const fields = line.slice(rest + 1).split(' ');
-    if (fields.length > 2 || (fields.length === 2 && !/^-?\d+$/.test(fields[1]!))) throw new Error(`bad value or timestamp in: ${line}`);
+    if (fields.length > 2 || (fields.length === 2 && !/^-?\d+$/.test(fields[1]!)))
+      throw new Error(`bad value or timestamp in: ${line}`);
     const value = parseValue(fields[0]!, line);
     const family = familyOf(name, families);
     if (!family) throw new Error(`sample before its # TYPE: ${line}`);
-    const series = `${name}{${Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}}`;
+    const series = `${name}{${Object.entries(labels)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(',')}}`;
     if (seen.has(series)) throw new Error(`series twice: ${series}`);
     seen.add(series);
     family.samples.push({ name, labels, value });
@@ -130,7 +134,11 @@ export function parsePrometheusText(text: string): Map<string, Family> {
 function checkHistogram(f: Family): void {
   const groups = new Map<string, { buckets: [number, number][]; count?: number; sum?: number }>();
   const keyOf = (labels: Record<string, string>) =>
-    JSON.stringify(Object.entries(labels).filter(([k]) => k !== 'le').sort(([a], [b]) => a.localeCompare(b)));
+    JSON.stringify(
+      Object.entries(labels)
+        .filter(([k]) => k !== 'le')
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
   for (const s of f.samples) {
     const k = keyOf(s.labels);
     const g = groups.get(k) ?? { buckets: [] };
@@ -155,15 +163,25 @@ function checkHistogram(f: Family): void {
 }
 
 /** The value of the one sample `name` with exactly these labels (le included for buckets); undefined if none. */
-export function sampleValue(families: Map<string, Family>, name: string, labels: Record<string, string> = {}): number | undefined {
+export function sampleValue(
+  families: Map<string, Family>,
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
   const f = familyOf(name, families);
   const want = JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
-  const s = f?.samples.find((x) => x.name === name && JSON.stringify(Object.entries(x.labels).sort(([a], [b]) => a.localeCompare(b))) === want);
+  const s = f?.samples.find(
+    (x) => x.name === name && JSON.stringify(Object.entries(x.labels).sort(([a], [b]) => a.localeCompare(b))) === want,
+  );
   return s?.value;
 }
 
 /** A histogram's _count and the count of observations at or under `le` for one label set. */
-export function histogramCounts(families: Map<string, Family>, name: string, labels: Record<string, string> = {}): { count: number; sum: number; under: (le: string) => number } {
+export function histogramCounts(
+  families: Map<string, Family>,
+  name: string,
+  labels: Record<string, string> = {},
+): { count: number; sum: number; under: (le: string) => number } {
   const count = sampleValue(families, `${name}_count`, labels);
   const sum = sampleValue(families, `${name}_sum`, labels);
   if (count === undefined || sum === undefined) throw new Error(`no histogram ${name} ${JSON.stringify(labels)}`);

@@ -7,7 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function findRedisServer(): string | undefined {
-  for (const candidate of [process.env.REDIS_SERVER, 'redis-server', '/usr/bin/redis-server', '/usr/sbin/redis-server']) {
+  for (const candidate of [
+    process.env.REDIS_SERVER,
+    'redis-server',
+    '/usr/bin/redis-server',
+    '/usr/sbin/redis-server',
+  ]) {
     if (!candidate) continue;
     const r = spawnSync(candidate, ['--version'], { encoding: 'utf8' });
     if (r.status === 0 && /Redis server/.test(r.stdout)) return candidate;
@@ -62,14 +67,34 @@ export async function startRedis(): Promise<TestRedis> {
   const dir = await mkdtemp(join(tmpdir(), 'hotel-imager-redis-'));
   const port = await freePort();
   let child: ChildProcess | undefined;
-  const exited = () => new Promise<void>((resolve) => {
-    if (!child || child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-  const launch = async () => {
-    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--maxmemory', '64mb', '--maxmemory-policy', 'allkeys-lru'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
+  const exited = () =>
+    new Promise<void>((resolve) => {
+      if (!child || child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('exit', () => resolve());
     });
+  const launch = async () => {
+    child = spawn(
+      REDIS_SERVER,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--maxmemory',
+        '64mb',
+        '--maxmemory-policy',
+        'allkeys-lru',
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     const deadline = Date.now() + 10_000;
     while (!(await ping(port))) {
       if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);

@@ -3,11 +3,11 @@
 // reset) or hung (requests accepted, never answered). The code under test uses the real AWS SDK over HTTP.
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { Socket } from 'node:net';
+import { type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import type { S3Settings } from '../../src/storage/s3-settings.js';
+import { type S3Settings } from '../../src/storage/s3-settings.js';
 
 export type BucketMode = 'up' | 'down' | 'hang';
 
@@ -41,7 +41,13 @@ export interface TestBucket {
 export async function startTestBucket(opts: { timeoutMs?: number } = {}): Promise<TestBucket> {
   const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
   const bucket = 'furni-test';
-  const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const upstream = await s3.run();
   const sockets = new Set<Socket>();
   const held: ServerResponse[] = [];
@@ -52,7 +58,10 @@ export async function startTestBucket(opts: { timeoutMs?: number } = {}): Promis
     url: (prefix) => `s3://${bucket}/${prefix}`,
     seen: [],
     puts: (prefix = '', from = 0) =>
-      state.seen.slice(from).filter((r) => r.method === 'PUT' && r.key.startsWith(prefix) && !r.query.includes('uploadId')).map((r) => r.key),
+      state.seen
+        .slice(from)
+        .filter((r) => r.method === 'PUT' && r.key.startsWith(prefix) && !r.query.includes('uploadId'))
+        .map((r) => r.key),
     mode: 'up',
     setMode: (mode) => {
       (state as { mode: BucketMode }).mode = mode;
@@ -68,10 +77,13 @@ export async function startTestBucket(opts: { timeoutMs?: number } = {}): Promis
     },
   };
   const forward = (req: IncomingMessage, res: ServerResponse) => {
-    const up = request({ host: upstream.address, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-      upRes.pipe(res);
-    });
+    const up = request(
+      { host: upstream.address, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (upRes) => {
+        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+        upRes.pipe(res);
+      },
+    );
     up.on('error', () => res.destroy());
     req.pipe(up);
   };
@@ -80,7 +92,12 @@ export async function startTestBucket(opts: { timeoutMs?: number } = {}): Promis
     const path = decodeURIComponent(u.pathname);
     const key = path.startsWith(`/${bucket}/`) ? path.slice(bucket.length + 2) : '';
     const checksum = req.headers['x-amz-checksum-sha256'];
-    state.seen.push({ method: req.method ?? '', key, query: u.search, ...(typeof checksum === 'string' ? { checksumSha256: checksum } : {}) });
+    state.seen.push({
+      method: req.method ?? '',
+      key,
+      query: u.search,
+      ...(typeof checksum === 'string' ? { checksumSha256: checksum } : {}),
+    });
     if (state.mode === 'hang') {
       held.push(res);
       return;
@@ -110,4 +127,3 @@ export async function startTestBucket(opts: { timeoutMs?: number } = {}): Promis
   };
   return state;
 }
-

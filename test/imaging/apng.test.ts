@@ -34,7 +34,12 @@ function extractFrame(apng: Buffer, n: number): Buffer {
     crc.writeUInt32BE(crc32(td));
     return Buffer.concat([len, td, crc]);
   };
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr.data), chunk('IDAT', Buffer.concat(data)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr.data),
+    chunk('IDAT', Buffer.concat(data)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 test('APNG: acTL loops forever, every fcTL is the full canvas at 1/6 s, sequence numbers run 0..n', async () => {
@@ -52,7 +57,10 @@ test('APNG: acTL loops forever, every fcTL is the full canvas at 1/6 s, sequence
   assert.equal(fctl.length, 3);
   const seqs: number[] = [];
   for (const c of chunks) if (c.type === 'fcTL' || c.type === 'fdAT') seqs.push(c.data.readUInt32BE(0));
-  assert.deepEqual(seqs, seqs.map((_, i) => i));
+  assert.deepEqual(
+    seqs,
+    seqs.map((_, i) => i),
+  );
   for (const f of fctl) {
     assert.deepEqual([f.readUInt32BE(4), f.readUInt32BE(8), f.readUInt32BE(12), f.readUInt32BE(16)], [5, 4, 0, 0]);
     assert.deepEqual([f.readUInt16BE(20), f.readUInt16BE(22)], [1, 6]);
@@ -60,7 +68,8 @@ test('APNG: acTL loops forever, every fcTL is the full canvas at 1/6 s, sequence
   }
   // first frame is the default image: a plain decoder sees frame 0
   ok(imagesEqual(await decodeImage(apng), frames[0]!), 'default image is frame 0');
-  for (let i = 0; i < 3; i++) assert.ok(imagesEqual(await decodeImage(extractFrame(apng, i)), frames[i]!), `frame ${i}`);
+  for (let i = 0; i < 3; i++)
+    assert.ok(imagesEqual(await decodeImage(extractFrame(apng, i)), frames[i]!), `frame ${i}`);
 });
 
 test('APNG bytes are deterministic; mismatched frame sizes are refused', async () => {
@@ -133,17 +142,21 @@ test('a still encodes to the same bytes whatever was encoded before it (its rows
   assert.deepEqual(encodeIndexedPngs([small])![0], first);
 });
 
-test('a PNG\'s bytes do not depend on the images encoded before it in the thread (no zlib state carried over)', () => {
+test("a PNG's bytes do not depend on the images encoded before it in the thread (no zlib state carried over)", () => {
   // Small, sparse images of few colours (the kind whose end-of-stream matches a reused zlib window changes).
   let s = 1;
   const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const images = Array.from({ length: 120 }, () => {
     const img = createImage(8 + Math.floor(rnd() * 56), 8 + Math.floor(rnd() * 40));
     const colours = 1 + Math.floor(rnd() * 6);
-    for (let i = 0; i < img.width * img.height; i++) if (rnd() >= 0.6) img.data.set([Math.floor(rnd() * colours) * 40, 90, 30, 255], i * 4);
+    for (let i = 0; i < img.width * img.height; i++)
+      if (rnd() >= 0.6) img.data.set([Math.floor(rnd() * colours) * 40, 90, 30, 255], i * 4);
     return img;
   });
   const forward = images.map((img) => encodeIndexedPngs([img])![0]!);
-  const backward = [...images].reverse().map((img) => encodeIndexedPngs([img])![0]!).reverse();
+  const backward = [...images]
+    .reverse()
+    .map((img) => encodeIndexedPngs([img])![0]!)
+    .reverse();
   forward.forEach((png, i) => assert.deepEqual(png, backward[i], `image ${i}`));
 });

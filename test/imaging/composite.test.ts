@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createImage, scaleNearest, flipHorizontal, alphaBounds, cropImage, type RgbaImage } from '../../src/imaging/image.js';
+import {
+  createImage,
+  scaleNearest,
+  flipHorizontal,
+  alphaBounds,
+  cropImage,
+  type RgbaImage,
+} from '../../src/imaging/image.js';
 import { drawSprite, parseInk } from '../../src/imaging/composite.js';
 
 function px(img: RgbaImage, x: number, y: number) {

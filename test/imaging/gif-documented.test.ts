@@ -13,7 +13,11 @@ function shown(frame: RgbaImage): Uint8Array {
   return gifFramesRgba(readGif(encodeGif([frame], [0])))[0]!;
 }
 
-function frameOf(width: number, height: number, pixel: (x: number, y: number) => [number, number, number, number]): RgbaImage {
+function frameOf(
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => [number, number, number, number],
+): RgbaImage {
   const data = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set(pixel(x, y), (y * width + x) * 4);
   return { width, height, data };
@@ -57,7 +61,18 @@ test('an area of 47 translucent pixels keeps the threshold; 48 are dithered', ()
       const inside = x >= 1 && x <= 7 && y >= 1 && y <= 7 && !cut.some(([cx, cy]) => cx === x && cy === y);
       return inside ? [0x40, 0x80, 0xc0, 64] : [0, 0, 0, 0];
     });
-  assert.equal(opaqueCount(shown(block([[1, 1], [7, 7]]))), 0, '47 pixels: thresholded, all transparent');
+  assert.equal(
+    opaqueCount(
+      shown(
+        block([
+          [1, 1],
+          [7, 7],
+        ]),
+      ),
+    ),
+    0,
+    '47 pixels: thresholded, all transparent',
+  );
   assert.ok(opaqueCount(shown(block([[1, 1]]))) > 0, '48 pixels: dithered, some pixels opaque');
 });
 

@@ -26,7 +26,15 @@ function rng(seed: number): () => number {
 /** A GIF around one frame of indexes, so the LZW data goes through the strict reader. */
 function roundTrip(indexes: Uint8Array, width: number, height: number, colours: number): Uint8Array {
   const palette = new Uint8Array(colours * 3).map((_, i) => (i * 37) & 0xff);
-  const gif = readGif(writeGif({ width, height, palette, disposal: 2, frames: [{ left: 0, top: 0, width, height, indexes, delayCs: 0 }] }));
+  const gif = readGif(
+    writeGif({
+      width,
+      height,
+      palette,
+      disposal: 2,
+      frames: [{ left: 0, top: 0, width, height, indexes, delayCs: 0 }],
+    }),
+  );
   return gif.frames[0]!.indexes;
 }
 
@@ -34,7 +42,14 @@ test('LZW: every minimum code size, random and repetitive data, through several 
   const rand = rng(7);
   for (let bits = 1; bits <= 8; bits++) {
     const colours = 1 << bits;
-    for (const [w, h] of [[1, 1], [2, 1], [3, 3], [17, 5], [128, 220], [300, 200]] as const) {
+    for (const [w, h] of [
+      [1, 1],
+      [2, 1],
+      [3, 3],
+      [17, 5],
+      [128, 220],
+      [300, 200],
+    ] as const) {
       const n = w * h;
       const kinds: Uint8Array[] = [
         Uint8Array.from({ length: n }, () => Math.floor(rand() * colours)),
@@ -119,14 +134,21 @@ test('frames read back exactly (strict reader and libvips): threshold alpha, cro
   assert.equal(gif.height, 110);
   assert.equal(gif.loops, 0);
   assert.ok(gif.globalTable, 'one global table for 40 colours');
-  assert.deepEqual(gif.frames.map((f) => f.delayCs), [17, 16, 17, 17, 16]);
+  assert.deepEqual(
+    gif.frames.map((f) => f.delayCs),
+    [17, 16, 17, 17, 16],
+  );
   for (const f of gif.frames) {
     assert.equal(f.disposal, 2);
     assert.equal(f.transparentIndex, 0);
     assert.equal(f.localTable, null);
   }
   assert.deepEqual([gif.frames[3]!.width, gif.frames[3]!.height], [1, 1], 'an empty frame is one transparent pixel');
-  assert.deepEqual([gif.frames[4]!.left, gif.frames[4]!.top, gif.frames[4]!.width], [60, 5, 1], 'cropped to the visible pixels');
+  assert.deepEqual(
+    [gif.frames[4]!.left, gif.frames[4]!.top, gif.frames[4]!.width],
+    [60, 5, 1],
+    'cropped to the visible pixels',
+  );
   const want = frames.map(thresholded);
   assert.deepEqual(gifFramesRgba(gif), want);
   assert.deepEqual(await viaLibvips(body), want);
@@ -188,10 +210,22 @@ test('delays: each frame ends at its exact time rounded to the centisecond; the 
   assert.equal(sum(gifDelays(Array(24).fill(sixth))), 400);
   assert.equal(sum(gifDelays(Array(16).fill(sixth))), 267, '16 × 166.67 ms = 2,666.7 ms');
   // mixed durations (an effect's own timing): 1/24 s and 3/24 s frames
-  const mixed = gifDelays([{ num: 1, den: 24 }, { num: 3, den: 24 }, { num: 1, den: 24 }, { num: 1, den: 10 }]);
+  const mixed = gifDelays([
+    { num: 1, den: 24 },
+    { num: 3, den: 24 },
+    { num: 1, den: 24 },
+    { num: 1, den: 10 },
+  ]);
   assert.deepEqual(mixed, [4, 13, 4, 10]);
   assert.equal(sum(mixed), 31, '0.3083 s → 31 cs');
-  assert.deepEqual(gifDelays([{ num: 1, den: 1000 }, { num: 1, den: 1 }]), [2, 100], 'at least 2 cs a frame');
+  assert.deepEqual(
+    gifDelays([
+      { num: 1, den: 1000 },
+      { num: 1, den: 1 },
+    ]),
+    [2, 100],
+    'at least 2 cs a frame',
+  );
   assert.throws(() => gifDelays([{ num: 1, den: 0 }]), /bad frame delay/);
 });
 
@@ -200,20 +234,34 @@ test('the writer refuses frames outside the screen, a missing table and bad dela
   const frame = { left: 0, top: 0, width: 2, height: 2, indexes: new Uint8Array(4), delayCs: 0 };
   assert.throws(() => writeGif({ width: 1, height: 2, palette, disposal: 2, frames: [frame] }), /outside/);
   assert.throws(() => writeGif({ width: 2, height: 2, disposal: 2, frames: [frame] }), /no colour table/);
-  assert.throws(() => writeGif({ width: 2, height: 2, palette, disposal: 2, frames: [{ ...frame, delayCs: 70000 }] }), /delay/);
-  assert.throws(() => writeGif({ width: 2, height: 2, palette, transparentIndex: 2, disposal: 2, frames: [frame] }), /transparent index/);
+  assert.throws(
+    () => writeGif({ width: 2, height: 2, palette, disposal: 2, frames: [{ ...frame, delayCs: 70000 }] }),
+    /delay/,
+  );
+  assert.throws(
+    () => writeGif({ width: 2, height: 2, palette, transparentIndex: 2, disposal: 2, frames: [frame] }),
+    /transparent index/,
+  );
   assert.throws(() => encodeGif([], []), /no frames/);
 });
 
 /** A w×h frame of one colour and alpha inside a frame of `size`, at (x, y). */
-function patch(size: [number, number], at: [number, number], wh: [number, number], alpha: number, rgb: [number, number, number] = [200, 220, 255]): RgbaImage {
+function patch(
+  size: [number, number],
+  at: [number, number],
+  wh: [number, number],
+  alpha: number,
+  rgb: [number, number, number] = [200, 220, 255],
+): RgbaImage {
   const [W, H] = size;
   const data = new Uint8Array(W * H * 4);
-  for (let y = at[1]; y < at[1] + wh[1]; y++) for (let x = at[0]; x < at[0] + wh[0]; x++) data.set([...rgb, alpha], (y * W + x) * 4);
+  for (let y = at[1]; y < at[1] + wh[1]; y++)
+    for (let x = at[0]; x < at[0] + wh[0]; x++) data.set([...rgb, alpha], (y * W + x) * 4);
   return { width: W, height: H, data };
 }
 
-const alphaAt = (img: RgbaImage | Uint8Array, w: number, x: number, y: number) => ('data' in img ? img.data : img)[(y * w + x) * 4 + 3]!;
+const alphaAt = (img: RgbaImage | Uint8Array, w: number, x: number, y: number) =>
+  ('data' in img ? img.data : img)[(y * w + x) * 4 + 3]!;
 
 test('large translucent areas are dithered (Bayer 8×8 fixed to the canvas, density = alpha); their rim, small areas and thin lines keep the threshold', () => {
   // A 24×20 area at alpha 128 (a ghost's body): its inner pixels every other one, its rim opaque (≥ 128).
@@ -229,7 +277,13 @@ test('large translucent areas are dithered (Bayer 8×8 fixed to the canvas, dens
     }
   }
   assert.equal(on * 2, inner, 'alpha 128: half the inner pixels');
-  for (const [x, y] of [[8, 5], [20, 5], [31, 24], [8, 15]]) assert.equal(alphaAt(out, 40, x, y), 128, `rim ${x},${y} left to the threshold`);
+  for (const [x, y] of [
+    [8, 5],
+    [20, 5],
+    [31, 24],
+    [8, 15],
+  ])
+    assert.equal(alphaAt(out, 40, x, y), 128, `rim ${x},${y} left to the threshold`);
   // The pattern belongs to the canvas: the same pixel is on or off whatever the frame.
   assert.deepEqual(ditherTranslucentAreas(patch([40, 30], [8, 5], [24, 20], 128)).data, out.data);
   // Alpha 64: a quarter (within the rounding of an 8×8 pattern over the area).

@@ -57,13 +57,14 @@ test('flat art compresses: a 2000x2000 one-colour backdrop is a few hundred byte
   assert.throws(() => encodePngCompact(createImage(0, 3)), RangeError);
 });
 
-test('a still\'s bytes do not depend on the images encoded before it in the thread (no zlib state carried over)', () => {
+test("a still's bytes do not depend on the images encoded before it in the thread (no zlib state carried over)", () => {
   let s = 3;
   const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const images = Array.from({ length: 120 }, () => {
     const img = createImage(8 + Math.floor(rnd() * 56), 8 + Math.floor(rnd() * 40));
     const colours = 1 + Math.floor(rnd() * 6);
-    for (let i = 0; i < img.width * img.height; i++) if (rnd() >= 0.6) img.data.set([Math.floor(rnd() * colours) * 40, 90, 30, 255], i * 4);
+    for (let i = 0; i < img.width * img.height; i++)
+      if (rnd() >= 0.6) img.data.set([Math.floor(rnd() * colours) * 40, 90, 30, 255], i * 4);
     return img;
   });
   const forward = images.map(encodePngCompact);

@@ -18,16 +18,26 @@ function sample(w: number, h: number): ReturnType<typeof createImage> {
   return img;
 }
 
-const raw = (img: ReturnType<typeof createImage>) => sharp(Buffer.from(img.data), { raw: { width: img.width, height: img.height, channels: 4 } });
+const raw = (img: ReturnType<typeof createImage>) =>
+  sharp(Buffer.from(img.data), { raw: { width: img.width, height: img.height, channels: 4 } });
 
 test('decodePngSync matches libvips for RGBA with every filter, RGB and palette PNGs', async () => {
   const img = sample(41, 19);
-  for (const opts of [{ adaptiveFiltering: true }, { adaptiveFiltering: false }, { palette: true, colours: 64 }] as const) {
-    const png = await raw(img).png({ compressionLevel: 6, ...opts }).toBuffer();
+  for (const opts of [
+    { adaptiveFiltering: true },
+    { adaptiveFiltering: false },
+    { palette: true, colours: 64 },
+  ] as const) {
+    const png = await raw(img)
+      .png({ compressionLevel: 6, ...opts })
+      .toBuffer();
     const ref = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     const mine = decodePngSync(png);
     assert.ok(mine, JSON.stringify(opts));
-    assert.ok(imagesEqual(mine, { width: ref.info.width, height: ref.info.height, data: ref.data }), JSON.stringify(opts));
+    assert.ok(
+      imagesEqual(mine, { width: ref.info.width, height: ref.info.height, data: ref.data }),
+      JSON.stringify(opts),
+    );
   }
   const rgb = await raw(img).removeAlpha().png().toBuffer();
   const mine = decodePngSync(rgb)!;
@@ -51,11 +61,16 @@ test('decodeImageNative (libvips, for spritesheets) gives exactly the pixels of 
   const { decodeImageNative } = await import('../../src/imaging/codec.js');
   const img = sample(53, 29);
   for (const opts of [{ adaptiveFiltering: true }, { palette: true, colours: 200 }] as const) {
-    const png = await raw(img).png({ compressionLevel: 6, ...opts }).toBuffer();
+    const png = await raw(img)
+      .png({ compressionLevel: 6, ...opts })
+      .toBuffer();
     assert.ok(imagesEqual(await decodeImageNative(png), decodePngSync(png)), JSON.stringify(opts));
   }
   const rgb = await raw(img).removeAlpha().png().toBuffer();
   assert.ok(imagesEqual(await decodeImageNative(rgb), decodePngSync(rgb)), 'RGB');
   const sixteen = await raw(img).toColourspace('rgb16').png().toBuffer();
-  assert.ok(imagesEqual(await decodeImageNative(sixteen), decodePngSync(sixteen)), '16-bit: scaled like pngjs, not clipped');
+  assert.ok(
+    imagesEqual(await decodeImageNative(sixteen), decodePngSync(sixteen)),
+    '16-bit: scaled like pngjs, not clipped',
+  );
 });

@@ -4,7 +4,13 @@
 // are the spec's, written out. Each APNG frame lasts exactly 1/6 s and the loop repeats forever.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeAvatar, loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRequest } from '../../src/avatar/index.js';
+import {
+  encodeAvatar,
+  loadAvatarHotel,
+  renderAvatar,
+  type AvatarHotel,
+  type AvatarRequest,
+} from '../../src/avatar/index.js';
 import { imagesEqual } from '../../src/imaging/image.js';
 import { realdata } from '../helpers/realdata.js';
 
@@ -80,20 +86,39 @@ function pngInfo(buf: Buffer): PngInfo {
 }
 
 function req(over: Partial<AvatarRequest>): AvatarRequest {
-  return { figure: FIGURE, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: true, frames: 0, ...over };
+  return {
+    figure: FIGURE,
+    direction: 2,
+    headDirection: 2,
+    size: 'm',
+    action: '',
+    gesture: '',
+    headOnly: false,
+    animated: true,
+    frames: 0,
+    ...over,
+  };
 }
 
 async function checkFrames(hotel: AvatarHotel, label: string) {
   for (const [action, gesture, headOnly, expected] of CASES) {
-    for (const [direction, size] of [[2, 'm'], [4, 'l'], [7, 's']] as const) {
+    for (const [direction, size] of [
+      [2, 'm'],
+      [4, 'l'],
+      [7, 's'],
+    ] as const) {
       const what = `${label} action=${action} gesture=${gesture} headonly=${headOnly} direction=${direction} size=${size}`;
-      const render = await renderAvatar(hotel, req({ action, gesture, headOnly, direction, headDirection: direction, size }));
+      const render = await renderAvatar(
+        hotel,
+        req({ action, gesture, headOnly, direction, headDirection: direction, size }),
+      );
       const info = pngInfo(await encodeAvatar(render));
       assert.equal(info.frames, expected, what);
       if (expected > 1) {
         // Facing away (7) the mouth and the blowing hand are not drawn, so those loops hold two equal
         // frames; the spec counts frames, not differences. Facing the viewer they must move.
-        if (direction !== 7) assert.ok(!imagesEqual(render.frames[0]!, render.frames[1]!), `${what}: the two frames differ`);
+        if (direction !== 7)
+          assert.ok(!imagesEqual(render.frames[0]!, render.frames[1]!), `${what}: the two frames differ`);
         assert.equal(info.plays, 0, `${what}: loops forever`);
         // 1/6 s as a fraction (any equal fraction would do; the delay must be exactly 166.67 ms)
         for (const [num, den] of info.delays) assert.equal(num * 6, den, `${what}: delay ${num}/${den}`);
@@ -101,7 +126,10 @@ async function checkFrames(hotel: AvatarHotel, label: string) {
     }
   }
   // not animated: always a plain PNG, whatever the action
-  assert.equal(pngInfo(await encodeAvatar(await renderAvatar(hotel, req({ action: 'wav', animated: false })))).frames, 1);
+  assert.equal(
+    pngInfo(await encodeAvatar(await renderAvatar(hotel, req({ action: 'wav', animated: false })))).frames,
+    1,
+  );
   // frames caps the loop
   assert.equal(pngInfo(await encodeAvatar(await renderAvatar(hotel, req({ action: 'wav', frames: 1 })))).frames, 1);
 }

@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AvatarRenderError, loadAvatarHotel, renderAvatar, type AvatarHotel, type AvatarRequest, type AvatarSize } from '../../src/avatar/index.js';
+import {
+  AvatarRenderError,
+  loadAvatarHotel,
+  renderAvatar,
+  type AvatarHotel,
+  type AvatarRequest,
+  type AvatarSize,
+} from '../../src/avatar/index.js';
 import { type FigureDataDoc, type FigureMapDoc } from '../../src/formats/gamedata/figure-types.js';
 import { imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
 import { realdata, writeSheet } from '../helpers/realdata.js';
@@ -21,7 +28,18 @@ const nitro = realdata('nitro');
 const BASE: Record<string, string> = { hd: 'hd-180-1', ch: 'ch-210-66', lg: 'lg-270-82', sh: 'sh-290-80' };
 
 function req(figure: string, over: Partial<AvatarRequest> = {}): AvatarRequest {
-  return { figure, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0, ...over };
+  return {
+    figure,
+    direction: 2,
+    headDirection: 2,
+    size: 'm',
+    action: '',
+    gesture: '',
+    headOnly: false,
+    animated: false,
+    frames: 0,
+    ...over,
+  };
 }
 
 interface Pick {
@@ -41,7 +59,9 @@ function setsIn(hotel: AvatarHotel, lib: string): Pick[] {
     const palette = hotel.figure.palettes.get(Number(st?.paletteId));
     const colour = hotel.figure.defaultColour.get(Number(st?.paletteId)) ?? [...(palette?.keys() ?? [1])][0] ?? 1;
     for (const s of sets.values()) {
-      const drawn = s.parts.filter((p) => p.type !== 'hrb' && hotel.libraries.librariesFor(p.type, Number(p.id)).length > 0);
+      const drawn = s.parts.filter(
+        (p) => p.type !== 'hrb' && hotel.libraries.librariesFor(p.type, Number(p.id)).length > 0,
+      );
       if (drawn.length === 0) continue;
       const inLib = drawn.filter((p) => hotel.libraries.librariesFor(p.type, Number(p.id)).includes(lib)).length;
       if (inLib === 0) continue;
@@ -79,7 +99,9 @@ const SET_TYPE_OF: Record<string, string> = { ls: 'ch', rs: 'ch', lc: 'cc', rc: 
 
 /** FigureData plus one set for each library none of its sets reaches; returns the names of those. */
 function addUnreachableSets(figureData: FigureDataDoc, figureMap: FigureMapDoc, present: Set<string>): string[] {
-  const used = new Set(figureData.setTypes.flatMap((st) => st.sets.flatMap((s) => s.parts.map((p) => `${p.type}:${p.id}`))));
+  const used = new Set(
+    figureData.setTypes.flatMap((st) => st.sets.flatMap((s) => s.parts.map((p) => `${p.type}:${p.id}`))),
+  );
   const added: string[] = [];
   for (const lib of figureMap.libraries) {
     if (!present.has(lib.id) || /_item$/.test(lib.id) || lib.parts.some((p) => used.has(`${p.type}:${p.id}`))) continue;
@@ -87,8 +109,17 @@ function addUnreachableSets(figureData: FigureDataDoc, figureMap: FigureMapDoc, 
     const type = SET_TYPE_OF[first.type] ?? first.type;
     const st = figureData.setTypes.find((x) => x.type === type);
     assert.ok(st, `${lib.id}: set type ${type} exists`);
-    const parts = lib.parts.filter((p, i, all) => p.id === first.id && all.findIndex((q) => q.type === p.type && q.id === p.id) === i);
-    st.sets.push({ id: 990000 + added.length, gender: 'U', club: 0, colorable: false, selectable: true, parts: parts.map((p, index) => ({ id: Number(p.id), type: p.type, colorable: false, index, colorindex: 0 })) });
+    const parts = lib.parts.filter(
+      (p, i, all) => p.id === first.id && all.findIndex((q) => q.type === p.type && q.id === p.id) === i,
+    );
+    st.sets.push({
+      id: 990000 + added.length,
+      gender: 'U',
+      club: 0,
+      colorable: false,
+      selectable: true,
+      parts: parts.map((p, index) => ({ id: Number(p.id), type: p.type, colorable: false, index, colorindex: 0 })),
+    });
     added.push(lib.id);
   }
   return added;
@@ -116,7 +147,16 @@ async function exercise(t: TestContext, hotel: AvatarHotel, files: string[], lab
     // Nitro's hh_human_50_* bundles lost their sh_ offsets, so the hotel draws size s from the h
     // sprites (documented in the realdata README); the set must still show, from its h library.
     const expectLib = small && !hotel.smallSprites ? lib.replace(SMALL, 'hh_human_') : lib;
-    let found: { pick: Pick | undefined; fig: { with: string; without: string }; d: number; withImg: RgbaImage; withoutImg: RgbaImage; libs: Set<string> } | undefined;
+    let found:
+      | {
+          pick: Pick | undefined;
+          fig: { with: string; without: string };
+          d: number;
+          withImg: RgbaImage;
+          withoutImg: RgbaImage;
+          libs: Set<string>;
+        }
+      | undefined;
     let tried = 0;
     // A set may be a blank placeholder (real data has some: hat_U_guccick's ha-4374 is one transparent
     // 29×25 frame), and some parts face away at direction 2: try a few sets and sides.
@@ -141,10 +181,16 @@ async function exercise(t: TestContext, hotel: AvatarHotel, files: string[], lab
     const pick = found!.pick;
     const fig = found!.fig;
     const what = isItem ? 'crr=1' : `${pick!.type}-${pick!.id}`;
-    assert.ok(found!.libs.has(expectLib), `${label} ${lib}: ${what} at size ${size} draws sprites of ${expectLib}; drew ${[...found!.libs].join(', ')}`);
-    if (pick?.type !== 'hd' && !BLANK[label]!.includes(lib)) assert.ok(!imagesEqual(found!.withImg, found!.withoutImg), `${label} ${lib}: ${what} changes the render`);
+    assert.ok(
+      found!.libs.has(expectLib),
+      `${label} ${lib}: ${what} at size ${size} draws sprites of ${expectLib}; drew ${[...found!.libs].join(', ')}`,
+    );
+    if (pick?.type !== 'hd' && !BLANK[label]!.includes(lib))
+      assert.ok(!imagesEqual(found!.withImg, found!.withoutImg), `${label} ${lib}: ${what} changes the render`);
     rows.push([found!.withoutImg, found!.withImg]);
-    legend.push(`${lib}: ${fig.with}${isItem ? ' crr=1' : ''} size ${size} direction ${found!.d} (${tried} renders tried)`);
+    legend.push(
+      `${lib}: ${fig.with}${isItem ? ' crr=1' : ''} size ${size} direction ${found!.d} (${tried} renders tried)`,
+    );
   }
   // four libraries (without | with) a line
   const lines: RgbaImage[][] = [];
@@ -153,18 +199,34 @@ async function exercise(t: TestContext, hotel: AvatarHotel, files: string[], lab
   t.diagnostic(`${label}: ${files.length} libraries rendered in ${Date.now() - started} ms`);
 }
 
-test('real Flash data: every figure SWF in gordon/ renders through the avatar renderer', { skip: flash.skip }, async (t) => {
-  const files = readdirSync(join(flash.path, 'gordon')).filter((f) => f.endsWith('.swf')).map((f) => f.slice(0, -4)).sort();
+test('real Flash data: every figure SWF in gordon/ renders through the avatar renderer', {
+  skip: flash.skip,
+}, async (t) => {
+  const files = readdirSync(join(flash.path, 'gordon'))
+    .filter((f) => f.endsWith('.swf'))
+    .map((f) => f.slice(0, -4))
+    .sort();
   assert.ok(files.length > 0, 'gordon/ holds figure SWFs');
   const hotel = await loadAvatarHotel(flash.path);
-  const used = new Set([...hotel.figure.sets.values()].flatMap((m) => [...m.values()].flatMap((s) => s.parts.map((p) => `${p.type}:${p.id}`))));
-  const unreachable = files.filter((lib) => !/_item$/.test(lib) && ![...used].some((k) => hotel.libraries.librariesFor(k.split(':')[0]!, Number(k.split(':')[1])).includes(lib)));
+  const used = new Set(
+    [...hotel.figure.sets.values()].flatMap((m) =>
+      [...m.values()].flatMap((s) => s.parts.map((p) => `${p.type}:${p.id}`)),
+    ),
+  );
+  const unreachable = files.filter(
+    (lib) =>
+      !/_item$/.test(lib) &&
+      ![...used].some((k) => hotel.libraries.librariesFor(k.split(':')[0]!, Number(k.split(':')[1])).includes(lib)),
+  );
   assert.equal(unreachable.length, UNREACHABLE_COUNT.flash, `unreachable: ${unreachable.join(' ')}`);
   await exercise(t, hotel, files, 'flash');
 });
 
 test('real Nitro data: every figure bundle renders through the avatar renderer', { skip: nitro.skip }, async (t) => {
-  const files = readdirSync(join(nitro.path, 'bundled', 'figure')).filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -6)).sort();
+  const files = readdirSync(join(nitro.path, 'bundled', 'figure'))
+    .filter((f) => f.endsWith('.nitro'))
+    .map((f) => f.slice(0, -6))
+    .sort();
   assert.ok(files.length > 0, 'bundled/figure/ holds figure bundles');
   // A copy of the gamedata with sets added for the libraries FigureData does not reach; same bundles.
   const dir = mkdtempSync(join(tmpdir(), 'hi-real-figlibs-'));
@@ -177,7 +239,8 @@ test('real Nitro data: every figure bundle renders through the avatar renderer',
   mkdirSync(join(dir, 'gamedata'));
   mkdirSync(join(dir, 'bundled'));
   writeFileSync(join(dir, 'gamedata', 'FigureData.json'), JSON.stringify(figureData));
-  for (const f of ['FigureMap.json', 'HabboAvatarActions.json']) symlinkSync(join(gamedata, f), join(dir, 'gamedata', f));
+  for (const f of ['FigureMap.json', 'HabboAvatarActions.json'])
+    symlinkSync(join(gamedata, f), join(dir, 'gamedata', f));
   symlinkSync(join(nitro.path, 'bundled', 'figure'), join(dir, 'bundled', 'figure'));
   await exercise(t, await loadAvatarHotel(dir), files, 'nitro');
 });

@@ -8,7 +8,14 @@ import assert from 'node:assert/strict';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeAvatar, loadAvatarHotel, renderAvatar, renderInputs, type AvatarHotel, type AvatarRequest } from '../../src/avatar/index.js';
+import {
+  encodeAvatar,
+  loadAvatarHotel,
+  renderAvatar,
+  renderInputs,
+  type AvatarHotel,
+  type AvatarRequest,
+} from '../../src/avatar/index.js';
 import { startAvatarService, type AvatarServiceInstance } from '../../src/server/imager.js';
 import { figureFile, writeWhole } from '../helpers/hotel-edits.js';
 import { realdata } from '../helpers/realdata.js';
@@ -35,20 +42,26 @@ function pickHat(hotel: AvatarHotel): { lib: string; set: number } {
   for (const lib of [...hotel.libraries.available].filter((n) => n.startsWith('hat_')).sort()) {
     for (const s of sets?.values() ?? []) {
       const holders = s.drawParts.map((p) => hotel.libraries.librariesFor(p.type, p.id));
-      if (s.drawParts.length > 0 && holders.every((h) => h.length === 1 && h[0] === lib) && !s.club) return { lib, set: Number(s.id) };
+      if (s.drawParts.length > 0 && holders.every((h) => h.length === 1 && h[0] === lib) && !s.club)
+        return { lib, set: Number(s.id) };
     }
   }
   throw new Error('no hat library with a set of its own');
 }
 
-test('a library copied in while the service runs is drawn once the new hotel is swapped in', { skip: nitro.skip }, async (t) => {
+test('a library copied in while the service runs is drawn once the new hotel is swapped in', {
+  skip: nitro.skip,
+}, async (t) => {
   const complete = await loadAvatarHotel(nitro.path);
   const { lib, set } = pickHat(complete);
   const dir = join(scratch, 'hotel');
-  for (const sub of ['gamedata', join('bundled', 'figure'), join('bundled', 'effect')]) await cp(join(nitro.path, sub), join(dir, sub), { recursive: true });
+  for (const sub of ['gamedata', join('bundled', 'figure'), join('bundled', 'effect')])
+    await cp(join(nitro.path, sub), join(dir, sub), { recursive: true });
   await rm(figureFile(dir, lib));
 
-  const s = await startAvatarService(testAvatarConfig(dir, 'http://127.0.0.1:9', { checkIntervalMs: 200, clientRatePerSecond: 0 }));
+  const s = await startAvatarService(
+    testAvatarConfig(dir, 'http://127.0.0.1:9', { checkIntervalMs: 200, clientRatePerSecond: 0 }),
+  );
   started.push(s);
   const figure = `${BASE}.ha-${set}-1`;
   const get = (f: string) => fetch(`${s.url}/avatar.png?figure=${f}&size=m&direction=3`, { redirect: 'manual' });
@@ -69,20 +82,48 @@ test('a library copied in while the service runs is drawn once the new hotel is 
   }
   t.diagnostic(`${lib} (set ha-${set}): 302 → 200 after ${Date.now() - t0} ms (poll interval 200 ms)`);
   const body = Buffer.from(await res.arrayBuffer());
-  const req: AvatarRequest = { figure, direction: 3, headDirection: 3, size: 'm', action: '', gesture: '', headOnly: false, animated: false, frames: 0 };
-  assert.ok(body.equals(await encodeAvatar(await renderAvatar(complete, req), 'png')), 'the bytes a hotel loaded from the complete folder renders');
+  const req: AvatarRequest = {
+    figure,
+    direction: 3,
+    headDirection: 3,
+    size: 'm',
+    action: '',
+    gesture: '',
+    headOnly: false,
+    animated: false,
+    frames: 0,
+  };
+  assert.ok(
+    body.equals(await encodeAvatar(await renderAvatar(complete, req), 'png')),
+    'the bytes a hotel loaded from the complete folder renders',
+  );
   assert.ok(!body.equals(bare), 'the hat is drawn');
-  const health = (await (await fetch(`${s.url}/healthz`)).json()) as { assets: { generation: number; libraries: { figure: number; broken: unknown[] } } };
+  const health = (await (await fetch(`${s.url}/healthz`)).json()) as {
+    assets: { generation: number; libraries: { figure: number; broken: unknown[] } };
+  };
   assert.equal(health.assets.generation, 2);
   assert.equal(health.assets.libraries.figure, complete.libraries.available.size);
   assert.deepEqual(health.assets.libraries.broken, []);
 });
 
-test('every library a real render draws from is named, with its digest, in the render\'s inputs (its cache key)', { skip: nitro.skip }, async () => {
+test("every library a real render draws from is named, with its digest, in the render's inputs (its cache key)", {
+  skip: nitro.skip,
+}, async () => {
   const hotel = await loadAvatarHotel(nitro.path);
   const base = new Map(BASE.split('.').map((p) => [p.split('-')[0]!, p]));
   const reqs: AvatarRequest[] = [];
-  const req = (figure: string, over: Partial<AvatarRequest> = {}): AvatarRequest => ({ figure, direction: 2, headDirection: 2, size: 'm', action: '', gesture: '', headOnly: false, animated: true, frames: 0, ...over });
+  const req = (figure: string, over: Partial<AvatarRequest> = {}): AvatarRequest => ({
+    figure,
+    direction: 2,
+    headDirection: 2,
+    size: 'm',
+    action: '',
+    gesture: '',
+    headOnly: false,
+    animated: true,
+    frames: 0,
+    ...over,
+  });
   for (const [type, sets] of hotel.figure.sets) {
     let n = 0;
     for (const s of sets.values()) {
@@ -107,7 +148,10 @@ test('every library a real render draws from is named, with its digest, in the r
     const text = renderInputs(hotel, r);
     for (const l of out.layers) {
       const digest = hotel.digests.libraries.get(l.library) ?? hotel.digests.effectLibraries.get(l.library);
-      assert.ok(digest && text.includes(`${l.library}@${digest.slice(0, 16)}`), `${r.figure} ${JSON.stringify(r)}: layer from ${l.library} not in\n${text}`);
+      assert.ok(
+        digest && text.includes(`${l.library}@${digest.slice(0, 16)}`),
+        `${r.figure} ${JSON.stringify(r)}: layer from ${l.library} not in\n${text}`,
+      );
       layers++;
     }
   }

@@ -9,7 +9,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { readNitroBundle } from '../../src/formats/nitro-container.js';
-import { loadBadgeHotel, parseBadgeCode, renderBadge, type BadgeHotel, type BadgeRender } from '../../src/badge/index.js';
+import {
+  loadBadgeHotel,
+  parseBadgeCode,
+  renderBadge,
+  type BadgeHotel,
+  type BadgeRender,
+} from '../../src/badge/index.js';
 import { createImage, type RgbaImage } from '../../src/imaging/image.js';
 import { drawSprite } from '../../src/imaging/composite.js';
 import { gifFramesRgba, readGif } from '../helpers/gif-reader.js';
@@ -43,7 +49,9 @@ function draw(hotel: BadgeHotel, code: string, format: 'png' | 'gif' = 'png'): B
 /** Ids of table rows whose every named image the hotel has. */
 function drawable(hotel: BadgeHotel, kind: 'bases' | 'symbols'): number[] {
   return [...hotel.elements[kind]]
-    .filter(([, names]) => names.every((n) => !n || hotel.images.has(`badgepart_${n.replace('.png', '').replace('.gif', '')}`)))
+    .filter(([, names]) =>
+      names.every((n) => !n || hotel.images.has(`badgepart_${n.replace('.png', '').replace('.gif', '')}`)),
+    )
     .map(([id]) => id)
     .sort((a, b) => a - b);
 }
@@ -53,29 +61,47 @@ function sameVisible(a: RgbaImage, b: RgbaImage): boolean {
   if (a.width !== b.width || a.height !== b.height) return false;
   for (let i = 0; i < a.data.length; i += 4) {
     if (a.data[i + 3] !== b.data[i + 3]) return false;
-    if (a.data[i + 3] !== 0 && (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2])) return false;
+    if (
+      a.data[i + 3] !== 0 &&
+      (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2])
+    )
+      return false;
   }
   return true;
 }
 
 const part = (letter: 'b' | 's', id: number, color: number, position: number) =>
-  id >= 100 ? `${letter}${String(id).padStart(3, '0')}${String(color).padStart(2, '0')}${position}` : `${letter}${String(id).padStart(2, '0')}${String(color).padStart(2, '0')}${position}`;
+  id >= 100
+    ? `${letter}${String(id).padStart(3, '0')}${String(color).padStart(2, '0')}${position}`
+    : `${letter}${String(id).padStart(2, '0')}${String(color).padStart(2, '0')}${position}`;
 
-test('real part images: the Nitro library (rotated and trimmed frames) equals the Flash files pixel for pixel', { skip }, async () => {
+test('real part images: the Nitro library (rotated and trimmed frames) equals the Flash files pixel for pixel', {
+  skip,
+}, async () => {
   const nitro = await load('nitro');
   const flash = await load('flash');
   // As many images as the data holds: the frames of the Nitro library's sheet, the Flash part files.
   const sheet = readNitroBundle(readFileSync(nitroDir.path)).get('group_badge.json')!;
-  const frames = Object.keys((JSON.parse(sheet.toString()) as { spritesheet: { frames: Record<string, unknown> } }).spritesheet.frames);
+  const frames = Object.keys(
+    (JSON.parse(sheet.toString()) as { spritesheet: { frames: Record<string, unknown> } }).spritesheet.frames,
+  );
   assert.equal(nitro.images.size, frames.length);
   assert.equal(flash.images.size, readdirSync(flashDir.path).filter((f) => f.startsWith('badgepart_')).length);
   for (const [name, img] of flash.images) assert.ok(sameVisible(img, nitro.images.get(name)!), name);
   // symbol_1 is packed rotated in the real sheet, base_gold_1_part2 trimmed: both back at their own size
-  assert.deepEqual([nitro.images.get('badgepart_symbol_1')!.width, nitro.images.get('badgepart_symbol_1')!.height], [8, 13]);
-  assert.deepEqual([nitro.images.get('badgepart_base_gold_1_part2')!.width, nitro.images.get('badgepart_base_gold_1_part2')!.height], [39, 39]);
+  assert.deepEqual(
+    [nitro.images.get('badgepart_symbol_1')!.width, nitro.images.get('badgepart_symbol_1')!.height],
+    [8, 13],
+  );
+  assert.deepEqual(
+    [nitro.images.get('badgepart_base_gold_1_part2')!.width, nitro.images.get('badgepart_base_gold_1_part2')!.height],
+    [39, 39],
+  );
 });
 
-test('real table: every base, symbol and base colour row is read, and every one draws from the Nitro library', { skip }, async () => {
+test('real table: every base, symbol and base colour row is read, and every one draws from the Nitro library', {
+  skip,
+}, async () => {
   const nitro = await load('nitro');
   // Counted from the table file: its rows of each type.
   const [baseRows, symbolRows, colourRows] = [rowsOfType('base'), rowsOfType('symbol'), rowsOfType('base_color')];
@@ -87,11 +113,17 @@ test('real table: every base, symbol and base colour row is read, and every one 
   const symbols = drawable(nitro, 'symbols');
   assert.equal(bases.length, baseRows, 'every real base has its images');
   assert.equal(symbols.length, symbolRows, 'every real symbol has its images');
-  for (const id of bases) assert.equal(draw(nitro, part('b', id, 1, 0)).plan.layers.length, nitro.elements.bases.get(id)!.filter(Boolean).length);
+  for (const id of bases)
+    assert.equal(
+      draw(nitro, part('b', id, 1, 0)).plan.layers.length,
+      nitro.elements.bases.get(id)!.filter(Boolean).length,
+    );
   for (const id of symbols) draw(nitro, part('s', id, 11, 4));
 });
 
-test('the same code gives the same bytes from the Nitro library as from the Flash part files, PNG and GIF', { skip }, async () => {
+test('the same code gives the same bytes from the Nitro library as from the Flash part files, PNG and GIF', {
+  skip,
+}, async () => {
   const nitro = await load('nitro');
   const flash = await load('flash');
   const bases = drawable(flash, 'bases');
@@ -113,13 +145,18 @@ test('the same code gives the same bytes from the Nitro library as from the Flas
 
 test('real GIFs are the PNG pixels with alpha thresholded, one frame, 39×39', { skip }, async () => {
   const nitro = await load('nitro');
-  for (const code of ['b27124s36124s05114a8a35b3ed8e01c8a7bcb1f6c6cb8d1ea', 'b10014s04134', 'b21104s03114s06074s157178']) {
+  for (const code of [
+    'b27124s36124s05114a8a35b3ed8e01c8a7bcb1f6c6cb8d1ea',
+    'b10014s04134',
+    'b21104s03114s06074s157178',
+  ]) {
     const png = draw(nitro, code).image!;
     const gif = readGif(draw(nitro, code, 'gif').body);
     assert.equal(gif.frames.length, 1);
     const rgba = gifFramesRgba(gif)[0]!;
     for (let i = 0; i < png.data.length; i += 4) {
-      if (png.data[i + 3]! >= 128) assert.deepEqual([...rgba.subarray(i, i + 4)], [...png.data.subarray(i, i + 3), 255], `${code} @${i / 4}`);
+      if (png.data[i + 3]! >= 128)
+        assert.deepEqual([...rgba.subarray(i, i + 4)], [...png.data.subarray(i, i + 3), 255], `${code} @${i / 4}`);
       else assert.equal(rgba[i + 3], 0, `${code} @${i / 4}`);
     }
   }
@@ -133,7 +170,9 @@ function onBackground(img: RgbaImage, rgb: number): RgbaImage {
   return out;
 }
 
-test('contact sheet of real badges (REALDATA_SHEETS): PNG and GIF on white and on dark grey', { skip: skip || (!process.env.REALDATA_SHEETS && 'REALDATA_SHEETS is not set; no sheet to write') }, async () => {
+test('contact sheet of real badges (REALDATA_SHEETS): PNG and GIF on white and on dark grey', {
+  skip: skip || (!process.env.REALDATA_SHEETS && 'REALDATA_SHEETS is not set; no sheet to write'),
+}, async () => {
   const nitro = await load('nitro');
   const bases = drawable(nitro, 'bases');
   const symbols = drawable(nitro, 'symbols');
@@ -142,7 +181,9 @@ test('contact sheet of real badges (REALDATA_SHEETS): PNG and GIF on white and o
     const b = bases[(k * 11) % bases.length]!;
     const s1 = symbols[(k * 37) % symbols.length]!;
     const s2 = symbols[(k * 53 + 7) % symbols.length]!;
-    codes.push(`${part('b', b, 1 + (k % 24), 4)}${part('s', s1, 1 + ((k * 5) % 24), 4)}${k % 3 ? part('s', s2, 1 + ((k * 7) % 24), k % 9) : ''}`);
+    codes.push(
+      `${part('b', b, 1 + (k % 24), 4)}${part('s', s1, 1 + ((k * 5) % 24), 4)}${k % 3 ? part('s', s2, 1 + ((k * 7) % 24), k % 9) : ''}`,
+    );
   }
   const rows: RgbaImage[][] = [];
   const legend: string[] = ['each badge: PNG on white, GIF on white, PNG on #2b2b2b, GIF on #2b2b2b'];
@@ -152,7 +193,12 @@ test('contact sheet of real badges (REALDATA_SHEETS): PNG and GIF on white and o
       const png = draw(nitro, code).image!;
       const gif = readGif(draw(nitro, code, 'gif').body);
       const gifImg: RgbaImage = { width: gif.width, height: gif.height, data: gifFramesRgba(gif)[0]! };
-      row.push(onBackground(png, 0xffffff), onBackground(gifImg, 0xffffff), onBackground(png, 0x2b2b2b), onBackground(gifImg, 0x2b2b2b));
+      row.push(
+        onBackground(png, 0xffffff),
+        onBackground(gifImg, 0xffffff),
+        onBackground(png, 0x2b2b2b),
+        onBackground(gifImg, 0x2b2b2b),
+      );
       legend.push(`row ${i / 6}: ${code}`);
     }
     rows.push(row);

@@ -22,7 +22,17 @@ const flash = realdata('flash');
 const nitro = realdata('nitro');
 
 /** The items of the real data that have no furnidata row at all (the rest have one). Checked against the data. */
-const FLASH_ROWLESS = ['boutique_clothingpile', 'gld_sofa1', 'gold_elephant_statGo', 'l4_pillmadrink', 'monkey', 'paris_c15_shadow', 'rare_prize15', 'room_hall15_ele', 'room_wl15_ele'];
+const FLASH_ROWLESS = [
+  'boutique_clothingpile',
+  'gld_sofa1',
+  'gold_elephant_statGo',
+  'l4_pillmadrink',
+  'monkey',
+  'paris_c15_shadow',
+  'rare_prize15',
+  'room_hall15_ele',
+  'room_wl15_ele',
+];
 
 /**
  * Items that draw nothing at size 64 direction 2 in any resting state, with why (looked at). None of the
@@ -50,7 +60,14 @@ function basesWithRows(data: FurnitureData): Set<string> {
   return new Set(allFurniRows(data).map(({ row }) => splitClassname(row.classname).base));
 }
 
-async function checkAll(t: TestContext, label: string, assets: string, furnidata: string, out: string, classnames: string[]) {
+async function checkAll(
+  t: TestContext,
+  label: string,
+  assets: string,
+  furnidata: string,
+  out: string,
+  classnames: string[],
+) {
   const started = Date.now();
   const s = await runBuild({ assets, out, jobs: 2, furnidata });
   assert.equal(s.report.counts.failed, 0, `${label}: failed items`);
@@ -68,7 +85,9 @@ async function checkAll(t: TestContext, label: string, assets: string, furnidata
     }
     assert.equal(e.status, 'ok', `${label} ${cn}: ${e.reason ?? ''}`);
 
-    const renders = files.filter((p) => p === `furni-renders/${cn}.png` || p.startsWith(`furni-renders/${cn}*`)).sort((a, b) => colourOf(a) - colourOf(b));
+    const renders = files
+      .filter((p) => p === `furni-renders/${cn}.png` || p.startsWith(`furni-renders/${cn}*`))
+      .sort((a, b) => colourOf(a) - colourOf(b));
     assert.ok(renders.includes(`furni-renders/${cn}.png`), `${label} ${cn}: base still published`);
     const row: RgbaImage[] = [];
     for (const r of renders) {
@@ -80,7 +99,10 @@ async function checkAll(t: TestContext, label: string, assets: string, furnidata
     const icon = `catalog-thumbs/${cn}.png`;
     if (NO_ICON[label]!.has(cn)) {
       assert.ok(!files.includes(icon), `${label} ${cn}: no icon expected`);
-      assert.ok(e.notes?.some((n) => n.startsWith('no icon')), `${label} ${cn}: missing icon reported`);
+      assert.ok(
+        e.notes?.some((n) => n.startsWith('no icon')),
+        `${label} ${cn}: missing icon reported`,
+      );
     } else {
       assert.ok(files.includes(icon), `${label} ${cn}: icon published`);
       const img = decodePngSync(readFileSync(join(out, icon)));
@@ -94,18 +116,30 @@ async function checkAll(t: TestContext, label: string, assets: string, furnidata
     for (const r of renders) {
       const still = renderStill(model, Math.max(0, colourOf(r)));
       assert.ok(still, `${label} ${r}: re-rendered from the bundle`);
-      assert.ok(encodePngCompact(still).equals(readFileSync(join(out, r))), `${label} ${r}: bundle re-render is byte-identical`);
+      assert.ok(
+        encodePngCompact(still).equals(readFileSync(join(out, r))),
+        `${label} ${r}: bundle re-render is byte-identical`,
+      );
     }
     stills.push(row);
-    legend.push(`${cn}: state ${e.state} direction ${e.direction}; ${renders.length} stills (${renders.map((r) => r.slice('furni-renders/'.length, -4)).join(' ')})`);
+    legend.push(
+      `${cn}: state ${e.state} direction ${e.direction}; ${renders.length} stills (${renders.map((r) => r.slice('furni-renders/'.length, -4)).join(' ')})`,
+    );
   }
   writeSheet(`furni-${label}-stills`, stills, legend);
   writeSheet(`furni-${label}-icons`, [icons], [classnames.filter((c) => !NO_ICON[label]!.has(c)).join(' ')], 3);
-  t.diagnostic(`${label}: ${classnames.length} items, ${s.corpus.counts.renders} stills, checked in ${Date.now() - started} ms`);
+  t.diagnostic(
+    `${label}: ${classnames.length} items, ${s.corpus.counts.renders} stills, checked in ${Date.now() - started} ms`,
+  );
 }
 
-test('real Flash hotel: every furni SWF builds (rows added for those furnidata lacks)', { skip: flash.skip }, async (t) => {
-  const swfs = readdirSync(join(flash.path, 'hof_furni')).filter((f) => f.endsWith('.swf')).map((f) => f.slice(0, -4)).sort();
+test('real Flash hotel: every furni SWF builds (rows added for those furnidata lacks)', {
+  skip: flash.skip,
+}, async (t) => {
+  const swfs = readdirSync(join(flash.path, 'hof_furni'))
+    .filter((f) => f.endsWith('.swf'))
+    .map((f) => f.slice(0, -4))
+    .sort();
   assert.ok(swfs.length > FLASH_ROWLESS.length, 'hof_furni/ holds SWFs with furnidata rows');
   const file = join(flash.path, 'gamedata', 'furnidata.txt');
   const bytes = readFileSync(file);
@@ -115,15 +149,22 @@ test('real Flash hotel: every furni SWF builds (rows added for those furnidata l
 
   const dir = tempDir(t, 'hi-real-flash-all-');
   // The legacy file is one array of rows: append the missing rows before its closing bracket.
-  const extra = rowless.map((cn, i) => `["s","${990000 + i}","${cn}","1","0","1","1","","${cn}","added by the test","","-1","-1"]`).join(',');
+  const extra = rowless
+    .map((cn, i) => `["s","${990000 + i}","${cn}","1","0","1","1","","${cn}","added by the test","","-1","-1"]`)
+    .join(',');
   const text = bytes.toString('utf8').trimEnd();
   assert.ok(text.endsWith(']]'), 'furnidata.txt ends with its closing bracket');
   writeFileSync(join(dir, 'furnidata.txt'), `${text.slice(0, -1)},${extra}]`);
   await checkAll(t, 'flash', flash.path, join(dir, 'furnidata.txt'), join(dir, 'out'), swfs);
 });
 
-test('real Nitro hotel: every furni bundle builds (rows added for those FurnitureData lacks)', { skip: nitro.skip }, async (t) => {
-  const bundles = readdirSync(join(nitro.path, 'bundled', 'furniture')).filter((f) => f.endsWith('.nitro')).map((f) => f.slice(0, -6)).sort();
+test('real Nitro hotel: every furni bundle builds (rows added for those FurnitureData lacks)', {
+  skip: nitro.skip,
+}, async (t) => {
+  const bundles = readdirSync(join(nitro.path, 'bundled', 'furniture'))
+    .filter((f) => f.endsWith('.nitro'))
+    .map((f) => f.slice(0, -6))
+    .sort();
   assert.ok(bundles.length > 0, 'bundled/furniture/ holds bundles');
   const data = JSON.parse(readFileSync(join(nitro.path, 'gamedata', 'FurnitureData.json'), 'utf8')) as FurnitureData;
   const have = basesWithRows(data);
@@ -132,7 +173,16 @@ test('real Nitro hotel: every furni bundle builds (rows added for those Furnitur
 
   const dir = tempDir(t, 'hi-real-nitro-all-');
   const template = data.roomitemtypes.furnitype[0]!;
-  rowless.forEach((cn, i) => data.roomitemtypes.furnitype.push({ ...template, id: 990000 + i, classname: cn, revision: 1, name: cn, partcolors: { color: [] } }));
+  rowless.forEach((cn, i) =>
+    data.roomitemtypes.furnitype.push({
+      ...template,
+      id: 990000 + i,
+      classname: cn,
+      revision: 1,
+      name: cn,
+      partcolors: { color: [] },
+    }),
+  );
   writeFileSync(join(dir, 'FurnitureData.json'), JSON.stringify(data));
   await checkAll(t, 'nitro', nitro.path, join(dir, 'FurnitureData.json'), join(dir, 'out'), bundles);
 });

@@ -17,9 +17,13 @@ import { realdata, writeSheet } from '../helpers/realdata.js';
 
 for (const layout of ['flash', 'nitro'] as const) {
   const data = realdata(layout);
-  test(`real ${layout} items: every state and direction at sizes 64 and 32, stills and loops`, { skip: data.skip }, async () => {
+  test(`real ${layout} items: every state and direction at sizes 64 and 32, stills and loops`, {
+    skip: data.skip,
+  }, async () => {
     const dir = layout === 'flash' ? join(data.path, 'hof_furni') : join(data.path, 'bundled', 'furniture');
-    const files = readdirSync(dir).filter((f) => f.endsWith(layout === 'flash' ? '.swf' : '.nitro')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith(layout === 'flash' ? '.swf' : '.nitro'))
+      .sort();
     assert.equal(files.length, layout === 'flash' ? 36 : 32);
     const load = furniLibraryLoader(layout);
     const rows: RgbaImage[][] = [];
@@ -28,7 +32,10 @@ for (const layout of ['flash', 'nitro'] as const) {
     let loops = 0;
     let ownSmallArt = 0;
     for (const f of files) {
-      const { model } = await readFurniBundle(await writeFurniBundle(furniModelFromLibrary(await load(readFileSync(join(dir, f)), f))), f);
+      const { model } = await readFurniBundle(
+        await writeFurniBundle(furniModelFromLibrary(await load(readFileSync(join(dir, f)), f))),
+        f,
+      );
       for (const size of [64, 32] as const) {
         const offer = sizeOffer(model, size);
         assert.ok(offer, `${f}: has a size-64 visualization`);
@@ -47,14 +54,20 @@ for (const layout of ['flash', 'nitro'] as const) {
               const loop = renderVariant(model, 0, { size, state, direction, frame: 0, animated: true });
               assert.ok(loop.ok, `${f} size ${size} state ${state}: the loop renders`);
               const apng = decodeApng(await encodeVariant(loop.picture, true));
-              assert.equal(apng.numFrames, frames, `${f} size ${size} state ${state}: one APNG frame per distinct frame`);
+              assert.equal(
+                apng.numFrames,
+                frames,
+                `${f} size ${size} state ${state}: one APNG frame per distinct frame`,
+              );
               loops++;
             }
           }
         }
         assert.ok(drawn > 0, `${f}: something visible at size ${size}`);
         rows.push(row);
-        legend.push(`${f} size ${size}${offer.halved ? ' (halved from 64)' : ''}: states ${offer.states.join(',')} × directions ${offer.directions.join(',')}, ${drawn} pictures`);
+        legend.push(
+          `${f} size ${size}${offer.halved ? ' (halved from 64)' : ''}: states ${offer.states.join(',')} × directions ${offer.directions.join(',')}, ${drawn} pictures`,
+        );
       }
     }
     // A Flash SWF's hand-drawn size-32 art reaches the bundle (the build reads SWFs with it); Nitro

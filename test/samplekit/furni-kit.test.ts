@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { furniKitFiles, KIT_ITEMS, readableBundle, FURNIDATA_PATH, furniBundlePath, type FurnitureDataJson } from '../../src/samplekit/furni/index.js';
+import {
+  furniKitFiles,
+  KIT_ITEMS,
+  readableBundle,
+  FURNIDATA_PATH,
+  furniBundlePath,
+  type FurnitureDataJson,
+} from '../../src/samplekit/furni/index.js';
 import { readAssetLibrary, writeAssetLibrary } from '../../src/formats/asset-library.js';
 import { readNitroBundle } from '../../src/formats/nitro-container.js';
 import { FormatError } from '../../src/formats/errors.js';
@@ -16,7 +23,10 @@ const furnidata = async () => JSON.parse((await byPath()).get(FURNIDATA_PATH)!.t
 test('two runs give byte-identical files in the same order', async () => {
   const a = await filesP;
   const b = await furniKitFiles({ extraFurni: 25 });
-  assert.deepEqual(a.map((f) => f.path), b.map((f) => f.path));
+  assert.deepEqual(
+    a.map((f) => f.path),
+    b.map((f) => f.path),
+  );
   for (let i = 0; i < a.length; i++) assert.ok(a[i]!.data.equals(b[i]!.data), `${a[i]!.path} differs between runs`);
 });
 
@@ -57,11 +67,17 @@ test('every furnidata row has a readable bundle, except the deliberately missing
     assert.ok(lib.data.visualizations?.some((v) => v.size === 64));
     // Sprites survive the round trip: writing the read library again gives the same bytes.
     const gzip = KIT_ITEMS.find((i) => i.classname === base)?.bundle === 'gzip';
-    assert.ok((await writeAssetLibrary(lib, { compression: gzip ? 'gzip' : 'zlib' })).equals(bundle), `${base} round-trips`);
+    assert.ok(
+      (await writeAssetLibrary(lib, { compression: gzip ? 'gzip' : 'zlib' })).equals(bundle),
+      `${base} round-trips`,
+    );
   }
   // And every bundle file belongs to a furnidata row.
-  const bases = new Set([...fd.roomitemtypes.furnitype, ...fd.wallitemtypes.furnitype].map((r) => r.classname.split('*')[0]));
-  for (const p of files.keys()) if (p.endsWith('.nitro')) assert.ok(bases.has(p.replace(/^bundled\/furniture\/|\.nitro$/g, '')), p);
+  const bases = new Set(
+    [...fd.roomitemtypes.furnitype, ...fd.wallitemtypes.furnitype].map((r) => r.classname.split('*')[0]),
+  );
+  for (const p of files.keys())
+    if (p.endsWith('.nitro')) assert.ok(bases.has(p.replace(/^bundled\/furniture\/|\.nitro$/g, '')), p);
 });
 
 test('corrupt bundles fail in the container or JSON layer with a typed error', async () => {
@@ -71,7 +87,10 @@ test('corrupt bundles fail in the container or JSON layer with a typed error', a
   readNitroBundle(files.get(furniBundlePath('kit_corrupt_json'))!, 'j');
   await assert.rejects(readAssetLibrary(files.get(furniBundlePath('kit_corrupt_json'))!, 'j'), /not valid JSON/);
   // A gzip member cut short: the error names the file, the packing and zlib's reason.
-  assert.throws(() => readNitroBundle(files.get(furniBundlePath('kit_corrupt_gzip'))!, 'z.nitro'), /z\.nitro.*kit_corrupt_gzip\.json \(gzip\) does not inflate: unexpected end of file/);
+  assert.throws(
+    () => readNitroBundle(files.get(furniBundlePath('kit_corrupt_gzip'))!, 'z.nitro'),
+    /z\.nitro.*kit_corrupt_gzip\.json \(gzip\) does not inflate: unexpected end of file/,
+  );
 });
 
 test('every asset entry resolves: drawn sprites exist, aliases point at drawn assets', async () => {
@@ -87,7 +106,10 @@ test('every asset entry resolves: drawn sprites exist, aliases point at drawn as
         assert.ok(lib.sprites.has(name), `${name} has a sprite`);
       }
     }
-    assert.ok(hasVisiblePixel([...lib.sprites.values()].reduce((a, b) => (a.width * a.height >= b.width * b.height ? a : b))), it.classname);
+    assert.ok(
+      hasVisiblePixel([...lib.sprites.values()].reduce((a, b) => (a.width * a.height >= b.width * b.height ? a : b))),
+      it.classname,
+    );
   }
 });
 
@@ -102,5 +124,14 @@ test('generated bundles: the shared-atlas writer gives exactly writeAssetLibrary
   }
   // Item i is a pure function of i: templates and colours cycle, names and ids follow the index.
   assert.equal(generatedSpec(17000).classname, 'kit_gen_17000');
-  assert.deepEqual([generatedSpec(1).template, generatedSpec(11).template, generatedSpec(21).template, generatedSpec(31).template, generatedSpec(41).template], ['box', 'duo', 'blinker', 'plaque', 'box']);
+  assert.deepEqual(
+    [
+      generatedSpec(1).template,
+      generatedSpec(11).template,
+      generatedSpec(21).template,
+      generatedSpec(31).template,
+      generatedSpec(41).template,
+    ],
+    ['box', 'duo', 'blinker', 'plaque', 'box'],
+  );
 });

@@ -24,7 +24,8 @@ function paths(v: unknown, at: string, out: Set<string>, parentKey = ''): Set<st
   if (Array.isArray(v)) for (const x of v) paths(x, `${at}[]`, out);
   else if (v && typeof v === 'object') {
     for (const [k, x] of Object.entries(v)) {
-      const key = parentKey === 'assets' || parentKey === 'frames@sheet' ? '<name>' : /^-?\d+(_\d+)?$/.test(k) ? '#' : k;
+      const key =
+        parentKey === 'assets' || parentKey === 'frames@sheet' ? '<name>' : /^-?\d+(_\d+)?$/.test(k) ? '#' : k;
       const nextParent = k === 'frames' && at.endsWith('.spritesheet') ? 'frames@sheet' : k;
       paths(x, `${at}.${key}`, out, nextParent);
     }
@@ -33,7 +34,8 @@ function paths(v: unknown, at: string, out: Set<string>, parentKey = ''): Set<st
 }
 
 // Ints where the real data happens to hold floats (dimensions) are fine: an int is a valid float.
-const allowed = (real: Set<string>, p: string) => real.has(p) || (p.endsWith(':int') && real.has(p.replace(/:int$/, ':float')));
+const allowed = (real: Set<string>, p: string) =>
+  real.has(p) || (p.endsWith(':int') && real.has(p.replace(/:int$/, ':float')));
 
 test('furni bundles use the JSON schema of real Nitro furni bundles', { skip: bundles.skip }, async () => {
   const real = new Set<string>();
@@ -49,7 +51,8 @@ test('furni bundles use the JSON schema of real Nitro furni bundles', { skip: bu
     if (KIT_ITEMS.find((i) => i.classname === cn && !readableBundle(i))) continue;
     for (const [name, data] of readNitroBundle(f.data, f.path)) {
       if (!name.endsWith('.json')) continue;
-      for (const p of paths(JSON.parse(data.toString('utf8')), '', new Set())) if (!allowed(real, p)) missing.add(`${p} (${cn})`);
+      for (const p of paths(JSON.parse(data.toString('utf8')), '', new Set()))
+        if (!allowed(real, p)) missing.add(`${p} (${cn})`);
     }
   }
   // Fields of the Nitro schema (IAssetData) the kit needs for its rules but the 32 real bundles here
@@ -65,7 +68,9 @@ test('furni bundles use the JSON schema of real Nitro furni bundles', { skip: bu
   assert.deepEqual(extra, []);
 });
 
-test('FurnitureData.json rows have the fields, order and types of the real file', { skip: furnidata.skip }, async () => {
+test('FurnitureData.json rows have the fields, order and types of the real file', {
+  skip: furnidata.skip,
+}, async () => {
   const realDoc = JSON.parse(readFileSync(furnidata.path, 'utf8'));
   const kit = await furniKitFiles({ extraFurni: 40 });
   const ours = JSON.parse(kit.find((f) => f.path === FURNIDATA_PATH)!.data.toString('utf8'));
@@ -76,7 +81,11 @@ test('FurnitureData.json rows have the fields, order and types of the real file'
     const realShape = shape(realRow);
     for (const row of ours[section].furnitype) {
       const s = shape(row).map((x: string) => x.replace(/:float$/, ':int'));
-      assert.deepEqual(s, realShape.map((x: string) => x.replace(/:float$/, ':int')), `${section} ${row.classname}`);
+      assert.deepEqual(
+        s,
+        realShape.map((x: string) => x.replace(/:float$/, ':int')),
+        `${section} ${row.classname}`,
+      );
       if ('partcolors' in row) for (const c of row.partcolors.color) assert.match(c, /^#[0-9A-F]{6}$/);
     }
   }

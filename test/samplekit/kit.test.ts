@@ -5,7 +5,14 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile, stat } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { buildSampleKit, ensureKitFrom, generatorVersion, readKitStamp, writeKitFrom, KIT_STAMP } from '../../src/samplekit/index.js';
+import {
+  buildSampleKit,
+  ensureKitFrom,
+  generatorVersion,
+  readKitStamp,
+  writeKitFrom,
+  KIT_STAMP,
+} from '../../src/samplekit/index.js';
 import { furniKitStream } from '../../src/samplekit/furni/index.js';
 import { registerSampleKitCommand } from '../../src/cli/sample-kit.js';
 import { readAssetLibrary } from '../../src/formats/asset-library.js';
@@ -35,15 +42,29 @@ test('sample-kit command: full Nitro layout, deterministic, stamped, with a cont
   assert.ok(log.mock.callCount() >= 2);
 
   const onDisk = await listFiles(out);
-  for (const f of ['gamedata/FigureData.json', 'gamedata/FigureMap.json', 'gamedata/HabboAvatarActions.json', 'gamedata/FurnitureData.json', 'bundled/furniture/kit_crate.nitro', 'bundled/furniture/kit_gen_00003.nitro', KIT_STAMP]) {
+  for (const f of [
+    'gamedata/FigureData.json',
+    'gamedata/FigureMap.json',
+    'gamedata/HabboAvatarActions.json',
+    'gamedata/FurnitureData.json',
+    'bundled/furniture/kit_crate.nitro',
+    'bundled/furniture/kit_gen_00003.nitro',
+    KIT_STAMP,
+  ]) {
     assert.ok(onDisk.includes(f), `${f} is written`);
   }
-  assert.ok(onDisk.some((f) => /^bundled\/figure\/hh_human_.*\.nitro$/.test(f)), 'figure libraries are written');
+  assert.ok(
+    onDisk.some((f) => /^bundled\/figure\/hh_human_.*\.nitro$/.test(f)),
+    'figure libraries are written',
+  );
   assert.ok(!onDisk.includes('bundled/furniture/kit_gen_00004.nitro'));
 
   // Two runs, byte-identical; the stamp hashes every file in kit order.
   const mem = await buildSampleKit({ extraFurni: 3 });
-  assert.deepEqual(mem.map((f) => f.path).sort(), onDisk.filter((f) => f !== KIT_STAMP));
+  assert.deepEqual(
+    mem.map((f) => f.path).sort(),
+    onDisk.filter((f) => f !== KIT_STAMP),
+  );
   const h = createHash('sha256');
   for (const f of mem) {
     h.update(`${f.path}\0${f.data.length}\0`);
@@ -139,8 +160,14 @@ test('the kit never replaces a folder that is not a kit, nor a file', async (t) 
   await writeKitFrom(join(root, 'empty-ok'), {}, furniKitStream(), 'v1');
   await mkdir(foreign);
   await writeFile(join(foreign, 'holiday.jpg'), 'precious');
-  await assert.rejects(writeKitFrom(foreign, {}, furniKitStream(), 'v1'), /refusing to replace .*photos.*not a sample kit/);
-  await assert.rejects(ensureKitFrom(foreign, {}, () => furniKitStream(), 'v1'), /refusing to replace/);
+  await assert.rejects(
+    writeKitFrom(foreign, {}, furniKitStream(), 'v1'),
+    /refusing to replace .*photos.*not a sample kit/,
+  );
+  await assert.rejects(
+    ensureKitFrom(foreign, {}, () => furniKitStream(), 'v1'),
+    /refusing to replace/,
+  );
   assert.equal(await readFile(join(foreign, 'holiday.jpg'), 'utf8'), 'precious');
   const file = join(root, 'file');
   await writeFile(file, 'x');

@@ -43,7 +43,12 @@ function pngHeader(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8;
   ihdr[9] = 6;
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(16))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(16))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const libraryJson = (name: string, extra: object = {}) => Buffer.from(JSON.stringify({ name, assets: {}, ...extra }));
@@ -54,9 +59,11 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   'gzip-member': () => readAssetLibrary(rawBundle([['hair_U_kitbob.json', gzipBomb(1024)]]), 'hair_U_kitbob.nitro'),
   // Only the names are wanted (the avatar scan): the image member is skipped, the JSON one still capped.
   'zlib-member-names': async () => readAssetNames(rawBundle([['x.json', zlibBomb(1536)]]), 'x.nitro'),
-  'swf-declares-4gb': () => readSwf(swf([], { compress: 'zlib', declared: 0xffffffff, body: zlibBomb(1024) }), 'huge.swf'),
+  'swf-declares-4gb': () =>
+    readSwf(swf([], { compress: 'zlib', declared: 0xffffffff, body: zlibBomb(1024) }), 'huge.swf'),
   // A header saying 1 MiB over a body that inflates to 1 GiB: inflating stops at what the header said.
-  'swf-body-past-header': () => readSwf(swf([], { compress: 'zlib', declared: 1024 * 1024, body: zlibBomb(1024) }), 'liar.swf'),
+  'swf-body-past-header': () =>
+    readSwf(swf([], { compress: 'zlib', declared: 1024 * 1024, body: zlibBomb(1024) }), 'liar.swf'),
   // DefineBitsLossless2 of 100 × 100 whose pixel data inflates to 1 GiB.
   'swf-bitmap-bomb': () => {
     const body = Buffer.concat([Buffer.from([1, 0, 5, 100, 0, 100, 0]), zlibBomb(1024)]);
@@ -64,8 +71,16 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   },
   // A spritesheet whose header claims 60,000 × 60,000 (14.4 GB of RGBA): in-thread decode, libvips decode, a badge part.
   'png-60000-spritesheet': () => {
-    const json = libraryJson('big', { spritesheet: { frames: { big_a: { frame: { x: 0, y: 0, w: 1, h: 1 } } }, meta: { image: 'big.png' } } });
-    return readAssetLibrary(rawBundle([['big.json', deflateSync(json)], ['big.png', deflateSync(pngHeader(60000, 60000))]]), 'big.nitro');
+    const json = libraryJson('big', {
+      spritesheet: { frames: { big_a: { frame: { x: 0, y: 0, w: 1, h: 1 } } }, meta: { image: 'big.png' } },
+    });
+    return readAssetLibrary(
+      rawBundle([
+        ['big.json', deflateSync(json)],
+        ['big.png', deflateSync(pngHeader(60000, 60000))],
+      ]),
+      'big.nitro',
+    );
   },
   'png-60000-native': () => decodeImageNative(pngHeader(60000, 60000)),
   'gif-60000-badge-part': () => {
@@ -83,21 +98,33 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   // The most a .nitro can declare (65,535 tiny members), a SWF of 100,000 tiny tags, a JSON of 100,000 assets.
   'many-members': async () => {
     const tiny = deflateSync(Buffer.from('{}'));
-    return readNitroBundle(rawBundle(Array.from({ length: 65535 }, (_v, i): [string, Uint8Array] => [`m${i}.json`, tiny])), 'many.nitro');
+    return readNitroBundle(
+      rawBundle(Array.from({ length: 65535 }, (_v, i): [string, Uint8Array] => [`m${i}.json`, tiny])),
+      'many.nitro',
+    );
   },
-  'many-tags': () => readSwf(swf(Array.from({ length: 100_000 }, (_v, i) => tag(87, Buffer.from([i & 0xff, i >> 8, 0, 0, 0, 0])))), 'many.swf'),
+  'many-tags': () =>
+    readSwf(
+      swf(Array.from({ length: 100_000 }, (_v, i) => tag(87, Buffer.from([i & 0xff, i >> 8, 0, 0, 0, 0])))),
+      'many.swf',
+    ),
   'many-assets': () => {
     const assets = Object.fromEntries(Array.from({ length: 100_000 }, (_v, i) => [`a${i}`, { x: 0, y: 0 }]));
     return readAssetLibrary(rawBundle([['many.json', deflateSync(libraryJson('many', { assets }))]]), 'many.nitro');
   },
-  'member-name-escapes': async () => readNitroBundle(rawBundle([['../../x', deflateSync(Buffer.from('{}'))]]), 'escape.nitro'),
+  'member-name-escapes': async () =>
+    readNitroBundle(rawBundle([['../../x', deflateSync(Buffer.from('{}'))]]), 'escape.nitro'),
   // `build` of a furni folder (argv: assets, out), 2 worker threads: what its report says of each item.
   build: async () => {
     const s = await runBuild({ assets: process.argv[3]!, out: process.argv[4]!, jobs: 2, now: () => new Date(0) });
     return { counts: s.report.counts, items: s.report.items };
   },
   // A good library, read with the same code: the control.
-  good: () => readAssetLibrary(readFileSync(process.argv[3]!), process.argv[3]!).then((l) => ({ name: l.name, sprites: l.sprites.size })),
+  good: () =>
+    readAssetLibrary(readFileSync(process.argv[3]!), process.argv[3]!).then((l) => ({
+      name: l.name,
+      sprites: l.sprites.size,
+    })),
 };
 
 function peakMb(): number {

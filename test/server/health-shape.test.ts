@@ -81,8 +81,16 @@ test('a failing check: status fail, 503, and the check says why', async () => {
   assert.equal(f.body.checks.storage.ok, false);
   assert.match(f.body.checks.storage.error, /corpus\.json/);
   // The avatar service's failing case (no render worker ready) goes through the same function.
-  const body = healthBody({ service: 'hotel-imager-avatar', version: '0.1.0', build: { commit: 'unknown', builtAt: '2026-01-01T00:00:00.000Z', source: 'unknown' }, startedAtMs: Date.now() },
-    { workers: { ok: false, error: 'no render worker is ready (0 of 2)', ready: 0, workers: 2 } }, { pool: {} });
+  const body = healthBody(
+    {
+      service: 'hotel-imager-avatar',
+      version: '0.1.0',
+      build: { commit: 'unknown', builtAt: '2026-01-01T00:00:00.000Z', source: 'unknown' },
+      startedAtMs: Date.now(),
+    },
+    { workers: { ok: false, error: 'no render worker is ready (0 of 2)', ready: 0, workers: 2 } },
+    { pool: {} },
+  );
   assert.equal(healthStatus(body), 503);
   assert.deepEqual(Object.keys(body), [...LEADING, 'pool']);
   assert.equal(body.status, 'fail');

@@ -33,7 +33,8 @@ export function splitReplies(all: Buffer): RawReply[] {
     if (end < 0) break;
     const lines = all.toString('latin1', off, end).split('\r\n');
     const headers: Record<string, string> = {};
-    for (const l of lines.slice(1)) headers[l.slice(0, l.indexOf(':')).toLowerCase()] = l.slice(l.indexOf(':') + 1).trim();
+    for (const l of lines.slice(1))
+      headers[l.slice(0, l.indexOf(':')).toLowerCase()] = l.slice(l.indexOf(':') + 1).trim();
     const length = Number(headers['content-length'] ?? 0);
     replies.push({ status: Number(lines[0]!.split(' ')[1]), headers, body: all.subarray(end + 4, end + 4 + length) });
     off = end + 4 + length;

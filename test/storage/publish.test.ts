@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { publishCorpus, PublishError, type PublishOptions } from '../../src/storage/publish.js';
 import { createS3Client } from '../../src/storage/s3-client.js';
 import { startTestBucket, type TestBucket } from '../helpers/s3-bucket.js';
@@ -81,7 +81,9 @@ test('publish uploads each distinct content once, with type, immutable caching a
   }
   // The SHA-256 checksum goes with each upload (a real S3 verifies it and refuses damaged bytes).
   for (const r of b.seen.slice(from).filter((x) => x.method === 'PUT')) {
-    const sha = r.key.includes('/objects/') ? r.key.slice(r.key.lastIndexOf('/') + 1) : sha256(Buffer.from(corpusJson(files)));
+    const sha = r.key.includes('/objects/')
+      ? r.key.slice(r.key.lastIndexOf('/') + 1)
+      : sha256(Buffer.from(corpusJson(files)));
     assert.equal(r.checksumSha256, Buffer.from(sha, 'hex').toString('base64'), r.key);
   }
 });
@@ -101,7 +103,12 @@ test('incremental: only changed contents are uploaded; a removed file stays for 
   let from = b.seen.length;
   // Half the stills go (lamp): past the shrink guard's limit, so on purpose.
   const s2 = await publish(dir, prefix, { graceMs: 0, allowShrink: true });
-  assert.deepEqual(b.puts(`${prefix}/objects/`, from).sort(), [sha256(v2['furni-renders/chair.png']), sha256(v2['furni-renders/sofa.png'])].map((h) => `${prefix}/objects/${h}`).sort());
+  assert.deepEqual(
+    b.puts(`${prefix}/objects/`, from).sort(),
+    [sha256(v2['furni-renders/chair.png']), sha256(v2['furni-renders/sofa.png'])]
+      .map((h) => `${prefix}/objects/${h}`)
+      .sort(),
+  );
   assert.equal(s2.uploaded, 2);
   assert.equal(s2.unchanged, 2);
   // The previous corpus.json's objects stay: a reader that loaded it may not have polled yet.
@@ -126,8 +133,13 @@ test('incremental: only changed contents are uploaded; a removed file stays for 
   assert.ok(!after3.includes(`${prefix}/objects/${oldLamp}`));
   assert.equal(s3.deletedObjects, 2);
   // Everything v2 and v3 list is there.
-  for (const bytes of [...Object.values(v2), ...Object.values(v3)]) assert.ok(after3.includes(`${prefix}/objects/${sha256(bytes)}`));
-  assert.equal((await listKeys(`${prefix}/manifests/`)).length, 2, 'the v1 copy of corpus.json is gone, v2 and v3 kept');
+  for (const bytes of [...Object.values(v2), ...Object.values(v3)])
+    assert.ok(after3.includes(`${prefix}/objects/${sha256(bytes)}`));
+  assert.equal(
+    (await listKeys(`${prefix}/manifests/`)).length,
+    2,
+    'the v1 copy of corpus.json is gone, v2 and v3 kept',
+  );
 });
 
 test('within the grace period a replaced corpus.json keeps its objects, however many publishes follow', async () => {
@@ -144,7 +156,10 @@ test('within the grace period a replaced corpus.json keeps its objects, however 
   // of the one it just replaced (current until this moment) remain.
   await writeCorpusFixture(dir, { 'furni-renders/a.png': fakePng(30, 100) });
   const later = await publish(dir, prefix, { keepPrevious: 0, now: () => new Date(Date.now() + 2 * 3_600_000) });
-  assert.deepEqual(await listKeys(`${prefix}/objects/`), [fakePng(24, 100), fakePng(30, 100)].map((x) => `${prefix}/objects/${sha256(x)}`).sort());
+  assert.deepEqual(
+    await listKeys(`${prefix}/objects/`),
+    [fakePng(24, 100), fakePng(30, 100)].map((x) => `${prefix}/objects/${sha256(x)}`).sort(),
+  );
   assert.equal(later.deletedObjects, 3);
   assert.equal((await listKeys(`${prefix}/manifests/`)).length, 2);
 });
@@ -185,8 +200,10 @@ test('a publish aborted after some uploads leaves the served corpus whole; the n
     assert.equal(b.puts(`${prefix}/objects/`, from).length, 30 - uploaded);
     // Picked up live.
     const until = Date.now() + 5000;
-    while ((await rawRequest(srv.port, 'GET', '/furni-renders/item29.png')).status !== 200 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    for (const [path, bytes] of Object.entries(next)) assert.deepEqual((await rawRequest(srv.port, 'GET', `/${path}`)).body, bytes, path);
+    while ((await rawRequest(srv.port, 'GET', '/furni-renders/item29.png')).status !== 200 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
+    for (const [path, bytes] of Object.entries(next))
+      assert.deepEqual((await rawRequest(srv.port, 'GET', `/${path}`)).body, bytes, path);
   });
 });
 
@@ -203,15 +220,33 @@ test('`hotel-imager publish` killed midway (SIGKILL): corpus.json is the old one
   b.delayMs = 15; // slow enough that the kill lands mid-way
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'publish', '--corpus', dir, '--to', b.url(prefix), '--s3-endpoint', b.endpoint, '--s3-force-path-style', '--concurrency', '2'],
-    { env: { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'publish',
+      '--corpus',
+      dir,
+      '--to',
+      b.url(prefix),
+      '--s3-endpoint',
+      b.endpoint,
+      '--s3-force-path-style',
+      '--concurrency',
+      '2',
+    ],
+    {
+      env: { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   try {
     const until = Date.now() + 60_000;
-    while (b.puts(`${prefix}/objects/`, from).length < 10 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    while (b.puts(`${prefix}/objects/`, from).length < 10 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 5));
     child.kill('SIGKILL');
     await exited;
   } finally {
@@ -232,9 +267,15 @@ test('a file that does not match corpus.json (a build running) stops the publish
   const { prefix, dir } = fresh();
   await writeCorpusFixture(dir, { 'furni-renders/a.png': fakePng(1, 100), 'furni-renders/b.png': fakePng(2, 100) });
   await writeFile(join(dir, 'furni-renders', 'b.png'), fakePng(3, 100));
-  await assert.rejects(publish(dir, prefix), (e: unknown) => e instanceof PublishError && /b\.png: the file does not match corpus\.json/.test(e.message));
+  await assert.rejects(
+    publish(dir, prefix),
+    (e: unknown) => e instanceof PublishError && /b\.png: the file does not match corpus\.json/.test(e.message),
+  );
   assert.deepEqual(await listKeys(`${prefix}/corpus.json`), []);
-  await assert.rejects(publish(join(dir, 'nope'), prefix), /^PublishError: no corpus\.json in .*nope \(--corpus\): build the corpus there first \(hotel-imager build --out .*nope\), or check the path$/);
+  await assert.rejects(
+    publish(join(dir, 'nope'), prefix),
+    /^PublishError: no corpus\.json in .*nope \(--corpus\): build the corpus there first \(hotel-imager build --out .*nope\), or check the path$/,
+  );
   await assert.rejects(publish(dir, prefix, { to: 'http://x/y' }), /not an s3:\/\/ address/);
 });
 
@@ -264,7 +305,10 @@ test('a publish that would take more than 10 % of the stills from the bucket sto
     /^ShrinkError: publish stopped, nothing in s3:\/\/furni-test\/t\d+\/ was changed: it would unpublish 3 of the 18 published furni stills \(16\.7 %, more than the 10 % a run may remove\); for example item0, item1, item2\. Is .+ the whole corpus \(a build that stopped part way, another folder\)\? If these items were removed on purpose, publish with --allow-shrink \(HOTEL_IMAGER_PUBLISH_ALLOW_SHRINK=1\)\.$/;
   await assert.rejects(publish(dir, prefix), expected);
   assert.deepEqual(b.puts(`${prefix}/`, from), []);
-  assert.deepEqual(b.seen.slice(from).filter((r) => r.method === 'DELETE' || r.method === 'POST'), []);
+  assert.deepEqual(
+    b.seen.slice(from).filter((r) => r.method === 'DELETE' || r.method === 'POST'),
+    [],
+  );
   assert.deepEqual(await listKeys(`${prefix}/`), keys);
   assert.equal(await getText(`${prefix}/corpus.json`), corpusJson(fewer));
 
@@ -274,8 +318,29 @@ test('a publish that would take more than 10 % of the stills from the bucket sto
     new Promise<{ status: number | null; stderr: string }>((done) => {
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', 'src/cli/main.ts', 'publish', '--corpus', dir, '--to', b.url(prefix), '--s3-endpoint', b.endpoint, '--s3-force-path-style', ...extra],
-        { env: { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' }, stdio: ['ignore', 'ignore', 'pipe'] },
+        [
+          '--import',
+          'tsx',
+          'src/cli/main.ts',
+          'publish',
+          '--corpus',
+          dir,
+          '--to',
+          b.url(prefix),
+          '--s3-endpoint',
+          b.endpoint,
+          '--s3-force-path-style',
+          ...extra,
+        ],
+        {
+          env: {
+            ...process.env,
+            AWS_ACCESS_KEY_ID: 'S3RVER',
+            AWS_SECRET_ACCESS_KEY: 'S3RVER',
+            AWS_REGION: 'us-east-1',
+          },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
       );
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
@@ -283,7 +348,10 @@ test('a publish that would take more than 10 % of the stills from the bucket sto
     });
   const stopped = await cli([]);
   assert.equal(stopped.status, 1);
-  assert.match(stopped.stderr, /^publish stopped, nothing in s3:\/\/furni-test\/t\d+\/ was changed: it would unpublish 3 of the 18 /m);
+  assert.match(
+    stopped.stderr,
+    /^publish stopped, nothing in s3:\/\/furni-test\/t\d+\/ was changed: it would unpublish 3 of the 18 /m,
+  );
   assert.equal(await getText(`${prefix}/corpus.json`), corpusJson(fewer));
   const allowed = await cli(['--allow-shrink']);
   assert.equal(allowed.status, 0, allowed.stderr);
@@ -296,7 +364,10 @@ test('an object over the multipart threshold goes up in parts (lib-storage) and 
   await writeCorpusFixture(dir, { 'hof_furni/1/big.bundle': big });
   const from = b.seen.length;
   await publish(dir, prefix);
-  assert.ok(b.seen.slice(from).some((r) => r.method === 'PUT' && r.query.includes('uploadId')), 'multipart parts were sent');
+  assert.ok(
+    b.seen.slice(from).some((r) => r.method === 'PUT' && r.query.includes('uploadId')),
+    'multipart parts were sent',
+  );
   await withTestServer({ corpus: b.url(prefix), s3: b.settings, memoryBudget: 0 }, async (srv) => {
     const res = await rawRequest(srv.port, 'GET', '/hof_furni/1/big.bundle');
     assert.equal(res.status, 200);

@@ -34,7 +34,9 @@ test('bucket keys: objects by sha256, corpus.json copies sortable by publication
   assert.equal(key, 'p/manifests/2026-11-23T22-01-02-345Z-abababababababab.json');
   assert.equal(manifestPublishedAt('p/', key)?.toISOString(), at.toISOString());
   assert.equal(manifestPublishedAt('p/', 'p/manifests/notes.json'), undefined);
-  assert.ok(manifestKey('', new Date('2026-01-02T00:00:00Z'), sha) > manifestKey('', new Date('2026-01-01T23:59:59.999Z'), sha));
+  assert.ok(
+    manifestKey('', new Date('2026-01-02T00:00:00Z'), sha) > manifestKey('', new Date('2026-01-01T23:59:59.999Z'), sha),
+  );
 });
 
 test('publish --grace durations', () => {
@@ -54,7 +56,10 @@ test('the S3 flags: flags, then HOTEL_IMAGER_S3_* variables, then defaults; bad 
     const saved = { ...process.env };
     Object.assign(process.env, env);
     try {
-      const cmd = addOptions(new Command('x').exitOverride().configureOutput({ writeErr: () => undefined }), S3_OPTIONS);
+      const cmd = addOptions(
+        new Command('x').exitOverride().configureOutput({ writeErr: () => undefined }),
+        S3_OPTIONS,
+      );
       cmd.action(() => undefined);
       cmd.parse(argv, { from: 'user' });
       return readOptions(cmd, S3_OPTIONS);
@@ -63,19 +68,43 @@ test('the S3 flags: flags, then HOTEL_IMAGER_S3_* variables, then defaults; bad 
     }
   };
   assert.deepEqual(s3Settings(parse([])), { forcePathStyle: false, timeoutMs: 5000 });
-  assert.deepEqual(s3Settings(parse(['--s3-endpoint', 'http://127.0.0.1:9000', '--s3-force-path-style', '--s3-timeout', '800'])), {
-    endpoint: 'http://127.0.0.1:9000',
-    forcePathStyle: true,
-    timeoutMs: 800,
-  });
-  assert.deepEqual(s3Settings(parse([], { HOTEL_IMAGER_S3_ENDPOINT: 'https://minio.internal', HOTEL_IMAGER_S3_FORCE_PATH_STYLE: 'true', HOTEL_IMAGER_S3_TIMEOUT_MS: '1500' })), {
-    endpoint: 'https://minio.internal',
-    forcePathStyle: true,
-    timeoutMs: 1500,
-  });
+  assert.deepEqual(
+    s3Settings(parse(['--s3-endpoint', 'http://127.0.0.1:9000', '--s3-force-path-style', '--s3-timeout', '800'])),
+    {
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: true,
+      timeoutMs: 800,
+    },
+  );
+  assert.deepEqual(
+    s3Settings(
+      parse([], {
+        HOTEL_IMAGER_S3_ENDPOINT: 'https://minio.internal',
+        HOTEL_IMAGER_S3_FORCE_PATH_STYLE: 'true',
+        HOTEL_IMAGER_S3_TIMEOUT_MS: '1500',
+      }),
+    ),
+    {
+      endpoint: 'https://minio.internal',
+      forcePathStyle: true,
+      timeoutMs: 1500,
+    },
+  );
   assert.equal(s3Settings(parse([], { HOTEL_IMAGER_S3_FORCE_PATH_STYLE: 'false' })).forcePathStyle, false);
-  assert.equal(s3Settings(parse(['--s3-endpoint', 'http://a:1'], { HOTEL_IMAGER_S3_ENDPOINT: 'http://b:2' })).endpoint, 'http://a:1');
-  assert.throws(() => parse(['--s3-endpoint', 'minio:9000']), /^UsageError: --s3-endpoint must be an absolute http:\/\/ or https:\/\/ URL, e.g. http:\/\/127.0.0.1:9000, got "minio:9000"$/);
-  assert.throws(() => parse(['--s3-timeout', '5']), /--s3-timeout must be a whole number of milliseconds ≥ 100, got "5"/);
-  assert.throws(() => parse([], { HOTEL_IMAGER_S3_FORCE_PATH_STYLE: 'maybe' }), /HOTEL_IMAGER_S3_FORCE_PATH_STYLE must be true or false/);
+  assert.equal(
+    s3Settings(parse(['--s3-endpoint', 'http://a:1'], { HOTEL_IMAGER_S3_ENDPOINT: 'http://b:2' })).endpoint,
+    'http://a:1',
+  );
+  assert.throws(
+    () => parse(['--s3-endpoint', 'minio:9000']),
+    /^UsageError: --s3-endpoint must be an absolute http:\/\/ or https:\/\/ URL, e.g. http:\/\/127.0.0.1:9000, got "minio:9000"$/,
+  );
+  assert.throws(
+    () => parse(['--s3-timeout', '5']),
+    /--s3-timeout must be a whole number of milliseconds ≥ 100, got "5"/,
+  );
+  assert.throws(
+    () => parse([], { HOTEL_IMAGER_S3_FORCE_PATH_STYLE: 'maybe' }),
+    /HOTEL_IMAGER_S3_FORCE_PATH_STYLE must be true or false/,
+  );
 });

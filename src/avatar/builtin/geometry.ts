@@ -2,7 +2,11 @@
 // compiles it into the client instead). Our own compact table of the facts in
 // docs/avatar-rendering.md: body parts with their place and radius, and the radius of every part
 // type inside its body part (a larger radius draws on top within the body part).
-import { type AvatarGeometryXml, type GeometryBodyPartXml, type GeometryTypeXml } from '../../formats/gamedata/avatar-xml-types.js';
+import {
+  type AvatarGeometryXml,
+  type GeometryBodyPartXml,
+  type GeometryTypeXml,
+} from '../../formats/gamedata/avatar-xml-types.js';
 
 type ItemTable = Record<string, number>; // part type → radius
 interface BodyPartRow {
@@ -16,9 +20,42 @@ const HEAD: ItemTable = { hd: 0.01, fc: 0.02, ey: 0.03, hr: 0.04, hrb: 0.05, fa:
 // `mc` (wrist/misc) has no place in the client geometry, so it is never drawn (contract A2.1's known gap).
 const LEFT_ARM: ItemTable = { lh: 0.01, lhs: 0.01, ls: 0.02, lc: 0.025 };
 const RIGHT_ARM: ItemTable = { rh: 0.01, rhs: 0.01, rs: 0.02, rc: 0.025 };
-const TORSO_STANDING: ItemTable = { bd: 0.01, bds: 0.01, sh: 0.02, lg: 0.03, ch: 0.04, ss: 0.04, cp: 0.045, wa: 0.05, cc: 0.06, ca: 0.07 };
-const TORSO_SITTING: ItemTable = { bd: 0.01, bds: 0.01, lg: 0.02, ch: 0.03, sh: 0.04, ss: 0.04, cp: 0.045, wa: 0.05, cc: 0.06, ca: 0.07 };
-const TORSO_LYING: ItemTable = { bd: 0.01, bds: 0.01, ch: 0.02, cp: 0.025, lg: 0.03, ss: 0.03, sh: 0.04, wa: 0.05, cc: 0.06, ca: 0.07 };
+const TORSO_STANDING: ItemTable = {
+  bd: 0.01,
+  bds: 0.01,
+  sh: 0.02,
+  lg: 0.03,
+  ch: 0.04,
+  ss: 0.04,
+  cp: 0.045,
+  wa: 0.05,
+  cc: 0.06,
+  ca: 0.07,
+};
+const TORSO_SITTING: ItemTable = {
+  bd: 0.01,
+  bds: 0.01,
+  lg: 0.02,
+  ch: 0.03,
+  sh: 0.04,
+  ss: 0.04,
+  cp: 0.045,
+  wa: 0.05,
+  cc: 0.06,
+  ca: 0.07,
+};
+const TORSO_LYING: ItemTable = {
+  bd: 0.01,
+  bds: 0.01,
+  ch: 0.02,
+  cp: 0.025,
+  lg: 0.03,
+  ss: 0.03,
+  sh: 0.04,
+  wa: 0.05,
+  cc: 0.06,
+  ca: 0.07,
+};
 
 function upright(torso: ItemTable): Record<string, BodyPartRow> {
   return {
@@ -54,7 +91,17 @@ function toXml(id: string, rows: Record<string, BodyPartRow>): GeometryTypeXml {
     y: 0,
     z: r.z,
     radius: r.radius,
-    items: Object.entries(r.items).map(([t, radius]) => ({ id: t, x: 0, y: 0, z: 0, radius, nx: 0, ny: 0, nz: -1, double: t === 'bd' || t === 'bds' || t === 'hd' || t === 'hr' || t === 'hrb' })),
+    items: Object.entries(r.items).map(([t, radius]) => ({
+      id: t,
+      x: 0,
+      y: 0,
+      z: 0,
+      radius,
+      nx: 0,
+      ny: 0,
+      nz: -1,
+      double: t === 'bd' || t === 'bds' || t === 'hd' || t === 'hr' || t === 'hrb',
+    })),
   }));
   return { id, bodyParts };
 }
@@ -87,7 +134,12 @@ export function builtinGeometry(): AvatarGeometryXml {
         main: false,
         bodyParts: [],
         avatarSets: [
-          { id: 'body', main: true, avatarSets: [], bodyParts: ['top', 'bottom', 'behind', 'torso', 'leftitem', 'rightitem', 'leftarm', 'rightarm'] },
+          {
+            id: 'body',
+            main: true,
+            avatarSets: [],
+            bodyParts: ['top', 'bottom', 'behind', 'torso', 'leftitem', 'rightitem', 'leftarm', 'rightarm'],
+          },
           { id: 'head', main: false, avatarSets: [], bodyParts: ['head'] },
         ],
       },

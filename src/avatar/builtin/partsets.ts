@@ -2,8 +2,49 @@
 // no HabboAvatarPartSets document. Our own table of the facts in docs/avatar-rendering.md.
 import { type PartSetsXml } from '../../formats/gamedata/avatar-xml-types.js';
 
-const MIRROR: Record<string, string> = { rh: 'lh', rhs: 'lhs', rs: 'ls', rc: 'lc', lh: 'rh', lhs: 'rhs', ls: 'rs', lc: 'rc', ri: 'ri', li: 'li' };
-const PARTS = ['ri', 'rh', 'rhs', 'rs', 'rc', 'bd', 'bds', 'ss', 'sh', 'lg', 'ch', 'cp', 'cc', 'hd', 'fc', 'ey', 'hr', 'hrb', 'li', 'lh', 'lhs', 'ls', 'lc', 'wa', 'ea', 'ca', 'fa', 'ha', 'he'];
+const MIRROR: Record<string, string> = {
+  rh: 'lh',
+  rhs: 'lhs',
+  rs: 'ls',
+  rc: 'lc',
+  lh: 'rh',
+  lhs: 'rhs',
+  ls: 'rs',
+  lc: 'rc',
+  ri: 'ri',
+  li: 'li',
+};
+const PARTS = [
+  'ri',
+  'rh',
+  'rhs',
+  'rs',
+  'rc',
+  'bd',
+  'bds',
+  'ss',
+  'sh',
+  'lg',
+  'ch',
+  'cp',
+  'cc',
+  'hd',
+  'fc',
+  'ey',
+  'hr',
+  'hrb',
+  'li',
+  'lh',
+  'lhs',
+  'ls',
+  'lc',
+  'wa',
+  'ea',
+  'ca',
+  'fa',
+  'ha',
+  'he',
+];
 
 const HAND_RIGHT = ['rh', 'rhs', 'rs', 'rc', 'ri'];
 const HAND_LEFT = ['lh', 'lhs', 'ls', 'lc', 'li'];

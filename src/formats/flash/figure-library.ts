@@ -38,7 +38,8 @@ export function figureLibraryFromSwf(doc: SwfDocument, opts: FigureSwfOptions = 
   const view = viewSwfLibrary(doc, doc.file.replace(/^.*[\\/]/, '').replace(/\.swf$/i, ''));
   const name = view.documentClass;
   const kept = (n: string) => !(opts.dropSmallScale && n.startsWith('sh_'));
-  const manifestData = view.binaryByName.get(`${name}_manifest`) ?? [...view.binaryByName].find(([n]) => n.endsWith('_manifest'))?.[1];
+  const manifestData =
+    view.binaryByName.get(`${name}_manifest`) ?? [...view.binaryByName].find(([n]) => n.endsWith('_manifest'))?.[1];
   if (!manifestData) throw new SwfFormatError(doc.file, `document ${name}_manifest is missing`);
   const manifest = parseXml(binaryText(manifestData), 'figure swf', `${doc.file} (${name}_manifest)`);
   const library = child(manifest, 'library') ?? manifest;
@@ -83,4 +84,3 @@ export function figureLibraryFromSwf(doc: SwfDocument, opts: FigureSwfOptions = 
   for (const key of [...images.imageOf.keys()].sort()) if (kept(key)) sprites.set(key, images.imageOf.get(key)!);
   return { name, data, sprites };
 }
-

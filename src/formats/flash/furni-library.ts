@@ -62,7 +62,11 @@ export function furniLibraryFromSwf(doc: SwfDocument, opts: FurniSwfOptions = {}
 }
 
 /** Images the library keeps: those of kept names, plus any a kept asset names as its `source`. */
-function spritesFor(images: ResolvedImages, assets: Record<string, NitroAssetEntry>, kept: (name: string) => boolean): Map<string, RgbaImage> {
+function spritesFor(
+  images: ResolvedImages,
+  assets: Record<string, NitroAssetEntry>,
+  kept: (name: string) => boolean,
+): Map<string, RgbaImage> {
   const wanted = new Set<string>();
   for (const a of Object.values(assets)) if (a.source !== undefined) wanted.add(a.source);
   const sprites = new Map<string, RgbaImage>();
@@ -72,7 +76,12 @@ function spritesFor(images: ResolvedImages, assets: Record<string, NitroAssetEnt
   return sprites;
 }
 
-function mapAssets(xml: XmlElement, out: NitroAssetData, imageSources: Map<string, string>, kept: (name: string) => boolean): void {
+function mapAssets(
+  xml: XmlElement,
+  out: NitroAssetData,
+  imageSources: Map<string, string>,
+  kept: (name: string) => boolean,
+): void {
   const list = childrenNamed(xml, 'asset');
   if (list.length) {
     const assets: Record<string, NitroAssetEntry> = {};
@@ -122,7 +131,10 @@ function mapLogic(xml: XmlElement, keepAll: boolean): NonNullable<NitroAssetData
     const m: NonNullable<typeof logic.model> = {};
     const dims = child(model, 'dimensions');
     if (dims) {
-      const d: { x: number; y: number; z: number; centerZ?: number } = { x: floatAttr(dims, 'x')!, y: floatAttr(dims, 'y')! } as { x: number; y: number; z: number };
+      const d: { x: number; y: number; z: number; centerZ?: number } = {
+        x: floatAttr(dims, 'x')!,
+        y: floatAttr(dims, 'y')!,
+      } as { x: number; y: number; z: number };
       const z = floatAttr(dims, 'z');
       if (z !== undefined) d.z = z;
       const centerZ = floatAttr(dims, 'centerZ');
@@ -148,7 +160,11 @@ function mapLogic(xml: XmlElement, keepAll: boolean): NonNullable<NitroAssetData
   const credits = child(xml, 'credits');
   if (credits) logic.credits = credits.attrs.value;
   const sample = child(child(xml, 'sound'), 'sample');
-  if (sample) logic.soundSample = { id: intAttr(sample, 'id'), noPitch: sample.attrs.nopitch === undefined ? undefined : sample.attrs.nopitch === 'true' };
+  if (sample)
+    logic.soundSample = {
+      id: intAttr(sample, 'id'),
+      noPitch: sample.attrs.nopitch === undefined ? undefined : sample.attrs.nopitch === 'true',
+    };
   const planets = child(xml, 'planetsystem');
   if (planets) {
     logic.planetSystems = childrenNamed(planets, 'object').map((o) =>
@@ -212,7 +228,11 @@ function mapLogic(xml: XmlElement, keepAll: boolean): NonNullable<NitroAssetData
   }
   const customVars = child(xml, 'customvars');
   if (customVars) {
-    logic.customVars = { variables: childrenNamed(customVars, 'variable').map((v) => v.attrs.name).filter((n): n is string => n !== undefined) };
+    logic.customVars = {
+      variables: childrenNamed(customVars, 'variable')
+        .map((v) => v.attrs.name)
+        .filter((n): n is string => n !== undefined),
+    };
   }
   return logic;
 }
@@ -246,7 +266,9 @@ function mapVisualizations(xml: XmlElement, keepAll: boolean): NitroVisualizatio
         const cl = childrenNamed(c, 'colorLayer');
         if (cl.length) {
           entry.layers = {};
-          for (const l of cl) entry.layers[String(intAttr(l, 'id'))] = l.attrs.color !== undefined ? { color: parseInt(l.attrs.color, 16) } : ({} as { color: number });
+          for (const l of cl)
+            entry.layers[String(intAttr(l, 'id'))] =
+              l.attrs.color !== undefined ? { color: parseInt(l.attrs.color, 16) } : ({} as { color: number });
         }
         map[String(intAttr(c, 'id'))] = entry as { layers: Record<string, { color: number }> };
       }
@@ -260,11 +282,13 @@ function mapVisualizations(xml: XmlElement, keepAll: boolean): NitroVisualizatio
       const p: Record<string, unknown> = {};
       if (postures.attrs.defaultPosture !== undefined) p.defaultPosture = postures.attrs.defaultPosture;
       const list = childrenNamed(postures, 'posture');
-      if (list.length) p.postures = list.map((q) => defined({ id: q.attrs.id, animationId: intAttr(q, 'animationId') }));
+      if (list.length)
+        p.postures = list.map((q) => defined({ id: q.attrs.id, animationId: intAttr(q, 'animationId') }));
       vis.postures = p;
     }
     const gestures = childrenNamed(v, 'gestures').flatMap((g) => childrenNamed(g, 'gesture'));
-    if (gestures.length) vis.gestures = gestures.map((q) => defined({ id: q.attrs.id, animationId: intAttr(q, 'animationId') }));
+    if (gestures.length)
+      vis.gestures = gestures.map((q) => defined({ id: q.attrs.id, animationId: intAttr(q, 'animationId') }));
     out.push(vis as NitroVisualization);
   }
   return out;
@@ -349,7 +373,11 @@ function mapAnimations(list: XmlElement[]): Record<string, NitroAnimation> {
                 if (offsets.length) {
                   frame.offsets = {};
                   offsets.forEach((o, k) => {
-                    frame.offsets![String(k)] = defined({ direction: intAttr(o, 'direction'), x: intAttr(o, 'x'), y: intAttr(o, 'y') }) as { direction: number; x?: number; y?: number };
+                    frame.offsets![String(k)] = defined({
+                      direction: intAttr(o, 'direction'),
+                      x: intAttr(o, 'x'),
+                      y: intAttr(o, 'y'),
+                    }) as { direction: number; x?: number; y?: number };
                   });
                 }
                 seq.frames![String(j)] = frame;
@@ -376,4 +404,3 @@ function defined<T extends Record<string, unknown>>(o: T): T {
 function nonEmpty<T>(list: T[]): T[] | undefined {
   return list.length ? list : undefined;
 }
-

@@ -1,12 +1,12 @@
 // Flash-era avatar XML documents → the typed plain structures of avatar-xml-types.ts.
 import { FormatError } from '../errors.js';
 import { type XmlElement, child, childrenNamed, parseXml } from '../xml/xml-tree.js';
-import type {
-  AnimationSetXml,
-  AvatarGeometryXml,
-  AvatarSetXml,
-  DrawOrderXml,
-  PartSetsXml,
+import {
+  type AnimationSetXml,
+  type AvatarGeometryXml,
+  type AvatarSetXml,
+  type DrawOrderXml,
+  type PartSetsXml,
 } from './avatar-xml-types.js';
 
 function num(v: string | undefined, fallback = 0): number {
@@ -21,7 +21,8 @@ function optNum(v: string | undefined): number | undefined {
 
 function root(xml: string, format: string, file: string, names: string[]): XmlElement {
   const r = parseXml(xml, format, file);
-  if (!names.includes(r.name)) throw new FormatError(format, file, `root element is <${r.name}>, expected <${names.join('> or <')}>`);
+  if (!names.includes(r.name))
+    throw new FormatError(format, file, `root element is <${r.name}>, expected <${names.join('> or <')}>`);
   return r;
 }
 
@@ -34,7 +35,9 @@ export function parseAnimationXml(xml: string, file = 'HabboAvatarAnimation.xml'
       parts: childrenNamed(a, 'part').map((p) => ({
         setType: p.attrs['set-type'] ?? '',
         frames: childrenNamed(p, 'frame').map((f) => {
-          const frame: AnimationSetXml['actions'][number]['parts'][number]['frames'][number] = { number: num(f.attrs.number) };
+          const frame: AnimationSetXml['actions'][number]['parts'][number]['frames'][number] = {
+            number: num(f.attrs.number),
+          };
           if (f.attrs.assetpartdefinition !== undefined) frame.assetPartDefinition = f.attrs.assetpartdefinition;
           const repeats = optNum(f.attrs.repeats);
           if (repeats !== undefined) frame.repeats = repeats;
@@ -46,7 +49,11 @@ export function parseAnimationXml(xml: string, file = 'HabboAvatarAnimation.xml'
           id: num(f.attrs.id),
           directions: childrenNamed(child(f, 'directions'), 'direction').map((d) => ({
             id: num(d.attrs.id),
-            bodyParts: childrenNamed(d, 'bodypart').map((b) => ({ id: b.attrs.id ?? '', dx: num(b.attrs.dx), dy: num(b.attrs.dy) })),
+            bodyParts: childrenNamed(d, 'bodypart').map((b) => ({
+              id: b.attrs.id ?? '',
+              dx: num(b.attrs.dx),
+              dy: num(b.attrs.dy),
+            })),
           })),
         };
         const repeats = optNum(f.attrs.repeats);

@@ -1,4 +1,9 @@
-import type { AnimationSetXml, AvatarGeometryXml, DrawOrderXml, PartSetsXml } from './avatar-xml-types.js';
+import {
+  type AnimationSetXml,
+  type AvatarGeometryXml,
+  type DrawOrderXml,
+  type PartSetsXml,
+} from './avatar-xml-types.js';
 // The in-memory shapes of the figure gamedata: exactly the Nitro JSON documents (FigureData.json,
 // FigureMap.json, HabboAvatarActions.json). The Flash XML parsers produce these same shapes.
 

@@ -1,12 +1,12 @@
 // Flash-era figure gamedata XML → the Nitro JSON document shapes (FigureData.json, FigureMap.json,
 // HabboAvatarActions.json), so the avatar renderer reads one in-memory shape whatever the hotel ships.
-import type {
-  ActionDefinitionJson,
-  AvatarActionsDoc,
-  FigureDataDoc,
-  FigureDataSet,
-  FigureDataSetType,
-  FigureMapDoc,
+import {
+  type ActionDefinitionJson,
+  type AvatarActionsDoc,
+  type FigureDataDoc,
+  type FigureDataSet,
+  type FigureDataSetType,
+  type FigureMapDoc,
 } from './figure-types.js';
 import { FormatError } from '../errors.js';
 import { type XmlElement, child, childrenNamed, parseXml } from '../xml/xml-tree.js';
@@ -92,17 +92,28 @@ export interface ActionTypeJson {
 export type ActionDefinitionWithTypes = ActionDefinitionJson & { types?: ActionTypeJson[] };
 
 const truthy = (v: string) => v === '1' || v.toLowerCase() === 'true';
-const list = (v: string) => v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 /**
  * HabboAvatarActions.xml → HabboAvatarActions.json shape. The Flash document has no lay offsets
  * (`actionOffsets`); those live in the client code, so the renderer's built-in values apply.
  */
-export function parseAvatarActionsXml(xml: string, file = 'HabboAvatarActions.xml'): AvatarActionsDoc & { actions: ActionDefinitionWithTypes[] } {
+export function parseAvatarActionsXml(
+  xml: string,
+  file = 'HabboAvatarActions.xml',
+): AvatarActionsDoc & { actions: ActionDefinitionWithTypes[] } {
   const doc = root(xml, 'avatar actions', file, 'actions');
   const actions = childrenNamed(doc, 'action').map((a) => {
     const at = a.attrs;
-    const action: Partial<ActionDefinitionWithTypes> = { id: at.id ?? '', state: at.state ?? '', precedence: int(at.precedence) };
+    const action: Partial<ActionDefinitionWithTypes> = {
+      id: at.id ?? '',
+      state: at.state ?? '',
+      precedence: int(at.precedence),
+    };
     if (at.main !== undefined) action.main = truthy(at.main);
     if (at.isdefault !== undefined) action.isDefault = truthy(at.isdefault);
     action.geometryType = at.geometrytype ?? '';

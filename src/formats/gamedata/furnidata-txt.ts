@@ -85,7 +85,12 @@ function int(v: string | undefined, fallback: number): number {
 
 /** Catalogue swatches: `#rrggbb` entries; placeholders such as `0,0,0` carry none. */
 function partColors(v: string | undefined): { color: string[] } {
-  return { color: (v ?? '').split(',').map((s) => s.trim()).filter((s) => /^#[0-9a-fA-F]{6}$/.test(s)) };
+  return {
+    color: (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => /^#[0-9a-fA-F]{6}$/.test(s)),
+  };
 }
 
 function toRow(f: string[], floor: boolean): FurnitureDataRow {
@@ -128,7 +133,8 @@ export function parseLegacyFurnidata(text: string): LegacyFurnidata {
   const lineStarts: number[] = [0];
   for (let i = 0; i < src.length; i++) if (src.charCodeAt(i) === 10) lineStarts.push(i + 1);
   const lineOf = (pos: number) => {
-    let lo = 0, hi = lineStarts.length - 1;
+    let lo = 0,
+      hi = lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (lineStarts[mid]! <= pos) lo = mid;

@@ -51,11 +51,14 @@ function row(el: XmlElement, floor: boolean): FurnitureDataRow {
 /** furnidata.xml text → FurnitureData. Bare `&` (common in real names) is escaped before parsing. */
 export function parseFurnidataXml(xml: string, file = 'furnidata.xml'): FurnitureData {
   const doc = parseXml(escapeBareAmpersands(xml), 'furnidata', file);
-  if (doc.name !== 'furnidata') throw new FormatError('furnidata', file, `root element is <${doc.name}>, expected <furnidata>`);
+  if (doc.name !== 'furnidata')
+    throw new FormatError('furnidata', file, `root element is <${doc.name}>, expected <furnidata>`);
   const rows = (section: string, floor: boolean) =>
     childrenNamed(child(doc, section), 'furnitype')
       .map((el) => row(el, floor))
       .filter((r) => r.classname !== '');
-  return { roomitemtypes: { furnitype: rows('roomitemtypes', true) }, wallitemtypes: { furnitype: rows('wallitemtypes', false) } };
+  return {
+    roomitemtypes: { furnitype: rows('roomitemtypes', true) },
+    wallitemtypes: { furnitype: rows('wallitemtypes', false) },
+  };
 }
-

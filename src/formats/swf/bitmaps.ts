@@ -2,7 +2,13 @@
 import { type RgbaImage, createImage } from '../../imaging/image.js';
 import { decodeImage } from '../../imaging/codec.js';
 import { SwfFormatError } from './swf-error.js';
-import { decodeBudget, describeBytes, InflateBudgetError, inflateWithin, overBudget } from '../../imaging/decode-budget.js';
+import {
+  decodeBudget,
+  describeBytes,
+  InflateBudgetError,
+  inflateWithin,
+  overBudget,
+} from '../../imaging/decode-budget.js';
 
 export const TAG_DEFINE_BITS_LOSSLESS = 20;
 export const TAG_DEFINE_BITS_LOSSLESS2 = 36;
@@ -21,11 +27,22 @@ function unpremultiply(c: number, a: number): number {
  * Inflates `what` (a SWF body, a bitmap's pixels) stopping at `maxOutputLength`, the size its own header
  * gives: inflating past it is refused before more is allocated, whatever the stream would make.
  */
-export function inflateOrThrow(data: Uint8Array, file: string, offset: number, what: string, maxOutputLength: number): Buffer {
+export function inflateOrThrow(
+  data: Uint8Array,
+  file: string,
+  offset: number,
+  what: string,
+  maxOutputLength: number,
+): Buffer {
   try {
     return inflateWithin(data, maxOutputLength);
   } catch (e) {
-    if (e instanceof InflateBudgetError) throw new SwfFormatError(file, `${what}: inflates past the ${describeBytes(maxOutputLength)} its header gives; refused`, offset);
+    if (e instanceof InflateBudgetError)
+      throw new SwfFormatError(
+        file,
+        `${what}: inflates past the ${describeBytes(maxOutputLength)} its header gives; refused`,
+        offset,
+      );
     throw new SwfFormatError(file, `${what}: bad zlib stream (${(e as Error).message})`, offset);
   }
 }
@@ -52,12 +69,23 @@ export function decodeLossless(code: number, body: Uint8Array, file: string, off
   if (width === 0 || height === 0) return createImage(width, height);
   // Check the size a header claims before allocating for it: a corrupt header must not exhaust memory.
   const { pixels } = decodeBudget();
-  if (width * height > pixels) throw new SwfFormatError(file, overBudget(`bitmap ${width}x${height}`, `${pixels} pixels an image`), offset);
+  if (width * height > pixels)
+    throw new SwfFormatError(file, overBudget(`bitmap ${width}x${height}`, `${pixels} pixels an image`), offset);
   // The pixel data's size follows from the header; inflating stops there, whatever the stream holds.
-  const expected = format === 3 ? tableSize * (withAlpha ? 4 : 3) + ((width + 3) & ~3) * height : format === 4 ? ((width * 2 + 3) & ~3) * height : width * height * 4;
+  const expected =
+    format === 3
+      ? tableSize * (withAlpha ? 4 : 3) + ((width + 3) & ~3) * height
+      : format === 4
+        ? ((width * 2 + 3) & ~3) * height
+        : width * height * 4;
   const px = inflateOrThrow(body.subarray(pos), file, offset + pos, `bitmap ${width}x${height}`, expected);
   const need = (n: number) => {
-    if (px.length < n) throw new SwfFormatError(file, `bitmap ${width}x${height} format ${format}: pixel data has ${px.length} bytes, needs ${n}`, offset + pos);
+    if (px.length < n)
+      throw new SwfFormatError(
+        file,
+        `bitmap ${width}x${height} format ${format}: pixel data has ${px.length} bytes, needs ${n}`,
+        offset + pos,
+      );
   };
   const img = createImage(width, height);
   const out = img.data;
@@ -120,7 +148,8 @@ export function decodeLossless(code: number, body: Uint8Array, file: string, off
 
 /** Old encoders put an EOI+SOI pair (FF D9 FF D8) before the real SOI; decoders choke on it. */
 function stripErroneousJpegHeader(data: Uint8Array): Uint8Array {
-  if (data.length >= 4 && data[0] === 0xff && data[1] === 0xd9 && data[2] === 0xff && data[3] === 0xd8) return data.subarray(4);
+  if (data.length >= 4 && data[0] === 0xff && data[1] === 0xd9 && data[2] === 0xff && data[3] === 0xd8)
+    return data.subarray(4);
   return data;
 }
 
@@ -140,7 +169,8 @@ export async function decodeJpegTag(code: number, body: Uint8Array, file: string
   if (code === TAG_DEFINE_BITS_JPEG3) {
     if (body.length < 4) throw new SwfFormatError(file, 'DefineBitsJPEG3 too short', offset);
     const len = (body[0]! | (body[1]! << 8) | (body[2]! << 16) | (body[3]! << 24)) >>> 0;
-    if (4 + len > body.length) throw new SwfFormatError(file, `DefineBitsJPEG3 image length ${len} runs past the tag`, offset);
+    if (4 + len > body.length)
+      throw new SwfFormatError(file, `DefineBitsJPEG3 image length ${len} runs past the tag`, offset);
     imageData = body.subarray(4, 4 + len);
     alphaData = body.subarray(4 + len);
     alphaOffset = offset + 4 + len;
@@ -155,7 +185,8 @@ export async function decodeJpegTag(code: number, body: Uint8Array, file: string
   if (alphaData && alphaData.length > 0 && isJpeg(imageData)) {
     const n = img.width * img.height;
     const alpha = inflateOrThrow(alphaData, file, alphaOffset, 'JPEG alpha plane', Math.max(1, n));
-    if (alpha.length < n) throw new SwfFormatError(file, `JPEG alpha plane has ${alpha.length} bytes, needs ${n}`, alphaOffset);
+    if (alpha.length < n)
+      throw new SwfFormatError(file, `JPEG alpha plane has ${alpha.length} bytes, needs ${n}`, alphaOffset);
     for (let i = 0; i < n; i++) img.data[i * 4 + 3] = alpha[i]!;
   }
   return img;

@@ -48,7 +48,10 @@ export interface SwfTag {
 }
 
 /** Decompresses a SWF into the plain `FWS` byte layout (header + body), validating the header. */
-export function uncompressSwf(input: Uint8Array, file = '<buffer>'): { data: Buffer; compression: SwfDocument['compression'] } {
+export function uncompressSwf(
+  input: Uint8Array,
+  file = '<buffer>',
+): { data: Buffer; compression: SwfDocument['compression'] } {
   const buf = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   if (buf.length < 8) throw new SwfFormatError(file, `file too short for a SWF header (${buf.length} bytes)`, 0);
   const sig = buf.toString('latin1', 0, 3);
@@ -59,9 +62,15 @@ export function uncompressSwf(input: Uint8Array, file = '<buffer>'): { data: Buf
   if (declared < 8) throw new SwfFormatError(file, `implausible file length ${declared} in header`, 4);
   // The header's length is checked against the budget before anything is allocated for it.
   const { bytes: budget } = decodeBudget();
-  if (declared > budget) throw new SwfFormatError(file, overBudget(`its body of ${declared} bytes (the header's length)`, `${describeBytes(budget)} a SWF`), 4);
+  if (declared > budget)
+    throw new SwfFormatError(
+      file,
+      overBudget(`its body of ${declared} bytes (the header's length)`, `${describeBytes(budget)} a SWF`),
+      4,
+    );
   if (sig === 'FWS') {
-    if (buf.length < declared) throw new SwfFormatError(file, `truncated: header says ${declared} bytes, file has ${buf.length}`, buf.length);
+    if (buf.length < declared)
+      throw new SwfFormatError(file, `truncated: header says ${declared} bytes, file has ${buf.length}`, buf.length);
     return { data: buf.subarray(0, declared), compression: 'none' };
   }
   let body: Buffer;
@@ -82,7 +91,11 @@ export function uncompressSwf(input: Uint8Array, file = '<buffer>'): { data: Buf
     }
   }
   if (body.length !== declared - 8) {
-    throw new SwfFormatError(file, `truncated: decompressed body is ${body.length} bytes, header says ${declared - 8}`, 8);
+    throw new SwfFormatError(
+      file,
+      `truncated: decompressed body is ${body.length} bytes, header says ${declared - 8}`,
+      8,
+    );
   }
   const data = Buffer.alloc(declared);
   data.write('FWS', 0, 'latin1');
@@ -93,7 +106,10 @@ export function uncompressSwf(input: Uint8Array, file = '<buffer>'): { data: Buf
 }
 
 /** Splits the uncompressed SWF into tags; stops at the End tag or the end of the data. */
-export function readSwfTags(data: Buffer, file = '<buffer>'): { version: number; frameRate: number; frameCount: number; tags: SwfTag[] } {
+export function readSwfTags(
+  data: Buffer,
+  file = '<buffer>',
+): { version: number; frameRate: number; frameCount: number; tags: SwfTag[] } {
   const version = data[3]!;
   if (data.length < 9) throw new SwfFormatError(file, 'truncated before the frame rectangle', data.length);
   const nbits = data[8]! >> 3;
@@ -107,7 +123,12 @@ export function readSwfTags(data: Buffer, file = '<buffer>'): { version: number;
   const { assets } = decodeBudget();
   while (pos < data.length) {
     const offset = pos;
-    if (tags.length >= assets) throw new SwfFormatError(file, overBudget(`its tag count (more than ${assets})`, `${assets} assets a library`, true), offset);
+    if (tags.length >= assets)
+      throw new SwfFormatError(
+        file,
+        overBudget(`its tag count (more than ${assets})`, `${assets} assets a library`, true),
+        offset,
+      );
     if (pos + 2 > data.length) throw new SwfFormatError(file, 'truncated tag header', pos);
     const head = data.readUInt16LE(pos);
     pos += 2;
@@ -119,7 +140,11 @@ export function readSwfTags(data: Buffer, file = '<buffer>'): { version: number;
       pos += 4;
     }
     if (pos + len > data.length) {
-      throw new SwfFormatError(file, `tag ${code} claims ${len} bytes, past the end of the file (${data.length - pos} left)`, offset);
+      throw new SwfFormatError(
+        file,
+        `tag ${code} claims ${len} bytes, past the end of the file (${data.length - pos} left)`,
+        offset,
+      );
     }
     if (code === TAG_END) break;
     tags.push({ code, offset, bodyOffset: pos, body: data.subarray(pos, pos + len) });
@@ -130,7 +155,11 @@ export function readSwfTags(data: Buffer, file = '<buffer>'): { version: number;
 
 /** Reads a SWF: decompresses it, walks the tags and decodes the ones asset libraries use. */
 /** `images: false` skips decoding bitmaps (for reading only a library's documents, e.g. at hotel load). */
-export async function readSwf(input: Uint8Array, file = '<buffer>', opts: { images?: boolean } = {}): Promise<SwfDocument> {
+export async function readSwf(
+  input: Uint8Array,
+  file = '<buffer>',
+  opts: { images?: boolean } = {},
+): Promise<SwfDocument> {
   const wantImages = opts.images !== false;
   const { data, compression } = uncompressSwf(input, file);
   const { version, frameRate, frameCount, tags } = readSwfTags(data, file);
@@ -154,7 +183,10 @@ export async function readSwf(input: Uint8Array, file = '<buffer>', opts: { imag
       case TAG_DEFINE_BITS_JPEG2:
       case TAG_DEFINE_BITS_JPEG3: {
         const id = needId();
-        if (wantImages) pending.push(decodeJpegTag(code, body.subarray(2), file, bodyOffset + 2).then((img) => void images.set(id, img)));
+        if (wantImages)
+          pending.push(
+            decodeJpegTag(code, body.subarray(2), file, bodyOffset + 2).then((img) => void images.set(id, img)),
+          );
         break;
       }
       case TAG_DEFINE_BINARY_DATA: {
@@ -165,7 +197,12 @@ export async function readSwf(input: Uint8Array, file = '<buffer>', opts: { imag
       }
       case TAG_SYMBOL_CLASS:
         symbols.push(...readSymbolClass(body, file, bodyOffset));
-        if (symbols.length > decodeBudget().assets) throw new SwfFormatError(file, overBudget(`its ${symbols.length} symbols`, `${decodeBudget().assets} assets a library`, true), tag.offset);
+        if (symbols.length > decodeBudget().assets)
+          throw new SwfFormatError(
+            file,
+            overBudget(`its ${symbols.length} symbols`, `${decodeBudget().assets} assets a library`, true),
+            tag.offset,
+          );
         break;
       default:
         break; // shapes, sprites, frames, scripts: not needed for asset libraries
@@ -181,7 +218,8 @@ function readSymbolClass(body: Buffer, file: string, offset: number): SwfSymbol[
   const out: SwfSymbol[] = [];
   let pos = 2;
   for (let i = 0; i < count; i++) {
-    if (pos + 2 > body.length) throw new SwfFormatError(file, `SymbolClass entry ${i} of ${count} runs past the tag`, offset + pos);
+    if (pos + 2 > body.length)
+      throw new SwfFormatError(file, `SymbolClass entry ${i} of ${count} runs past the tag`, offset + pos);
     const id = body.readUInt16LE(pos);
     pos += 2;
     const end = body.indexOf(0, pos);
@@ -197,7 +235,12 @@ function readSymbolClass(body: Buffer, file: string, offset: number): SwfSymbol[
  * first name that names it (its class); later names of the same id are aliases of that class.
  * `documentClass` is the name bound to id 0 (the library's own class), when present.
  */
-export function resolveSymbols(symbols: SwfSymbol[]): { documentClass?: string; classOf: Map<number, string>; idOf: Map<string, number>; aliasOf: Map<string, string> } {
+export function resolveSymbols(symbols: SwfSymbol[]): {
+  documentClass?: string;
+  classOf: Map<number, string>;
+  idOf: Map<string, number>;
+  aliasOf: Map<string, string>;
+} {
   const classOf = new Map<number, string>();
   const idOf = new Map<string, number>();
   const aliasOf = new Map<string, string>();

@@ -66,7 +66,8 @@ function losslessBody(b: Extract<SwfBitmap, { kind: 'lossless' }>): Buffer {
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
         const p = (y * width + x) * 4;
-        const key = ((data[p]! << 24) | (data[p + 1]! << 16) | (data[p + 2]! << 8) | (alpha ? data[p + 3]! : 255)) >>> 0;
+        const key =
+          ((data[p]! << 24) | (data[p + 1]! << 16) | (data[p + 2]! << 8) | (alpha ? data[p + 3]! : 255)) >>> 0;
         let i = indexOf.get(key);
         if (i === undefined) {
           i = colours.length;
@@ -80,7 +81,10 @@ function losslessBody(b: Extract<SwfBitmap, { kind: 'lossless' }>): Buffer {
     if (colours.length === 0) colours.push(0);
     const table = Buffer.alloc(colours.length * (alpha ? 4 : 3));
     colours.forEach((k, i) => {
-      const r = k >>> 24, g = (k >>> 16) & 255, bl = (k >>> 8) & 255, a = k & 255;
+      const r = k >>> 24,
+        g = (k >>> 16) & 255,
+        bl = (k >>> 8) & 255,
+        a = k & 255;
       if (alpha) table.set([pm(r, a), pm(g, a), pm(bl, a), a], i * 4);
       else table.set([r, g, bl], i * 3);
     });
@@ -93,7 +97,10 @@ function losslessBody(b: Extract<SwfBitmap, { kind: 'lossless' }>): Buffer {
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
         const p = (y * width + x) * 4;
-        pixels.writeUInt16BE(((data[p]! >> 3) << 10) | ((data[p + 1]! >> 3) << 5) | (data[p + 2]! >> 3), y * stride + x * 2);
+        pixels.writeUInt16BE(
+          ((data[p]! >> 3) << 10) | ((data[p + 1]! >> 3) << 5) | (data[p + 2]! >> 3),
+          y * stride + x * 2,
+        );
       }
     }
   } else {
@@ -111,7 +118,9 @@ function losslessBody(b: Extract<SwfBitmap, { kind: 'lossless' }>): Buffer {
 function bitmapTag(b: SwfBitmap): Buffer {
   if (b.kind === 'lossless') return tag(b.alpha ? 36 : 20, losslessBody(b), true);
   if (b.kind === 'jpeg2') {
-    const data = b.erroneousHeader ? Buffer.concat([Buffer.from([0xff, 0xd9, 0xff, 0xd8]), b.data]) : Buffer.from(b.data);
+    const data = b.erroneousHeader
+      ? Buffer.concat([Buffer.from([0xff, 0xd9, 0xff, 0xd8]), b.data])
+      : Buffer.from(b.data);
     return tag(21, Buffer.concat([u16(b.id), data]), true);
   }
   const len = Buffer.alloc(4);
@@ -169,7 +178,11 @@ export function writeSwf(content: SwfContent, compression: 'none' | 'zlib' | 'lz
 }
 
 /** An image from a per-pixel function, for building test bitmaps. */
-export function makeImage(width: number, height: number, px: (x: number, y: number) => [number, number, number, number]): RgbaImage {
+export function makeImage(
+  width: number,
+  height: number,
+  px: (x: number, y: number) => [number, number, number, number],
+): RgbaImage {
   const data = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set(px(x, y), (y * width + x) * 4);
   return { width, height, data };

@@ -74,7 +74,11 @@ export function parseXml(xml: string, format: string, file: string): XmlElement 
   const clean = stripXmlComments(xml.replace(/^\uFEFF/, ''));
   const valid = XMLValidator.validate(clean);
   if (valid !== true) {
-    throw new FormatError(format, file, `not well-formed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`);
+    throw new FormatError(
+      format,
+      file,
+      `not well-formed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`,
+    );
   }
   const out = parser.parse(clean) as Ordered[];
   for (const n of out) {

@@ -7,12 +7,24 @@ import { avatarRequest, usesEffects, type AvatarPose, type AvatarRequest } from 
 import { sha256Hex } from '../../util/hash.js';
 import { avatarCacheKey, canonicalAvatarKey } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
-import { cachedImage, IMMUTABLE_CACHE_CONTROL, type CachedImage, type ImageCache, type ImageSource } from '../cache/image-cache.js';
+import {
+  cachedImage,
+  IMMUTABLE_CACHE_CONTROL,
+  type CachedImage,
+  type ImageCache,
+  type ImageSource,
+} from '../cache/image-cache.js';
 import { imageFrameCount } from '../cache/png-frames.js';
 import { type SharedAvatarCache, type SharedFailure } from '../cache/shared-cache.js';
 import { type ClientRateLimiter, type RenderBudget } from '../../http/limits.js';
 import { parseAvatarQuery, type AvatarIdentity } from './params.js';
-import { RenderBusyError, RenderCrashError, RenderFailedError, type DebugRenderOutput, type RenderOutput } from './render-pool.js';
+import {
+  RenderBusyError,
+  RenderCrashError,
+  RenderFailedError,
+  type DebugRenderOutput,
+  type RenderOutput,
+} from './render-pool.js';
 import { type UserLookup } from './user-lookup.js';
 
 /** A `?figure=` image never changes for its URL. */
@@ -100,7 +112,10 @@ function rememberedFailure(err: unknown): Failure | undefined {
   if (err instanceof RenderBusyError || err instanceof RenderCrashError) return undefined;
   if (err instanceof RenderFailedError && err.code === CHANGED_UNDER_IT) return undefined;
   const e = err as Error & { code?: string };
-  return { code: String(e?.code ?? e?.name ?? 'Error').slice(0, MAX_FAILURE_TEXT), message: String(e?.message ?? err).slice(0, MAX_FAILURE_TEXT) };
+  return {
+    code: String(e?.code ?? e?.name ?? 'Error').slice(0, MAX_FAILURE_TEXT),
+    message: String(e?.message ?? err).slice(0, MAX_FAILURE_TEXT),
+  };
 }
 
 export class AvatarService {
@@ -119,7 +134,11 @@ export class AvatarService {
   private changedRetries = 0;
 
   constructor(private readonly deps: AvatarServiceDeps) {
-    this.failures = new LRUCache<string, Failure>({ maxSize: FAILURE_CACHE_BYTES, sizeCalculation: failureBytes, ttl: Math.max(1, deps.failureTtlMs) });
+    this.failures = new LRUCache<string, Failure>({
+      maxSize: FAILURE_CACHE_BYTES,
+      sizeCalculation: failureBytes,
+      ttl: Math.max(1, deps.failureTtlMs),
+    });
     this.fallbackCounts = Object.fromEntries(FALLBACK_REASONS.map((r) => [r, 0])) as Record<FallbackReason, number>;
   }
 
@@ -131,17 +150,32 @@ export class AvatarService {
     const parsed = parseAvatarQuery(rawQuery);
     if (!parsed.ok) return { kind: 'bad-request', reason: parsed.reason };
     const { identity, pose, pairs } = parsed.query;
-    const fallback = (reason: FallbackReason, detail: string): AvatarAnswer => this.fallback(reason, detail, identity, pose, reqId);
+    const fallback = (reason: FallbackReason, detail: string): AvatarAnswer =>
+      this.fallback(reason, detail, identity, pose, reqId);
     const hotel = this.deps.renderer.hotel();
     try {
       // A `?figure=` request needs no lookup: no await, no extra turn of the event loop.
-      const figure = identity.kind === 'figure' ? { ok: true as const, figure: identity.figure } : await this.figureOf(identity);
+      const figure =
+        identity.kind === 'figure' ? { ok: true as const, figure: identity.figure } : await this.figureOf(identity);
       if (!figure.ok) return fallback('user-unresolved', figure.detail);
       const req = this.request(figure.figure, pose, hotel);
       const version = this.keyVersion(req, hotel);
-      const key = avatarCacheKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: version });
+      const key = avatarCacheKey({
+        pairs,
+        identity,
+        resolvedFigure: figure.figure,
+        animates: req.animated,
+        rendererVersion: version,
+      });
       const cacheControl = identity.kind === 'figure' ? FIGURE_CACHE_CONTROL : USER_CACHE_CONTROL;
-      const answer = (image: CachedImage, source: ImageSource): AvatarAnswer => ({ kind: 'image', image, key, cacheControl, source, generation: hotel.generation });
+      const answer = (image: CachedImage, source: ImageSource): AvatarAnswer => ({
+        kind: 'image',
+        image,
+        key,
+        cacheControl,
+        source,
+        generation: hotel.generation,
+      });
       const hot = this.deps.cache.getMemory(key);
       if (hot) return answer(hot, 'memory');
       const onDisk = this.deps.cache.hasDisk ? await this.deps.cache.getDisk(key, version) : undefined;
@@ -160,8 +194,10 @@ export class AvatarService {
       if (job) this.coalesced++;
       else {
         // Only a new render costs the client's rate and the instance's budget; joining one is free.
-        if (!retried && !this.deps.clientRate.take(client)) return fallback('rate-limited', `client ${client} is over its render rate`);
-        if (!retried && !this.deps.budget.take()) return fallback('no-budget', 'the render budget of this window is spent');
+        if (!retried && !this.deps.clientRate.take(client))
+          return fallback('rate-limited', `client ${client} is over its render rate`);
+        if (!retried && !this.deps.budget.take())
+          return fallback('no-budget', 'the render budget of this window is spent');
         job = this.startRender(key, version, req, hotel);
       }
       const done = await job;
@@ -174,7 +210,12 @@ export class AvatarService {
           return this.answer(rawQuery, client, reqId, true);
         }
         // Still changing: a passing state, like a full queue.
-        return fallback('busy', retried ? `${err.message} (again, on the next hotel)` : `${err.message}; no newer hotel loaded within ${this.deps.changedWaitMs} ms`);
+        return fallback(
+          'busy',
+          retried
+            ? `${err.message} (again, on the next hotel)`
+            : `${err.message}; no newer hotel loaded within ${this.deps.changedWaitMs} ms`,
+        );
       }
       if (err instanceof RenderBusyError) return fallback('busy', err.message);
       if (err instanceof RenderFailedError) return fallback('render-failed', `${err.code}: ${err.message}`);
@@ -201,13 +242,22 @@ export class AvatarService {
       const figure = await this.figureOf(identity);
       if (!figure.ok) return { kind: 'failed', reason: 'user-unresolved', detail: figure.detail };
       req = this.request(figure.figure, pose, hotel);
-      const canonicalKey = canonicalAvatarKey({ pairs, identity, resolvedFigure: figure.figure, animates: req.animated, rendererVersion: this.keyVersion(req, hotel) });
-      if (!this.deps.clientRate.take(client)) return { kind: 'failed', req, reason: 'rate-limited', detail: `client ${client} is over its render rate` };
+      const canonicalKey = canonicalAvatarKey({
+        pairs,
+        identity,
+        resolvedFigure: figure.figure,
+        animates: req.animated,
+        rendererVersion: this.keyVersion(req, hotel),
+      });
+      if (!this.deps.clientRate.take(client))
+        return { kind: 'failed', req, reason: 'rate-limited', detail: `client ${client} is over its render rate` };
       const output = await this.deps.renderer.renderDebug(req, hotel);
       return { kind: 'debug', req, key: sha256Hex(canonicalKey), canonicalKey, output };
     } catch (err) {
-      const reason: FallbackReason = err instanceof RenderBusyError ? 'busy' : err instanceof RenderFailedError ? 'render-failed' : 'unexpected';
-      const detail = err instanceof RenderFailedError ? `${err.code}: ${err.message}` : (err as Error)?.message ?? String(err);
+      const reason: FallbackReason =
+        err instanceof RenderBusyError ? 'busy' : err instanceof RenderFailedError ? 'render-failed' : 'unexpected';
+      const detail =
+        err instanceof RenderFailedError ? `${err.code}: ${err.message}` : ((err as Error)?.message ?? String(err));
       return { kind: 'failed', req, reason, detail };
     }
   }
@@ -217,7 +267,15 @@ export class AvatarService {
     return this.deps.cache.getMemory(key);
   }
 
-  stats(): { renders: number; inFlight: number; coalesced: number; recentFailures: number; recentFailureBytes: number; changedRetries: number; fallbacks: Record<FallbackReason, number> } {
+  stats(): {
+    renders: number;
+    inFlight: number;
+    coalesced: number;
+    recentFailures: number;
+    recentFailureBytes: number;
+    changedRetries: number;
+    fallbacks: Record<FallbackReason, number>;
+  } {
     return {
       renders: this.renders,
       coalesced: this.coalesced,
@@ -229,7 +287,9 @@ export class AvatarService {
     };
   }
 
-  private async figureOf(identity: AvatarIdentity): Promise<{ ok: true; figure: string } | { ok: false; detail: string }> {
+  private async figureOf(
+    identity: AvatarIdentity,
+  ): Promise<{ ok: true; figure: string } | { ok: false; detail: string }> {
     if (identity.kind === 'figure') return { ok: true, figure: identity.figure };
     const found = await this.deps.users.resolve(identity.name);
     return found.ok ? { ok: true, figure: found.figure } : { ok: false, detail: `${found.reason}: ${found.detail}` };
@@ -256,16 +316,30 @@ export class AvatarService {
     return avatarRequest(figure, pose, (req) => hotel.frameCount(req));
   }
 
-  private startRender(key: string, version: string, req: AvatarRequest, hotel: HotelView): Promise<{ image: CachedImage; source: ImageSource }> {
+  private startRender(
+    key: string,
+    version: string,
+    req: AvatarRequest,
+    hotel: HotelView,
+  ): Promise<{ image: CachedImage; source: ImageSource }> {
     const shared = this.deps.shared;
-    const job = (shared ? this.renderShared(shared, key, version, req, hotel) : this.renderHere(key, version, req, hotel).then((image) => ({ image, source: 'render' as const })))
-      .finally(() => this.pending.delete(key));
+    const job = (
+      shared
+        ? this.renderShared(shared, key, version, req, hotel)
+        : this.renderHere(key, version, req, hotel).then((image) => ({ image, source: 'render' as const }))
+    ).finally(() => this.pending.delete(key));
     this.pending.set(key, job);
     return job;
   }
 
   /** One render across instances: this one renders under the shared lock, or takes another's result. */
-  private async renderShared(shared: SharedAvatarCache, key: string, version: string, req: AvatarRequest, hotel: HotelView): Promise<{ image: CachedImage; source: ImageSource }> {
+  private async renderShared(
+    shared: SharedAvatarCache,
+    key: string,
+    version: string,
+    req: AvatarRequest,
+    hotel: HotelView,
+  ): Promise<{ image: CachedImage; source: ImageSource }> {
     const claim = await shared.claim(key, hotel.identity);
     if (claim.kind === 'image') return { image: this.keep(key, claim.body, version), source: 'redis' };
     if (claim.kind === 'failed') {
@@ -278,7 +352,11 @@ export class AvatarService {
       return { image, source: 'render' };
     } catch (err) {
       const failure = rememberedFailure(err);
-      shared.release(key, claim.token, failure && { failure, ttlMs: Math.max(1, this.deps.failureTtlMs), scope: hotel.identity });
+      shared.release(
+        key,
+        claim.token,
+        failure && { failure, ttlMs: Math.max(1, this.deps.failureTtlMs), scope: hotel.identity },
+      );
       throw err;
     }
   }
@@ -311,10 +389,20 @@ export class AvatarService {
     return image;
   }
 
-  private fallback(reason: FallbackReason, detail: string, identity: AvatarIdentity, pose: AvatarPose, reqId: string | undefined): AvatarAnswer {
+  private fallback(
+    reason: FallbackReason,
+    detail: string,
+    identity: AvatarIdentity,
+    pose: AvatarPose,
+    reqId: string | undefined,
+  ): AvatarAnswer {
     this.fallbackCounts[reason]++;
     const location = fallbackLocation(this.deps.fallbackUrl, { identity, pose });
-    this.deps.log?.(reason === 'unexpected' ? 'warn' : 'info', 'avatar fallback', reqId === undefined ? { reason, detail } : { reqId, reason, detail });
+    this.deps.log?.(
+      reason === 'unexpected' ? 'warn' : 'info',
+      'avatar fallback',
+      reqId === undefined ? { reason, detail } : { reqId, reason, detail },
+    );
     return { kind: 'fallback', reason, location, detail };
   }
 }

@@ -29,7 +29,8 @@ export function canonicalAvatarKey(input: CacheKeyInput): string {
     pairs.sort(byName);
   }
   let key = input.rendererVersion + '\n';
-  for (const [name, value] of keyedPairs(pairs, input.animates)) key += encodeURIComponent(name) + '=' + encodeURIComponent(value) + '&';
+  for (const [name, value] of keyedPairs(pairs, input.animates))
+    key += encodeURIComponent(name) + '=' + encodeURIComponent(value) + '&';
   return key;
 }
 

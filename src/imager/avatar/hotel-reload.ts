@@ -9,8 +9,16 @@
 // /healthz, and that state of the folder is not tried again until it changes.
 import { LRUCache } from 'lru-cache';
 import {
-  animationFrameCount, hotelFromSnapshot, RENDERER_VERSION, renderInputsDigest, renderInputsFields, scanAvatarHotel,
-  type AvatarHotel, type AvatarHotelSnapshot, type AvatarRequest, type LibraryProblem,
+  animationFrameCount,
+  hotelFromSnapshot,
+  RENDERER_VERSION,
+  renderInputsDigest,
+  renderInputsFields,
+  scanAvatarHotel,
+  type AvatarHotel,
+  type AvatarHotelSnapshot,
+  type AvatarRequest,
+  type LibraryProblem,
 } from '../../avatar/index.js';
 import { avatarWatchPaths } from '../../hotel/avatar.js';
 import { pathsSignature } from '../../hotel/files.js';
@@ -54,9 +62,15 @@ export class ServedHotel implements HotelView {
   readonly effectLibraries: number;
   readonly loadedAt = new Date().toISOString();
   /** Request fields → key version: planning the libraries of a figure again costs tens of µs. */
-  private readonly versions = new LRUCache<string, string>({ maxSize: KEY_VERSION_CACHE_BYTES, sizeCalculation: (v, k) => 2 * (k.length + v.length) + 100 });
+  private readonly versions = new LRUCache<string, string>({
+    maxSize: KEY_VERSION_CACHE_BYTES,
+    sizeCalculation: (v, k) => 2 * (k.length + v.length) + 100,
+  });
 
-  constructor(readonly generation: number, snap: AvatarHotelSnapshot) {
+  constructor(
+    readonly generation: number,
+    snap: AvatarHotelSnapshot,
+  ) {
     // The main thread only plans (frame counts, key versions): it never loads a library, so it needs no library budget.
     this.hotel = hotelFromSnapshot(snap, { libraryCacheBytes: 1 });
     this.identity = snap.identity;
@@ -114,7 +128,11 @@ export interface HotelStats {
   identity: string;
   layout: string;
   loadedAt: string;
-  libraries: { figure: number; effect: number; broken: { kind: string; library: string; file: string; error: string }[] };
+  libraries: {
+    figure: number;
+    effect: number;
+    broken: { kind: string; library: string; file: string; error: string }[];
+  };
   reload: {
     intervalMs: number;
     state: 'idle' | 'settling' | 'loading' | 'failed';
@@ -128,7 +146,8 @@ export interface HotelStats {
   };
 }
 
-const companionSignature = (c: ReloadCompanion): Promise<string> => pathsSignature(c.paths().map((path) => ({ path, depth: 0 })));
+const companionSignature = (c: ReloadCompanion): Promise<string> =>
+  pathsSignature(c.paths().map((path) => ({ path, depth: 0 })));
 
 const problemKey = (p: LibraryProblem): string => `${p.kind}\0${p.library}\0${p.digest}`;
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -300,7 +319,10 @@ export class HotelReloader {
   private async poll(): Promise<void> {
     if (this.running || this.closed) return;
     this.checks++;
-    const [hotel, ...others] = await Promise.all([this.hotelSignature(), ...this.companions.map((c) => companionSignature(c.companion))]);
+    const [hotel, ...others] = await Promise.all([
+      this.hotelSignature(),
+      ...this.companions.map((c) => companionSignature(c.companion)),
+    ]);
     const hotelNew = hotel !== this.servedSignature && hotel !== this.failedSignature;
     if (!hotelNew && others.every((o, i) => o === this.companions[i]!.signature)) {
       this.pending = undefined;
@@ -372,7 +394,11 @@ export class HotelReloader {
       // Touched, copied over with the same bytes, or changed and changed back.
       this.servedSignature = signature;
       this.failedSignature = undefined;
-      if (this.lastFailed) this.opts.log('info', 'asset folder holds the hotel in service again; nothing to reload', { assets: this.opts.assetsDir, generation: this.served.generation });
+      if (this.lastFailed)
+        this.opts.log('info', 'asset folder holds the hotel in service again; nothing to reload', {
+          assets: this.opts.assetsDir,
+          generation: this.served.generation,
+        });
       this.lastFailed = false;
       this.unchanged++;
       return { outcome: 'unchanged', generation: this.served.generation };
@@ -381,8 +407,14 @@ export class HotelReloader {
     const known = new Set(this.served.problems.map(problemKey));
     const broken = snap.sources.problems.filter((p) => !known.has(problemKey(p)));
     if (broken.length > 0) {
-      const named = broken.slice(0, 5).map((p) => (p.error.includes(p.file) ? p.error : `${p.file}: ${p.error}`)).join('; ');
-      return this.failed(signature, `${broken.length} ${broken.length === 1 ? 'library does' : 'libraries do'} not read: ${named}${broken.length > 5 ? '; …' : ''}`);
+      const named = broken
+        .slice(0, 5)
+        .map((p) => (p.error.includes(p.file) ? p.error : `${p.file}: ${p.error}`))
+        .join('; ');
+      return this.failed(
+        signature,
+        `${broken.length} ${broken.length === 1 ? 'library does' : 'libraries do'} not read: ${named}${broken.length > 5 ? '; …' : ''}`,
+      );
     }
     const generation = ++this.lastGeneration;
     let next: ServedHotel;
@@ -418,8 +450,14 @@ export class HotelReloader {
     };
     for (const wake of [...this.waiters]) wake();
     this.opts.log('info', 'hotel reloaded', {
-      assets: this.opts.assetsDir, generation, identity: next.identity, previous: previous.identity,
-      figureLibraries: next.figureLibraries, effectLibraries: next.effectLibraries, brokenLibraries: next.problems.length, ...this.lastReload,
+      assets: this.opts.assetsDir,
+      generation,
+      identity: next.identity,
+      previous: previous.identity,
+      figureLibraries: next.figureLibraries,
+      effectLibraries: next.effectLibraries,
+      brokenLibraries: next.problems.length,
+      ...this.lastReload,
     });
     logLibraryProblems(next, this.opts.log);
     return { outcome: 'swapped', generation };
@@ -432,7 +470,10 @@ export class HotelReloader {
     this.lastFailed = true;
     this.lastError = { message: error, at: new Date().toISOString(), generation: this.served.generation };
     this.opts.log('error', 'hotel reload failed; still serving the hotel loaded before', {
-      assets: this.opts.assetsDir, error, serving: this.served.generation, identity: this.served.identity,
+      assets: this.opts.assetsDir,
+      error,
+      serving: this.served.generation,
+      identity: this.served.identity,
     });
     return { outcome: 'failed', generation: this.served.generation, error };
   }
@@ -447,6 +488,11 @@ export const LIBRARY_PROBLEM_OUTCOME: Record<'figure' | 'effect', string> = {
 /** Names every library of the hotel that does not read (at start and after each swap). */
 export function logLibraryProblems(hotel: ServedHotel, log: HotelReloaderOptions['log']): void {
   for (const p of hotel.problems) {
-    log('error', `${p.kind} library ${p.library} does not read: ${LIBRARY_PROBLEM_OUTCOME[p.kind]}`, { generation: hotel.generation, library: p.library, file: p.file, error: p.error });
+    log('error', `${p.kind} library ${p.library} does not read: ${LIBRARY_PROBLEM_OUTCOME[p.kind]}`, {
+      generation: hotel.generation,
+      library: p.library,
+      file: p.file,
+      error: p.error,
+    });
   }
 }

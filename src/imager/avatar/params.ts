@@ -51,7 +51,10 @@ const byName = (a: [string, string], b: [string, string]): number => (a[0] < b[0
  * parseAvatarQuery gives for a query with these values. `pairs`, the cache key input, defaults to the
  * values sorted by name.
  */
-export function parseAvatarParameters(params: ReadonlyMap<string, string>, pairs: [string, string][] = [...params].sort(byName)): ParseResult {
+export function parseAvatarParameters(
+  params: ReadonlyMap<string, string>,
+  pairs: [string, string][] = [...params].sort(byName),
+): ParseResult {
   const figure = params.get('figure');
   const user = params.get('user');
   let identity: AvatarIdentity;

@@ -12,7 +12,14 @@ import { Worker } from 'node:worker_threads';
 import { type AvatarRenderErrorCode } from '../../avatar/index.js';
 import { decodeBudget } from '../../imaging/decode-budget.js';
 import { type AvatarRequest } from '../../avatar/request.js';
-import { type HotelLoad, type PoolMessage, type RenderJob, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
+import {
+  type HotelLoad,
+  type PoolMessage,
+  type RenderJob,
+  type WorkerInit,
+  type WorkerLoad,
+  type WorkerMessage,
+} from './render-protocol.js';
 
 export interface RenderOutput {
   /** PNG/APNG or GIF bytes, as the request's format asks. */
@@ -34,7 +41,10 @@ export class RenderBusyError extends Error {
 /** The renderer rejected this request (unknown set, unloadable asset, timeout). */
 export class RenderFailedError extends Error {
   override name = 'RenderFailedError';
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -66,7 +76,11 @@ export interface RenderPoolOptions {
  * hotel does not have, nothing drawable in it): a bad or foreign URL, not the service failing. Counted
  * apart so render failures show real trouble (libraries, timeouts, crashed workers).
  */
-export const REJECTED_CODES: ReadonlySet<string> = new Set<AvatarRenderErrorCode>(['bad-figure', 'unknown-set', 'no-parts']);
+export const REJECTED_CODES: ReadonlySet<string> = new Set<AvatarRenderErrorCode>([
+  'bad-figure',
+  'unknown-set',
+  'no-parts',
+]);
 
 export interface RenderPoolStats {
   workers: number;
@@ -212,7 +226,8 @@ export class RenderPool {
    */
   prepare(load: HotelLoad, timeoutMs: number): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the render pool is shut down'));
-    if (this.held.has(load.generation)) return Promise.reject(new Error(`hotel generation ${load.generation} is already held`));
+    if (this.held.has(load.generation))
+      return Promise.reject(new Error(`hotel generation ${load.generation} is already held`));
     this.held.set(load.generation, { load, jobs: 0, state: 'loading' });
     for (const slot of this.slots) this.post(slot, { type: 'load', ...load });
     return new Promise<void>((resolve, reject) => {
@@ -226,11 +241,15 @@ export class RenderPool {
         } else resolve();
       };
       const check = (failure?: { generation: number; message: string }) => {
-        if (failure?.generation === load.generation) finish(new Error(`a render worker could not load the hotel: ${failure.message}`));
+        if (failure?.generation === load.generation)
+          finish(new Error(`a render worker could not load the hotel: ${failure.message}`));
         else if (this.closed) finish(new Error('the render pool is shut down'));
         else if (this.slots.length > 0 && this.slots.every((s) => s.hotels.has(load.generation))) finish();
       };
-      timer = setTimeout(() => finish(new Error(`the render workers took longer than ${timeoutMs} ms to load the hotel`)), timeoutMs);
+      timer = setTimeout(
+        () => finish(new Error(`the render workers took longer than ${timeoutMs} ms to load the hotel`)),
+        timeoutMs,
+      );
       this.loadWaiters.add(check);
       check();
     });
@@ -367,7 +386,9 @@ export class RenderPool {
     this.dispatchSoon = undefined;
     if (this.queue.length === 0) return;
     // What each open worker will hold, and the jobs it gets now.
-    const held = new Map(this.slots.filter((s) => s.ready && s.jobs.length <= REFILL_AT).map((s) => [s, s.jobs.length]));
+    const held = new Map(
+      this.slots.filter((s) => s.ready && s.jobs.length <= REFILL_AT).map((s) => [s, s.jobs.length]),
+    );
     const batches = new Map<Slot, Job[]>();
     while (this.queue.length > 0) {
       let to: Slot | undefined;
@@ -468,7 +489,11 @@ export class RenderPool {
   private addSlot(): Promise<void> {
     // Every generation held, so the new worker can take any job queued or to come (and one being prepared).
     const loads = [...this.held.values()].map((h) => h.load);
-    const worker = spawnWorker({ libraryCacheBytes: this.workerLibraryBytes(), decodeBudgetBytes: decodeBudget().bytes, hotels: loads });
+    const worker = spawnWorker({
+      libraryCacheBytes: this.workerLibraryBytes(),
+      decodeBudgetBytes: decodeBudget().bytes,
+      hotels: loads,
+    });
     const slot: Slot = { worker, ready: false, jobs: [], hotels: new Set() };
     this.slots.push(slot);
     return new Promise<void>((resolve, reject) => {

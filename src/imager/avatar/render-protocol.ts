@@ -45,5 +45,14 @@ export type WorkerMessage =
   | { type: 'init-failed'; message: string }
   | { type: 'loaded'; generation: number }
   | { type: 'load-failed'; generation: number; message: string }
-  | ({ type: 'done'; id: number; body: Uint8Array; frames: number; width: number; height: number; layers?: unknown[]; /** render + encode */ ms: number } & WorkerLoad)
+  | ({
+      type: 'done';
+      id: number;
+      body: Uint8Array;
+      frames: number;
+      width: number;
+      height: number;
+      layers?: unknown[] /** render + encode */;
+      ms: number;
+    } & WorkerLoad)
   | ({ type: 'failed'; id: number; name: string; code: string; message: string } & WorkerLoad);

@@ -4,13 +4,27 @@
 // by content: a reload does not make the unchanged libraries cold.
 import { parentPort, workerData } from 'node:worker_threads';
 import {
-  AvatarRenderError, createLibraryCaches, encodeAvatar, hotelFromSnapshot, libraryCacheKey, renderAvatar, shownFrames,
-  type AvatarHotel, type LibraryCache,
+  AvatarRenderError,
+  createLibraryCaches,
+  encodeAvatar,
+  hotelFromSnapshot,
+  libraryCacheKey,
+  renderAvatar,
+  shownFrames,
+  type AvatarHotel,
+  type LibraryCache,
 } from '../../avatar/index.js';
 import { ImageScratch } from '../../imaging/image.js';
 import { setDecodeBudget } from '../../imaging/decode-budget.js';
 import { transferableBytes } from './transfer.js';
-import { type HotelLoad, type PoolMessage, type RenderJob, type WorkerInit, type WorkerLoad, type WorkerMessage } from './render-protocol.js';
+import {
+  type HotelLoad,
+  type PoolMessage,
+  type RenderJob,
+  type WorkerInit,
+  type WorkerLoad,
+  type WorkerMessage,
+} from './render-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('render-worker.ts runs only as a worker thread');
@@ -25,7 +39,10 @@ function post(msg: WorkerMessage, transfer: ArrayBuffer[] = []): void {
 }
 
 function load(h: HotelLoad): void {
-  hotels.set(h.generation, hotelFromSnapshot(h.snapshot, { libraryCacheBytes: init.libraryCacheBytes, libraryCaches: caches }));
+  hotels.set(
+    h.generation,
+    hotelFromSnapshot(h.snapshot, { libraryCacheBytes: init.libraryCacheBytes, libraryCaches: caches }),
+  );
 }
 
 /** Forgets a generation and the cached libraries no held generation has (their bytes are gone from the folder). */
@@ -48,7 +65,6 @@ function libraryLoad(): WorkerLoad {
   return { figureLibraryBytes: caches.figure.calculatedSize, effectLibraryBytes: caches.effect.calculatedSize };
 }
 
-
 /**
  * Canvas memory for renders, reused: each job takes its own scratch (a job waiting for a library lets
  * the next one start) and gives it back once its frames are encoded.
@@ -67,7 +83,17 @@ async function render(job: RenderJob): Promise<void> {
     const body = transferableBytes(encoded);
     const layers = job.debug ? (JSON.parse(JSON.stringify(out.layers)) as unknown[]) : undefined;
     post(
-      { type: 'done', id: job.id, body, frames: out.frames.length, width: out.width, height: out.height, layers, ms: performance.now() - started, ...libraryLoad() },
+      {
+        type: 'done',
+        id: job.id,
+        body,
+        frames: out.frames.length,
+        width: out.width,
+        height: out.height,
+        layers,
+        ms: performance.now() - started,
+        ...libraryLoad(),
+      },
       [body.buffer],
     );
   } catch (err) {
@@ -76,7 +102,7 @@ async function render(job: RenderJob): Promise<void> {
       type: 'failed',
       id: job.id,
       name: e?.name ?? 'Error',
-      code: err instanceof AvatarRenderError ? err.code : e?.name ?? 'Error',
+      code: err instanceof AvatarRenderError ? err.code : (e?.name ?? 'Error'),
       message: e?.message ?? String(err),
       ...libraryLoad(),
     });

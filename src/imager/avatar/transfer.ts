@@ -7,7 +7,8 @@ import * as threads from 'node:worker_threads';
  * Node 24, `Buffer.allocUnsafe`'s pools; posting one throws DataCloneError. Node 20 cannot say, and
  * transfers such memory without complaint: there everything is copied, as before the transfer existed.
  */
-const untransferable = (threads as { isMarkedAsUntransferable?: (b: ArrayBufferLike) => boolean }).isMarkedAsUntransferable ?? (() => true);
+const untransferable =
+  (threads as { isMarkedAsUntransferable?: (b: ArrayBufferLike) => boolean }).isMarkedAsUntransferable ?? (() => true);
 
 /**
  * `bytes` itself when they are the whole of their ArrayBuffer and Node lets it move (a still's PNG is:
@@ -16,7 +17,12 @@ const untransferable = (threads as { isMarkedAsUntransferable?: (b: ArrayBufferL
  * from sharp is copied.
  */
 export function transferableBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !untransferable(bytes.buffer) && bytes.buffer instanceof ArrayBuffer) {
+  if (
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength &&
+    !untransferable(bytes.buffer) &&
+    bytes.buffer instanceof ArrayBuffer
+  ) {
     return bytes as Uint8Array<ArrayBuffer>;
   }
   return new Uint8Array(bytes);

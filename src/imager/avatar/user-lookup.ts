@@ -11,7 +11,9 @@ export type UserLookupResult =
   | { ok: true; figure: string; cached: boolean }
   | { ok: false; reason: 'unknown' | 'timeout' | 'unreachable' | 'bad-response'; detail: string; cached: boolean };
 
-type Outcome = { ok: true; figure: string } | { ok: false; reason: 'unknown' | 'timeout' | 'unreachable' | 'bad-response'; detail: string };
+type Outcome =
+  | { ok: true; figure: string }
+  | { ok: false; reason: 'unknown' | 'timeout' | 'unreachable' | 'bad-response'; detail: string };
 
 export interface UserLookupOptions {
   /** Base address of the public API, e.g. https://www.habbo.com */
@@ -83,15 +85,28 @@ export class UserLookup {
   private failures = 0;
 
   /** `shared`: found names and unknown names are shared with the other instances (timeouts stay local). */
-  constructor(private readonly opts: UserLookupOptions, private readonly shared?: SharedAvatarCache) {
-    this.cache = new LRUCache<string, Outcome>({ maxSize: Math.max(1, opts.maxBytes), sizeCalculation: outcomeBytes, ttl: opts.ttlMs, ttlAutopurge: false });
+  constructor(
+    private readonly opts: UserLookupOptions,
+    private readonly shared?: SharedAvatarCache,
+  ) {
+    this.cache = new LRUCache<string, Outcome>({
+      maxSize: Math.max(1, opts.maxBytes),
+      sizeCalculation: outcomeBytes,
+      ttl: opts.ttlMs,
+      ttlAutopurge: false,
+    });
   }
 
   /** Names are case-insensitive in the hotel, so the cache is too. */
   async resolve(name: string): Promise<UserLookupResult> {
     // No hotel has names this long: not worth a request (nor a cache entry) to learn that.
     if ([...name].length > MAX_USER_NAME_CHARS) {
-      return { ok: false, reason: 'unknown', detail: `a user name is at most ${MAX_USER_NAME_CHARS} characters`, cached: false };
+      return {
+        ok: false,
+        reason: 'unknown',
+        detail: `a user name is at most ${MAX_USER_NAME_CHARS} characters`,
+        cached: false,
+      };
     }
     const id = name.toLowerCase();
     const cached = this.cache.get(id);
@@ -102,7 +117,12 @@ export class UserLookup {
     let pending = this.inFlight.get(id);
     if (pending === undefined) {
       if (this.inFlight.size >= MAX_LOOKUPS_IN_FLIGHT) {
-        return { ok: false, reason: 'unreachable', detail: `${MAX_LOOKUPS_IN_FLIGHT} user lookups already waiting on the API`, cached: false };
+        return {
+          ok: false,
+          reason: 'unreachable',
+          detail: `${MAX_LOOKUPS_IN_FLIGHT} user lookups already waiting on the API`,
+          cached: false,
+        };
       }
       pending = this.find(name, id).then(({ outcome, ttl }) => {
         this.inFlight.delete(id);
@@ -132,13 +152,21 @@ export class UserLookup {
     const known = await this.shared?.user(id);
     if (known) {
       this.sharedHits++;
-      return { outcome: known.outcome, ttl: Math.min(known.ttlMs, known.outcome.ok ? this.opts.ttlMs : this.opts.negativeTtlMs) };
+      return {
+        outcome: known.outcome,
+        ttl: Math.min(known.ttlMs, known.outcome.ok ? this.opts.ttlMs : this.opts.negativeTtlMs),
+      };
     }
     const outcome = await this.fetchFigure(name);
-    const ttl = outcome.ok ? this.opts.ttlMs : outcome.reason === 'unknown' ? this.opts.negativeTtlMs : this.opts.errorTtlMs;
+    const ttl = outcome.ok
+      ? this.opts.ttlMs
+      : outcome.reason === 'unknown'
+        ? this.opts.negativeTtlMs
+        : this.opts.errorTtlMs;
     if (this.shared && ttl > 0) {
       if (outcome.ok) this.shared.putUser(id, outcome, ttl);
-      else if (outcome.reason === 'unknown') this.shared.putUser(id, { ok: false, reason: 'unknown', detail: outcome.detail }, ttl);
+      else if (outcome.reason === 'unknown')
+        this.shared.putUser(id, { ok: false, reason: 'unknown', detail: outcome.detail }, ttl);
     }
     return { outcome, ttl };
   }
@@ -159,7 +187,11 @@ export class UserLookup {
     const deadline = new Promise<Outcome>((resolve) => {
       timer = setTimeout(() => {
         abort.abort();
-        resolve({ ok: false, reason: 'timeout', detail: `no complete answer from ${url.origin} within ${this.opts.timeoutMs} ms` });
+        resolve({
+          ok: false,
+          reason: 'timeout',
+          detail: `no complete answer from ${url.origin} within ${this.opts.timeoutMs} ms`,
+        });
       }, this.opts.timeoutMs);
     });
     try {
@@ -180,7 +212,12 @@ export class UserLookup {
       });
     } catch (err) {
       const e = err as Error;
-      if (signal.aborted) return { ok: false, reason: 'timeout', detail: `no answer from ${url.origin} within ${this.opts.timeoutMs} ms` };
+      if (signal.aborted)
+        return {
+          ok: false,
+          reason: 'timeout',
+          detail: `no answer from ${url.origin} within ${this.opts.timeoutMs} ms`,
+        };
       const cause = (e as { cause?: { code?: string } }).cause?.code;
       return { ok: false, reason: 'unreachable', detail: `${url.origin}: ${cause ?? e.message}` };
     }
@@ -188,7 +225,8 @@ export class UserLookup {
       if (res.status === 404) return { ok: false, reason: 'unknown', detail: `no user named ${JSON.stringify(name)}` };
       if (!res.ok) return { ok: false, reason: 'unreachable', detail: `${url.origin} answered HTTP ${res.status}` };
       const text = await readLimited(res, MAX_ANSWER_BYTES);
-      if (text === undefined) return { ok: false, reason: 'bad-response', detail: `the answer is longer than ${MAX_ANSWER_BYTES} bytes` };
+      if (text === undefined)
+        return { ok: false, reason: 'bad-response', detail: `the answer is longer than ${MAX_ANSWER_BYTES} bytes` };
       const body = JSON.parse(text) as unknown;
       const figure = (body as { figureString?: unknown } | null)?.figureString;
       if (typeof figure !== 'string' || figure === '' || Buffer.byteLength(figure) > MAX_FIGURE_BYTES) {
@@ -196,7 +234,12 @@ export class UserLookup {
       }
       return { ok: true, figure };
     } catch (err) {
-      if (signal.aborted) return { ok: false, reason: 'timeout', detail: `answer from ${url.origin} not complete within ${this.opts.timeoutMs} ms` };
+      if (signal.aborted)
+        return {
+          ok: false,
+          reason: 'timeout',
+          detail: `answer from ${url.origin} not complete within ${this.opts.timeoutMs} ms`,
+        };
       return { ok: false, reason: 'bad-response', detail: `unreadable answer: ${(err as Error).message}` };
     } finally {
       // Release the connection even when the body was not read to the end.

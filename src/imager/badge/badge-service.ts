@@ -4,10 +4,24 @@
 // it is done on the request's own thread, with no render lock (see docs/badges.md for the figures).
 // The hotel's badge data is an immutable BadgeHotel; `swap` puts a reloaded one in place. Keys and
 // ETags carry its identity, so nothing cached from older data is ever served for the new.
-import { BADGE_RENDERER_VERSION, canonicalParts, planBadge, renderBadge, type BadgeHotel, type BadgeLoadResult, type BadgePlan } from '../../badge/index.js';
+import {
+  BADGE_RENDERER_VERSION,
+  canonicalParts,
+  planBadge,
+  renderBadge,
+  type BadgeHotel,
+  type BadgeLoadResult,
+  type BadgePlan,
+} from '../../badge/index.js';
 import { sha256Hex } from '../../util/hash.js';
 import { HotUrls } from '../cache/hot-urls.js';
-import { cachedImage, IMMUTABLE_CACHE_CONTROL, type CachedImage, type ImageCache, type ImageSource } from '../cache/image-cache.js';
+import {
+  cachedImage,
+  IMMUTABLE_CACHE_CONTROL,
+  type CachedImage,
+  type ImageCache,
+  type ImageSource,
+} from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
 import { parseBadgeRequest, type BadgeRequest } from './params.js';
 
@@ -19,7 +33,15 @@ export type BadgeAnswer =
   | { kind: 'text'; status: 400 | 404; reason: string };
 
 export type BadgeDebugAnswer =
-  | { kind: 'debug'; request: Extract<BadgeRequest, { ok: true }>; plan: BadgePlan; body?: Buffer; key: string; canonicalKey: string; identity: string }
+  | {
+      kind: 'debug';
+      request: Extract<BadgeRequest, { ok: true }>;
+      plan: BadgePlan;
+      body?: Buffer;
+      key: string;
+      canonicalKey: string;
+      identity: string;
+    }
   | { kind: 'text'; status: 400 | 404; reason: string };
 
 export interface BadgeServiceDeps {
@@ -35,7 +57,10 @@ export class BadgeService {
   private hot = new HotUrls(HOT_URL_BYTES);
   private counts = { renders: 0, notFound: 0, badRequests: 0 };
 
-  constructor(data: BadgeLoadResult, private readonly deps: BadgeServiceDeps) {
+  constructor(
+    data: BadgeLoadResult,
+    private readonly deps: BadgeServiceDeps,
+  ) {
     this.data = data;
   }
 
@@ -103,10 +128,23 @@ export class BadgeService {
     const { key, canonical } = badgeKey(data.hotel, req);
     const plan = planBadge(data.hotel, req.parts);
     const drawn = plan.layers.length > 0 ? renderBadge(data.hotel, req.parts, req.format) : undefined;
-    return { kind: 'debug', request: req, plan, body: drawn?.image ? drawn.body : undefined, key, canonicalKey: canonical, identity: data.hotel.identity };
+    return {
+      kind: 'debug',
+      request: req,
+      plan,
+      body: drawn?.image ? drawn.body : undefined,
+      key,
+      canonicalKey: canonical,
+      identity: data.hotel.identity,
+    };
   }
 
-  stats(): { renders: number; notFound: number; badRequests: number; hotUrls: { entries: number; bytes: number; maxBytes: number } } {
+  stats(): {
+    renders: number;
+    notFound: number;
+    badRequests: number;
+    hotUrls: { entries: number; bytes: number; maxBytes: number };
+  } {
     return { ...this.counts, hotUrls: this.hot.stats() };
   }
 
@@ -122,7 +160,10 @@ export class BadgeService {
  * short and long spellings of the same parts, a hash or a query string share one entry). Digested like
  * the avatar keys; the `badge` line keeps the two kinds apart.
  */
-export function badgeKey(hotel: BadgeHotel, req: Extract<BadgeRequest, { ok: true }>): { key: string; canonical: string; version: string } {
+export function badgeKey(
+  hotel: BadgeHotel,
+  req: Extract<BadgeRequest, { ok: true }>,
+): { key: string; canonical: string; version: string } {
   const version = `${BADGE_RENDERER_VERSION}/${hotel.identity}`;
   const canonical = `badge\n${version}\n${req.format}\n${canonicalParts(req.parts)}`;
   return { key: sha256Hex(canonical), canonical, version };

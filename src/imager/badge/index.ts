@@ -53,17 +53,27 @@ function sourceOptions(config: BadgeConfig): BadgeSourceOptions {
  */
 export async function openBadges(config: BadgeConfig, deps: BadgeDeps): Promise<Badges> {
   if (config.badgeElementsFile !== undefined && !(await isFile(config.badgeElementsFile))) {
-    throw new Error(`the badge element table ${config.badgeElementsFile} (--badge-elements, HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS) is not a file`);
+    throw new Error(
+      `the badge element table ${config.badgeElementsFile} (--badge-elements, HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS) is not a file`,
+    );
   }
   if (config.badgePartsDir !== undefined && !(await isDir(config.badgePartsDir))) {
-    throw new Error(`the badge parts folder ${config.badgePartsDir} (--badge-parts, HOTEL_IMAGER_AVATAR_BADGE_PARTS) is not a folder`);
+    throw new Error(
+      `the badge parts folder ${config.badgePartsDir} (--badge-parts, HOTEL_IMAGER_AVATAR_BADGE_PARTS) is not a folder`,
+    );
   }
   const load = () => loadBadgeHotel(config.assetsDir, sourceOptions(config));
   const first = await load();
   const report = (data: BadgeLoadResult) => {
     if (data.ok) {
       const h = data.hotel;
-      deps.log?.('info', 'badges loaded', { identity: h.identity, table: h.elementsFile, images: h.images.size, skippedRows: h.elements.skipped.length, unreadable: h.unreadable.length });
+      deps.log?.('info', 'badges loaded', {
+        identity: h.identity,
+        table: h.elementsFile,
+        images: h.images.size,
+        skippedRows: h.elements.skipped.length,
+        unreadable: h.unreadable.length,
+      });
     } else deps.log?.('warn', 'badges are off', { reason: data.reason });
   };
   const service = new BadgeService(first, deps);

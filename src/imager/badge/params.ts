@@ -49,20 +49,29 @@ export function parseBadgeRequest(rest: string, query: string): BadgeRequest {
     text = firstB(query);
   }
   if (text === undefined || text === '') {
-    return { ok: false, status: 404, reason: `no badge code: use ${BADGE_PATH}/<code>.png (or .gif), or ${BADGE_PATH}/?b=<code>\n` };
+    return {
+      ok: false,
+      status: 404,
+      reason: `no badge code: use ${BADGE_PATH}/<code>.png (or .gif), or ${BADGE_PATH}/?b=<code>\n`,
+    };
   }
   let format: BadgeFormat = 'png';
   const ext = /\.([a-z0-9]{1,5})$/i.exec(text);
   if (ext) {
     const e = ext[1]!.toLowerCase();
-    if (e !== 'png' && e !== 'gif') return { ok: false, status: 404, reason: `unsupported extension .${ext[1]}: badges are .png or .gif\n` };
+    if (e !== 'png' && e !== 'gif')
+      return { ok: false, status: 404, reason: `unsupported extension .${ext[1]}: badges are .png or .gif\n` };
     format = e;
     text = text.slice(0, -ext[0].length);
   }
   const parsed = parseBadgeCode(text);
   if (!parsed.ok) return { ok: false, status: 404, reason: `${parsed.reason}\n` };
   if (parsed.parts.length > MAX_BADGE_PARTS) {
-    return { ok: false, status: 400, reason: `a badge has at most ${MAX_BADGE_PARTS} parts; this code has ${parsed.parts.length}\n` };
+    return {
+      ok: false,
+      status: 400,
+      reason: `a badge has at most ${MAX_BADGE_PARTS} parts; this code has ${parsed.parts.length}\n`,
+    };
   }
   return { ok: true, parts: parsed.parts, format, code: parsed.hash ? text.slice(0, -parsed.hash.length) : text };
 }

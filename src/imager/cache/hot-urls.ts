@@ -25,10 +25,16 @@ export class HotUrls {
   /** The hotel generation whose keys the map holds: a reload may change a URL's key. */
   private generation = 0;
 
-  constructor(readonly maxBytes: number, generation = 0) {
+  constructor(
+    readonly maxBytes: number,
+    generation = 0,
+  ) {
     this.generation = generation;
     // req.url is Latin-1 text (one byte a character); a URL longer than the whole budget is not kept.
-    this.map = new LRUCache<string, string>({ maxSize: Math.max(1, maxBytes), sizeCalculation: (_key, url) => url.length + HOT_URL_OVERHEAD });
+    this.map = new LRUCache<string, string>({
+      maxSize: Math.max(1, maxBytes),
+      sizeCalculation: (_key, url) => url.length + HOT_URL_OVERHEAD,
+    });
   }
 
   get(url: string): string | undefined {

@@ -37,7 +37,15 @@ export interface ImageCacheOptions {
 
 export interface ImageCacheStats {
   memory: { entries: number; bytes: number; maxBytes: number; hits: number; misses: number };
-  disk: { dir: string | null; entries: number; bytes: number; maxBytes: number; hits: number; writes: number; errors: number };
+  disk: {
+    dir: string | null;
+    entries: number;
+    bytes: number;
+    maxBytes: number;
+    hits: number;
+    writes: number;
+    errors: number;
+  };
 }
 
 /**
@@ -86,7 +94,10 @@ export class ImageCache {
   private readonly madeDirs = new Set<string>();
   private readonly writing = new Set<Promise<void>>();
 
-  constructor(private readonly opts: ImageCacheOptions, private readonly onError: (msg: string) => void = () => undefined) {
+  constructor(
+    private readonly opts: ImageCacheOptions,
+    private readonly onError: (msg: string) => void = () => undefined,
+  ) {
     this.memory = new LRUCache<string, CachedImage>({
       maxSize: Math.max(1, opts.memoryBytes),
       sizeCalculation: (v) => v.body.length + ENTRY_OVERHEAD,

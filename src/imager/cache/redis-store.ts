@@ -65,7 +65,11 @@ export class RedisSharedStore implements SharedStore {
     this.client.on('error', (err: Error) => {
       // Reconnect attempts fail once a second while Redis is down: say so once per outage.
       this.note(err);
-      if (!reported) opts.log?.('warn', 'redis unavailable; serving from memory and rendering locally', { redis: redactRedisUrl(opts.url), error: err.message });
+      if (!reported)
+        opts.log?.('warn', 'redis unavailable; serving from memory and rendering locally', {
+          redis: redactRedisUrl(opts.url),
+          error: err.message,
+        });
       reported = true;
     });
     this.client.on('ready', () => {

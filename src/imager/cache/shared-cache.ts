@@ -73,12 +73,17 @@ function parseJson<T>(value: Buffer | undefined, valid: (v: unknown) => v is T):
 }
 
 const isFailure = (v: unknown): v is SharedFailure =>
-  typeof v === 'object' && v !== null && typeof (v as SharedFailure).code === 'string' && typeof (v as SharedFailure).message === 'string';
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as SharedFailure).code === 'string' &&
+  typeof (v as SharedFailure).message === 'string';
 
 const isUserEntry = (v: unknown): v is { o: SharedUserOutcome; e: number } => {
   const o = (v as { o?: Record<string, unknown> } | null)?.o;
   if (typeof (v as { e?: unknown }).e !== 'number' || typeof o !== 'object' || o === null) return false;
-  return o.ok === true ? typeof o.figure === 'string' && o.figure !== '' : o.ok === false && o.reason === 'unknown' && typeof o.detail === 'string';
+  return o.ok === true
+    ? typeof o.figure === 'string' && o.figure !== ''
+    : o.ok === false && o.reason === 'unknown' && typeof o.detail === 'string';
 };
 
 export class SharedAvatarCache {
@@ -87,10 +92,21 @@ export class SharedAvatarCache {
   /** Waiters for another instance's render, by key: woken when it announces its result. */
   private readonly wakers = new Map<string, Set<() => void>>();
   private readonly counts: SharedCacheStats = {
-    imageHits: 0, imageMisses: 0, userHits: 0, userMisses: 0, renderWaits: 0, renderWaitHits: 0, renderWaitGaveUp: 0, writes: 0, writeFailures: 0,
+    imageHits: 0,
+    imageMisses: 0,
+    userHits: 0,
+    userMisses: 0,
+    renderWaits: 0,
+    renderWaitHits: 0,
+    renderWaitGaveUp: 0,
+    writes: 0,
+    writeFailures: 0,
   };
 
-  constructor(readonly store: SharedStore, private readonly opts: SharedCacheOptions) {
+  constructor(
+    readonly store: SharedStore,
+    private readonly opts: SharedCacheOptions,
+  ) {
     this.prefix = opts.prefix ?? 'hotel-imager:avatar:';
     store.subscribe(this.k('done', ''), (key) => {
       for (const wake of this.wakers.get(key) ?? []) wake();
@@ -99,7 +115,9 @@ export class SharedAvatarCache {
 
   /** The image and a remembered failure (of hotel `scope`; none without one) for a key, in one round trip. */
   async lookup(key: string, scope?: string): Promise<{ image?: Buffer; failure?: SharedFailure }> {
-    const values = await this.store.getMany(scope === undefined ? [this.k('img', key)] : [this.k('img', key), this.failKey(key, scope)]);
+    const values = await this.store.getMany(
+      scope === undefined ? [this.k('img', key)] : [this.k('img', key), this.failKey(key, scope)],
+    );
     const image = values?.[0];
     if (image !== undefined && isImage(image)) {
       this.counts.imageHits++;
@@ -155,10 +173,15 @@ export class SharedAvatarCache {
   }
 
   /** After this instance's render: stores the image or the failure (of hotel `scope`), then lets the lock go (in the background). */
-  release(key: string, token: Buffer | undefined, result: { image: Buffer } | { failure: SharedFailure; ttlMs: number; scope: string } | undefined): void {
+  release(
+    key: string,
+    token: Buffer | undefined,
+    result: { image: Buffer } | { failure: SharedFailure; ttlMs: number; scope: string } | undefined,
+  ): void {
     this.background(async () => {
       if (result && 'image' in result) await this.write(this.k('img', key), result.image, this.opts.imageTtlMs);
-      else if (result) await this.write(this.failKey(key, result.scope), this.failureBytes(result.failure), result.ttlMs);
+      else if (result)
+        await this.write(this.failKey(key, result.scope), this.failureBytes(result.failure), result.ttlMs);
       if (token) await this.store.deleteIf(this.k('lock', key), token);
       if (token) await this.store.publish(this.k('done', ''), key);
     });
@@ -178,7 +201,9 @@ export class SharedAvatarCache {
   }
 
   putUser(id: string, outcome: SharedUserOutcome, ttlMs: number): void {
-    const o: SharedUserOutcome = outcome.ok ? { ok: true, figure: outcome.figure } : { ok: false, reason: 'unknown', detail: outcome.detail.slice(0, MAX_SHARED_TEXT) };
+    const o: SharedUserOutcome = outcome.ok
+      ? { ok: true, figure: outcome.figure }
+      : { ok: false, reason: 'unknown', detail: outcome.detail.slice(0, MAX_SHARED_TEXT) };
     const body = Buffer.from(JSON.stringify({ o, e: Date.now() + ttlMs }));
     this.background(() => this.write(this.k('user', id), body, ttlMs));
   }
@@ -218,7 +243,9 @@ export class SharedAvatarCache {
   }
 
   private failureBytes(f: SharedFailure): Buffer {
-    return Buffer.from(JSON.stringify({ code: f.code.slice(0, MAX_SHARED_TEXT), message: f.message.slice(0, MAX_SHARED_TEXT) }));
+    return Buffer.from(
+      JSON.stringify({ code: f.code.slice(0, MAX_SHARED_TEXT), message: f.message.slice(0, MAX_SHARED_TEXT) }),
+    );
   }
 
   private endWait(waited: boolean, claim: RenderClaim): RenderClaim {

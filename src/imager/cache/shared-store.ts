@@ -78,7 +78,15 @@ export class MemorySharedStore implements SharedStore {
   }
 
   status(): SharedStoreStatus {
-    return { kind: 'memory', target: 'in-process', state: this.up ? 'ready' : 'down', available: this.up, errors: this.errors, lastError: null, connects: 1 };
+    return {
+      kind: 'memory',
+      target: 'in-process',
+      state: this.up ? 'ready' : 'down',
+      available: this.up,
+      errors: this.errors,
+      lastError: null,
+      connects: 1,
+    };
   }
 
   async close(): Promise<void> {

@@ -79,8 +79,20 @@ export const PALETTES: { id: number; colors: KitColor[] }[] = [
 
 const M = (f0: boolean, f1: boolean, m0: boolean, m1: boolean) => ({ f0, f1, m0, m1 });
 const NONE = M(false, false, false, false);
-const p = (type: string, id: number, colorindex: 0 | 1 | 2, index?: number): KitPart => ({ type, id, colorindex, ...(index === undefined ? {} : { index }) });
-const skin = (hd: number, ey: number): KitPart[] => [p('bd', 1, 1), p('hd', hd, 1), p('lh', 1, 1), p('rh', 1, 1), p('fc', 1, 1), p('ey', ey, 1)];
+const p = (type: string, id: number, colorindex: 0 | 1 | 2, index?: number): KitPart => ({
+  type,
+  id,
+  colorindex,
+  ...(index === undefined ? {} : { index }),
+});
+const skin = (hd: number, ey: number): KitPart[] => [
+  p('bd', 1, 1),
+  p('hd', hd, 1),
+  p('lh', 1, 1),
+  p('rh', 1, 1),
+  p('fc', 1, 1),
+  p('ey', ey, 1),
+];
 
 export const SET_TYPES: KitSetType[] = [
   {
@@ -89,7 +101,14 @@ export const SET_TYPES: KitSetType[] = [
     mandatory: M(true, true, true, true),
     sets: [
       // ey carries colorindex 1 like the real data does; eyes must never be tinted anyway.
-      { id: 180, gender: 'U', club: 0, selectable: true, parts: skin(1, 1), note: 'default head (round), blue eyes; ey marked colorable like real data but must stay untinted' },
+      {
+        id: 180,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: skin(1, 1),
+        note: 'default head (round), blue eyes; ey marked colorable like real data but must stay untinted',
+      },
       { id: 185, gender: 'M', club: 0, selectable: true, parts: skin(2, 2), note: 'square head, green eyes' },
       { id: 600, gender: 'F', club: 0, selectable: true, parts: skin(3, 3), note: 'narrow head, brown eyes' },
       { id: 190, gender: 'U', club: 2, selectable: true, parts: skin(1, 4), note: 'club head, violet eyes' },
@@ -101,9 +120,30 @@ export const SET_TYPES: KitSetType[] = [
     mandatory: NONE,
     sets: [
       { id: 100, gender: 'M', club: 0, selectable: true, parts: [p('hr', 1100, 1)], note: 'short crop: hr only' },
-      { id: 115, gender: 'U', club: 0, selectable: true, parts: [p('hr', 1115, 1), p('hrb', 1115, 1)], note: 'bob: hr + hrb, one colour' },
-      { id: 515, gender: 'F', club: 0, selectable: true, parts: [p('hr', 1515, 1), p('hrb', 1515, 2)], note: 'long two-tone: hr colour 1, hrb colour 2' },
-      { id: 802, gender: 'U', club: 2, selectable: true, parts: [p('hr', 1802, 0)], note: 'green mohawk, not colorable' },
+      {
+        id: 115,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('hr', 1115, 1), p('hrb', 1115, 1)],
+        note: 'bob: hr + hrb, one colour',
+      },
+      {
+        id: 515,
+        gender: 'F',
+        club: 0,
+        selectable: true,
+        parts: [p('hr', 1515, 1), p('hrb', 1515, 2)],
+        note: 'long two-tone: hr colour 1, hrb colour 2',
+      },
+      {
+        id: 802,
+        gender: 'U',
+        club: 2,
+        selectable: true,
+        parts: [p('hr', 1802, 0)],
+        note: 'green mohawk, not colorable',
+      },
     ],
   },
   {
@@ -111,17 +151,45 @@ export const SET_TYPES: KitSetType[] = [
     paletteId: 3,
     mandatory: M(true, true, true, false),
     sets: [
-      { id: 210, gender: 'U', club: 0, selectable: true, parts: [p('ch', 2210, 1), p('ls', 2210, 1), p('rs', 2210, 1)], note: 'tee with sleeves (ch, ls, rs), one colour' },
+      {
+        id: 210,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('ch', 2210, 1), p('ls', 2210, 1), p('rs', 2210, 1)],
+        note: 'tee with sleeves (ch, ls, rs), one colour',
+      },
       {
         id: 215,
         gender: 'M',
         club: 0,
         selectable: true,
-        parts: [p('ch', 2215, 1), p('ls', 2215, 1), p('rs', 2215, 1), p('ch', 2216, 2), p('ls', 2216, 2), p('rs', 2216, 2)],
+        parts: [
+          p('ch', 2215, 1),
+          p('ls', 2215, 1),
+          p('rs', 2215, 1),
+          p('ch', 2216, 2),
+          p('ls', 2216, 2),
+          p('rs', 2216, 2),
+        ],
         note: 'two colours: body+sleeves colour 1, chest band + cuffs colour 2',
       },
-      { id: 255, gender: 'F', club: 0, selectable: true, parts: [p('ch', 2255, 0)], note: 'orange sleeveless top, not colorable' },
-      { id: 260, gender: 'F', club: 0, selectable: true, parts: [p('ch', 2260, 1)], note: 'dress with its own sit sprites (Sit governs the torso: every torso part draws sit)' },
+      {
+        id: 255,
+        gender: 'F',
+        club: 0,
+        selectable: true,
+        parts: [p('ch', 2255, 0)],
+        note: 'orange sleeveless top, not colorable',
+      },
+      {
+        id: 260,
+        gender: 'F',
+        club: 0,
+        selectable: true,
+        parts: [p('ch', 2260, 1)],
+        note: 'dress with its own sit sprites (Sit governs the torso: every torso part draws sit)',
+      },
     ],
   },
   {
@@ -130,10 +198,39 @@ export const SET_TYPES: KitSetType[] = [
     mandatory: M(true, true, true, true),
     sets: [
       // Listed first: the default legs of a man (the first club-0 set of his gender or U); a woman's is 270.
-      { id: 275, gender: 'M', club: 0, selectable: true, parts: [p('lg', 3275, 1), p('lg', 3276, 2)], note: 'trousers colour 1 + side stripes colour 2; default legs of a man' },
-      { id: 270, gender: 'U', club: 0, selectable: true, parts: [p('lg', 3270, 1)], note: 'trousers, one colour; default legs of a woman' },
-      { id: 280, gender: 'F', club: 0, selectable: true, parts: [p('lg', 3280, 0)], note: 'magenta skirt, not colorable' },
-      { id: 285, gender: 'U', club: 2, selectable: true, parts: [p('lg', 3285, 1)], hidden: ['sh'], note: 'long robe, hides sh' },
+      {
+        id: 275,
+        gender: 'M',
+        club: 0,
+        selectable: true,
+        parts: [p('lg', 3275, 1), p('lg', 3276, 2)],
+        note: 'trousers colour 1 + side stripes colour 2; default legs of a man',
+      },
+      {
+        id: 270,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('lg', 3270, 1)],
+        note: 'trousers, one colour; default legs of a woman',
+      },
+      {
+        id: 280,
+        gender: 'F',
+        club: 0,
+        selectable: true,
+        parts: [p('lg', 3280, 0)],
+        note: 'magenta skirt, not colorable',
+      },
+      {
+        id: 285,
+        gender: 'U',
+        club: 2,
+        selectable: true,
+        parts: [p('lg', 3285, 1)],
+        hidden: ['sh'],
+        note: 'long robe, hides sh',
+      },
     ],
   },
   {
@@ -142,8 +239,22 @@ export const SET_TYPES: KitSetType[] = [
     mandatory: NONE,
     sets: [
       { id: 290, gender: 'U', club: 0, selectable: true, parts: [p('sh', 4290, 1)], note: 'sneakers, one colour' },
-      { id: 295, gender: 'U', club: 0, selectable: true, parts: [p('sh', 4295, 1), p('sh', 4296, 2)], note: 'shoes colour 1 + soles colour 2' },
-      { id: 300, gender: 'U', club: 0, selectable: false, parts: [p('sh', 4300, 0)], note: 'brown boots, not colorable, not selectable' },
+      {
+        id: 295,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('sh', 4295, 1), p('sh', 4296, 2)],
+        note: 'shoes colour 1 + soles colour 2',
+      },
+      {
+        id: 300,
+        gender: 'U',
+        club: 0,
+        selectable: false,
+        parts: [p('sh', 4300, 0)],
+        note: 'brown boots, not colorable, not selectable',
+      },
     ],
   },
   {
@@ -151,10 +262,40 @@ export const SET_TYPES: KitSetType[] = [
     paletteId: 3,
     mandatory: NONE,
     sets: [
-      { id: 1001, gender: 'U', club: 0, selectable: true, parts: [p('ha', 5001, 1), p('ha', 5002, 2)], hidden: ['hr'], note: 'cap: crown colour 1, brim colour 2; hides hr (hrb stays)' },
-      { id: 1002, gender: 'U', club: 0, selectable: true, parts: [p('ha', 5010, 0)], note: 'gold crown, not colorable, hides nothing' },
-      { id: 1003, gender: 'U', club: 2, selectable: true, parts: [p('ha', 5020, 1)], hidden: ['hr', 'hrb'], note: 'beanie, hides hr and hrb' },
-      { id: 1004, gender: 'U', club: 0, selectable: true, parts: [p('ha', 5030, 1), p('ha', 5031, 0)], note: 'propeller cap: tinted dome + untinted red/yellow propeller in one set' },
+      {
+        id: 1001,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('ha', 5001, 1), p('ha', 5002, 2)],
+        hidden: ['hr'],
+        note: 'cap: crown colour 1, brim colour 2; hides hr (hrb stays)',
+      },
+      {
+        id: 1002,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('ha', 5010, 0)],
+        note: 'gold crown, not colorable, hides nothing',
+      },
+      {
+        id: 1003,
+        gender: 'U',
+        club: 2,
+        selectable: true,
+        parts: [p('ha', 5020, 1)],
+        hidden: ['hr', 'hrb'],
+        note: 'beanie, hides hr and hrb',
+      },
+      {
+        id: 1004,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('ha', 5030, 1), p('ha', 5031, 0)],
+        note: 'propeller cap: tinted dome + untinted red/yellow propeller in one set',
+      },
       {
         id: 1005,
         gender: 'U',
@@ -171,7 +312,14 @@ export const SET_TYPES: KitSetType[] = [
     mandatory: NONE,
     sets: [
       { id: 1601, gender: 'U', club: 0, selectable: true, parts: [p('he', 6001, 1)], note: 'headband' },
-      { id: 1602, gender: 'U', club: 0, selectable: true, parts: [p('he', 6010, 0)], note: 'pink flower, not colorable' },
+      {
+        id: 1602,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('he', 6010, 0)],
+        note: 'pink flower, not colorable',
+      },
     ],
   },
   {
@@ -179,8 +327,23 @@ export const SET_TYPES: KitSetType[] = [
     paletteId: 3,
     mandatory: NONE,
     sets: [
-      { id: 1401, gender: 'U', club: 0, selectable: true, parts: [p('ea', 7001, 1)], note: 'glasses frame (eyes visible through it)' },
-      { id: 1402, gender: 'U', club: 0, selectable: true, parts: [p('ea', 7010, 0)], hidden: ['ey'], note: 'sunglasses, not colorable, hide ey' },
+      {
+        id: 1401,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('ea', 7001, 1)],
+        note: 'glasses frame (eyes visible through it)',
+      },
+      {
+        id: 1402,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('ea', 7010, 0)],
+        hidden: ['ey'],
+        note: 'sunglasses, not colorable, hide ey',
+      },
     ],
   },
   {
@@ -198,7 +361,14 @@ export const SET_TYPES: KitSetType[] = [
     mandatory: NONE,
     sets: [
       { id: 1801, gender: 'U', club: 0, selectable: true, parts: [p('ca', 9001, 1)], note: 'medal on a ribbon' },
-      { id: 1802, gender: 'U', club: 0, selectable: true, parts: [p('ca', 9010, 0)], note: 'teal scarf, not colorable' },
+      {
+        id: 1802,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('ca', 9010, 0)],
+        note: 'teal scarf, not colorable',
+      },
     ],
   },
   {
@@ -207,7 +377,14 @@ export const SET_TYPES: KitSetType[] = [
     mandatory: NONE,
     sets: [
       { id: 2001, gender: 'U', club: 0, selectable: true, parts: [p('wa', 9501, 1)], note: 'belt' },
-      { id: 2002, gender: 'U', club: 0, selectable: true, parts: [p('wa', 9501, 1), p('wa', 9502, 2)], note: 'belt colour 1 + buckle colour 2 (part 9501 shared with set 2001)' },
+      {
+        id: 2002,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('wa', 9501, 1), p('wa', 9502, 2)],
+        note: 'belt colour 1 + buckle colour 2 (part 9501 shared with set 2001)',
+      },
     ],
   },
   {
@@ -215,7 +392,15 @@ export const SET_TYPES: KitSetType[] = [
     paletteId: 3,
     mandatory: NONE,
     sets: [
-      { id: 3001, gender: 'U', club: 0, selectable: true, parts: [p('cc', 9601, 1), p('lc', 9601, 1), p('rc', 9601, 1)], hidden: ['ls', 'rs'], note: 'open jacket with coat sleeves, hides ls/rs' },
+      {
+        id: 3001,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('cc', 9601, 1), p('lc', 9601, 1), p('rc', 9601, 1)],
+        hidden: ['ls', 'rs'],
+        note: 'open jacket with coat sleeves, hides ls/rs',
+      },
       {
         id: 3002,
         gender: 'U',
@@ -232,8 +417,22 @@ export const SET_TYPES: KitSetType[] = [
     paletteId: 3,
     mandatory: NONE,
     sets: [
-      { id: 3101, gender: 'U', club: 0, selectable: true, parts: [p('cp', 9701, 1)], note: 'chest print "F" glyph: own sprites for dirs 4-6, never mirrored' },
-      { id: 3102, gender: 'U', club: 0, selectable: true, parts: [p('cp', 9710, 0)], note: 'red/yellow flag print, not colorable' },
+      {
+        id: 3101,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('cp', 9701, 1)],
+        note: 'chest print "F" glyph: own sprites for dirs 4-6, never mirrored',
+      },
+      {
+        id: 3102,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('cp', 9710, 0)],
+        note: 'red/yellow flag print, not colorable',
+      },
     ],
   },
   {
@@ -241,8 +440,22 @@ export const SET_TYPES: KitSetType[] = [
     paletteId: 3,
     mandatory: NONE,
     sets: [
-      { id: 3201, gender: 'U', club: 0, selectable: true, parts: [p('mc', 9801, 1)], note: 'wristband on the left wrist (std pose only)' },
-      { id: 3202, gender: 'U', club: 0, selectable: true, parts: [p('mc', 9810, 0)], note: 'gold bracelet on the right wrist, not colorable (std pose only)' },
+      {
+        id: 3201,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('mc', 9801, 1)],
+        note: 'wristband on the left wrist (std pose only)',
+      },
+      {
+        id: 3202,
+        gender: 'U',
+        club: 0,
+        selectable: true,
+        parts: [p('mc', 9810, 0)],
+        note: 'gold bracelet on the right wrist, not colorable (std pose only)',
+      },
     ],
   },
 ];
@@ -259,7 +472,12 @@ export interface KitLibrary {
   unmapped: { type: string; id: number }[];
 }
 
-const lib = (name: string, revision: number, parts: [string, number][], unmapped: [string, number][] = []): KitLibrary => ({
+const lib = (
+  name: string,
+  revision: number,
+  parts: [string, number][],
+  unmapped: [string, number][] = [],
+): KitLibrary => ({
   name,
   revision,
   parts: parts.map(([type, id]) => ({ type, id })),
@@ -272,23 +490,63 @@ export const SIG_ITEMS = Array.from({ length: 18 }, (_, i) => i);
 
 /** Figure libraries in FigureMap order. hh_human_50_* come first on purpose, as in the real FigureMap. */
 export const LIBRARIES: KitLibrary[] = [
-  lib('hh_human_50_body', 1001, [['bd', 1], ['hd', 1], ['hd', 2], ['hd', 3], ['lh', 1], ['rh', 1]]),
-  lib('hh_human_50_face', 1001, [['fc', 1], ['ey', 1], ['ey', 2], ['ey', 3], ['ey', 4]]),
+  lib('hh_human_50_body', 1001, [
+    ['bd', 1],
+    ['hd', 1],
+    ['hd', 2],
+    ['hd', 3],
+    ['lh', 1],
+    ['rh', 1],
+  ]),
+  lib('hh_human_50_face', 1001, [
+    ['fc', 1],
+    ['ey', 1],
+    ['ey', 2],
+    ['ey', 3],
+    ['ey', 4],
+  ]),
   lib('hair_M_kitcrop', 1002, [['hr', 1100]]),
   lib('hair_U_kitbob', 1003, [['hr', 1115]], [['hrb', 1115]]),
-  lib('hair_F_kittwotone', 1004, [['hr', 1515], ['hrb', 1515]]),
+  lib('hair_F_kittwotone', 1004, [
+    ['hr', 1515],
+    ['hrb', 1515],
+  ]),
   lib('hair_U_kitmohawk', 1005, [['hr', 1802]]),
-  lib('shirt_U_kittee', 1006, [['ch', 2210]], [['ls', 2210], ['rs', 2210]]),
-  lib('shirt_M_kitraglan', 1007, [['ch', 2215], ['ls', 2215], ['rs', 2215], ['ch', 2216], ['ls', 2216], ['rs', 2216]]),
+  lib(
+    'shirt_U_kittee',
+    1006,
+    [['ch', 2210]],
+    [
+      ['ls', 2210],
+      ['rs', 2210],
+    ],
+  ),
+  lib('shirt_M_kitraglan', 1007, [
+    ['ch', 2215],
+    ['ls', 2215],
+    ['rs', 2215],
+    ['ch', 2216],
+    ['ls', 2216],
+    ['rs', 2216],
+  ]),
   lib('shirt_F_kittop', 1008, [['ch', 2255]]),
   lib('trousers_U_kitjeans', 1009, [['lg', 3270]]),
-  lib('trousers_M_kitstripe', 1010, [['lg', 3275], ['lg', 3276]]),
+  lib('trousers_M_kitstripe', 1010, [
+    ['lg', 3275],
+    ['lg', 3276],
+  ]),
   lib('skirt_F_kitskirt', 1011, [['lg', 3280]]),
   lib('trousers_U_kitrobe', 1012, [['lg', 3285]]),
   lib('shoes_U_kitsneaker', 1013, [['sh', 4290]]),
-  lib('shoes_U_kittwotone', 1014, [['sh', 4295], ['sh', 4296]]),
+  lib('shoes_U_kittwotone', 1014, [
+    ['sh', 4295],
+    ['sh', 4296],
+  ]),
   lib('shoes_U_kitboot', 1015, [['sh', 4300]]),
-  lib('hat_U_kitcap', 1016, [['ha', 5001], ['ha', 5002]]),
+  lib('hat_U_kitcap', 1016, [
+    ['ha', 5001],
+    ['ha', 5002],
+  ]),
   lib('hat_U_kitcrown', 1017, [['ha', 5010]]),
   lib('hat_U_kitbeanie', 1018, [['ha', 5020]]),
   lib('acc_head_U_kitband', 1019, [['he', 6001]]),
@@ -299,23 +557,58 @@ export const LIBRARIES: KitLibrary[] = [
   lib('acc_face_U_kitmoustache', 1024, [['fa', 8010]]),
   lib('acc_chest_U_kitmedal', 1025, [['ca', 9001]]),
   lib('acc_chest_U_kitscarf', 1026, [['ca', 9010]]),
-  lib('acc_waist_U_kitbelt', 1027, [['wa', 9501], ['wa', 9502]]),
-  lib('jacket_U_kitjacket', 1028, [['cc', 9601], ['lc', 9601], ['rc', 9601], ['cc', 9602]]),
-  lib('acc_print_U_kitlogo', 1029, [['cp', 9701], ['cp', 9710]]),
+  lib('acc_waist_U_kitbelt', 1027, [
+    ['wa', 9501],
+    ['wa', 9502],
+  ]),
+  lib('jacket_U_kitjacket', 1028, [
+    ['cc', 9601],
+    ['lc', 9601],
+    ['rc', 9601],
+    ['cc', 9602],
+  ]),
+  lib('acc_print_U_kitlogo', 1029, [
+    ['cp', 9701],
+    ['cp', 9710],
+  ]),
   lib('acc_misc_U_kitwristband', 1030, [['mc', 9801]]),
-  lib('hat_U_kitpropeller', 1034, [['ha', 5030], ['ha', 5031]]),
+  lib('hat_U_kitpropeller', 1034, [
+    ['ha', 5030],
+    ['ha', 5031],
+  ]),
   lib('acc_misc_U_kitbracelet', 1035, [['mc', 9810]]),
   lib('dress_F_kitdress', 1036, [['ch', 2260]]),
-  lib('hat_U_kitbow', 1037, [['ha', 5040], ['ha', 5041]]),
-  lib('hh_human_face', 1031, [['fc', 1], ['ey', 1], ['ey', 2], ['ey', 3], ['ey', 4]]),
-  lib('hh_human_item', 1032, [...SIG_ITEMS.map((i) => ['li', i] as [string, number]), ...CRR_ITEMS.map((i) => ['ri', i] as [string, number])]),
-  lib('hh_human_body', 1033, [['bd', 1], ['hd', 1], ['hd', 2], ['hd', 3], ['lh', 1], ['rh', 1]]),
+  lib('hat_U_kitbow', 1037, [
+    ['ha', 5040],
+    ['ha', 5041],
+  ]),
+  lib('hh_human_face', 1031, [
+    ['fc', 1],
+    ['ey', 1],
+    ['ey', 2],
+    ['ey', 3],
+    ['ey', 4],
+  ]),
+  lib('hh_human_item', 1032, [
+    ...SIG_ITEMS.map((i) => ['li', i] as [string, number]),
+    ...CRR_ITEMS.map((i) => ['ri', i] as [string, number]),
+  ]),
+  lib('hh_human_body', 1033, [
+    ['bd', 1],
+    ['hd', 1],
+    ['hd', 2],
+    ['hd', 3],
+    ['lh', 1],
+    ['rh', 1],
+  ]),
 ];
 
 /** Whether sprites of this part id are drawn in greyscale for tinting (decided by the sets using it). */
 export function isColorablePart(type: string, id: number): boolean {
   if (type === 'ey') return false;
-  for (const st of SET_TYPES) for (const s of st.sets) for (const part of s.parts) if (part.type === type && part.id === id) return part.colorindex > 0;
+  for (const st of SET_TYPES)
+    for (const s of st.sets)
+      for (const part of s.parts) if (part.type === type && part.id === id) return part.colorindex > 0;
   return type !== 'ri' && type !== 'li';
 }
 
@@ -323,7 +616,13 @@ export function figureDataJson(): unknown {
   return {
     palettes: PALETTES.map((pal) => ({
       id: pal.id,
-      colors: pal.colors.map((c, index) => ({ id: c.id, index, club: c.club, selectable: c.selectable, hexCode: c.hex })),
+      colors: pal.colors.map((c, index) => ({
+        id: c.id,
+        index,
+        club: c.club,
+        selectable: c.selectable,
+        hexCode: c.hex,
+      })),
     })),
     setTypes: SET_TYPES.map((st) => ({
       type: st.type,
@@ -342,7 +641,13 @@ export function figureDataJson(): unknown {
           selectable: s.selectable,
           preselectable: false,
           sellable: false,
-          parts: s.parts.map((x, i) => ({ id: x.id, type: x.type, colorable: x.colorindex > 0, index: x.index ?? indexOf(s.parts, i), colorindex: x.colorindex })),
+          parts: s.parts.map((x, i) => ({
+            id: x.id,
+            type: x.type,
+            colorable: x.colorindex > 0,
+            index: x.index ?? indexOf(s.parts, i),
+            colorindex: x.colorindex,
+          })),
         };
         if (s.hidden?.length) out.hiddenLayers = s.hidden.map((partType) => ({ partType }));
         return out;
@@ -359,5 +664,11 @@ function indexOf(parts: KitPart[], i: number): number {
 }
 
 export function figureMapJson(): unknown {
-  return { libraries: LIBRARIES.map((l) => ({ id: l.name, revision: l.revision, parts: l.parts.map((x) => ({ id: x.id, type: x.type })) })) };
+  return {
+    libraries: LIBRARIES.map((l) => ({
+      id: l.name,
+      revision: l.revision,
+      parts: l.parts.map((x) => ({ id: x.id, type: x.type })),
+    })),
+  };
 }

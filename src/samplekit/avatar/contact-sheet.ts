@@ -10,7 +10,9 @@ const COLS = 32;
 const GAP = 6;
 
 export async function avatarContactSheet(files: KitFile[]): Promise<RgbaImage> {
-  const figure = files.filter((f) => f.path.startsWith('bundled/figure/') && f.path.endsWith('.nitro')).sort((a, b) => (a.path < b.path ? -1 : 1));
+  const figure = files
+    .filter((f) => f.path.startsWith('bundled/figure/') && f.path.endsWith('.nitro'))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
   const blocks: RgbaImage[][] = [];
   for (const f of figure) {
     const lib = await readAssetLibrary(f.data, f.path);

@@ -24,11 +24,26 @@
 //                      at one distance the later is drawn first, so the frame lies over the glass.
 //   dance 1-4        — KitDance1-4: loops of 8, 8, 10 and 16 ticks moving arms, torso and head.
 import { type AssetLibrary } from '../../formats/asset-library.js';
-import { type EffectAnimationJson, type EffectFrameJson, type EffectMapDoc } from '../../formats/gamedata/effect-types.js';
+import {
+  type EffectAnimationJson,
+  type EffectFrameJson,
+  type EffectMapDoc,
+} from '../../formats/gamedata/effect-types.js';
 import { type NitroAssetData, type NitroAssetEntry } from '../../formats/nitro-asset-types.js';
 import { type RgbaImage } from '../../imaging/image.js';
 import { ellipse, paint, poly, rect, type PaintOp } from './raster.js';
-import { ALL_DIRS, baseDir, BASE_DIRS, footShape, geo, HEAD_CY, HEAD_RY, isMirroredDir, mirrorShapes, REG_Y } from './rig.js';
+import {
+  ALL_DIRS,
+  baseDir,
+  BASE_DIRS,
+  footShape,
+  geo,
+  HEAD_CY,
+  HEAD_RY,
+  isMirroredDir,
+  mirrorShapes,
+  REG_Y,
+} from './rig.js';
 
 interface EffectBuild {
   lib: string;
@@ -44,7 +59,12 @@ interface EffectBuild {
  * Sprite → asset entry + image, placed like figure sprites: top-left = (−x, REG_Y − y). Every sprite keeps
  * the kit's asymmetric mark, so a wrongly mirrored effect shows.
  */
-function addSprite(assets: Record<string, NitroAssetEntry>, images: Map<string, RgbaImage>, name: string, ops: PaintOp[]): void {
+function addSprite(
+  assets: Record<string, NitroAssetEntry>,
+  images: Map<string, RgbaImage>,
+  name: string,
+  ops: PaintOp[],
+): void {
   const drawn = paint(ops);
   if (!drawn) throw new Error(`kit effect sprite ${name} is empty`);
   assets[name] = { x: -drawn.left, y: REG_Y - drawn.top };
@@ -75,14 +95,36 @@ function pedestal(): EffectBuild {
 
 function sparkle(): EffectBuild {
   const star = (cx: number, cy: number, r: number): PaintOp[] => [
-    { shapes: [poly([[cx, cy - r], [cx + r / 3, cy - r / 3], [cx + r, cy], [cx + r / 3, cy + r / 3], [cx, cy + r], [cx - r / 3, cy + r / 3], [cx - r, cy], [cx - r / 3, cy - r / 3]])], fill: 0x60a0ff },
+    {
+      shapes: [
+        poly([
+          [cx, cy - r],
+          [cx + r / 3, cy - r / 3],
+          [cx + r, cy],
+          [cx + r / 3, cy + r / 3],
+          [cx, cy + r],
+          [cx - r / 3, cy + r / 3],
+          [cx - r, cy],
+          [cx - r / 3, cy - r / 3],
+        ]),
+      ],
+      fill: 0x60a0ff,
+    },
   ];
-  const frames: EffectFrameJson[] = [0, 1, 2, 3].map((f) => ({ ...(f === 3 ? { repeats: 3 } : {}), fxs: [{ id: 'fx2_1', frame: f, action: 'Default' }] }));
+  const frames: EffectFrameJson[] = [0, 1, 2, 3].map((f) => ({
+    ...(f === 3 ? { repeats: 3 } : {}),
+    fxs: [{ id: 'fx2_1', frame: f, action: 'Default' }],
+  }));
   return {
     lib: 'KitSparkle',
     id: '2',
     type: 'fx',
-    animation: { name: 'fx.2', desc: 'Kit sparkle', frames, sprites: [{ id: 'fx2_1', member: 'std_fx2_1_1', ink: 33, directionList: all8(1) }] },
+    animation: {
+      name: 'fx.2',
+      desc: 'Kit sparkle',
+      frames,
+      sprites: [{ id: 'fx2_1', member: 'std_fx2_1_1', ink: 33, directionList: all8(1) }],
+    },
     sprites: [0, 1, 2, 3].map((f) => [`h_std_fx2_1_1_0_${f}`, star(16 + f * 10, 30 + f * 6, 6 + f)]),
   };
 }
@@ -90,9 +132,18 @@ function sparkle(): EffectBuild {
 function tub(): EffectBuild {
   const sprites: [string, PaintOp[]][] = [];
   for (const d of BASE_DIRS) {
-    sprites.push([`h_std_fx3_1_1_${d}_0`, [{ shapes: [rect(16, 84, 36, 22)], fill: 0x8a5a2b }, { shapes: [rect(16, 84, 36, 4)], fill: 0xc08040 }]]);
+    sprites.push([
+      `h_std_fx3_1_1_${d}_0`,
+      [
+        { shapes: [rect(16, 84, 36, 22)], fill: 0x8a5a2b },
+        { shapes: [rect(16, 84, 36, 4)], fill: 0xc08040 },
+      ],
+    ]);
     // The shirt the tub's layer puts in place of the figure's (`items`): striped.
-    sprites.push([`h_std_ch_fx3_2_${d}_0`, [{ shapes: [rect(25, 56, 18, 26)], fill: (_x: number, y: number) => (y % 4 < 2 ? 0xffffff : 0x2050c0) }]]);
+    sprites.push([
+      `h_std_ch_fx3_2_${d}_0`,
+      [{ shapes: [rect(25, 56, 18, 26)], fill: (_x: number, y: number) => (y % 4 < 2 ? 0xffffff : 0x2050c0) }],
+    ]);
   }
   return {
     lib: 'KitTub',
@@ -104,7 +155,15 @@ function tub(): EffectBuild {
       removes: [{ id: 'lg' }, { id: 'sh' }],
       adds: [{ id: 'fx3_1', align: 'bottom' }],
       sprites: [{ id: 'avatar' }],
-      frames: [{ fxs: [{ id: 'avatar', frame: 0, dy: 4 }, { id: 'fx3_1', frame: 0, action: 'Default' }], bodyparts: [{ id: 'torso', frame: 0, items: [{ id: 'ch', base: 'fx3_2' }] }] }],
+      frames: [
+        {
+          fxs: [
+            { id: 'avatar', frame: 0, dy: 4 },
+            { id: 'fx3_1', frame: 0, action: 'Default' },
+          ],
+          bodyparts: [{ id: 'torso', frame: 0, items: [{ id: 'ch', base: 'fx3_2' }] }],
+        },
+      ],
     },
     sprites,
   };
@@ -124,7 +183,16 @@ function hoverGlow(): EffectBuild {
         { id: 'fx5_2', member: 'std_fx5_2_1', ink: 33, directionList: all8(-1) },
         { id: 'fx5_3', member: 'std_fx5_3_1', ink: 33, directionList: all8(0) },
       ],
-      frames: [{ fxs: [{ id: 'avatar', frame: 0, dy: -10 }, { id: 'fx5_1', frame: 0 }, { id: 'fx5_2', frame: 0 }, { id: 'fx5_3', frame: 0 }] }],
+      frames: [
+        {
+          fxs: [
+            { id: 'avatar', frame: 0, dy: -10 },
+            { id: 'fx5_1', frame: 0 },
+            { id: 'fx5_2', frame: 0 },
+            { id: 'fx5_3', frame: 0 },
+          ],
+        },
+      ],
     },
     sprites: [
       ['h_std_fx5_1_1_0_0', [{ shapes: [ellipse(34, 100, 22, 6)], fill: 0x40c0a0 }]],
@@ -140,10 +208,17 @@ function skates(): EffectBuild {
   for (const d of BASE_DIRS) {
     const feet = (['r', 'l'] as const).map((s) => footShape(s, 'std', d, 0, 1));
     const blades = feet.map((f) => (f.k === 'ellipse' ? rect(f.cx - f.rx - 1, f.cy + f.ry, 2 * f.rx + 2, 4) : f));
-    sprites.push([`h_std_fx6_1_1_${d}_0`, [{ shapes: feet, fill: 0xa02020 }, { shapes: blades, fill: 0xc8c8d8 }]]);
+    sprites.push([
+      `h_std_fx6_1_1_${d}_0`,
+      [
+        { shapes: feet, fill: 0xa02020 },
+        { shapes: blades, fill: 0xc8c8d8 },
+      ],
+    ]);
     aliases[`h_std_sh_fx6_1_${d}_0`] = `h_std_fx6_1_1_${d}_0`;
   }
-  for (const f of [0, 1]) sprites.push([`h_std_fx6_2_1_0_${f}`, [{ shapes: [ellipse(f === 0 ? 12 : 54, 20, 4, 4)], fill: 0xfff080 }]]);
+  for (const f of [0, 1])
+    sprites.push([`h_std_fx6_2_1_0_${f}`, [{ shapes: [ellipse(f === 0 ? 12 : 54, 20, 4, 4)], fill: 0xfff080 }]]);
   return {
     lib: 'KitSkates',
     id: '6',
@@ -152,8 +227,19 @@ function skates(): EffectBuild {
       name: 'fx.6',
       desc: 'Kit skates',
       sprites: [{ id: 'avatar' }, { id: 'fx6_2', member: 'std_fx6_2_1', ink: 33, directionList: all8(1) }],
-      frames: [0, 1].map((f) => ({ fxs: [{ id: 'avatar', frame: 0, dy: -6 }, { id: 'fx6_2', frame: f }] })),
-      overrides: [{ name: 'skatestand', override: 'std', frames: [{ bodyparts: [{ id: 'torso', frame: 0, items: [{ id: 'sh', base: 'fx6_1' }] }] }] }],
+      frames: [0, 1].map((f) => ({
+        fxs: [
+          { id: 'avatar', frame: 0, dy: -6 },
+          { id: 'fx6_2', frame: f },
+        ],
+      })),
+      overrides: [
+        {
+          name: 'skatestand',
+          override: 'std',
+          frames: [{ bodyparts: [{ id: 'torso', frame: 0, items: [{ id: 'sh', base: 'fx6_1' }] }] }],
+        },
+      ],
     },
     sprites,
     aliases,
@@ -165,13 +251,23 @@ function helmet(): EffectBuild {
   for (const d of BASE_DIRS) {
     const g = geo(d);
     const dome = ellipse(g.hcx, HEAD_CY - 4, g.headRx + 2, HEAD_RY - 2, { y1: HEAD_CY - 2 });
-    sprites.push([`h_std_ha_fx7_1_${d}_0`, [{ shapes: [dome], fill: 0x30a050 }, { shapes: [rect(g.hcx - g.headRx - 2, HEAD_CY - 4, 2 * g.headRx + 4, 3)], fill: 0xe0e040 }]]);
+    sprites.push([
+      `h_std_ha_fx7_1_${d}_0`,
+      [
+        { shapes: [dome], fill: 0x30a050 },
+        { shapes: [rect(g.hcx - g.headRx - 2, HEAD_CY - 4, 2 * g.headRx + 4, 3)], fill: 0xe0e040 },
+      ],
+    ]);
   }
   return {
     lib: 'KitHelmet',
     id: '7',
     type: 'fx',
-    animation: { name: 'fx.7', desc: 'Kit helmet', frames: [{ bodyparts: [{ id: 'head', frame: 0, items: [{ id: 'ha', base: 'fx7_1' }] }] }] },
+    animation: {
+      name: 'fx.7',
+      desc: 'Kit helmet',
+      frames: [{ bodyparts: [{ id: 'head', frame: 0, items: [{ id: 'ha', base: 'fx7_1' }] }] }],
+    },
     sprites,
   };
 }
@@ -186,7 +282,15 @@ function tagged(): EffectBuild {
       desc: 'Kit tagged skater',
       adds: [{ id: 'fx3_1', align: 'bottom' }],
       sprites: [{ id: 'avatar' }, { id: 'fx8_1', member: 'std_fx5_3_1', ink: 33, directionList: all8(1) }],
-      frames: [{ fxs: [{ id: 'avatar', frame: 0, dy: -6 }, { id: 'fx8_1', frame: 0 }], bodyparts: [{ id: 'torso', frame: 0, items: [{ id: 'sh', base: 'fx6_1' }] }] }],
+      frames: [
+        {
+          fxs: [
+            { id: 'avatar', frame: 0, dy: -6 },
+            { id: 'fx8_1', frame: 0 },
+          ],
+          bodyparts: [{ id: 'torso', frame: 0, items: [{ id: 'sh', base: 'fx6_1' }] }],
+        },
+      ],
     },
     sprites: [],
   };
@@ -198,7 +302,10 @@ function mask(): EffectBuild {
     const g = geo(baseDir(d));
     const front = g.face ? g.hcx + g.faceX / 2 : g.hcx;
     const shapes = [ellipse(front, HEAD_CY + 1, 9, 8), rect(g.hcx - g.headRx, HEAD_CY - 3, 2 * g.headRx, 3)];
-    sprites.push([`h_std_fx9_1_1_${d}_0`, [{ shapes: isMirroredDir(d) ? mirrorShapes(shapes) : shapes, fill: 0xe8e0c8 }]]);
+    sprites.push([
+      `h_std_fx9_1_1_${d}_0`,
+      [{ shapes: isMirroredDir(d) ? mirrorShapes(shapes) : shapes, fill: 0xe8e0c8 }],
+    ]);
   }
   return {
     lib: 'KitMask',
@@ -208,7 +315,14 @@ function mask(): EffectBuild {
       name: 'fx.9',
       desc: 'Kit mask',
       removes: ['hr', 'hrb', 'ha', 'he', 'ea', 'fa'].map((id) => ({ id })),
-      sprites: [{ id: 'fx9_1', directions: 1, member: 'std_fx9_1_1', directionList: ALL_DIRS.map((id) => ({ id, dy: -2, dz: 1 })) }],
+      sprites: [
+        {
+          id: 'fx9_1',
+          directions: 1,
+          member: 'std_fx9_1_1',
+          directionList: ALL_DIRS.map((id) => ({ id, dy: -2, dz: 1 })),
+        },
+      ],
       frames: [
         {
           fxs: [{ id: 'fx9_1', frame: 0, action: 'Default' }],
@@ -227,7 +341,10 @@ function car(): EffectBuild {
   const sprites: [string, PaintOp[]][] = [];
   for (const d of BASE_DIRS) {
     // A frame around a window (a ring of four bars) and a glass pane larger than the window.
-    sprites.push([`h_std_fx10_1_1_${d}_0`, [{ shapes: [rect(8, 40, 52, 8), rect(8, 80, 52, 8), rect(8, 40, 8, 48), rect(52, 40, 8, 48)], fill: 0x2040c0 }]]);
+    sprites.push([
+      `h_std_fx10_1_1_${d}_0`,
+      [{ shapes: [rect(8, 40, 52, 8), rect(8, 80, 52, 8), rect(8, 40, 8, 48), rect(52, 40, 8, 48)], fill: 0x2040c0 }],
+    ]);
     sprites.push([`h_std_fx10_2_1_${d}_0`, [{ shapes: [rect(12, 44, 44, 40)], fill: 0xa0e0f0 }]]);
   }
   return {
@@ -237,15 +354,35 @@ function car(): EffectBuild {
     animation: {
       name: 'fx.10',
       desc: 'Kit car',
-      adds: [{ id: 'fx10_1', align: 'top' }, { id: 'fx10_2', align: 'top' }],
-      frames: [{ fxs: [{ id: 'fx10_1', frame: 0, action: 'Default' }, { id: 'fx10_2', frame: 0, action: 'Default' }] }],
+      adds: [
+        { id: 'fx10_1', align: 'top' },
+        { id: 'fx10_2', align: 'top' },
+      ],
+      frames: [
+        {
+          fxs: [
+            { id: 'fx10_1', frame: 0, action: 'Default' },
+            { id: 'fx10_2', frame: 0, action: 'Default' },
+          ],
+        },
+      ],
     },
     sprites,
   };
 }
 
 function ghost(): EffectBuild {
-  return { lib: 'KitGhost', id: '4', type: 'fx', animation: { name: 'fx.4', desc: 'Kit ghost', avatars: [{ ink: 37, foreground: 'FFFFFFFF', background: '66000000' }] }, sprites: [] };
+  return {
+    lib: 'KitGhost',
+    id: '4',
+    type: 'fx',
+    animation: {
+      name: 'fx.4',
+      desc: 'Kit ghost',
+      avatars: [{ ink: 37, foreground: 'FFFFFFFF', background: '66000000' }],
+    },
+    sprites: [],
+  };
 }
 
 /** Dance N: `ticks` frames moving the arms (Move, Wave), the torso (Move) and the head (bob, turn). */
@@ -259,15 +396,43 @@ function dance(n: number, ticks: number): EffectBuild {
         { id: 'leftarm', frame: t % 2, action: n === 2 ? 'Wave' : 'Move', dx: sway, dy: bob },
         { id: 'rightarm', frame: (t + 2) % 4, action: 'Move', dx: sway, dy: bob },
         { id: 'torso', frame: t % 4, action: 'Move', dx: sway },
-        { id: 'head', frame: 0, action: 'Default', dx: sway, dy: bob, dd: n >= 3 ? (Math.floor(t / 2) % 2 === 0 ? 1 : -1) : 0 },
+        {
+          id: 'head',
+          frame: 0,
+          action: 'Default',
+          dx: sway,
+          dy: bob,
+          dd: n >= 3 ? (Math.floor(t / 2) % 2 === 0 ? 1 : -1) : 0,
+        },
       ],
     });
   }
-  return { lib: `KitDance${n}`, id: `dance.${n}`, type: 'dance', animation: { name: `dance.${n}`, desc: `Kit dance ${n}`, frames }, sprites: [] };
+  return {
+    lib: `KitDance${n}`,
+    id: `dance.${n}`,
+    type: 'dance',
+    animation: { name: `dance.${n}`, desc: `Kit dance ${n}`, frames },
+    sprites: [],
+  };
 }
 
 function builds(): EffectBuild[] {
-  return [dance(1, 8), dance(2, 8), dance(3, 10), dance(4, 16), pedestal(), sparkle(), tub(), ghost(), hoverGlow(), skates(), helmet(), tagged(), mask(), car()];
+  return [
+    dance(1, 8),
+    dance(2, 8),
+    dance(3, 10),
+    dance(4, 16),
+    pedestal(),
+    sparkle(),
+    tub(),
+    ghost(),
+    hoverGlow(),
+    skates(),
+    helmet(),
+    tagged(),
+    mask(),
+    car(),
+  ];
 }
 
 /** The kit's EffectMap.json. */
@@ -282,7 +447,12 @@ export function effectLibraries(): AssetLibrary[] {
     const images = new Map<string, RgbaImage>();
     for (const [name, ops] of b.sprites) addSprite(assets, images, name, ops);
     const aliases = b.aliases && Object.fromEntries(Object.entries(b.aliases).map(([name, link]) => [name, { link }]));
-    const data = { name: b.lib, assets, ...(aliases ? { aliases } : {}), animations: { [b.animation.desc ?? b.animation.name]: b.animation } } as unknown as NitroAssetData;
+    const data = {
+      name: b.lib,
+      assets,
+      ...(aliases ? { aliases } : {}),
+      animations: { [b.animation.desc ?? b.animation.name]: b.animation },
+    } as unknown as NitroAssetData;
     return { name: b.lib, data, sprites: images };
   });
 }

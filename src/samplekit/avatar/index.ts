@@ -18,7 +18,14 @@ import { isMirroredDir, REG_Y } from './rig.js';
  */
 export const OWN_FLIPPED_SHIFT = 2;
 
-export function assetName(action: string, type: string, id: number, dir: number, frame: number, scale: 'h' | 'sh' = 'h'): string {
+export function assetName(
+  action: string,
+  type: string,
+  id: number,
+  dir: number,
+  frame: number,
+  scale: 'h' | 'sh' = 'h',
+): string {
   return `${scale}_${action}_${type}_${id}_${dir}_${frame}`;
 }
 
@@ -72,7 +79,8 @@ export async function avatarKitFiles(): Promise<KitFile[]> {
     files.push({ path: `bundled/figure/${lib.name}.nitro`, data: await writeAssetLibrary(asset) });
   }
   files.push({ path: 'gamedata/EffectMap.json', data: json(effectMapJson()) });
-  for (const lib of effectLibraries()) files.push({ path: `bundled/effect/${lib.name}.nitro`, data: await writeAssetLibrary(lib) });
+  for (const lib of effectLibraries())
+    files.push({ path: `bundled/effect/${lib.name}.nitro`, data: await writeAssetLibrary(lib) });
   return files;
 }
 
@@ -80,7 +88,9 @@ export async function avatarKitFiles(): Promise<KitFile[]> {
  * Every kit figure library in FigureMap order. The small `hh_human_50_*` libraries are made from their
  * full-size twin by `small`: the Nitro and the Flash layout keep small sprites differently.
  */
-export function figureLibraries(small: (lib: KitLibrary, full: AssetLibrary) => AssetLibrary): { lib: KitLibrary; asset: AssetLibrary }[] {
+export function figureLibraries(
+  small: (lib: KitLibrary, full: AssetLibrary) => AssetLibrary,
+): { lib: KitLibrary; asset: AssetLibrary }[] {
   const built = new Map<string, AssetLibrary>();
   for (const lib of LIBRARIES) if (!lib.name.startsWith('hh_human_50_')) built.set(lib.name, buildFigureLibrary(lib));
   return LIBRARIES.map((lib) => {

@@ -1,7 +1,18 @@
 // Which sprites each part of the kit has (action, direction, frame) and how each is drawn.
 // Colorable parts are greyscale with a pattern per part type (the tint shows, the type stays
 // recognisable); parts that are never tinted get flat saturated colours.
-import { type Clip, type DrawnSprite, type Fill, type PaintOp, type Shape, capsule, ellipse, paint, poly, rect } from './raster.js';
+import {
+  type Clip,
+  type DrawnSprite,
+  type Fill,
+  type PaintOp,
+  type Shape,
+  capsule,
+  ellipse,
+  paint,
+  poly,
+  rect,
+} from './raster.js';
 import {
   ALL_DIRS,
   type ArmPose,
@@ -57,7 +68,10 @@ export function spriteKeys(type: string, id: number): SpriteKey[] {
         ...LAY(['lsp'], [0, 1]),
       ];
     case 'ey':
-      return [...keys(['std', 'sml', 'sad', 'agr', 'srp', 'eyb'], FACE_DIRS), ...LAY(['lay', 'lsm', 'lsa', 'lag', 'lsr', 'ley'])];
+      return [
+        ...keys(['std', 'sml', 'sad', 'agr', 'srp', 'eyb'], FACE_DIRS),
+        ...LAY(['lay', 'lsm', 'lsa', 'lag', 'lsr', 'ley']),
+      ];
     case 'fa':
       // Facial hair is not seen from behind: no sprites for 0 and 7 (a renderer draws nothing there).
       return [...keys(['std'], FACE_DIRS), ...keys(['spk'], FACE_DIRS, [0, 1]), ...LAY()];
@@ -101,7 +115,13 @@ export function spriteKeys(type: string, id: number): SpriteKey[] {
     case 'lc':
       return [...keys(['std', 'sit', 'crr'], BASE_DIRS), ...WLK, ...LAY(), ...keys(['wav'], ALL_DIRS, [0, 1])];
     case 'rh':
-      return [...keys(['std', 'sit', 'crr'], BASE_DIRS), ...WLK, ...LAY(), ...keys(['drk'], ALL_DIRS), ...keys(['blw'], ALL_DIRS, [0, 1])];
+      return [
+        ...keys(['std', 'sit', 'crr'], BASE_DIRS),
+        ...WLK,
+        ...LAY(),
+        ...keys(['drk'], ALL_DIRS),
+        ...keys(['blw'], ALL_DIRS, [0, 1]),
+      ];
     case 'rs':
     case 'rc':
       return [...keys(['std', 'sit', 'crr'], BASE_DIRS), ...WLK, ...LAY(), ...keys(['drk'], ALL_DIRS)];
@@ -200,7 +220,17 @@ const FLAT: Record<string, number> = {
 };
 
 /** Second-colour layers (colorindex 2) are a plain light grey so their own tint reads clearly. */
-const SECOND = new Set(['ch:2216', 'ls:2216', 'rs:2216', 'lg:3276', 'sh:4296', 'ha:5002', 'ha:5040', 'wa:9502', 'cc:9602']);
+const SECOND = new Set([
+  'ch:2216',
+  'ls:2216',
+  'rs:2216',
+  'lg:3276',
+  'sh:4296',
+  'ha:5002',
+  'ha:5040',
+  'wa:9502',
+  'cc:9602',
+]);
 
 /** The grey style a colorable part is drawn in (null: a part with a fixed flat colour). */
 export function partStyle(type: string, id: number): PartStyle | null {
@@ -228,8 +258,8 @@ const ITEM_COLORS: Record<number, [number, number]> = {
 };
 /** Sign board colours by sign id; digits are drawn on them so a wrong id shows. */
 export const SIGN_COLORS = [
-  0xffffff, 0xff5050, 0xff9a30, 0xffe040, 0x80e040, 0x30c080, 0x30c0e0, 0x4080ff, 0x8060ff, 0xd060e0, 0xff70b0, 0xc0a080, 0xa0a0a0, 0x60d0d0,
-  0xe0e0a0, 0xf0c0c0, 0xb0f0b0, 0xb0c0ff,
+  0xffffff, 0xff5050, 0xff9a30, 0xffe040, 0x80e040, 0x30c080, 0x30c0e0, 0x4080ff, 0x8060ff, 0xd060e0, 0xff70b0,
+  0xc0a080, 0xa0a0a0, 0x60d0d0, 0xe0e0a0, 0xf0c0c0, 0xb0f0b0, 0xb0c0ff,
 ];
 
 // ---------- drawing ----------
@@ -255,7 +285,7 @@ function partOps(type: string, id: number, key: SpriteKey): PaintOp[] | null {
   if (type === 'ri' || type === 'li') return itemOps(type, id, key);
   // Eyes draw with their own colours (never tinted): no grey style.
   const fill = type === 'ey' ? EYE_WHITE : fillFor(type, id);
-  if (key.action === 'lay' || key.action.startsWith('l') && key.action !== 'lgh') return layOps(type, id, key, fill);
+  if (key.action === 'lay' || (key.action.startsWith('l') && key.action !== 'lgh')) return layOps(type, id, key, fill);
   if (isMirroredDir(key.dir)) {
     if (type === 'cp') return cpOps(id, key.dir, fill);
     // An own 4-6 sprite: the other side's part in the base direction, mirrored (what a renderer shows
@@ -263,21 +293,34 @@ function partOps(type: string, id: number, key: SpriteKey): PaintOp[] | null {
     const sided = SIDED[type];
     if (!sided) throw new Error(`part type ${type} has no own sprites for direction ${key.dir}`);
     const shapes = sidedShapes(type, id, key.action, baseDir(key.dir), key.frame, true);
-    return shapes.map((op) => ({ ...op, shapes: mirrorShapes(op.shapes), fill: op.fill === undefined ? fill : op.fill })) as PaintOp[];
+    return shapes.map((op) => ({
+      ...op,
+      shapes: mirrorShapes(op.shapes),
+      fill: op.fill === undefined ? fill : op.fill,
+    })) as PaintOp[];
   }
   const dir = key.dir;
   switch (type) {
     case 'bd':
-      return [{ shapes: bodyShapes(key.action as LegPose, dir, key.frame), fill }, { shapes: [bodyDetail(dir)], fill: G(0x98), overlay: true }];
+      return [
+        { shapes: bodyShapes(key.action as LegPose, dir, key.frame), fill },
+        { shapes: [bodyDetail(dir)], fill: G(0x98), overlay: true },
+      ];
     case 'lh':
     case 'rh':
     case 'ls':
     case 'rs':
     case 'lc':
     case 'rc':
-      return sidedShapes(type, id, key.action, dir, key.frame, false).map((op) => ({ ...op, fill: op.fill ?? fill })) as PaintOp[];
+      return sidedShapes(type, id, key.action, dir, key.frame, false).map((op) => ({
+        ...op,
+        fill: op.fill ?? fill,
+      })) as PaintOp[];
     case 'hd':
-      return [{ shapes: [...hdShapes(id, key.action, dir, key.frame), ...earShapes(dir)], fill }, { shapes: headDetail(dir), fill: G(0xb8), overlay: true }];
+      return [
+        { shapes: [...hdShapes(id, key.action, dir, key.frame), ...earShapes(dir)], fill },
+        { shapes: headDetail(dir), fill: G(0xb8), overlay: true },
+      ];
     case 'fc':
       return fcOps(key.action, dir, key.frame, fill);
     case 'ey':
@@ -304,7 +347,8 @@ function partOps(type: string, id: number, key: SpriteKey): PaintOp[] | null {
     case 'cp':
       return cpOps(id, dir, fill);
     case 'mc':
-      if (id === 9810) return [{ shapes: pathSegment(armPathAnyDir('r', 'std', dir, 0), 0.8, 0.9, 3.7), fill: 0xe0b020 }];
+      if (id === 9810)
+        return [{ shapes: pathSegment(armPathAnyDir('r', 'std', dir, 0), 0.8, 0.9, 3.7), fill: 0xe0b020 }];
       return [{ shapes: pathSegment(armPathAnyDir('l', 'std', dir, 0), 0.8, 0.9, 3.7), fill }];
     case 'lg':
       return lgOps(id, key.action as LegPose, dir, key.frame, fill);
@@ -365,7 +409,14 @@ interface OpDraft {
 }
 
 /** Arm, sleeve or coat sleeve of a side. `swapped`: geometry of the other side (for own 4-6 sprites). */
-function sidedShapes(type: string, id: number, action: string, dir: number, frame: number, swapped: boolean): OpDraft[] {
+function sidedShapes(
+  type: string,
+  id: number,
+  action: string,
+  dir: number,
+  frame: number,
+  swapped: boolean,
+): OpDraft[] {
   const [side0] = SIDED[type]!;
   const side = swapped ? other(side0) : side0;
   const pose = action as ArmPose;
@@ -455,8 +506,30 @@ function eyOps(id: number, action: string, dir: number): PaintOp[] | null {
     ops.push({ shapes: [eye], fill: EYE_WHITE });
     const iy = action === 'sad' ? ey : action === 'sml' ? ey - 2 : ey - 1;
     ops.push({ shapes: [rect(Math.round(ex - 1 + look), iy, 2, 2)], fill: iris, overlay: true });
-    if (action === 'sad') ops.push({ shapes: [poly([[ex - 4, ey - 4], [ex + 3, ey - 7], [ex + 3, ey - 5], [ex - 4, ey - 2]])], fill: BROW });
-    if (action === 'agr') ops.push({ shapes: [poly([[ex - 4, ey - 7], [ex + 3, ey - 4], [ex + 3, ey - 2], [ex - 4, ey - 5]])], fill: BROW });
+    if (action === 'sad')
+      ops.push({
+        shapes: [
+          poly([
+            [ex - 4, ey - 4],
+            [ex + 3, ey - 7],
+            [ex + 3, ey - 5],
+            [ex - 4, ey - 2],
+          ]),
+        ],
+        fill: BROW,
+      });
+    if (action === 'agr')
+      ops.push({
+        shapes: [
+          poly([
+            [ex - 4, ey - 7],
+            [ex + 3, ey - 4],
+            [ex + 3, ey - 2],
+            [ex - 4, ey - 5],
+          ]),
+        ],
+        fill: BROW,
+      });
     if (action === 'srp') ops.push({ shapes: [rect(ex - 3, ey - 8, 6, 2)], fill: BROW });
   }
   return ops;
@@ -471,12 +544,22 @@ function hairOps(type: string, id: number, dir: number, fill: Fill): PaintOp[] {
   if (id === 1802) return type === 'hr' ? [{ shapes: [rect(hcx - 2, 16, 5, 19)], fill }] : [];
   if (type === 'hr') {
     const shapes: Shape[] = [ellipse(hcx, HEAD_CY, rx + 1.5, HEAD_RY + 1.5, { y1: g.face ? 33 : 45 })];
-    if (g.face) shapes.push(g.f ? rect(hcx + 2, 31, rx - 2, id === 1100 ? 3 : 5) : rect(hcx - 9, 31, 18, id === 1100 ? 3 : 4));
+    if (g.face)
+      shapes.push(g.f ? rect(hcx + 2, 31, rx - 2, id === 1100 ? 3 : 5) : rect(hcx - 9, 31, 18, id === 1100 ? 3 : 4));
     return [{ shapes, fill }];
   }
   // hrb: the locks that stay visible under a hat that hides hr
   const len = id === 1515 ? 34 : 22;
-  if (!g.face) return [{ shapes: [ellipse(hcx, HEAD_CY + 3, rx + 2, HEAD_RY + 1, { y0: 33 }), rect(hcx - rx - 2, 40, 2 * rx + 4, len - 8)], fill }];
+  if (!g.face)
+    return [
+      {
+        shapes: [
+          ellipse(hcx, HEAD_CY + 3, rx + 2, HEAD_RY + 1, { y0: 33 }),
+          rect(hcx - rx - 2, 40, 2 * rx + 4, len - 8),
+        ],
+        fill,
+      },
+    ];
   if (dir === 1) return [{ shapes: [rect(hcx - rx - 2, 31, 9, len)], fill }];
   return [{ shapes: [rect(hcx - rx - 2, 31, 5, len), rect(hcx + rx - 3, 31, 5, g.f ? len - 10 : len)], fill }];
 }
@@ -498,7 +581,15 @@ function hatOps(id: number, dir: number, fill: Fill): PaintOp[] {
       return [{ shapes: [ellipse(hcx, HEAD_CY - 2, rx + 1.5, HEAD_RY + 2.5, { y1: 33 })], fill }];
     case 5040:
       // the bow: a band across the front of the crown it overlaps
-      return [{ shapes: [rect(hcx - rx - 2, 26, 2 * rx + 4, 5), ellipse(hcx + (dir === 7 || dir === 0 ? -rx : rx) * 0.6, 25, 4, 3)], fill }];
+      return [
+        {
+          shapes: [
+            rect(hcx - rx - 2, 26, 2 * rx + 4, 5),
+            ellipse(hcx + (dir === 7 || dir === 0 ? -rx : rx) * 0.6, 25, 4, 3),
+          ],
+          fill,
+        },
+      ];
     case 5041:
       return [{ shapes: [ellipse(hcx, HEAD_CY - 2, rx + 2, HEAD_RY + 3, { y1: 32 })], fill }];
     case 5031:
@@ -510,13 +601,33 @@ function hatOps(id: number, dir: number, fill: Fill): PaintOp[] {
     case 5010:
       return [
         {
-          shapes: [poly([[hcx - 11, 31], [hcx - 11, 20], [hcx - 6, 25], [hcx - 2, 16], [hcx + 2, 25], [hcx + 6, 19], [hcx + 11, 24], [hcx + 11, 31]])],
+          shapes: [
+            poly([
+              [hcx - 11, 31],
+              [hcx - 11, 20],
+              [hcx - 6, 25],
+              [hcx - 2, 16],
+              [hcx + 2, 25],
+              [hcx + 6, 19],
+              [hcx + 11, 24],
+              [hcx + 11, 31],
+            ]),
+          ],
           fill,
         },
         { shapes: [ellipse(hcx - 2, 27, 1.5, 1.5)], fill: 0xe02020, overlay: true },
       ];
     default:
-      return [{ shapes: [ellipse(hcx, HEAD_CY - 1, rx + 2, HEAD_RY + 2, { y1: 37 }), rect(hcx - rx - 2, 33, 2 * rx + 4, 5), ellipse(hcx + 3, 22, 3, 3)], fill }];
+      return [
+        {
+          shapes: [
+            ellipse(hcx, HEAD_CY - 1, rx + 2, HEAD_RY + 2, { y1: 37 }),
+            rect(hcx - rx - 2, 33, 2 * rx + 4, 5),
+            ellipse(hcx + 3, 22, 3, 3),
+          ],
+          fill,
+        },
+      ];
   }
 }
 
@@ -566,7 +677,11 @@ function chOps(id: number, key: SpriteKey, fill: Fill): PaintOp[] {
   if (id === 2216) ops = [{ shapes: [withClip(torso(dir, 0.8, 57, 81), { y0: 66, y1: 71 })], fill }];
   else if (id === 2260) ops = dressOps(key, fill);
   else if (id === 2255) ops = [{ shapes: [torso(dir, 0.6, 58, 88)], fill }];
-  else ops = [{ shapes: [torso(dir, 0.8, 57, 81)], fill }, ...(g.face ? [{ shapes: [ellipse(g.cx + g.f * 2, 57, 3, 2)], fill: G(0x90), overlay: true }] : [])];
+  else
+    ops = [
+      { shapes: [torso(dir, 0.8, 57, 81)], fill },
+      ...(g.face ? [{ shapes: [ellipse(g.cx + g.f * 2, 57, 3, 2)], fill: G(0x90), overlay: true }] : []),
+    ];
   const tick = frameTick(id, key);
   return tick ? [...ops, tick] : ops;
 }
@@ -576,10 +691,22 @@ function dressOps(key: SpriteKey, fill: Fill): PaintOp[] {
   const g = geo(key.dir);
   const bodice = torso(key.dir, 0.8, 57, 80);
   if (key.action === 'sit') {
-    const lap = g.f ? poly([[g.cx - g.hw - 1, 78], [g.cx + g.hw + 1, 78], [g.cx + g.hw + 2 + g.f * 14, 85], [g.cx - g.hw - 2 + g.f * 14, 91]]) : rect(g.cx - g.hw - 1, 78, 2 * g.hw + 2, 12);
+    const lap = g.f
+      ? poly([
+          [g.cx - g.hw - 1, 78],
+          [g.cx + g.hw + 1, 78],
+          [g.cx + g.hw + 2 + g.f * 14, 85],
+          [g.cx - g.hw - 2 + g.f * 14, 91],
+        ])
+      : rect(g.cx - g.hw - 1, 78, 2 * g.hw + 2, 12);
     return [{ shapes: [bodice, lap], fill }];
   }
-  const skirt = poly([[g.cx - g.hw, 78], [g.cx + g.hw, 78], [g.cx + g.hw + 4, 96], [g.cx - g.hw - 4, 96]]);
+  const skirt = poly([
+    [g.cx - g.hw, 78],
+    [g.cx + g.hw, 78],
+    [g.cx + g.hw + 4, 96],
+    [g.cx - g.hw - 4, 96],
+  ]);
   return [{ shapes: [bodice, skirt], fill }];
 }
 
@@ -600,7 +727,23 @@ function ccOps(id: number, dir: number, fill: Fill): PaintOp[] {
   const g = geo(dir);
   if (id === 9602) {
     const c = g.cx + g.f * 2;
-    return [{ shapes: [poly([[c - 7, 55], [c - 1, 55], [c - 3, 63]]), poly([[c + 1, 55], [c + 7, 55], [c + 3, 63]])], fill }];
+    return [
+      {
+        shapes: [
+          poly([
+            [c - 7, 55],
+            [c - 1, 55],
+            [c - 3, 63],
+          ]),
+          poly([
+            [c + 1, 55],
+            [c + 7, 55],
+            [c + 3, 63],
+          ]),
+        ],
+        fill,
+      },
+    ];
   }
   const full = torso(dir, 1.6, 56, 84);
   if (!g.face) return [{ shapes: [full], fill }];
@@ -616,7 +759,12 @@ function caOps(id: number, dir: number, fill: Fill): PaintOp[] {
   }
   const mx = g.cx + g.f * 2;
   if (!g.face) return [{ shapes: [capsule(g.cx - 5, 57, g.cx + 5, 57, 1.2)], fill }];
-  return [{ shapes: [capsule(g.cx - 4, 57, mx, 66, 1.3), capsule(g.cx + 4, 57, mx, 66, 1.3), ellipse(mx, 68, 3.3, 3.3)], fill }];
+  return [
+    {
+      shapes: [capsule(g.cx - 4, 57, mx, 66, 1.3), capsule(g.cx + 4, 57, mx, 66, 1.3), ellipse(mx, 68, 3.3, 3.3)],
+      fill,
+    },
+  ];
 }
 
 function waOps(id: number, dir: number, fill: Fill): PaintOp[] {
@@ -640,13 +788,27 @@ function cpOps(id: number, dir: number, fill: Fill): PaintOp[] {
   if (id === 9710) {
     return [
       { shapes: [rect(x0, 62, w, 9)], fill },
-      { shapes: [poly([[x0, 62], [x0 + w / 2, 66.5], [x0, 71]])], fill: 0xffe040, overlay: true },
+      {
+        shapes: [
+          poly([
+            [x0, 62],
+            [x0 + w / 2, 66.5],
+            [x0, 71],
+          ]),
+        ],
+        fill: 0xffe040,
+        overlay: true,
+      },
     ];
   }
   const gx = x0 + (narrow ? 1 : 3);
   return [
     { shapes: [rect(x0, 60, w, 13)], fill },
-    { shapes: [rect(gx, 62, 2, 9), rect(gx, 62, narrow ? 3 : 5, 2), rect(gx, 66, narrow ? 3 : 4, 2)], fill: G(0x50), overlay: true },
+    {
+      shapes: [rect(gx, 62, 2, 9), rect(gx, 62, narrow ? 3 : 5, 2), rect(gx, 66, narrow ? 3 : 4, 2)],
+      fill: G(0x50),
+      overlay: true,
+    },
   ];
 }
 
@@ -654,7 +816,8 @@ function cpOps(id: number, dir: number, fill: Fill): PaintOp[] {
 
 function lgOps(id: number, pose: LegPose, dir: number, frame: number, fill: Fill): PaintOp[] {
   const g = geo(dir);
-  const legs = (r: number, t1 = 0.97): Shape[] => (['r', 'l'] as Side[]).flatMap((s) => pathSegment(legPath(s, pose, dir, frame), 0, t1, r));
+  const legs = (r: number, t1 = 0.97): Shape[] =>
+    (['r', 'l'] as Side[]).flatMap((s) => pathSegment(legPath(s, pose, dir, frame), 0, t1, r));
   const hip = rect(g.cx - g.hw + 2, 78, 2 * g.hw - 4, 7);
   switch (id) {
     case 3276: {
@@ -666,12 +829,49 @@ function lgOps(id: number, pose: LegPose, dir: number, frame: number, fill: Fill
       return [{ shapes, fill }];
     }
     case 3280:
-      if (pose === 'sit') return [{ shapes: [poly([[g.cx - g.hw + 1, 78], [g.cx + g.hw - 1, 78], [g.cx + g.hw + 1 + g.f * 12, 90], [g.cx - g.hw - 1, 90]])], fill }];
-      return [{ shapes: [poly([[g.cx - g.hw + 1, 78], [g.cx + g.hw - 1, 78], [g.cx + g.hw + 3, 93], [g.cx - g.hw - 3, 93]])], fill }];
+      if (pose === 'sit')
+        return [
+          {
+            shapes: [
+              poly([
+                [g.cx - g.hw + 1, 78],
+                [g.cx + g.hw - 1, 78],
+                [g.cx + g.hw + 1 + g.f * 12, 90],
+                [g.cx - g.hw - 1, 90],
+              ]),
+            ],
+            fill,
+          },
+        ];
+      return [
+        {
+          shapes: [
+            poly([
+              [g.cx - g.hw + 1, 78],
+              [g.cx + g.hw - 1, 78],
+              [g.cx + g.hw + 3, 93],
+              [g.cx - g.hw - 3, 93],
+            ]),
+          ],
+          fill,
+        },
+      ];
     case 3285: {
       if (pose === 'sit') return [{ shapes: [hip, ...legs(5, 1)], fill }];
       const sway = pose === 'wlk' ? g.f * 2 * [0.5, 1, -0.5, -1][frame % 4]! : 0;
-      return [{ shapes: [poly([[g.cx - g.hw, 78], [g.cx + g.hw, 78], [g.cx + g.hw + 4 + sway, 107], [g.cx - g.hw - 4 + sway, 107]])], fill }];
+      return [
+        {
+          shapes: [
+            poly([
+              [g.cx - g.hw, 78],
+              [g.cx + g.hw, 78],
+              [g.cx + g.hw + 4 + sway, 107],
+              [g.cx - g.hw - 4 + sway, 107],
+            ]),
+          ],
+          fill,
+        },
+      ];
     }
     default:
       return [{ shapes: [hip, ...legs(4.7)], fill }];
@@ -686,7 +886,10 @@ function shOps(id: number, pose: LegPose, dir: number, frame: number, fill: Fill
       if (foot.k === 'ellipse') shapes.push(withClip(foot, { y0: foot.cy + 1.5 }));
       continue;
     }
-    shapes.push(foot, ...pathSegment(legPath(s, pose, dir, frame), id === 4300 ? 0.6 : 0.88, 1, id === 4300 ? 4.9 : 4.3));
+    shapes.push(
+      foot,
+      ...pathSegment(legPath(s, pose, dir, frame), id === 4300 ? 0.6 : 0.88, 1, id === 4300 ? 4.9 : 4.3),
+    );
   }
   return [{ shapes, fill }];
 }
@@ -728,13 +931,41 @@ function itemOps(type: string, id: number, key: SpriteKey): PaintOp[] | null {
       ];
     case 3:
       return [
-        { shapes: [poly([[hx - 3, hy - 5], [hx + 4, hy - 5], [hx + 0.5, hy + 5]])], fill: c1 },
+        {
+          shapes: [
+            poly([
+              [hx - 3, hy - 5],
+              [hx + 4, hy - 5],
+              [hx + 0.5, hy + 5],
+            ]),
+          ],
+          fill: c1,
+        },
         { shapes: [ellipse(hx + 0.5, hy - 7, 4, 3.5)], fill: c2 },
       ];
     default:
       return [
-        { shapes: [poly([[hx - 3, hy - 10], [hx + 3, hy - 10], [hx + 1, hy + 5]])], fill: c1 },
-        { shapes: [poly([[hx - 4, hy - 16], [hx, hy - 10], [hx + 5, hy - 16], [hx + 1, hy - 11]])], fill: c2 },
+        {
+          shapes: [
+            poly([
+              [hx - 3, hy - 10],
+              [hx + 3, hy - 10],
+              [hx + 1, hy + 5],
+            ]),
+          ],
+          fill: c1,
+        },
+        {
+          shapes: [
+            poly([
+              [hx - 4, hy - 16],
+              [hx, hy - 10],
+              [hx + 5, hy - 16],
+              [hx + 1, hy - 11],
+            ]),
+          ],
+          fill: c2,
+        },
       ];
   }
 }
@@ -779,7 +1010,12 @@ function layOps(type: string, id: number, key: SpriteKey, fill: Fill): PaintOp[]
         {
           shapes: [
             rect(8, 80, 5, 10),
-            poly([[10, 78], [35, 80], [35, 98], [10, 100]]),
+            poly([
+              [10, 78],
+              [35, 80],
+              [35, 98],
+              [10, 100],
+            ]),
             capsule(35, 84, 54, 84, 4),
             capsule(35, 95, 54, 95, 4),
             ellipse(57, 82, 3, 3.5),
@@ -790,9 +1026,30 @@ function layOps(type: string, id: number, key: SpriteKey, fill: Fill): PaintOp[]
       ];
     case 'hd':
       if (id === 2) return [{ shapes: [rect(cx - rx, cy - ry, 2 * rx, 2 * ry)], fill }];
-      return [{ shapes: [ellipse(cx, cy, rx, id === 3 ? ry - 1.5 : ry), ...(a === 'lsp' && key.frame === 0 ? [ellipse(cx + rx - 1, cy, 2.5, 5)] : [])], fill }];
+      return [
+        {
+          shapes: [
+            ellipse(cx, cy, rx, id === 3 ? ry - 1.5 : ry),
+            ...(a === 'lsp' && key.frame === 0 ? [ellipse(cx + rx - 1, cy, 2.5, 5)] : []),
+          ],
+          fill,
+        },
+      ];
     case 'fc': {
-      const mouth = a === 'lsp' ? (key.frame === 0 ? 'spk' : 'spk1') : a === 'lsm' ? 'sml' : a === 'lsa' ? 'sad' : a === 'lag' ? 'agr' : a === 'lsr' ? 'srp' : 'std';
+      const mouth =
+        a === 'lsp'
+          ? key.frame === 0
+            ? 'spk'
+            : 'spk1'
+          : a === 'lsm'
+            ? 'sml'
+            : a === 'lsa'
+              ? 'sad'
+              : a === 'lag'
+                ? 'agr'
+                : a === 'lsr'
+                  ? 'srp'
+                  : 'std';
       return [
         { shapes: [ellipse(4, 76, 4, 5.5)], fill },
         { shapes: mouthShapes(mouth, 5, 76).map((s) => rotateQuarter(s, 5, 76)), fill: MOUTH, overlay: true },
@@ -808,7 +1065,8 @@ function layOps(type: string, id: number, key: SpriteKey, fill: Fill): PaintOp[]
         }
         ops.push({ shapes: [ellipse(-4, ey, a === 'lsr' ? 3.8 : 3, 2.8)], fill: EYE_WHITE });
         ops.push({ shapes: [rect(a === 'lsm' ? -6 : -5, ey - 1, 2, 2)], fill: iris, overlay: true });
-        if (a === 'lsa' || a === 'lag') ops.push({ shapes: [rect(-10, ey + (a === 'lsa' ? -3 : 1), 3, 3)], fill: BROW });
+        if (a === 'lsa' || a === 'lag')
+          ops.push({ shapes: [rect(-10, ey + (a === 'lsa' ? -3 : 1), 3, 3)], fill: BROW });
       }
       return ops;
     }
@@ -816,29 +1074,124 @@ function layOps(type: string, id: number, key: SpriteKey, fill: Fill): PaintOp[]
       if (id === 1802) return [{ shapes: [rect(-24, 74, 10, 5)], fill }];
       return [{ shapes: [ellipse(cx, cy, rx + 1.5, ry + 1.5, { x1: -8 })], fill }];
     case 'hrb':
-      return [{ shapes: [ellipse(cx, cy, rx + 1.5, ry + 1.5, { x1: 3, y0: 85 }), ...(id === 1515 ? [rect(-6, 86, 22, 6)] : [])], fill }];
+      return [
+        {
+          shapes: [
+            ellipse(cx, cy, rx + 1.5, ry + 1.5, { x1: 3, y0: 85 }),
+            ...(id === 1515 ? [rect(-6, 86, 22, 6)] : []),
+          ],
+          fill,
+        },
+      ];
     case 'ha':
       if (id === 5002) return [{ shapes: [rect(-13, 62, 3, 14)], fill }];
-      if (id === 5010) return [{ shapes: [poly([[-14, 66], [-24, 66], [-19, 70], [-26, 74], [-19, 78], [-25, 82], [-14, 86]])], fill }];
-      if (id === 5020) return [{ shapes: [ellipse(cx - 1, cy, rx + 2, ry + 2, { x1: -6 }), ellipse(-21, 79, 3, 3)], fill }];
+      if (id === 5010)
+        return [
+          {
+            shapes: [
+              poly([
+                [-14, 66],
+                [-24, 66],
+                [-19, 70],
+                [-26, 74],
+                [-19, 78],
+                [-25, 82],
+                [-14, 86],
+              ]),
+            ],
+            fill,
+          },
+        ];
+      if (id === 5020)
+        return [{ shapes: [ellipse(cx - 1, cy, rx + 2, ry + 2, { x1: -6 }), ellipse(-21, 79, 3, 3)], fill }];
       if (id === 5030) return [{ shapes: [ellipse(cx - 1, cy, rx + 2, ry + 2, { x1: -11 })], fill }];
-      if (id === 5031) return [{ shapes: [rect(-23, 75, 6, 2), rect(-25, 67, 2, 9)], fill: 0xe02828 }, { shapes: [rect(-25, 76, 2, 9)], fill: 0xf0d020 }];
+      if (id === 5031)
+        return [
+          { shapes: [rect(-23, 75, 6, 2), rect(-25, 67, 2, 9)], fill: 0xe02828 },
+          { shapes: [rect(-25, 76, 2, 9)], fill: 0xf0d020 },
+        ];
       return [{ shapes: [ellipse(cx - 1, cy, rx + 2, ry + 2, { x1: -10 })], fill }];
     case 'he':
-      if (id === 6010) return [{ shapes: [ellipse(-12, 86, 4, 4)], fill }, { shapes: [ellipse(-12, 86, 1.5, 1.5)], fill: 0xffe040, overlay: true }];
+      if (id === 6010)
+        return [
+          { shapes: [ellipse(-12, 86, 4, 4)], fill },
+          { shapes: [ellipse(-12, 86, 1.5, 1.5)], fill: 0xffe040, overlay: true },
+        ];
       return [{ shapes: [ellipse(cx, cy, rx + 1, ry + 1, { x0: -11, x1: -7 })], fill }];
     case 'ea':
       if (id === 7010) return [{ shapes: LAY_EYES.map((e) => ellipse(-4, e, 3.8, 4)), fill }];
-      return [{ shapes: LAY_EYES.flatMap((e) => [rect(-8, e - 4, 8, 2), rect(-8, e + 3, 8, 2), rect(-8, e - 4, 2, 9), rect(-2, e - 4, 2, 9)]), fill }];
+      return [
+        {
+          shapes: LAY_EYES.flatMap((e) => [
+            rect(-8, e - 4, 8, 2),
+            rect(-8, e + 3, 8, 2),
+            rect(-8, e - 4, 2, 9),
+            rect(-2, e - 4, 2, 9),
+          ]),
+          fill,
+        },
+      ];
     case 'fa':
       if (id === 8010) return [{ shapes: [rect(1, 72, 2, 9)], fill }];
       return [{ shapes: [ellipse(6, 77, 5, 8, { x0: 4 })], fill }];
     case 'ch':
-      if (id === 2216) return [{ shapes: [poly([[9, 77], [36, 79], [36, 99], [9, 101]], { x0: 20, x1: 25 })], fill }];
-      return [{ shapes: [poly([[9, 77], [id === 2255 ? 40 : 36, 79], [id === 2255 ? 40 : 36, 99], [9, 101]])], fill }];
+      if (id === 2216)
+        return [
+          {
+            shapes: [
+              poly(
+                [
+                  [9, 77],
+                  [36, 79],
+                  [36, 99],
+                  [9, 101],
+                ],
+                { x0: 20, x1: 25 },
+              ),
+            ],
+            fill,
+          },
+        ];
+      return [
+        {
+          shapes: [
+            poly([
+              [9, 77],
+              [id === 2255 ? 40 : 36, 79],
+              [id === 2255 ? 40 : 36, 99],
+              [9, 101],
+            ]),
+          ],
+          fill,
+        },
+      ];
     case 'cc':
       if (id === 9602) return [{ shapes: [rect(8, 80, 4, 18)], fill }];
-      return [{ shapes: [poly([[8, 76], [38, 78], [38, 100], [8, 102]], { y1: 88 }), poly([[8, 76], [38, 78], [38, 100], [8, 102]], { y0: 90 })], fill }];
+      return [
+        {
+          shapes: [
+            poly(
+              [
+                [8, 76],
+                [38, 78],
+                [38, 100],
+                [8, 102],
+              ],
+              { y1: 88 },
+            ),
+            poly(
+              [
+                [8, 76],
+                [38, 78],
+                [38, 100],
+                [8, 102],
+              ],
+              { y0: 90 },
+            ),
+          ],
+          fill,
+        },
+      ];
     case 'ca':
       if (id === 9010) return [{ shapes: [rect(7, 78, 5, 22)], fill }];
       return [{ shapes: [capsule(10, 84, 18, 89, 1.3), ellipse(20, 89, 3.3, 3.3)], fill }];
@@ -848,7 +1201,9 @@ function layOps(type: string, id: number, key: SpriteKey, fill: Fill): PaintOp[]
     case 'cp':
       return [
         { shapes: [rect(17, 83, 11, 13)], fill },
-        ...(id === 9710 ? [] : [{ shapes: [rect(20, 85, 2, 9), rect(20, 85, 5, 2), rect(20, 89, 4, 2)], fill: G(0x50), overlay: true }]),
+        ...(id === 9710
+          ? []
+          : [{ shapes: [rect(20, 85, 2, 9), rect(20, 85, 5, 2), rect(20, 89, 4, 2)], fill: G(0x50), overlay: true }]),
       ];
     case 'mc':
       if (id === 9810) return [{ shapes: [capsule(29, 102, 31, 102, 3.8)], fill: 0xe0b020 }];
@@ -867,8 +1222,34 @@ function layOps(type: string, id: number, key: SpriteKey, fill: Fill): PaintOp[]
       return [{ shapes: [capsule(13, 101, 29, 101, 4.2)], fill }];
     case 'lg':
       if (id === 3276) return [{ shapes: [capsule(36, 80.5, 53, 80.5, 1.8), capsule(36, 98.5, 53, 98.5, 1.8)], fill }];
-      if (id === 3280) return [{ shapes: [poly([[31, 78], [44, 76], [44, 102], [31, 100]])], fill }];
-      if (id === 3285) return [{ shapes: [poly([[31, 78], [58, 75], [58, 104], [31, 100]])], fill }];
+      if (id === 3280)
+        return [
+          {
+            shapes: [
+              poly([
+                [31, 78],
+                [44, 76],
+                [44, 102],
+                [31, 100],
+              ]),
+            ],
+            fill,
+          },
+        ];
+      if (id === 3285)
+        return [
+          {
+            shapes: [
+              poly([
+                [31, 78],
+                [58, 75],
+                [58, 104],
+                [31, 100],
+              ]),
+            ],
+            fill,
+          },
+        ];
       return [{ shapes: [rect(31, 79, 6, 21), capsule(33, 84, 54, 84, 4.8), capsule(33, 95, 54, 95, 4.8)], fill }];
     case 'sh': {
       const feet = [ellipse(57, 82, 4, 4.5), ellipse(57, 93, 4, 4.5)];

@@ -37,14 +37,41 @@ export interface DrawnSprite {
 export const OUTLINE = 0x2a2a2a;
 export const MARK = 0x000000;
 
-export const rect = (x: number, y: number, w: number, h: number, clip?: Clip): Shape => ({ k: 'rect', x, y, w, h, clip });
-export const ellipse = (cx: number, cy: number, rx: number, ry: number, clip?: Clip): Shape => ({ k: 'ellipse', cx, cy, rx, ry, clip });
-export const capsule = (x1: number, y1: number, x2: number, y2: number, r: number, clip?: Clip): Shape => ({ k: 'capsule', x1, y1, x2, y2, r, clip });
+export const rect = (x: number, y: number, w: number, h: number, clip?: Clip): Shape => ({
+  k: 'rect',
+  x,
+  y,
+  w,
+  h,
+  clip,
+});
+export const ellipse = (cx: number, cy: number, rx: number, ry: number, clip?: Clip): Shape => ({
+  k: 'ellipse',
+  cx,
+  cy,
+  rx,
+  ry,
+  clip,
+});
+export const capsule = (x1: number, y1: number, x2: number, y2: number, r: number, clip?: Clip): Shape => ({
+  k: 'capsule',
+  x1,
+  y1,
+  x2,
+  y2,
+  r,
+  clip,
+});
 export const poly = (pts: [number, number][], clip?: Clip): Shape => ({ k: 'poly', pts, clip });
 
 function inClip(c: Clip | undefined, x: number, y: number): boolean {
   if (!c) return true;
-  return (c.x0 === undefined || x >= c.x0) && (c.x1 === undefined || x < c.x1) && (c.y0 === undefined || y >= c.y0) && (c.y1 === undefined || y < c.y1);
+  return (
+    (c.x0 === undefined || x >= c.x0) &&
+    (c.x1 === undefined || x < c.x1) &&
+    (c.y0 === undefined || y >= c.y0) &&
+    (c.y1 === undefined || y < c.y1)
+  );
 }
 
 function contains(s: Shape, x: number, y: number): boolean {
@@ -86,7 +113,12 @@ function bounds(s: Shape): [number, number, number, number] {
     case 'ellipse':
       return [s.cx - s.rx, s.cy - s.ry, s.cx + s.rx, s.cy + s.ry];
     case 'capsule':
-      return [Math.min(s.x1, s.x2) - s.r, Math.min(s.y1, s.y2) - s.r, Math.max(s.x1, s.x2) + s.r, Math.max(s.y1, s.y2) + s.r];
+      return [
+        Math.min(s.x1, s.x2) - s.r,
+        Math.min(s.y1, s.y2) - s.r,
+        Math.max(s.x1, s.x2) + s.r,
+        Math.max(s.y1, s.y2) + s.r,
+      ];
     case 'poly': {
       const xs = s.pts.map((p) => p[0]);
       const ys = s.pts.map((p) => p[1]);
@@ -97,7 +129,13 @@ function bounds(s: Shape): [number, number, number, number] {
 
 /** Mirrors a shape about the vertical line x = axis/2 (continuous x → axis − x). */
 export function mirrorShape(s: Shape, axis: number): Shape {
-  const clip = s.clip ? { ...s.clip, x0: s.clip.x1 === undefined ? undefined : axis - s.clip.x1, x1: s.clip.x0 === undefined ? undefined : axis - s.clip.x0 } : undefined;
+  const clip = s.clip
+    ? {
+        ...s.clip,
+        x0: s.clip.x1 === undefined ? undefined : axis - s.clip.x1,
+        x1: s.clip.x0 === undefined ? undefined : axis - s.clip.x0,
+      }
+    : undefined;
   switch (s.k) {
     case 'rect':
       return { ...s, x: axis - s.x - s.w, clip };
@@ -111,7 +149,11 @@ export function mirrorShape(s: Shape, axis: number): Shape {
 }
 
 export function mirrorOps(ops: PaintOp[], axis: number): PaintOp[] {
-  return ops.map((op) => ({ ...op, shapes: op.shapes.map((s) => mirrorShape(s, axis)), fill: mirrorFill(op.fill, axis) }));
+  return ops.map((op) => ({
+    ...op,
+    shapes: op.shapes.map((s) => mirrorShape(s, axis)),
+    fill: mirrorFill(op.fill, axis),
+  }));
 }
 
 function mirrorFill(f: Fill, axis: number): Fill {
@@ -180,7 +222,8 @@ export function paint(ops: PaintOp[], opts: { outline?: number; mark?: number | 
   if (maxX < 0) return null;
   const cw = maxX - minX + 1;
   const ch = maxY - minY + 1;
-  const covered = (px: number, py: number) => px >= 0 && py >= 0 && px < cw && py < ch && color[(py + minY) * w + px + minX]! >= 0;
+  const covered = (px: number, py: number) =>
+    px >= 0 && py >= 0 && px < cw && py < ch && color[(py + minY) * w + px + minX]! >= 0;
   const outline = opts.outline ?? OUTLINE;
   const out = new Int32Array(cw * ch).fill(-1);
   for (let py = 0; py < ch; py++) {
@@ -235,7 +278,8 @@ export function paint(ops: PaintOp[], opts: { outline?: number; mark?: number | 
 /** Last resort for sprites the mark could not reach: recolour the leftmost pixel of a row that is not centred. */
 function breakSymmetry(out: Int32Array, w: number, h: number): void {
   const symmetric = () => {
-    for (let y = 0; y < h; y++) for (let x = 0; x < w >> 1; x++) if (out[y * w + x] !== out[y * w + w - 1 - x]) return false;
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w >> 1; x++) if (out[y * w + x] !== out[y * w + w - 1 - x]) return false;
     return true;
   };
   if (!symmetric()) return;

@@ -32,11 +32,66 @@ interface DirGeo {
 }
 
 const DIRS: Record<number, DirGeo> = {
-  0: { cx: 34, hcx: 34, hw: 10, f: 1, face: false, faceX: 0, shoulder: { r: 45, l: 23 }, hip: { r: 38, l: 30 }, footDx: 2, headRx: 13 },
-  1: { cx: 34, hcx: 35, hw: 7, f: 1, face: true, faceX: 8, shoulder: { r: 33, l: 36 }, hip: { r: 33, l: 36 }, footDx: 5, headRx: 12 },
-  2: { cx: 34, hcx: 34, hw: 10, f: 1, face: true, faceX: 5, shoulder: { r: 23, l: 45 }, hip: { r: 30, l: 38 }, footDx: 3, headRx: 13 },
-  3: { cx: 34, hcx: 34, hw: 11, f: 0, face: true, faceX: 0, shoulder: { r: 21, l: 47 }, hip: { r: 29, l: 39 }, footDx: 0, headRx: 13 },
-  7: { cx: 34, hcx: 34, hw: 11, f: 0, face: false, faceX: 0, shoulder: { r: 47, l: 21 }, hip: { r: 39, l: 29 }, footDx: 0, headRx: 13 },
+  0: {
+    cx: 34,
+    hcx: 34,
+    hw: 10,
+    f: 1,
+    face: false,
+    faceX: 0,
+    shoulder: { r: 45, l: 23 },
+    hip: { r: 38, l: 30 },
+    footDx: 2,
+    headRx: 13,
+  },
+  1: {
+    cx: 34,
+    hcx: 35,
+    hw: 7,
+    f: 1,
+    face: true,
+    faceX: 8,
+    shoulder: { r: 33, l: 36 },
+    hip: { r: 33, l: 36 },
+    footDx: 5,
+    headRx: 12,
+  },
+  2: {
+    cx: 34,
+    hcx: 34,
+    hw: 10,
+    f: 1,
+    face: true,
+    faceX: 5,
+    shoulder: { r: 23, l: 45 },
+    hip: { r: 30, l: 38 },
+    footDx: 3,
+    headRx: 13,
+  },
+  3: {
+    cx: 34,
+    hcx: 34,
+    hw: 11,
+    f: 0,
+    face: true,
+    faceX: 0,
+    shoulder: { r: 21, l: 47 },
+    hip: { r: 29, l: 39 },
+    footDx: 0,
+    headRx: 13,
+  },
+  7: {
+    cx: 34,
+    hcx: 34,
+    hw: 11,
+    f: 0,
+    face: false,
+    faceX: 0,
+    shoulder: { r: 47, l: 21 },
+    hip: { r: 39, l: 29 },
+    footDx: 0,
+    headRx: 13,
+  },
 };
 
 export const BASE_DIRS = [0, 1, 2, 3, 7] as const;
@@ -108,7 +163,9 @@ export function armPath(side: Side, pose: ArmPose, dir: number, frame: number): 
       if (frame % 2 === 0) return [sh, [sx + out * 3, 74], [mouthReach(side, dir), 52]];
       return [sh, [sx + out * 3, 70], [mouthX + (fwd ? fwd * 9 : out * 6), 47]];
     case 'wav':
-      return frame % 2 === 0 ? [sh, [sx + out * 6, 52], [sx + out * 9, 38]] : [sh, [sx + out * 6, 52], [sx + out * 3, 36]];
+      return frame % 2 === 0
+        ? [sh, [sx + out * 6, 52], [sx + out * 9, 38]]
+        : [sh, [sx + out * 6, 52], [sx + out * 3, 36]];
     case 'sig':
       return [sh, [sx + out * 3, 50], [sx + out * 3, 39]];
     case 'respect':
@@ -160,15 +217,34 @@ export function legPath(side: Side, pose: LegPose, dir: number, frame: number): 
   const g = geo(dir);
   const hx = g.hip[side];
   if (pose === 'sit') {
-    if (g.f) return [[hx, 83], [hx + g.f * 13, 86], [hx + g.f * 13, 99]];
-    return [[hx, 83], [hx, 90], [hx, 97]];
+    if (g.f)
+      return [
+        [hx, 83],
+        [hx + g.f * 13, 86],
+        [hx + g.f * 13, 99],
+      ];
+    return [
+      [hx, 83],
+      [hx, 90],
+      [hx, 97],
+    ];
   }
   if (pose === 'wlk') {
     const stride = STRIDE[frame % 4]! * (side === 'r' ? 1 : -1);
-    if (g.f) return [[hx, 82], [hx + g.f * 6 * stride, 100]];
-    return [[hx, 82], [hx, 100 - 2 * Math.max(0, stride)]];
+    if (g.f)
+      return [
+        [hx, 82],
+        [hx + g.f * 6 * stride, 100],
+      ];
+    return [
+      [hx, 82],
+      [hx, 100 - 2 * Math.max(0, stride)],
+    ];
   }
-  return [[hx, 82], [hx, 100]];
+  return [
+    [hx, 82],
+    [hx, 100],
+  ];
 }
 
 export function footShape(side: Side, pose: LegPose, dir: number, frame: number, grow = 0): Shape {

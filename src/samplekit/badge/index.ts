@@ -52,22 +52,149 @@ const op = (shapes: Shape[], fill: PaintOp['fill'], overlay = false): PaintOp =>
 export const KIT_BADGE_IMAGES: KitPartImage[] = [
   { name: 'kit_base_square', width: 39, height: 39, ops: [op([rect(1, 1, 37, 37)], stripes)] },
   { name: 'kit_base_circle', width: 39, height: 39, gif: true, ops: [op([ellipse(19.5, 19.5, 18.5, 18.5)], stripes)] },
-  { name: 'kit_base_shield_part2', width: 39, height: 39, ops: [op([poly([[3, 2], [36, 2], [36, 20], [19.5, 37], [3, 20]])], stripes)] },
-  { name: 'kit_base_shield_part1', width: 39, height: 39, gif: true, ops: [op([rect(3, 2, 33, 5)], GOLD), op([rect(8, 3, 6, 2)], SHINE, true)] },
-  { name: 'kit_base_ring', width: 39, height: 38, ops: [op([ellipse(19.5, 19, 18.5, 18)], LIGHT), op([ellipse(19.5, 19, 10, 9.5)], WHITE, true)] },
+  {
+    name: 'kit_base_shield_part2',
+    width: 39,
+    height: 39,
+    ops: [
+      op(
+        [
+          poly([
+            [3, 2],
+            [36, 2],
+            [36, 20],
+            [19.5, 37],
+            [3, 20],
+          ]),
+        ],
+        stripes,
+      ),
+    ],
+  },
+  {
+    name: 'kit_base_shield_part1',
+    width: 39,
+    height: 39,
+    gif: true,
+    ops: [op([rect(3, 2, 33, 5)], GOLD), op([rect(8, 3, 6, 2)], SHINE, true)],
+  },
+  {
+    name: 'kit_base_ring',
+    width: 39,
+    height: 38,
+    ops: [op([ellipse(19.5, 19, 18.5, 18)], LIGHT), op([ellipse(19.5, 19, 10, 9.5)], WHITE, true)],
+  },
   { name: 'kit_base_band', width: 39, height: 13, ops: [op([rect(0, 1, 39, 11)], stripes)] },
-  { name: 'kit_symbol_star', width: 13, height: 13, ops: [op([poly([[6.5, 0], [8.2, 4.6], [13, 4.8], [9.2, 7.8], [10.6, 12.6], [6.5, 9.9], [2.4, 12.6], [3.8, 7.8], [0, 4.8], [4.8, 4.6]])], WHITE)] },
-  { name: 'kit_symbol_cross', width: 11, height: 11, gif: true, ops: [op([rect(4, 0, 3, 11), rect(0, 4, 11, 3)], WHITE)] },
-  { name: 'kit_symbol_arrow', width: 8, height: 13, ops: [op([poly([[0, 3], [4, 3], [4, 0], [8, 6.5], [4, 13], [4, 10], [0, 10]])], WHITE)] },
-  { name: 'kit_symbol_heart_part2', width: 16, height: 15, ops: [op([ellipse(4.5, 4.5, 4.5, 4.5), ellipse(11.5, 4.5, 4.5, 4.5), poly([[0.3, 6], [15.7, 6], [8, 15]])], WHITE)] },
+  {
+    name: 'kit_symbol_star',
+    width: 13,
+    height: 13,
+    ops: [
+      op(
+        [
+          poly([
+            [6.5, 0],
+            [8.2, 4.6],
+            [13, 4.8],
+            [9.2, 7.8],
+            [10.6, 12.6],
+            [6.5, 9.9],
+            [2.4, 12.6],
+            [3.8, 7.8],
+            [0, 4.8],
+            [4.8, 4.6],
+          ]),
+        ],
+        WHITE,
+      ),
+    ],
+  },
+  {
+    name: 'kit_symbol_cross',
+    width: 11,
+    height: 11,
+    gif: true,
+    ops: [op([rect(4, 0, 3, 11), rect(0, 4, 11, 3)], WHITE)],
+  },
+  {
+    name: 'kit_symbol_arrow',
+    width: 8,
+    height: 13,
+    ops: [
+      op(
+        [
+          poly([
+            [0, 3],
+            [4, 3],
+            [4, 0],
+            [8, 6.5],
+            [4, 13],
+            [4, 10],
+            [0, 10],
+          ]),
+        ],
+        WHITE,
+      ),
+    ],
+  },
+  {
+    name: 'kit_symbol_heart_part2',
+    width: 16,
+    height: 15,
+    ops: [
+      op(
+        [
+          ellipse(4.5, 4.5, 4.5, 4.5),
+          ellipse(11.5, 4.5, 4.5, 4.5),
+          poly([
+            [0.3, 6],
+            [15.7, 6],
+            [8, 15],
+          ]),
+        ],
+        WHITE,
+      ),
+    ],
+  },
   { name: 'kit_symbol_heart_part1', width: 16, height: 15, gif: true, ops: [op([ellipse(4, 4, 1.6, 1.6)], SHINE)] },
   { name: 'kit_symbol_dot', width: 5, height: 5, ops: [op([ellipse(2.5, 2.5, 2.5, 2.5)], WHITE)] },
   { name: 'kit_symbol_bar', width: 39, height: 7, gif: true, ops: [op([rect(0, 0, 39, 7)], stripes)] },
   { name: 'kit_symbol_stalk', width: 7, height: 27, ops: [op([rect(0, 0, 7, 27)], stripes)] },
   { name: 'kit_symbol_ghost', width: 9, height: 10, ops: [op([ellipse(4.5, 4.5, 4.5, 4.5), rect(0, 4, 9, 6)], WHITE)] },
-  { name: 'kit_symbol_crown_part2', width: 21, height: 14, ops: [op([poly([[0, 2], [5, 8], [10.5, 0], [16, 8], [21, 2], [19, 14], [2, 14]])], WHITE)] },
-  { name: 'kit_symbol_crown_part1', width: 21, height: 14, gif: true, ops: [op([ellipse(10.5, 10, 2, 2), ellipse(5, 11, 1.5, 1.5), ellipse(16, 11, 1.5, 1.5)], 0xd03030)] },
-  { name: 'kit_symbol_moon', width: 12, height: 17, ops: [op([ellipse(6, 8.5, 6, 8.5)], WHITE), op([ellipse(9, 7.5, 5, 7)], LIGHT, true)] },
+  {
+    name: 'kit_symbol_crown_part2',
+    width: 21,
+    height: 14,
+    ops: [
+      op(
+        [
+          poly([
+            [0, 2],
+            [5, 8],
+            [10.5, 0],
+            [16, 8],
+            [21, 2],
+            [19, 14],
+            [2, 14],
+          ]),
+        ],
+        WHITE,
+      ),
+    ],
+  },
+  {
+    name: 'kit_symbol_crown_part1',
+    width: 21,
+    height: 14,
+    gif: true,
+    ops: [op([ellipse(10.5, 10, 2, 2), ellipse(5, 11, 1.5, 1.5), ellipse(16, 11, 1.5, 1.5)], 0xd03030)],
+  },
+  {
+    name: 'kit_symbol_moon',
+    width: 12,
+    height: 17,
+    ops: [op([ellipse(6, 8.5, 6, 8.5)], WHITE), op([ellipse(9, 7.5, 5, 7)], LIGHT, true)],
+  },
   { name: 'kit_symbol_block', width: 10, height: 12, gif: true, ops: [op([rect(0, 0, 10, 12)], stripes)] },
 ];
 
@@ -96,14 +223,26 @@ export const KIT_BADGE_ROWS: [number, string, string, string][] = [
 
 /** Colour ids → hex, as `base_color` (what the client tints with), `symbol_color` and `background_color` rows. */
 export const KIT_BADGE_COLORS: [number, string][] = [
-  [1, 'ffd601'], [2, 'ec7600'], [3, '84de00'], [4, '589a00'], [5, '50c1fb'], [6, '006fcf'],
-  [7, 'ff98e3'], [8, 'f334bf'], [9, 'ff2d2d'], [10, 'af0a0a'], [11, 'ffffff'], [12, 'c0c0c0'], [13, '373737'],
+  [1, 'ffd601'],
+  [2, 'ec7600'],
+  [3, '84de00'],
+  [4, '589a00'],
+  [5, '50c1fb'],
+  [6, '006fcf'],
+  [7, 'ff98e3'],
+  [8, 'f334bf'],
+  [9, 'ff2d2d'],
+  [10, 'af0a0a'],
+  [11, 'ffffff'],
+  [12, 'c0c0c0'],
+  [13, '373737'],
 ];
 
 export function badgeTableCsv(): string {
   const q = (v: string | number) => `"${v}"`;
   const lines: string[] = [];
-  for (const [id, first, second, type] of KIT_BADGE_ROWS) lines.push([q(id), q(first), second ? q(second) : '', q(type), q(1)].join(','));
+  for (const [id, first, second, type] of KIT_BADGE_ROWS)
+    lines.push([q(id), q(first), second ? q(second) : '', q(type), q(1)].join(','));
   for (const type of ['base_color', 'symbol_color', 'background_color']) {
     for (const [id, hex] of KIT_BADGE_COLORS) lines.push([q(id), q(hex), '', q(type), q(1)].join(','));
   }

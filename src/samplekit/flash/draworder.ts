@@ -17,7 +17,11 @@ const HAND_LISTS: { id: string; posture: string; hand: string[]; directions: num
   { id: 'sit.lh-up', posture: 'sitting', hand: LEFT_HAND, directions: [4] },
   { id: 'sit.rh-up', posture: 'sitting', hand: RIGHT_HAND, directions: [2] },
 ];
-const POSTURES: [string, string][] = [['std', 'vertical'], ['sit', 'sitting'], ['lay', 'horizontal']];
+const POSTURES: [string, string][] = [
+  ['std', 'vertical'],
+  ['sit', 'sitting'],
+  ['lay', 'horizontal'],
+];
 /** A direction element with an empty part list (lh-up has none in direction 3 in real files). */
 const EMPTY: { id: string; direction: number } = { id: 'lh-up', direction: 3 };
 
@@ -32,16 +36,32 @@ export function withHandOnTop(order: string[], hand: string[]): string[] {
 }
 
 function direction(id: number, parts: string[]): XmlNode {
-  return el('direction', [['id', id]], [el('partList', [], parts.map((t) => el('part', [['set-type', t]])))]);
+  return el(
+    'direction',
+    [['id', id]],
+    [
+      el(
+        'partList',
+        [],
+        parts.map((t) => el('part', [['set-type', t]])),
+      ),
+    ],
+  );
 }
 
 export function drawOrderXml(): string {
   const geometry = new AvatarGeometry(builtinGeometry());
   const actions: XmlNode[] = POSTURES.map(([id, type]) =>
-    el('action', [['id', id]], Array.from({ length: 8 }, (_, d) => direction(d, geometricPartOrder(geometry, type, d)))),
+    el(
+      'action',
+      [['id', id]],
+      Array.from({ length: 8 }, (_, d) => direction(d, geometricPartOrder(geometry, type, d))),
+    ),
   );
   for (const h of HAND_LISTS) {
-    const dirs = h.directions.map((d) => direction(d, withHandOnTop(geometricPartOrder(geometry, h.posture, d), h.hand)));
+    const dirs = h.directions.map((d) =>
+      direction(d, withHandOnTop(geometricPartOrder(geometry, h.posture, d), h.hand)),
+    );
     if (h.id === EMPTY.id) dirs.push(el('direction', [['id', EMPTY.direction]], [el('partList')]));
     actions.push(el('action', [['id', h.id]], dirs));
   }

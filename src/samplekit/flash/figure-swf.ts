@@ -12,12 +12,47 @@ import { el, xmlDocument } from './xml.js';
 
 export function figureManifest(lib: AssetLibrary): string {
   const assets = Object.entries(lib.data.assets ?? {}).map(([name, a]) =>
-    el('asset', [['name', name], ['mimeType', 'image/png']], a.x === undefined && a.y === undefined ? [] : [el('param', [['key', 'offset'], ['value', `${a.x ?? 0},${a.y ?? 0}`]])]),
+    el(
+      'asset',
+      [
+        ['name', name],
+        ['mimeType', 'image/png'],
+      ],
+      a.x === undefined && a.y === undefined
+        ? []
+        : [
+            el('param', [
+              ['key', 'offset'],
+              ['value', `${a.x ?? 0},${a.y ?? 0}`],
+            ]),
+          ],
+    ),
   );
   // Aliases (effect libraries have them: `h_std_sh_fx6_1_2_0` → `h_std_fx6_1_1_2_0`), as the manifests of real SWFs list them.
-  const aliases = Object.entries(lib.data.aliases ?? {}).map(([name, a]) => el('alias', [['name', name], ['link', a.link], ['fliph', a.flipH ? '1' : undefined]]));
+  const aliases = Object.entries(lib.data.aliases ?? {}).map(([name, a]) =>
+    el('alias', [
+      ['name', name],
+      ['link', a.link],
+      ['fliph', a.flipH ? '1' : undefined],
+    ]),
+  );
   const kids = [el('assets', [], assets), ...(aliases.length ? [el('aliases', [], aliases)] : [])];
-  return xmlDocument(el('manifest', [], [el('library', [['name', lib.name], ['version', '0.1']], kids)]));
+  return xmlDocument(
+    el(
+      'manifest',
+      [],
+      [
+        el(
+          'library',
+          [
+            ['name', lib.name],
+            ['version', '0.1'],
+          ],
+          kids,
+        ),
+      ],
+    ),
+  );
 }
 
 export function figureSwf(lib: AssetLibrary): Buffer {
@@ -33,11 +68,14 @@ export function figureSwf(lib: AssetLibrary): Buffer {
   }
   const manifestId = holders.length + 1;
   symbols.push({ id: manifestId, name: `${name}_manifest` }, { id: 0, name });
-  return writeSwf({
-    bitmaps: holders.map((n) => losslessBitmap(idOf.get(n)!, lib.sprites.get(n)!)),
-    binaries: [{ id: manifestId, data: figureManifest(lib) }],
-    symbols,
-  }, 'zlib');
+  return writeSwf(
+    {
+      bitmaps: holders.map((n) => losslessBitmap(idOf.get(n)!, lib.sprites.get(n)!)),
+      binaries: [{ id: manifestId, data: figureManifest(lib) }],
+      symbols,
+    },
+    'zlib',
+  );
 }
 
 /** The std sprites a Flash hotel's `hh_human_50_*` libraries hold at the small scale (body, head, hands, face, eyes). */

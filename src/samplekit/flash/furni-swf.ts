@@ -17,7 +17,8 @@ const KNOWN_FIELDS = new Set(['name', 'logicType', 'visualizationType', 'assets'
 export function losslessBitmap(id: number, image: RgbaImage): SwfBitmap {
   const colours = new Set<number>();
   const d = image.data;
-  for (let p = 0; p < d.length && colours.size <= 256; p += 4) colours.add(((d[p]! << 24) | (d[p + 1]! << 16) | (d[p + 2]! << 8) | d[p + 3]!) >>> 0);
+  for (let p = 0; p < d.length && colours.size <= 256; p += 4)
+    colours.add(((d[p]! << 24) | (d[p + 1]! << 16) | (d[p + 2]! << 8) | d[p + 3]!) >>> 0);
   return { kind: 'lossless', id, format: colours.size <= 256 ? 3 : 5, alpha: true, image };
 }
 
@@ -47,17 +48,45 @@ function animationNode(key: string, a: NitroAnimation): XmlNode {
   const layers = Object.entries(a.layers ?? {}).map(([lid, l]) =>
     el(
       'animationLayer',
-      [['id', lid], ['loopCount', l.loopCount], ['frameRepeat', l.frameRepeat], ['random', typeof l.random === 'boolean' ? Number(l.random) : l.random]],
+      [
+        ['id', lid],
+        ['loopCount', l.loopCount],
+        ['frameRepeat', l.frameRepeat],
+        ['random', typeof l.random === 'boolean' ? Number(l.random) : l.random],
+      ],
       Object.values(l.frameSequences ?? {}).map((s) =>
         el(
           'frameSequence',
-          [['loopCount', s.loopCount], ['random', typeof s.random === 'boolean' ? Number(s.random) : s.random]],
+          [
+            ['loopCount', s.loopCount],
+            ['random', typeof s.random === 'boolean' ? Number(s.random) : s.random],
+          ],
           Object.values(s.frames ?? {}).map((f) => {
             const offsets = Object.values(f.offsets ?? {});
             return el(
               'frame',
-              [['id', f.id], ['x', f.x], ['y', f.y], ['randomX', f.randomX], ['randomY', f.randomY]],
-              offsets.length ? [el('offsets', [], offsets.map((o) => el('offset', [['direction', o.direction], ['x', o.x], ['y', o.y]])))] : [],
+              [
+                ['id', f.id],
+                ['x', f.x],
+                ['y', f.y],
+                ['randomX', f.randomX],
+                ['randomY', f.randomY],
+              ],
+              offsets.length
+                ? [
+                    el(
+                      'offsets',
+                      [],
+                      offsets.map((o) =>
+                        el('offset', [
+                          ['direction', o.direction],
+                          ['x', o.x],
+                          ['y', o.y],
+                        ]),
+                      ),
+                    ),
+                  ]
+                : [],
             );
           }),
         ),
@@ -66,36 +95,107 @@ function animationNode(key: string, a: NitroAnimation): XmlNode {
   );
   return el(
     'animation',
-    [['id', animationId(key)], ['transitionTo', a.transitionTo], ['transitionFrom', a.transitionFrom], ['immediateChangeFrom', a.immediateChangeFrom], ['randomStart', a.randomStart]],
+    [
+      ['id', animationId(key)],
+      ['transitionTo', a.transitionTo],
+      ['transitionFrom', a.transitionFrom],
+      ['immediateChangeFrom', a.immediateChangeFrom],
+      ['randomStart', a.randomStart],
+    ],
     layers,
   );
 }
 
 function visualizationNode(v: NitroVisualization): XmlNode {
   const kids: XmlNode[] = [];
-  if (v.layers) kids.push(el('layers', [], Object.entries(v.layers).map(([id, l]) => layerNode('layer', id, l))));
+  if (v.layers)
+    kids.push(
+      el(
+        'layers',
+        [],
+        Object.entries(v.layers).map(([id, l]) => layerNode('layer', id, l)),
+      ),
+    );
   if (v.directions) {
-    kids.push(el('directions', [], Object.entries(v.directions).map(([id, d]) => el('direction', [['id', id]], Object.entries(d.layers ?? {}).map(([lid, l]) => layerNode('layer', lid, l))))));
+    kids.push(
+      el(
+        'directions',
+        [],
+        Object.entries(v.directions).map(([id, d]) =>
+          el(
+            'direction',
+            [['id', id]],
+            Object.entries(d.layers ?? {}).map(([lid, l]) => layerNode('layer', lid, l)),
+          ),
+        ),
+      ),
+    );
   }
   if (v.colors) {
-    kids.push(el('colors', [], Object.entries(v.colors).map(([id, c]) => el('color', [['id', id]], Object.entries(c.layers ?? {}).map(([lid, cl]) => el('colorLayer', [['id', lid], ['color', hex(cl.color)]]))))));
+    kids.push(
+      el(
+        'colors',
+        [],
+        Object.entries(v.colors).map(([id, c]) =>
+          el(
+            'color',
+            [['id', id]],
+            Object.entries(c.layers ?? {}).map(([lid, cl]) =>
+              el('colorLayer', [
+                ['id', lid],
+                ['color', hex(cl.color)],
+              ]),
+            ),
+          ),
+        ),
+      ),
+    );
   }
-  if (v.animations) kids.push(el('animations', [], Object.entries(v.animations).map(([key, a]) => animationNode(key, a))));
-  if (v.postures !== undefined || v.gestures !== undefined) throw new Error('postures and gestures are not written to furni SWFs');
-  return el('visualization', [['size', v.size], ['layerCount', v.layerCount], ['angle', v.angle]], kids);
+  if (v.animations)
+    kids.push(
+      el(
+        'animations',
+        [],
+        Object.entries(v.animations).map(([key, a]) => animationNode(key, a)),
+      ),
+    );
+  if (v.postures !== undefined || v.gestures !== undefined)
+    throw new Error('postures and gestures are not written to furni SWFs');
+  return el(
+    'visualization',
+    [
+      ['size', v.size],
+      ['layerCount', v.layerCount],
+      ['angle', v.angle],
+    ],
+    kids,
+  );
 }
 
 /** The XML documents of a furni SWF, by their symbol names. */
 export function furniDocuments(lib: AssetLibrary): [string, string][] {
   const cn = lib.name;
   const data = lib.data;
-  for (const k of Object.keys(data)) if (!KNOWN_FIELDS.has(k)) throw new Error(`${cn}: field ${k} cannot be written to a furni SWF`);
-  const index = el('object', [['type', data.name], ['visualization', data.visualizationType], ['logic', data.logicType]]);
+  for (const k of Object.keys(data))
+    if (!KNOWN_FIELDS.has(k)) throw new Error(`${cn}: field ${k} cannot be written to a furni SWF`);
+  const index = el('object', [
+    ['type', data.name],
+    ['visualization', data.visualizationType],
+    ['logic', data.logicType],
+  ]);
   const assets = el(
     'assets',
     [],
     Object.entries(data.assets ?? {}).map(([name, a]) =>
-      el('asset', [['name', name], ['x', a.x], ['y', a.y], ['source', a.source], ['flipH', a.flipH], ['flipV', a.flipV], ['usesPalette', a.usesPalette]]),
+      el('asset', [
+        ['name', name],
+        ['x', a.x],
+        ['y', a.y],
+        ['source', a.source],
+        ['flipH', a.flipH],
+        ['flipV', a.flipV],
+        ['usesPalette', a.usesPalette],
+      ]),
     ),
   );
   const model = data.logic?.model;
@@ -104,19 +204,53 @@ export function furniDocuments(lib: AssetLibrary): [string, string][] {
   const modelKids: XmlNode[] = [];
   if (model?.dimensions) {
     const d = model.dimensions;
-    modelKids.push(el('dimensions', [['x', d.x], ['y', d.y], ['z', d.z], ['centerZ', d.centerZ]]));
+    modelKids.push(
+      el('dimensions', [
+        ['x', d.x],
+        ['y', d.y],
+        ['z', d.z],
+        ['centerZ', d.centerZ],
+      ]),
+    );
   }
   if (model?.directions) {
-    if (model.directions.length === 0) throw new Error(`${cn}: an empty directions list cannot be written (the XML reads back as [0])`);
-    modelKids.push(el('directions', [], model.directions.map((d) => el('direction', [['id', d]]))));
+    if (model.directions.length === 0)
+      throw new Error(`${cn}: an empty directions list cannot be written (the XML reads back as [0])`);
+    modelKids.push(
+      el(
+        'directions',
+        [],
+        model.directions.map((d) => el('direction', [['id', d]])),
+      ),
+    );
   }
   const logic = el('objectData', [['type', cn]], model ? [el('model', [], modelKids)] : []);
   const visualization = el('visualizationData', [['type', cn]], (data.visualizations ?? []).map(visualizationNode));
-  const manifest = el('manifest', [], [
-    el('library', [['name', cn], ['version', '0.1']], [
-      el('assets', [], [...lib.sprites.keys()].sort().map((n) => el('asset', [['name', n], ['mimeType', 'image/png']]))),
-    ]),
-  ]);
+  const manifest = el(
+    'manifest',
+    [],
+    [
+      el(
+        'library',
+        [
+          ['name', cn],
+          ['version', '0.1'],
+        ],
+        [
+          el(
+            'assets',
+            [],
+            [...lib.sprites.keys()].sort().map((n) =>
+              el('asset', [
+                ['name', n],
+                ['mimeType', 'image/png'],
+              ]),
+            ),
+          ),
+        ],
+      ),
+    ],
+  );
   return [
     [`${cn}_index`, xmlDocument(index)],
     [`${cn}_${cn}_assets`, xmlDocument(assets)],

@@ -8,7 +8,7 @@
 // `hotel-imager sample-kit --layout flash` writes it; `hotel-imager convert` turns it into a Nitro
 // folder. Same call → byte-identical files.
 import { type AssetLibrary } from '../../formats/asset-library.js';
-import type { AvatarActionsDoc, FigureDataDoc, FigureMapDoc } from '../../formats/gamedata/figure-types.js';
+import { type AvatarActionsDoc, type FigureDataDoc, type FigureMapDoc } from '../../formats/gamedata/figure-types.js';
 import { type FurnitureData } from '../../formats/furnidata.js';
 import { avatarActionsJson } from '../avatar/actions.js';
 import { figureDataJson, figureMapJson } from '../avatar/catalog.js';
@@ -64,7 +64,9 @@ function itemSwf(it: KitItem, lib: AssetLibrary): Buffer | null {
       return kitNoise(1021, it.id);
     case 'bad-json':
       // The Flash counterpart of a bundle with half its JSON: a SWF whose assets document is cut in half.
-      return furniSwf(lib, { damage: (sym, xml) => (sym.endsWith('_assets') ? xml.slice(0, Math.floor(xml.length / 2)) : xml) });
+      return furniSwf(lib, {
+        damage: (sym, xml) => (sym.endsWith('_assets') ? xml.slice(0, Math.floor(xml.length / 2)) : xml),
+      });
   }
 }
 
@@ -73,7 +75,10 @@ export async function* furniFlashStream(opts: FurniKitOptions = {}): AsyncGenera
   const extra = opts.extraFurni ?? 0;
   const libs = new Map<string, AssetLibrary>();
   for (const it of KIT_ITEMS) libs.set(it.classname, it.build());
-  yield { path: 'gamedata/furnidata.xml', data: text(furnidataXml(furnitureData(libs, extra) as unknown as FurnitureData)) };
+  yield {
+    path: 'gamedata/furnidata.xml',
+    data: text(furnidataXml(furnitureData(libs, extra) as unknown as FurnitureData)),
+  };
   for (const it of [...KIT_ITEMS].sort((a, b) => (a.classname < b.classname ? -1 : 1))) {
     const data = itemSwf(it, libs.get(it.classname)!);
     if (data) yield { path: flashFurniPath(it.classname, it.revision), data };

@@ -24,7 +24,10 @@ export function el(name: string, attrs: XmlAttrs = [], children: XmlNode[] = [],
 }
 
 function render(n: XmlNode, indent: string, out: string[]): void {
-  const attrs = (n.attrs ?? []).filter(([, v]) => v !== undefined).map(([k, v]) => ` ${k}="${escapeXml(attrValue(v!))}"`).join('');
+  const attrs = (n.attrs ?? [])
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => ` ${k}="${escapeXml(attrValue(v!))}"`)
+    .join('');
   const kids = n.children ?? [];
   if (kids.length === 0 && n.text === undefined) out.push(`${indent}<${n.name}${attrs}/>`);
   else if (kids.length === 0) out.push(`${indent}<${n.name}${attrs}>${escapeXml(n.text!)}</${n.name}>`);

@@ -67,7 +67,11 @@ export class FurniBuilder {
       logicType: doc.logicType,
       visualizationType: doc.visualizationType,
       assets,
-      logic: { model: doc.directions ? { dimensions: doc.dimensions, directions: doc.directions.map((d) => d * 45) } : { dimensions: doc.dimensions } },
+      logic: {
+        model: doc.directions
+          ? { dimensions: doc.dimensions, directions: doc.directions.map((d) => d * 45) }
+          : { dimensions: doc.dimensions },
+      },
       visualizations: doc.visualizations,
     };
     return { name: this.classname, data, sprites: this.sprites };
@@ -90,7 +94,12 @@ export function vis64(v: {
 }
 
 /** The size-1 (icon) visualization: angle 360, direction 0 (some real bundles list no directions). */
-export function visIcon(layerCount: number, colors?: Record<string, Record<string, number>>, withDirections = true, layers?: Record<string, NitroLayer>): NitroVisualization {
+export function visIcon(
+  layerCount: number,
+  colors?: Record<string, Record<string, number>>,
+  withDirections = true,
+  layers?: Record<string, NitroLayer>,
+): NitroVisualization {
   const out: NitroVisualization = { angle: 360, layerCount, size: 1 };
   if (layers) out.layers = layers;
   if (withDirections) out.directions = { '0': {} };
@@ -111,7 +120,10 @@ function colorTable(c: Record<string, Record<string, number>>): NonNullable<Nitr
 type FrameSpec = number | { id: number; x?: number; y?: number };
 
 /** One animation layer with a single frame sequence. */
-export function animLayer(frames: FrameSpec[], opts: { frameRepeat?: number; loopCount?: number; random?: number } = {}): NitroAnimationLayer {
+export function animLayer(
+  frames: FrameSpec[],
+  opts: { frameRepeat?: number; loopCount?: number; random?: number } = {},
+): NitroAnimationLayer {
   const layer: NitroAnimationLayer = { frameSequences: {} };
   if (opts.frameRepeat !== undefined) layer.frameRepeat = opts.frameRepeat;
   if (opts.loopCount !== undefined) layer.loopCount = opts.loopCount;
@@ -120,7 +132,10 @@ export function animLayer(frames: FrameSpec[], opts: { frameRepeat?: number; loo
   return layer;
 }
 
-export function sequence(frames: FrameSpec[], loopCount?: number): { loopCount?: number; frames: Record<string, NitroFrame> } {
+export function sequence(
+  frames: FrameSpec[],
+  loopCount?: number,
+): { loopCount?: number; frames: Record<string, NitroFrame> } {
   const out: { loopCount?: number; frames: Record<string, NitroFrame> } = { frames: {} };
   if (loopCount !== undefined) out.loopCount = loopCount;
   frames.forEach((f, i) => {
@@ -129,6 +144,9 @@ export function sequence(frames: FrameSpec[], loopCount?: number): { loopCount?:
   return out;
 }
 
-export function anim(layers: Record<string, NitroAnimationLayer>, extra: { transitionTo?: number; transitionFrom?: number } = {}): NitroAnimation {
+export function anim(
+  layers: Record<string, NitroAnimationLayer>,
+  extra: { transitionTo?: number; transitionFrom?: number } = {},
+): NitroAnimation {
   return { ...extra, layers };
 }

@@ -2,10 +2,30 @@
 // docs/sample-kit-furni.md lists them with the outcome a correct renderer gives. Classnames are a
 // contract with the build-pipeline and server tests: never rename them.
 import { type AssetLibrary } from '../../formats/asset-library.js';
-import { type NitroAnimation, type NitroAnimationLayer, type NitroVisualization } from '../../formats/nitro-asset-types.js';
+import {
+  type NitroAnimation,
+  type NitroAnimationLayer,
+  type NitroVisualization,
+} from '../../formats/nitro-asset-types.js';
 import { type FurniCanvas, type PlacedSprite, type Rgba, blankSprite, drawSprite, pixelSprite, rgba } from './draw.js';
 import { FurniBuilder, LETTERS, anim, animLayer, sequence, vis64, visIcon } from './builder.js';
-import { BLACK, BLUE, BROWN, CYAN, DARK, GREEN, GREY, LIGHT, ORANGE, PINK, PURPLE, RED, TEAL, WHITE, YELLOW } from './palette.js';
+import {
+  BLACK,
+  BLUE,
+  BROWN,
+  CYAN,
+  DARK,
+  GREEN,
+  GREY,
+  LIGHT,
+  ORANGE,
+  PINK,
+  PURPLE,
+  RED,
+  TEAL,
+  WHITE,
+  YELLOW,
+} from './palette.js';
 
 /**
  * How the kit ships an item's bundle file: valid (`ok`, or `gzip`: every file a gzip member, as some
@@ -73,22 +93,66 @@ function icon(label: string, color: Rgba, dx = 0, dy = 0): PlacedSprite {
 }
 
 /** Draws direction `dir` of a layer and adds flipH aliases for the mirrored directions. */
-function dirs(b: FurniBuilder, layer: number, frame: number, drawn: number[], mirrored: Record<number, number>, fn: (c: FurniCanvas, dir: number) => void): void {
-  for (const d of drawn) b.sprite(asset(layer, d, frame), drawSprite((c) => fn(c, d)));
-  for (const [to, from] of Object.entries(mirrored)) b.alias(asset(layer, Number(to), frame), asset(layer, from, frame), true);
+function dirs(
+  b: FurniBuilder,
+  layer: number,
+  frame: number,
+  drawn: number[],
+  mirrored: Record<number, number>,
+  fn: (c: FurniCanvas, dir: number) => void,
+): void {
+  for (const d of drawn)
+    b.sprite(
+      asset(layer, d, frame),
+      drawSprite((c) => fn(c, d)),
+    );
+  for (const [to, from] of Object.entries(mirrored))
+    b.alias(asset(layer, Number(to), frame), asset(layer, from, frame), true);
 }
 
-function blank(b: FurniBuilder, layer: number, frame: number, drawn: number[], mirrored: Record<number, number> = {}, pixel?: Rgba): void {
+function blank(
+  b: FurniBuilder,
+  layer: number,
+  frame: number,
+  drawn: number[],
+  mirrored: Record<number, number> = {},
+  pixel?: Rgba,
+): void {
   for (const d of drawn) b.sprite(asset(layer, d, frame), pixel === undefined ? blankSprite() : pixelSprite(pixel));
-  for (const [to, from] of Object.entries(mirrored)) b.alias(asset(layer, Number(to), frame), asset(layer, from, frame), true);
+  for (const [to, from] of Object.entries(mirrored))
+    b.alias(asset(layer, Number(to), frame), asset(layer, from, frame), true);
 }
 
-function staticLib(b: FurniBuilder, dims: { x: number; y: number; z: number }, directions: number[] | null, v64: NitroVisualization, v1: NitroVisualization): AssetLibrary {
-  return b.library({ logicType: 'furniture_basic', visualizationType: 'furniture_static', dimensions: dims, directions, visualizations: [v64, v1] });
+function staticLib(
+  b: FurniBuilder,
+  dims: { x: number; y: number; z: number },
+  directions: number[] | null,
+  v64: NitroVisualization,
+  v1: NitroVisualization,
+): AssetLibrary {
+  return b.library({
+    logicType: 'furniture_basic',
+    visualizationType: 'furniture_static',
+    dimensions: dims,
+    directions,
+    visualizations: [v64, v1],
+  });
 }
 
-function animatedLib(b: FurniBuilder, dims: { x: number; y: number; z: number }, directions: number[], v64: NitroVisualization, v1: NitroVisualization): AssetLibrary {
-  return b.library({ logicType: 'furniture_multistate', visualizationType: 'furniture_animated', dimensions: dims, directions, visualizations: [v64, v1] });
+function animatedLib(
+  b: FurniBuilder,
+  dims: { x: number; y: number; z: number },
+  directions: number[],
+  v64: NitroVisualization,
+  v1: NitroVisualization,
+): AssetLibrary {
+  return b.library({
+    logicType: 'furniture_multistate',
+    visualizationType: 'furniture_animated',
+    dimensions: dims,
+    directions,
+    visualizations: [v64, v1],
+  });
 }
 
 const D24 = { '2': {}, '4': {} };
@@ -127,10 +191,22 @@ export const KIT_ITEMS: readonly KitItem[] = [
     build() {
       const b = new FurniBuilder('kit_stack_eqz');
       // Three overlapping boxes; all z equal, so layer c must end on top, then b, then a.
-      const parts: [Rgba, number, number][] = [[BLUE, -10, -4], [GREEN, 2, 2], [RED, 12, 8]];
-      parts.forEach(([color, x, y], layer) => dirs(b, layer, 0, [2], M24, (c, d) => markedBox(c, `${L(layer)}${d}`, color, x, y, 14, 22)));
+      const parts: [Rgba, number, number][] = [
+        [BLUE, -10, -4],
+        [GREEN, 2, 2],
+        [RED, 12, 8],
+      ];
+      parts.forEach(([color, x, y], layer) =>
+        dirs(b, layer, 0, [2], M24, (c, d) => markedBox(c, `${L(layer)}${d}`, color, x, y, 14, 22)),
+      );
       b.sprite('icon_a', icon('S', GREEN));
-      return staticLib(b, { x: 1, y: 1, z: 1 }, [2, 4], vis64({ layerCount: 3, layers: { '0': { z: 5 }, '1': { z: 5 }, '2': { z: 5 } }, directions: D24 }), visIcon(1));
+      return staticLib(
+        b,
+        { x: 1, y: 1, z: 1 },
+        [2, 4],
+        vis64({ layerCount: 3, layers: { '0': { z: 5 }, '1': { z: 5 }, '2': { z: 5 } }, directions: D24 }),
+        visIcon(1),
+      );
     },
   }),
   item({
@@ -145,18 +221,36 @@ export const KIT_ITEMS: readonly KitItem[] = [
       const b = new FurniBuilder('kit_table_sd');
       // 2x2 footprint: tiles centred at (0,0), (32,16), (-32,16), (0,32).
       dirs(b, 0, 0, [0, 2], {}, (c, d) => {
-        for (const [x, y] of [[-28, 16], [0, 2], [28, 16], [0, 30]] as const) c.box(x, y, 5, 22, BROWN);
+        for (const [x, y] of [
+          [-28, 16],
+          [0, 2],
+          [28, 16],
+          [0, 30],
+        ] as const)
+          c.box(x, y, 5, 22, BROWN);
         c.label(`A${d}`, d === 0 ? -28 : 28, 6);
       });
       dirs(b, 1, 0, [0, 2], {}, (c, d) => {
         c.box(0, 16, 40, 6, ORANGE, 22);
         c.label(`B${d}`, d === 0 ? -14 : 14, -9, BLACK, 2);
       });
-      b.sprite('64_sd_0_0', drawSprite((c) => c.diamond(0, 16, 52, BLACK, null)));
+      b.sprite(
+        '64_sd_0_0',
+        drawSprite((c) => c.diamond(0, 16, 52, BLACK, null)),
+      );
       b.alias('64_sd_2_0', '64_sd_0_0', false);
       b.sprite('icon_a', icon('A', BROWN, 0, 4));
-      b.sprite('icon_b', drawSprite((c) => c.box(0, -6, 12, 3, ORANGE)));
-      return staticLib(b, { x: 2, y: 2, z: 1 }, [0, 2], vis64({ layerCount: 2, layers: { '1': { z: 1 } }, directions: { '0': {}, '2': {} } }), visIcon(2));
+      b.sprite(
+        'icon_b',
+        drawSprite((c) => c.box(0, -6, 12, 3, ORANGE)),
+      );
+      return staticLib(
+        b,
+        { x: 2, y: 2, z: 1 },
+        [0, 2],
+        vis64({ layerCount: 2, layers: { '1': { z: 1 } }, directions: { '0': {}, '2': {} } }),
+        visIcon(2),
+      );
     },
   }),
   item({
@@ -178,15 +272,24 @@ export const KIT_ITEMS: readonly KitItem[] = [
       });
       // Size 32 (the client's small room scale, `__s32`): its own half-size art, seat and backrest, no labels.
       for (const d of [0, 2]) {
-        b.sprite(`32_a_${d}_0`, drawSprite((c) => c.box(0, 0, 9, 7, TEAL)));
-        b.sprite(`32_b_${d}_0`, drawSprite((c) => c.box(d === 2 ? -5 : 5, d === 2 ? -4 : 4, 3, 17, PURPLE, 7)));
+        b.sprite(
+          `32_a_${d}_0`,
+          drawSprite((c) => c.box(0, 0, 9, 7, TEAL)),
+        );
+        b.sprite(
+          `32_b_${d}_0`,
+          drawSprite((c) => c.box(d === 2 ? -5 : 5, d === 2 ? -4 : 4, 3, 17, PURPLE, 7)),
+        );
       }
       for (const l of ['a', 'b']) {
         b.alias(`32_${l}_4_0`, `32_${l}_2_0`, true);
         b.alias(`32_${l}_6_0`, `32_${l}_0_0`, true);
       }
       b.sprite('icon_a', icon('C', TEAL));
-      const v32: NitroVisualization = { ...vis64({ layerCount: 2, layers: { '1': { z: 2 } }, directions: D0246 }), size: 32 };
+      const v32: NitroVisualization = {
+        ...vis64({ layerCount: 2, layers: { '1': { z: 2 } }, directions: D0246 }),
+        size: 32,
+      };
       return b.library({
         logicType: 'furniture_basic',
         visualizationType: 'furniture_static',
@@ -240,7 +343,13 @@ export const KIT_ITEMS: readonly KitItem[] = [
         c.box(0, -46, 20, 16, rgba(0x604818), 0, rgba(0x604818));
       });
       b.sprite('icon_a', icon('L', WHITE));
-      return staticLib(b, { x: 1, y: 1, z: 1 }, [2, 4], vis64({ layerCount: 2, layers: { '1': { ink: 'ADD', ignoreMouse: true } }, directions: D24 }), visIcon(1));
+      return staticLib(
+        b,
+        { x: 1, y: 1, z: 1 },
+        [2, 4],
+        vis64({ layerCount: 2, layers: { '1': { ink: 'ADD', ignoreMouse: true } }, directions: D24 }),
+        visIcon(1),
+      );
     },
   }),
   item({
@@ -255,7 +364,13 @@ export const KIT_ITEMS: readonly KitItem[] = [
       // Reaches past the screen on the right: SUBTRACT there has no backdrop and draws nothing.
       dirs(b, 1, 0, [2], M24, (c) => c.rect(-8, -44, 40, 18, rgba(0x703010), null));
       b.sprite('icon_a', icon('X', CYAN));
-      return staticLib(b, { x: 1, y: 1, z: 1 }, [2, 4], vis64({ layerCount: 2, layers: { '1': { ink: 'SUBTRACT' } }, directions: D24 }), visIcon(1));
+      return staticLib(
+        b,
+        { x: 1, y: 1, z: 1 },
+        [2, 4],
+        vis64({ layerCount: 2, layers: { '1': { ink: 'SUBTRACT' } }, directions: D24 }),
+        visIcon(1),
+      );
     },
   }),
   item({
@@ -277,7 +392,13 @@ export const KIT_ITEMS: readonly KitItem[] = [
       // Grey diamond over the right half, part of it off the rug (there it shows as plain grey).
       dirs(b, 1, 0, [0], {}, (c) => c.diamond(40, 16, 30, rgba(0x808080), null));
       b.sprite('icon_a', icon('R', PINK));
-      return staticLib(b, { x: 2, y: 2, z: 0 }, [0], vis64({ layerCount: 2, layers: { '1': { ink: 'DARKEN' } }, directions: { '0': {} } }), visIcon(1));
+      return staticLib(
+        b,
+        { x: 2, y: 2, z: 0 },
+        [0],
+        vis64({ layerCount: 2, layers: { '1': { ink: 'DARKEN' } }, directions: { '0': {} } }),
+        visIcon(1),
+      );
     },
   }),
   item({
@@ -294,7 +415,13 @@ export const KIT_ITEMS: readonly KitItem[] = [
         c.label('B', -2, -34, WHITE);
       });
       b.sprite('icon_a', icon('P', GREEN));
-      return staticLib(b, { x: 1, y: 1, z: 1 }, [2, 4], vis64({ layerCount: 2, layers: { '1': { ink: 'COPY' } }, directions: D24 }), visIcon(1));
+      return staticLib(
+        b,
+        { x: 1, y: 1, z: 1 },
+        [2, 4],
+        vis64({ layerCount: 2, layers: { '1': { ink: 'COPY' } }, directions: D24 }),
+        visIcon(1),
+      );
     },
   }),
   item({
@@ -314,7 +441,13 @@ export const KIT_ITEMS: readonly KitItem[] = [
       dirs(b, 1, 0, [2], M24, (c) => c.rect(-8, -48, 24, 30, CYAN));
       b.sprite('icon_a', icon('G', CYAN));
       // No logic directions at all (as in some real bundles): the visualization's directions decide.
-      return staticLib(b, { x: 1, y: 1, z: 1 }, null, vis64({ layerCount: 2, layers: { '1': { alpha: 128 } }, directions: D24 }), visIcon(1));
+      return staticLib(
+        b,
+        { x: 1, y: 1, z: 1 },
+        null,
+        vis64({ layerCount: 2, layers: { '1': { alpha: 128 } }, directions: D24 }),
+        visIcon(1),
+      );
     },
   }),
   item({
@@ -333,7 +466,13 @@ export const KIT_ITEMS: readonly KitItem[] = [
         c.label(String(d), 7, -26, BLACK, 2);
       });
       b.sprite('icon_a', icon('T', GREEN));
-      return staticLib(b, { x: 1, y: 1, z: 2 }, [0, 3, 6], vis64({ layerCount: 1, directions: { '0': {}, '3': {}, '6': {} } }), visIcon(1));
+      return staticLib(
+        b,
+        { x: 1, y: 1, z: 2 },
+        [0, 3, 6],
+        vis64({ layerCount: 1, directions: { '0': {}, '3': {}, '6': {} } }),
+        visIcon(1),
+      );
     },
   }),
   item({
@@ -367,8 +506,19 @@ export const KIT_ITEMS: readonly KitItem[] = [
         '7': { '1': 0x4060e0, '2': 0xa0b0f0 },
         '12': { '1': 0xe0c020, '2': 0x806010 },
       };
-      const iconColors = { '1': { '0': 0xe04040 }, '3': { '0': 0x40a040 }, '7': { '0': 0x4060e0 }, '12': { '0': 0xe0c020 } };
-      return staticLib(b, { x: 2, y: 1, z: 1 }, [2, 4], vis64({ layerCount: 3, directions: D24, colors }), visIcon(1, iconColors));
+      const iconColors = {
+        '1': { '0': 0xe04040 },
+        '3': { '0': 0x40a040 },
+        '7': { '0': 0x4060e0 },
+        '12': { '0': 0xe0c020 },
+      };
+      return staticLib(
+        b,
+        { x: 2, y: 1, z: 1 },
+        [2, 4],
+        vis64({ layerCount: 3, directions: D24, colors }),
+        visIcon(1, iconColors),
+      );
     },
   }),
   item({
@@ -392,9 +542,18 @@ export const KIT_ITEMS: readonly KitItem[] = [
         c.diamond(6, -60, 7, RED);
       });
       b.sprite('icon_a', icon('V', WHITE, 0, 4));
-      b.sprite('icon_b', drawSprite((c) => c.diamond(0, -10, 6, RED)));
+      b.sprite(
+        'icon_b',
+        drawSprite((c) => c.diamond(0, -10, 6, RED)),
+      );
       const colors = { '0': { '0': 0x3050c0 }, '2': { '0': 0xc03050 }, '3': { '0': 0x30c050 } };
-      return staticLib(b, { x: 1, y: 1, z: 1 }, [2, 4], vis64({ layerCount: 2, directions: D24, colors }), visIcon(2, { '0': { '0': 0x3050c0 }, '2': { '0': 0xc03050 }, '3': { '0': 0x30c050 } }));
+      return staticLib(
+        b,
+        { x: 1, y: 1, z: 1 },
+        [2, 4],
+        vis64({ layerCount: 2, directions: D24, colors }),
+        visIcon(2, { '0': { '0': 0x3050c0 }, '2': { '0': 0xc03050 }, '3': { '0': 0x30c050 } }),
+      );
     },
   }),
   item({
@@ -561,7 +720,14 @@ export const KIT_ITEMS: readonly KitItem[] = [
       });
       for (const f of [0, 1, 2, 3]) {
         dirs(b, 1, f, [2], M24, (c) => {
-          const [dx, dy] = ([[0, -14], [14, 0], [0, 14], [-14, 0]] as const)[f]!;
+          const [dx, dy] = (
+            [
+              [0, -14],
+              [14, 0],
+              [0, 14],
+              [-14, 0],
+            ] as const
+          )[f]!;
           c.line([0, -44], [dx, -44 + dy], RED);
           c.line([1, -44], [dx + 1, -44 + dy], RED);
           c.label(String(f), 10, -34, BLUE);
@@ -592,7 +758,8 @@ export const KIT_ITEMS: readonly KitItem[] = [
       blank(b, 1, 0, [2], M24);
       for (const f of [1, 2, 3]) {
         dirs(b, 1, f, [2], M24, (c) => {
-          for (let k = 0; k < f * 2; k++) c.rect(-16 + k * 6, -30 - f * 8 - (k % 2) * 5, 4, 4, [RED, YELLOW, GREEN][k % 3]!);
+          for (let k = 0; k < f * 2; k++)
+            c.rect(-16 + k * 6, -30 - f * 8 - (k % 2) * 5, 4, 4, [RED, YELLOW, GREEN][k % 3]!);
           c.label(`B${f}`, 20, -30 - f * 8);
         });
       }
@@ -608,7 +775,12 @@ export const KIT_ITEMS: readonly KitItem[] = [
         '1': animLayer([1, 2, 3], { frameRepeat: 2, loopCount: 2 }),
         '2': { frameRepeat: 3, frameSequences: { '0': sequence([1, 2], 1) } },
       });
-      const v = vis64({ layerCount: 3, layers: { '1': { z: 2 }, '2': { z: 1 } }, directions: D24, animations: { '0': still({ 0: 0, 1: 0, 2: 0 }), '1': popper } });
+      const v = vis64({
+        layerCount: 3,
+        layers: { '1': { z: 2 }, '2': { z: 1 } },
+        directions: D24,
+        animations: { '0': still({ 0: 0, 1: 0, 2: 0 }), '1': popper },
+      });
       return animatedLib(b, { x: 1, y: 1, z: 1 }, [2, 4], v, visIcon(1));
     },
   }),
@@ -639,8 +811,19 @@ export const KIT_ITEMS: readonly KitItem[] = [
       });
       // "-1" (a negative state id, as real dice have): 2 frames, so it loses to state 1 on frame count.
       const shaking = anim({ '1': animLayer([0, 7], { loopCount: 0 }) });
-      const v = vis64({ layerCount: 2, layers: { '1': { z: 1 } }, directions: D24, animations: { '-1': shaking, '0': still({ 0: 0, 1: 0 }), '1': rolling } });
-      return b.library({ logicType: 'furniture_multistate', visualizationType: 'furniture_animated', dimensions: { x: 1, y: 1, z: 1 }, directions: [2, 4], visualizations: [v, visIcon(1)] });
+      const v = vis64({
+        layerCount: 2,
+        layers: { '1': { z: 1 } },
+        directions: D24,
+        animations: { '-1': shaking, '0': still({ 0: 0, 1: 0 }), '1': rolling },
+      });
+      return b.library({
+        logicType: 'furniture_multistate',
+        visualizationType: 'furniture_animated',
+        dimensions: { x: 1, y: 1, z: 1 },
+        directions: [2, 4],
+        visualizations: [v, visIcon(1)],
+      });
     },
   }),
   item({
@@ -660,7 +843,15 @@ export const KIT_ITEMS: readonly KitItem[] = [
       for (const f of [0, 1, 2, 3]) {
         dirs(b, 1, f, [2], M24, (c) => {
           const open = [0, 30, 10, 20][f]!;
-          c.shape([[-12, 6], [12 - open, -6 + Math.floor(open / 2)], [12 - open, -54 + Math.floor(open / 2)], [-12, -42]], BROWN);
+          c.shape(
+            [
+              [-12, 6],
+              [12 - open, -6 + Math.floor(open / 2)],
+              [12 - open, -54 + Math.floor(open / 2)],
+              [-12, -42],
+            ],
+            BROWN,
+          );
           c.label(`B${f}`, -4, -24, WHITE);
         });
       }
@@ -682,8 +873,18 @@ export const KIT_ITEMS: readonly KitItem[] = [
         animations: {
           '0': still({ 0: 0, 1: 0 }),
           '1': still({ 1: 1, 2: 1 }),
-          '100': anim({ '1': animLayer([2, 3, 1], { frameRepeat: 3 }), '2': animLayer([1]), '3': animLayer([1, 2, 1], { frameRepeat: 3 }) }, { transitionTo: 1 }),
-          '101': anim({ '1': animLayer([3, 2, 0], { frameRepeat: 3 }), '3': animLayer([2, 1, 2], { frameRepeat: 3 }) }, { transitionFrom: 1 }),
+          '100': anim(
+            {
+              '1': animLayer([2, 3, 1], { frameRepeat: 3 }),
+              '2': animLayer([1]),
+              '3': animLayer([1, 2, 1], { frameRepeat: 3 }),
+            },
+            { transitionTo: 1 },
+          ),
+          '101': anim(
+            { '1': animLayer([3, 2, 0], { frameRepeat: 3 }), '3': animLayer([2, 1, 2], { frameRepeat: 3 }) },
+            { transitionFrom: 1 },
+          ),
         },
       });
       return animatedLib(b, { x: 1, y: 1, z: 2 }, [2, 4], v, visIcon(1));
@@ -707,7 +908,15 @@ export const KIT_ITEMS: readonly KitItem[] = [
       for (const f of [0, 1, 2]) {
         dirs(b, 1, f, [2], M24, (c) => {
           const rise = [0, 24, 12][f]!;
-          c.shape([[-10, -22], [44, 5 - rise], [44, -1 - rise], [-10, -28]], f === 2 ? ORANGE : RED);
+          c.shape(
+            [
+              [-10, -22],
+              [44, 5 - rise],
+              [44, -1 - rise],
+              [-10, -28],
+            ],
+            f === 2 ? ORANGE : RED,
+          );
           c.label(`B${f}`, 18, -16 - Math.floor(rise / 2), WHITE);
         });
       }
@@ -730,8 +939,18 @@ export const KIT_ITEMS: readonly KitItem[] = [
           // An empty animation layer `{}` (as real bundles have): that layer shows frame 0.
           '0': anim({ '0': animLayer([0]), '1': animLayer([0]), '2': {} as NitroAnimationLayer }),
           '1': still({ 1: 1, 3: 1 }),
-          '1_1': anim({ '1': animLayer([2, 1], { frameRepeat: 4 }), '2': animLayer([1, 2], { frameRepeat: 4 }), '3': animLayer([1]) }, { transitionTo: 1 }),
-          '0_1': anim({ '1': animLayer([2, 0], { frameRepeat: 4 }), '2': animLayer([2, 1], { frameRepeat: 4 }) }, { transitionTo: 0 }),
+          '1_1': anim(
+            {
+              '1': animLayer([2, 1], { frameRepeat: 4 }),
+              '2': animLayer([1, 2], { frameRepeat: 4 }),
+              '3': animLayer([1]),
+            },
+            { transitionTo: 1 },
+          ),
+          '0_1': anim(
+            { '1': animLayer([2, 0], { frameRepeat: 4 }), '2': animLayer([2, 1], { frameRepeat: 4 }) },
+            { transitionTo: 0 },
+          ),
         },
       });
       return animatedLib(b, { x: 2, y: 1, z: 1 }, [2, 4], v, visIcon(1));
@@ -786,7 +1005,10 @@ export const KIT_ITEMS: readonly KitItem[] = [
         c.rect(8, -44, 5, 5, RED);
         c.label(`A${d}`, 4, -20);
       });
-      b.sprite('icon_a', drawSprite((c) => c.wallPanel(0, 0, 8, 18, WHITE)));
+      b.sprite(
+        'icon_a',
+        drawSprite((c) => c.wallPanel(0, 0, 8, 18, WHITE)),
+      );
       return staticLib(b, { x: 1, y: 0.2, z: 1.5 }, [2, 4], vis64({ layerCount: 1, directions: D24 }), visIcon(1));
     },
   }),
@@ -812,15 +1034,27 @@ export const KIT_ITEMS: readonly KitItem[] = [
           c.label(`B${f}`, 8, -34);
         });
       }
-      b.sprite('icon_a', drawSprite((c) => c.wallPanel(0, 0, 10, 16, DARK)));
+      b.sprite(
+        'icon_a',
+        drawSprite((c) => c.wallPanel(0, 0, 10, 16, DARK)),
+      );
       const v = vis64({
         layerCount: 2,
         layers: { '1': { ink: 'ADD' } },
         directions: D24,
-        animations: { '0': still({ 0: 0, 1: 0 }), '1': anim({ '1': animLayer([1, 2, 3], { frameRepeat: 4, loopCount: 0 }) }) },
+        animations: {
+          '0': still({ 0: 0, 1: 0 }),
+          '1': anim({ '1': animLayer([1, 2, 3], { frameRepeat: 4, loopCount: 0 }) }),
+        },
       });
       // As in several real bundles: the icon visualization comes first and lists no directions.
-      return b.library({ logicType: 'furniture_multistate', visualizationType: 'furniture_animated', dimensions: { x: 1.4, y: 0.2, z: 1.2 }, directions: [2, 4], visualizations: [visIcon(1, undefined, false), v] });
+      return b.library({
+        logicType: 'furniture_multistate',
+        visualizationType: 'furniture_animated',
+        dimensions: { x: 1.4, y: 0.2, z: 1.2 },
+        directions: [2, 4],
+        visualizations: [visIcon(1, undefined, false), v],
+      });
     },
   }),
   item({
@@ -837,12 +1071,20 @@ export const KIT_ITEMS: readonly KitItem[] = [
         c.label(`A${d}`, 14, -12);
       });
       dirs(b, 1, 0, [2], M24, (c) => c.wallPanel(-6, -6, 8, 20, GREEN));
-      b.sprite('icon_a', drawSprite((c) => c.wallPanel(0, 0, 10, 4, WHITE)));
+      b.sprite(
+        'icon_a',
+        drawSprite((c) => c.wallPanel(0, 0, 10, 4, WHITE)),
+      );
       return staticLib(
         b,
         { x: 1, y: 0.2, z: 0.5 },
         [2, 4],
-        vis64({ layerCount: 2, layers: { '1': { alpha: 160, z: 1 } }, directions: D24, colors: { '2': { '0': 0x6080ff } } }),
+        vis64({
+          layerCount: 2,
+          layers: { '1': { alpha: 160, z: 1 } },
+          directions: D24,
+          colors: { '2': { '0': 0x6080ff } },
+        }),
         visIcon(1, { '2': { '0': 0x6080ff } }),
       );
     },
@@ -883,7 +1125,16 @@ export const KIT_ITEMS: readonly KitItem[] = [
         directions: D24,
         animations: {
           '0': still({ 0: 0, 1: 0 }),
-          '1': anim({ '1': animLayer([{ id: 0, x: 0, y: 0 }, { id: 0, x: 6, y: 3 }, { id: 0, x: 12, y: 6 }], { frameRepeat: 2, loopCount: 0 }) }),
+          '1': anim({
+            '1': animLayer(
+              [
+                { id: 0, x: 0, y: 0 },
+                { id: 0, x: 6, y: 3 },
+                { id: 0, x: 12, y: 6 },
+              ],
+              { frameRepeat: 2, loopCount: 0 },
+            ),
+          }),
         },
       });
       return animatedLib(b, { x: 1, y: 1, z: 0.5 }, [2, 4], v, visIcon(1));
@@ -901,15 +1152,43 @@ export const KIT_ITEMS: readonly KitItem[] = [
       const b = new FurniBuilder('kit_big_3x2');
       // x runs down-right (+32,+16 a tile), y down-left (-32,+16): centre of 3x2 is (32, 32).
       dirs(b, 0, 0, [2], M24, (c, d) => {
-        c.shape([[-64, 16], [0, -16], [96, 32], [32, 64]], TEAL);
+        c.shape(
+          [
+            [-64, 16],
+            [0, -16],
+            [96, 32],
+            [32, 64],
+          ],
+          TEAL,
+        );
         c.box(32, 24, 20, 30, YELLOW, 4);
         c.label(`A${d}`, 42, 10, BLACK, 2);
       });
-      b.sprite('64_sd_2_0', drawSprite((c) => c.shape([[-70, 20], [0, -14], [104, 36], [34, 70]], BLACK, BLACK)));
+      b.sprite(
+        '64_sd_2_0',
+        drawSprite((c) =>
+          c.shape(
+            [
+              [-70, 20],
+              [0, -14],
+              [104, 36],
+              [34, 70],
+            ],
+            BLACK,
+            BLACK,
+          ),
+        ),
+      );
       b.alias('64_sd_4_0', '64_sd_2_0', true);
       b.sprite('icon_a', icon('3', TEAL));
       // Icon visualization first, without directions, as several real bundles have it.
-      return b.library({ logicType: 'furniture_basic', visualizationType: 'furniture_static', dimensions: { x: 3, y: 2, z: 0.5 }, directions: [2, 4], visualizations: [visIcon(1, undefined, false), vis64({ layerCount: 1, directions: D24 })] });
+      return b.library({
+        logicType: 'furniture_basic',
+        visualizationType: 'furniture_static',
+        dimensions: { x: 3, y: 2, z: 0.5 },
+        directions: [2, 4],
+        visualizations: [visIcon(1, undefined, false), vis64({ layerCount: 1, directions: D24 })],
+      });
     },
   }),
   item({
@@ -959,9 +1238,21 @@ export const KIT_ITEMS: readonly KitItem[] = [
       dirs(b, 0, 0, [2], M24, (c, d) => markedBox(c, `A${d}`, PURPLE));
       // Two overlapping icon squares: layer 0 (blue) has the higher z, so it covers layer 1 (red)
       // although layer 1 has the higher id.
-      b.sprite('icon_a', drawSprite((c) => c.rect(0, 0, 10, 10, BLUE, null)));
-      b.sprite('icon_b', drawSprite((c) => c.rect(5, 5, 10, 10, RED, null)));
-      return staticLib(b, { x: 1, y: 1, z: 1 }, [2, 4], vis64({ layerCount: 1, directions: D24 }), visIcon(2, undefined, true, { '0': { z: 2 }, '1': { z: 1 } }));
+      b.sprite(
+        'icon_a',
+        drawSprite((c) => c.rect(0, 0, 10, 10, BLUE, null)),
+      );
+      b.sprite(
+        'icon_b',
+        drawSprite((c) => c.rect(5, 5, 10, 10, RED, null)),
+      );
+      return staticLib(
+        b,
+        { x: 1, y: 1, z: 1 },
+        [2, 4],
+        vis64({ layerCount: 1, directions: D24 }),
+        visIcon(2, undefined, true, { '0': { z: 2 }, '1': { z: 1 } }),
+      );
     },
   }),
   item({
@@ -978,7 +1269,10 @@ export const KIT_ITEMS: readonly KitItem[] = [
         c.wallPanel(2, -6, 6, 12, GREEN);
         c.label(`A${d}`, 4, -18);
       });
-      b.sprite('icon_a', drawSprite((c) => c.wallPanel(0, 0, 8, 16, YELLOW)));
+      b.sprite(
+        'icon_a',
+        drawSprite((c) => c.wallPanel(0, 0, 8, 16, YELLOW)),
+      );
       return staticLib(b, { x: 1, y: 0.2, z: 1.5 }, [2, 4], vis64({ layerCount: 1, directions: D24 }), visIcon(1));
     },
   }),
@@ -1007,7 +1301,12 @@ export const KIT_ITEMS: readonly KitItem[] = [
       b.sprite('icon_a', icon('S', GREEN));
       // Like the real clothing_* and seed packs: the only animation is state 1, and it shows frame 1,
       // which has no asset. State 0 has no animation, so the client draws frame 0 of every layer.
-      const v = vis64({ layerCount: 2, layers: { '1': { z: 1 } }, directions: D24, animations: { '1': still({ 0: 1, 1: 1 }) } });
+      const v = vis64({
+        layerCount: 2,
+        layers: { '1': { z: 1 } },
+        directions: D24,
+        animations: { '1': still({ 0: 1, 1: 1 }) },
+      });
       return animatedLib(b, { x: 1, y: 1, z: 1 }, [2, 4], v, visIcon(1));
     },
   }),
@@ -1032,7 +1331,13 @@ export const KIT_ITEMS: readonly KitItem[] = [
         directions: D24,
         animations: { '0': still({ 0: 0, 1: 0 }), '1': still({ 0: 0, 1: 0 }), '2': still({ 0: 11, 1: 1 }) },
       });
-      return b.library({ logicType: 'furniture_crackable', visualizationType: 'furniture_animated', dimensions: { x: 1, y: 1, z: 1 }, directions: [2, 4], visualizations: [v, visIcon(1)] });
+      return b.library({
+        logicType: 'furniture_crackable',
+        visualizationType: 'furniture_animated',
+        dimensions: { x: 1, y: 1, z: 1 },
+        directions: [2, 4],
+        visualizations: [v, visIcon(1)],
+      });
     },
   }),
   item({
@@ -1049,7 +1354,11 @@ export const KIT_ITEMS: readonly KitItem[] = [
       });
       // Food heaps of falling size: state 0 full, 1 half, 2 crumbs; state 3 is empty, its frame one
       // opaque black pixel, as real bundles often mark an empty frame.
-      const heaps: [number, number][] = [[14, 10], [9, 6], [3, 2]];
+      const heaps: [number, number][] = [
+        [14, 10],
+        [9, 6],
+        [3, 2],
+      ];
       heaps.forEach(([hw, h], f) => dirs(b, 1, f, [2], M24, (c) => c.box(0, -8, hw, h, ORANGE)));
       blank(b, 1, 3, [2], M24, BLACK);
       b.sprite('icon_a', icon('F', ORANGE));
@@ -1085,7 +1394,13 @@ export const KIT_ITEMS: readonly KitItem[] = [
         layers: { '1': { tag: 'COLOR1', z: 1 }, '2': { tag: 'COLOR2', z: 1 }, '3': { tag: 'BADGE', z: 2 } },
         directions: D24,
       });
-      return b.library({ logicType: 'furniture_guild_customized', visualizationType: 'furniture_guild_customized', dimensions: { x: 1, y: 1, z: 2 }, directions: [2, 4], visualizations: [v, visIcon(1)] });
+      return b.library({
+        logicType: 'furniture_guild_customized',
+        visualizationType: 'furniture_guild_customized',
+        dimensions: { x: 1, y: 1, z: 2 },
+        directions: [2, 4],
+        visualizations: [v, visIcon(1)],
+      });
     },
   }),
 ];
@@ -1096,4 +1411,3 @@ function simpleBlock(cn: string, color: Rgba): AssetLibrary {
   b.sprite('icon_a', icon('?', color));
   return staticLib(b, { x: 1, y: 1, z: 1 }, [2, 4], vis64({ layerCount: 1, directions: D24 }), visIcon(1));
 }
-

@@ -116,9 +116,24 @@ export class FurniCanvas {
     const hh = Math.floor(hw / 2);
     const by = cy - lift;
     const ty = by - h;
-    const left: Point[] = [[cx - hw, by], [cx, by + hh], [cx, ty + hh], [cx - hw, ty]];
-    const right: Point[] = [[cx, by + hh], [cx + hw, by], [cx + hw, ty], [cx, ty + hh]];
-    const top: Point[] = [[cx - hw, ty], [cx, ty - hh], [cx + hw, ty], [cx, ty + hh]];
+    const left: Point[] = [
+      [cx - hw, by],
+      [cx, by + hh],
+      [cx, ty + hh],
+      [cx - hw, ty],
+    ];
+    const right: Point[] = [
+      [cx, by + hh],
+      [cx + hw, by],
+      [cx + hw, ty],
+      [cx, ty + hh],
+    ];
+    const top: Point[] = [
+      [cx - hw, ty],
+      [cx, ty - hh],
+      [cx + hw, ty],
+      [cx, ty + hh],
+    ];
     if (h > 0) {
       this.shape(left, shade(base, 200), outline);
       this.shape(right, shade(base, 150), outline);
@@ -130,7 +145,12 @@ export class FurniCanvas {
   /** A flat diamond (floor shape: rugs, shadows, tile marks). */
   diamond(cx: number, cy: number, hw: number, fill: Rgba, outline: Rgba | null = OUTLINE): void {
     const hh = Math.floor(hw / 2);
-    const pts: Point[] = [[cx - hw, cy], [cx, cy - hh], [cx + hw, cy], [cx, cy + hh]];
+    const pts: Point[] = [
+      [cx - hw, cy],
+      [cx, cy - hh],
+      [cx + hw, cy],
+      [cx, cy + hh],
+    ];
     if (outline === null) this.fillPolygon(pts, fill);
     else this.shape(pts, fill, outline);
   }
@@ -138,7 +158,16 @@ export class FurniCanvas {
   /** A panel on the left wall (direction 2: rises one pixel for every two to the right). */
   wallPanel(cx: number, cy: number, hw: number, h: number, fill: Rgba, outline: Rgba = OUTLINE): void {
     const hh = Math.floor(hw / 2);
-    this.shape([[cx - hw, cy + hh], [cx + hw, cy - hh], [cx + hw, cy - hh - h], [cx - hw, cy + hh - h]], fill, outline);
+    this.shape(
+      [
+        [cx - hw, cy + hh],
+        [cx + hw, cy - hh],
+        [cx + hw, cy - hh - h],
+        [cx - hw, cy + hh - h],
+      ],
+      fill,
+      outline,
+    );
   }
 
   /** Crops to the art; an empty canvas gives a blank 1×1 sprite (as real blank frames are). */

@@ -18,7 +18,9 @@ export class AtlasCache {
    */
   async write(lib: AssetLibrary, spriteSetKey: string): Promise<Buffer> {
     const names = [...lib.sprites.keys()].sort();
-    const { placements, width, height } = packShelves(names.map((n) => ({ key: n, width: lib.sprites.get(n)!.width, height: lib.sprites.get(n)!.height })));
+    const { placements, width, height } = packShelves(
+      names.map((n) => ({ key: n, width: lib.sprites.get(n)!.width, height: lib.sprites.get(n)!.height })),
+    );
     const frames: Record<string, NitroSpriteFrame> = {};
     for (const p of placements) {
       frames[`${lib.name}_${p.key}`] = {
@@ -38,7 +40,10 @@ export class AtlasCache {
       for (const p of placements) {
         const img = lib.sprites.get(p.key)!;
         for (let row = 0; row < img.height; row++) {
-          atlas.data.set(img.data.subarray(row * img.width * 4, (row + 1) * img.width * 4), ((p.y + row) * aw + p.x) * 4);
+          atlas.data.set(
+            img.data.subarray(row * img.width * 4, (row + 1) * img.width * 4),
+            ((p.y + row) * aw + p.x) * 4,
+          );
         }
       }
       png = encodePngCompact(atlas);

@@ -27,7 +27,10 @@ export interface FloorRow {
   canlayon: boolean;
 }
 
-export type WallRow = Omit<FloorRow, 'defaultdir' | 'xdim' | 'ydim' | 'partcolors' | 'canstandon' | 'cansiton' | 'canlayon'>;
+export type WallRow = Omit<
+  FloorRow,
+  'defaultdir' | 'xdim' | 'ydim' | 'partcolors' | 'canstandon' | 'cansiton' | 'canlayon'
+>;
 
 export interface FurnitureDataJson {
   roomitemtypes: { furnitype: FloorRow[] };

@@ -58,7 +58,13 @@ export function generatedRows(spec: GeneratedSpec): RowInput[] {
   };
   const rows = [base];
   for (const v of spec.variants) {
-    rows.push({ ...base, id: spec.id * 10 + v, classname: `${spec.classname}*${v}`, name: `${base.name} colour ${v}`, partcolors: [hexColor(DUO_COLORS[v]!)] });
+    rows.push({
+      ...base,
+      id: spec.id * 10 + v,
+      classname: `${spec.classname}*${v}`,
+      name: `${base.name} colour ${v}`,
+      partcolors: [hexColor(DUO_COLORS[v]!)],
+    });
   }
   return rows;
 }
@@ -87,33 +93,57 @@ function drawTemplate(t: Template, colorIndex: number): Map<string, PlacedSprite
   });
   switch (t) {
     case 'box':
-      s.set('64_a_2_0', drawSprite((c) => {
-        c.box(0, 0, 20, 20 + colorIndex * 2, color);
-        c.label(tag, 10, -8);
-      }));
-      s.set('64_sd_2_0', drawSprite((c) => c.diamond(0, 0, 26, BLACK, null)));
+      s.set(
+        '64_a_2_0',
+        drawSprite((c) => {
+          c.box(0, 0, 20, 20 + colorIndex * 2, color);
+          c.label(tag, 10, -8);
+        }),
+      );
+      s.set(
+        '64_sd_2_0',
+        drawSprite((c) => c.diamond(0, 0, 26, BLACK, null)),
+      );
       break;
     case 'duo':
-      s.set('64_a_2_0', drawSprite((c) => {
-        c.box(0, 0, 22, 10, color);
-        c.label(tag, 11, -2);
-      }));
-      s.set('64_b_2_0', drawSprite((c) => c.box(0, -10, 16, 16, WHITE)));
+      s.set(
+        '64_a_2_0',
+        drawSprite((c) => {
+          c.box(0, 0, 22, 10, color);
+          c.label(tag, 11, -2);
+        }),
+      );
+      s.set(
+        '64_b_2_0',
+        drawSprite((c) => c.box(0, -10, 16, 16, WHITE)),
+      );
       break;
     case 'blinker':
-      s.set('64_a_2_0', drawSprite((c) => {
-        c.box(0, 0, 10, 28, color);
-        c.label(tag, 5, -12);
-      }));
+      s.set(
+        '64_a_2_0',
+        drawSprite((c) => {
+          c.box(0, 0, 10, 28, color);
+          c.label(tag, 5, -12);
+        }),
+      );
       s.set('64_b_2_0', blankSprite());
-      s.set('64_b_2_1', drawSprite((c) => c.box(0, -28, 8, 8, YELLOW)));
-      s.set('64_b_2_2', drawSprite((c) => c.box(0, -28, 8, 8, WHITE)));
+      s.set(
+        '64_b_2_1',
+        drawSprite((c) => c.box(0, -28, 8, 8, YELLOW)),
+      );
+      s.set(
+        '64_b_2_2',
+        drawSprite((c) => c.box(0, -28, 8, 8, WHITE)),
+      );
       break;
     case 'plaque':
-      s.set('64_a_2_0', drawSprite((c) => {
-        c.wallPanel(0, 0, 14, 24, color);
-        c.label(tag, 0, -14);
-      }));
+      s.set(
+        '64_a_2_0',
+        drawSprite((c) => {
+          c.wallPanel(0, 0, 14, 24, color);
+          c.label(tag, 0, -14);
+        }),
+      );
       break;
   }
   s.set('icon_a', icon);
@@ -134,14 +164,35 @@ export function generatedLibrary(spec: GeneratedSpec, sprites: GeneratedSprites)
   switch (spec.template) {
     case 'box':
     case 'plaque':
-      return b.library({ logicType: 'furniture_basic', visualizationType: 'furniture_static', dimensions: dims, directions: [2, 4], visualizations: [vis64({ layerCount: 1, directions }), visIcon(1)] });
+      return b.library({
+        logicType: 'furniture_basic',
+        visualizationType: 'furniture_static',
+        dimensions: dims,
+        directions: [2, 4],
+        visualizations: [vis64({ layerCount: 1, directions }), visIcon(1)],
+      });
     case 'duo': {
       const colors = { '1': { '1': DUO_COLORS[1]! }, '2': { '1': DUO_COLORS[2]! } };
-      return b.library({ logicType: 'furniture_basic', visualizationType: 'furniture_static', dimensions: dims, directions: [2, 4], visualizations: [vis64({ layerCount: 2, directions, colors }), visIcon(1)] });
+      return b.library({
+        logicType: 'furniture_basic',
+        visualizationType: 'furniture_static',
+        dimensions: dims,
+        directions: [2, 4],
+        visualizations: [vis64({ layerCount: 2, directions, colors }), visIcon(1)],
+      });
     }
     case 'blinker': {
-      const animations = { '0': anim({ '1': animLayer([0]) }), '1': anim({ '1': animLayer([1, 2], { frameRepeat: 6, loopCount: 0 }) }) };
-      return b.library({ logicType: 'furniture_multistate', visualizationType: 'furniture_animated', dimensions: dims, directions: [2, 4], visualizations: [vis64({ layerCount: 2, layers: { '1': { ink: 'ADD' } }, directions, animations }), visIcon(1)] });
+      const animations = {
+        '0': anim({ '1': animLayer([0]) }),
+        '1': anim({ '1': animLayer([1, 2], { frameRepeat: 6, loopCount: 0 }) }),
+      };
+      return b.library({
+        logicType: 'furniture_multistate',
+        visualizationType: 'furniture_animated',
+        dimensions: dims,
+        directions: [2, 4],
+        visualizations: [vis64({ layerCount: 2, layers: { '1': { ink: 'ADD' } }, directions, animations }), visIcon(1)],
+      });
     }
   }
 }

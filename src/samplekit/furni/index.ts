@@ -23,7 +23,8 @@ export const furniBundlePath = (classname: string) => `bundled/furniture/${class
 
 function extraCount(opts: FurniKitOptions): number {
   const n = opts.extraFurni ?? 0;
-  if (!Number.isInteger(n) || n < 0 || n > 99_999) throw new RangeError(`extraFurni must be an integer from 0 to 99999, got ${n}`);
+  if (!Number.isInteger(n) || n < 0 || n > 99_999)
+    throw new RangeError(`extraFurni must be an integer from 0 to 99999, got ${n}`);
   return n;
 }
 
@@ -52,7 +53,13 @@ function itemRows(it: KitItem, lib: AssetLibrary): RowInput[] {
   };
   const rows = it.baseRow ? [base] : [];
   for (const v of it.variants) {
-    rows.push({ ...base, id: it.id * 100 + v, classname: `${it.classname}*${v}`, name: `${it.name} (colour ${v})`, partcolors: variantSwatches(lib, v) });
+    rows.push({
+      ...base,
+      id: it.id * 100 + v,
+      classname: `${it.classname}*${v}`,
+      name: `${it.name} (colour ${v})`,
+      partcolors: variantSwatches(lib, v),
+    });
   }
   return rows;
 }
@@ -133,7 +140,10 @@ export async function* furniKitStream(opts: FurniKitOptions = {}): AsyncGenerato
   const atlases = new AtlasCache();
   for (let i = 1; i <= extra; i++) {
     const spec = generatedSpec(i);
-    yield { path: furniBundlePath(spec.classname), data: await atlases.write(generatedLibrary(spec, sprites), spec.spriteSetKey) };
+    yield {
+      path: furniBundlePath(spec.classname),
+      data: await atlases.write(generatedLibrary(spec, sprites), spec.spriteSetKey),
+    };
   }
 }
 

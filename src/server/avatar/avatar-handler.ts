@@ -4,10 +4,18 @@
 // a request body is never read, so its content type or size cannot change the answer (Node discards
 // an unread body). Fastify's routing, hooks and reply objects would cost a cold request more than its
 // own parsing and caching do; what this side answers is logged in the same line format.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { rawHeader } from '../../http/client-address.js';
 import {
-  clientOf, IMAGE_ALLOW, IMAGE_PREFLIGHT, imageResponse, INTERNAL_ERROR_TEXT, methodNotAllowed, preflightResponse, textResponse, writeResponse,
+  clientOf,
+  IMAGE_ALLOW,
+  IMAGE_PREFLIGHT,
+  imageResponse,
+  INTERNAL_ERROR_TEXT,
+  methodNotAllowed,
+  preflightResponse,
+  textResponse,
+  writeResponse,
   type HttpResponse,
 } from '../../http/respond.js';
 import { type RequestDone } from '../../http/request-log.js';
@@ -63,13 +71,15 @@ export function avatarRoute(url: string): Fixed | undefined {
 export function withFixedParameters(rawQuery: string, fixed: Fixed): string {
   if (fixed.length === 0) return rawQuery;
   const names = new Set(fixed.map(([name]) => name));
-  const kept = rawQuery === '' ? [] : rawQuery.split('&').filter((pair) => {
-    const name = [...new URLSearchParams(pair).keys()][0];
-    return name === undefined || !names.has(name);
-  });
+  const kept =
+    rawQuery === ''
+      ? []
+      : rawQuery.split('&').filter((pair) => {
+          const name = [...new URLSearchParams(pair).keys()][0];
+          return name === undefined || !names.has(name);
+        });
   return [...kept, ...fixed.map(([name, value]) => `${name}=${value}`)].join('&');
 }
-
 
 /**
  * The avatar route's one response writer: what an answer of the service is as HTTP, for both ways a
@@ -80,7 +90,16 @@ export function avatarResponse(answer: AvatarAnswer, ifNoneMatch: string | undef
   if (answer.kind === 'bad-request') return textResponse(400, answer.reason);
   // The redirect is cacheable for a minute (contract A7.2), unlike the other plain-text answers.
   const text = `fallback (${answer.reason}): ${answer.location}\n`;
-  return textResponse(302, text, { location: answer.location, 'x-imager-fallback': answer.reason, 'access-control-expose-headers': IMAGE_PREFLIGHT.expose! }, FALLBACK_CACHE_CONTROL);
+  return textResponse(
+    302,
+    text,
+    {
+      location: answer.location,
+      'x-imager-fallback': answer.reason,
+      'access-control-expose-headers': IMAGE_PREFLIGHT.expose!,
+    },
+    FALLBACK_CACHE_CONTROL,
+  );
 }
 
 /** An image answered from memory by its URL alone (nothing parsed). */
@@ -93,10 +112,18 @@ export function rememberedResponse(image: CachedImage, ifNoneMatch: string | und
  * (Node's handler here, the socket-level fast path in fast-answer.ts). A `?figure=` image never changes
  * for its URL: the next request for it is answered from memory (the URL map).
  */
-export async function answerAvatarUrl(service: AvatarService, hot: HotUrls, url: string, fixed: Fixed, client: string, reqId: string): Promise<AvatarAnswer> {
+export async function answerAvatarUrl(
+  service: AvatarService,
+  hot: HotUrls,
+  url: string,
+  fixed: Fixed,
+  client: string,
+  reqId: string,
+): Promise<AvatarAnswer> {
   const q = url.indexOf('?');
   const answer = await service.answer(withFixedParameters(q < 0 ? '' : url.slice(q + 1), fixed), client, reqId);
-  if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL) hot.set(url, answer.key, answer.generation);
+  if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL)
+    hot.set(url, answer.key, answer.generation);
   return answer;
 }
 
@@ -110,10 +137,20 @@ export function rememberedImage(service: AvatarService, hot: HotUrls, url: strin
 }
 
 /** Returns the request listener for the avatar paths; it reports false for every other request. */
-export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function createAvatarHandler(
+  opts: AvatarHandlerOptions,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { service, hot, done, nextId, trustProxy } = opts;
 
-  const answerImage = async (req: IncomingMessage, res: ServerResponse, url: string, fixed: Fixed, started: number, reqId: string, client: string) => {
+  const answerImage = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: string,
+    fixed: Fixed,
+    started: number,
+    reqId: string,
+    client: string,
+  ) => {
     const method = req.method!;
     let status: number;
     let bytes: number;
@@ -154,7 +191,11 @@ export function createAvatarHandler(opts: AvatarHandlerOptions): (req: IncomingM
       }
       void answerImage(req, res, url, fixed, started, reqId, client);
     } else if (method === 'OPTIONS') {
-      writeResponse(req, res, preflightResponse(IMAGE_PREFLIGHT, rawHeader(req.rawHeaders, 'access-control-request-headers')));
+      writeResponse(
+        req,
+        res,
+        preflightResponse(IMAGE_PREFLIGHT, rawHeader(req.rawHeaders, 'access-control-request-headers')),
+      );
       done(reqId, method, url, 204, 0, started, null, client);
     } else {
       done(reqId, method, url, 405, writeResponse(req, res, methodNotAllowed(IMAGE_ALLOW)), started, null, client);

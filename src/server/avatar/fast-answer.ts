@@ -21,7 +21,10 @@ export function fastAvatarAnswerer(service: AvatarService, hot: HotUrls): FastAn
     if (!heads) {
       const ok = rememberedResponse(img, undefined);
       const unchanged = rememberedResponse(img, img.etag);
-      heads = { ok: headBlock(statusLine(ok.status), ok.headers), notModified: headBlock(statusLine(unchanged.status), unchanged.headers) };
+      heads = {
+        ok: headBlock(statusLine(ok.status), ok.headers),
+        notModified: headBlock(statusLine(unchanged.status), unchanged.headers),
+      };
       memoryHeads.set(img, heads);
     }
     // The same 200/304 choice as imageResponse's, on the heads built from it.
@@ -36,7 +39,8 @@ export function fastAvatarAnswerer(service: AvatarService, hot: HotUrls): FastAn
     if (image !== undefined) return remembered(image, req.ifNoneMatch);
     return answerAvatarUrl(service, hot, req.target, avatarRoute(req.target)!, client, reqId).then((a) => {
       // A memory hit of a `?figure=` URL answers with the heads kept for its image.
-      if (a.kind === 'image' && a.source === 'memory' && a.cacheControl === FIGURE_CACHE_CONTROL) return remembered(a.image, req.ifNoneMatch);
+      if (a.kind === 'image' && a.source === 'memory' && a.cacheControl === FIGURE_CACHE_CONTROL)
+        return remembered(a.image, req.ifNoneMatch);
       return fastResponse(avatarResponse(a, req.ifNoneMatch), a.kind === 'image' ? a.source : null);
     });
   };

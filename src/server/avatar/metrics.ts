@@ -84,12 +84,21 @@ export interface AvatarMetrics extends ServiceRegistry {
   rendered(seconds: number): void;
 }
 
-export function createAvatarMetrics(opts: { snapshot: () => AvatarStatsSnapshot; version: string; commit: string; renderer: string }): AvatarMetrics {
+export function createAvatarMetrics(opts: {
+  snapshot: () => AvatarStatsSnapshot;
+  version: string;
+  commit: string;
+  renderer: string;
+}): AvatarMetrics {
   // Taken at the start of each scrape, before any collect() below reads it.
   let s!: AvatarStatsSnapshot;
-  const base = serviceRegistry('avatar', { version: opts.version, commit: opts.commit, renderer: opts.renderer }, () => {
-    s = opts.snapshot();
-  });
+  const base = serviceRegistry(
+    'avatar',
+    { version: opts.version, commit: opts.commit, renderer: opts.renderer },
+    () => {
+      s = opts.snapshot();
+    },
+  );
   const registers = [base.registry];
   const http = new HttpMetrics(base.registry, AVATAR_ROUTES, {
     name: `${METRIC_PREFIX}avatar_cache_outcomes_total`,
@@ -115,7 +124,13 @@ export function createAvatarMetrics(opts: { snapshot: () => AvatarStatsSnapshot;
         this.inc(read());
       },
     });
-  const labelled = (kind: 'gauge' | 'counter', name: string, help: string, label: string, read: () => Record<string, number>) => {
+  const labelled = (
+    kind: 'gauge' | 'counter',
+    name: string,
+    help: string,
+    label: string,
+    read: () => Record<string, number>,
+  ) => {
     const config = { name: METRIC_PREFIX + name, help, labelNames: [label], registers };
     if (kind === 'gauge') {
       return new client.Gauge({
@@ -134,8 +149,12 @@ export function createAvatarMetrics(opts: { snapshot: () => AvatarStatsSnapshot;
     });
   };
 
-  labelled('counter', 'avatar_fallbacks_total', 'Requests answered with the 302 fallback, by reason (docs/avatar-service.md, "Fallback redirect")', 'reason', () =>
-    Object.fromEntries(FALLBACK_REASONS.map((r) => [r, s.renders.fallbacks[r] ?? 0])),
+  labelled(
+    'counter',
+    'avatar_fallbacks_total',
+    'Requests answered with the 302 fallback, by reason (docs/avatar-service.md, "Fallback redirect")',
+    'reason',
+    () => Object.fromEntries(FALLBACK_REASONS.map((r) => [r, s.renders.fallbacks[r] ?? 0])),
   );
 
   // Renders.
@@ -145,52 +164,124 @@ export function createAvatarMetrics(opts: { snapshot: () => AvatarStatsSnapshot;
     buckets: RENDER_BUCKETS,
     registers,
   });
-  labelled('counter', 'avatar_renders_total', 'Renders finished by the worker threads (/render pages included): result="ok"; "rejected": the figure cannot be drawn by this hotel (malformed, unknown set, nothing to draw); "failed": a library that does not load, a timeout, a crashed worker', 'result', () => ({
-    ok: s.pool.rendered,
-    rejected: s.pool.rejected,
-    failed: s.pool.failed,
-  }));
-  gauge('avatar_renders_in_flight', 'Distinct images being rendered or waited for now (requests for the same image join one)', () => s.renders.inFlight);
+  labelled(
+    'counter',
+    'avatar_renders_total',
+    'Renders finished by the worker threads (/render pages included): result="ok"; "rejected": the figure cannot be drawn by this hotel (malformed, unknown set, nothing to draw); "failed": a library that does not load, a timeout, a crashed worker',
+    'result',
+    () => ({
+      ok: s.pool.rendered,
+      rejected: s.pool.rejected,
+      failed: s.pool.failed,
+    }),
+  );
+  gauge(
+    'avatar_renders_in_flight',
+    'Distinct images being rendered or waited for now (requests for the same image join one)',
+    () => s.renders.inFlight,
+  );
   gauge('avatar_render_queue_depth', 'Render jobs waiting for a worker', () => s.pool.queued);
   gauge('avatar_render_queue_limit', 'Render jobs allowed to wait before "busy" (--queue)', () => s.pool.maxQueue);
-  labelled('counter', 'avatar_render_rejections_total', 'Render jobs refused as busy (a "busy" fallback): reason="queue_full" on arrival, "queue_timeout" after --queue-wait-ms', 'reason', () => ({
-    queue_full: s.pool.refusedQueueFull,
-    queue_timeout: s.pool.refusedQueueWait,
-  }));
+  labelled(
+    'counter',
+    'avatar_render_rejections_total',
+    'Render jobs refused as busy (a "busy" fallback): reason="queue_full" on arrival, "queue_timeout" after --queue-wait-ms',
+    'reason',
+    () => ({
+      queue_full: s.pool.refusedQueueFull,
+      queue_timeout: s.pool.refusedQueueWait,
+    }),
+  );
   gauge('avatar_render_workers', 'Render worker threads ready', () => s.pool.ready);
   gauge('avatar_render_workers_busy', 'Render worker threads with a job', () => s.pool.busy);
-  counter('avatar_render_worker_restarts_total', 'Render workers replaced after a crash or a render past --render-timeout-ms', () => s.pool.restarts);
+  counter(
+    'avatar_render_worker_restarts_total',
+    'Render workers replaced after a crash or a render past --render-timeout-ms',
+    () => s.pool.restarts,
+  );
 
   // Memory held by the caches.
-  labelled('gauge', 'avatar_library_cache_bytes', 'Decoded library sprites held by the render workers together, kind="figure" or "effect" (as each worker last reported)', 'kind', () => ({
-    figure: s.pool.libraryBytes.figure,
-    effect: s.pool.libraryBytes.effect,
-  }));
-  gauge('avatar_library_cache_limit_bytes', 'The figure library budget of all workers together (--library-budget); effect libraries get an eighth more', () => s.pool.libraryBytesPerWorker * s.pool.workers);
-  labelled('gauge', 'avatar_image_cache_bytes', 'Bytes held by the image caches, tier="memory" or "disk"', 'tier', () => ({ memory: s.cache.memory.bytes, disk: s.cache.disk.bytes }));
-  labelled('gauge', 'avatar_image_cache_entries', 'Images held by the image caches, tier="memory" or "disk"', 'tier', () => ({ memory: s.cache.memory.entries, disk: s.cache.disk.entries }));
-  labelled('gauge', 'avatar_image_cache_limit_bytes', 'Image cache budgets: tier="memory" --memory-budget, tier="disk" --disk-budget (0 without --cache-dir)', 'tier', () => ({
-    memory: s.cache.memory.maxBytes,
-    disk: s.cache.disk.dir === null ? 0 : s.cache.disk.maxBytes,
-  }));
+  labelled(
+    'gauge',
+    'avatar_library_cache_bytes',
+    'Decoded library sprites held by the render workers together, kind="figure" or "effect" (as each worker last reported)',
+    'kind',
+    () => ({
+      figure: s.pool.libraryBytes.figure,
+      effect: s.pool.libraryBytes.effect,
+    }),
+  );
+  gauge(
+    'avatar_library_cache_limit_bytes',
+    'The figure library budget of all workers together (--library-budget); effect libraries get an eighth more',
+    () => s.pool.libraryBytesPerWorker * s.pool.workers,
+  );
+  labelled(
+    'gauge',
+    'avatar_image_cache_bytes',
+    'Bytes held by the image caches, tier="memory" or "disk"',
+    'tier',
+    () => ({ memory: s.cache.memory.bytes, disk: s.cache.disk.bytes }),
+  );
+  labelled(
+    'gauge',
+    'avatar_image_cache_entries',
+    'Images held by the image caches, tier="memory" or "disk"',
+    'tier',
+    () => ({ memory: s.cache.memory.entries, disk: s.cache.disk.entries }),
+  );
+  labelled(
+    'gauge',
+    'avatar_image_cache_limit_bytes',
+    'Image cache budgets: tier="memory" --memory-budget, tier="disk" --disk-budget (0 without --cache-dir)',
+    'tier',
+    () => ({
+      memory: s.cache.memory.maxBytes,
+      disk: s.cache.disk.dir === null ? 0 : s.cache.disk.maxBytes,
+    }),
+  );
   counter('avatar_disk_cache_errors_total', 'Disk image cache reads or writes that failed', () => s.cache.disk.errors);
 
   // ?user= lookups.
-  labelled('counter', 'avatar_user_lookups_total', 'Username lookups by how they were answered: source="cache" (this instance), "redis" (another instance asked), "api" (the user API was asked)', 'source', () => ({
-    cache: s.users.hits,
-    redis: s.users.sharedHits,
-    api: s.users.lookups,
-  }));
-  counter('avatar_user_api_failures_total', 'User API lookups that did not give a figure (unknown name, timeout, unreachable, bad answer)', () => s.users.failures);
+  labelled(
+    'counter',
+    'avatar_user_lookups_total',
+    'Username lookups by how they were answered: source="cache" (this instance), "redis" (another instance asked), "api" (the user API was asked)',
+    'source',
+    () => ({
+      cache: s.users.hits,
+      redis: s.users.sharedHits,
+      api: s.users.lookups,
+    }),
+  );
+  counter(
+    'avatar_user_api_failures_total',
+    'User API lookups that did not give a figure (unknown name, timeout, unreachable, bad answer)',
+    () => s.users.failures,
+  );
 
   // Redis (0 without --redis).
-  gauge('avatar_redis_up', '1 when the shared Redis cache takes commands, else 0 (also 0 without --redis)', () => (s.redis?.available ? 1 : 0));
+  gauge('avatar_redis_up', '1 when the shared Redis cache takes commands, else 0 (also 0 without --redis)', () =>
+    s.redis?.available ? 1 : 0,
+  );
   counter('avatar_redis_errors_total', 'Redis commands that failed or timed out', () => s.redis?.errors ?? 0);
 
   // The hotel in service.
-  gauge('avatar_hotel_generation', 'Hotels loaded into service since start: 1 after start, +1 at each live reload swap', () => s.hotel.generation);
-  gauge('avatar_hotel_loaded_timestamp_seconds', 'When the hotel in service was loaded (Unix time)', () => s.hotel.loadedAtMs / 1000);
-  counter('avatar_hotel_reload_failures_total', 'Changed hotels that failed to load and were not swapped in (the previous one kept serving)', () => s.hotel.reloadFailures);
+  gauge(
+    'avatar_hotel_generation',
+    'Hotels loaded into service since start: 1 after start, +1 at each live reload swap',
+    () => s.hotel.generation,
+  );
+  gauge(
+    'avatar_hotel_loaded_timestamp_seconds',
+    'When the hotel in service was loaded (Unix time)',
+    () => s.hotel.loadedAtMs / 1000,
+  );
+  counter(
+    'avatar_hotel_reload_failures_total',
+    'Changed hotels that failed to load and were not swapped in (the previous one kept serving)',
+    () => s.hotel.reloadFailures,
+  );
 
   return { ...base, http, rendered: (seconds) => renderTime.observe(seconds) };
 }

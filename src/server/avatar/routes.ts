@@ -6,9 +6,27 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { installFastPath, type FastPath } from '../../http/fast-path.js';
 import { healthStatus, type HealthBody } from '../../http/health.js';
 import { prepareHttpServer } from '../../http/http-server.js';
-import { installRequestLog, logPath, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type LogLevel, type RequestDone } from '../../http/request-log.js';
 import {
-  htmlResponse, IMAGE_ALLOW, INTERNAL_ERROR_TEXT, IMAGE_PREFLIGHT, METHOD_NOT_ALLOWED_TEXT, methodNotAllowed, preflightResponse, textResponse, type HttpResponse, type RawRoute,
+  installRequestLog,
+  logPath,
+  logRequest,
+  requestIdCounter,
+  requestLineWriter,
+  serverLogOptions,
+  type LogLevel,
+  type RequestDone,
+} from '../../http/request-log.js';
+import {
+  htmlResponse,
+  IMAGE_ALLOW,
+  INTERNAL_ERROR_TEXT,
+  IMAGE_PREFLIGHT,
+  METHOD_NOT_ALLOWED_TEXT,
+  methodNotAllowed,
+  preflightResponse,
+  textResponse,
+  type HttpResponse,
+  type RawRoute,
   type RawRouteContext,
 } from '../../http/respond.js';
 import { createAvatarHandler } from './avatar-handler.js';
@@ -93,7 +111,8 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
       prepareHttpServer(server, {
         allow: IMAGE_ALLOW,
         methodNotAllowedBody: METHOD_NOT_ALLOWED_TEXT,
-        logConnect: (target, status, bytes, client) => done(nextId(), 'CONNECT', target, status, bytes, performance.now(), null, client),
+        logConnect: (target, status, bytes, client) =>
+          done(nextId(), 'CONNECT', target, status, bytes, performance.now(), null, client),
       });
       // Plain GET/HEAD on the avatar paths are answered on the socket; a connection goes to Node (and the
       // handler above) at its first other request.
@@ -160,7 +179,12 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
   // Prometheus text format; never cached. Restrict it at the proxy if it must not be public (docs/operations.md).
   app.get('/metrics', async (_request, reply) => {
     const { contentType, body } = await opts.metrics.scrape();
-    return reply.code(200).header('access-control-allow-origin', '*').header('cache-control', 'no-store').header('content-type', contentType).send(body);
+    return reply
+      .code(200)
+      .header('access-control-allow-origin', '*')
+      .header('cache-control', 'no-store')
+      .header('content-type', contentType)
+      .send(body);
   });
 
   app.setNotFoundHandler(async (_request, reply) => send(reply, textResponse(404, 'not found\n')));

@@ -3,11 +3,22 @@
 // any other method 405; /render/badge[/…]: GET and HEAD give the debug page, OPTIONS the preflight and any
 // other method 405, as every avatar path (contract A4). A request body is never read. Answers are logged in
 // the avatar route's line format.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { rawHeader } from '../../http/client-address.js';
 import {
-  clientOf, htmlResponse, IMAGE_ALLOW, IMAGE_PREFLIGHT, imageResponse, INTERNAL_ERROR_TEXT, methodNotAllowed, preflightResponse, textResponse, writeResponse,
-  type HttpResponse, type RawRoute, type RawRouteContext,
+  clientOf,
+  htmlResponse,
+  IMAGE_ALLOW,
+  IMAGE_PREFLIGHT,
+  imageResponse,
+  INTERNAL_ERROR_TEXT,
+  methodNotAllowed,
+  preflightResponse,
+  textResponse,
+  writeResponse,
+  type HttpResponse,
+  type RawRoute,
+  type RawRouteContext,
 } from '../../http/respond.js';
 import { renderBadgeDebugPage } from './badge-page.js';
 import { BADGE_CACHE_CONTROL, type BadgeService } from '../../imager/badge/badge-service.js';
@@ -36,18 +47,33 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
   };
   type Finish = ReturnType<typeof begin>['finish'];
   const ifNoneMatch = (req: IncomingMessage) => rawHeader(req.rawHeaders, 'if-none-match');
-  const preflight = (req: IncomingMessage) => preflightResponse(IMAGE_PREFLIGHT, rawHeader(req.rawHeaders, 'access-control-request-headers'));
+  const preflight = (req: IncomingMessage) =>
+    preflightResponse(IMAGE_PREFLIGHT, rawHeader(req.rawHeaders, 'access-control-request-headers'));
   /** Writes the response; returns [status, body bytes] for the log. */
-  const write = (req: IncomingMessage, res: ServerResponse, r: HttpResponse): [number, number] => [r.status, writeResponse(req, res, r)];
+  const write = (req: IncomingMessage, res: ServerResponse, r: HttpResponse): [number, number] => [
+    r.status,
+    writeResponse(req, res, r),
+  ];
 
-  const answerImage = async (req: IncomingMessage, res: ServerResponse, url: string, rest: string, reqId: string, finish: Finish) => {
+  const answerImage = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: string,
+    rest: string,
+    reqId: string,
+    finish: Finish,
+  ) => {
     let status: number;
     let bytes: number;
     let cache: string | null = null;
     try {
       const answer = await service.answer(rest, queryOf(url), url);
       if (answer.kind === 'image') {
-        [status, bytes] = write(req, res, imageResponse(answer.image, BADGE_CACHE_CONTROL, answer.source, ifNoneMatch(req)));
+        [status, bytes] = write(
+          req,
+          res,
+          imageResponse(answer.image, BADGE_CACHE_CONTROL, answer.source, ifNoneMatch(req)),
+        );
         cache = answer.source;
       } else [status, bytes] = write(req, res, textResponse(answer.status, answer.reason));
     } catch (err) {
@@ -63,7 +89,11 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
 
   const debugPage = (req: IncomingMessage, res: ServerResponse, url: string, rest: string): [number, number] => {
     const answer = service.debug(rest, queryOf(url));
-    return write(req, res, htmlResponse(answer.kind === 'text' ? answer.status : 200, renderBadgeDebugPage(answer, url)));
+    return write(
+      req,
+      res,
+      htmlResponse(answer.kind === 'text' ? answer.status : 200, renderBadgeDebugPage(answer, url)),
+    );
   };
 
   return (req, res) => {
@@ -75,7 +105,13 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
       if (method === 'GET' || method === 'HEAD') {
         // Answered before and still in memory: straight back, nothing parsed.
         const image = service.memoryImage(url);
-        if (image !== undefined) finish(method, url, ...write(req, res, imageResponse(image, BADGE_CACHE_CONTROL, 'memory', ifNoneMatch(req))), 'memory');
+        if (image !== undefined)
+          finish(
+            method,
+            url,
+            ...write(req, res, imageResponse(image, BADGE_CACHE_CONTROL, 'memory', ifNoneMatch(req))),
+            'memory',
+          );
         else void answerImage(req, res, url, rest, reqId, finish);
       } else if (method === 'OPTIONS') {
         finish(method, url, ...write(req, res, preflight(req)));

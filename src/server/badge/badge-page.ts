@@ -32,7 +32,10 @@ export function renderBadgeDebugPage(answer: BadgeDebugAnswer, shown: string): s
         `<p>${plan.width} × ${plan.height}, ${escapeHtml(type)}, ${answer.body.length} bytes · <a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`;
     }
     const rows = plan.layers.map((l, i) => {
-      const colour = l.tint === undefined ? 'untinted (drawn as it is)' : `<span class="swatch" style="background:${hex(l.tint)}"></span>${hex(l.tint)} from colour ${l.color} = ${l.colorValue === undefined ? 'not in the table (drawn black, as the client does)' : escapeHtml(JSON.stringify(l.colorValue))}`;
+      const colour =
+        l.tint === undefined
+          ? 'untinted (drawn as it is)'
+          : `<span class="swatch" style="background:${hex(l.tint)}"></span>${hex(l.tint)} from colour ${l.color} = ${l.colorValue === undefined ? 'not in the table (drawn black, as the client does)' : escapeHtml(JSON.stringify(l.colorValue))}`;
       return `<tr><td>${i}</td><td>${l.part}</td><td>${escapeHtml(l.code)}</td><td>${l.kind} ${l.id}</td><td>${escapeHtml(l.image)}</td><td>${l.width}×${l.height}</td><td>${colour}</td><td>${l.position} → cell (${l.cell[0]}, ${l.cell[1]})</td><td>${l.x}, ${l.y}</td></tr>`;
     });
     body =
@@ -40,7 +43,9 @@ export function renderBadgeDebugPage(answer: BadgeDebugAnswer, shown: string): s
       `<h2>Parts</h2><pre>${escapeHtml(request.parts.map((p) => `${p.text}: ${p.kind} ${p.id}, colour ${p.color}, position ${p.position}`).join('\n'))}</pre>` +
       `<h2>Drawn images (${plan.layers.length}, in draw order)</h2>` +
       `<table><thead><tr><th>#</th><th>part</th><th>code</th><th>element</th><th>image</th><th>size</th><th>colour</th><th>position</th><th>x, y</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>` +
-      (plan.skipped.length ? `<h2>Skipped</h2><ul>${plan.skipped.map((s) => `<li>${escapeHtml(s)}</li>`).join('')}</ul>` : '') +
+      (plan.skipped.length
+        ? `<h2>Skipped</h2><ul>${plan.skipped.map((s) => `<li>${escapeHtml(s)}</li>`).join('')}</ul>`
+        : '') +
       `<h2>Cache key</h2><p>SHA-256 <code>${escapeHtml(answer.key)}</code> of:</p><pre>${escapeHtml(answer.canonicalKey)}</pre>` +
       `<p>Badge data identity <code>${escapeHtml(answer.identity)}</code></p>`;
   }

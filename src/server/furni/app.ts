@@ -8,16 +8,24 @@ import { BUILT_AT_MEANING, type BuildInfo } from '../../http/build-info.js';
 import { healthBody, healthStatus, type HealthIdentity } from '../../http/health.js';
 import { prepareHttpServer } from '../../http/http-server.js';
 import { preflightHeaders } from '../../http/cors.js';
-import { installRequestLog, logRequest, requestIdCounter, requestLineWriter, serverLogOptions, type RequestDone, type ServerLogOptions } from '../../http/request-log.js';
+import {
+  installRequestLog,
+  logRequest,
+  requestIdCounter,
+  requestLineWriter,
+  serverLogOptions,
+  type RequestDone,
+  type ServerLogOptions,
+} from '../../http/request-log.js';
 import { createAssetAnswerer, FURNI_TIERS, NOT_FOUND_BODY, NOT_FOUND_HEADERS, type FurniTier } from './asset-answer.js';
 import { createAssetHandler } from './asset-handler.js';
 import { ALLOWED_METHODS, createClientErrorHandler, METHOD_NOT_ALLOWED_BODY } from './client-error.js';
-import type { CorpusStore } from './corpus-store.js';
+import { type CorpusStore } from './corpus-store.js';
 import { installFastPath } from '../../http/fast-path.js';
 import { claimsAsset, fastAssetAnswerer } from './fast-answer.js';
 import { furniRoute, type FurniMetrics } from './metrics.js';
-import type { PlayerPage } from './player-page.js';
-import type { VariantService } from './variants.js';
+import { type PlayerPage } from './player-page.js';
+import { type VariantService } from './variants.js';
 
 export const FURNI_SERVICE_NAME = 'hotel-imager-furni';
 /** Headers a browser may send on a cross-origin asset request, when the preflight names none we can echo. */
@@ -79,7 +87,10 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
           // A bug in the hot path must cost one request, never the process.
           app!.log.error({ path: req.url, error: (err as Error).stack ?? String(err) }, 'asset handler failed');
           if (res.headersSent) res.destroy();
-          else res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' }).end('internal error');
+          else
+            res
+              .writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' })
+              .end('internal error');
           return;
         }
         if (!handled) fastifyHandler(req, res);
@@ -88,7 +99,8 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
       prepareHttpServer(server, {
         allow: ALLOWED_METHODS,
         methodNotAllowedBody: METHOD_NOT_ALLOWED_BODY,
-        logConnect: (target, status, bytes, client) => done(nextId(), 'CONNECT', target, status, bytes, performance.now(), null, client),
+        logConnect: (target, status, bytes, client) =>
+          done(nextId(), 'CONNECT', target, status, bytes, performance.now(), null, client),
       });
       fastPath = installFastPath(server, {
         claims: claimsAsset,
@@ -97,7 +109,8 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
         nextId,
         trustProxy,
         keepAliveMs: KEEP_ALIVE_MS,
-        onError: (err, path, reqId) => app!.log.error({ reqId, path, error: (err as Error)?.stack ?? String(err) }, 'asset handler failed'),
+        onError: (err, path, reqId) =>
+          app!.log.error({ reqId, path, error: (err as Error)?.stack ?? String(err) }, 'asset handler failed'),
       });
       return server;
     },
@@ -111,7 +124,11 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
     frameworkErrors: (err, request, rawReply) => {
       const reply = rawReply as FastifyReply;
       if (err.code === 'FST_ERR_BAD_URL') gate(request, reply, sendNotFound);
-      else reply.code(400).headers({ 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' }).send('bad request');
+      else
+        reply
+          .code(400)
+          .headers({ 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' })
+          .send('bad request');
       logRequest(request, reply);
       recordFastify(request, reply);
     },
@@ -144,18 +161,28 @@ export function createFurniApp(opts: FurniAppOptions): FastifyInstance {
     );
   });
 
-  const identity: HealthIdentity = { service: FURNI_SERVICE_NAME, version: opts.version, build: opts.buildInfo, startedAtMs: Date.now() };
+  const identity: HealthIdentity = {
+    service: FURNI_SERVICE_NAME,
+    version: opts.version,
+    build: opts.buildInfo,
+    startedAtMs: Date.now(),
+  };
   app.get('/healthz', async (_request, reply) => {
     const storage = await store.health();
     // The variant service refuses work over its budgets but never stops the service: always ok.
-    const body = healthBody(identity, { storage, ...(opts.variants ? { variants: { ok: true, ...opts.variants.health() } } : {}) });
+    const body = healthBody(identity, {
+      storage,
+      ...(opts.variants ? { variants: { ok: true, ...opts.variants.health() } } : {}),
+    });
     reply.code(healthStatus(body)).headers(jsonHeaders).send(JSON.stringify(body));
   });
 
   // Prometheus text format; never cached. Restrict it at the proxy if it must not be public (docs/operations.md).
   app.get('/metrics', async (_request, reply) => {
     const { contentType, body } = await opts.metrics.scrape();
-    reply.headers({ 'content-type': contentType, 'cache-control': 'no-store', 'access-control-allow-origin': '*' }).send(body);
+    reply
+      .headers({ 'content-type': contentType, 'cache-control': 'no-store', 'access-control-allow-origin': '*' })
+      .send(body);
   });
 
   if (opts.player) opts.player.register(app);
@@ -190,7 +217,12 @@ function sendPreflight(request: FastifyRequest, reply: FastifyReply): void {
   const asked = request.headers['access-control-request-headers'];
   reply
     .code(204)
-    .headers(preflightHeaders({ allow: ALLOWED_METHODS, defaultHeaders: DEFAULT_ALLOWED_HEADERS }, typeof asked === 'string' ? asked : undefined))
+    .headers(
+      preflightHeaders(
+        { allow: ALLOWED_METHODS, defaultHeaders: DEFAULT_ALLOWED_HEADERS },
+        typeof asked === 'string' ? asked : undefined,
+      ),
+    )
     .send();
 }
 

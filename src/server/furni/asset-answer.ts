@@ -2,7 +2,7 @@
 // path and Node's http server): URL → corpus key → table lookup → conditional → body from memory or disk.
 import { ifNoneMatchMatches } from '../../http/etag.js';
 import { resolveAssetUrl, type AssetRef } from './asset-path.js';
-import type { CorpusFile } from './corpus-manifest.js';
+import { type CorpusFile } from './corpus-manifest.js';
 import { AssetReadError, type CorpusStore } from './corpus-store.js';
 
 export const NOT_FOUND_BODY = 'not found';
@@ -50,7 +50,12 @@ export const TOO_MANY_HEADERS: Record<string, string> = {
 
 /** Answers the reserved names (§2.6) when variants are on: see src/server/furni/variants.ts. */
 export interface VariantAnswerer {
-  answer(url: string, ifNoneMatch: string | undefined, client: string, reqId: string): AssetAnswer | Promise<AssetAnswer>;
+  answer(
+    url: string,
+    ifNoneMatch: string | undefined,
+    client: string,
+    reqId: string,
+  ): AssetAnswer | Promise<AssetAnswer>;
 }
 
 export interface AnswerLog {
@@ -60,7 +65,9 @@ export interface AnswerLog {
 
 /** True when the path is under one of the asset folders (raw URL, before any decoding). */
 export function isAssetPath(rawUrl: string): boolean {
-  return rawUrl.startsWith('/furni-renders/') || rawUrl.startsWith('/catalog-thumbs/') || rawUrl.startsWith('/hof_furni/');
+  return (
+    rawUrl.startsWith('/furni-renders/') || rawUrl.startsWith('/catalog-thumbs/') || rawUrl.startsWith('/hof_furni/')
+  );
 }
 
 /** Resolved URLs remembered (up to 256 characters each); past this many the memo starts over, so memory stays bounded. */
@@ -93,11 +100,17 @@ export function createAssetAnswerer(store: CorpusStore, log: AnswerLog, variants
     return { status: 503, rebuilding: err instanceof AssetReadError && err.reason === 'changed' };
   };
 
-  return function answerAsset(url: string, ifNoneMatch: string | undefined, client: string, reqId: string): AssetAnswer | Promise<AssetAnswer> {
+  return function answerAsset(
+    url: string,
+    ifNoneMatch: string | undefined,
+    client: string,
+    reqId: string,
+  ): AssetAnswer | Promise<AssetAnswer> {
     const ref = resolve(url);
     const file = ref && store.lookup(ref.key);
     // Only a name that is not a published file can be a variant: every published name answers as before.
-    if (!file) return ref === undefined && variants ? variants.answer(url, ifNoneMatch, client, reqId) : { status: 404 };
+    if (!file)
+      return ref === undefined && variants ? variants.answer(url, ifNoneMatch, client, reqId) : { status: 404 };
     if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, file.etag)) return { status: 304, file };
     // HEAD reads the body too: a listed file gone from disk is 404 for HEAD as for GET.
     const body = store.body(file);
@@ -112,7 +125,10 @@ export function createAssetAnswerer(store: CorpusStore, log: AnswerLog, variants
 export type AssetAnswerer = ReturnType<typeof createAssetAnswerer>;
 
 /** The 503 body and headers (no-store: the condition is temporary). */
-export function unavailableResponse(rebuilding: boolean, timedOut = false): { body: string; headers: Record<string, string> } {
+export function unavailableResponse(
+  rebuilding: boolean,
+  timedOut = false,
+): { body: string; headers: Record<string, string> } {
   const body = timedOut ? 'render timed out' : rebuilding ? 'asset is being rebuilt' : 'storage unavailable';
   return {
     body,

@@ -1,6 +1,6 @@
 // Asset GET/HEAD on Node's own request handler, for the connections the fast path hands to Node's http
 // server (HTTP/1.0, request bodies, unusual framing). Same answers, same log line, as the fast path.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { clientAddress, rawHeader } from '../../http/client-address.js';
 import { type RequestDone } from '../../http/request-log.js';
 import {
@@ -20,8 +20,20 @@ import {
  * other request, which the caller hands on. `nextId` numbers requests for the log alongside Fastify's;
  * `done` counts and logs each one.
  */
-export function createAssetHandler(answerAsset: AssetAnswerer, done: RequestDone, nextId: () => string, trustProxy: boolean) {
-  const send = (req: IncomingMessage, res: ServerResponse, answer: AssetAnswer, started: number, reqId: string, client: string) => {
+export function createAssetHandler(
+  answerAsset: AssetAnswerer,
+  done: RequestDone,
+  nextId: () => string,
+  trustProxy: boolean,
+) {
+  const send = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    answer: AssetAnswer,
+    started: number,
+    reqId: string,
+    client: string,
+  ) => {
     let body: Buffer | string | undefined;
     if (answer.status === 200) {
       res.writeHead(200, answer.file.headers);
@@ -42,7 +54,16 @@ export function createAssetHandler(answerAsset: AssetAnswerer, done: RequestDone
     if (req.method === 'HEAD') body = undefined;
     res.end(body);
     const bytes = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    done(reqId, req.method ?? '', req.url ?? '', answer.status, bytes, started, answer.status === 200 ? answer.source : null, client);
+    done(
+      reqId,
+      req.method ?? '',
+      req.url ?? '',
+      answer.status,
+      bytes,
+      started,
+      answer.status === 200 ? answer.source : null,
+      client,
+    );
   };
 
   return function handleAsset(req: IncomingMessage, res: ServerResponse): boolean {
@@ -50,7 +71,11 @@ export function createAssetHandler(answerAsset: AssetAnswerer, done: RequestDone
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !isAssetPath(url)) return false;
     const started = performance.now();
     const reqId = nextId();
-    const client = clientAddress(trustProxy ? rawHeader(req.rawHeaders, 'x-forwarded-for') : undefined, req.socket.remoteAddress, trustProxy);
+    const client = clientAddress(
+      trustProxy ? rawHeader(req.rawHeaders, 'x-forwarded-for') : undefined,
+      req.socket.remoteAddress,
+      trustProxy,
+    );
     const answer = answerAsset(url, ifNoneMatchOf(req.rawHeaders), client, reqId);
     if (answer instanceof Promise) void answer.then((a) => send(req, res, a, started, reqId, client));
     else send(req, res, answer, started, reqId, client);

@@ -84,7 +84,9 @@ export function isServableKey(key: string): boolean {
     if (segs[0] === 'furni-renders' && segs[1]!.endsWith('.apng')) return segs[1]!.length > '.apng'.length;
     return segs[1]!.endsWith('.png') && segs[1]!.length > '.png'.length;
   }
-  return segs.length === 3 && segs[0] === 'hof_furni' && segs[2]!.endsWith('.bundle') && segs[2]!.length > '.bundle'.length;
+  return (
+    segs.length === 3 && segs[0] === 'hof_furni' && segs[2]!.endsWith('.bundle') && segs[2]!.length > '.bundle'.length
+  );
 }
 
 export function contentTypeOf(kind: AssetKind): string {

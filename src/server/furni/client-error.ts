@@ -4,8 +4,8 @@
 // request line is well formed apart from an unknown method token is therefore answered 405; real garbage
 // stays 400, an oversized head 431 and a stalled one 408, as Node and Fastify answer them.
 // The parser cannot go on after an error, so every answer here closes the connection.
-import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { type ServerResponse } from 'node:http';
+import { type Socket } from 'node:net';
 import { type RequestDone } from '../../http/request-log.js';
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
@@ -23,7 +23,8 @@ const TCHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
 /** The rest of a request line after its method: origin-form, `*` or absolute-form target, HTTP/1.x. */
 const LINE_REST = /^ ([/*][!-~]*|[A-Za-z][A-Za-z0-9+.-]*:[!-~]*) HTTP\/1\.\d\r?$/;
 /** The same while the line is still incomplete (no line end received yet). */
-const LINE_REST_SO_FAR = /^ ([/*][!-~]*|[A-Za-z][A-Za-z0-9+.-]*:[!-~]*)(?: (?:H(?:T(?:T(?:P(?:\/(?:1(?:\.\d?)?)?)?)?)?)?)?)?$/;
+const LINE_REST_SO_FAR =
+  /^ ([/*][!-~]*|[A-Za-z][A-Za-z0-9+.-]*:[!-~]*)(?: (?:H(?:T(?:T(?:P(?:\/(?:1(?:\.\d?)?)?)?)?)?)?)?)?$/;
 
 /**
  * The method and target of a request Node refused only because it does not know the method; undefined
@@ -109,7 +110,16 @@ export function createClientErrorHandler(opts: ClientErrorOptions): (err: Error,
       // A client that never reads must not hold the socket open.
       socket.setTimeout(5000, () => socket.destroy());
       if (unknown) {
-        opts.done(opts.nextId(), unknown.method, unknown.target, 405, METHOD_NOT_ALLOWED_BODY.length, performance.now(), null, socket.remoteAddress ?? '');
+        opts.done(
+          opts.nextId(),
+          unknown.method,
+          unknown.target,
+          405,
+          METHOD_NOT_ALLOWED_BODY.length,
+          performance.now(),
+          null,
+          socket.remoteAddress ?? '',
+        );
       }
     };
     send();

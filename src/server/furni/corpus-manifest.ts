@@ -43,7 +43,13 @@ export function parseCorpusManifest(bytes: Buffer | string, file: string): Corpu
       ignored++;
       continue;
     }
-    const kind: AssetKind = key.startsWith('hof_furni/') ? 'bundle' : key.endsWith('.apng') ? 'animation' : key.startsWith('furni-renders/') ? 'render' : 'icon';
+    const kind: AssetKind = key.startsWith('hof_furni/')
+      ? 'bundle'
+      : key.endsWith('.apng')
+        ? 'animation'
+        : key.startsWith('furni-renders/')
+          ? 'render'
+          : 'icon';
     files.set(key, corpusFile(key, kind, entry.size, entry.sha256));
   }
   return {

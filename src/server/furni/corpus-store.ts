@@ -93,9 +93,10 @@ export class CorpusStore {
 
   constructor(private readonly opts: CorpusStoreOptions) {
     this.source = opts.source;
-    this.cache = opts.memoryBudget > 0
-      ? new LRUCache<string, Buffer>({ maxSize: opts.memoryBudget, sizeCalculation: (b) => Math.max(1, b.length) })
-      : undefined;
+    this.cache =
+      opts.memoryBudget > 0
+        ? new LRUCache<string, Buffer>({ maxSize: opts.memoryBudget, sizeCalculation: (b) => Math.max(1, b.length) })
+        : undefined;
   }
 
   /** The folder or bucket address the corpus is read from. */
@@ -154,7 +155,8 @@ export class CorpusStore {
       // if the current table still lists it, it is really missing (404).
       if (e instanceof AssetReadError && e.reason === 'missing') {
         await this.checkForUpdate(true);
-        if (this.lookup(file.key) !== file) throw new AssetReadError('changed', `${e.message}; corpus.json has changed since`);
+        if (this.lookup(file.key) !== file)
+          throw new AssetReadError('changed', `${e.message}; corpus.json has changed since`);
       }
       throw e;
     }
@@ -164,12 +166,18 @@ export class CorpusStore {
     const where = this.source.backend === 'disk' ? 'on disk' : 'in the bucket';
     if (buf.length !== file.size) {
       void this.checkForUpdate(true);
-      throw new AssetReadError('changed', `${file.key}: ${buf.length} bytes ${where}, corpus.json lists ${file.size} (rebuild in progress?)`);
+      throw new AssetReadError(
+        'changed',
+        `${file.key}: ${buf.length} bytes ${where}, corpus.json lists ${file.size} (rebuild in progress?)`,
+      );
     }
     const digest = sha256Hex(buf);
     if (digest !== file.sha256) {
       void this.checkForUpdate(true);
-      throw new AssetReadError('changed', `${file.key}: sha256 ${where} ${digest}, corpus.json lists ${file.sha256} (rebuild in progress?)`);
+      throw new AssetReadError(
+        'changed',
+        `${file.key}: sha256 ${where} ${digest}, corpus.json lists ${file.sha256} (rebuild in progress?)`,
+      );
     }
     this.cache?.set(file.sha256, buf);
     return buf;
@@ -219,7 +227,10 @@ export class CorpusStore {
     this.reachable = true;
     if (!read.changed) return;
     try {
-      const manifest = parseCorpusManifest(read.bytes, `${this.location.endsWith('/') ? this.location : `${this.location}/`}corpus.json`);
+      const manifest = parseCorpusManifest(
+        read.bytes,
+        `${this.location.endsWith('/') ? this.location : `${this.location}/`}corpus.json`,
+      );
       this.manifest = manifest;
       this.seenVersion = read.version;
       this.loadedAt = new Date().toISOString();

@@ -1,11 +1,32 @@
 // Asset answers (asset-answer.ts) as the socket-level fast path writes them (../fast-path.ts): each
 // file's 200 and 304 heads built once, the fixed 404 and 429 once for the process.
 import { headBlock, type FastAnswerer, type FastResponse } from '../../http/fast-path.js';
-import { isAssetPath, NOT_FOUND_BODY, NOT_FOUND_HEADERS, TOO_MANY_BODY, TOO_MANY_HEADERS, unavailableResponse, type AssetAnswer, type AssetAnswerer } from './asset-answer.js';
-import type { CorpusFile } from './corpus-manifest.js';
+import {
+  isAssetPath,
+  NOT_FOUND_BODY,
+  NOT_FOUND_HEADERS,
+  TOO_MANY_BODY,
+  TOO_MANY_HEADERS,
+  unavailableResponse,
+  type AssetAnswer,
+  type AssetAnswerer,
+} from './asset-answer.js';
+import { type CorpusFile } from './corpus-manifest.js';
 
-const NOT_FOUND: FastResponse = { status: 404, head: headBlock('404 Not Found', NOT_FOUND_HEADERS), reused: true, body: Buffer.from(NOT_FOUND_BODY), cache: null };
-const TOO_MANY: FastResponse = { status: 429, head: headBlock('429 Too Many Requests', TOO_MANY_HEADERS), reused: true, body: Buffer.from(TOO_MANY_BODY), cache: null };
+const NOT_FOUND: FastResponse = {
+  status: 404,
+  head: headBlock('404 Not Found', NOT_FOUND_HEADERS),
+  reused: true,
+  body: Buffer.from(NOT_FOUND_BODY),
+  cache: null,
+};
+const TOO_MANY: FastResponse = {
+  status: 429,
+  head: headBlock('429 Too Many Requests', TOO_MANY_HEADERS),
+  reused: true,
+  body: Buffer.from(TOO_MANY_BODY),
+  cache: null,
+};
 
 /** The asset paths the fast path answers (anything else on a connection hands it to Node). */
 export const claimsAsset = isAssetPath;
@@ -16,7 +37,10 @@ export function fastAssetAnswerer(answerAsset: AssetAnswerer): FastAnswerer {
   const headsOf = (file: CorpusFile) => {
     let h = heads.get(file);
     if (!h) {
-      h = { ok: headBlock('200 OK', file.headers), notModified: headBlock('304 Not Modified', file.notModifiedHeaders) };
+      h = {
+        ok: headBlock('200 OK', file.headers),
+        notModified: headBlock('304 Not Modified', file.notModifiedHeaders),
+      };
       heads.set(file, h);
     }
     return h;
@@ -33,7 +57,12 @@ export function fastAssetAnswerer(answerAsset: AssetAnswerer): FastAnswerer {
         return TOO_MANY;
       default: {
         const r = unavailableResponse(a.rebuilding, a.timedOut);
-        return { status: 503, head: headBlock('503 Service Unavailable', r.headers), body: Buffer.from(r.body), cache: null };
+        return {
+          status: 503,
+          head: headBlock('503 Service Unavailable', r.headers),
+          body: Buffer.from(r.body),
+          cache: null,
+        };
       }
     }
   };

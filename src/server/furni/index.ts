@@ -1,9 +1,9 @@
 // Starting and stopping the furniture asset service: what `serve furni` and `start` call.
-import type { FastifyInstance } from 'fastify';
+import { type FastifyInstance } from 'fastify';
 import { readBuildInfo, readPackageVersion } from '../../http/build-info.js';
 import { DEFAULT_HOST, localUrl } from '../../http/http-server.js';
 import { stdoutLineStream } from '../../http/log-stream.js';
-import type { LogLevel } from '../../http/request-log.js';
+import { type LogLevel } from '../../http/request-log.js';
 import { createFurniApp } from './app.js';
 import { createFurniMetrics } from './metrics.js';
 import { DiskCorpusSource } from '../../storage/disk-corpus-source.js';

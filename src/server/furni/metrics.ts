@@ -7,11 +7,20 @@ import client from 'prom-client';
 import { RENDERER_VERSION as FURNI_RENDERER_VERSION } from '../../furni/version.js';
 import { HttpMetrics, METRIC_PREFIX, serviceRegistry, type ServiceRegistry } from '../../http/metrics.js';
 import { FURNI_TIERS } from './asset-answer.js';
-import type { CorpusStore, CorpusStoreStats } from './corpus-store.js';
-import type { VariantService } from './variants.js';
+import { type CorpusStore, type CorpusStoreStats } from './corpus-store.js';
+import { type VariantService } from './variants.js';
 
 /** The `route` label values; the last is everything else (404s, probes, CONNECT, bad requests). */
-export const FURNI_ROUTES = ['/furni-renders/', '/catalog-thumbs/', '/hof_furni/', '/player/', '/healthz', '/version', '/metrics', 'other'] as const;
+export const FURNI_ROUTES = [
+  '/furni-renders/',
+  '/catalog-thumbs/',
+  '/hof_furni/',
+  '/player/',
+  '/healthz',
+  '/version',
+  '/metrics',
+  'other',
+] as const;
 const OTHER = FURNI_ROUTES.length - 1;
 
 /** The route index of a raw request target (asset folders first: they are nearly every request). */
@@ -46,10 +55,14 @@ export function createFurniMetrics(opts: {
   // One look at the store and the variant service per scrape, read by every collect() below.
   let stats: CorpusStoreStats = store.stats();
   let variantStats: ReturnType<VariantService['health']> | undefined;
-  const base = serviceRegistry('furni', { version: opts.version, commit: opts.commit, renderer: FURNI_RENDERER_VERSION }, () => {
-    stats = store.stats();
-    variantStats = opts.variants()?.health();
-  });
+  const base = serviceRegistry(
+    'furni',
+    { version: opts.version, commit: opts.commit, renderer: FURNI_RENDERER_VERSION },
+    () => {
+      stats = store.stats();
+      variantStats = opts.variants()?.health();
+    },
+  );
   const registers = [base.registry];
   const http = new HttpMetrics(base.registry, FURNI_ROUTES, {
     name: `${METRIC_PREFIX}furni_cache_outcomes_total`,
@@ -68,9 +81,17 @@ export function createFurniMetrics(opts: {
       },
     });
 
-  gauge('furni_corpus_generation', 'corpus.json tables loaded since start: 0 before the first, +1 for each rebuild or publish picked up', () => stats.generation);
-  gauge('furni_corpus_loaded_timestamp_seconds', 'When the corpus in service was loaded (Unix time)', () => seconds(stats.loadedAtMs));
-  gauge('furni_corpus_built_timestamp_seconds', 'When the corpus in service was built (its builtAt, Unix time)', () => seconds(stats.builtAtMs));
+  gauge(
+    'furni_corpus_generation',
+    'corpus.json tables loaded since start: 0 before the first, +1 for each rebuild or publish picked up',
+    () => stats.generation,
+  );
+  gauge('furni_corpus_loaded_timestamp_seconds', 'When the corpus in service was loaded (Unix time)', () =>
+    seconds(stats.loadedAtMs),
+  );
+  gauge('furni_corpus_built_timestamp_seconds', 'When the corpus in service was built (its builtAt, Unix time)', () =>
+    seconds(stats.builtAtMs),
+  );
   new client.Gauge({
     name: `${METRIC_PREFIX}furni_corpus_files`,
     help: 'Files the corpus in service lists, by kind (render, icon, bundle, animation)',
@@ -81,7 +102,9 @@ export function createFurniMetrics(opts: {
       for (const [kind, n] of Object.entries(stats.files)) this.set({ kind }, n);
     },
   });
-  gauge('furni_storage_up', '1 when the last read of corpus.json reached the storage (folder or bucket), else 0', () => (stats.reachable ? 1 : 0));
+  gauge('furni_storage_up', '1 when the last read of corpus.json reached the storage (folder or bucket), else 0', () =>
+    stats.reachable ? 1 : 0,
+  );
   new client.Counter({
     name: `${METRIC_PREFIX}furni_storage_errors_total`,
     help: 'Failed storage reads: op="read" a listed file (reason missing, outside, changed or io), op="manifest" a corpus.json check (unreachable, unreadable or invalid; counted at every check while it lasts)',

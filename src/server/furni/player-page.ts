@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import { type FastifyInstance } from 'fastify';
 import { decodeSegment } from './asset-path.js';
-import type { CorpusStore } from './corpus-store.js';
+import { type CorpusStore } from './corpus-store.js';
 
 /** player/ at the package root: three folders up from src/server/furni/ and from dist/server/furni/. */
 export const PLAYER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../player');
@@ -21,7 +21,10 @@ export class PlayerPage {
   private readonly template: string;
   private readonly scripts = new Map<string, Buffer>();
 
-  constructor(private readonly store: CorpusStore, dir = PLAYER_DIR) {
+  constructor(
+    private readonly store: CorpusStore,
+    dir = PLAYER_DIR,
+  ) {
     this.template = readFileSync(join(dir, 'index.html'), 'utf8');
     for (const [route, file] of Object.entries(SCRIPTS)) this.scripts.set(route, readFileSync(join(dir, file)));
   }
@@ -34,17 +37,30 @@ export class PlayerPage {
     const bundle = this.store.bundleOf(base);
     if (!bundle) return undefined;
     const bundleUrl = '/' + bundle.key.split('/').map(encodeURIComponent).join('/');
-    return this.template.replaceAll('{{classname}}', escapeHtml(base)).replaceAll('{{bundleUrl}}', escapeHtml(bundleUrl));
+    return this.template
+      .replaceAll('{{classname}}', escapeHtml(base))
+      .replaceAll('{{bundleUrl}}', escapeHtml(bundleUrl));
   }
 
   register(app: FastifyInstance): void {
-    const notFound = { 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*', 'cache-control': 'public, max-age=60' };
+    const notFound = {
+      'content-type': 'text/plain; charset=utf-8',
+      'access-control-allow-origin': '*',
+      'cache-control': 'public, max-age=60',
+    };
     app.get('/player/:name', (request, reply) => {
       const raw = (request.raw.url ?? '').split('?')[0]!.slice('/player/'.length);
       const script = this.scripts.get(raw);
       if (script) {
         // The scripts change with the service version: cached briefly, revalidated by nobody.
-        reply.headers({ 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*', 'x-content-type-options': 'nosniff' }).send(script);
+        reply
+          .headers({
+            'content-type': 'text/javascript; charset=utf-8',
+            'cache-control': 'public, max-age=300',
+            'access-control-allow-origin': '*',
+            'x-content-type-options': 'nosniff',
+          })
+          .send(script);
         return;
       }
       const html = this.page(raw);
@@ -52,7 +68,13 @@ export class PlayerPage {
         reply.code(404).headers(notFound).send('not found');
         return;
       }
-      reply.headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }).send(html);
+      reply
+        .headers({
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-cache',
+          'x-content-type-options': 'nosniff',
+        })
+        .send(html);
     });
   }
 }

@@ -17,11 +17,16 @@ import { type FurniModel } from '../../furni/model.js';
 import { encodeVariant, frameCountOf, renderVariant, sizeOffer } from '../../furni/variant.js';
 import { parseVariantName, type VariantRequest } from '../../furni/variant-name.js';
 import { ifNoneMatchMatches } from '../../http/etag.js';
-import { ClientRateLimiter, RenderBudget, type ClientRateOptions, type RenderBudgetOptions } from '../../http/limits.js';
+import {
+  ClientRateLimiter,
+  RenderBudget,
+  type ClientRateOptions,
+  type RenderBudgetOptions,
+} from '../../http/limits.js';
 import { decodeSegment } from './asset-path.js';
-import type { AnswerLog, AssetAnswer, FurniTier } from './asset-answer.js';
+import { type AnswerLog, type AssetAnswer, type FurniTier } from './asset-answer.js';
 import { corpusFile, type CorpusFile } from './corpus-manifest.js';
-import type { CorpusStore } from './corpus-store.js';
+import { type CorpusStore } from './corpus-store.js';
 
 export interface VariantOptions {
   /** Bytes of rendered variant files kept in memory. */
@@ -88,7 +93,10 @@ export class VariantService {
       maxSize: Math.max(1, opts.memoryBudget),
       sizeCalculation: (v, k) => k.length * 2 + ('body' in v ? v.body.length + 600 : v.refused.length * 2 + 100),
     });
-    this.models = new LRUCache<string, LoadedModel>({ maxSize: Math.max(1, opts.modelBudget), sizeCalculation: (v) => Math.max(1, v.bytes) });
+    this.models = new LRUCache<string, LoadedModel>({
+      maxSize: Math.max(1, opts.modelBudget),
+      sizeCalculation: (v) => Math.max(1, v.bytes),
+    });
     this.clientRate = new ClientRateLimiter(opts.clientRate);
     this.budget = new RenderBudget(opts.budget);
   }
@@ -110,7 +118,9 @@ export class VariantService {
     if (hit) return this.fromCached(hit, ifNoneMatch, 'memory');
     let pending = this.inflight.get(key);
     if (!pending) {
-      pending = this.produce(key, name, bundle, colorId, parsed.variant, client).finally(() => this.inflight.delete(key));
+      pending = this.produce(key, name, bundle, colorId, parsed.variant, client).finally(() =>
+        this.inflight.delete(key),
+      );
       this.inflight.set(key, pending);
     }
     return pending.then(
@@ -139,7 +149,14 @@ export class VariantService {
     return ref ?? undefined;
   }
 
-  health(): { cachedFiles: number; cachedBytes: number; models: number; modelBytes: number; running: number; queued: number } & VariantService['stats'] {
+  health(): {
+    cachedFiles: number;
+    cachedBytes: number;
+    models: number;
+    modelBytes: number;
+    running: number;
+    queued: number;
+  } & VariantService['stats'] {
     return {
       cachedFiles: this.files.size,
       cachedBytes: this.files.calculatedSize,
@@ -168,7 +185,14 @@ export class VariantService {
   }
 
   /** Disk cache, else (within the limits) a render; the result is remembered in memory. */
-  private async produce(key: string, name: string, bundle: CorpusFile, colorId: number, v: VariantRequest, client: string): Promise<Produced | 'busy' | 'timeout'> {
+  private async produce(
+    key: string,
+    name: string,
+    bundle: CorpusFile,
+    colorId: number,
+    v: VariantRequest,
+    client: string,
+  ): Promise<Produced | 'busy' | 'timeout'> {
     const fromDisk = await this.readDisk(key, name);
     if (fromDisk) {
       this.stats.diskHits++;
@@ -202,7 +226,10 @@ export class VariantService {
       if (!out.ok) return { cached: this.refuse(key, out.reason), source: 'render' };
       const body = await encodeVariant(out.picture, v.animated);
       const sha256 = sha256Hex(body);
-      const cached: Cached = { file: corpusFile(`furni-renders/${name}`, v.animated ? 'animation' : 'render', body.length, sha256), body };
+      const cached: Cached = {
+        file: corpusFile(`furni-renders/${name}`, v.animated ? 'animation' : 'render', body.length, sha256),
+        body,
+      };
       this.stats.rendered++;
       this.hooks.rendered?.((performance.now() - t0) / 1000);
       this.files.set(key, cached);
@@ -223,7 +250,10 @@ export class VariantService {
       return 'busy';
     }
     this.stats.timedOut++;
-    this.log.warn({ name, timeoutMs: this.opts.timeoutMs }, 'variant render timed out; its result will be cached when done');
+    this.log.warn(
+      { name, timeoutMs: this.opts.timeoutMs },
+      'variant render timed out; its result will be cached when done',
+    );
     return 'timeout';
   }
 
@@ -252,7 +282,10 @@ export class VariantService {
       p = (async () => {
         const bytes = await this.store.body(bundle);
         const { model, manifest } = await readFurniBundle(bytes, bundle.key);
-        this.models.set(bundle.sha256, { model, bytes: manifest.atlas.width * manifest.atlas.height * 4 + bytes.length });
+        this.models.set(bundle.sha256, {
+          model,
+          bytes: manifest.atlas.width * manifest.atlas.height * 4 + bytes.length,
+        });
         return model;
       })().finally(() => this.modelLoads.delete(bundle.sha256));
       this.modelLoads.set(bundle.sha256, p);
@@ -277,7 +310,10 @@ export class VariantService {
       return undefined;
     }
     const sha256 = sha256Hex(body);
-    return { file: corpusFile(`furni-renders/${name}`, name.endsWith('.apng') ? 'animation' : 'render', body.length, sha256), body };
+    return {
+      file: corpusFile(`furni-renders/${name}`, name.endsWith('.apng') ? 'animation' : 'render', body.length, sha256),
+      body,
+    };
   }
 
   private async writeDisk(key: string, name: string, body: Buffer): Promise<void> {
@@ -314,7 +350,14 @@ function resolveVariantUrl(url: string): VariantRef | undefined {
   const base = star < 0 ? parsed.classname : parsed.classname.slice(0, star);
   const colorId = star < 0 ? 0 : Number(parsed.classname.slice(star + 1));
   if (!Number.isSafeInteger(colorId) || colorId < 0) return undefined;
-  return { name, parsed, base, colorId, listedKey: `furni-renders/${name}`, stillKey: `furni-renders/${parsed.classname}.png` };
+  return {
+    name,
+    parsed,
+    base,
+    colorId,
+    listedKey: `furni-renders/${name}`,
+    stillKey: `furni-renders/${parsed.classname}.png`,
+  };
 }
 
 /** Why a model has no picture for a variant (state, direction, frame), without drawing; undefined when it may. */
@@ -325,6 +368,7 @@ function refusal(model: FurniModel, v: VariantRequest): string | undefined {
   if (!offer.states.includes(state)) return `no state ${state}`;
   const direction = v.direction ?? offer.autoDirection;
   if (!offer.directions.includes(direction)) return `no direction ${direction}`;
-  if (!v.animated && v.frame >= frameCountOf(model, offer, state, direction)) return `frame ${v.frame} is past the loop`;
+  if (!v.animated && v.frame >= frameCountOf(model, offer, state, direction))
+    return `frame ${v.frame} is past the loop`;
   return undefined;
 }

@@ -110,7 +110,10 @@ test('pngFrameCount reads acTL; a plain PNG is one frame', async () => {
 test('client rate: a token bucket per client', () => {
   let now = 0;
   const rate = new ClientRateLimiter({ perSecond: 2, burst: 3 }, () => now);
-  assert.deepEqual([1, 2, 3, 4].map(() => rate.take('a')), [true, true, true, false]);
+  assert.deepEqual(
+    [1, 2, 3, 4].map(() => rate.take('a')),
+    [true, true, true, false],
+  );
   assert.equal(rate.take('b'), true, 'another client has its own bucket');
   now += 500;
   assert.equal(rate.take('a'), true, 'one token back after half a second at 2/s');
@@ -122,7 +125,10 @@ test('client rate: a token bucket per client', () => {
 test('render budget: a fixed count per window', () => {
   let now = 0;
   const budget = new RenderBudget({ renders: 2, windowMs: 1000 }, () => now);
-  assert.deepEqual([1, 2, 3].map(() => budget.take()), [true, true, false]);
+  assert.deepEqual(
+    [1, 2, 3].map(() => budget.take()),
+    [true, true, false],
+  );
   now += 1000;
   assert.equal(budget.take(), true, 'a new window');
   assert.equal(budget.stats().usedInWindow, 1);

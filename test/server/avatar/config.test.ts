@@ -59,16 +59,34 @@ test('environment variables set every setting; flags win over them', () => {
 test('the hotel check interval: 2 s as the furni service, from the environment or the flag, 0 = off, else at least 100 ms', () => {
   assert.equal(defaultAvatarConfig().checkIntervalMs, 2000);
   assert.equal(avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS: '0' }).checkIntervalMs, 0);
-  assert.equal(avatarConfigFromFlags({ checkInterval: '500' }, { HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS: '0' }).checkIntervalMs, 500);
-  assert.throws(() => avatarConfigFromFlags({ checkInterval: '10' }, {}), /^UsageError: --check-interval must be 0 \(no polling\) or a whole number of milliseconds ≥ 100, got "10"$/);
-  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS: 'often' }), /HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS must be 0 \(no polling\)/);
+  assert.equal(
+    avatarConfigFromFlags({ checkInterval: '500' }, { HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS: '0' }).checkIntervalMs,
+    500,
+  );
+  assert.throws(
+    () => avatarConfigFromFlags({ checkInterval: '10' }, {}),
+    /^UsageError: --check-interval must be 0 \(no polling\) or a whole number of milliseconds ≥ 100, got "10"$/,
+  );
+  assert.throws(
+    () => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS: 'often' }),
+    /HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS must be 0 \(no polling\)/,
+  );
 });
 
 test('bad settings are refused with the name of the setting', () => {
-  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_PORT: 'eighty' }), /^UsageError: HOTEL_IMAGER_AVATAR_PORT must be a port number from 0 to 65535, got "eighty"$/);
-  assert.throws(() => avatarConfigFromEnv({ HOTEL_IMAGER_FALLBACK_URL: 'not a url' }), /HOTEL_IMAGER_FALLBACK_URL must be an absolute http:\/\/ or https:\/\/ URL/);
+  assert.throws(
+    () => avatarConfigFromEnv({ HOTEL_IMAGER_AVATAR_PORT: 'eighty' }),
+    /^UsageError: HOTEL_IMAGER_AVATAR_PORT must be a port number from 0 to 65535, got "eighty"$/,
+  );
+  assert.throws(
+    () => avatarConfigFromEnv({ HOTEL_IMAGER_FALLBACK_URL: 'not a url' }),
+    /HOTEL_IMAGER_FALLBACK_URL must be an absolute http:\/\/ or https:\/\/ URL/,
+  );
   assert.throws(() => avatarConfigFromFlags({ workers: '0' }, {}), /--workers must be a whole number ≥ 1, got "0"/);
-  assert.throws(() => avatarConfigFromFlags({ logLevel: 'loud' }, {}), /--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "loud"/);
+  assert.throws(
+    () => avatarConfigFromFlags({ logLevel: 'loud' }, {}),
+    /--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "loud"/,
+  );
 });
 
 test('the sample kit goes under HOTEL_IMAGER_CACHE, else the XDG cache folder', () => {
@@ -80,13 +98,25 @@ test('a folder without a hotel is refused before any worker starts, saying why; 
   const empty = await mkdtemp(join(tmpdir(), 'no-hotel-'));
   const kitDir = await mkdtemp(join(tmpdir(), 'pool-bad-'));
   try {
-    await assert.rejects(scanAvatarHotel(empty), /has neither gamedata\/FigureData\.json \(Nitro layout\) nor gamedata\/figuredata\.xml/);
+    await assert.rejects(
+      scanAvatarHotel(empty),
+      /has neither gamedata\/FigureData\.json \(Nitro layout\) nor gamedata\/figuredata\.xml/,
+    );
     const { ensureSampleKit } = await import('../../../src/samplekit/index.js');
     await ensureSampleKit(kitDir);
     const snap = await scanAvatarHotel(kitDir);
-    const broken = { ...snap, sources: { ...snap.sources, figureData: null as unknown as typeof snap.sources.figureData } };
+    const broken = {
+      ...snap,
+      sources: { ...snap.sources, figureData: null as unknown as typeof snap.sources.figureData },
+    };
     await assert.rejects(
-      RenderPool.start({ hotel: { generation: 1, snapshot: broken }, workers: 1, maxQueue: 1, maxQueueWaitMs: 1000, renderTimeoutMs: 1000 }),
+      RenderPool.start({
+        hotel: { generation: 1, snapshot: broken },
+        workers: 1,
+        maxQueue: 1,
+        maxQueueWaitMs: 1000,
+        renderTimeoutMs: 1000,
+      }),
       /render worker could not load the assets/,
     );
   } finally {
@@ -106,8 +136,18 @@ test('memory defaults: one library budget split across the workers, the whole se
   try {
     const { ensureSampleKit } = await import('../../../src/samplekit/index.js');
     await ensureSampleKit(kitDir);
-    for (const [workers, total, each] of [[2, 64 * MiB, 32 * MiB], [3, undefined, Math.floor((256 * MiB) / 3)]] as const) {
-      const pool = await RenderPool.start({ hotel: { generation: 1, snapshot: await scanAvatarHotel(kitDir) }, workers, libraryCacheBytes: total, maxQueue: 1, maxQueueWaitMs: 1000, renderTimeoutMs: 10_000 });
+    for (const [workers, total, each] of [
+      [2, 64 * MiB, 32 * MiB],
+      [3, undefined, Math.floor((256 * MiB) / 3)],
+    ] as const) {
+      const pool = await RenderPool.start({
+        hotel: { generation: 1, snapshot: await scanAvatarHotel(kitDir) },
+        workers,
+        libraryCacheBytes: total,
+        maxQueue: 1,
+        maxQueueWaitMs: 1000,
+        renderTimeoutMs: 10_000,
+      });
       try {
         assert.equal(pool.stats().libraryBytesPerWorker, each, `${workers} workers share ${total ?? 'the default'}`);
       } finally {

@@ -13,7 +13,11 @@ import { join } from 'node:path';
 import { readNitroBundle, writeNitroBundle } from '../../../src/formats/nitro-container.js';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
 import { type AvatarServiceConfig } from '../../../src/imager/config.js';
-import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../../src/server/imager.js';
+import {
+  startAvatarService,
+  type AvatarServiceInstance,
+  type OpenAvatarServiceOptions,
+} from '../../../src/server/imager.js';
 import { pngFrameCount } from '../../../src/imager/cache/png-frames.js';
 import { startFakeUserApi, testAvatarConfig, TEST_FALLBACK, type FakeApi } from './fixtures.js';
 
@@ -149,8 +153,10 @@ test('sig ids: 0-99999 is the range; an id without a sprite is the sign pose wit
   const sig18 = await bytes('size=m&action=sig=18');
   assert.ok(!sig18.equals(std), 'sig=18: the arm is raised (sig pose), not std');
   assert.ok(!sig18.equals(sig17), 'sig=18 has no board; sig=17 has one');
-  for (const id of ['99', '12345', '99999']) assert.ok((await bytes(`size=m&action=sig=${id}`)).equals(sig18), `sig=${id}: empty hand`);
-  for (const id of ['100000', '-1', 'abc', '', '1.5']) assert.ok((await bytes(`size=m&action=sig=${id}`)).equals(std), `sig=${id}: empty-handed std`);
+  for (const id of ['99', '12345', '99999'])
+    assert.ok((await bytes(`size=m&action=sig=${id}`)).equals(sig18), `sig=${id}: empty hand`);
+  for (const id of ['100000', '-1', 'abc', '', '1.5'])
+    assert.ok((await bytes(`size=m&action=sig=${id}`)).equals(std), `sig=${id}: empty-handed std`);
   // Out of range next to another token: only the item token is dropped.
   await same('size=m&action=sig=100000,wav', 'size=m&action=wav');
 });
@@ -186,7 +192,10 @@ test('head_direction is ignored for action=lay, also with headonly=1', async () 
   await same('size=m&action=lay&direction=2&head_direction=4', 'size=m&action=lay&direction=2');
   await same('size=m&action=lay&headonly=1&direction=2&head_direction=4', 'size=m&action=lay&headonly=1&direction=2');
   await same('size=m&action=lay&headonly=1&direction=3&head_direction=1', 'size=m&action=lay&headonly=1&direction=3');
-  await same('size=m&action=sit,lay&headonly=1&direction=2&head_direction=4', 'size=m&action=lay&headonly=1&direction=2');
+  await same(
+    'size=m&action=sit,lay&headonly=1&direction=2&head_direction=4',
+    'size=m&action=lay&headonly=1&direction=2',
+  );
 });
 
 // ---- cache key ----
@@ -199,7 +208,11 @@ test('a repeated parameter is part of the key as sent: cb=1&cb=2 is not cb=1', a
   const b = await image('size=s&cb=1&cb=2', s.url);
   assert.equal(b.res.headers.get('x-imager-cache'), 'render', 'a new entry');
   assert.ok(b.body.equals(a.body), 'the first value is the one read');
-  assert.equal((await image('size=s&cb=2&cb=1', s.url)).res.headers.get('x-imager-cache'), 'render', 'order of the values counts too');
+  assert.equal(
+    (await image('size=s&cb=2&cb=1', s.url)).res.headers.get('x-imager-cache'),
+    'render',
+    'order of the values counts too',
+  );
   assert.equal((await image('size=s&cb=1&cb=2', s.url)).res.headers.get('x-imager-cache'), 'memory');
   await stop(s);
 });
@@ -214,7 +227,12 @@ test('cache keys and ETags follow what each render reads: a change elsewhere in 
     const r = await image(q, s.url);
     const health = (await (await get(s.url, '/healthz')).json()) as { assets: { identity: string } };
     await stop(s);
-    return { source: r.res.headers.get('x-imager-cache'), etag: r.res.headers.get('etag'), body: r.body, id: health.assets.identity };
+    return {
+      source: r.res.headers.get('x-imager-cache'),
+      etag: r.res.headers.get('etag'),
+      body: r.body,
+      id: health.assets.identity,
+    };
   };
   const first = await run();
   assert.equal(first.source, 'render');
@@ -226,7 +244,9 @@ test('cache keys and ETags follow what each render reads: a change elsewhere in 
 
   // The figure map re-indented: the same hotel (documents count by meaning).
   const map = join(assets, 'gamedata', 'FigureMap.json');
-  const mapDoc = JSON.parse(await readFile(map, 'utf8')) as { libraries: { id: string; parts: { id: number; type: string }[] }[] };
+  const mapDoc = JSON.parse(await readFile(map, 'utf8')) as {
+    libraries: { id: string; parts: { id: number; type: string }[] }[];
+  };
   await writeFile(map, JSON.stringify(mapDoc));
   const reindented = await run();
   assert.equal(reindented.id, first.id);
@@ -251,7 +271,9 @@ test('cache keys and ETags follow what each render reads: a change elsewhere in 
   const rewrite = async (file: string) => {
     const entries = readNitroBundle(await readFile(file), file);
     const rewritten = [...entries].map(([name, data]): [string, Buffer] =>
-      name.endsWith('.json') ? [name, Buffer.from(JSON.stringify(JSON.parse(data.toString('utf8')), null, 1))] : [name, data],
+      name.endsWith('.json')
+        ? [name, Buffer.from(JSON.stringify(JSON.parse(data.toString('utf8')), null, 1))]
+        : [name, data],
     );
     await writeFile(file, writeNitroBundle(rewritten));
   };
@@ -275,7 +297,9 @@ test('cache keys and ETags follow what each render reads: a change elsewhere in 
 test('busy: a job that waited too long in the queue (queue not full) falls back', async () => {
   const s = await start({ workers: 1, maxQueue: 1024, maxQueueWaitMs: 1 });
   const all = await Promise.all(
-    Array.from({ length: 12 }, (_, i) => get(s.url, `/avatar.png?figure=${FIG}&size=l&action=wav&animated=1&wait=${i}`)),
+    Array.from({ length: 12 }, (_, i) =>
+      get(s.url, `/avatar.png?figure=${FIG}&size=l&action=wav&animated=1&wait=${i}`),
+    ),
   );
   await Promise.all(all.map((r) => r.arrayBuffer()));
   const busy = all.filter((r) => r.status === 302);
@@ -314,19 +338,22 @@ test('a worker that crashes under a render is not cached as a failure: the next 
   let crashNext = true;
   let inst: AvatarServiceInstance | undefined;
   const slots = () => (inst!.pool as unknown as { slots: { worker: { terminate(): Promise<number> } }[] }).slots;
-  const s = await start({}, {
-    wrapRenderer: (real) => ({
-      ...real,
-      render: (req, hotel) => {
-        const job = real.render(req, hotel);
-        if (crashNext) {
-          crashNext = false;
-          void slots()[0]!.worker.terminate(); // the job was posted to this worker: it dies under it
-        }
-        return job;
-      },
-    }),
-  });
+  const s = await start(
+    {},
+    {
+      wrapRenderer: (real) => ({
+        ...real,
+        render: (req, hotel) => {
+          const job = real.render(req, hotel);
+          if (crashNext) {
+            crashNext = false;
+            void slots()[0]!.worker.terminate(); // the job was posted to this worker: it dies under it
+          }
+          return job;
+        },
+      }),
+    },
+  );
   inst = s;
   const path = `/avatar.png?figure=${FIG}&size=l&direction=5`;
   assertFallback(await get(s.url, path), 'unexpected');

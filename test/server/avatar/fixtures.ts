@@ -8,7 +8,11 @@ import { defaultAvatarConfig, type AvatarServiceConfig } from '../../../src/imag
 export const TEST_FALLBACK = 'http://fallback.invalid/habbo-imaging/avatarimage';
 
 /** A quiet one-worker service on a free loopback port, on `assetsDir`, asking `userApiBase` for users. */
-export function testAvatarConfig(assetsDir: string, userApiBase: string, over: Partial<AvatarServiceConfig> = {}): AvatarServiceConfig & { assetsDir: string } {
+export function testAvatarConfig(
+  assetsDir: string,
+  userApiBase: string,
+  over: Partial<AvatarServiceConfig> = {},
+): AvatarServiceConfig & { assetsDir: string } {
   return {
     ...defaultAvatarConfig(),
     host: '127.0.0.1',
@@ -30,7 +34,10 @@ export interface FakeApi {
 }
 
 /** A stand-in for GET <prefix>/api/public/users?name=<name>. */
-export async function startFakeUserApi(users: Record<string, string>, opts: { slowMs?: number; prefix?: string } = {}): Promise<FakeApi> {
+export async function startFakeUserApi(
+  users: Record<string, string>,
+  opts: { slowMs?: number; prefix?: string } = {},
+): Promise<FakeApi> {
   const hits: string[] = [];
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -43,7 +50,9 @@ export async function startFakeUserApi(users: Record<string, string>, opts: { sl
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not-found"}');
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name, figureString: figure, motto: '' }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ name, figureString: figure, motto: '' }));
     };
     if (opts.slowMs) setTimeout(answer, opts.slowMs).unref();
     else answer();
@@ -53,7 +62,11 @@ export async function startFakeUserApi(users: Record<string, string>, opts: { sl
   return {
     base: `http://127.0.0.1:${port}`,
     hits,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -65,4 +78,3 @@ export async function deadBase(): Promise<string> {
   await new Promise<void>((resolve) => s.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
 }
-

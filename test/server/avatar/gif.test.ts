@@ -46,7 +46,6 @@ async function get(q: string, base = svc.url, init: RequestInit = {}) {
   return { res, body };
 }
 
-
 const DIMENSIONS: [string, [number, number]][] = [
   ['size=s', [33, 56]],
   ['size=m', [64, 110]],
@@ -77,12 +76,23 @@ test('img_format=gif: image/gif, a still GIF for a still pose, logical screen of
     assert.equal(gif.frames[0]!.transparentIndex, 0);
     // the GIF is the PNG's pixels, edges resolved by the threshold
     const png = await get(`figure=${FIG}&${q}`);
-    assert.deepEqual(gifFramesRgba(gif)[0], gifView(apngFramesRgba(png.body)[0]!, gif.width), `${q}: same pixels as the PNG`);
+    assert.deepEqual(
+      gifFramesRgba(gif)[0],
+      gifView(apngFramesRgba(png.body)[0]!, gif.width),
+      `${q}: same pixels as the PNG`,
+    );
   }
 });
 
 test('img_format=gif on an animating pose: the whole loop (with or without animated=1), loop forever, 17/16 cs, disposal 2, the APNG frames', async () => {
-  const cases = ['action=wav', 'action=wav&size=s', 'action=sit,wav&size=m', 'action=respect&size=m&direction=4', 'gesture=spk&headonly=1&size=s', 'action=blow&action=x'];
+  const cases = [
+    'action=wav',
+    'action=wav&size=s',
+    'action=sit,wav&size=m',
+    'action=respect&size=m&direction=4',
+    'gesture=spk&headonly=1&size=s',
+    'action=blow&action=x',
+  ];
   for (const q of cases) {
     const apng = await get(`figure=${FIG}&${q}&animated=1`);
     assert.equal(apng.res.headers.get('x-imager-frames'), '2', q);
@@ -94,7 +104,11 @@ test('img_format=gif on an animating pose: the whole loop (with or without anima
       assert.equal(res.headers.get('x-imager-frames'), '2', q);
       const gif = readGif(body);
       assert.equal(gif.loops, 0, `${q}: NETSCAPE2.0 loop count 0 (forever)`);
-      assert.deepEqual(gif.frames.map((f) => f.delayCs), [17, 16], `${q}: 2 × 166.67 ms → 17 + 16 cs`);
+      assert.deepEqual(
+        gif.frames.map((f) => f.delayCs),
+        [17, 16],
+        `${q}: 2 × 166.67 ms → 17 + 16 cs`,
+      );
       for (const f of gif.frames) {
         assert.equal(f.disposal, 2, `${q}: each frame is cleared before the next, so frames never smear`);
         assert.equal(f.transparentIndex, 0);
@@ -124,7 +138,16 @@ test('frame_num picks the APNG frame n (wrapped), as a still PNG, or a still GIF
     const frames = apngFramesRgba(apng.body);
     assert.equal(frames.length, 2);
     assert.notDeepEqual(frames[0], frames[1], `${q}: the loop's frames differ`);
-    for (const [n, want] of [['0', 0], ['1', 1], ['2', 0], ['3', 1], ['-1', 1], ['-2', 0], ['+1', 1], ['999999999999999', 1]] as const) {
+    for (const [n, want] of [
+      ['0', 0],
+      ['1', 1],
+      ['2', 0],
+      ['3', 1],
+      ['-1', 1],
+      ['-2', 0],
+      ['+1', 1],
+      ['999999999999999', 1],
+    ] as const) {
       for (const extra of ['', '&animated=1', '&animated=1&frames=1']) {
         const png = await get(`figure=${FIG}&${q}&frame_num=${n}${extra}`);
         assert.equal(png.res.headers.get('content-type'), 'image/png');
@@ -169,7 +192,12 @@ test('frame_num on a still pose, or not an integer: the plain answer, same bytes
 });
 
 test('every img_format but gif keeps the PNG, byte for byte; GIF is deterministic', async () => {
-  for (const q of ['size=m', 'action=wav&animated=1', 'size=s&headonly=1&action=spk&animated=1', 'action=lay&direction=4']) {
+  for (const q of [
+    'size=m',
+    'action=wav&animated=1',
+    'size=s&headonly=1&action=spk&animated=1',
+    'action=lay&direction=4',
+  ]) {
     const png = await get(`figure=${FIG}&${q}`);
     for (const f of ['png', 'PNG', 'jpg', 'webp', '', 'gif89a', 'gi']) {
       const r = await get(`figure=${FIG}&${q}&img_format=${f}`);
@@ -193,7 +221,14 @@ test('every img_format but gif keeps the PNG, byte for byte; GIF is deterministi
 test('cache keys: GIF and PNG, each frame_num of a loop and the loop itself are separate entries', async () => {
   const fresh = await start();
   const q = `figure=${FIG}&size=m&action=wav`;
-  const urls = [q, `${q}&animated=1`, `${q}&img_format=gif`, `${q}&frame_num=1`, `${q}&frame_num=1&img_format=gif`, `${q}&frame_num=-1`];
+  const urls = [
+    q,
+    `${q}&animated=1`,
+    `${q}&img_format=gif`,
+    `${q}&frame_num=1`,
+    `${q}&frame_num=1&img_format=gif`,
+    `${q}&frame_num=-1`,
+  ];
   const first = new Map<string, { etag: string; body: Buffer; type: string }>();
   for (const u of urls) {
     const r = await get(u, fresh.url);

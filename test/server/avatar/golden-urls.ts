@@ -4,14 +4,39 @@
 // byte-identical when features are added; only hashes are recorded (record-golden.ts).
 
 const PLAIN = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
-const DRESSED = 'hd-185-19.hr-515-45-40.ch-215-66-92.lg-275-82-62.sh-295-80-92.ha-1001-110-62.cc-3002-82-66.cp-3101-62.mc-3201-100';
+const DRESSED =
+  'hd-185-19.hr-515-45-40.ch-215-66-92.lg-275-82-62.sh-295-80-92.ha-1001-110-62.cc-3002-82-66.cp-3101-62.mc-3201-100';
 const HAT = 'hd-180-1.hr-100-40.ch-210-66.lg-270-82.sh-290-80.ha-1004-62';
 
 const SIZES = ['s', 'm', 'l', 'b', 'xl', ''];
 const ACTIONS = [
-  'std', 'wlk', 'wav', 'sit', 'lay', 'spk', 'respect', 'blow', 'laugh', 'dance', 'sleep',
-  'crr=1', 'drk=2', 'sig=0', 'carry=3', 'use=6', 'sign=0', 'crr=99999', 'crr=abc',
-  'sit,wav', 'lay,spk', 'wlk,drk=1', 'sit,crr=6', 'sit,spk', 'wav,spk', 'bogus', 'WAV',
+  'std',
+  'wlk',
+  'wav',
+  'sit',
+  'lay',
+  'spk',
+  'respect',
+  'blow',
+  'laugh',
+  'dance',
+  'sleep',
+  'crr=1',
+  'drk=2',
+  'sig=0',
+  'carry=3',
+  'use=6',
+  'sign=0',
+  'crr=99999',
+  'crr=abc',
+  'sit,wav',
+  'lay,spk',
+  'wlk,drk=1',
+  'sit,crr=6',
+  'sit,spk',
+  'wav,spk',
+  'bogus',
+  'WAV',
 ];
 const GESTURES = ['std', 'sml', 'sad', 'agr', 'srp', 'spk', 'eyb', 'nor', 'xyz'];
 

@@ -19,7 +19,9 @@ interface Recorded {
   type: string;
   frames: string;
 }
-const golden = JSON.parse(readFileSync(new URL('../../golden/avatar-service-hashes.json', import.meta.url), 'utf8')) as {
+const golden = JSON.parse(
+  readFileSync(new URL('../../golden/avatar-service-hashes.json', import.meta.url), 'utf8'),
+) as {
   answers: Record<string, Recorded>;
 };
 
@@ -53,7 +55,8 @@ test('every golden URL answers the recorded bytes, content type and frame count'
       type: res.headers.get('content-type') ?? `status ${res.status}`,
       frames: res.headers.get('x-imager-frames') ?? '',
     };
-    if (got.sha256 !== want.sha256 || got.type !== want.type || got.frames !== want.frames) changed.push(`${q}: ${JSON.stringify(got)}`);
+    if (got.sha256 !== want.sha256 || got.type !== want.type || got.frames !== want.frames)
+      changed.push(`${q}: ${JSON.stringify(got)}`);
   }
   assert.deepEqual(changed, [], `${changed.length} golden answers changed`);
 });

@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
 import { defaultAvatarConfig, type AvatarServiceConfig } from '../../../src/imager/config.js';
-import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../../src/server/imager.js';
+import {
+  startAvatarService,
+  type AvatarServiceInstance,
+  type OpenAvatarServiceOptions,
+} from '../../../src/server/imager.js';
 import { pngFrameCount } from '../../../src/imager/cache/png-frames.js';
 import { ENTRY_OVERHEAD } from '../../../src/imager/cache/image-cache.js';
 import { RENDERER_VERSION, scanAvatarHotel } from '../../../src/avatar/index.js';
@@ -148,7 +152,10 @@ test('HEAD answers the GET headers without a body; OPTIONS is a 204 preflight', 
   assert.equal(h.headers.get('content-length'), String(g.body.length));
   assert.equal((await h.arrayBuffer()).byteLength, 0);
   for (const path of ['/avatar.png', '/avatar']) {
-    const o = await get(svc.url, path, { method: 'OPTIONS', headers: { origin: 'https://site.example', 'access-control-request-method': 'GET' } });
+    const o = await get(svc.url, path, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://site.example', 'access-control-request-method': 'GET' },
+    });
     assert.equal(o.status, 204);
     assert.equal(o.headers.get('access-control-allow-origin'), '*');
     assert.match(o.headers.get('access-control-allow-methods')!, /GET/);
@@ -168,7 +175,14 @@ test('every path answers other methods as the furni service does: 405 with Allow
       assert.equal(r.headers.get('access-control-allow-origin'), '*');
       assert.equal(await r.text(), 'method not allowed\n');
     }
-    const o = await get(svc.url, path, { method: 'OPTIONS', headers: { origin: 'https://site.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'If-None-Match, X-Bad Header' } });
+    const o = await get(svc.url, path, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://site.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'If-None-Match, X-Bad Header',
+      },
+    });
     assert.equal(o.status, 204, `OPTIONS ${path}`);
     assert.equal(o.headers.get('allow'), 'GET, HEAD, OPTIONS');
     assert.equal(o.headers.get('access-control-allow-methods'), 'GET, HEAD, OPTIONS');
@@ -198,7 +212,9 @@ test('cache: every parameter as sent is the key; reordered figure or a varied ig
   const again = await image(q);
   assert.equal(again.res.headers.get('x-imager-cache'), 'memory');
   assert.deepEqual(again.body, a.body);
-  const reordered = await image(`/avatar.png?figure=hr-100-40.sh-290-80.lg-270-82.ch-210-66.hd-180-1&size=m&direction=4`);
+  const reordered = await image(
+    `/avatar.png?figure=hr-100-40.sh-290-80.lg-270-82.ch-210-66.hd-180-1&size=m&direction=4`,
+  );
   assert.equal(reordered.res.headers.get('x-imager-cache'), 'render');
   const buster = await image(`${q}&cb=1`);
   assert.equal(buster.res.headers.get('x-imager-cache'), 'render');
@@ -284,7 +300,10 @@ test('user: with the default timeout, an API that never answers still gets the f
   const hung = createServer(() => undefined); // accepts, never answers
   await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
   try {
-    const s = await start({ userApiBase: `http://127.0.0.1:${(hung.address() as { port: number }).port}`, userLookupTimeoutMs: defaultAvatarConfig().userLookupTimeoutMs });
+    const s = await start({
+      userApiBase: `http://127.0.0.1:${(hung.address() as { port: number }).port}`,
+      userLookupTimeoutMs: defaultAvatarConfig().userLookupTimeoutMs,
+    });
     const t0 = performance.now();
     const res = await get(s.url, '/avatar.png?user=ghost&size=s');
     const took = performance.now() - t0;
@@ -297,18 +316,22 @@ test('user: with the default timeout, an API that never answers still gets the f
 });
 
 test('render-failed for an unknown set id, then render-failed-cached; the Location carries normalised params', async () => {
-  const path = '/avatar.png?figure=hd-99999999-1.ch-210-66&size=b&action=wave,sit,carry=2&gesture=nor&headonly=0&frames=40&animated=1';
+  const path =
+    '/avatar.png?figure=hd-99999999-1.ch-210-66&size=b&action=wave,sit,carry=2&gesture=nor&headonly=0&frames=40&animated=1';
   const first = await get(svc.url, path);
   const loc = assertFallback(first, 'render-failed');
-  assert.deepEqual([...loc.searchParams], [
-    ['figure', 'hd-99999999-1.ch-210-66'],
-    ['direction', '2'],
-    ['head_direction', '2'],
-    ['size', 'm'],
-    ['action', 'sit,crr=2'],
-    ['gesture', 'std'],
-    ['headonly', '0'],
-  ]);
+  assert.deepEqual(
+    [...loc.searchParams],
+    [
+      ['figure', 'hd-99999999-1.ch-210-66'],
+      ['direction', '2'],
+      ['head_direction', '2'],
+      ['size', 'm'],
+      ['action', 'sit,crr=2'],
+      ['gesture', 'std'],
+      ['headonly', '0'],
+    ],
+  );
   assertFallback(await get(svc.url, path), 'render-failed-cached');
 });
 
@@ -322,7 +345,8 @@ test('rate-limited: one client over its uncached-render rate; cached images are 
 
 test('behind a proxy (--trust-proxy) the client is the X-Forwarded-For address', async () => {
   const s = await start({ clientRatePerSecond: 0.001, clientBurst: 1, trustProxy: true });
-  const from = (ip: string, q: string) => get(s.url, `/avatar.png?figure=${FIG}&${q}`, { headers: { 'x-forwarded-for': ip } });
+  const from = (ip: string, q: string) =>
+    get(s.url, `/avatar.png?figure=${FIG}&${q}`, { headers: { 'x-forwarded-for': ip } });
   assert.equal((await from('203.0.113.1', 'size=s')).status, 200);
   assertFallback(await from('203.0.113.1', 'size=m'), 'rate-limited');
   assert.equal((await from('203.0.113.2', 'size=m')).status, 200, 'another client has its own rate');
@@ -337,10 +361,15 @@ test('no-budget: the instance budget for the window is spent', async () => {
 test('busy: a full render queue falls back instead of waiting, and never answers 5xx', async () => {
   const s = await start({ workers: 1, maxQueue: 0 });
   const all = await Promise.all(
-    Array.from({ length: 16 }, (_, i) => get(s.url, `/avatar.png?figure=${FIG}&size=l&action=wav&animated=1&busy=${i}`)),
+    Array.from({ length: 16 }, (_, i) =>
+      get(s.url, `/avatar.png?figure=${FIG}&size=l&action=wav&animated=1&busy=${i}`),
+    ),
   );
   const statuses = all.map((r) => r.status);
-  assert.ok(statuses.every((st) => st === 200 || st === 302), statuses.join(','));
+  assert.ok(
+    statuses.every((st) => st === 200 || st === 302),
+    statuses.join(','),
+  );
   const busy = all.filter((r) => r.status === 302);
   assert.ok(busy.length > 0, 'some requests found the queue full');
   for (const r of busy) assertFallback(r, 'busy');
@@ -348,15 +377,18 @@ test('busy: a full render queue falls back instead of waiting, and never answers
 });
 
 test('unexpected: any other failure is a fallback too, never a 5xx', async () => {
-  const s = await start({}, {
-    wrapRenderer: (real) => ({
-      ...real,
-      render: async (req, hotel) => {
-        if (req.figure.startsWith('hd-180-1.ch-215-')) throw new TypeError('simulated defect outside the renderer');
-        return real.render(req, hotel);
-      },
-    }),
-  });
+  const s = await start(
+    {},
+    {
+      wrapRenderer: (real) => ({
+        ...real,
+        render: async (req, hotel) => {
+          if (req.figure.startsWith('hd-180-1.ch-215-')) throw new TypeError('simulated defect outside the renderer');
+          return real.render(req, hotel);
+        },
+      }),
+    },
+  );
   assertFallback(await get(s.url, '/avatar.png?figure=hd-180-1.ch-215-66'), 'unexpected');
   assert.equal((await image(`/avatar.png?figure=${FIG}`, s.url)).res.status, 200);
 });
@@ -397,7 +429,8 @@ test('/render shows the composite and every drawn layer, escaping the request', 
 
 test('/healthz and /version: build, renderer version, assets, cache stats', async () => {
   // docs/avatar-service.md, Routes: /version is "the same JSON" as /healthz: the same fields in the same order.
-  const shape = async (path: string) => Object.keys((await (await get(svc.url, path)).json()) as Record<string, unknown>);
+  const shape = async (path: string) =>
+    Object.keys((await (await get(svc.url, path)).json()) as Record<string, unknown>);
   assert.deepEqual(await shape('/version'), await shape('/healthz'));
   for (const path of ['/healthz', '/version']) {
     const res = await get(svc.url, path);
@@ -446,10 +479,24 @@ test('garbage never produces a 5xx: each input gets its own documented answer', 
 
 test('render pool: a full queue refuses at once; a dead worker fails only its job and is replaced', async () => {
   const { RenderPool, RenderBusyError, RenderCrashError } = await import('../../../src/imager/avatar/render-pool.js');
-  const pool = await RenderPool.start({ hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) }, workers: 1, maxQueue: 1, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
+  const pool = await RenderPool.start({
+    hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) },
+    workers: 1,
+    maxQueue: 1,
+    maxQueueWaitMs: 10_000,
+    renderTimeoutMs: 10_000,
+  });
   try {
     const req = (direction: number) => ({
-      figure: FIG, direction, headDirection: direction, size: 'l' as const, action: 'wav', gesture: '', headOnly: false, animated: true, frames: 0,
+      figure: FIG,
+      direction,
+      headDirection: direction,
+      size: 'l' as const,
+      action: 'wav',
+      gesture: '',
+      headOnly: false,
+      animated: true,
+      frames: 0,
     });
     const running = pool.render(req(0));
     const queued = pool.render(req(1));
@@ -472,10 +519,24 @@ test('render pool: a full queue refuses at once; a dead worker fails only its jo
 
 test('render pool: a busy worker holds the jobs behind its own, handed over together; when it dies, they are rendered by its replacement', async () => {
   const { RenderPool, RenderCrashError } = await import('../../../src/imager/avatar/render-pool.js');
-  const pool = await RenderPool.start({ hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) }, workers: 1, maxQueue: 8, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
+  const pool = await RenderPool.start({
+    hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) },
+    workers: 1,
+    maxQueue: 8,
+    maxQueueWaitMs: 10_000,
+    renderTimeoutMs: 10_000,
+  });
   try {
     const req = (direction: number) => ({
-      figure: FIG, direction, headDirection: direction, size: 'l' as const, action: 'wav', gesture: '', headOnly: false, animated: true, frames: 0,
+      figure: FIG,
+      direction,
+      headDirection: direction,
+      size: 'l' as const,
+      action: 'wav',
+      gesture: '',
+      headOnly: false,
+      animated: true,
+      frames: 0,
     });
     const first = pool.render(req(0));
     const second = pool.render(req(1));
@@ -493,7 +554,11 @@ test('render pool: a busy worker holds the jobs behind its own, handed over toge
     assert.equal(slots[0]!.jobs.length, 1, 'the two behind wait for the end of this turn of the event loop');
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(slots[0]!.jobs.length, 3, 'the worker holds the jobs behind its own');
-    assert.deepEqual(posted.map((m) => (m as { jobs: { req: { direction: number } }[] }).jobs.map((j) => j.req.direction)), [[1, 2]], 'both in one message');
+    assert.deepEqual(
+      posted.map((m) => (m as { jobs: { req: { direction: number } }[] }).jobs.map((j) => j.req.direction)),
+      [[1, 2]],
+      'both in one message',
+    );
     assert.deepEqual([pool.stats().busy, pool.stats().queued], [1, 2]);
     await slots[0]!.worker.terminate();
     await assert.rejects(first, RenderCrashError);
@@ -509,16 +574,35 @@ test('render pool: a busy worker holds the jobs behind its own, handed over toge
 
 test('render pool: a burst is shared between the workers, at most WORKER_DEPTH each, the rest in line; every job is answered', async () => {
   const { RenderPool, WORKER_DEPTH } = await import('../../../src/imager/avatar/render-pool.js');
-  const pool = await RenderPool.start({ hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) }, workers: 2, maxQueue: 64, maxQueueWaitMs: 10_000, renderTimeoutMs: 10_000 });
+  const pool = await RenderPool.start({
+    hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) },
+    workers: 2,
+    maxQueue: 64,
+    maxQueueWaitMs: 10_000,
+    renderTimeoutMs: 10_000,
+  });
   try {
     const count = 2 * WORKER_DEPTH + 7;
     const jobs = Array.from({ length: count }, (_, i) =>
-      pool.render({ figure: FIG, direction: i % 8, headDirection: (i + 3) % 8, size: 'm' as const, action: '', gesture: '', headOnly: false, animated: false, frames: 0 }),
+      pool.render({
+        figure: FIG,
+        direction: i % 8,
+        headDirection: (i + 3) % 8,
+        size: 'm' as const,
+        action: '',
+        gesture: '',
+        headOnly: false,
+        animated: false,
+        frames: 0,
+      }),
     );
     await new Promise((resolve) => setImmediate(resolve));
     const slots = (pool as unknown as { slots: { jobs: unknown[] }[] }).slots;
     const held = slots.map((s) => s.jobs.length);
-    assert.ok(held.every((n) => n <= WORKER_DEPTH), `each worker holds at most ${WORKER_DEPTH}: ${held}`);
+    assert.ok(
+      held.every((n) => n <= WORKER_DEPTH),
+      `each worker holds at most ${WORKER_DEPTH}: ${held}`,
+    );
     assert.ok(Math.abs(held[0]! - held[1]!) <= 1, `shared evenly: ${held}`);
     assert.equal(pool.stats().queued, count - 2, 'all but the two being rendered wait');
     const out = await Promise.all(jobs);

@@ -45,12 +45,14 @@ async function get(base: string, q: string) {
   return { res, body };
 }
 
-
 /** Full frames of an APNG (each of ours covers the canvas), with their delays in ms. */
 function apngOf(body: Buffer): { frames: Uint8Array[]; delaysMs: number[] } {
   const a = decodeApng(body);
   for (const f of a.frames) assert.deepEqual([f.x, f.y, f.image.width, f.image.height], [0, 0, a.width, a.height]);
-  return { frames: a.frames.map((f) => f.image.data), delaysMs: a.frames.map((f) => (1000 * f.delayNum) / (f.delayDen || 100)) };
+  return {
+    frames: a.frames.map((f) => f.image.data),
+    delaysMs: a.frames.map((f) => (1000 * f.delayNum) / (f.delayDen || 100)),
+  };
 }
 
 /**
@@ -69,7 +71,12 @@ async function checkLoop(base: string, q: string, minFrames: number): Promise<nu
     const gif = readGif(body);
     assert.equal(gif.frames.length, n, `${q}&img_format=gif${extra} is the whole loop`);
     assert.equal(gif.loops, 0, `${q} gif${extra} loops forever`);
-    assertGifShows(gifFramesRgba(gif), apng.frames.map((f) => gifView(f, gif.width)), `${q} gif${extra}: the APNG's frames`, assert.ok);
+    assertGifShows(
+      gifFramesRgba(gif),
+      apng.frames.map((f) => gifView(f, gif.width)),
+      `${q} gif${extra}: the APNG's frames`,
+      assert.ok,
+    );
     // GIF delays are centiseconds; the writer spreads the rounding, so the loop's total is kept within 1 cs.
     const gifTotal = gif.frames.reduce((s, f) => s + f.delayCs, 0);
     const apngTotal = apng.delaysMs.reduce((s, d) => s + d, 0) / 10;
@@ -83,12 +90,21 @@ async function checkLoop(base: string, q: string, minFrames: number): Promise<nu
       assert.equal(png.res.headers.get('content-type'), 'image/png');
       assert.equal(png.res.headers.get('x-imager-frames'), '1', `${q}&frame_num=${fn}${extra} is a still`);
       const { decodePngSync } = await import('../../../src/imaging/png.js');
-      assert.deepEqual(decodePngSync(png.body).data, apng.frames[want], `${q}&frame_num=${fn}${extra} is frame ${want}`);
+      assert.deepEqual(
+        decodePngSync(png.body).data,
+        apng.frames[want],
+        `${q}&frame_num=${fn}${extra} is frame ${want}`,
+      );
 
       const gif = await get(base, `${q}&frame_num=${fn}&img_format=gif${extra}`);
       const read = readGif(gif.body);
       assert.equal(read.frames.length, 1, `${q}&frame_num=${fn}&img_format=gif${extra}`);
-      assertGifShows(gifFramesRgba(read), [gifView(apng.frames[want]!, read.width)], `${q}&frame_num=${fn}&img_format=gif${extra} is frame ${want}`, assert.ok);
+      assertGifShows(
+        gifFramesRgba(read),
+        [gifView(apng.frames[want]!, read.width)],
+        `${q}&frame_num=${fn}&img_format=gif${extra} is frame ${want}`,
+        assert.ok,
+      );
     }
   }
   return n;

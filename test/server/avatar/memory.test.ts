@@ -31,7 +31,9 @@ before(async () => {
   const kit = join(scratch, 'kit');
   await ensureSampleKit(kit);
   // The per-client limit is off: one client sending distinct URLs in bulk is exactly what it would stop.
-  svc = await startAvatarService(testAvatarConfig(kit, await deadBase(), { memoryCacheBytes: CACHE_BYTES, clientRatePerSecond: 0 }));
+  svc = await startAvatarService(
+    testAvatarConfig(kit, await deadBase(), { memoryCacheBytes: CACHE_BYTES, clientRatePerSecond: 0 }),
+  );
 });
 
 after(async () => {
@@ -85,7 +87,10 @@ test('100s of distinct 12 KB URLs: every cache within its budget counting what i
   const { renders, recentFailures, recentFailureBytes } = svc.service.stats();
   assert.ok(renders >= 1000, `every URL was a fresh entry (contract A8.1 rule 2): ${renders} renders`);
   const health = (await (await fetch(svc.url + '/healthz')).json()) as {
-    cache: { memory: { bytes: number; maxBytes: number; entries: number }; hotUrls: { bytes: number; maxBytes: number; entries: number } };
+    cache: {
+      memory: { bytes: number; maxBytes: number; entries: number };
+      hotUrls: { bytes: number; maxBytes: number; entries: number };
+    };
   };
   const { memory, hotUrls } = health.cache;
   assert.ok(memory.bytes <= CACHE_BYTES, `image cache holds ${memory.bytes} of ${CACHE_BYTES} bytes`);
@@ -95,10 +100,18 @@ test('100s of distinct 12 KB URLs: every cache within its budget counting what i
   assert.equal(hotUrls.entries, 0, `no 12 KB URL kept: ${hotUrls.entries} URLs, ${hotUrls.bytes} bytes`);
   const short = `/avatar.png?figure=${FIG}&size=s&cb=short`;
   assert.equal(await getStatus(short), 200);
-  const after = (await (await fetch(svc.url + '/healthz')).json()) as { cache: { hotUrls: { bytes: number; entries: number } } };
+  const after = (await (await fetch(svc.url + '/healthz')).json()) as {
+    cache: { hotUrls: { bytes: number; entries: number } };
+  };
   assert.equal(after.cache.hotUrls.entries, 1);
-  assert.ok(after.cache.hotUrls.bytes >= short.length + HOT_URL_OVERHEAD, `${after.cache.hotUrls.bytes} bytes for a ${short.length}-byte URL`);
-  assert.ok(recentFailures > 0 && recentFailureBytes / recentFailures < 2048, `a remembered failure holds no URL: ${recentFailureBytes} bytes for ${recentFailures}`);
+  assert.ok(
+    after.cache.hotUrls.bytes >= short.length + HOT_URL_OVERHEAD,
+    `${after.cache.hotUrls.bytes} bytes for a ${short.length}-byte URL`,
+  );
+  assert.ok(
+    recentFailures > 0 && recentFailureBytes / recentFailures < 2048,
+    `a remembered failure holds no URL: ${recentFailureBytes} bytes for ${recentFailures}`,
+  );
 
   // The second thousand URLs cost the heap next to nothing once the caches were full. Before keys were
   // digests and the URL map was bounded in bytes, every URL stayed in the heap once or twice (~18 MB here).

@@ -12,7 +12,11 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { RENDERER_VERSION } from '../../../src/avatar/index.js';
 import { type AvatarServiceConfig } from '../../../src/imager/config.js';
-import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../../src/server/imager.js';
+import {
+  startAvatarService,
+  type AvatarServiceInstance,
+  type OpenAvatarServiceOptions,
+} from '../../../src/server/imager.js';
 import { MemorySharedStore } from '../../../src/imager/cache/shared-store.js';
 import { readPackageVersion } from '../../../src/http/build-info.js';
 import { LOG_URL_PART_MAX } from '../../../src/http/request-log.js';
@@ -35,7 +39,10 @@ async function start(over: Partial<AvatarServiceConfig> = {}, opts: OpenAvatarSe
   const text: string[] = [];
   const logStream = new PassThrough();
   logStream.on('data', (c: Buffer) => text.push(c.toString('utf8')));
-  const s = await startAvatarService(testAvatarConfig(kit, api.base, { logLevel: 'info', ...over }), { logStream, ...opts });
+  const s = await startAvatarService(testAvatarConfig(kit, api.base, { logLevel: 'info', ...over }), {
+    logStream,
+    ...opts,
+  });
   const svc: Service = {
     ...s,
     lines: () =>
@@ -77,8 +84,10 @@ async function scrape(s: Service): Promise<Map<string, Family>> {
   return parsePrometheusText(await res.text());
 }
 
-const requests = (m: Map<string, Family>, route: string, status: number) => sampleValue(m, 'hotel_imager_http_requests_total', { route, status: String(status) }) ?? 0;
-const value = (m: Map<string, Family>, name: string, labels: Record<string, string> = {}) => sampleValue(m, name, labels);
+const requests = (m: Map<string, Family>, route: string, status: number) =>
+  sampleValue(m, 'hotel_imager_http_requests_total', { route, status: String(status) }) ?? 0;
+const value = (m: Map<string, Family>, name: string, labels: Record<string, string> = {}) =>
+  sampleValue(m, name, labels);
 
 /** Request lines (msg "request") once `n` of them are written. */
 async function requestLines(s: Service, n: number): Promise<Record<string, unknown>[]> {
@@ -94,7 +103,10 @@ test('/metrics after known requests: routes and statuses, latency, cache tiers, 
   const s = await start();
   const first = await scrape(s);
   const [info] = first.get('hotel_imager_build_info')!.samples;
-  assert.deepEqual({ ...info!.labels, commit: undefined }, { service: 'avatar', version: readPackageVersion(), commit: undefined, renderer: RENDERER_VERSION });
+  assert.deepEqual(
+    { ...info!.labels, commit: undefined },
+    { service: 'avatar', version: readPackageVersion(), commit: undefined, renderer: RENDERER_VERSION },
+  );
   assert.equal(value(first, 'hotel_imager_avatar_hotel_generation'), 1);
   assert.equal(value(first, 'hotel_imager_avatar_hotel_reload_failures_total'), 0);
   assert.ok(Math.abs(value(first, 'hotel_imager_avatar_hotel_loaded_timestamp_seconds')! - Date.now() / 1000) < 120);
@@ -165,7 +177,10 @@ test('/metrics after known requests: routes and statuses, latency, cache tiers, 
   assert.equal(value(m, 'hotel_imager_avatar_render_queue_depth'), 0);
   assert.equal(value(m, 'hotel_imager_avatar_render_queue_limit'), 1024);
   assert.equal(value(m, 'hotel_imager_avatar_render_workers'), 1);
-  assert.ok(value(m, 'hotel_imager_avatar_library_cache_bytes', { kind: 'figure' })! > 0, 'the worker holds the libraries it drew from');
+  assert.ok(
+    value(m, 'hotel_imager_avatar_library_cache_bytes', { kind: 'figure' })! > 0,
+    'the worker holds the libraries it drew from',
+  );
   assert.equal(value(m, 'hotel_imager_avatar_library_cache_limit_bytes'), s.config.libraryCacheBytes);
   assert.equal(value(m, 'hotel_imager_avatar_image_cache_entries', { tier: 'memory' }), 5);
   assert.equal(value(m, 'hotel_imager_avatar_image_cache_bytes', { tier: 'memory' }), s.cache.stats().memory.bytes);
@@ -218,7 +233,9 @@ test('two instances sharing a store (as on one Redis): the second answers from t
 
 test('render queue rejections are counted as busy fallbacks, by reason', async () => {
   const s = await start({ workers: 1, maxQueue: 0 });
-  const all = await Promise.all(Array.from({ length: 8 }, (_, i) => get(s, `/avatar.png?figure=${FIG}&size=l&action=wav&animated=1&n=${i}`)));
+  const all = await Promise.all(
+    Array.from({ length: 8 }, (_, i) => get(s, `/avatar.png?figure=${FIG}&size=l&action=wav&animated=1&n=${i}`)),
+  );
   await Promise.all(all.map((r) => r.arrayBuffer()));
   const busy = all.filter((r) => r.headers.get('x-imager-fallback') === 'busy').length;
   assert.ok(busy > 0, all.map((r) => r.status).join(','));
@@ -243,10 +260,17 @@ test('renders_total: a figure this hotel cannot draw is "rejected", not a render
   assert.equal(value(m, 'hotel_imager_avatar_renders_total', { result: 'rejected' }), 1);
   assert.equal(value(m, 'hotel_imager_avatar_renders_total', { result: 'failed' }), 0);
   assert.equal(value(m, 'hotel_imager_avatar_renders_total', { result: 'ok' }), 0);
-  assert.match(text, /# HELP hotel_imager_avatar_library_cache_limit_bytes The figure library budget of all workers together \(--library-budget\)/);
-  assert.match(text, /# HELP hotel_imager_avatar_image_cache_limit_bytes Image cache budgets: tier="memory" --memory-budget, tier="disk" --disk-budget/);
+  assert.match(
+    text,
+    /# HELP hotel_imager_avatar_library_cache_limit_bytes The figure library budget of all workers together \(--library-budget\)/,
+  );
+  assert.match(
+    text,
+    /# HELP hotel_imager_avatar_image_cache_limit_bytes Image cache budgets: tier="memory" --memory-budget, tier="disk" --disk-budget/,
+  );
   // No HELP text names a flag of the "Older names" table.
-  for (const old of ['--cache-mb', '--disk-cache-mb', '--library-cache-mb', '--workers', '--concurrency']) assert.ok(!text.includes(old), old);
+  for (const old of ['--cache-mb', '--disk-cache-mb', '--library-cache-mb', '--workers', '--concurrency'])
+    assert.ok(!text.includes(old), old);
   await stop(s);
 });
 
@@ -257,14 +281,32 @@ test('request lines: reqId, path, query (cut), status, cache tier, client; the f
   await (await get(s, '/avatar.png?user=Nobody&pad=' + 'x'.repeat(1000))).arrayBuffer();
   await (await get(s, '/healthz?probe=1')).arrayBuffer();
   const lines = await requestLines(s, 4);
-  const shape = ['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'path', 'query', 'status', 'bytes', 'ms', 'cache', 'client', 'msg'];
+  const shape = [
+    'level',
+    'time',
+    'pid',
+    'hostname',
+    'reqId',
+    'method',
+    'path',
+    'query',
+    'status',
+    'bytes',
+    'ms',
+    'cache',
+    'client',
+    'msg',
+  ];
   for (const l of lines) assert.deepEqual(Object.keys(l), shape, JSON.stringify(l));
-  assert.deepEqual(lines.map((l) => [l.path, l.status, l.cache, l.client]), [
-    ['/avatar.png', 200, 'render', '127.0.0.1'],
-    ['/avatar.png', 200, 'memory', '127.0.0.1'],
-    ['/avatar.png', 302, null, '127.0.0.1'],
-    ['/healthz', 200, null, '127.0.0.1'],
-  ]);
+  assert.deepEqual(
+    lines.map((l) => [l.path, l.status, l.cache, l.client]),
+    [
+      ['/avatar.png', 200, 'render', '127.0.0.1'],
+      ['/avatar.png', 200, 'memory', '127.0.0.1'],
+      ['/avatar.png', 302, null, '127.0.0.1'],
+      ['/healthz', 200, null, '127.0.0.1'],
+    ],
+  );
   assert.equal(lines[0]!.query, `figure=${FIG}&direction=2`);
   assert.equal((lines[2]!.query as string).length, LOG_URL_PART_MAX + 1, 'cut, with a mark');
   assert.ok((lines[2]!.query as string).endsWith('…'));
@@ -281,7 +323,8 @@ for (const trustProxy of [false, true]) {
   test(`--trust-proxy ${trustProxy ? 'on' : 'off'}: the client of the log and of the per-client render limit`, async () => {
     // One render per client (a token comes back each second: the requests go out together, well within it).
     const s = await start({ trustProxy, clientRatePerSecond: 1, clientBurst: 1 });
-    const from = (addr: string, n: number) => get(s, `/avatar.png?figure=${FIG}&direction=${n}`, { headers: { 'x-forwarded-for': `${addr}, 10.9.9.9` } });
+    const from = (addr: string, n: number) =>
+      get(s, `/avatar.png?figure=${FIG}&direction=${n}`, { headers: { 'x-forwarded-for': `${addr}, 10.9.9.9` } });
     const [a1, a2, b1] = await Promise.all([from('203.0.113.1', 1), from('203.0.113.1', 2), from('203.0.113.2', 3)]);
     for (const r of [a1!, a2!, b1!]) await r.arrayBuffer();
     const limited = (r: Response) => r.headers.get('x-imager-fallback') === 'rate-limited';
@@ -295,13 +338,18 @@ for (const trustProxy of [false, true]) {
     const byDirection = (n: number) => images.find((l) => String(l.query).endsWith(`direction=${n}`))!.client;
     if (trustProxy) {
       assert.deepEqual([byDirection(1), byDirection(2), byDirection(3)], ['203.0.113.1', '203.0.113.1', '203.0.113.2']);
-      assert.equal(lines.find((l) => l.path === '/healthz')!.client, '198.51.100.5', 'Fastify routes follow the same rule');
+      assert.equal(
+        lines.find((l) => l.path === '/healthz')!.client,
+        '198.51.100.5',
+        'Fastify routes follow the same rule',
+      );
     } else {
       for (const l of lines) assert.equal(l.client, '127.0.0.1');
     }
     const refusals = s.lines().filter((l) => l.msg === 'avatar fallback' && l.reason === 'rate-limited');
     assert.equal(refusals.length, trustProxy ? 1 : 2);
-    for (const r of refusals) assert.match(String(r.detail), trustProxy ? /client 203\.0\.113\.1 / : /client 127\.0\.0\.1 /);
+    for (const r of refusals)
+      assert.match(String(r.detail), trustProxy ? /client 203\.0\.113\.1 / : /client 127\.0\.0\.1 /);
     await stop(s);
   });
 }

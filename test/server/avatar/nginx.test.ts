@@ -72,7 +72,9 @@ before(async () => {
   await mkdir(dir);
   // Run as root (CI), nginx's workers would drop to "nobody" and could not use this private folder.
   const user = process.getuid?.() === 0 ? 'user root;\n' : '';
-  await writeFile(join(dir, 'nginx.conf'), `${user}worker_processes 1;
+  await writeFile(
+    join(dir, 'nginx.conf'),
+    `${user}worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 64; }
@@ -90,11 +92,16 @@ http {
 ${location}
   }
 }
-`);
-  nginx = spawn(NGINX!, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+`,
+  );
+  nginx = spawn(NGINX!, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off;'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   nginx.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<never>((_r, fail) => nginx!.once('exit', (code) => fail(new Error(`nginx exited ${code}: ${err}`))));
+  const exited = new Promise<never>((_r, fail) =>
+    nginx!.once('exit', (code) => fail(new Error(`nginx exited ${code}: ${err}`))),
+  );
   await Promise.race([waitForPort(port, 10_000), exited]);
   base = `http://127.0.0.1:${port}`;
 });
@@ -116,9 +123,21 @@ async function bytes(url: string): Promise<{ status: number; type: string | null
 
 test('through the documented nginx location, /habbo-imaging/ URLs get the /avatar.png answers', { skip }, async () => {
   const cases: [string, string, string][] = [
-    [`/habbo-imaging/avatarimage?figure=${FIG}&direction=3&size=m`, `/avatar.png?figure=${FIG}&direction=3&size=m`, 'image/png'],
-    [`/habbo-imaging/avatarimage?figure=${FIG}&action=wav&img_format=gif`, `/avatar.png?figure=${FIG}&action=wav&img_format=gif`, 'image/gif'],
-    [`/habbo-imaging/avatarimage.gif?figure=${FIG}&action=wav`, `/avatar.png?figure=${FIG}&action=wav&img_format=gif`, 'image/gif'],
+    [
+      `/habbo-imaging/avatarimage?figure=${FIG}&direction=3&size=m`,
+      `/avatar.png?figure=${FIG}&direction=3&size=m`,
+      'image/png',
+    ],
+    [
+      `/habbo-imaging/avatarimage?figure=${FIG}&action=wav&img_format=gif`,
+      `/avatar.png?figure=${FIG}&action=wav&img_format=gif`,
+      'image/gif',
+    ],
+    [
+      `/habbo-imaging/avatarimage.gif?figure=${FIG}&action=wav`,
+      `/avatar.png?figure=${FIG}&action=wav&img_format=gif`,
+      'image/gif',
+    ],
     [`/habbo-imaging/head.png?figure=${FIG}&size=s`, `/avatar.png?figure=${FIG}&size=s&headonly=1`, 'image/png'],
   ];
   for (const [page, ours, type] of cases) {
@@ -129,7 +148,9 @@ test('through the documented nginx location, /habbo-imaging/ URLs get the /avata
     assert.ok(proxied.body.equals(direct.body), `${page} through nginx: not the bytes of ${ours}`);
   }
   // A figure this hotel cannot draw: the fallback redirect passes through unchanged.
-  const failed = await fetch(base + '/habbo-imaging/avatarimage?figure=hd-99999999-1.ch-210-66', { redirect: 'manual' });
+  const failed = await fetch(base + '/habbo-imaging/avatarimage?figure=hd-99999999-1.ch-210-66', {
+    redirect: 'manual',
+  });
   assert.equal(failed.status, 302);
   assert.equal(failed.headers.get('x-imager-fallback'), 'render-failed');
   // The rest of the site is still the site.

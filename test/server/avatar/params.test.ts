@@ -40,7 +40,8 @@ test('figure over 4 KiB is refused; exactly 4 KiB is accepted', () => {
 });
 
 test('direction: default 2, wraps 9→1 and -1→7, non-numeric → 2', () => {
-  const dir = (v: string | null): number => parse(`figure=${FIG}` + (v === null ? '' : `&direction=${v}`)).pose.direction;
+  const dir = (v: string | null): number =>
+    parse(`figure=${FIG}` + (v === null ? '' : `&direction=${v}`)).pose.direction;
   assert.equal(dir(null), 2);
   for (let d = 0; d < 8; d++) assert.equal(dir(String(d)), d);
   assert.equal(dir('9'), 1);
@@ -81,12 +82,14 @@ test('booleans: 1/true/yes/on (any case) are true, everything else false', () =>
       return name === 'headonly' ? p.headOnly : p.animated;
     };
     for (const t of ['1', 'true', 'yes', 'on', 'TRUE', 'On']) assert.equal(get(t), true, `${name}=${t}`);
-    for (const f of [null, '0', 'false', 'no', 'off', '', '2', 'y', 'enabled']) assert.equal(get(f), false, `${name}=${f}`);
+    for (const f of [null, '0', 'false', 'no', 'off', '', '2', 'y', 'enabled'])
+      assert.equal(get(f), false, `${name}=${f}`);
   }
 });
 
 test('frames: 1-24, above 24 clamps, 0/absent/junk → whole loop (0)', () => {
-  const frames = (v: string | null): number => parse(`figure=${FIG}&animated=1` + (v === null ? '' : `&frames=${v}`)).pose.frames;
+  const frames = (v: string | null): number =>
+    parse(`figure=${FIG}&animated=1` + (v === null ? '' : `&frames=${v}`)).pose.frames;
   assert.equal(frames(null), 0);
   assert.equal(frames('0'), 0);
   assert.equal(frames('1'), 1);
@@ -101,26 +104,34 @@ test('action and gesture are canonical; unknown parameters are ignored but kept 
   const q = parse(`figure=${FIG}&action=sit,wav,bogus&gesture=nor&cb=123`);
   assert.equal(q.pose.action, 'sit,wav');
   assert.equal(q.pose.gesture, 'std');
-  assert.deepEqual(q.pairs.map(([n]) => n), ['action', 'cb', 'figure', 'gesture']);
+  assert.deepEqual(
+    q.pairs.map(([n]) => n),
+    ['action', 'cb', 'figure', 'gesture'],
+  );
 });
 
 test('fallback Location: normalised values under the same names, no animated/frames', () => {
-  const q = parse(`figure=${FIG}&direction=9&head_direction=-1&size=b&action=wave,sit,wav,carry=3&gesture=nor&headonly=yes&animated=1&frames=30&cb=1`);
+  const q = parse(
+    `figure=${FIG}&direction=9&head_direction=-1&size=b&action=wave,sit,wav,carry=3&gesture=nor&headonly=yes&animated=1&frames=30&cb=1`,
+  );
   const loc = fallbackLocation('https://upstream.example/habbo-imaging/avatarimage', {
     identity: q.identity,
     pose: q.pose,
   });
   const url = new URL(loc);
   assert.equal(url.origin + url.pathname, 'https://upstream.example/habbo-imaging/avatarimage');
-  assert.deepEqual([...url.searchParams], [
-    ['figure', FIG],
-    ['direction', '1'],
-    ['head_direction', '7'],
-    ['size', 'm'],
-    ['action', 'sit,wav,crr=3'],
-    ['gesture', 'std'],
-    ['headonly', '1'],
-  ]);
+  assert.deepEqual(
+    [...url.searchParams],
+    [
+      ['figure', FIG],
+      ['direction', '1'],
+      ['head_direction', '7'],
+      ['size', 'm'],
+      ['action', 'sit,wav,crr=3'],
+      ['gesture', 'std'],
+      ['headonly', '1'],
+    ],
+  );
   assert.ok(!loc.includes('animated') && !loc.includes('frames') && !loc.includes('cb='));
 });
 
@@ -137,7 +148,13 @@ test('fallback Location for a user keeps the name; a base with its own query is 
 test('cache key: every parameter as sent plus the renderer version', () => {
   const key = (q: string, animates = false, version = 'r1'): string => {
     const p = parse(q);
-    return avatarCacheKey({ pairs: p.pairs, identity: p.identity, animates, rendererVersion: version, resolvedFigure: 'hd-1-1' });
+    return avatarCacheKey({
+      pairs: p.pairs,
+      identity: p.identity,
+      animates,
+      rendererVersion: version,
+      resolvedFigure: 'hd-1-1',
+    });
   };
   const base = key(`figure=${FIG}&size=m`);
   assert.equal(key(`size=m&figure=${FIG}`), base, 'parameter order in the URL does not matter');
@@ -156,11 +173,20 @@ test('cache key: every parameter as sent plus the renderer version', () => {
 
 test('img_format: gif in any case (trimmed) is GIF, everything else PNG; frame_num: integers only', () => {
   for (const v of ['gif', 'GIF', ' Gif ']) assert.equal(parseImageFormat(v), 'gif', v);
-  for (const v of [undefined, '', 'png', 'jpg', 'gif89a', 'image/gif']) assert.equal(parseImageFormat(v), 'png', String(v));
+  for (const v of [undefined, '', 'png', 'jpg', 'gif89a', 'image/gif'])
+    assert.equal(parseImageFormat(v), 'png', String(v));
   assert.equal(parse(`figure=${FIG}&img_format=gif`).pose.format, 'gif');
   assert.equal(parse(`figure=${FIG}`).pose.format, 'png');
-  for (const [v, n] of [['0', 0], ['7', 7], ['-1', -1], ['+3', 3], [' 12 ', 12]] as const) assert.equal(parseFrameNum(v), n, v);
-  for (const v of [undefined, '', 'x', '1.5', '1e3', '0x10', '1234567890123456']) assert.equal(parseFrameNum(v), undefined, String(v));
+  for (const [v, n] of [
+    ['0', 0],
+    ['7', 7],
+    ['-1', -1],
+    ['+3', 3],
+    [' 12 ', 12],
+  ] as const)
+    assert.equal(parseFrameNum(v), n, v);
+  for (const v of [undefined, '', 'x', '1.5', '1e3', '0x10', '1234567890123456'])
+    assert.equal(parseFrameNum(v), undefined, String(v));
   assert.equal(parse(`figure=${FIG}&frame_num=3`).pose.frameNum, 3);
   assert.equal('frameNum' in parse(`figure=${FIG}&frame_num=z`).pose, false);
 });
@@ -170,10 +196,22 @@ test('cache key: frame_num joins it only when the pose animates; img_format alwa
     const p = parse(q);
     return canonicalAvatarKey({ pairs: p.pairs, identity: p.identity, animates, rendererVersion: 'v' });
   };
-  assert.equal(key(`figure=${FIG}&action=wav&animated=1&frames=2`, true), `v\naction=wav&animated=1&figure=${encodeURIComponent(FIG)}&frames=2&`);
-  assert.equal(key(`figure=${FIG}&action=sit&animated=1&frames=2`, false), `v\naction=sit&figure=${encodeURIComponent(FIG)}&`);
-  assert.equal(key(`figure=${FIG}&frame_num=3&img_format=gif`, false), `v\nfigure=${encodeURIComponent(FIG)}&img_format=gif&`);
-  assert.equal(key(`figure=${FIG}&frame_num=3&img_format=gif`, true), `v\nfigure=${encodeURIComponent(FIG)}&frame_num=3&img_format=gif&`);
+  assert.equal(
+    key(`figure=${FIG}&action=wav&animated=1&frames=2`, true),
+    `v\naction=wav&animated=1&figure=${encodeURIComponent(FIG)}&frames=2&`,
+  );
+  assert.equal(
+    key(`figure=${FIG}&action=sit&animated=1&frames=2`, false),
+    `v\naction=sit&figure=${encodeURIComponent(FIG)}&`,
+  );
+  assert.equal(
+    key(`figure=${FIG}&frame_num=3&img_format=gif`, false),
+    `v\nfigure=${encodeURIComponent(FIG)}&img_format=gif&`,
+  );
+  assert.equal(
+    key(`figure=${FIG}&frame_num=3&img_format=gif`, true),
+    `v\nfigure=${encodeURIComponent(FIG)}&frame_num=3&img_format=gif&`,
+  );
   assert.notEqual(key(`figure=${FIG}&img_format=gif`, false), key(`figure=${FIG}`, false));
 });
 

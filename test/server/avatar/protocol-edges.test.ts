@@ -64,8 +64,15 @@ describe('avatar protocol edges', () => {
     assert.ok(closed);
     // Pipelined: a cached answer, two renders and /healthz, then the FIN: all answered, in order.
     const cached = `/avatar.png?figure=${FIG}&size=s&edge=0`;
-    const piped = await exchange(port, head('GET', cached) + head('GET', coldUrl()) + head('GET', coldUrl()) + head('GET', '/healthz'), { halfClose: true });
-    assert.deepEqual(piped.replies.map((r) => r.status), [200, 200, 200, 200]);
+    const piped = await exchange(
+      port,
+      head('GET', cached) + head('GET', coldUrl()) + head('GET', coldUrl()) + head('GET', '/healthz'),
+      { halfClose: true },
+    );
+    assert.deepEqual(
+      piped.replies.map((r) => r.status),
+      [200, 200, 200, 200],
+    );
     assertImage(piped.replies[0], 'cached');
     assert.equal(piped.replies[0]!.headers['x-imager-cache'], 'memory');
     assertImage(piped.replies[1], 'second render');
@@ -81,7 +88,10 @@ describe('avatar protocol edges', () => {
     assert.equal(replies[0]!.headers['connection'], 'close');
     assert.ok(closed);
     const kept = await exchange(port, head('GET', '/version') + head('CONNECT', 'example.com:443'));
-    assert.deepEqual(kept.replies.map((r) => r.status), [200, 405]);
+    assert.deepEqual(
+      kept.replies.map((r) => r.status),
+      [200, 405],
+    );
   });
 
   test('POST, PUT, DELETE, PATCH with any body are 405 exactly as without one; OPTIONS is the 204 preflight', async () => {
@@ -98,7 +108,9 @@ describe('avatar protocol edges', () => {
       for (const path of [`/avatar.png?figure=${FIG}`, '/avatar']) {
         for (const [label, rest] of bodies) {
           // The head's last line break comes with the body part (or alone for no body); then a GET on the same connection.
-          const bytes = `${method} ${path} HTTP/1.1\r\nHost: x\r\nAccess-Control-Request-Headers: if-none-match\r\n${rest.includes('\r\n\r\n') ? rest : rest + '\r\n'}` + head('GET', path.includes('?') ? path : `${path}?figure=${FIG}`, 'Connection: close\r\n');
+          const bytes =
+            `${method} ${path} HTTP/1.1\r\nHost: x\r\nAccess-Control-Request-Headers: if-none-match\r\n${rest.includes('\r\n\r\n') ? rest : rest + '\r\n'}` +
+            head('GET', path.includes('?') ? path : `${path}?figure=${FIG}`, 'Connection: close\r\n');
           const { replies } = await exchange(port, bytes);
           const what = `${method} ${path} with ${label}`;
           if (method === 'OPTIONS') {
@@ -118,9 +130,15 @@ describe('avatar protocol edges', () => {
 
   test('a body larger than any body limit changes nothing either; GET with a body still gets its image', async () => {
     const big = 'x'.repeat(3 * 1024 * 1024);
-    const post = await exchange(port, `POST /avatar.png HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n${big}`);
+    const post = await exchange(
+      port,
+      `POST /avatar.png HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n${big}`,
+    );
     assert405(post.replies[0], 'POST with 3 MiB');
-    const get = await exchange(port, `GET /avatar.png?figure=${FIG}&size=s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\nConnection: close\r\n\r\n{bad`);
+    const get = await exchange(
+      port,
+      `GET /avatar.png?figure=${FIG}&size=s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\nConnection: close\r\n\r\n{bad`,
+    );
     assertImage(get.replies[0], 'GET with a body');
   });
 
@@ -131,7 +149,10 @@ describe('avatar protocol edges', () => {
     while (off < raw.length) {
       const end = raw.indexOf('\r\n\r\n', off, 'latin1');
       if (end < 0) break;
-      const head = raw.toString('latin1', off, end).split('\r\n').filter((l) => !l.startsWith('Date: '));
+      const head = raw
+        .toString('latin1', off, end)
+        .split('\r\n')
+        .filter((l) => !l.startsWith('Date: '));
       const length = Number(head.find((l) => l.toLowerCase().startsWith('content-length:'))?.split(':')[1] ?? 0);
       const isHead = sent[out.length]?.startsWith('HEAD') ?? false;
       out.push({ head, body: raw.subarray(end + 4, end + 4 + (isHead ? 0 : length)) });
@@ -139,11 +160,15 @@ describe('avatar protocol edges', () => {
     }
     return out;
   };
-  test('the socket-level fast path and Node\'s handler give the same bytes: images from memory, 304, HEAD, 400, 302, classic paths', async () => {
+  test("the socket-level fast path and Node's handler give the same bytes: images from memory, 304, HEAD, 400, 302, classic paths", async () => {
     const warm = `/avatar.png?figure=${FIG}&size=m&direction=3`;
     const first = await exchange(port, head('GET', warm), { halfClose: true });
-    const etag = responses(first.raw)[0]!.head.find((l) => l.startsWith('etag: '))!.slice(6);
-    await exchange(port, head('GET', `/habbo-imaging/avatarimage.gif?figure=${FIG}&size=m&direction=3`), { halfClose: true });
+    const etag = responses(first.raw)[0]!
+      .head.find((l) => l.startsWith('etag: '))!
+      .slice(6);
+    await exchange(port, head('GET', `/habbo-imaging/avatarimage.gif?figure=${FIG}&size=m&direction=3`), {
+      halfClose: true,
+    });
     const heads = [
       head('GET', warm),
       head('HEAD', warm),
@@ -159,9 +184,12 @@ describe('avatar protocol edges', () => {
     const count = () => byNode++;
     svc.app.server.on('request', count);
     const fast = responses((await exchange(port, heads.join(''), { halfClose: true })).raw, heads);
-    assert.equal(byNode, 0, 'none of them reached Node\'s handler');
+    assert.equal(byNode, 0, "none of them reached Node's handler");
     const preflight = head('OPTIONS', warm);
-    const node = responses((await exchange(port, preflight + heads.join(''), { halfClose: true })).raw, [preflight, ...heads]).slice(1);
+    const node = responses((await exchange(port, preflight + heads.join(''), { halfClose: true })).raw, [
+      preflight,
+      ...heads,
+    ]).slice(1);
     assert.equal(byNode, heads.length + 1, 'after the OPTIONS, Node answered them all');
     svc.app.server.off('request', count);
     assert.equal(fast.length, heads.length, 'every request answered on the fast path');
@@ -171,21 +199,38 @@ describe('avatar protocol edges', () => {
       assert.deepEqual(fast[i]!.head, node[i]!.head, `${label}: head`);
       assert.deepEqual(fast[i]!.body, node[i]!.body, `${label}: body`);
     });
-    assert.deepEqual(fast.map((r) => r.head[0]), [
-      'HTTP/1.1 200 OK', 'HTTP/1.1 200 OK', 'HTTP/1.1 304 Not Modified', 'HTTP/1.1 200 OK', 'HTTP/1.1 200 OK', 'HTTP/1.1 302 Found', 'HTTP/1.1 400 Bad Request',
-    ]);
+    assert.deepEqual(
+      fast.map((r) => r.head[0]),
+      [
+        'HTTP/1.1 200 OK',
+        'HTTP/1.1 200 OK',
+        'HTTP/1.1 304 Not Modified',
+        'HTTP/1.1 200 OK',
+        'HTTP/1.1 200 OK',
+        'HTTP/1.1 302 Found',
+        'HTTP/1.1 400 Bad Request',
+      ],
+    );
   });
 
   test('fast path: pipelined renders and memory hits are answered in order on one connection, then the FIN closes it', async () => {
-    const cold = [coldUrl(), coldUrl()].map((u) => u.replace('size=s', 'size=m').replace(/edge=(\d+)/, (_m, n) => `direction=${Number(n) % 8}&edge=${n}`));
+    const cold = [coldUrl(), coldUrl()].map((u) =>
+      u.replace('size=s', 'size=m').replace(/edge=(\d+)/, (_m, n) => `direction=${Number(n) % 8}&edge=${n}`),
+    );
     const warm = `/avatar.png?figure=${FIG}&size=m&direction=3`;
     const targets = [cold[0]!, warm, cold[1]!, warm];
     const heads = targets.map((t) => head('GET', t));
     const { raw, closed } = await exchange(port, heads.join(''), { halfClose: true });
     const got = responses(raw, heads);
     assert.equal(closed, true);
-    assert.deepEqual(got.map((r) => r.head[0]), targets.map(() => 'HTTP/1.1 200 OK'));
-    assert.deepEqual(got.map((r) => r.head.find((l) => l.startsWith('x-imager-cache: '))), ['x-imager-cache: render', 'x-imager-cache: memory', 'x-imager-cache: render', 'x-imager-cache: memory']);
+    assert.deepEqual(
+      got.map((r) => r.head[0]),
+      targets.map(() => 'HTTP/1.1 200 OK'),
+    );
+    assert.deepEqual(
+      got.map((r) => r.head.find((l) => l.startsWith('x-imager-cache: '))),
+      ['x-imager-cache: render', 'x-imager-cache: memory', 'x-imager-cache: render', 'x-imager-cache: memory'],
+    );
     for (const r of got) assert.deepEqual(r.body.subarray(0, 8), PNG_SIGNATURE);
   });
 

@@ -36,7 +36,11 @@ try {
     await svc.close();
   }
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-  const doc = { recordedAt: commit, note: 'SHA-256 of /avatar.png bodies on the sample kit; see test/server/avatar/golden-urls.ts', answers };
+  const doc = {
+    recordedAt: commit,
+    note: 'SHA-256 of /avatar.png bodies on the sample kit; see test/server/avatar/golden-urls.ts',
+    answers,
+  };
   // One answer a line, so a diff names the URLs that changed.
   const lines = Object.entries(answers).map(([q, a]) => `  ${JSON.stringify(q)}: ${JSON.stringify(a)}`);
   const head = JSON.stringify({ recordedAt: doc.recordedAt, note: doc.note }).slice(0, -1);

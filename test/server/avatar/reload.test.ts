@@ -14,8 +14,19 @@ import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { ensureSampleKit, writeSampleKit } from '../../../src/samplekit/index.js';
 import { type AvatarServiceConfig } from '../../../src/imager/config.js';
-import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../../src/server/imager.js';
-import { editSet, figureFile, mapLibrary, recolouredLibrary, renumberedLibrary, writeWhole } from '../../helpers/hotel-edits.js';
+import {
+  startAvatarService,
+  type AvatarServiceInstance,
+  type OpenAvatarServiceOptions,
+} from '../../../src/server/imager.js';
+import {
+  editSet,
+  figureFile,
+  mapLibrary,
+  recolouredLibrary,
+  renumberedLibrary,
+  writeWhole,
+} from '../../helpers/hotel-edits.js';
 import { freePort, REDIS_SKIP, startRedis } from '../../helpers/redis-server.js';
 import { startFakeUserApi, testAvatarConfig, type FakeApi } from './fixtures.js';
 
@@ -29,8 +40,16 @@ const CAP = `${FIG}.ha-1001-62`;
 const NEW_LIB = 'hat_U_kitnew';
 const NEW_IDS = { 'ha:5001': 5090, 'ha:5002': 5091 };
 const NEW_SET = {
-  gender: 'U', club: 0, colorable: true, selectable: true, preselectable: false, sellable: false,
-  parts: [{ id: 5090, type: 'ha', colorable: true, index: 0, colorindex: 1 }, { id: 5091, type: 'ha', colorable: true, index: 1, colorindex: 2 }],
+  gender: 'U',
+  club: 0,
+  colorable: true,
+  selectable: true,
+  preselectable: false,
+  sellable: false,
+  parts: [
+    { id: 5090, type: 'ha', colorable: true, index: 0, colorindex: 1 },
+    { id: 5091, type: 'ha', colorable: true, index: 1, colorindex: 2 },
+  ],
   hiddenLayers: [{ partType: 'hr' }],
 };
 
@@ -60,17 +79,27 @@ async function hotelCopy(): Promise<string> {
 }
 
 async function start(dir: string, over: Partial<AvatarServiceConfig> = {}, opts: OpenAvatarServiceOptions = {}) {
-  const s = await startAvatarService(testAvatarConfig(dir, api.base, { checkIntervalMs: 100, clientRatePerSecond: 0, ...over }), opts);
+  const s = await startAvatarService(
+    testAvatarConfig(dir, api.base, { checkIntervalMs: 100, clientRatePerSecond: 0, ...over }),
+    opts,
+  );
   started.push(s);
   return s;
 }
 
-const get = (base: string, path: string, headers: Record<string, string> = {}) => fetch(base + path, { redirect: 'manual', headers });
+const get = (base: string, path: string, headers: Record<string, string> = {}) =>
+  fetch(base + path, { redirect: 'manual', headers });
 
 async function avatar(base: string, figure: string, extra = '') {
   const res = await get(base, `/avatar.png?figure=${figure}&size=m${extra}`);
   const body = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, body, etag: res.headers.get('etag'), source: res.headers.get('x-imager-cache'), fallback: res.headers.get('x-imager-fallback') };
+  return {
+    status: res.status,
+    body,
+    etag: res.headers.get('etag'),
+    source: res.headers.get('x-imager-cache'),
+    fallback: res.headers.get('x-imager-fallback'),
+  };
 }
 
 interface Health {
@@ -78,8 +107,20 @@ interface Health {
   assets: {
     generation: number;
     identity: string;
-    libraries: { figure: number; effect: number; broken: { kind: string; library: string; file: string; error: string }[] };
-    reload: { state: string; checks: number; reloads: number; unchanged: number; reloadFailures: number; lastError: { message: string } | null; lastReload: { trigger: string; detectToSwappedMs: number } | null };
+    libraries: {
+      figure: number;
+      effect: number;
+      broken: { kind: string; library: string; file: string; error: string }[];
+    };
+    reload: {
+      state: string;
+      checks: number;
+      reloads: number;
+      unchanged: number;
+      reloadFailures: number;
+      lastError: { message: string } | null;
+      lastReload: { trigger: string; detectToSwappedMs: number } | null;
+    };
   };
   renders: { changedRetries: number };
 }
@@ -102,8 +143,14 @@ async function until(what: string, check: () => Promise<boolean>, ms = 30_000): 
 
 /** Adds the new hat as an operator would: the library first, then FigureMap, then FigureData. */
 async function addNewHat(dir: string, library?: Buffer): Promise<void> {
-  await writeWhole(figureFile(dir, NEW_LIB), library ?? (await renumberedLibrary(dir, 'hat_U_kitcap', NEW_LIB, NEW_IDS)));
-  await mapLibrary(dir, NEW_LIB, [{ id: 5090, type: 'ha' }, { id: 5091, type: 'ha' }]);
+  await writeWhole(
+    figureFile(dir, NEW_LIB),
+    library ?? (await renumberedLibrary(dir, 'hat_U_kitcap', NEW_LIB, NEW_IDS)),
+  );
+  await mapLibrary(dir, NEW_LIB, [
+    { id: 5090, type: 'ha' },
+    { id: 5091, type: 'ha' },
+  ]);
   await editSet(dir, 'ha', 9090, NEW_SET);
 }
 
@@ -177,7 +224,10 @@ test('a library still being written is not read: the folder is loaded once it lo
   const dir = await hotelCopy();
   const s = await start(dir, { checkIntervalMs: 400 });
   const full = await renumberedLibrary(dir, 'hat_U_kitcap', NEW_LIB, NEW_IDS);
-  await mapLibrary(dir, NEW_LIB, [{ id: 5090, type: 'ha' }, { id: 5091, type: 'ha' }]);
+  await mapLibrary(dir, NEW_LIB, [
+    { id: 5090, type: 'ha' },
+    { id: 5091, type: 'ha' },
+  ]);
   await editSet(dir, 'ha', 9090, NEW_SET);
   // The library arrives a few hundred bytes at a time, in place, over more than two looks.
   const file = figureFile(dir, NEW_LIB);
@@ -226,9 +276,31 @@ test('SIGHUP reloads at once (the CLI, with polling off)', async () => {
   const dir = await hotelCopy();
   const port = await freePort();
   const main = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve', 'avatar', '--assets', dir, '--host', '127.0.0.1', '--port', String(port), '--jobs', '1', '--check-interval', '0', '--log-level', 'info'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      main,
+      'serve',
+      'avatar',
+      '--assets',
+      dir,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--jobs',
+      '1',
+      '--check-interval',
+      '0',
+      '--log-level',
+      'info',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -241,7 +313,10 @@ test('SIGHUP reloads at once (the CLI, with polling off)', async () => {
     child.kill('SIGHUP');
     await until('the new hotel', async () => (await health(base)).assets.generation === 2);
     assert.equal((await avatar(base, NEW_HAT)).status, 200);
-    const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; trigger?: string });
+    const lines = out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string; trigger?: string });
     assert.ok(lines.some((l) => l.msg === 'SIGHUP: reloading the hotel'));
     assert.equal(lines.find((l) => l.msg === 'hotel reloaded')?.trigger, 'signal');
   } finally {
@@ -253,7 +328,12 @@ test('SIGHUP reloads at once (the CLI, with polling off)', async () => {
 test('a swap under load: every request answered 200 (no 5xx, no 302) while the hotel is swapped three times', async (t) => {
   const dir = await hotelCopy();
   const s = await start(dir, { workers: 2 });
-  const figures = [FIG, 'hd-180-1.ch-215-66.lg-275-82.sh-295-80.hr-115-40', 'hd-180-1.ch-255-66.lg-280-82.sh-300-80.ha-1001-62', 'hd-180-1.ch-210-66.lg-285-82.he-1601-62.ea-1401-62'];
+  const figures = [
+    FIG,
+    'hd-180-1.ch-215-66.lg-275-82.sh-295-80.hr-115-40',
+    'hd-180-1.ch-255-66.lg-280-82.sh-300-80.ha-1001-62',
+    'hd-180-1.ch-210-66.lg-285-82.he-1601-62.ea-1401-62',
+  ];
   const statuses = new Map<number, number>();
   let n = 0;
   let running = true;
@@ -290,7 +370,7 @@ test('a render that finds its library replaced on disk is answered by the hotel 
   const dir = await hotelCopy();
   // No polling: the render itself asks for the look at the folder.
   const s = await start(dir, { checkIntervalMs: 0 });
-    const before = await start(await hotelCopy(), { checkIntervalMs: 0 });
+  const before = await start(await hotelCopy(), { checkIntervalMs: 0 });
   const old = await avatar(before.url, CAP);
   // Replaced before this service ever drew from it: its worker reads the file, finds other bytes.
   await writeWhole(figureFile(dir, 'hat_U_kitcap'), await recolouredLibrary(dir, 'hat_U_kitcap'));
@@ -323,10 +403,16 @@ test('cache keys across a swap: a URL whose libraries did not change keeps bytes
   assert.equal(b2.source, 'render');
   assert.notEqual(b2.etag, b.etag);
   assert.ok(!b2.body.equals(b.body), 'the shirt is drawn from the changed library');
-  assert.equal((await get(s.url, `/avatar.png?figure=${FIG}&size=m`, { 'if-none-match': b.etag! })).status, 200, 'the old ETag no longer matches');
+  assert.equal(
+    (await get(s.url, `/avatar.png?figure=${FIG}&size=m`, { 'if-none-match': b.etag! })).status,
+    200,
+    'the old ETag no longer matches',
+  );
 });
 
-test('two instances on one Redis reloading at different moments never serve each other\'s image of another hotel', { skip: REDIS_SKIP }, async () => {
+test("two instances on one Redis reloading at different moments never serve each other's image of another hotel", {
+  skip: REDIS_SKIP,
+}, async () => {
   const redis = await startRedis();
   try {
     const dirA = await hotelCopy();
@@ -348,9 +434,9 @@ test('two instances on one Redis reloading at different moments never serve each
     const newA = await avatar(a.url, FIG, '&direction=3');
     const oldB = await avatar(b.url, FIG, '&direction=3');
     assert.equal(newA.source, 'render');
-    assert.equal(oldB.source, 'render', 'another key: B does not take A\'s image');
+    assert.equal(oldB.source, 'render', "another key: B does not take A's image");
     assert.ok(!newA.body.equals(oldB.body));
-    assert.equal((await avatar(a.url, NEW_HAT)).status, 200, 'A does not take the failure B\'s hotel had');
+    assert.equal((await avatar(a.url, NEW_HAT)).status, 200, "A does not take the failure B's hotel had");
     assert.equal((await avatar(b.url, NEW_HAT)).status, 302, 'B still has no such set');
     // The other way round: B renders first, A does not take it.
     const b2 = await avatar(b.url, FIG, '&direction=1');
@@ -379,14 +465,31 @@ test('every library is checked at start and after each swap: a broken one is nam
     const broken = lib('hat_U_kitcap');
     await writeFile(broken, Buffer.from('FWS\x0a not really a library'));
     const lines: string[] = [];
-    const s = await start(dir, { logLevel: 'error', checkIntervalMs: 0 }, { logStream: { write: (l: string) => void lines.push(l) } as unknown as NodeJS.WritableStream });
-    const namings = () => lines.map((l) => JSON.parse(l) as { msg: string; file?: string; generation?: number }).filter((l) => l.file === broken);
+    const s = await start(
+      dir,
+      { logLevel: 'error', checkIntervalMs: 0 },
+      { logStream: { write: (l: string) => void lines.push(l) } as unknown as NodeJS.WritableStream },
+    );
+    const namings = () =>
+      lines
+        .map((l) => JSON.parse(l) as { msg: string; file?: string; generation?: number })
+        .filter((l) => l.file === broken);
     const h = await health(s.url);
     assert.equal(h.status, 'ok');
-    assert.deepEqual(h.assets.libraries.broken.map((p) => [p.kind, p.library, p.file]), [['figure', 'hat_U_kitcap', broken]], layout);
-    assert.match(h.assets.libraries.broken[0]!.error, layout === 'nitro' ? /nitro bundle .*hat_U_kitcap\.nitro/ : /hat_U_kitcap\.swf/);
+    assert.deepEqual(
+      h.assets.libraries.broken.map((p) => [p.kind, p.library, p.file]),
+      [['figure', 'hat_U_kitcap', broken]],
+      layout,
+    );
+    assert.match(
+      h.assets.libraries.broken[0]!.error,
+      layout === 'nitro' ? /nitro bundle .*hat_U_kitcap\.nitro/ : /hat_U_kitcap\.swf/,
+    );
     assert.equal(namings().length, 1, `${layout}: ${lines.join('')}`);
-    assert.equal(namings()[0]!.msg, 'figure library hat_U_kitcap does not read: renders of figures that need it answer the 302 fallback redirect');
+    assert.equal(
+      namings()[0]!.msg,
+      'figure library hat_U_kitcap does not read: renders of figures that need it answer the 302 fallback redirect',
+    );
     // A figure without it renders; one wearing it falls back, as before.
     assert.equal((await avatar(s.url, FIG)).status, 200);
     assert.equal((await avatar(s.url, CAP)).status, 302);
@@ -396,7 +499,10 @@ test('every library is checked at start and after each swap: a broken one is nam
     const after = await health(s.url);
     assert.equal(after.assets.reload.reloadFailures, 0);
     assert.equal(after.assets.libraries.broken.length, 1);
-    assert.deepEqual(namings().map((l) => l.generation), [1, 2]);
+    assert.deepEqual(
+      namings().map((l) => l.generation),
+      [1, 2],
+    );
   }
 });
 
@@ -481,9 +587,18 @@ test('a broken effect library: the log says renders with that effect answer 200 
   const broken = join(dir, 'bundled', 'effect', 'KitPedestal.nitro');
   await writeFile(broken, Buffer.from('not really a library'));
   const lines: string[] = [];
-  const s = await start(dir, { logLevel: 'error', checkIntervalMs: 0 }, { logStream: { write: (l: string) => void lines.push(l) } as unknown as NodeJS.WritableStream });
+  const s = await start(
+    dir,
+    { logLevel: 'error', checkIntervalMs: 0 },
+    { logStream: { write: (l: string) => void lines.push(l) } as unknown as NodeJS.WritableStream },
+  );
   const named = lines.map((l) => JSON.parse(l) as { msg: string; file?: string }).filter((l) => l.file === broken);
-  assert.deepEqual(named.map((l) => l.msg), ['effect library KitPedestal does not read: renders with that effect answer 200 without it (the avatar is drawn, the effect is not)']);
+  assert.deepEqual(
+    named.map((l) => l.msg),
+    [
+      'effect library KitPedestal does not read: renders with that effect answer 200 without it (the avatar is drawn, the effect is not)',
+    ],
+  );
   const withEffect = await avatar(s.url, FIG, '&effect=1');
   const without = await avatar(s.url, FIG);
   assert.equal(withEffect.status, 200);

@@ -12,7 +12,11 @@ import { encodePng } from '../../../src/imaging/codec.js';
 import { createImage } from '../../../src/imaging/image.js';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
 import { type AvatarServiceConfig } from '../../../src/imager/config.js';
-import { startAvatarService, type AvatarServiceInstance, type OpenAvatarServiceOptions } from '../../../src/server/imager.js';
+import {
+  startAvatarService,
+  type AvatarServiceInstance,
+  type OpenAvatarServiceOptions,
+} from '../../../src/server/imager.js';
 import { SharedAvatarCache } from '../../../src/imager/cache/shared-cache.js';
 import { MemorySharedStore } from '../../../src/imager/cache/shared-store.js';
 import { freePort, REDIS_SKIP, startRedis, type TestRedis } from '../../helpers/redis-server.js';
@@ -48,11 +52,21 @@ async function start(over: Partial<AvatarServiceConfig> = {}, opts: OpenAvatarSe
 async function get(base: string, path: string) {
   const res = await fetch(base + path, { redirect: 'manual' });
   const body = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, cache: res.headers.get('x-imager-cache'), fallback: res.headers.get('x-imager-fallback'), etag: res.headers.get('etag'), body };
+  return {
+    status: res.status,
+    cache: res.headers.get('x-imager-cache'),
+    fallback: res.headers.get('x-imager-fallback'),
+    etag: res.headers.get('etag'),
+    body,
+  };
 }
 
 const renders = (s: Svc) => s.service.stats().renders;
-const health = async (s: Svc) => (await (await fetch(`${s.url}/healthz`)).json()) as { status: string; redis: null | Record<string, unknown> & { state: string; available: boolean } };
+const health = async (s: Svc) =>
+  (await (await fetch(`${s.url}/healthz`)).json()) as {
+    status: string;
+    redis: null | (Record<string, unknown> & { state: string; available: boolean });
+  };
 const apiHits = (name: string) => api.hits.filter((n) => n.toLowerCase() === name.toLowerCase()).length;
 
 /** Two instances on one shared store: the in-process one, or Redis at `url`. */
@@ -61,7 +75,12 @@ interface Pair {
   b: Svc;
 }
 
-const backends: { name: string; skip: string | false; pair: (tag: string) => Promise<Pair>; redis?: () => TestRedis }[] = [];
+const backends: {
+  name: string;
+  skip: string | false;
+  pair: (tag: string) => Promise<Pair>;
+  redis?: () => TestRedis;
+}[] = [];
 {
   const store = new MemorySharedStore();
   backends.push({
@@ -89,7 +108,7 @@ for (const backend of backends) {
       pair = await backend.pair(backend.name);
     });
 
-    test('a render on one instance is the other one\'s cache hit: same bytes, same ETag, no second render', async () => {
+    test("a render on one instance is the other one's cache hit: same bytes, same ETag, no second render", async () => {
       const { a, b } = pair;
       const path = `/avatar.png?figure=${FIG}&size=m&direction=3&t=share`;
       const before = renders(a) + renders(b);
@@ -182,7 +201,7 @@ describe('a shared store that fails', () => {
     assert.equal(two.stats().renderWaitGaveUp, 1);
   });
 
-  test('a waiter gets the holder\'s image as soon as it is stored', async () => {
+  test("a waiter gets the holder's image as soon as it is stored", async () => {
     const store = new MemorySharedStore();
     const one = new SharedAvatarCache(store, { imageTtlMs: 60_000, lockMs: 5000 });
     const two = new SharedAvatarCache(store, { imageTtlMs: 60_000, lockMs: 5000 });
@@ -305,7 +324,13 @@ test('--redis takes redis://HOST:PORT/DB; anything else is a clear error', async
   const fromEnv = (env: Record<string, string>) => avatarConfigFromFlags({}, env);
   assert.equal(fromEnv({ HOTEL_IMAGER_REDIS: 'redis://10.0.0.5:6380/2' }).redisUrl, 'redis://10.0.0.5:6380/2');
   assert.equal(fromEnv({}).redisUrl, undefined);
-  assert.throws(() => fromEnv({ HOTEL_IMAGER_REDIS: 'http://10.0.0.5:6380' }), /HOTEL_IMAGER_REDIS must be a redis:\/\/HOST:PORT\/DB address/);
+  assert.throws(
+    () => fromEnv({ HOTEL_IMAGER_REDIS: 'http://10.0.0.5:6380' }),
+    /HOTEL_IMAGER_REDIS must be a redis:\/\/HOST:PORT\/DB address/,
+  );
   assert.throws(() => fromEnv({ HOTEL_IMAGER_REDIS: 'redis://h:1/x' }), /whose DB is a number, got "redis:\/\/h:1\/x"/);
-  assert.throws(() => fromEnv({ HOTEL_IMAGER_REDIS: 'redis://h:1/0', HOTEL_IMAGER_REDIS_TIMEOUT_MS: '0' }), /HOTEL_IMAGER_REDIS_TIMEOUT_MS must be a whole number of milliseconds ≥ 1/);
+  assert.throws(
+    () => fromEnv({ HOTEL_IMAGER_REDIS: 'redis://h:1/0', HOTEL_IMAGER_REDIS_TIMEOUT_MS: '0' }),
+    /HOTEL_IMAGER_REDIS_TIMEOUT_MS must be a whole number of milliseconds ≥ 1/,
+  );
 });

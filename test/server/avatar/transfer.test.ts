@@ -22,9 +22,19 @@ test('transferableBytes: every kind of encoder output can be posted in a transfe
   const kinds: [string, Buffer, boolean][] = [
     // [what, bytes, moved without a copy]
     ['Buffer.allocUnsafeSlow (a still PNG)', filled(Buffer.allocUnsafeSlow(20_000)), canMove],
-    ['sharp output (a still PNG of > 256 colours)', await sharp(rgba, { raw: { width: 64, height: 110, channels: 4 } }).png().toBuffer(), false],
+    [
+      'sharp output (a still PNG of > 256 colours)',
+      await sharp(rgba, { raw: { width: 64, height: 110, channels: 4 } })
+        .png()
+        .toBuffer(),
+      false,
+    ],
     ['Buffer.concat over 32 KiB', Buffer.concat([filled(Buffer.alloc(30_000)), filled(Buffer.alloc(30_000))]), canMove],
-    ['Buffer.concat over 4 KiB (APNG, GIF, a PNG of > 256 colours)', Buffer.concat([filled(Buffer.alloc(6_000)), filled(Buffer.alloc(6_000))]), false],
+    [
+      'Buffer.concat over 4 KiB (APNG, GIF, a PNG of > 256 colours)',
+      Buffer.concat([filled(Buffer.alloc(6_000)), filled(Buffer.alloc(6_000))]),
+      false,
+    ],
     ['Buffer.allocUnsafe over 4 KiB', filled(Buffer.allocUnsafe(9_000)), false],
     ['a small Buffer from the shared pool', filled(Buffer.allocUnsafe(300)), false],
     ['a slice of a larger buffer', filled(Buffer.allocUnsafeSlow(5_000)).subarray(10, 4_000), false],

@@ -14,7 +14,17 @@ import { readGif } from '../../helpers/gif-reader.js';
 import { startFakeUserApi, testAvatarConfig, TEST_FALLBACK, type FakeApi } from './fixtures.js';
 
 const FIG = 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40';
-const HEADERS = ['content-type', 'content-length', 'etag', 'cache-control', 'x-imager-frames', 'access-control-allow-origin', 'access-control-expose-headers', 'location', 'x-imager-fallback'];
+const HEADERS = [
+  'content-type',
+  'content-length',
+  'etag',
+  'cache-control',
+  'x-imager-frames',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'location',
+  'x-imager-fallback',
+];
 
 let scratch: string;
 let api: FakeApi;
@@ -83,12 +93,21 @@ test('the avatar route has the classic imager paths, and only those', () => {
 
 test('/habbo-imaging/avatarimage and .png: the /avatar.png answer, byte for byte, from the same cache entry', async () => {
   const cases: [string, string][] = [
-    [`/habbo-imaging/avatarimage?figure=${FIG}&direction=3&head_direction=3&size=m&gesture=sml`, `/avatar.png?figure=${FIG}&direction=3&head_direction=3&size=m&gesture=sml`],
+    [
+      `/habbo-imaging/avatarimage?figure=${FIG}&direction=3&head_direction=3&size=m&gesture=sml`,
+      `/avatar.png?figure=${FIG}&direction=3&head_direction=3&size=m&gesture=sml`,
+    ],
     [`/habbo-imaging/avatarimage.png?figure=${FIG}&direction=4&size=s`, `/avatar.png?figure=${FIG}&direction=4&size=s`],
     // An animated pose: an APNG, its own entry, the frame count header.
-    [`/habbo-imaging/avatarimage?figure=${FIG}&action=wav&animated=1`, `/avatar.png?figure=${FIG}&action=wav&animated=1`],
+    [
+      `/habbo-imaging/avatarimage?figure=${FIG}&action=wav&animated=1`,
+      `/avatar.png?figure=${FIG}&action=wav&animated=1`,
+    ],
     // GIF asked for in the query, as habbo.com's pages and the peers' imagers spell it.
-    [`/habbo-imaging/avatarimage?figure=${FIG}&action=wav&img_format=gif`, `/avatar.png?figure=${FIG}&action=wav&img_format=gif`],
+    [
+      `/habbo-imaging/avatarimage?figure=${FIG}&action=wav&img_format=gif`,
+      `/avatar.png?figure=${FIG}&action=wav&img_format=gif`,
+    ],
     // A user: resolved through the API, the user Cache-Control.
     ['/habbo-imaging/avatarimage?user=Bob&size=l', '/avatar.png?user=Bob&size=l'],
   ];
@@ -98,30 +117,45 @@ test('/habbo-imaging/avatarimage and .png: the /avatar.png answer, byte for byte
 });
 
 test('.gif is img_format=gif: the GIF answer and its cache entry, whatever img_format the query sends', async () => {
-  const gif = await assertSameAnswer(`/habbo-imaging/avatarimage.gif?figure=${FIG}&action=wav&size=m`, `/avatar.png?figure=${FIG}&action=wav&size=m&img_format=gif`);
+  const gif = await assertSameAnswer(
+    `/habbo-imaging/avatarimage.gif?figure=${FIG}&action=wav&size=m`,
+    `/avatar.png?figure=${FIG}&action=wav&size=m&img_format=gif`,
+  );
   assert.equal(gif.headers['content-type'], 'image/gif');
   assert.equal(readGif(new Uint8Array(gif.body)).frames.length, 2);
   const overridden = await fetchRaw(`/habbo-imaging/avatarimage.gif?img_format=png&figure=${FIG}&action=wav&size=m`);
   assert.equal(overridden.headers['content-type'], 'image/gif');
   assert.ok(overridden.body.equals(gif.body));
   // A still pose is a still GIF.
-  const still = await assertSameAnswer(`/habbo-imaging/avatarimage.gif?figure=${FIG}&direction=1`, `/avatar.png?img_format=gif&figure=${FIG}&direction=1`);
+  const still = await assertSameAnswer(
+    `/habbo-imaging/avatarimage.gif?figure=${FIG}&direction=1`,
+    `/avatar.png?img_format=gif&figure=${FIG}&direction=1`,
+  );
   assert.equal(still.headers['x-imager-frames'], '1');
 });
 
 test('/habbo-imaging/head is headonly=1 (.png, .gif likewise), whatever headonly the query sends', async () => {
-  const head = await assertSameAnswer(`/habbo-imaging/head?figure=${FIG}&direction=2&size=m`, `/avatar.png?figure=${FIG}&direction=2&size=m&headonly=1`);
+  const head = await assertSameAnswer(
+    `/habbo-imaging/head?figure=${FIG}&direction=2&size=m`,
+    `/avatar.png?figure=${FIG}&direction=2&size=m&headonly=1`,
+  );
   const whole = await fetchRaw(`/avatar.png?figure=${FIG}&direction=2&size=m`);
   assert.ok(!head.body.equals(whole.body), 'a head is not the whole figure');
   const png = await fetchRaw(`/habbo-imaging/head.png?figure=${FIG}&direction=2&size=m&headonly=0`);
   assert.ok(png.body.equals(head.body));
-  const gif = await assertSameAnswer(`/habbo-imaging/head.gif?figure=${FIG}&direction=4`, `/avatar.png?figure=${FIG}&direction=4&headonly=1&img_format=gif`);
+  const gif = await assertSameAnswer(
+    `/habbo-imaging/head.gif?figure=${FIG}&direction=4`,
+    `/avatar.png?figure=${FIG}&direction=4&headonly=1&img_format=gif`,
+  );
   assert.equal(gif.headers['content-type'], 'image/gif');
 });
 
 test('bad requests and fallbacks are the /avatar.png ones (400 text, the same 302 Location)', async () => {
   await assertSameAnswer('/habbo-imaging/avatarimage?size=m', '/avatar.png?size=m');
-  const failed = await assertSameAnswer('/habbo-imaging/avatarimage?figure=hd-99999999-1.ch-210-66&direction=9', '/avatar.png?figure=hd-99999999-1.ch-210-66&direction=9');
+  const failed = await assertSameAnswer(
+    '/habbo-imaging/avatarimage?figure=hd-99999999-1.ch-210-66&direction=9',
+    '/avatar.png?figure=hd-99999999-1.ch-210-66&direction=9',
+  );
   assert.equal(failed.status, 302);
   assert.equal(failed.headers['x-imager-fallback'], 'render-failed');
   const loc = new URL(failed.headers.location!);
@@ -146,7 +180,11 @@ test('HEAD, OPTIONS and other methods on every alias path answer as on /avatar.p
     const o = await fetch(svc.url + path, { method: 'OPTIONS', headers: preflight });
     const ref = await fetch(svc.url + '/avatar.png', { method: 'OPTIONS', headers: preflight });
     assert.equal(o.status, 204, path);
-    assert.deepEqual([...o.headers].filter(([n]) => n.startsWith('access-control') || n === 'allow'), [...ref.headers].filter(([n]) => n.startsWith('access-control') || n === 'allow'), path);
+    assert.deepEqual(
+      [...o.headers].filter(([n]) => n.startsWith('access-control') || n === 'allow'),
+      [...ref.headers].filter(([n]) => n.startsWith('access-control') || n === 'allow'),
+      path,
+    );
     const post = await fetchRaw(`${path}?figure=${FIG}`, { method: 'POST', body: 'x' });
     assert.equal(post.status, 405, path);
     assert.equal(post.headers['access-control-allow-origin'], '*');
@@ -154,16 +192,31 @@ test('HEAD, OPTIONS and other methods on every alias path answer as on /avatar.p
 });
 
 test('near-miss paths stay 404', async () => {
-  for (const path of ['/habbo-imaging/avatarimage.jpg', '/habbo-imaging/avatarimagex', '/habbo-imaging/avatarimage/', '/habbo-imaging/', '/habbo-imaging/heads']) {
+  for (const path of [
+    '/habbo-imaging/avatarimage.jpg',
+    '/habbo-imaging/avatarimagex',
+    '/habbo-imaging/avatarimage/',
+    '/habbo-imaging/',
+    '/habbo-imaging/heads',
+  ]) {
     const res = await fetchRaw(`${path}?figure=${FIG}`);
     assert.equal(res.status, 404, path);
   }
 });
 
-test('fixed parameters replace the query\'s own, every other pair keeps its bytes and order', () => {
+test("fixed parameters replace the query's own, every other pair keeps its bytes and order", () => {
   const gif = [['img_format', 'gif']] as const;
   assert.equal(withFixedParameters('figure=hd-180-1&size=m', []), 'figure=hd-180-1&size=m');
   assert.equal(withFixedParameters('', gif), 'img_format=gif');
-  assert.equal(withFixedParameters('figure=a%2Eb&img_format=png&x=1&img%5Fformat=jpg', gif), 'figure=a%2Eb&x=1&img_format=gif');
-  assert.equal(withFixedParameters('headonly=0&figure=f', [['headonly', '1'], ['img_format', 'gif']]), 'figure=f&headonly=1&img_format=gif');
+  assert.equal(
+    withFixedParameters('figure=a%2Eb&img_format=png&x=1&img%5Fformat=jpg', gif),
+    'figure=a%2Eb&x=1&img_format=gif',
+  );
+  assert.equal(
+    withFixedParameters('headonly=0&figure=f', [
+      ['headonly', '1'],
+      ['img_format', 'gif'],
+    ]),
+    'figure=f&headonly=1&img_format=gif',
+  );
 });

@@ -66,7 +66,9 @@ test('slow API: times out instead of hanging', async () => {
 });
 
 /** A user API that misbehaves in one of the ways a real one can: never answers, or trickles its body. */
-async function stallingApi(kind: 'silent' | 'trickle' | 'headers-then-silent'): Promise<{ base: string; close(): Promise<void> }> {
+async function stallingApi(
+  kind: 'silent' | 'trickle' | 'headers-then-silent',
+): Promise<{ base: string; close(): Promise<void> }> {
   const timers = new Set<NodeJS.Timeout>();
   const server = createServer((_req, res) => {
     if (kind === 'silent') return; // accepts the request, never sends a byte
@@ -123,7 +125,10 @@ async function resolveThrough(handler: RequestListener) {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const users = new UserLookup({ ...DEFAULT_USER_LOOKUP, apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    const users = new UserLookup({
+      ...DEFAULT_USER_LOOKUP,
+      apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    });
     return await users.resolve('x');
   } finally {
     server.closeAllConnections();
@@ -166,7 +171,9 @@ test('API down (connection refused): unreachable', async () => {
 });
 
 test('an answer without a usable figureString is a bad response', async () => {
-  const r = await resolveThrough((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"x"}'));
+  const r = await resolveThrough((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"x"}'),
+  );
   assert.equal(r.ok, false);
   if (!r.ok) assert.equal(r.reason, 'bad-response');
 });

@@ -10,7 +10,10 @@ test('badge settings: none by default, from HOTEL_IMAGER_AVATAR_BADGE_*, flags w
   assert.equal(d.badgeElementsFile, undefined);
   assert.equal(d.badgePartsDir, undefined);
   assert.equal(avatarConfigFromFlags({}, {}).badgeElementsFile, undefined);
-  const env = { HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS: '/srv/export/guilds_elements.csv', HOTEL_IMAGER_AVATAR_BADGE_PARTS: '/srv/c_images/Badgeparts' };
+  const env = {
+    HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS: '/srv/export/guilds_elements.csv',
+    HOTEL_IMAGER_AVATAR_BADGE_PARTS: '/srv/c_images/Badgeparts',
+  };
   const fromEnv = avatarConfigFromFlags({}, env);
   assert.equal(fromEnv.badgeElementsFile, '/srv/export/guilds_elements.csv');
   assert.equal(fromEnv.badgePartsDir, '/srv/c_images/Badgeparts');

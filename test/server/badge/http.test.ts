@@ -112,13 +112,19 @@ test('HEAD: the headers of GET and no body; If-None-Match: 304', async () => {
 });
 
 test('OPTIONS is the CORS preflight; other methods are 405 with Allow', async () => {
-  const pre = await get(`/habbo-imaging/badge/${CODE}.png`, { method: 'OPTIONS', headers: { 'access-control-request-headers': 'if-none-match' } });
+  const pre = await get(`/habbo-imaging/badge/${CODE}.png`, {
+    method: 'OPTIONS',
+    headers: { 'access-control-request-headers': 'if-none-match' },
+  });
   assert.equal(pre.res.status, 204);
   assert.equal(pre.res.headers.get('access-control-allow-origin'), '*');
   assert.equal(pre.res.headers.get('access-control-allow-methods'), 'GET, HEAD, OPTIONS');
   assert.equal(pre.res.headers.get('access-control-allow-headers'), 'if-none-match');
   for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
-    const r = await get(`/habbo-imaging/badge/${CODE}.png`, { method, body: method === 'DELETE' ? undefined : '{"a":1}' });
+    const r = await get(`/habbo-imaging/badge/${CODE}.png`, {
+      method,
+      body: method === 'DELETE' ? undefined : '{"a":1}',
+    });
     assert.equal(r.res.status, 405, method);
     assert.equal(r.res.headers.get('allow'), 'GET, HEAD, OPTIONS');
     assert.equal(r.res.headers.get('access-control-allow-origin'), '*');
@@ -166,7 +172,17 @@ test('/healthz reports the badge data; /render/badge lists every part, image, co
   assert.equal(page.res.status, 200);
   assert.equal(page.res.headers.get('content-type'), 'text/html; charset=utf-8');
   const html = page.body.toString('utf8');
-  for (const want of ['badgepart_kit_base_shield_part2', 'badgepart_kit_base_shield_part1', 'untinted', '#84de00', '#ff2d2d', 'cell (1, 1)', 'cell (0, 0)', 'cell (2, 2)', 'data:image/gif;base64,']) {
+  for (const want of [
+    'badgepart_kit_base_shield_part2',
+    'badgepart_kit_base_shield_part1',
+    'untinted',
+    '#84de00',
+    '#ff2d2d',
+    'cell (1, 1)',
+    'cell (0, 0)',
+    'cell (2, 2)',
+    'data:image/gif;base64,',
+  ]) {
     assert.ok(html.includes(want), want);
   }
   const byQuery = await get(`/render/badge?b=s08114<script>`);
@@ -216,8 +232,14 @@ test('no table: badges are off, the route says why and /healthz too; the avatar 
   const s = await start(bare);
   const { res, body } = await get(`/habbo-imaging/badge/${CODE}.png`, {}, s.url);
   assert.equal(res.status, 404);
-  assert.match(body.toString(), /badges are off on this server: no badge element table: looked for .*gamedata\/guilds_elements\.csv/);
-  const health = (await (await fetch(s.url + '/healthz')).json()) as { status: string; badges: Record<string, unknown> };
+  assert.match(
+    body.toString(),
+    /badges are off on this server: no badge element table: looked for .*gamedata\/guilds_elements\.csv/,
+  );
+  const health = (await (await fetch(s.url + '/healthz')).json()) as {
+    status: string;
+    badges: Record<string, unknown>;
+  };
   assert.equal(health.status, 'ok');
   assert.equal(health.badges.enabled, false);
   assert.match(String(health.badges.reason), /no badge element table/);
@@ -237,17 +259,26 @@ test('--badge-elements and --badge-parts: a table (CSV or JSON) and parts kept o
   assert.equal(res.status, 200);
   assert.ok(body.equals((await get(`/habbo-imaging/badge/${CODE}.png`)).body));
   // The same table as JSON rows.
-  const rows = (await readFile(table, 'utf8')).trim().split('\n').map((line) => {
-    const [id, firstvalue, secondvalue, type, enabled] = line.split(',').map((c) => c.replace(/"/g, ''));
-    return { id: Number(id), firstvalue, secondvalue, type, enabled };
-  });
+  const rows = (await readFile(table, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [id, firstvalue, secondvalue, type, enabled] = line.split(',').map((c) => c.replace(/"/g, ''));
+      return { id: Number(id), firstvalue, secondvalue, type, enabled };
+    });
   const json = join(scratch, 'elements.json');
   await writeFile(json, JSON.stringify(rows));
   const j = await start(bare, { badgeElementsFile: json, badgePartsDir: parts });
   assert.ok((await get(`/habbo-imaging/badge/${CODE}.png`, {}, j.url)).body.equals(body));
   // A table or folder named but missing stops the start, saying which.
-  await assert.rejects(start(bare, { badgeElementsFile: join(scratch, 'nope.csv') }), /the badge element table .*nope\.csv \(--badge-elements, HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS\) is not a file/);
-  await assert.rejects(start(bare, { badgePartsDir: join(scratch, 'nope') }), /the badge parts folder .*nope \(--badge-parts, HOTEL_IMAGER_AVATAR_BADGE_PARTS\) is not a folder/);
+  await assert.rejects(
+    start(bare, { badgeElementsFile: join(scratch, 'nope.csv') }),
+    /the badge element table .*nope\.csv \(--badge-elements, HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS\) is not a file/,
+  );
+  await assert.rejects(
+    start(bare, { badgePartsDir: join(scratch, 'nope') }),
+    /the badge parts folder .*nope \(--badge-parts, HOTEL_IMAGER_AVATAR_BADGE_PARTS\) is not a folder/,
+  );
 });
 
 test('the Flash layout serves the same bytes; the data identity is in the ETag, not only in the bytes', async () => {
@@ -266,7 +297,10 @@ test('a reload swaps in new data: new identity, new ETag, new pixels; the old en
   const s = await start(copy);
   const before = await get('/habbo-imaging/badge/b01054.png', {}, s.url);
   const table = join(copy, 'gamedata/guilds_elements.csv');
-  await writeFile(table, (await readFile(table, 'utf8')).replace('"5","50c1fb",,"base_color"', '"5","000080",,"base_color"'));
+  await writeFile(
+    table,
+    (await readFile(table, 'utf8')).replace('"5","50c1fb",,"base_color"', '"5","000080",,"base_color"'),
+  );
   const loaded = await s.badges.reload();
   assert.ok(loaded.ok);
   const afterReload = await get('/habbo-imaging/badge/b01054.png', {}, s.url);
@@ -274,7 +308,10 @@ test('a reload swaps in new data: new identity, new ETag, new pixels; the old en
   assert.notEqual(afterReload.res.headers.get('etag'), before.res.headers.get('etag'));
   assert.ok(!afterReload.body.equals(before.body));
   assert.ok(s.badges.watchPaths().includes(table));
-  assert.ok(s.badges.watchPaths().some((f) => f.endsWith('c_images/Badgeparts')), 'where Flash parts would be');
+  assert.ok(
+    s.badges.watchPaths().some((f) => f.endsWith('c_images/Badgeparts')),
+    'where Flash parts would be',
+  );
   // Take the table away: badges go off on the next reload, with the reason.
   await rm(table);
   assert.equal((await s.badges.reload()).ok, false);

@@ -19,20 +19,26 @@ export function corpusJson(files: Record<string, Buffer>, opts: CorpusFixtureOpt
   for (const [path, data] of Object.entries(files)) listed[path] = { size: data.length, sha256: sha256(data) };
   const keys = Object.keys(listed).sort();
   const count = (prefix: string) => keys.filter((k) => k.startsWith(prefix)).length;
-  return JSON.stringify(
-    {
-      format: 1,
-      rendererVersion: opts.rendererVersion ?? 'fixture-1',
-      builtAt: opts.builtAt ?? '2026-01-01T00:00:00.000Z',
-      counts: { renders: count('furni-renders/'), icons: count('catalog-thumbs/'), bundles: count('hof_furni/') },
-      files: Object.fromEntries(keys.map((k) => [k, listed[k]])),
-    },
-    null,
-    2,
-  ) + '\n';
+  return (
+    JSON.stringify(
+      {
+        format: 1,
+        rendererVersion: opts.rendererVersion ?? 'fixture-1',
+        builtAt: opts.builtAt ?? '2026-01-01T00:00:00.000Z',
+        counts: { renders: count('furni-renders/'), icons: count('catalog-thumbs/'), bundles: count('hof_furni/') },
+        files: Object.fromEntries(keys.map((k) => [k, listed[k]])),
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
-export async function writeCorpusFixture(dir: string, files: Record<string, Buffer>, opts: CorpusFixtureOptions = {}): Promise<void> {
+export async function writeCorpusFixture(
+  dir: string,
+  files: Record<string, Buffer>,
+  opts: CorpusFixtureOptions = {},
+): Promise<void> {
   for (const [path, data] of Object.entries(files)) {
     const target = join(dir, ...path.split('/'));
     await mkdir(dirname(target), { recursive: true });

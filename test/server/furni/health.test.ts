@@ -16,12 +16,16 @@ async function health(port: number) {
 test('/healthz names the service and version and reports the storage check with counts', async () => {
   await withTempDir('furni-health-', async (dir) => {
     const corpus = join(dir, 'corpus');
-    await writeCorpusFixture(corpus, {
-      'furni-renders/a.png': fakePng(1, 100),
-      'furni-renders/a*1.png': fakePng(2, 100),
-      'catalog-thumbs/a.png': fakePng(3, 50),
-      'hof_furni/7/a.bundle': fakePng(4, 400),
-    }, { builtAt: '2026-02-03T04:05:06.000Z', rendererVersion: 'r9' });
+    await writeCorpusFixture(
+      corpus,
+      {
+        'furni-renders/a.png': fakePng(1, 100),
+        'furni-renders/a*1.png': fakePng(2, 100),
+        'catalog-thumbs/a.png': fakePng(3, 50),
+        'hof_furni/7/a.bundle': fakePng(4, 400),
+      },
+      { builtAt: '2026-02-03T04:05:06.000Z', rendererVersion: 'r9' },
+    );
     await withTestServer({ corpus, memoryBudget: 1 << 20 }, async (srv) => {
       const h = await health(srv.port);
       assert.equal(h.status, 200);
@@ -79,7 +83,10 @@ test('a rebuilt corpus.json is picked up without a restart; a broken one keeps t
       const b = fakePng(2, 200);
       await writeFile(join(corpus, 'furni-renders', 'a.png'), a2);
       await writeFile(join(corpus, 'furni-renders', 'b.png'), b);
-      await writeFile(join(corpus, 'corpus.json.tmp'), corpusJson({ 'furni-renders/a.png': a2, 'furni-renders/b.png': b }, { builtAt: '2026-03-01T00:00:00.000Z' }));
+      await writeFile(
+        join(corpus, 'corpus.json.tmp'),
+        corpusJson({ 'furni-renders/a.png': a2, 'furni-renders/b.png': b }, { builtAt: '2026-03-01T00:00:00.000Z' }),
+      );
       await rename(join(corpus, 'corpus.json.tmp'), join(corpus, 'corpus.json'));
       await eventually(async () => (await rawRequest(srv.port, 'GET', '/furni-renders/b.png')).status === 200);
       const a = await rawRequest(srv.port, 'GET', '/furni-renders/a.png');
@@ -97,7 +104,10 @@ test('a rebuilt corpus.json is picked up without a restart; a broken one keeps t
       assert.ok(srv.lines.some((l) => /corpus reload failed; still serving the previous corpus/.test(l)));
 
       // Fixed again: healthy.
-      await writeFile(join(corpus, 'corpus.json'), corpusJson({ 'furni-renders/a.png': a2, 'furni-renders/b.png': b }, { builtAt: '2026-03-02T00:00:00.000Z' }));
+      await writeFile(
+        join(corpus, 'corpus.json'),
+        corpusJson({ 'furni-renders/a.png': a2, 'furni-renders/b.png': b }, { builtAt: '2026-03-02T00:00:00.000Z' }),
+      );
       await eventually(async () => (await health(srv.port)).status === 200);
 
       // corpus.json removed: still serving from the last table (b is in memory), healthz 503.
@@ -116,7 +126,9 @@ test('a rebuilt corpus.json is picked up without a restart; a broken one keeps t
   });
 });
 
-test('/healthz is 503 when the corpus folder is not readable', { skip: process.getuid?.() === 0 ? 'running as root: permissions are not enforced' : false }, async () => {
+test('/healthz is 503 when the corpus folder is not readable', {
+  skip: process.getuid?.() === 0 ? 'running as root: permissions are not enforced' : false,
+}, async () => {
   await withTempDir('furni-perm-', async (dir) => {
     const corpus = join(dir, 'corpus');
     await writeCorpusFixture(corpus, { 'furni-renders/a.png': fakePng(1, 100) });
@@ -135,7 +147,9 @@ test('/healthz is 503 when the corpus folder is not readable', { skip: process.g
 
 function gitHead(): string {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return 'unknown'; // a clone without git metadata
   }

@@ -18,7 +18,13 @@ export interface RawResponse {
   body: Buffer;
 }
 
-export function rawRequest(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     // Node's client frames a DELETE body only when told its length.
     const framed = body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers };
@@ -39,7 +45,9 @@ export interface TestServer extends RunningFurniServer {
   requestLines(): Record<string, unknown>[];
 }
 
-export async function startTestServer(opts: Omit<FurniServerOptions, 'logStream' | 'port' | 'host'>): Promise<TestServer> {
+export async function startTestServer(
+  opts: Omit<FurniServerOptions, 'logStream' | 'port' | 'host'>,
+): Promise<TestServer> {
   const lines: string[] = [];
   const server = await startFurniServer({
     checkIntervalMs: 50,
@@ -71,7 +79,10 @@ export async function withTempDir<T>(prefix: string, fn: (dir: string) => Promis
 }
 
 /** Runs `fn` against a started test server, closed afterwards whatever happens. */
-export async function withTestServer<T>(opts: Parameters<typeof startTestServer>[0], fn: (srv: TestServer) => Promise<T>): Promise<T> {
+export async function withTestServer<T>(
+  opts: Parameters<typeof startTestServer>[0],
+  fn: (srv: TestServer) => Promise<T>,
+): Promise<T> {
   const srv = await startTestServer(opts);
   try {
     return await fn(srv);
@@ -126,7 +137,11 @@ export async function startFixtureServer(
 }
 
 /** The sample kit's furni (no extra items) written to a temporary folder and built into `<dir>/corpus`, once. */
-export async function builtKitCorpus(prefix: string): Promise<{ tmp: { dir: string; cleanup: () => Promise<void> }; corpus: string; listed: Record<string, { size: number; sha256: string }> }> {
+export async function builtKitCorpus(prefix: string): Promise<{
+  tmp: { dir: string; cleanup: () => Promise<void> };
+  corpus: string;
+  listed: Record<string, { size: number; sha256: string }>;
+}> {
   const tmp = await tempDir(prefix);
   const kit = join(tmp.dir, 'kit');
   for (const f of await furniKitFiles({ extraFurni: 0 })) {

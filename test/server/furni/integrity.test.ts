@@ -33,7 +33,10 @@ for (const budget of [1 << 20, 0]) {
       const before = fakePng(1, 700);
       const after = fakePng(2, 700);
       assert.equal(after.length, before.length);
-      await writeCorpusFixture(corpus, { 'furni-renders/chair.png': before, 'hof_furni/1/chair.bundle': fakePng(3, 3000) });
+      await writeCorpusFixture(corpus, {
+        'furni-renders/chair.png': before,
+        'hof_furni/1/chair.bundle': fakePng(3, 3000),
+      });
       // A long interval: the service must not have picked up the new corpus.json on its own timer.
       await withTestServer({ corpus, memoryBudget: budget, checkIntervalMs: 60_000 }, async (srv) => {
         await writeFile(join(corpus, 'furni-renders', 'chair.png'), after);
@@ -48,12 +51,18 @@ for (const budget of [1 << 20, 0]) {
         const node = await http10(srv.port, '/furni-renders/chair.png');
         assert.equal(node.status, 503, 'on a connection Node owns');
         assert.ok(!node.body.equals(after));
-        assert.ok(srv.lines.some((l) => /sha256 on disk/.test(l) && /chair\.png/.test(l)), 'the mismatch is logged');
+        assert.ok(
+          srv.lines.some((l) => /sha256 on disk/.test(l) && /chair\.png/.test(l)),
+          'the mismatch is logged',
+        );
         // An untouched file is still served.
         assert.equal((await rawRequest(srv.port, 'GET', '/hof_furni/1/chair.bundle')).status, 200);
 
         // The rebuild finishes: corpus.json lands (atomically), the 503's reload check picks it up.
-        await writeFile(join(corpus, 'corpus.json.tmp'), corpusJson({ 'furni-renders/chair.png': after, 'hof_furni/1/chair.bundle': fakePng(3, 3000) }));
+        await writeFile(
+          join(corpus, 'corpus.json.tmp'),
+          corpusJson({ 'furni-renders/chair.png': after, 'hof_furni/1/chair.bundle': fakePng(3, 3000) }),
+        );
         await rename(join(corpus, 'corpus.json.tmp'), join(corpus, 'corpus.json'));
         await rawRequest(srv.port, 'GET', '/healthz'); // forces the check, as the 503 path does
         const res = await rawRequest(srv.port, 'GET', '/furni-renders/chair.png');
@@ -61,7 +70,12 @@ for (const budget of [1 << 20, 0]) {
         assert.equal(res.headers.etag, `"${sha256(after)}"`);
         assert.deepEqual(res.body, after);
         assert.equal((await http10(srv.port, '/furni-renders/chair.png')).body.equals(after), true);
-        assert.equal((await rawRequest(srv.port, 'GET', '/furni-renders/chair.png', { 'if-none-match': `"${sha256(before)}"` })).status, 200, 'old tag no longer matches');
+        assert.equal(
+          (await rawRequest(srv.port, 'GET', '/furni-renders/chair.png', { 'if-none-match': `"${sha256(before)}"` }))
+            .status,
+          200,
+          'old tag no longer matches',
+        );
       });
     });
   });

@@ -30,7 +30,8 @@ async function scrape(srv: TestServer): Promise<Map<string, Family>> {
   return parsePrometheusText(res.body.toString('utf8'));
 }
 
-const requests = (m: Map<string, Family>, route: string, status: number) => sampleValue(m, 'hotel_imager_http_requests_total', { route, status: String(status) }) ?? 0;
+const requests = (m: Map<string, Family>, route: string, status: number) =>
+  sampleValue(m, 'hotel_imager_http_requests_total', { route, status: String(status) }) ?? 0;
 
 /** Our families follow Prometheus naming: prefix, help, `_total` counters, base-unit histograms. */
 function assertConventions(m: Map<string, Family>): void {
@@ -44,7 +45,12 @@ function assertConventions(m: Map<string, Family>): void {
     assert.doesNotMatch(f.name, /_(ms|milliseconds|mb|kb)$/, `${f.name}: base units`);
   }
   // The Node process metrics come along.
-  for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
+  for (const name of [
+    'process_cpu_seconds_total',
+    'process_resident_memory_bytes',
+    'nodejs_heap_size_used_bytes',
+    'nodejs_eventloop_lag_seconds',
+  ]) {
     assert.ok(m.has(name), `process metric ${name}`);
   }
 }
@@ -57,17 +63,24 @@ test('/metrics after known requests: requests by route and status, latency, cach
       const before = await scrape(srv);
       assertConventions(before);
       const [info] = before.get('hotel_imager_build_info')!.samples;
-      assert.deepEqual({ ...info!.labels, commit: undefined }, { service: 'furni', version: readPackageVersion(), commit: undefined, renderer: FURNI_RENDERER });
+      assert.deepEqual(
+        { ...info!.labels, commit: undefined },
+        { service: 'furni', version: readPackageVersion(), commit: undefined, renderer: FURNI_RENDERER },
+      );
       assert.match(info!.labels.commit!, /^([0-9a-f]{40}|unknown)$/);
       assert.equal(info!.value, 1);
       assert.equal(requests(before, '/furni-renders/', 200), 0, 'a fresh instance has counted nothing');
 
       // Known requests: 3 GETs of one render (storage, then memory twice), a HEAD of an icon, a 304,
       // two 404s, a bundle, a 405 on /healthz, /healthz and /version.
-      for (let i = 0; i < 3; i++) assert.equal((await rawRequest(srv.port, 'GET', '/furni-renders/chair.png')).status, 200);
+      for (let i = 0; i < 3; i++)
+        assert.equal((await rawRequest(srv.port, 'GET', '/furni-renders/chair.png')).status, 200);
       assert.equal((await rawRequest(srv.port, 'HEAD', '/catalog-thumbs/chair.png')).status, 200);
       const etag = (await rawRequest(srv.port, 'HEAD', '/catalog-thumbs/chair.png')).headers.etag as string;
-      assert.equal((await rawRequest(srv.port, 'GET', '/catalog-thumbs/chair.png', { 'if-none-match': etag })).status, 304);
+      assert.equal(
+        (await rawRequest(srv.port, 'GET', '/catalog-thumbs/chair.png', { 'if-none-match': etag })).status,
+        304,
+      );
       assert.equal((await rawRequest(srv.port, 'GET', '/furni-renders/none.png')).status, 404);
       assert.equal((await rawRequest(srv.port, 'GET', '/nowhere')).status, 404);
       assert.equal((await rawRequest(srv.port, 'GET', '/hof_furni/100/chair.bundle')).status, 200);
@@ -91,7 +104,10 @@ test('/metrics after known requests: requests by route and status, latency, cach
       assert.equal(renders.count, 4);
       assert.ok(renders.sum > 0, String(renders.sum));
       assert.equal(renders.under('+Inf'), 4);
-      assert.equal(histogramCounts(m, 'hotel_imager_http_request_duration_seconds', { route: '/catalog-thumbs/' }).count, 3);
+      assert.equal(
+        histogramCounts(m, 'hotel_imager_http_request_duration_seconds', { route: '/catalog-thumbs/' }).count,
+        3,
+      );
       // Bodies answered (HEAD reads the body too): the first read of each file from storage, then memory.
       const tier = (t: string) => sampleValue(m, 'hotel_imager_furni_cache_outcomes_total', { tier: t });
       assert.equal(tier('storage'), 3, 'chair.png, the icon and the bundle, once each');
@@ -100,7 +116,10 @@ test('/metrics after known requests: requests by route and status, latency, cach
       assert.equal(tier('variant_disk'), 0);
       // The corpus in service.
       assert.equal(sampleValue(m, 'hotel_imager_furni_corpus_generation'), 1);
-      assert.equal(sampleValue(m, 'hotel_imager_furni_corpus_built_timestamp_seconds'), Date.parse('2026-03-04T05:06:07.000Z') / 1000);
+      assert.equal(
+        sampleValue(m, 'hotel_imager_furni_corpus_built_timestamp_seconds'),
+        Date.parse('2026-03-04T05:06:07.000Z') / 1000,
+      );
       assert.equal(sampleValue(m, 'hotel_imager_furni_corpus_files', { kind: 'render' }), 2);
       assert.equal(sampleValue(m, 'hotel_imager_furni_corpus_files', { kind: 'icon' }), 1);
       assert.equal(sampleValue(m, 'hotel_imager_furni_corpus_files', { kind: 'bundle' }), 1);
@@ -129,7 +148,13 @@ test('/metrics counts storage errors: a listed file gone, a corpus.json that bre
       assert.equal(sampleValue(m, 'hotel_imager_furni_storage_errors_total', { op: 'read', reason: 'missing' }), 1);
       assert.equal(sampleValue(m, 'hotel_imager_furni_storage_errors_total', { op: 'manifest', reason: 'invalid' }), 0);
       await writeFile(join(corpus, 'corpus.json'), '{"format": 1, "files": ');
-      await eventually(async () => (sampleValue(await scrape(srv), 'hotel_imager_furni_storage_errors_total', { op: 'manifest', reason: 'invalid' }) ?? 0) > 0);
+      await eventually(
+        async () =>
+          (sampleValue(await scrape(srv), 'hotel_imager_furni_storage_errors_total', {
+            op: 'manifest',
+            reason: 'invalid',
+          }) ?? 0) > 0,
+      );
       m = await scrape(srv);
       assert.equal(sampleValue(m, 'hotel_imager_furni_corpus_generation'), 1, 'the broken table was not loaded');
       assert.equal((await rawRequest(srv.port, 'GET', '/furni-renders/chair.png')).status, 200, 'the old table serves');
@@ -182,17 +207,34 @@ for (const trustProxy of [false, true]) {
         await rawRequest(srv.port, 'GET', `/furni-renders/chair.png?${long}`, xff); // fast path
         await rawRequest(srv.port, 'GET', '/furni-renders/chair.png?x=1&y=%20', xff);
         await rawRequest(srv.port, 'GET', '/healthz?probe=1', xff); // Fastify
-        assert.match(await http10(srv.port, 'GET /catalog-thumbs/chair.png?old=1 HTTP/1.0\r\nX-Forwarded-For: 198.51.100.2\r\n\r\n'), / 200 /); // Node's server
+        assert.match(
+          await http10(
+            srv.port,
+            'GET /catalog-thumbs/chair.png?old=1 HTTP/1.0\r\nX-Forwarded-For: 198.51.100.2\r\n\r\n',
+          ),
+          / 200 /,
+        ); // Node's server
         const lines = await lastLines(srv, 4);
-        for (const l of lines) assert.equal(l.client, trustProxy ? (l.path === '/catalog-thumbs/chair.png' ? '198.51.100.2' : '203.0.113.7') : '127.0.0.1', JSON.stringify(l));
+        for (const l of lines)
+          assert.equal(
+            l.client,
+            trustProxy ? (l.path === '/catalog-thumbs/chair.png' ? '198.51.100.2' : '203.0.113.7') : '127.0.0.1',
+            JSON.stringify(l),
+          );
         assert.equal(lines[0]!.query, long.slice(0, LOG_URL_PART_MAX) + '…', 'a long query is cut');
-        assert.deepEqual(lines.map((l) => [l.path, l.status, l.cache]), [
-          ['/furni-renders/chair.png', 200, 'storage'],
-          ['/furni-renders/chair.png', 200, 'memory'],
-          ['/healthz', 200, null],
-          ['/catalog-thumbs/chair.png', 200, 'storage'],
-        ]);
-        assert.deepEqual(lines.slice(1).map((l) => l.query), ['x=1&y=%20', 'probe=1', 'old=1']);
+        assert.deepEqual(
+          lines.map((l) => [l.path, l.status, l.cache]),
+          [
+            ['/furni-renders/chair.png', 200, 'storage'],
+            ['/furni-renders/chair.png', 200, 'memory'],
+            ['/healthz', 200, null],
+            ['/catalog-thumbs/chair.png', 200, 'storage'],
+          ],
+        );
+        assert.deepEqual(
+          lines.slice(1).map((l) => l.query),
+          ['x=1&y=%20', 'probe=1', 'old=1'],
+        );
         assert.equal(new Set(lines.map((l) => l.reqId)).size, 4);
       });
     });
@@ -207,7 +249,9 @@ test('error lines carry the request id of the request they belong to', async () 
       await rm(join(corpus, 'furni-renders', 'chair.png'));
       assert.equal((await rawRequest(srv.port, 'GET', '/furni-renders/chair.png')).status, 404);
       const [line] = await lastLines(srv, 1);
-      const warn = srv.lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'listed asset not servable');
+      const warn = srv.lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.msg === 'listed asset not servable');
       assert.ok(warn, srv.lines.join('\n'));
       assert.equal(warn.reqId, line!.reqId);
       assert.equal(warn.key, 'furni-renders/chair.png');

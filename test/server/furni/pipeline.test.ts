@@ -25,21 +25,27 @@ function urlOf(key: string): string {
 }
 
 async function assertServesEveryFile(port: number): Promise<void> {
-    const keys = Object.keys(listed).filter((k) => k !== 'build-report.json');
-    assert.ok(keys.some((k) => k.startsWith('furni-renders/') && k.includes('*')), 'the kit has colour variants');
-    assert.ok(keys.some((k) => k.startsWith('hof_furni/')), 'the kit has bundles');
-    for (const key of keys) {
-      const res = await rawRequest(port, 'GET', urlOf(key));
-      assert.equal(res.status, 200, key);
-      assert.equal(res.body.length, listed[key]!.size, key);
-      assert.equal(sha256Hex(res.body), listed[key]!.sha256, key);
-      assert.equal(res.headers.etag, `"${listed[key]!.sha256}"`, key);
-      assert.equal(res.headers['content-type'], key.endsWith('.bundle') ? 'application/octet-stream' : 'image/png', key);
-      if (key.endsWith('.png')) assert.deepEqual([...res.body.subarray(1, 4)], [0x50, 0x4e, 0x47], `${key} is a PNG`);
-    }
-    const health = JSON.parse((await rawRequest(port, 'GET', '/healthz')).body.toString());
-    assert.equal(health.status, 'ok');
-    assert.equal(health.checks.storage.corpus.files, keys.length);
+  const keys = Object.keys(listed).filter((k) => k !== 'build-report.json');
+  assert.ok(
+    keys.some((k) => k.startsWith('furni-renders/') && k.includes('*')),
+    'the kit has colour variants',
+  );
+  assert.ok(
+    keys.some((k) => k.startsWith('hof_furni/')),
+    'the kit has bundles',
+  );
+  for (const key of keys) {
+    const res = await rawRequest(port, 'GET', urlOf(key));
+    assert.equal(res.status, 200, key);
+    assert.equal(res.body.length, listed[key]!.size, key);
+    assert.equal(sha256Hex(res.body), listed[key]!.sha256, key);
+    assert.equal(res.headers.etag, `"${listed[key]!.sha256}"`, key);
+    assert.equal(res.headers['content-type'], key.endsWith('.bundle') ? 'application/octet-stream' : 'image/png', key);
+    if (key.endsWith('.png')) assert.deepEqual([...res.body.subarray(1, 4)], [0x50, 0x4e, 0x47], `${key} is a PNG`);
+  }
+  const health = JSON.parse((await rawRequest(port, 'GET', '/healthz')).body.toString());
+  assert.equal(health.status, 'ok');
+  assert.equal(health.checks.storage.corpus.files, keys.length);
 }
 
 test('every file the pipeline lists is served with its bytes, type and ETag', async () => {
@@ -51,22 +57,54 @@ test('`hotel-imager publish` to a bucket, then `serve furni --corpus s3://…` (
   const env = { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };
   const target = bucket.url('hotel/furni');
   try {
-    const pub = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'publish', '--corpus', corpus, '--to', target, '--s3-endpoint', bucket.endpoint, '--s3-force-path-style'], {
-      cwd: repo,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const pub = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(repo, 'src/cli/main.ts'),
+        'publish',
+        '--corpus',
+        corpus,
+        '--to',
+        target,
+        '--s3-endpoint',
+        bucket.endpoint,
+        '--s3-force-path-style',
+      ],
+      {
+        cwd: repo,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     pub.stdout.on('data', (d: Buffer) => (out += d.toString()));
     pub.stderr.on('data', (d: Buffer) => (out += d.toString()));
     assert.equal(await new Promise<number | null>((r) => pub.on('exit', (code) => r(code))), 0, out);
     assert.match(out, /uploaded \d+ .*0 unchanged/);
     assert.match(out, /corpus\.json replaced/);
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'serve', 'furni', '--corpus', target, '--port', '0', '--host', '127.0.0.1'], {
-      cwd: repo,
-      env: { ...env, HOTEL_IMAGER_S3_ENDPOINT: bucket.endpoint, HOTEL_IMAGER_S3_FORCE_PATH_STYLE: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(repo, 'src/cli/main.ts'),
+        'serve',
+        'furni',
+        '--corpus',
+        target,
+        '--port',
+        '0',
+        '--host',
+        '127.0.0.1',
+      ],
+      {
+        cwd: repo,
+        env: { ...env, HOTEL_IMAGER_S3_ENDPOINT: bucket.endpoint, HOTEL_IMAGER_S3_FORCE_PATH_STYLE: 'true' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       let log = '';
       child.stderr.on('data', (d: Buffer) => (log += d.toString()));
@@ -98,10 +136,26 @@ test('`hotel-imager publish` to a bucket, then `serve furni --corpus s3://…` (
 });
 
 test('`hotel-imager serve furni` serves the corpus and stops cleanly on SIGTERM', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'serve', 'furni', '--corpus', corpus, '--port', '0', '--host', '127.0.0.1'], {
-    cwd: repo,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(repo, 'src/cli/main.ts'),
+      'serve',
+      'furni',
+      '--corpus',
+      corpus,
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+    ],
+    {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   try {
     let out = '';
     const port = await new Promise<number>((resolvePort, reject) => {
@@ -126,7 +180,10 @@ test('`hotel-imager serve furni` serves the corpus and stops cleanly on SIGTERM'
     child.kill('SIGTERM');
     assert.equal(await exited, 0);
     // The request line made it to stdout before exit.
-    assert.ok(out.split('\n').some((l) => l.includes('"msg":"request"') && l.includes('"status":200')), out);
+    assert.ok(
+      out.split('\n').some((l) => l.includes('"msg":"request"') && l.includes('"status":200')),
+      out,
+    );
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }

@@ -31,7 +31,7 @@ interface Reader {
   readBundle(bytes: Uint8Array): Promise<{ manifest: unknown; header: { version: number } }>;
 }
 
-test('the player\'s reader module (plain JavaScript) decodes every kit bundle to the manifest the server reads', async () => {
+test("the player's reader module (plain JavaScript) decodes every kit bundle to the manifest the server reads", async () => {
   const reader = (await import(pathToFileURL(join(repo, 'player', 'bundle-reader.js')).href)) as Reader;
   const bundles = Object.keys(listed).filter((k) => k.startsWith('hof_furni/'));
   assert.ok(bundles.length > 20);
@@ -59,7 +59,9 @@ function maxDifference(shot: RgbaImage, frame: RgbaImage): number {
   return max;
 }
 
-test('headless Chromium plays the sprite sheet with CSS steps(): frames change where the item animates and match the APNG', { timeout: 120_000 }, async (t) => {
+test('headless Chromium plays the sprite sheet with CSS steps(): frames change where the item animates and match the APNG', {
+  timeout: 120_000,
+}, async (t) => {
   if (!existsSync(CHROMIUM)) {
     t.skip(`no Chromium at ${CHROMIUM} (Debian package chromium; .ci/run installs it)`);
     return;
@@ -69,7 +71,15 @@ test('headless Chromium plays the sprite sheet with CSS steps(): frames change w
   await withTestServer({ corpus, memoryBudget: 1 << 20, variants: true }, async (srv) => {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     try {
       const page = await browser.newPage({ viewport: { width: 600, height: 400 }, deviceScaleFactor: 1 });
@@ -88,11 +98,25 @@ test('headless Chromium plays the sprite sheet with CSS steps(): frames change w
           await page.selectOption('#state', c.state);
           await page.waitForFunction("document.body.dataset.ready?.startsWith('{')");
         }
-        const expectedState = c.state ?? String((readBundleManifest(await readFile(join(corpus, Object.keys(listed).find((k) => k.endsWith(`/${c.cn}.bundle`))!))).manifest.still.state));
-        const info = JSON.parse(((await page.evaluate('document.body.dataset.ready')) as string | undefined) ?? 'null') as { state: number; direction: number; frames: number; width: number; height: number; loopMs: number };
+        const expectedState =
+          c.state ??
+          String(
+            readBundleManifest(
+              await readFile(join(corpus, Object.keys(listed).find((k) => k.endsWith(`/${c.cn}.bundle`))!)),
+            ).manifest.still.state,
+          );
+        const info = JSON.parse(
+          ((await page.evaluate('document.body.dataset.ready')) as string | undefined) ?? 'null',
+        ) as { state: number; direction: number; frames: number; width: number; height: number; loopMs: number };
         assert.ok(info, `${c.cn}: the page reports a sheet (${errors.join('; ')})`);
-        assert.equal(String(info.state), expectedState, `${c.cn}: the page opens on the still's state (the on-state) unless one is picked`);
-        const apng = decodeApng((await rawRequest(srv.port, 'GET', `/furni-renders/${c.cn}__st${info.state}_d${info.direction}.apng`)).body);
+        assert.equal(
+          String(info.state),
+          expectedState,
+          `${c.cn}: the page opens on the still's state (the on-state) unless one is picked`,
+        );
+        const apng = decodeApng(
+          (await rawRequest(srv.port, 'GET', `/furni-renders/${c.cn}__st${info.state}_d${info.direction}.apng`)).body,
+        );
         assert.equal(info.frames, apng.numFrames, `${c.cn}: the sheet has the APNG's frame count`);
         assert.equal(info.loopMs, apng.numFrames * 120, `${c.cn}: frameCount × 120 ms`);
         // Two points of the loop: the middle of frame 0 and of the last frame.
@@ -100,17 +124,28 @@ test('headless Chromium plays the sprite sheet with CSS steps(): frames change w
         const shots: RgbaImage[] = [];
         for (const f of points) {
           // Paused at a time inside frame f: what steps() shows there.
-          await page.evaluate(`(() => { const a = document.getElementById('sprite').getAnimations()[0]; a.pause(); a.currentTime = ${f * 120 + 60}; })()`);
+          await page.evaluate(
+            `(() => { const a = document.getElementById('sprite').getAnimations()[0]; a.pause(); a.currentTime = ${f * 120 + 60}; })()`,
+          );
           const box = (await page.locator('#sprite').boundingBox())!;
-          const png = await page.screenshot({ clip: { x: Math.round(box.x), y: Math.round(box.y), width: info.width, height: info.height } });
+          const png = await page.screenshot({
+            clip: { x: Math.round(box.x), y: Math.round(box.y), width: info.width, height: info.height },
+          });
           if (shotsDir) await writeFile(join(shotsDir, `${c.cn}${c.state ? `-st${c.state}` : ''}-f${f}.png`), png);
           const shot = decodePngSync(png);
           shots.push(shot);
           const diff = maxDifference(shot, apng.frames[f]!.image);
-          assert.ok(diff <= 3, `${c.cn} frame ${f}: the screenshot matches the APNG frame (max channel difference ${diff})`);
+          assert.ok(
+            diff <= 3,
+            `${c.cn} frame ${f}: the screenshot matches the APNG frame (max channel difference ${diff})`,
+          );
         }
         const same = Buffer.from(shots[0]!.data).equals(Buffer.from(shots[1]!.data));
-        assert.equal(!same, c.animates, `${c.cn}${c.state ? ` state ${c.state}` : ''}: frames ${c.animates ? 'differ' : 'match'} across the loop`);
+        assert.equal(
+          !same,
+          c.animates,
+          `${c.cn}${c.state ? ` state ${c.state}` : ''}: frames ${c.animates ? 'differ' : 'match'} across the loop`,
+        );
       }
       assert.deepEqual(errors, []);
       // The page is served for a known classname only.

@@ -26,7 +26,10 @@ after(async () => {
 });
 
 /** Writes `files` as a corpus and publishes it to a fresh prefix (or `prefix`); returns the s3:// URL. */
-async function published(files: Record<string, Buffer>, opts: { prefix?: string; builtAt?: string } = {}): Promise<string> {
+async function published(
+  files: Record<string, Buffer>,
+  opts: { prefix?: string; builtAt?: string } = {},
+): Promise<string> {
   const prefix = opts.prefix ?? `p${++n}`;
   const dir = join(tmp.dir, prefix);
   await writeCorpusFixture(dir, files, opts.builtAt ? { builtAt: opts.builtAt } : {});
@@ -47,7 +50,10 @@ async function timed(fn: () => Promise<RawResponse>): Promise<RawResponse & { ms
 }
 
 test('/healthz reports the bucket binding: reachable, the corpus loaded and its build time', async () => {
-  const url = await published({ 'furni-renders/a.png': fakePng(1, 100), 'hof_furni/1/a.bundle': fakePng(2, 300) }, { builtAt: '2026-04-05T06:07:08.000Z' });
+  const url = await published(
+    { 'furni-renders/a.png': fakePng(1, 100), 'hof_furni/1/a.bundle': fakePng(2, 300) },
+    { builtAt: '2026-04-05T06:07:08.000Z' },
+  );
   await withTestServer({ corpus: url, s3: b.settings }, async (srv) => {
     const h = await health(srv.port);
     assert.equal(h.status, 200);
@@ -102,7 +108,14 @@ test('bucket down: what is in memory is still served, the rest is 503 within the
         assert.equal(hot.status, 200, `${mode}: hot`);
         assert.deepEqual(hot.body, files['furni-renders/hot.png']);
         // Conditional requests need no bytes at all.
-        assert.equal((await rawRequest(srv.port, 'GET', '/furni-renders/cold.png', { 'if-none-match': `"${sha256(files['furni-renders/cold.png'])}"` })).status, 304);
+        assert.equal(
+          (
+            await rawRequest(srv.port, 'GET', '/furni-renders/cold.png', {
+              'if-none-match': `"${sha256(files['furni-renders/cold.png'])}"`,
+            })
+          ).status,
+          304,
+        );
         for (const method of ['GET', 'HEAD']) {
           const cold = await timed(() => rawRequest(srv.port, method, '/furni-renders/cold.png'));
           assert.equal(cold.status, 503, `${mode}: ${method} cold`);
@@ -112,7 +125,11 @@ test('bucket down: what is in memory is still served, the rest is 503 within the
           // Bounded by the S3 timeout (retries included), with room for a busy machine.
           assert.ok(cold.ms < TIMEOUT_MS + 1500, `${mode}: ${method} took ${cold.ms.toFixed(0)} ms`);
         }
-        assert.equal((await rawRequest(srv.port, 'GET', '/furni-renders/nope.png')).status, 404, 'unknown names stay 404');
+        assert.equal(
+          (await rawRequest(srv.port, 'GET', '/furni-renders/nope.png')).status,
+          404,
+          'unknown names stay 404',
+        );
         const h = await timed(() => rawRequest(srv.port, 'GET', '/healthz'));
         assert.equal(h.status, 503);
         assert.ok(h.ms < TIMEOUT_MS + 1500, `${mode}: healthz took ${h.ms.toFixed(0)} ms`);
@@ -163,7 +180,12 @@ test('a prefix with no corpus.json is 503 on /healthz (reachable, nothing loaded
   const url = await published({ 'furni-renders/a.png': a, 'furni-renders/b.png': fakePng(6, 100) });
   const client = createS3Client(b.settings);
   try {
-    await client.send(new DeleteObjectCommand({ Bucket: b.bucket, Key: `${url.slice(`s3://${b.bucket}/`.length)}/objects/${sha256(a)}` }));
+    await client.send(
+      new DeleteObjectCommand({
+        Bucket: b.bucket,
+        Key: `${url.slice(`s3://${b.bucket}/`.length)}/objects/${sha256(a)}`,
+      }),
+    );
   } finally {
     client.destroy();
   }

@@ -12,11 +12,26 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 test('start builds what it needs on first run and serves furni and avatar services', async () => {
   const tmp = await tempDir('furni-start-');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/cli/main.ts'), 'start', '--furni-port', '0', '--avatar-port', '0', '--host', '127.0.0.1'], {
-    cwd: repo,
-    env: { ...process.env, HOTEL_IMAGER_CACHE: tmp.dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(repo, 'src/cli/main.ts'),
+      'start',
+      '--furni-port',
+      '0',
+      '--avatar-port',
+      '0',
+      '--host',
+      '127.0.0.1',
+    ],
+    {
+      cwd: repo,
+      env: { ...process.env, HOTEL_IMAGER_CACHE: tmp.dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   try {
     let out = '';
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

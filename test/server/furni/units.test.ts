@@ -17,14 +17,34 @@ import { corpusJson, fakePng } from './fixture.js';
 
 test('asset URLs map to corpus keys, decoded like decodeURIComponent', () => {
   assert.deepEqual(resolveAssetUrl('/furni-renders/chair.png'), { key: 'furni-renders/chair.png', kind: 'render' });
-  assert.deepEqual(resolveAssetUrl('/furni-renders/rare*4.png?x=%zz'), { key: 'furni-renders/rare*4.png', kind: 'render' });
+  assert.deepEqual(resolveAssetUrl('/furni-renders/rare*4.png?x=%zz'), {
+    key: 'furni-renders/rare*4.png',
+    kind: 'render',
+  });
   assert.deepEqual(resolveAssetUrl('/catalog-thumbs/a%20b.png'), { key: 'catalog-thumbs/a b.png', kind: 'icon' });
-  assert.deepEqual(resolveAssetUrl('/hof_furni/61856/chair.bundle'), { key: 'hof_furni/61856/chair.bundle', kind: 'bundle' });
+  assert.deepEqual(resolveAssetUrl('/hof_furni/61856/chair.bundle'), {
+    key: 'hof_furni/61856/chair.bundle',
+    kind: 'bundle',
+  });
   for (const bad of [
-    '/furni-renders/rare%2A4.png', '/furni-renders/rare%2a4.png', '/furni-renders/a__st1.png', '/furni-renders/a__s32_f1.png',
-    '/furni-renders/a.apng', '/furni-renders/.png', '/furni-renders/..', '/furni-renders/%2e%2e', '/furni-renders/a%2Fb.png',
-    '/furni-renders/a%5Cb.png', '/furni-renders/a%00.png', '/furni-renders/a%0a.png', '/furni-renders/%E0%A4%A.png',
-    '/hof_furni/../a.bundle', '/hof_furni/%2e%2e/a.bundle', '/hof_furni/1/2/a.bundle', 'furni-renders/a.png', 'http://h/furni-renders/a.png',
+    '/furni-renders/rare%2A4.png',
+    '/furni-renders/rare%2a4.png',
+    '/furni-renders/a__st1.png',
+    '/furni-renders/a__s32_f1.png',
+    '/furni-renders/a.apng',
+    '/furni-renders/.png',
+    '/furni-renders/..',
+    '/furni-renders/%2e%2e',
+    '/furni-renders/a%2Fb.png',
+    '/furni-renders/a%5Cb.png',
+    '/furni-renders/a%00.png',
+    '/furni-renders/a%0a.png',
+    '/furni-renders/%E0%A4%A.png',
+    '/hof_furni/../a.bundle',
+    '/hof_furni/%2e%2e/a.bundle',
+    '/hof_furni/1/2/a.bundle',
+    'furni-renders/a.png',
+    'http://h/furni-renders/a.png',
   ]) {
     assert.equal(resolveAssetUrl(bad), undefined, bad);
   }
@@ -36,13 +56,34 @@ test('only keys in the served layout are servable', () => {
   assert.ok(isServableKey('furni-renders/a*1.png'));
   assert.ok(isServableKey('hof_furni/1/a.bundle'));
   // Hidden names (a build's staging folder or temp files) are never servable, even when listed.
-  for (const k of ['.staging/furni-renders/a.png', 'hof_furni/.staging/a.bundle', 'furni-renders/.a.png.tmp.png', 'hof_furni/1/.a.bundle']) {
+  for (const k of [
+    '.staging/furni-renders/a.png',
+    'hof_furni/.staging/a.bundle',
+    'furni-renders/.a.png.tmp.png',
+    'hof_furni/1/.a.bundle',
+  ]) {
     assert.ok(!isServableKey(k), k);
   }
-  for (const url of ['/.staging/furni-renders/a.png', '/furni-renders/.staging/a.png', '/hof_furni/.staging/a.bundle', '/hof_furni/%2Estaging/a.bundle', '/furni-renders/.a.png', '/furni-renders/%2ea.png']) {
+  for (const url of [
+    '/.staging/furni-renders/a.png',
+    '/furni-renders/.staging/a.png',
+    '/hof_furni/.staging/a.bundle',
+    '/hof_furni/%2Estaging/a.bundle',
+    '/furni-renders/.a.png',
+    '/furni-renders/%2ea.png',
+  ]) {
     assert.equal(resolveAssetUrl(url), undefined, url);
   }
-  for (const k of ['corpus.json', 'build-report.json', 'furni-renders/../x.png', 'furni-renders/a/b.png', '/furni-renders/a.png', 'hof_furni/a.bundle', 'furni-renders/.png', 'catalog-thumbs/a\\b.png']) {
+  for (const k of [
+    'corpus.json',
+    'build-report.json',
+    'furni-renders/../x.png',
+    'furni-renders/a/b.png',
+    '/furni-renders/a.png',
+    'hof_furni/a.bundle',
+    'furni-renders/.png',
+    'catalog-thumbs/a\\b.png',
+  ]) {
     assert.ok(!isServableKey(k), k);
   }
 });
@@ -70,7 +111,10 @@ test('If-None-Match is read from raw headers in any case, repeated fields joined
 
 test('corpus.json parses into a table with precomputed headers; invalid documents are rejected by name', () => {
   const png = fakePng(1, 123);
-  const m = parseCorpusManifest(corpusJson({ 'furni-renders/a.png': png, 'build-report.json': Buffer.from('{}') }), 'c.json');
+  const m = parseCorpusManifest(
+    corpusJson({ 'furni-renders/a.png': png, 'build-report.json': Buffer.from('{}') }),
+    'c.json',
+  );
   assert.equal(m.files.size, 1);
   assert.equal(m.ignored, 1);
   const f = m.files.get('furni-renders/a.png')!;
@@ -83,16 +127,27 @@ test('corpus.json parses into a table with precomputed headers; invalid document
     ['{"format":2}', /unsupported format 2/],
     ['{"format":1,"builtAt":"x","counts":{"renders":1,"icons":0},"files":{}}', /counts/],
     ['{"format":1,"builtAt":"x","counts":{"renders":1,"icons":0,"bundles":0}}', /files is missing/],
-    ['{"format":1,"builtAt":"x","counts":{"renders":1,"icons":0,"bundles":0},"files":{"furni-renders/a.png":{"size":1,"sha256":"XYZ"}}}', /sha256/],
-    ['{"format":1,"builtAt":"x","counts":{"renders":1,"icons":0,"bundles":0},"files":{"furni-renders/a.png":{"size":-1,"sha256":"' + 'a'.repeat(64) + '"}}}', /byte size/],
+    [
+      '{"format":1,"builtAt":"x","counts":{"renders":1,"icons":0,"bundles":0},"files":{"furni-renders/a.png":{"size":1,"sha256":"XYZ"}}}',
+      /sha256/,
+    ],
+    [
+      '{"format":1,"builtAt":"x","counts":{"renders":1,"icons":0,"bundles":0},"files":{"furni-renders/a.png":{"size":-1,"sha256":"' +
+        'a'.repeat(64) +
+        '"}}}',
+      /byte size/,
+    ],
   ];
   for (const [text, re] of cases) {
-    assert.throws(() => parseCorpusManifest(text, 'bad/corpus.json'), (e: unknown) => {
-      assert.ok(e instanceof CorpusJsonError);
-      assert.match(e.message, /bad\/corpus\.json/);
-      assert.match(e.message, re);
-      return true;
-    });
+    assert.throws(
+      () => parseCorpusManifest(text, 'bad/corpus.json'),
+      (e: unknown) => {
+        assert.ok(e instanceof CorpusJsonError);
+        assert.match(e.message, /bad\/corpus\.json/);
+        assert.match(e.message, re);
+        return true;
+      },
+    );
   }
 });
 
@@ -101,7 +156,11 @@ test('build info: the build record when present, else git, else unknown', async 
   try {
     const record = join(dir, 'build-info.json');
     await writeFile(record, JSON.stringify({ commit: 'c0ffee'.padEnd(40, '0'), builtAt: '2026-05-05T05:05:05.000Z' }));
-    assert.deepEqual(readBuildInfo({ buildInfoFile: record }), { commit: 'c0ffee'.padEnd(40, '0'), builtAt: '2026-05-05T05:05:05.000Z', source: 'build' });
+    assert.deepEqual(readBuildInfo({ buildInfoFile: record }), {
+      commit: 'c0ffee'.padEnd(40, '0'),
+      builtAt: '2026-05-05T05:05:05.000Z',
+      source: 'build',
+    });
     const now = () => new Date('2026-06-06T00:00:00.000Z');
     // No record and no git checkout (a temp folder): unknown, timestamped at startup.
     assert.deepEqual(readBuildInfo({ buildInfoFile: join(dir, 'absent.json'), gitDir: dir, now }), {
@@ -124,7 +183,12 @@ test('serve furni: byte sizes with binary units; bad flag values are refused wit
   assert.equal(parseByteSize('0'), 0);
   assert.throws(() => parseByteSize('lots'), /a size such as/);
   assert.throws(() => parseByteSize('-1'), /a size such as/);
-  for (const [flag, value] of [['--memory-budget', 'lots'], ['--port', '70000'], ['--log-level', 'loud'], ['--check-interval', '1']]) {
+  for (const [flag, value] of [
+    ['--memory-budget', 'lots'],
+    ['--port', '70000'],
+    ['--log-level', 'loud'],
+    ['--check-interval', '1'],
+  ]) {
     const program = new Command().exitOverride().configureOutput({ writeErr: () => undefined });
     registerServeFurniCommand(program.command('serve').exitOverride());
     await assert.rejects(

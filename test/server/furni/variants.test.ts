@@ -24,7 +24,8 @@ before(async () => {
 });
 after(() => tmp.cleanup());
 
-const get = (port: number, name: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(port, method, `/furni-renders/${name}`, headers);
+const get = (port: number, name: string, headers: Record<string, string> = {}, method = 'GET') =>
+  rawRequest(port, method, `/furni-renders/${name}`, headers);
 const sha = sha256Hex;
 
 function assertPublishedHeaders(r: RawResponse, type: string, what: string): void {
@@ -38,7 +39,12 @@ function assertPublishedHeaders(r: RawResponse, type: string, what: string): voi
   assert.equal(Number(r.headers['content-length']), r.body.length);
 }
 
-const REQUIRED = ['kit_chair_4dir__d4.png', 'kit_chair_4dir__s32.png', 'kit_lamp_state2__st1.png', 'kit_fan_tieframes.apng'];
+const REQUIRED = [
+  'kit_chair_4dir__d4.png',
+  'kit_chair_4dir__s32.png',
+  'kit_lamp_state2__st1.png',
+  'kit_fan_tieframes.apng',
+];
 
 // Each tag alone and combined, in the one allowed order (kit_fan_tieframes: states 0, 1, 2; directions 2, 4; state 1 loops 4 frames).
 const VALID = [
@@ -105,7 +111,7 @@ test('variants off: every reserved name is 404 as the spec says', async () => {
   });
 });
 
-test('variants on: the sample kit answers the names a user tries first, with a published file\'s headers, HEAD and 304', async () => {
+test("variants on: the sample kit answers the names a user tries first, with a published file's headers, HEAD and 304", async () => {
   await withTestServer({ corpus, memoryBudget: 1 << 20, variants: true }, async (srv) => {
     for (const name of REQUIRED) {
       const r = await get(srv.port, name);
@@ -126,7 +132,10 @@ test('variants on: the sample kit answers the names a user tries first, with a p
     // The size-32 chair is drawn from its own size-32 visualization: smaller than the size-64 still.
     const s32 = decodePngSync((await get(srv.port, 'kit_chair_4dir__s32.png')).body);
     const s64 = decodePngSync((await get(srv.port, 'kit_chair_4dir.png')).body);
-    assert.ok(s32.width < s64.width * 0.7 && s32.height < s64.height * 0.7, `size 32 ${s32.width}×${s32.height} vs 64 ${s64.width}×${s64.height}`);
+    assert.ok(
+      s32.width < s64.width * 0.7 && s32.height < s64.height * 0.7,
+      `size 32 ${s32.width}×${s32.height} vs 64 ${s64.width}×${s64.height}`,
+    );
     // Direction 4 of the chair mirrors direction 2 (flipH aliases): the same pixels flipped.
     const d4 = decodePngSync((await get(srv.port, 'kit_chair_4dir__d4.png')).body);
     const d2 = decodePngSync((await get(srv.port, 'kit_chair_4dir__d2.png')).body);
@@ -135,7 +144,7 @@ test('variants on: the sample kit answers the names a user tries first, with a p
   });
 });
 
-test('every tag alone and combined answers 200; the still\'s own state and direction give the published still byte for byte', async () => {
+test("every tag alone and combined answers 200; the still's own state and direction give the published still byte for byte", async () => {
   await withTestServer({ corpus, memoryBudget: 1 << 20, variants: true }, async (srv) => {
     const bodies = new Map<string, Buffer>();
     for (const name of VALID) {
@@ -152,7 +161,10 @@ test('every tag alone and combined answers 200; the still\'s own state and direc
       const { manifest } = await readFurniBundle(await readFile(join(corpus, bundleKey)));
       const pinned = await get(srv.port, `${cn}__st${manifest.still.state}_d${manifest.still.direction}.png`);
       assert.equal(pinned.status, 200, cn);
-      assert.ok(pinned.body.equals(await readFile(join(corpus, 'furni-renders', `${cn}.png`))), `${cn}: pinned = published still`);
+      assert.ok(
+        pinned.body.equals(await readFile(join(corpus, 'furni-renders', `${cn}.png`))),
+        `${cn}: pinned = published still`,
+      );
     }
     // A colour row's variant is tinted like its still.
     const tinted = await get(srv.port, 'kit_sofa_colors*3__d4.png');
@@ -170,14 +182,20 @@ test('non-canonical spellings and invalid combinations are 404 `not found`', asy
       assert.equal(r.body.toString(), 'not found', name);
       assert.equal(r.headers['content-type'], 'text/plain; charset=utf-8');
     }
-    assert.equal((await rawRequest(srv.port, 'GET', '/catalog-thumbs/kit_fan_tieframes__s32.png')).status, 404, 'icons have no variants');
+    assert.equal(
+      (await rawRequest(srv.port, 'GET', '/catalog-thumbs/kit_fan_tieframes__s32.png')).status,
+      404,
+      'icons have no variants',
+    );
     assert.equal((await rawRequest(srv.port, 'GET', '/catalog-thumbs/kit_fan_tieframes.apng')).status, 404);
   });
 });
 
 test('names that are not reserved answer byte for byte the same with variants on and off', async () => {
   const names = [
-    ...Object.keys(listed).filter((k) => k !== 'build-report.json').map((k) => '/' + k.split('/').map(encodeURIComponent).join('/')),
+    ...Object.keys(listed)
+      .filter((k) => k !== 'build-report.json')
+      .map((k) => '/' + k.split('/').map(encodeURIComponent).join('/')),
     '/furni-renders/kit_nothing.png',
     '/furni-renders/kit_fan_tieframes.gif',
     '/furni-renders/kit_fan_tieframes__x1.png',
@@ -201,7 +219,7 @@ test('names that are not reserved answer byte for byte the same with variants on
   assert.deepEqual(await answers(true), await answers(false));
 });
 
-test('APNG: the state\'s distinct frames at 120 ms, one canvas, looping forever; frame n is `__f<n>` on that canvas', async () => {
+test("APNG: the state's distinct frames at 120 ms, one canvas, looping forever; frame n is `__f<n>` on that canvas", async () => {
   await withTestServer({ corpus, memoryBudget: 1 << 20, variants: true }, async (srv) => {
     const apng = decodeApng((await get(srv.port, 'kit_fan_tieframes__st1.apng')).body);
     assert.equal(apng.numFrames, 4, 'state 1: 4 sprites × frameRepeat 2 = 8 ticks, 4 distinct frames');
@@ -209,19 +227,32 @@ test('APNG: the state\'s distinct frames at 120 ms, one canvas, looping forever;
     assert.equal(apng.plays, 0, 'loops forever');
     for (const f of apng.frames) {
       assert.deepEqual([f.delayNum, f.delayDen], [120, 1000]);
-      assert.deepEqual([f.x, f.y, f.image.width, f.image.height], [0, 0, apng.width, apng.height], 'every frame is the whole canvas');
+      assert.deepEqual(
+        [f.x, f.y, f.image.width, f.image.height],
+        [0, 0, apng.width, apng.height],
+        'every frame is the whole canvas',
+      );
     }
-    for (let i = 1; i < 4; i++) assert.ok(!imagesEqual(apng.frames[i]!.image, apng.frames[i - 1]!.image), `frame ${i} differs from frame ${i - 1}`);
+    for (let i = 1; i < 4; i++)
+      assert.ok(
+        !imagesEqual(apng.frames[i]!.image, apng.frames[i - 1]!.image),
+        `frame ${i} differs from frame ${i - 1}`,
+      );
     // Frame n alone (`__f<n>`, cropped to its own pixels) is contained in APNG frame n at the shared crop.
     for (let n = 0; n < 4; n++) {
-      const still = decodePngSync((await get(srv.port, n === 0 ? 'kit_fan_tieframes__st1.png' : `kit_fan_tieframes__st1_f${n}.png`)).body);
+      const still = decodePngSync(
+        (await get(srv.port, n === 0 ? 'kit_fan_tieframes__st1.png' : `kit_fan_tieframes__st1_f${n}.png`)).body,
+      );
       const frame = apng.frames[n]!.image;
       let matched = false;
       for (let oy = 0; oy + still.height <= frame.height && !matched; oy++) {
         for (let ox = 0; ox + still.width <= frame.width && !matched; ox++) {
           let same = true;
           for (let y = 0; y < still.height && same; y++) {
-            const a = frame.data.subarray(((oy + y) * frame.width + ox) * 4, ((oy + y) * frame.width + ox + still.width) * 4);
+            const a = frame.data.subarray(
+              ((oy + y) * frame.width + ox) * 4,
+              ((oy + y) * frame.width + ox + still.width) * 4,
+            );
             const b = still.data.subarray(y * still.width * 4, (y + 1) * still.width * 4);
             same = Buffer.from(a).equals(Buffer.from(b));
           }
@@ -241,11 +272,21 @@ test('limits: a flood of distinct names gets 200, 429 or 404, never 5xx; caches 
     { corpus, memoryBudget: 1 << 20, variants: { clientRate: { perSecond: 1, burst: 5 }, memoryBudget: 8 * 1024 } },
     async (srv) => {
       const names: string[] = [];
-      for (const cn of ['kit_fan_tieframes', 'kit_lamp_state2', 'kit_clock_repeat', 'kit_popper_loop', 'kit_booth_dirlayers', 'kit_sofa_colors'])
-        for (const s of ['', 's32']) for (const st of ['', 'st0', 'st1', 'st2', 'st3']) for (const d of ['', 'd0', 'd2', 'd4', 'd6']) for (const f of ['', 'f1', 'f2', 'f3']) {
-          const tags = [s, st, d, f].filter(Boolean).join('_');
-          names.push(tags ? `${cn}__${tags}.png` : `${cn}.apng`);
-        }
+      for (const cn of [
+        'kit_fan_tieframes',
+        'kit_lamp_state2',
+        'kit_clock_repeat',
+        'kit_popper_loop',
+        'kit_booth_dirlayers',
+        'kit_sofa_colors',
+      ])
+        for (const s of ['', 's32'])
+          for (const st of ['', 'st0', 'st1', 'st2', 'st3'])
+            for (const d of ['', 'd0', 'd2', 'd4', 'd6'])
+              for (const f of ['', 'f1', 'f2', 'f3']) {
+                const tags = [s, st, d, f].filter(Boolean).join('_');
+                names.push(tags ? `${cn}__${tags}.png` : `${cn}.apng`);
+              }
       const statuses = new Map<number, number>();
       const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
       for (let i = 0; i < names.length; i += 25) {
@@ -254,7 +295,11 @@ test('limits: a flood of distinct names gets 200, 429 or 404, never 5xx; caches 
       }
       // Garbage in the reserved shape: parsed and refused, never rendered.
       for (let i = 0; i < 300; i++) count((await get(srv.port, `kit_fan_tieframes__st${1000 + i}_d${i}.png`)).status);
-      assert.deepEqual([...statuses.keys()].filter((s) => s >= 500), [], `no 5xx: ${JSON.stringify([...statuses])}`);
+      assert.deepEqual(
+        [...statuses.keys()].filter((s) => s >= 500),
+        [],
+        `no 5xx: ${JSON.stringify([...statuses])}`,
+      );
       assert.ok((statuses.get(429) ?? 0) > 0, `the client rate bites: ${JSON.stringify([...statuses])}`);
       assert.ok((statuses.get(200) ?? 0) >= 1, `the burst renders: ${JSON.stringify([...statuses])}`);
       const tooMany = await (async () => {
@@ -269,7 +314,10 @@ test('limits: a flood of distinct names gets 200, 429 or 404, never 5xx; caches 
       assert.equal(tooMany.headers['cache-control'], 'no-store');
       assert.equal(tooMany.body.toString(), 'too many renders');
       const health = JSON.parse((await rawRequest(srv.port, 'GET', '/healthz')).body.toString());
-      assert.ok(health.checks.variants.cachedBytes <= 8 * 1024, `variant cache within its budget: ${health.checks.variants.cachedBytes}`);
+      assert.ok(
+        health.checks.variants.cachedBytes <= 8 * 1024,
+        `variant cache within its budget: ${health.checks.variants.cachedBytes}`,
+      );
     },
   );
 });
@@ -282,63 +330,113 @@ test('disk cache: a second service reads the rendered file from the folder inste
     await new Promise((res) => setTimeout(res, 200)); // the disk write is not awaited by the answer
     return r;
   });
-  await withTestServer({ corpus, memoryBudget: 1 << 20, variants: { cacheDir, clientRate: { perSecond: 1, burst: 1 } } }, async (srv) => {
-    const r = await get(srv.port, 'kit_fan_tieframes__st2.apng');
-    assert.ok(r.body.equals(first.body));
-    assert.equal(r.headers['etag'], first.headers['etag']);
-    const health = JSON.parse((await rawRequest(srv.port, 'GET', '/healthz')).body.toString());
-    assert.equal(health.checks.variants.diskHits, 1);
-    assert.equal(health.checks.variants.rendered, 0);
-  });
+  await withTestServer(
+    { corpus, memoryBudget: 1 << 20, variants: { cacheDir, clientRate: { perSecond: 1, burst: 1 } } },
+    async (srv) => {
+      const r = await get(srv.port, 'kit_fan_tieframes__st2.apng');
+      assert.ok(r.body.equals(first.body));
+      assert.equal(r.headers['etag'], first.headers['etag']);
+      const health = JSON.parse((await rawRequest(srv.port, 'GET', '/healthz')).body.toString());
+      assert.equal(health.checks.variants.diskHits, 1);
+      assert.equal(health.checks.variants.rendered, 0);
+    },
+  );
 });
 
 test('build --variants: none leaves the corpus as it was; all publishes every reserved name with the bytes the service renders on demand', async () => {
   const kit = join(tmp.dir, 'kit');
   const build = async (variants: 'all' | 'animated' | 'none', name: string) => {
     const out = join(tmp.dir, name);
-    await runBuild({ assets: kit, out, jobs: 1, variants, only: ['kit_fan_tieframes', 'kit_chair_4dir', 'kit_sofa_colors', 'kit_crate'], now: () => new Date('2026-01-01T00:00:00Z') });
-    return { out, files: JSON.parse(await readFile(join(out, 'corpus.json'), 'utf8')).files as Record<string, { sha256: string }> };
+    await runBuild({
+      assets: kit,
+      out,
+      jobs: 1,
+      variants,
+      only: ['kit_fan_tieframes', 'kit_chair_4dir', 'kit_sofa_colors', 'kit_crate'],
+      now: () => new Date('2026-01-01T00:00:00Z'),
+    });
+    return {
+      out,
+      files: JSON.parse(await readFile(join(out, 'corpus.json'), 'utf8')).files as Record<string, { sha256: string }>,
+    };
   };
   const plain = await build('none', 'corpus-none');
   const all = await build('all', 'corpus-all');
   const animated = await build('animated', 'corpus-animated');
-  assert.ok(Object.keys(plain.files).every((k) => !k.includes('__') && !k.endsWith('.apng')), 'none: no reserved names');
+  assert.ok(
+    Object.keys(plain.files).every((k) => !k.includes('__') && !k.endsWith('.apng')),
+    'none: no reserved names',
+  );
   const extra = Object.keys(all.files).filter((k) => !(k in plain.files));
-  for (const k of Object.keys(plain.files)) if (k !== 'build-report.json') assert.equal(all.files[k]?.sha256, plain.files[k]!.sha256, `${k}: unchanged by --variants all`);
-  for (const name of ['kit_chair_4dir__d4.png', 'kit_chair_4dir__s32.png', 'kit_fan_tieframes.apng', 'kit_fan_tieframes__s32_st1_d4_f3.png', 'kit_sofa_colors*3__d4.png']) {
+  for (const k of Object.keys(plain.files))
+    if (k !== 'build-report.json')
+      assert.equal(all.files[k]?.sha256, plain.files[k]!.sha256, `${k}: unchanged by --variants all`);
+  for (const name of [
+    'kit_chair_4dir__d4.png',
+    'kit_chair_4dir__s32.png',
+    'kit_fan_tieframes.apng',
+    'kit_fan_tieframes__s32_st1_d4_f3.png',
+    'kit_sofa_colors*3__d4.png',
+  ]) {
     assert.ok(extra.includes(`furni-renders/${name}`), `all publishes ${name}`);
   }
   const animatedExtra = Object.keys(animated.files).filter((k) => !(k in plain.files));
-  assert.ok(animatedExtra.length > 0 && animatedExtra.every((k) => k.startsWith('furni-renders/kit_fan_tieframes')), 'animated: only the item that animates');
-  assert.ok(animatedExtra.includes('furni-renders/kit_fan_tieframes__st1.apng') && !animatedExtra.includes('furni-renders/kit_fan_tieframes__st0.apng'));
+  assert.ok(
+    animatedExtra.length > 0 && animatedExtra.every((k) => k.startsWith('furni-renders/kit_fan_tieframes')),
+    'animated: only the item that animates',
+  );
+  assert.ok(
+    animatedExtra.includes('furni-renders/kit_fan_tieframes__st1.apng') &&
+      !animatedExtra.includes('furni-renders/kit_fan_tieframes__st0.apng'),
+  );
   // Served from the pre-rendered corpus or rendered on demand from the plain one: the same bytes.
-  await withTestServer({ corpus: plain.out, memoryBudget: 1 << 20, variants: { clientRate: { perSecond: 0, burst: 0 } } }, async (onDemand) => {
-    await withTestServer({ corpus: all.out, memoryBudget: 1 << 20, variants: true }, async (prebuilt) => {
-      for (const k of extra) {
-        const path = '/' + k.split('/').map(encodeURIComponent).join('/');
-        const a = await rawRequest(onDemand.port, 'GET', path);
-        const b = await rawRequest(prebuilt.port, 'GET', path);
-        assert.equal(a.status, 200, k);
-        assert.ok(a.body.equals(b.body), `${k}: same bytes`);
-        assert.equal(a.headers['content-type'], b.headers['content-type']);
-        assert.equal(a.headers['etag'], b.headers['etag']);
-      }
-    });
-  });
+  await withTestServer(
+    { corpus: plain.out, memoryBudget: 1 << 20, variants: { clientRate: { perSecond: 0, burst: 0 } } },
+    async (onDemand) => {
+      await withTestServer({ corpus: all.out, memoryBudget: 1 << 20, variants: true }, async (prebuilt) => {
+        for (const k of extra) {
+          const path = '/' + k.split('/').map(encodeURIComponent).join('/');
+          const a = await rawRequest(onDemand.port, 'GET', path);
+          const b = await rawRequest(prebuilt.port, 'GET', path);
+          assert.equal(a.status, 200, k);
+          assert.ok(a.body.equals(b.body), `${k}: same bytes`);
+          assert.equal(a.headers['content-type'], b.headers['content-type']);
+          assert.equal(a.headers['etag'], b.headers['etag']);
+        }
+      });
+    },
+  );
   // Without --variants a pre-rendered corpus still answers 404 for every reserved name (contract F2.6).
   await withTestServer({ corpus: all.out, memoryBudget: 1 << 20 }, async (srv) => {
-    for (const k of extra.slice(0, 20)) assert.equal((await rawRequest(srv.port, 'GET', '/' + k.split('/').map(encodeURIComponent).join('/'))).status, 404, k);
+    for (const k of extra.slice(0, 20))
+      assert.equal(
+        (await rawRequest(srv.port, 'GET', '/' + k.split('/').map(encodeURIComponent).join('/'))).status,
+        404,
+        k,
+      );
   });
 });
 
 test('limits: the global budget answers 429 past its renders; a render past the timeout answers 503 and is cached for the next request', async () => {
-  await withTestServer({ corpus, memoryBudget: 1 << 20, variants: { clientRate: { perSecond: 0, burst: 0 }, budget: { renders: 2, windowMs: 60_000 } } }, async (srv) => {
-    const statuses: number[] = [];
-    for (const name of ['kit_fan_tieframes__d4.png', 'kit_fan_tieframes__st2.png', 'kit_fan_tieframes__st2_d4.png']) statuses.push((await get(srv.port, name)).status);
-    assert.deepEqual(statuses, [200, 200, 429]);
-    assert.equal((await get(srv.port, 'kit_fan_tieframes__d4.png')).status, 200, 'a cached name costs nothing');
-    assert.equal((await get(srv.port, 'kit_fan_tieframes__st7.png')).status, 404, 'a name the decoded bundle refuses costs nothing');
-  });
+  await withTestServer(
+    {
+      corpus,
+      memoryBudget: 1 << 20,
+      variants: { clientRate: { perSecond: 0, burst: 0 }, budget: { renders: 2, windowMs: 60_000 } },
+    },
+    async (srv) => {
+      const statuses: number[] = [];
+      for (const name of ['kit_fan_tieframes__d4.png', 'kit_fan_tieframes__st2.png', 'kit_fan_tieframes__st2_d4.png'])
+        statuses.push((await get(srv.port, name)).status);
+      assert.deepEqual(statuses, [200, 200, 429]);
+      assert.equal((await get(srv.port, 'kit_fan_tieframes__d4.png')).status, 200, 'a cached name costs nothing');
+      assert.equal(
+        (await get(srv.port, 'kit_fan_tieframes__st7.png')).status,
+        404,
+        'a name the decoded bundle refuses costs nothing',
+      );
+    },
+  );
   await withTestServer({ corpus, memoryBudget: 1 << 20, variants: { timeoutMs: 0 } }, async (srv) => {
     const slow = await get(srv.port, 'kit_fan_tieframes.apng');
     assert.equal(slow.status, 503);

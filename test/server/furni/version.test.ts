@@ -14,19 +14,37 @@ const root = join(import.meta.dirname, '..', '..', '..');
 
 function gitHead(): string | undefined {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return undefined; // a copy without git metadata
   }
 }
 
-async function runBuildInfoScript(outDir: string, cwd: string): Promise<{ commit: string; builtAt: string; headBefore?: string; headAfter?: string; before: number; after: number }> {
+async function runBuildInfoScript(
+  outDir: string,
+  cwd: string,
+): Promise<{
+  commit: string;
+  builtAt: string;
+  headBefore?: string;
+  headAfter?: string;
+  before: number;
+  after: number;
+}> {
   const headBefore = gitHead();
   const before = Date.now();
-  execFileSync(process.execPath, [join(root, 'scripts', 'build-info.mjs'), outDir], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-info.mjs'), outDir], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const after = Date.now();
   const headAfter = gitHead();
-  const rec = JSON.parse(await readFile(join(outDir, 'build-info.json'), 'utf8')) as { commit: string; builtAt: string };
+  const rec = JSON.parse(await readFile(join(outDir, 'build-info.json'), 'utf8')) as {
+    commit: string;
+    builtAt: string;
+  };
   return { ...rec, headBefore, headAfter, before, after };
 }
 
@@ -42,7 +60,10 @@ test('scripts/build-info.mjs records HEAD and the build time; the served /versio
       assert.match(rec.commit, /^[0-9a-f]{40}$/);
     }
     const builtAt = Date.parse(rec.builtAt);
-    assert.ok(builtAt >= rec.before - 1000 && builtAt <= rec.after + 1000, `builtAt ${rec.builtAt} is the time of the run`);
+    assert.ok(
+      builtAt >= rec.before - 1000 && builtAt <= rec.after + 1000,
+      `builtAt ${rec.builtAt} is the time of the run`,
+    );
 
     const corpus = join(dir, 'corpus');
     await writeCorpusFixture(corpus, {});
@@ -67,7 +88,9 @@ test('the build-info module, where the build puts it (dist/http/), reads the rec
     // The compiled layout without compiling: the same module file at dist/http/.
     await copyFile(join(root, 'src', 'http', 'build-info.ts'), join(dist, 'http', 'build-info.ts'));
     const rec = await runBuildInfoScript(dist, root);
-    const mod = (await import(pathToFileURL(join(dist, 'http', 'build-info.ts')).href)) as typeof import('../../../src/http/build-info.js');
+    const mod = (await import(
+      pathToFileURL(join(dist, 'http', 'build-info.ts')).href
+    )) as typeof import('../../../src/http/build-info.js');
     assert.deepEqual(mod.readBuildInfo(), { commit: rec.commit, builtAt: rec.builtAt, source: 'build' });
   });
 });
