@@ -126,7 +126,9 @@ export interface AvatarImager {
   render(params: AvatarParameters | string): Promise<AvatarImage>;
 }
 
-/** The parameters' meaning, as the service gives it to the same values (an object is never turned into a query string). */
+/**
+ * The parameters' meaning, as the service gives it to the same values (an object is never turned into a query string).
+ */
 function parseParameters(params: AvatarParameters | string) {
   if (typeof params === 'string') return parseAvatarQuery(params.startsWith('?') ? params.slice(1) : params);
   const values = new Map<string, string>();

@@ -170,7 +170,9 @@ export function bodyPartOffset(
 
 export interface ActiveAction {
   def: ActionDefinitionJson;
-  /** Asset action drawn by every part of the body parts this action governs (`wave`, `sit`…); a frame may name its own. */
+  /**
+   * Asset action drawn by every part of the body parts this action governs (`wave`, `sit`…); a frame may name its own.
+   */
   assetAction: string;
   activeParts: Set<string>;
   /** The action's parameter: an effect id (`2`), a dance (`1`), a held item's id in an effect layer (`fx5_1`). */
@@ -215,7 +217,9 @@ function preventsHeadTurn(a: ActiveAction): boolean {
   return t ? !!t.preventHeadTurn : !!a.def.preventHeadTurn;
 }
 
-/** A layer's action (`Move`, `CarryItem`) by id, with the layer's base as its parameter (`AvatarAnimationLayerData`). */
+/**
+ * A layer's action (`Move`, `CarryItem`) by id, with the layer's base as its parameter (`AvatarAnimationLayerData`).
+ */
 export function layerAction(
   idx: ActionIndex,
   parts: PartSetIndex,

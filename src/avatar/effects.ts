@@ -55,7 +55,9 @@ export interface EffectAnimation {
   ticks: EffectLayer[][];
   /** The frame entry each tick came from (consecutive ticks of one entry are one drawn frame). */
   tickEntry: number[];
-  /** Per tick, a text equal for ticks whose layers are equal (whole avatar / head only): loops are runs of equal ticks. */
+  /**
+   * Per tick, a text equal for ticks whose layers are equal (whole avatar / head only): loops are runs of equal ticks.
+   */
   tickKeys: { full: string[]; head: string[] };
   /** Overriding frame lists, keyed by the action state they override (`mv`, `wave`). */
   overrides: Map<string, TickList & { name: string }>;
@@ -261,7 +263,10 @@ export function effectMapRows(
   return out;
 }
 
-/** `h_<action>_<rest>_<dir>_<frame>` → `rest`: `fx45_1_1` (sprite member `std_fx45_1_1`), `sh_fx38_1` (item `sh` → `fx38_1`). */
+/**
+ * `h_<action>_<rest>_<dir>_<frame>` → `rest`: `fx45_1_1` (sprite member `std_fx45_1_1`), `sh_fx38_1` (item `sh` →
+ * `fx38_1`).
+ */
 function assetKey(name: string): string | undefined {
   return /^h_[a-z]+_(.+)_\d+_\d+$/.exec(name)?.[1];
 }

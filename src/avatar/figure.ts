@@ -167,7 +167,10 @@ function defaultSet(sets: Map<number, FigureSet> | undefined, gender: 'M' | 'F')
   return undefined;
 }
 
-/** A figure's worn sets without their colours (`entry`: index of the figure's entry, -1 for a default), or why it does not resolve. */
+/**
+ * A figure's worn sets without their colours (`entry`: index of the figure's entry, -1 for a default), or why it does
+ * not resolve.
+ */
 interface ShapeSet {
   setType: string;
   setId: number;

@@ -136,7 +136,10 @@ export function normalizeGesture(raw: string): Gesture {
   return (GESTURES as readonly string[]).includes(g) ? (g as Gesture) : 'std';
 }
 
-/** Directions wrap: 9 → 1, -1 → 7. Non-integers are truncated; non-numbers give `fallback`. (Also turns by an effect's offset.) */
+/**
+ * Directions wrap: 9 → 1, -1 → 7. Non-integers are truncated; non-numbers give `fallback`. (Also turns by an effect's
+ * offset.)
+ */
 export function wrapDirection(d: number, fallback = 2): number {
   if (!Number.isFinite(d)) return fallback;
   const i = Math.trunc(d);

@@ -3,7 +3,8 @@
 // A command declares its flags as a table and reads them back typed:
 //
 //     const FLAGS = {
-//       jobs: option({ flag: '--jobs <n>', env: 'HOTEL_IMAGER_BUILD_JOBS', help: 'worker threads', parse: wholeNumber({ min: 1 }),
+//       jobs: option({ flag: '--jobs <n>', env: 'HOTEL_IMAGER_BUILD_JOBS', help: 'worker threads',
+//                      parse: wholeNumber({ min: 1 }),
 //                      aliases: [{ flag: '--concurrency <n>', env: 'HOTEL_IMAGER_BUILD_CONCURRENCY' }] }),
 //     };
 //     addOptions(cmd, FLAGS).action(async (_o, cmd: Command) => { const o = readOptions(cmd, FLAGS); … });
@@ -18,7 +19,10 @@ import { DEFAULT_DECODE_BUDGET_BYTES } from '../imaging/decode-budget.js';
 
 /** Exit codes, the same in every command. */
 export const EXIT_OK = 0;
-/** The command failed or partly failed: it could not do its work, was stopped (the shrink guard), left files unconverted, or (with --strict) some items failed. */
+/**
+ * The command failed or partly failed: it could not do its work, was stopped (the shrink guard), left files
+ * unconverted, or (with --strict) some items failed.
+ */
 export const EXIT_FAILED = 1;
 /** The command was called wrongly: an unknown or missing flag, a bad value, flags that do not go together. */
 export const EXIT_USAGE = 2;

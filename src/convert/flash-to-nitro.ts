@@ -52,7 +52,9 @@ export interface ConvertReport {
   effects: ConvertEntry[];
   furniture: ConvertEntry[];
   failed: ConvertFailure[];
-  /** SWFs left out because another revision of the same furni (or release folder of the same figure library) was chosen. */
+  /**
+   * SWFs left out because another revision of the same furni (or release folder of the same figure library) was chosen.
+   */
   superseded: string[];
   /** SWFs in the figure folders that figuremap does not name (pets, effects): not figure libraries. */
   skipped: string[];

@@ -29,7 +29,10 @@ export interface BuildOptions extends LayoutOverrides {
   only?: string[];
   /** Pre-render the reserved names (contract F2.6) into the corpus: every one, the animated ones, or none (default). */
   variants?: 'all' | 'animated' | 'none';
-  /** Go on even when the build would unpublish more than SHRINK_LIMIT of the stills, or stills whose asset is still there. */
+  /**
+   * Go on even when the build would unpublish more than SHRINK_LIMIT of the stills, or stills whose asset is still
+   * there.
+   */
   allowShrink?: boolean;
   /** Worker threads; default all cores. 1 builds in this thread. */
   jobs?: number;

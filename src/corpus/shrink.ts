@@ -16,7 +16,9 @@ export class ShrinkError extends Error {
   }
 }
 
-/** The classnames of the stills a corpus.json lists (`furni-renders/<classname>.png`; reserved variant names left out). */
+/**
+ * The classnames of the stills a corpus.json lists (`furni-renders/<classname>.png`; reserved variant names left out).
+ */
 export function publishedStills(paths: Iterable<string>): Set<string> {
   const out = new Set<string>();
   for (const p of paths) {

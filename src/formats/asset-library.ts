@@ -10,7 +10,9 @@ import { decodeBudget, overBudget } from '../imaging/decode-budget.js';
 
 const keyCount = (o: unknown): number => (o && typeof o === 'object' ? Object.keys(o).length : 0);
 
-/** Refuses a library document naming more assets (assets, aliases, spritesheet frames) than the decode budget allows. */
+/**
+ * Refuses a library document naming more assets (assets, aliases, spritesheet frames) than the decode budget allows.
+ */
 export function checkAssetCount(
   data: { assets?: unknown; aliases?: unknown; spritesheet?: { frames?: unknown } } | null | undefined,
   file: string,
@@ -145,7 +147,10 @@ function cutSprite(atlas: RgbaImage, f: NitroSpriteFrame, file: string, key: str
 }
 
 export interface WriteLibraryOptions extends NitroWriteOptions {
-  /** A sprite's frame name in the spritesheet (default `<library>_<sprite>`; the group badge part library names them `badgepart_<name>.png`). */
+  /**
+   * A sprite's frame name in the spritesheet (default `<library>_<sprite>`; the group badge part library names them
+   * `badgepart_<name>.png`).
+   */
   frameName?: (sprite: string) => string;
 }
 

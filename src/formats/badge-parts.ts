@@ -35,7 +35,9 @@ export async function readBadgePartImage(data: Uint8Array, file = '<part>'): Pro
   }
 }
 
-/** Writes part images (by texture name) as the client's part library: one spritesheet, frames `<name>.png`, no assets. */
+/**
+ * Writes part images (by texture name) as the client's part library: one spritesheet, frames `<name>.png`, no assets.
+ */
 export async function writeBadgePartLibrary(images: ReadonlyMap<string, RgbaImage>): Promise<Buffer> {
   const lib: AssetLibrary = {
     name: 'group_badge',

@@ -25,7 +25,9 @@ function isGzip(data: Uint8Array): boolean {
   return data.length >= 2 && data[0] === 0x1f && data[1] === 0x8b;
 }
 
-/** Reads the files of a bundle (`file` only names it in errors); `only` limits which are inflated, the rest are skipped. */
+/**
+ * Reads the files of a bundle (`file` only names it in errors); `only` limits which are inflated, the rest are skipped.
+ */
 export function readNitroBundle(
   buf: Uint8Array,
   file = '<buffer>',

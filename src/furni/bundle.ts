@@ -151,7 +151,9 @@ export function bundleContent(model: FurniModel): { content: BundleContent; spri
   return { content, sprites: bundledSprites(model) };
 }
 
-/** The resting states of one size, by id, with loop ticks, distinct frames (at the still's direction) and loop duration. */
+/**
+ * The resting states of one size, by id, with loop ticks, distinct frames (at the still's direction) and loop duration.
+ */
 function statesOut(size: SizeDef): Record<string, ManifestState> {
   const states: Record<string, ManifestState> = {};
   const dir = validDirection(size, STILL_DIRECTION);

@@ -63,7 +63,10 @@ export interface AnimationLayerDef {
 export interface AnimationDef {
   /** The key the data used (`"1"`, `"1_1"`, `"100"`…). */
   key: string;
-  /** The animation id: the state for a resting animation; for a transition the client's id (1 000 000 + to, 2 000 000 + from). */
+  /**
+   * The animation id: the state for a resting animation; for a transition the client's id (1 000 000 + to, 2 000 000 +
+   * from).
+   */
   id: number;
   transitionTo?: number;
   transitionFrom?: number;
@@ -91,7 +94,10 @@ export interface FurniDefinition {
   dimensions: { x: number; y: number; z: number };
   /** Logic directions in degrees, as the data lists them. */
   directions: number[];
-  /** The draw definitions the service uses: size 64 (room), size 32 (the small room scale) and size 1 (icon), when present. */
+  /**
+   * The draw definitions the service uses: size 64 (room), size 32 (the small room scale) and size 1 (icon), when
+   * present.
+   */
   sizes: SizeDef[];
 }
 

@@ -62,7 +62,9 @@ export interface EffectSources {
   animations: Map<string, Record<string, EffectAnimationJson>>;
   /** The effect libraries whose animations read (the others draw nothing). */
   libraries: LibraryFile[];
-  /** Library name → the names of its assets and aliases (read with the animations: which library holds which sprite). */
+  /**
+   * Library name → the names of its assets and aliases (read with the animations: which library holds which sprite).
+   */
   assetNames: Map<string, string[]>;
 }
 
@@ -177,7 +179,10 @@ async function scanLibraries<T>(
 
 const plainFile = ({ name, file, digest }: LibraryFile): LibraryFile => ({ name, file, digest });
 
-/** Flash layout: XML gamedata (with the hotel's own geometry, animations, part sets, draw order when present) + figure SWFs. */
+/**
+ * Flash layout: XML gamedata (with the hotel's own geometry, animations, part sets, draw order when present) + figure
+ * SWFs.
+ */
 async function readFlashSources(assetsDir: string): Promise<AvatarSources> {
   const src = await readFlashAvatarSources(assetsDir);
   const figures = await scanLibraries(assetsDir, 'figure', [...src.libraries], (bytes, file) =>

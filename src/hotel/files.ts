@@ -19,7 +19,10 @@ export function setFollowOutsideLinks(follow: boolean): void {
   followOutsideLinks = follow;
 }
 
-/** Runs `work` with the policy set to `follow`, then puts back the one before (a command run inside a longer-lived process). */
+/**
+ * Runs `work` with the policy set to `follow`, then puts back the one before (a command run inside a longer-lived
+ * process).
+ */
 export async function withOutsideLinks<T>(follow: boolean, work: () => Promise<T>): Promise<T> {
   const before = followOutsideLinks;
   followOutsideLinks = follow;
@@ -32,7 +35,10 @@ export async function withOutsideLinks<T>(follow: boolean, work: () => Promise<T
 
 export const FOLLOW_SYMLINKS_SETTING = '--follow-symlinks (HOTEL_IMAGER_FOLLOW_SYMLINKS)';
 
-/** Throws when `file` resolves (through symbolic links) to a place outside the folder `root`, unless links out are followed. */
+/**
+ * Throws when `file` resolves (through symbolic links) to a place outside the folder `root`, unless links out are
+ * followed.
+ */
 export async function checkInsideFolder(file: string, root: string): Promise<void> {
   if (followOutsideLinks) return;
   const [real, realRoot] = await Promise.all([realpath(file), realpath(root)]);

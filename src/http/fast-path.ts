@@ -29,7 +29,9 @@ export interface FastResponse {
   cache: string | null;
 }
 
-/** The service's answer to a simple GET/HEAD head it claims: a response, or one to come (a promise that never rejects). */
+/**
+ * The service's answer to a simple GET/HEAD head it claims: a response, or one to come (a promise that never rejects).
+ */
 export type FastAnswerer = (req: SimpleRequest, client: string, reqId: string) => FastResponse | Promise<FastResponse>;
 
 export interface FastPathOptions {
@@ -68,7 +70,10 @@ const INTERNAL_ERROR: FastResponse = {
   cache: null,
 };
 
-/** Bytes a client may pipeline while an answer to come (a disk read, a render) holds its connection, before reading from it pauses. */
+/**
+ * Bytes a client may pipeline while an answer to come (a disk read, a render) holds its connection, before reading from
+ * it pauses.
+ */
 const MAX_QUEUED = 64 * 1024;
 
 /**

@@ -23,7 +23,8 @@ export function prepareHttpServer(server: Server, opts: HttpEdgeOptions): void {
   // that is still being prepared (a disk read, a render, a storage check) is lost: 0 bytes back for a
   // complete request. With this set Node instead marks the pending response as the last one and closes
   // after it is written, as HTTP/1.1 expects of a half-closed connection.
-  // (An undocumented but long-standing property of http.Server; the raw-socket tests in test/server/*-protocol-edges.test.ts prove it.)
+  // (An undocumented but long-standing property of http.Server; the raw-socket tests in
+  // test/server/*-protocol-edges.test.ts prove it.)
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   // Without a 'connect' listener Node destroys the socket of a CONNECT request unanswered.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {

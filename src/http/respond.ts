@@ -162,7 +162,10 @@ export interface RawRouteContext {
 /** A route on Node's request handler: true when it answered the request. */
 export type RawRoute = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-/** The client for the per-client limit and the log: the socket's address, or the first X-Forwarded-For entry behind a proxy. */
+/**
+ * The client for the per-client limit and the log: the socket's address, or the first X-Forwarded-For entry behind a
+ * proxy.
+ */
 export function clientOf(req: IncomingMessage, trustProxy: boolean): string {
   return clientAddress(
     trustProxy ? rawHeader(req.rawHeaders, 'x-forwarded-for') : undefined,

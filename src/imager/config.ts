@@ -34,7 +34,10 @@ export interface AvatarServiceConfig {
    * share, so adding workers does not multiply the service's memory.
    */
   libraryCacheBytes: number;
-  /** The decode budget for the hotel's asset files (src/util/decode-budget.ts), set for the service and its render workers. */
+  /**
+   * The decode budget for the hotel's asset files (src/util/decode-budget.ts), set for the service and its render
+   * workers.
+   */
   decodeBudgetBytes: number;
   /** Follow symbolic links that lead out of the assets folder (src/hotel/files.ts). */
   followSymlinks: boolean;

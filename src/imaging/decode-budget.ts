@@ -13,7 +13,10 @@
 import { gunzipSync, inflateSync } from 'node:zlib';
 
 export interface DecodeBudget {
-  /** Most bytes one decoded thing may take: an inflated `.nitro` member, a SWF body, a JSON or XML document, a file read whole. */
+  /**
+   * Most bytes one decoded thing may take: an inflated `.nitro` member, a SWF body, a JSON or XML document, a file read
+   * whole.
+   */
   bytes: number;
   /** Most pixels of one decoded image (a spritesheet, a SWF bitmap, a badge part): `bytes / 4`, its RGBA size. */
   pixels: number;

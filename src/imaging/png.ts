@@ -168,7 +168,9 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
 
 const EMPTY = new Uint8Array(0);
 
-/** Whether `width` pixels at `a` and at `b` are equal (in JS: a native compare per row cost more than most rows take). */
+/**
+ * Whether `width` pixels at `a` and at `b` are equal (in JS: a native compare per row cost more than most rows take).
+ */
 function sameRow(px: Uint32Array, a: number, b: number, width: number): boolean {
   for (let i = 0; i < width; i++) if (px[a + i] !== px[b + i]) return false;
   return true;

@@ -60,7 +60,10 @@ export interface OpenAvatarServiceOptions {
   logStream?: { write(line: string): unknown };
   /** Wraps the pool-backed renderer (tests use this to force failures the real renderer cannot produce). */
   wrapRenderer?: (renderer: AvatarRenderer) => AvatarRenderer;
-  /** A shared store to use instead of the one `redisUrl` names (several in-process services share one); not closed with the service. */
+  /**
+   * A shared store to use instead of the one `redisUrl` names (several in-process services share one); not closed with
+   * the service.
+   */
   sharedStore?: SharedStore;
 }
 

@@ -46,7 +46,10 @@ export interface ReloadCompanion {
 }
 
 export interface ReloadResult {
-  /** swapped: a new hotel is in service; unchanged: same content; changing: the folder moved while read; failed: see error. */
+  /**
+   * swapped: a new hotel is in service; unchanged: same content; changing: the folder moved while read; failed: see
+   * error.
+   */
   outcome: 'swapped' | 'unchanged' | 'changing' | 'failed';
   generation: number;
   error?: string;
@@ -98,7 +101,10 @@ export class ServedHotel implements HotelView {
 export interface HotelReloaderOptions {
   assetsDir: string;
   pool: RenderPool;
-  /** The hotel the service started with (generation 1) and the folder's signature (`avatarFolderSignature`) when it was read. */
+  /**
+   * The hotel the service started with (generation 1) and the folder's signature (`avatarFolderSignature`) when it was
+   * read.
+   */
   first: ServedHotel;
   firstSignature: string;
   /** Milliseconds between looks at the folder; 0 = no polling (SIGHUP only). */
@@ -207,7 +213,8 @@ export class HotelReloader {
 
   /** Starts polling (when the interval is not 0); the timer never keeps the process alive. */
   async start(): Promise<void> {
-    // The hotel's files as they were before it was read (the constructor's); the companions' as they are now (just loaded).
+    // The hotel's files as they were before it was read (the constructor's); the companions' as they are now (just
+    // loaded).
     for (const c of this.companions) c.signature = await companionSignature(c.companion);
     if (this.opts.intervalMs > 0) this.schedule(this.opts.intervalMs);
   }

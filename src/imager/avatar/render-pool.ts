@@ -144,7 +144,9 @@ interface Slot {
  * request, all threads): depth 2 ~605 µs, depth 6 ~555 µs, depth 6 with refills in one message ~537 µs.
  */
 export const WORKER_DEPTH = 6;
-/** A worker holding more than this many jobs gets no more until it is down to it; then it is refilled in one message. */
+/**
+ * A worker holding more than this many jobs gets no more until it is down to it; then it is refilled in one message.
+ */
 const REFILL_AT = WORKER_DEPTH / 2;
 
 export const DEFAULT_POOL_LIBRARY_BYTES = 256 * 1024 * 1024;

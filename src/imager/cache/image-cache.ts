@@ -146,7 +146,10 @@ export class ImageCache {
     return hit;
   }
 
-  /** `version`: what made the entry, the key version it was keyed with (its ETag's, see imageEtag; badges share the cache). */
+  /**
+   * `version`: what made the entry, the key version it was keyed with (its ETag's, see imageEtag; badges share the
+   * cache).
+   */
   async getDisk(key: string, version: string): Promise<CachedImage | undefined> {
     const dir = this.opts.diskDir;
     if (dir === undefined) return undefined;

@@ -32,7 +32,10 @@ export function redactRedisUrl(url: string): string {
 
 export class RedisSharedStore implements SharedStore {
   private readonly client: Redis;
-  /** A second connection for pub/sub (a subscribed Redis connection takes no other commands); made on the first subscribe. */
+  /**
+   * A second connection for pub/sub (a subscribed Redis connection takes no other commands); made on the first
+   * subscribe.
+   */
   private subscriber: Redis | undefined;
   private readonly listeners = new Map<string, Set<(message: string) => void>>();
   private readonly pauseMs: number;

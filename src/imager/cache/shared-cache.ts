@@ -172,7 +172,10 @@ export class SharedAvatarCache {
     }
   }
 
-  /** After this instance's render: stores the image or the failure (of hotel `scope`), then lets the lock go (in the background). */
+  /**
+   * After this instance's render: stores the image or the failure (of hotel `scope`), then lets the lock go (in the
+   * background).
+   */
   release(
     key: string,
     token: Buffer | undefined,

@@ -8,7 +8,9 @@ export interface SharedStoreStatus {
   kind: 'redis' | 'memory';
   /** Where it is, without credentials. */
   target: string;
-  /** 'ready' when commands are sent; otherwise what the connection is doing ('connecting', 'reconnecting', 'paused'…). */
+  /**
+   * 'ready' when commands are sent; otherwise what the connection is doing ('connecting', 'reconnecting', 'paused'…).
+   */
   state: string;
   available: boolean;
   /** Commands that failed or timed out. */

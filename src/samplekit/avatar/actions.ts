@@ -1,6 +1,7 @@
 // The kit's HabboAvatarActions.json: the real action ids, state tokens, precedences, geometry types,
 // active part sets, prevents and preventHeadTurn flags, in the real Nitro schema. The effect action
-// (state `fx`) carries a `types` table like the real one for the kit's effects (effects.ts). The hand-item param tables are our own and deliberately not the identity: the
+// (state `fx`) carries a `types` table like the real one for the kit's effects (effects.ts). The hand-item param tables
+// are our own and deliberately not the identity: the
 // service spec says `crr=<id>` names the sprite directly, so a renderer that translates through the table
 // draws a visibly different item.
 

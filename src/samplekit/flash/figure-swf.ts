@@ -28,7 +28,8 @@ export function figureManifest(lib: AssetLibrary): string {
           ],
     ),
   );
-  // Aliases (effect libraries have them: `h_std_sh_fx6_1_2_0` → `h_std_fx6_1_1_2_0`), as the manifests of real SWFs list them.
+  // Aliases (effect libraries have them: `h_std_sh_fx6_1_2_0` → `h_std_fx6_1_1_2_0`), as the manifests of real SWFs
+  // list them.
   const aliases = Object.entries(lib.data.aliases ?? {}).map(([name, a]) =>
     el('alias', [
       ['name', name],
@@ -78,7 +79,9 @@ export function figureSwf(lib: AssetLibrary): Buffer {
   );
 }
 
-/** The std sprites a Flash hotel's `hh_human_50_*` libraries hold at the small scale (body, head, hands, face, eyes). */
+/**
+ * The std sprites a Flash hotel's `hh_human_50_*` libraries hold at the small scale (body, head, hands, face, eyes).
+ */
 const SMALL_SPRITE = /^h_std_(bd|hd|lh|rh|fc|ey)_\d+_[0-7]_0$/;
 
 /**

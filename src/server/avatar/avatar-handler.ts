@@ -1,4 +1,5 @@
-// /avatar.png, /avatar and the classic imager's paths (/habbo-imaging/avatarimage, …) on Node's own request handler, ahead of Fastify: every method on these paths
+// /avatar.png, /avatar and the classic imager's paths (/habbo-imaging/avatarimage, …) on Node's own request handler,
+// ahead of Fastify: every method on these paths
 // is answered here. GET and HEAD give the image (straight from memory for a URL answered before, else
 // through the service), OPTIONS the CORS preflight, every other method 405. The method alone decides:
 // a request body is never read, so its content type or size cannot change the answer (Node discards
@@ -127,7 +128,10 @@ export async function answerAvatarUrl(
   return answer;
 }
 
-/** The image for a URL answered before and still in memory, else undefined (and the URL forgotten if its image was evicted). */
+/**
+ * The image for a URL answered before and still in memory, else undefined (and the URL forgotten if its image was
+ * evicted).
+ */
 export function rememberedImage(service: AvatarService, hot: HotUrls, url: string): CachedImage | undefined {
   const key = hot.get(url);
   if (key === undefined) return undefined;

@@ -1,6 +1,7 @@
-// HTTP adapter for the avatar service: /avatar.png, /avatar and /habbo-imaging/avatarimage (every method, avatar-handler.ts, on
-// Node's request handler), then Fastify for /render, /healthz, /version, /metrics and unknown paths. Every
-// response carries `Access-Control-Allow-Origin: *` (contract A5). No route reads a request body.
+// HTTP adapter for the avatar service: /avatar.png, /avatar and /habbo-imaging/avatarimage (every method,
+// avatar-handler.ts, on Node's request handler), then Fastify for /render, /healthz, /version, /metrics and
+// unknown paths. Every response carries `Access-Control-Allow-Origin: *` (contract A5). No route reads a
+// request body.
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { installFastPath, type FastPath } from '../../http/fast-path.js';

@@ -70,7 +70,9 @@ export function isAssetPath(rawUrl: string): boolean {
   );
 }
 
-/** Resolved URLs remembered (up to 256 characters each); past this many the memo starts over, so memory stays bounded. */
+/**
+ * Resolved URLs remembered (up to 256 characters each); past this many the memo starts over, so memory stays bounded.
+ */
 const MEMO_LIMIT = 10_000;
 
 /**
