@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureSampleKit } from '../../src/samplekit/index.js';
@@ -18,6 +17,7 @@ import { nginxLocations, PRIVATE_PATHS, PUBLIC_ROUTES, type PublicService } from
 import { documentedNginxConf, loopbackNginxConf } from '../../scripts/nginx-conf.mjs';
 import { testAvatarConfig } from '../server/avatar/fixtures.js';
 import { fakePng, writeCorpusFixture } from '../server/furni/fixture.js';
+import { freePort, waitForPort } from '../helpers/ports.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
@@ -41,30 +41,6 @@ const logs: Record<PublicService, RequestLog> = { avatar: new RequestLog(), furn
 let avatar: (AvatarServiceInstance & { url: string }) | undefined;
 let furni: RunningFurniServer | undefined;
 const nginxes: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
-async function waitForPort(port: number, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const ok = await new Promise<boolean>((r) => {
-      const c = createConnection({ port, host: '127.0.0.1' }, () => {
-        c.end();
-        r(true);
-      });
-      c.on('error', () => r(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nothing listens on ${port} after ${ms} ms`);
-}
 
 before(async () => {
   if (skip) return;

@@ -2,7 +2,8 @@
 // directory and no persistence, stopped after. Tests skip with `REDIS_SKIP` when the program is absent.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createConnection, createServer, type AddressInfo } from 'node:net';
+import { createConnection } from 'node:net';
+import { freePort } from './ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -20,19 +21,13 @@ function findRedisServer(): string | undefined {
   return undefined;
 }
 
+export { freePort };
+
 export const REDIS_SERVER = findRedisServer();
 /** The reason Redis tests skip, or false when they run. */
 export const REDIS_SKIP: string | false = REDIS_SERVER
   ? false
   : 'redis-server is not installed (Debian package redis-server; .ci/run installs it)';
-
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 /** Answers PING on a raw socket (no client library, so the helper tests nothing of ours). */
 function ping(port: number): Promise<boolean> {

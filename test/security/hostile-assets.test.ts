@@ -16,7 +16,7 @@ import { setFollowOutsideLinks } from '../../src/hotel/files.js';
 import { readNitroBundle, writeNitroBundle } from '../../src/formats/nitro-container.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
 import { bombNitroFile } from '../helpers/bombs.js';
-import { freePort } from '../helpers/redis-server.js';
+import { freePort } from '../helpers/ports.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHILD = join(repo, 'test/security/hostile-child.ts');

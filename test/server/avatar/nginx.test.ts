@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
 import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
 import { testAvatarConfig } from './fixtures.js';
+import { freePort, waitForPort } from '../../helpers/ports.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
@@ -32,30 +32,6 @@ async function documentedLocation(): Promise<string> {
   const m = /```nginx\n([\s\S]*?)```/.exec(section);
   assert.ok(m, 'the migration section has an nginx block');
   return m[1]!;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
-async function waitForPort(port: number, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const ok = await new Promise<boolean>((r) => {
-      const c = createConnection({ port, host: '127.0.0.1' }, () => {
-        c.end();
-        r(true);
-      });
-      c.on('error', () => r(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nothing listens on ${port} after ${ms} ms`);
 }
 
 before(async () => {
