@@ -297,6 +297,17 @@ test('build: a bomb bundle and a classname naming ../ among good furni: the buil
   assert.ok(bombed.peakMb < clean.peakMb + 100, `peak RSS ${bombed.peakMb} MB against ${clean.peakMb} MB`);
 });
 
+/** `hotel-imager build --only kit_crate` of `dir` into `scratch/out` (exit 0 expected): kit_crate's build-report entry. */
+function buildKitCrate(dir: string, out: string, extra: string[]): { status: string; reason?: string } {
+  const args = ['--import', 'tsx', MAIN, 'build', '--assets', dir, '--out', join(scratch, out), '--only', 'kit_crate'];
+  const r = spawnSync(process.execPath, [...args, ...extra], { cwd: repo, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const report = JSON.parse(readFileSync(join(scratch, out, 'build-report.json'), 'utf8')) as {
+    items: Record<string, { status: string; reason?: string }>;
+  };
+  return report.items['kit_crate']!;
+}
+
 test('a symbolic link out of the asset folder is refused by the commands unless --follow-symlinks, by name; the rest of the hotel reads', async () => {
   const dir = join(scratch, 'linked');
   const outside = join(scratch, 'outside');
@@ -350,33 +361,7 @@ test('a symbolic link out of the asset folder is refused by the commands unless 
   assert.equal(again.report.items['kit_crate']!.status, 'ok');
 
   // The command line: refused by default, followed with the flag.
-  const cli = (out: string, extra: string[]) => {
-    const r = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        MAIN,
-        'build',
-        '--assets',
-        dir,
-        '--out',
-        join(scratch, out),
-        '--only',
-        'kit_crate',
-        '--jobs',
-        '1',
-        ...extra,
-      ],
-      { cwd: repo, encoding: 'utf8' },
-    );
-    assert.equal(r.status, 0, r.stderr);
-    return (
-      JSON.parse(readFileSync(join(scratch, out, 'build-report.json'), 'utf8')) as {
-        items: Record<string, { status: string; reason?: string }>;
-      }
-    ).items['kit_crate']!;
-  };
+  const cli = (out: string, extra: string[]) => buildKitCrate(dir, out, ['--jobs', '1', ...extra]);
   assert.match(cli('out-cli-default', []).reason!, /kit_crate\.nitro is a symbolic link to .*outside the folder/);
   assert.equal(cli('out-cli-follow', ['--follow-symlinks']).status, 'ok');
 });
@@ -390,33 +375,7 @@ test('--decode-budget reaches the build worker threads: a 2 MiB JSON member is r
     n.endsWith('.json') ? Buffer.concat([b, Buffer.alloc(2 * 1024 * 1024, 0x20)]) : b,
   ]);
   await writeFile(file, writeNitroBundle(members));
-  const build = (out: string, extra: string[]) => {
-    const r = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        MAIN,
-        'build',
-        '--assets',
-        dir,
-        '--out',
-        join(scratch, out),
-        '--only',
-        'kit_crate',
-        '--jobs',
-        '2',
-        ...extra,
-      ],
-      { cwd: repo, encoding: 'utf8' },
-    );
-    assert.equal(r.status, 0, r.stderr);
-    return (
-      JSON.parse(readFileSync(join(scratch, out, 'build-report.json'), 'utf8')) as {
-        items: Record<string, { status: string; reason?: string }>;
-      }
-    ).items['kit_crate']!;
-  };
+  const build = (out: string, extra: string[]) => buildKitCrate(dir, out, ['--jobs', '2', ...extra]);
   const small = build('out-small', ['--decode-budget', '1M']);
   assert.equal(small.status, 'failed');
   assert.match(
