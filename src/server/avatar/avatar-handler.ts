@@ -96,7 +96,7 @@ export function commaFormParameters(rest: string): Fixed {
     ['direction', direction],
     ['head_direction', read.h ?? direction],
   ];
-  if (ext?.[1]!.toLowerCase() === 'gif') fixed.push([...GIF]);
+  if (ext?.[1]?.toLowerCase() === 'gif') fixed.push([...GIF]);
   return fixed;
 }
 
