@@ -4,6 +4,7 @@
 // both services and sending every example below. `/metrics` stays on each service's own port: it shows
 // traffic and versions, and a scrape through a load balancer would reach a different instance each time.
 import { AVATAR_ROUTE_PATHS, COMMA_AVATAR_PREFIX } from './avatar/avatar-handler.js';
+import { CONVERT_PATH } from './avatar/convert-handler.js';
 import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from '../imager/badge/params.js';
 
 export type PublicService = 'avatar' | 'furni';
@@ -30,6 +31,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
       // The classic imager's paths (the avatar route), then the group badge in each form it takes.
       ...AVATAR_ROUTE_PATHS.filter((p) => p.startsWith('/habbo-imaging/')).map((p) => `${p}?figure=${FIGURE}`),
       `${COMMA_AVATAR_PREFIX}${FIGURE},s-0.g-1.d-4.h-4.a-0,33c49f659a50a3d1b3505791a6f69334.gif`,
+      `${CONVERT_PATH}?figure=1000118001270012900121001`,
       `${BADGE_PATH}/${BADGE}.gif`,
       `${BADGE_PATH}/${BADGE}.png`,
       `${BADGE_PATH}/${BADGE}`,

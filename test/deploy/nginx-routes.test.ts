@@ -155,6 +155,7 @@ for (const [name, read] of [
       '/habbo-imaging/head.png',
       '/habbo-imaging/head.gif',
       '/habbo-imaging/avatar/',
+      '/habbo-imaging/avatarimage/convert',
       '/habbo-imaging/badge',
       '/habbo-imaging/badge-fill/',
       '/render',

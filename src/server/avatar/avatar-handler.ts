@@ -35,7 +35,12 @@ export interface AvatarHandlerOptions {
   /** Counts and logs each answered request. */
   done: RequestDone;
   onError: (err: unknown, url: string, reqId: string) => void;
+  /** Rewrites a query before the service reads it (pre-v18 numeric figures); undefined leaves it. */
+  rewriteQuery?: QueryRewrite;
 }
+
+/** A query as the service should read it, or undefined to leave it as sent. */
+export type QueryRewrite = (rawQuery: string) => string | undefined;
 
 /**
  * The paths of the avatar route. `/avatar.png` and `/avatar` are ours; the `/habbo-imaging/` paths are the
@@ -165,9 +170,11 @@ export async function answerAvatarUrl(
   fixed: Fixed,
   client: string,
   reqId: string,
+  rewrite?: QueryRewrite,
 ): Promise<AvatarAnswer> {
   const q = url.indexOf('?');
-  const answer = await service.answer(withFixedParameters(q < 0 ? '' : url.slice(q + 1), fixed), client, reqId);
+  const query = withFixedParameters(q < 0 ? '' : url.slice(q + 1), fixed);
+  const answer = await service.answer(rewrite?.(query) ?? query, client, reqId);
   if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL)
     hot.set(url, answer.key, answer.generation);
   return answer;
@@ -189,7 +196,7 @@ export function rememberedImage(service: AvatarService, hot: HotUrls, url: strin
 export function createAvatarHandler(
   opts: AvatarHandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { service, hot, done, nextId, trustProxy } = opts;
+  const { service, hot, done, nextId, trustProxy, rewriteQuery } = opts;
 
   const answerImage = async (
     req: IncomingMessage,
@@ -205,7 +212,7 @@ export function createAvatarHandler(
     let bytes: number;
     let cache: string | null = null;
     try {
-      const answer = await answerAvatarUrl(service, hot, url, fixed, client, reqId);
+      const answer = await answerAvatarUrl(service, hot, url, fixed, client, reqId, rewriteQuery);
       const response = avatarResponse(answer, rawHeader(req.rawHeaders, 'if-none-match'));
       status = response.status;
       bytes = writeResponse(req, res, response);
