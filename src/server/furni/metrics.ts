@@ -1,14 +1,14 @@
 // The furni service's /metrics: requests and latency by route (recorded on the hot paths, see
-// ../metrics.ts), where answered files came from, the corpus in service, storage errors, the memory
+// src/http/metrics.ts), where answered files came from, the corpus in service, storage errors, the memory
 // cache and the on-demand variants. Everything but the request counters is read from the store and the
 // variant service when Prometheus scrapes (collect()), so serving pays nothing for it.
 // Names and meanings: docs/operations.md.
 import client from 'prom-client';
 import { RENDERER_VERSION as FURNI_RENDERER_VERSION } from '../../furni/version.js';
 import { HttpMetrics, METRIC_PREFIX, serviceRegistry, type ServiceRegistry } from '../../http/metrics.js';
-import { FURNI_TIERS } from './asset-answer.js';
-import { type CorpusStore, type CorpusStoreStats } from './corpus-store.js';
-import { type VariantService } from './variants.js';
+import { FURNI_TIERS } from '../../imager/furni/asset-answer.js';
+import { type CorpusStore, type CorpusStoreStats } from '../../imager/furni/corpus-store.js';
+import { type VariantService } from '../../imager/furni/variants.js';
 
 /** The `route` label values; the last is everything else (404s, probes, CONNECT, bad requests). */
 export const FURNI_ROUTES = [
