@@ -25,7 +25,9 @@ function hotelLine(hotel: AvatarHotel): string {
   let line = hotelLines.get(hotel);
   if (line === undefined) {
     const libs = hotel.libraries;
-    line = `pose ${hotel.digests.pose}\nbase${libraryList(hotel, libs.librariesFor('bd', 1))} |${libraryList(hotel, libs.librariesFor('li', 0))}\n`;
+    line =
+      `pose ${hotel.digests.pose}\nbase${libraryList(hotel, libs.librariesFor('bd', 1))} ` +
+      `|${libraryList(hotel, libs.librariesFor('li', 0))}\n`;
     if (hotel.itemLibrary) line += `items${libraryList(hotel, [hotel.itemLibrary])}\n`;
     hotelLines.set(hotel, line);
   }
@@ -94,7 +96,9 @@ function inputsText(
   let text = hotelLine(hotel);
   if (figure) {
     for (const w of figure.sets)
-      text += `set ${w.setType}-${w.setId}${w.isDefault ? ' default' : ''} ${colours(hotel, w)} ${setLine(hotel, w.set)}\n`;
+      text +=
+        `set ${w.setType}-${w.setId}${w.isDefault ? ' default' : ''} ${colours(hotel, w)}` +
+        ` ${setLine(hotel, w.set)}\n`;
   } else if (unresolved) {
     text += `unresolved ${unresolved.code} ${unresolved.message}\n`;
   }
@@ -105,7 +109,9 @@ function inputsText(
   }
   for (const { state, effect } of requestedEffects(hotel, req)) {
     // Its own library and those it borrows sprites from, then the figure libraries of parts its layers name.
-    text += `${state} ${effect.type}.${effect.param}${libraryList(hotel, effect.libraries, hotel.digests.effectLibraries)}\n`;
+    text +=
+      `${state} ${effect.type}` +
+      `.${effect.param}${libraryList(hotel, effect.libraries, hotel.digests.effectLibraries)}\n`;
     for (const fp of effect.figureParts)
       text += `  part ${fp.type}-${fp.id}${libraryList(hotel, hotel.libraries.librariesFor(fp.type, fp.id))}\n`;
   }

@@ -28,9 +28,12 @@ function layerTable(layers: unknown[]): string {
 }
 
 const STYLE = `body{font:14px system-ui,sans-serif;margin:1.5em;background:#f4f4f4;color:#222}
-img{background:repeating-conic-gradient(#ddd 0 25%,#fff 0 50%) 0 0/16px 16px;border:1px solid #999;image-rendering:pixelated}
-table{border-collapse:collapse;margin-top:1em;background:#fff}td,th{border:1px solid #bbb;padding:2px 6px;text-align:left;font-family:monospace}
-.pair{display:flex;gap:2em;align-items:flex-end}.err{color:#a00}pre{background:#fff;padding:.5em;border:1px solid #ccc;overflow:auto}`;
+img{background:repeating-conic-gradient(#ddd 0 25%,#fff 0 50%) 0 0/16px 16px;border:1px solid #999;
+image-rendering:pixelated}
+table{border-collapse:collapse;margin-top:1em;background:#fff}
+td,th{border:1px solid #bbb;padding:2px 6px;text-align:left;font-family:monospace}
+.pair{display:flex;gap:2em;align-items:flex-end}.err{color:#a00}
+pre{background:#fff;padding:.5em;border:1px solid #ccc;overflow:auto}`;
 
 export function renderDebugPage(answer: DebugAnswer, rawQuery: string): string {
   const q = escapeHtml(rawQuery);
@@ -46,11 +49,15 @@ export function renderDebugPage(answer: DebugAnswer, rawQuery: string): string {
     const type = CONTENT_TYPES[req.format ?? 'png'];
     const dataUri = `data:${type};base64,${output.body.toString('base64')}`;
     body =
-      `<div class="pair"><figure><img alt="this render" src="${dataUri}" width="${output.width}" height="${output.height}">` +
-      `<figcaption>this render: ${output.width} × ${output.height}, ${output.frames} frame(s), ${escapeHtml(type)}, ${output.body.length} bytes</figcaption></figure>` +
-      `<figure><img alt="/avatar.png" src="avatar.png?${q}"><figcaption><a href="avatar.png?${q}">/avatar.png?${q}</a></figcaption></figure></div>` +
+      `<div class="pair">` +
+      `<figure><img alt="this render" src="${dataUri}" width="${output.width}" height="${output.height}">` +
+      `<figcaption>this render: ${output.width} × ${output.height}, ${output.frames} frame(s), ` +
+      `${escapeHtml(type)}, ${output.body.length} bytes</figcaption></figure>` +
+      `<figure><img alt="/avatar.png" src="avatar.png?${q}">` +
+      `<figcaption><a href="avatar.png?${q}">/avatar.png?${q}</a></figcaption></figure></div>` +
       `<h2>Request</h2><pre>${escapeHtml(JSON.stringify(req, null, 2))}</pre>` +
-      `<h2>Cache key</h2><p>SHA-256 <code>${escapeHtml(answer.key)}</code> of:</p><pre>${escapeHtml(answer.canonicalKey)}</pre>` +
+      `<h2>Cache key</h2><p>SHA-256 <code>${escapeHtml(answer.key)}</code> of:</p>` +
+      `<pre>${escapeHtml(answer.canonicalKey)}</pre>` +
       `<h2>Drawn layers (${output.layers.length}, in draw order)</h2>\n${layerTable(output.layers)}`;
   }
   return `<!doctype html>

@@ -66,7 +66,9 @@ export function createFurniMetrics(opts: {
   const registers = [base.registry];
   const http = new HttpMetrics(base.registry, FURNI_ROUTES, {
     name: `${METRIC_PREFIX}furni_cache_outcomes_total`,
-    help: 'Files answered with a body (200), by where the bytes came from: memory, storage (the corpus folder or bucket), variant_disk or render (on-demand variants)',
+    help:
+      'Files answered with a body (200), by where the bytes came from: memory, storage (the corpus folder or ' +
+      'bucket), variant_disk or render (on-demand variants)',
     values: FURNI_TIERS,
   });
   const gauge = (name: string, help: string, read: () => number | undefined) =>
@@ -107,7 +109,9 @@ export function createFurniMetrics(opts: {
   );
   new client.Counter({
     name: `${METRIC_PREFIX}furni_storage_errors_total`,
-    help: 'Failed storage reads: op="read" a listed file (reason missing, outside, changed or io), op="manifest" a corpus.json check (unreachable, unreadable or invalid; counted at every check while it lasts)',
+    help:
+      'Failed storage reads: op="read" a listed file (reason missing, outside, changed or io), op="manifest" a ' +
+      'corpus.json check (unreachable, unreadable or invalid; counted at every check while it lasts)',
     labelNames: ['op', 'reason'],
     registers,
     collect() {
@@ -140,7 +144,9 @@ export function createFurniMetrics(opts: {
   });
   new client.Counter({
     name: `${METRIC_PREFIX}furni_variant_refusals_total`,
-    help: 'Variant requests not rendered: reason="invalid" (the item has no such state, direction or frame: 404), "limited" (rate, budget or queue: 429), "timeout" (503)',
+    help:
+      'Variant requests not rendered: reason="invalid" (the item has no such state, direction or frame: 404), ' +
+      '"limited" (rate, budget or queue: 429), "timeout" (503)',
     labelNames: ['reason'],
     registers,
     collect() {
