@@ -6,7 +6,7 @@ import { AvatarRenderError } from './errors.js';
 import { resolveFigure, resolveOutfit, type FigureSet, type ResolvedFigure, type WornSet } from './figure.js';
 import { type AvatarHotel } from './hotel.js';
 import { requestedEffects } from './plan.js';
-import { parseAction, type AvatarRequest } from './request.js';
+import { type AvatarRequest } from './request.js';
 import { sha256Hex } from '../util/hash.js';
 
 /** Per hotel: the lines every request of it has (pose documents, body and hand-item libraries, item library). */
@@ -102,7 +102,7 @@ function inputsText(
   } else if (unresolved) {
     text += `unresolved ${unresolved.code} ${unresolved.message}\n`;
   }
-  const { items } = parseAction(req.action);
+  const { items } = req.action;
   for (const [token, type] of ITEM_PARTS) {
     const id = items.get(token);
     if (id !== undefined) text += `${token} ${id}${libraryList(hotel, hotel.libraries.librariesFor(type, id))}\n`;
@@ -120,7 +120,7 @@ function inputsText(
 
 /** The request fields `renderInputs` reads, as one text: requests equal in it have equal inputs (for memos). */
 export function renderInputsFields(req: AvatarRequest): string {
-  return `${req.figure}\0${req.action}\0${req.effect ?? ''}\0${req.dance ?? ''}`;
+  return `${req.figure}\0${req.action.text}\0${req.effect ?? ''}\0${req.dance ?? ''}`;
 }
 
 /**
@@ -148,7 +148,7 @@ export function renderInputsDigest(hotel: AvatarHotel, req: AvatarRequest): stri
   const { outfit, figure } = resolved;
   let memo = outfitDigests.get(hotel);
   if (!memo) outfitDigests.set(hotel, (memo = new LRUCache<string, string>({ max: OUTFIT_DIGESTS_PER_HOTEL })));
-  const key = `${outfit}\0${req.action}\0${req.effect ?? ''}\0${req.dance ?? ''}`;
+  const key = `${outfit}\0${req.action.text}\0${req.effect ?? ''}\0${req.dance ?? ''}`;
   let shape = memo.get(key);
   if (shape === undefined) memo.set(key, (shape = sha256Hex(inputsText(hotel, req, figure, undefined, () => '*'))));
   let text = `outfit ${shape}\n`;

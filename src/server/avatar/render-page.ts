@@ -1,6 +1,6 @@
 // The /render debugging page: the composite and a table of every layer the renderer drew.
 // Everything that came from the request is HTML-escaped.
-import { CONTENT_TYPES } from '../../avatar/index.js';
+import { CONTENT_TYPES, type AvatarRequest } from '../../avatar/index.js';
 import { escapeHtml } from '../../http/respond.js';
 import { type DebugAnswer } from '../../imager/avatar/avatar-service.js';
 
@@ -35,6 +35,11 @@ td,th{border:1px solid #bbb;padding:2px 6px;text-align:left;font-family:monospac
 .pair{display:flex;gap:2em;align-items:flex-end}.err{color:#a00}
 pre{background:#fff;padding:.5em;border:1px solid #ccc;overflow:auto}`;
 
+/** The renderer's request as JSON, its action as the canonical text (a Set has no JSON form). */
+function requestJson(req: AvatarRequest): string {
+  return JSON.stringify({ ...req, action: req.action.text }, null, 2);
+}
+
 export function renderDebugPage(answer: DebugAnswer, rawQuery: string): string {
   const q = escapeHtml(rawQuery);
   let body: string;
@@ -43,7 +48,7 @@ export function renderDebugPage(answer: DebugAnswer, rawQuery: string): string {
   } else if (answer.kind === 'failed') {
     body =
       `<p class="err">Render failed (${escapeHtml(answer.reason)}): ${escapeHtml(answer.detail)}</p>` +
-      (answer.req ? `<h2>Request</h2><pre>${escapeHtml(JSON.stringify(answer.req, null, 2))}</pre>` : '');
+      (answer.req ? `<h2>Request</h2><pre>${escapeHtml(requestJson(answer.req))}</pre>` : '');
   } else {
     const { output, req } = answer;
     const type = CONTENT_TYPES[req.format ?? 'png'];
@@ -55,7 +60,7 @@ export function renderDebugPage(answer: DebugAnswer, rawQuery: string): string {
       `${escapeHtml(type)}, ${output.body.length} bytes</figcaption></figure>` +
       `<figure><img alt="/avatar.png" src="avatar.png?${q}">` +
       `<figcaption><a href="avatar.png?${q}">/avatar.png?${q}</a></figcaption></figure></div>` +
-      `<h2>Request</h2><pre>${escapeHtml(JSON.stringify(req, null, 2))}</pre>` +
+      `<h2>Request</h2><pre>${escapeHtml(requestJson(req))}</pre>` +
       `<h2>Cache key</h2><p>SHA-256 <code>${escapeHtml(answer.key)}</code> of:</p>` +
       `<pre>${escapeHtml(answer.canonicalKey)}</pre>` +
       `<h2>Drawn layers (${output.layers.length}, in draw order)</h2>\n${layerTable(output.layers)}`;
