@@ -25,10 +25,13 @@ module.exports = {
     layer('furni', ['formats', 'imaging', 'hotel', 'util']),
     layer('avatar', ['formats', 'imaging', 'hotel', 'util']),
     layer('badge', ['formats', 'imaging', 'hotel', 'util']),
+    // The furni build, and where a built corpus lives (read by the furni service core, written by publish).
+    layer('corpus', ['formats', 'furni', 'hotel', 'imaging', 'util']),
+    layer('storage', ['corpus', 'formats', 'util']),
     // What any service needs to speak HTTP: below the service core and the routes.
     layer('http', ['settings', 'util']),
-    // The service core (avatar imager, badges): framework-free, below the routes.
-    layer('imager', ['avatar', 'badge', 'formats', 'hotel', 'http', 'imaging', 'settings', 'util']),
+    // The service core (avatar imager, badges, the furni corpus service): framework-free, below the routes.
+    layer('imager', ['avatar', 'badge', 'formats', 'furni', 'hotel', 'http', 'imaging', 'settings', 'storage', 'util']),
     {
       name: 'imager-framework-free',
       comment: 'The service core answers with plain values; only src/http/ and src/server/ know the HTTP framework.',
@@ -67,7 +70,7 @@ module.exports = {
       from: { path: '^src/index\\.ts$' },
       to: { path: '^src/server/' },
     },
-    // corpus/, convert/, samplekit/, storage/, server/ and cli/ sit on top; the top never imports cli/.
+    // convert/, samplekit/, server/ and cli/ sit on top; the top never imports cli/.
     {
       name: 'cli-on-top',
       comment: 'Only cli/ imports cli/.',

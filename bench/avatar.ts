@@ -17,6 +17,8 @@ import {
   type AvatarRequest,
 } from '../src/avatar/index.js';
 import { avatarKitFiles } from '../src/samplekit/avatar/index.js';
+import { parseAction } from '../src/avatar/request.js';
+import { requestOf, type RequestFields } from '../test/helpers/avatar-request.js';
 
 const FIGURES = Number(process.env.AVATAR_BENCH_FIGURES ?? 500);
 
@@ -26,7 +28,7 @@ const FIGURES = Number(process.env.AVATAR_BENCH_FIGURES ?? 500);
  * GIF: `{ label: 'size l dance.1 GIF', over: { dance: 1, format: 'gif', animated: true } }`).
  * `wav` is the longest loop of the pose set (2 frames).
  */
-const CASES: { label: string; over: Partial<AvatarRequest> }[] = [
+const CASES: { label: string; over: Partial<RequestFields> }[] = [
   { label: 'size l still', over: {} },
   { label: 'size l wav APNG', over: { action: 'wav', animated: true } },
   { label: 'size l wav GIF', over: { action: 'wav', format: 'gif', animated: true } },
@@ -87,15 +89,15 @@ function pct(sorted: number[], p: number): number {
 async function measure(
   hotel: AvatarHotel,
   figs: string[],
-  over: Partial<AvatarRequest>,
-  per: (i: number) => Partial<AvatarRequest> = () => ({}),
+  over: Partial<RequestFields>,
+  per: (i: number) => Partial<RequestFields> = () => ({}),
 ) {
   const render: number[] = [];
   const total: number[] = [];
   let frames = 0;
   const t0 = process.hrtime.bigint();
   for (const [i, figure] of figs.entries()) {
-    const r: AvatarRequest = {
+    const r: AvatarRequest = requestOf({
       figure,
       direction: i % 8,
       headDirection: i % 8,
@@ -107,7 +109,7 @@ async function measure(
       frames: 0,
       ...over,
       ...per(i),
-    };
+    });
     const a = process.hrtime.bigint();
     const out = shownFrames(await renderAvatar(hotel, r), r.frameNum);
     const b = process.hrtime.bigint();
@@ -145,7 +147,7 @@ for (const figure of figures(hotel, FIGURES)) {
       direction: 2,
       headDirection: 2,
       size: 'l',
-      action: 'wav',
+      action: parseAction('wav'),
       gesture: '',
       headOnly: false,
       animated: true,
@@ -185,7 +187,7 @@ if (fxIds.length > 0) {
       direction: 2,
       headDirection: 2,
       size: 'l',
-      action: '',
+      action: parseAction(''),
       gesture: '',
       headOnly: false,
       animated: true,

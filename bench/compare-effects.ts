@@ -29,6 +29,7 @@ import {
 } from './reference/effect-compare.js';
 import { diffImage, sideBySide } from './reference/pixels.js';
 import { textTable } from './reference/report.js';
+import { parseAction } from '../src/avatar/request.js';
 
 const USAGE = `npm run compare:effects -- [options]
   --assets DIR            Nitro asset folder with gamedata/EffectMap.json and bundled/effect/
@@ -107,7 +108,7 @@ async function loopTicks(hotel: AvatarHotel, direction: number, effect: string):
     direction,
     headDirection: direction,
     size: 'm',
-    action: '',
+    action: parseAction(''),
     gesture: '',
     headOnly: false,
     animated: true,
@@ -124,7 +125,7 @@ async function ours(hotel: AvatarHotel, direction: number, effect: string, tick:
     direction,
     headDirection: direction,
     size: 'm',
-    action: '',
+    action: parseAction(''),
     gesture: '',
     headOnly: false,
     animated: tick > 0,

@@ -169,7 +169,10 @@ export async function openAvatarImager(assetsDir: string, options: AvatarImagerO
       if (!parsed.ok) throw new TypeError(parsed.reason.trim());
       if (parsed.query.identity.kind !== 'figure')
         throw new TypeError('an avatar needs a figure (user names are looked up by the service, not here)');
-      // The same request the service makes for these parameters, so the bytes are the service's.
+      // The same request the service makes for these parameters, so the bytes are the service's. An animated
+      // request's pose is planned twice, to count its loop and then to draw: the settled request may differ
+      // from the one counted (a loop of one frame becomes the still), and a plan costs tens of µs beside the
+      // render's milliseconds.
       const req = avatarRequest(parsed.query.identity.figure, parsed.query.pose, (r) => animationFrameCount(hotel, r));
       const render = shownFrames(await renderAvatar(hotel, req), req.frameNum);
       const format = req.format ?? 'png';

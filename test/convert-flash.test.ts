@@ -33,6 +33,7 @@ import { parseFurnidataXml } from '../src/formats/gamedata/furnidata-xml.js';
 import { parseDrawOrderXml } from '../src/formats/gamedata/avatar-xml.js';
 import { decodePngSync } from '../src/imaging/png.js';
 import { realdata } from './helpers/realdata.js';
+import { parseAction } from '../src/avatar/request.js';
 
 function tmp(): string {
   return mkdtempSync(join(tmpdir(), 'hotel-imager-convert-'));
@@ -625,7 +626,7 @@ test('sample kit, Flash layout: avatars through the service loader are pixel-ide
     direction: 2,
     headDirection: 2,
     size: 'm',
-    action: '',
+    action: parseAction(''),
     gesture: '',
     headOnly: false,
     animated: false,
@@ -655,7 +656,7 @@ test('sample kit, Flash layout: avatars through the service loader are pixel-ide
     'sit,drk=2',
     'wlk,spk',
   ];
-  for (const action of actions) {
+  for (const action of actions.map(parseAction)) {
     for (let direction = 0; direction < 8; direction++)
       requests.push({
         ...base,
@@ -673,7 +674,7 @@ test('sample kit, Flash layout: avatars through the service loader are pixel-ide
     for (const size of ['s', 'm', 'l'] as const)
       requests.push(
         { ...base, figure: busyFig, size, gesture, direction: 3, headDirection: 3 },
-        { ...base, size, gesture, direction: 5, headDirection: 4, action: 'lay' },
+        { ...base, size, gesture, direction: 5, headDirection: 4, action: parseAction('lay') },
       );
   }
   for (const size of ['s', 'm', 'l'] as const) {
@@ -685,18 +686,18 @@ test('sample kit, Flash layout: avatars through the service loader are pixel-ide
         direction,
         headDirection: direction,
         headOnly: true,
-        action: 'spk',
+        action: parseAction('spk'),
         animated: true,
       });
     requests.push(
-      { ...base, size, action: 'wav', animated: true, frames: 3 },
+      { ...base, size, action: parseAction('wav'), animated: true, frames: 3 },
       {
         ...base,
         figure: 'hd-600-8.ha-1003-85.ea-1402-62.lg-285-73',
         size,
         direction: 4,
         headDirection: 4,
-        action: 'lay',
+        action: parseAction('lay'),
       },
     );
   }
@@ -723,7 +724,7 @@ test('sample kit, Flash layout: avatars through the service loader are pixel-ide
     if (layerOrder(rf) !== layerOrder(rn)) {
       handListed++;
       assert.ok(
-        /wav|respect|sig|crr|drk|blow|laugh/.test(req.action),
+        /wav|respect|sig|crr|drk|blow|laugh/.test(req.action.text),
         `${label}: only a raised hand reorders the layers`,
       );
       continue;
@@ -872,7 +873,7 @@ test('convert real Flash data: every furni and figure library converts; renders 
       direction: 2,
       headDirection: 2,
       size: 'm',
-      action: '',
+      action: parseAction(''),
       gesture: '',
       headOnly: false,
       animated: false,
@@ -880,7 +881,9 @@ test('convert real Flash data: every furni and figure library converts; renders 
     };
     const requests: AvatarRequest[] = [];
     for (const size of ['m', 's'] as const) {
-      for (const action of ['', 'wav', 'sit', 'lay', 'crr=1', 'drk=2', 'sig=3', 'wlk', 'spk', 'respect', 'blow']) {
+      for (const action of ['', 'wav', 'sit', 'lay', 'crr=1', 'drk=2', 'sig=3', 'wlk', 'spk', 'respect', 'blow'].map(
+        parseAction,
+      )) {
         for (const direction of [0, 3, 4, 7])
           requests.push({ ...base, size, action, direction, headDirection: direction, animated: true });
       }

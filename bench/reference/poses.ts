@@ -1,6 +1,7 @@
 // The poses compared, and how each maps onto our render request and onto the reference imager's query
 // (billsonnn/nitro-imager, classic imager parameters; size n = 64x110, our size m).
 import { type AvatarRequest } from '../../src/avatar/index.js';
+import { parseAction } from '../../src/avatar/request.js';
 
 export interface Pose {
   id: string;
@@ -40,7 +41,7 @@ export function ourRequest(figure: string, direction: number, pose: Pose): Avata
     direction,
     headDirection: direction,
     size: 'm',
-    action: pose.action,
+    action: parseAction(pose.action),
     gesture: pose.gesture,
     headOnly: pose.headOnly,
     animated: false,

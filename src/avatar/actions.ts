@@ -7,7 +7,7 @@ import {
   type PartSetsXml,
 } from '../formats/gamedata/avatar-xml-types.js';
 import { type AvatarGeometry, type RaisedHand } from './geometry.js';
-import { parseAction, normalizeGesture, type ItemToken, type PlainToken } from './request.js';
+import { normalizeGesture, type AvatarAction, type ItemToken, type PlainToken } from './request.js';
 import { animatedBodyParts, type HotelEffect } from './effects.js';
 
 /** Request token → action state in HabboAvatarActions. */
@@ -273,17 +273,16 @@ function makeActive(def: ActionDefinitionJson, parts: PartSetIndex): ActiveActio
 }
 
 export function resolvePose(
-  rawAction: string,
+  action: AvatarAction,
   rawGesture: string,
   idx: ActionIndex,
   partSets: PartSetIndex,
   geometry: AvatarGeometry,
   effects: RequestedEffect[] = [],
 ): Pose {
-  const parsed = parseAction(rawAction);
   const states: string[] = [];
-  for (const t of parsed.plain) states.push(TOKEN_STATE[t]);
-  for (const t of parsed.items.keys()) states.push(TOKEN_STATE[t]);
+  for (const t of action.plain) states.push(TOKEN_STATE[t]);
+  for (const t of action.items.keys()) states.push(TOKEN_STATE[t]);
   const g = normalizeGesture(rawGesture);
   if (g !== 'std') states.push(GESTURE_STATE[g]!);
 
@@ -330,9 +329,9 @@ export function resolvePose(
     for (const bp of touched) bodyParts.set(bp, a);
   }
   const items = new Map<string, number>();
-  const drk = parsed.items.get('drk');
-  const crr = parsed.items.get('crr');
-  const sig = parsed.items.get('sig');
+  const drk = action.items.get('drk');
+  const crr = action.items.get('crr');
+  const sig = action.items.get('sig');
   // The stronger hand-item action (drk before crr) decides what the right hand holds.
   if (drk !== undefined && actives.some((a) => a.def.state === 'usei')) items.set('ri', drk);
   else if (crr !== undefined && actives.some((a) => a.def.state === 'cri')) items.set('ri', crr);

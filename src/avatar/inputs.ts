@@ -6,7 +6,7 @@ import { AvatarRenderError } from './errors.js';
 import { resolveFigure, resolveOutfit, type FigureSet, type ResolvedFigure, type WornSet } from './figure.js';
 import { type AvatarHotel } from './hotel.js';
 import { requestedEffects } from './plan.js';
-import { parseAction, type AvatarRequest } from './request.js';
+import { type AvatarRequest } from './request.js';
 import { sha256Hex } from '../util/hash.js';
 
 /** Per hotel: the lines every request of it has (pose documents, body and hand-item libraries, item library). */
@@ -25,7 +25,9 @@ function hotelLine(hotel: AvatarHotel): string {
   let line = hotelLines.get(hotel);
   if (line === undefined) {
     const libs = hotel.libraries;
-    line = `pose ${hotel.digests.pose}\nbase${libraryList(hotel, libs.librariesFor('bd', 1))} |${libraryList(hotel, libs.librariesFor('li', 0))}\n`;
+    line =
+      `pose ${hotel.digests.pose}\nbase${libraryList(hotel, libs.librariesFor('bd', 1))} ` +
+      `|${libraryList(hotel, libs.librariesFor('li', 0))}\n`;
     if (hotel.itemLibrary) line += `items${libraryList(hotel, [hotel.itemLibrary])}\n`;
     hotelLines.set(hotel, line);
   }
@@ -94,18 +96,22 @@ function inputsText(
   let text = hotelLine(hotel);
   if (figure) {
     for (const w of figure.sets)
-      text += `set ${w.setType}-${w.setId}${w.isDefault ? ' default' : ''} ${colours(hotel, w)} ${setLine(hotel, w.set)}\n`;
+      text +=
+        `set ${w.setType}-${w.setId}${w.isDefault ? ' default' : ''} ${colours(hotel, w)}` +
+        ` ${setLine(hotel, w.set)}\n`;
   } else if (unresolved) {
     text += `unresolved ${unresolved.code} ${unresolved.message}\n`;
   }
-  const { items } = parseAction(req.action);
+  const { items } = req.action;
   for (const [token, type] of ITEM_PARTS) {
     const id = items.get(token);
     if (id !== undefined) text += `${token} ${id}${libraryList(hotel, hotel.libraries.librariesFor(type, id))}\n`;
   }
   for (const { state, effect } of requestedEffects(hotel, req)) {
     // Its own library and those it borrows sprites from, then the figure libraries of parts its layers name.
-    text += `${state} ${effect.type}.${effect.param}${libraryList(hotel, effect.libraries, hotel.digests.effectLibraries)}\n`;
+    text +=
+      `${state} ${effect.type}` +
+      `.${effect.param}${libraryList(hotel, effect.libraries, hotel.digests.effectLibraries)}\n`;
     for (const fp of effect.figureParts)
       text += `  part ${fp.type}-${fp.id}${libraryList(hotel, hotel.libraries.librariesFor(fp.type, fp.id))}\n`;
   }
@@ -114,7 +120,7 @@ function inputsText(
 
 /** The request fields `renderInputs` reads, as one text: requests equal in it have equal inputs (for memos). */
 export function renderInputsFields(req: AvatarRequest): string {
-  return `${req.figure}\0${req.action}\0${req.effect ?? ''}\0${req.dance ?? ''}`;
+  return `${req.figure}\0${req.action.text}\0${req.effect ?? ''}\0${req.dance ?? ''}`;
 }
 
 /**
@@ -142,7 +148,7 @@ export function renderInputsDigest(hotel: AvatarHotel, req: AvatarRequest): stri
   const { outfit, figure } = resolved;
   let memo = outfitDigests.get(hotel);
   if (!memo) outfitDigests.set(hotel, (memo = new LRUCache<string, string>({ max: OUTFIT_DIGESTS_PER_HOTEL })));
-  const key = `${outfit}\0${req.action}\0${req.effect ?? ''}\0${req.dance ?? ''}`;
+  const key = `${outfit}\0${req.action.text}\0${req.effect ?? ''}\0${req.dance ?? ''}`;
   let shape = memo.get(key);
   if (shape === undefined) memo.set(key, (shape = sha256Hex(inputsText(hotel, req, figure, undefined, () => '*'))));
   let text = `outfit ${shape}\n`;

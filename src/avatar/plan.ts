@@ -34,7 +34,7 @@ import {
   type PoseStructure,
   type SpriteDraw,
 } from './plan-types.js';
-import { clampFrames, wrapDirection, type AvatarRequest } from './request.js';
+import { clampFrames, withoutToken, wrapDirection, type AvatarAction, type AvatarRequest } from './request.js';
 
 // Parts that keep their own sprites at the mirrored directions 4-6 (asset action → part types).
 const MIRROR_EXCEPTIONS: Record<string, Set<string>> = {
@@ -49,13 +49,6 @@ const ITEM_TYPES = new Set(['ri', 'li']);
 
 function isMirrorException(assetAction: string, partType: string): boolean {
   return ALWAYS_OWN_SPRITES.has(partType) || !!MIRROR_EXCEPTIONS[assetAction]?.has(partType);
-}
-
-function withoutLay(action: string): string {
-  return action
-    .split(',')
-    .filter((t) => t !== 'lay')
-    .join(',');
 }
 
 /** The effect and the dance the request names, when the hotel has them (unknown ids draw no effect). */
@@ -76,10 +69,10 @@ export function requestedEffects(hotel: AvatarHotel, req: AvatarRequest): Reques
  * and the like make many actions.
  */
 const plainPoses = new WeakMap<AvatarHotel, LRUCache<string, Pose>>();
-function plainPose(hotel: AvatarHotel, action: string, gesture: string): Pose {
+function plainPose(hotel: AvatarHotel, action: AvatarAction, gesture: string): Pose {
   let memo = plainPoses.get(hotel);
   if (!memo) plainPoses.set(hotel, (memo = new LRUCache<string, Pose>({ max: 1024 })));
-  const key = action + '\n' + gesture;
+  const key = action.text + '\n' + gesture;
   let pose = memo.get(key);
   if (!pose) memo.set(key, (pose = resolvePose(action, gesture, hotel.actions, hotel.partSets, hotel.geometry)));
   return pose;
@@ -92,7 +85,7 @@ function plainPose(hotel: AvatarHotel, action: string, gesture: string): Pose {
  */
 export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure {
   // The head-only crop has one canvas for every pose: a lying avatar shows its upright head there.
-  const action = req.headOnly ? withoutLay(req.action) : req.action;
+  const action = req.headOnly ? withoutToken(req.action, 'lay') : req.action;
   const requested = requestedEffects(hotel, req);
   const pose =
     requested.length === 0

@@ -1,9 +1,10 @@
 // Step 1 of the avatar path (request → plan → draw): what a query means. `normalizeRequest` is the only
-// place a query value gets its meaning: directions wrap, sizes and frame caps clamp, action aliases and
-// tokens are made canonical, `dance` and `action=dance.N` become one dance, `img_format=gif` and
-// `frame_num` ask for the loop as `animated=1` does, and `keyedPairs` says which parameters join the cache
-// key (contract A4.1 and A8.1, docs/contract.md). Canonical strings are part of the service's cache
-// key and of the fallback's URL, so they must be stable: same meaning → same string.
+// place a query value gets its meaning: directions wrap, sizes and frame caps clamp, the action list is
+// parsed once into an `AvatarAction` (aliases and tokens made canonical) that the plan and the render
+// inputs read as it is, `dance` and `action=dance.N` become one dance, `img_format=gif` and `frame_num`
+// ask for the loop as `animated=1` does, and `keyedPairs` says which parameters join the cache key
+// (contract A4.1 and A8.1, docs/contract.md). Canonical strings are part of the service's cache key and
+// of the fallback's URL, so they must be stable: same meaning → same string.
 
 export type AvatarSize = 's' | 'm' | 'l';
 
@@ -15,13 +16,8 @@ export interface AvatarRequest {
   /** Head direction 0-7. Ignored for `lay` and when an action prevents head turn. */
   headDirection: number;
   size: AvatarSize;
-  /**
-   * Canonical action list (`normalizeAction`): 'std' when none. Text, not the parsed tokens: it is the
-   * memo key of resolved poses (plan.ts) and of render inputs (inputs.ts) and goes to the render worker
-   * as it is; its tokens are read back from it where a pose is resolved (memoised per action and hotel
-   * when there is no effect) and where the render inputs name held items.
-   */
-  action: string;
+  /** The action list, parsed once (`parseAction`); its `text` is the canonical form. */
+  action: AvatarAction;
   /** Canonical gesture (`normalizeGesture`). */
   gesture: string;
   headOnly: boolean;
@@ -55,12 +51,18 @@ const MAX_ITEM_ID_DIGITS = 5;
 export type ItemToken = (typeof ITEM_TOKENS)[number];
 export type PlainToken = (typeof PLAIN_TOKENS)[number];
 
-export interface ParsedAction {
-  plain: Set<PlainToken>;
+/**
+ * What `action=` means, decided once by `parseAction` and passed on as this: the pose reads its tokens, the
+ * render inputs its held items; `text` is the memo key of poses and render inputs and the fallback's value.
+ */
+export interface AvatarAction {
+  readonly plain: ReadonlySet<PlainToken>;
   /** Held item per item token, id as given (no translation through the actions' param tables). */
-  items: Map<ItemToken, number>;
+  readonly items: ReadonlyMap<ItemToken, number>;
   /** `dance.N` (1-4): the dance loop N; the plain `dance` token is the spec's still. */
-  dance?: number;
+  readonly dance?: number;
+  /** Canonical token list ("sit,wav,crr=2"): tokens in the spec's order, duplicates merged, 'std' if none. */
+  readonly text: string;
 }
 
 function isPlain(t: string): t is PlainToken {
@@ -71,7 +73,7 @@ function isItem(t: string): t is ItemToken {
 }
 
 /** Parses a raw action list; unknown tokens and held items with a bad id are dropped. */
-export function parseAction(raw: string): ParsedAction {
+export function parseAction(raw: string): AvatarAction {
   const plain = new Set<PlainToken>();
   const items = new Map<ItemToken, number>();
   let dance: number | undefined;
@@ -91,10 +93,27 @@ export function parseAction(raw: string): ParsedAction {
     if (isPlain(name)) plain.add(name);
     else if (dance === undefined && /^dance\.[1-4]$/.test(name)) dance = Number(name.slice(6));
   }
-  return dance === undefined ? { plain, items } : { plain, items, dance };
+  return actionOf(plain, items, dance);
 }
 
-export function formatAction(a: ParsedAction): string {
+function actionOf(plain: Set<PlainToken>, items: Map<ItemToken, number>, dance: number | undefined): AvatarAction {
+  const text = formatAction(plain, items, dance);
+  return dance === undefined ? { plain, items, text } : { plain, items, dance, text };
+}
+
+/** The same action without one of its plain tokens (the head-only crop draws a lying avatar upright). */
+export function withoutToken(action: AvatarAction, token: PlainToken): AvatarAction {
+  if (!action.plain.has(token)) return action;
+  const plain = new Set(action.plain);
+  plain.delete(token);
+  return actionOf(plain, new Map(action.items), action.dance);
+}
+
+function formatAction(
+  plain: ReadonlySet<PlainToken>,
+  items: ReadonlyMap<ItemToken, number>,
+  dance: number | undefined,
+): string {
   const out: string[] = [];
   for (const t of [
     'lay',
@@ -112,17 +131,17 @@ export function formatAction(a: ParsedAction): string {
     'sleep',
   ] as const) {
     if (isItem(t)) {
-      const id = a.items.get(t);
+      const id = items.get(t);
       if (id !== undefined) out.push(`${t}=${id}`);
-    } else if (t === 'dance' && a.dance !== undefined) out.push(`dance.${a.dance}`);
-    else if (a.plain.has(t)) out.push(t);
+    } else if (t === 'dance' && dance !== undefined) out.push(`dance.${dance}`);
+    else if (plain.has(t)) out.push(t);
   }
   return out.length > 0 ? out.join(',') : 'std';
 }
 
 /** Canonical token list ("sit,wav,crr=2"): unknown tokens dropped, duplicates merged, 'std' if none. */
 export function normalizeAction(raw: string): string {
-  return formatAction(parseAction(raw));
+  return parseAction(raw).text;
 }
 
 export const GESTURES = ['std', 'sml', 'sad', 'agr', 'srp', 'spk', 'eyb'] as const;
@@ -232,7 +251,7 @@ export function normalizeRequest(query: AvatarQuery): AvatarPose {
     direction,
     headDirection: parseDirection(query.get('head_direction'), direction),
     size: parseSize(query.get('size')),
-    action: formatAction(action),
+    action,
     gesture: normalizeGesture(query.get('gesture') ?? ''),
     headOnly: parseBoolean(query.get('headonly')),
     animated: parseBoolean(query.get('animated')) || format === 'gif' || frameNum !== undefined,

@@ -73,7 +73,9 @@ function readParts(code: string): { parts: BadgeCodePart[] } | { error: string }
     const [text, letter, digits] = m as unknown as [string, BadgePartType, string];
     if (digits.length < 4 || digits.length > 6) {
       return {
-        error: `part ${JSON.stringify(text)} has ${digits.length} digit${digits.length === 1 ? '' : 's'}; a part has 4 to 6 (b05114, s211244)`,
+        error:
+          `part ${JSON.stringify(text)} has ${digits.length} digit${digits.length === 1 ? '' : 's'}; a part has ` +
+          `4 to 6 (b05114, s211244)`,
       };
     }
     // nitro-renderer BadgeImageManager.loadGroupBadge: the same slices of the part's text.

@@ -27,7 +27,9 @@ export const BUILD_OPTIONS = {
   only: option<string[]>({
     flag: '--only <classname...>',
     env: 'HOTEL_IMAGER_BUILD_ONLY',
-    help: 'build only these classnames (the rest of the corpus is kept; in the variable: separated by spaces or commas)',
+    help:
+      'build only these classnames (the rest of the corpus is kept; in the variable: separated by spaces or ' +
+      'commas)',
   }),
   jobs: option({
     flag: '--jobs <n>',
@@ -49,7 +51,9 @@ export const BUILD_OPTIONS = {
   allowShrink: option({
     flag: '--allow-shrink',
     env: 'HOTEL_IMAGER_BUILD_ALLOW_SHRINK',
-    help: `publish even when the build would take away more than ${SHRINK_LIMIT * 100} % of the published stills, or stills whose asset file is still there (items removed on purpose)`,
+    help:
+      `publish even when the build would take away more than ${SHRINK_LIMIT * 100} % of the published stills, or ` +
+      `stills whose asset file is still there (items removed on purpose)`,
     parse: boolean,
     default: false,
   }),
@@ -63,7 +67,9 @@ export const BUILD_OPTIONS = {
   variants: option({
     flag: '--variants <which>',
     env: 'HOTEL_IMAGER_BUILD_VARIANTS',
-    help: 'also publish the reserved names (__s32, __st<n>, __d<n>, __f<n>, .apng) for a plain file server: all, animated or none',
+    help:
+      'also publish the reserved names (__s32, __st<n>, __d<n>, __f<n>, .apng) for a plain file server: all, ' +
+      'animated or none',
     parse: oneOf(['all', 'animated', 'none'] as const),
     default: 'none',
   }),
@@ -112,7 +118,9 @@ export function plainProgress(
       last = now;
       const rate = p.done / Math.max(0.001, (now - t0) / 1000);
       write(
-        `build: ${p.done}/${p.total} items (${p.total ? Math.floor((p.done * 100) / p.total) : 100}%), ${rate.toFixed(0)} items/s, ${p.unchanged} unchanged\n`,
+        `build: ${p.done}/${p.total} items ` +
+          `(${p.total ? Math.floor((p.done * 100) / p.total) : 100}%), ${rate.toFixed(0)} items/s, ${p.unchanged} ` +
+          `unchanged\n`,
       );
     }
   };
@@ -124,7 +132,8 @@ export function printSummary(
 ): void {
   const c = s.report.counts;
   out(
-    `${s.layout} layout: ${c.ok} ok, ${c.failed} failed, ${c.skipped} skipped (${s.rebuilt} items built, ${s.unchanged} unchanged)`,
+    `${s.layout} layout: ${c.ok} ok, ${c.failed} failed, ${c.skipped} skipped (${s.rebuilt} items ` +
+      `built, ${s.unchanged} unchanged)`,
   );
   out(
     `published: ${s.corpus.counts.renders} renders, ${s.corpus.counts.icons} icons, ${s.corpus.counts.bundles} bundles`,
@@ -194,7 +203,8 @@ export function registerBuildCommand(program: Command): void {
       // Through the program's error output (tests capture it), as commander's own messages go.
       const writeErr = command.configureOutput().writeErr ?? ((t: string) => process.stderr.write(t));
       writeErr(
-        `exit ${EXIT_FAILED}: ${retried} classnames could not be built for a reason that is not the hotel's (listed above); they keep what they published before, and the next build retries them\n`,
+        `exit ${EXIT_FAILED}: ${retried} classnames could not be built for a reason that is not the hotel's (listed ` +
+          `above); they keep what they published before, and the next build retries them\n`,
       );
       process.exitCode = EXIT_FAILED;
     } else if (o.strict && summary.report.counts.failed > 0) process.exitCode = EXIT_FAILED;

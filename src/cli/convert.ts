@@ -38,7 +38,9 @@ export const CONVERT_OPTIONS = {
   strict: option({
     flag: '--strict',
     env: 'HOTEL_IMAGER_CONVERT_STRICT',
-    help: `also exit with status ${EXIT_FAILED} when a furnidata row could not be read (a file that could not be converted always does)`,
+    help:
+      `also exit with status ${EXIT_FAILED} when a furnidata row could not be read (a file that could not be ` +
+      `converted always does)`,
     parse: boolean,
     default: false,
   }),
@@ -50,8 +52,11 @@ export function printConvertSummary(
   r: ConvertReport,
   out: (line: string) => void = (l) => process.stdout.write(l + '\n'),
 ): void {
+  const effects = r.effects.length ? `, ${r.effects.length} effect libraries` : '';
+  const badges = r.badges?.length ? `, group badges (${r.badges.map((b) => b.target).join(', ')})` : '';
   out(
-    `converted: ${r.gamedata.length} gamedata documents, ${r.figures.length} figure libraries, ${r.furniture.length} furni${r.effects.length ? `, ${r.effects.length} effect libraries` : ''}${r.badges?.length ? `, group badges (${r.badges.map((b) => b.target).join(', ')})` : ''}`,
+    `converted: ${r.gamedata.length} gamedata documents, ${r.figures.length} figure libraries, ` +
+      `${r.furniture.length} furni${effects}${badges}`,
   );
   if (r.superseded.length)
     out(`left out ${r.superseded.length} superseded SWFs (another revision or release folder was chosen)`);
@@ -106,7 +111,8 @@ export function registerConvertCommand(
     // A file left unconverted is a hotel written in part: the job partly failed.
     if (report.failed.length > 0) {
       err(
-        `exit ${EXIT_FAILED}: ${report.failed.length === 1 ? 'a file was' : `${report.failed.length} files were`} not converted (listed above); the rest is in ${o.to}`,
+        `exit ${EXIT_FAILED}: ${report.failed.length === 1 ? 'a file was' : `${report.failed.length} files were`} ` +
+          `not converted (listed above); the rest is in ${o.to}`,
       );
       process.exitCode = EXIT_FAILED;
     } else if (o.strict && report.furnidataProblems.length > 0) process.exitCode = EXIT_FAILED;

@@ -94,7 +94,9 @@ export const attributeOf = (flag: string) =>
 export const DECODE_BUDGET_OPTION = option({
   flag: '--decode-budget <size>',
   env: 'HOTEL_IMAGER_DECODE_BUDGET',
-  help: 'most bytes one asset may decode to (a bundle member, a SWF, a document; an image: a quarter of it in pixels); larger files are refused',
+  help:
+    'most bytes one asset may decode to (a bundle member, a SWF, a document; an image: a quarter of it in ' +
+    'pixels); larger files are refused',
   parse: byteSizeAtLeast(1024 * 1024, '1M'),
   default: DEFAULT_DECODE_BUDGET_BYTES,
   defaultText: '64M',
@@ -104,7 +106,9 @@ export const DECODE_BUDGET_OPTION = option({
 export const FOLLOW_SYMLINKS_OPTION = option({
   flag: '--follow-symlinks',
   env: 'HOTEL_IMAGER_FOLLOW_SYMLINKS',
-  help: 'follow symbolic links in the asset folder that lead out of it (refused by default: a downloaded pack could link to any file of this machine)',
+  help:
+    'follow symbolic links in the asset folder that lead out of it (refused by default: a downloaded pack could ' +
+    'link to any file of this machine)',
   parse: boolean,
   default: false,
 });
@@ -184,7 +188,8 @@ export function resolveOptions<D extends Record<string, OptionDef<unknown>>>(
       const onCommandLine = names.filter((n) => given[attributeOf(n.flag)] !== undefined);
       if (onCommandLine.length > 1) {
         throw new UsageError(
-          `${onCommandLine.map((n) => longName(n.flag)).join(' and ')} are the same setting: give only ${longName(spec.flag)}`,
+          `${onCommandLine.map((n) => longName(n.flag)).join(' and ')} are the same setting: give ` +
+            `only ${longName(spec.flag)}`,
         );
       }
       const flagged = onCommandLine[0];

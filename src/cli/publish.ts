@@ -59,7 +59,9 @@ export const PUBLISH_OPTIONS = {
   allowShrink: option({
     flag: '--allow-shrink',
     env: 'HOTEL_IMAGER_PUBLISH_ALLOW_SHRINK',
-    help: `publish even when the bucket would lose more than ${SHRINK_LIMIT * 100} % of the stills it serves (items removed on purpose)`,
+    help:
+      `publish even when the bucket would lose more than ${SHRINK_LIMIT * 100} % of the stills it serves (items ` +
+      `removed on purpose)`,
     parse: boolean,
     default: false,
   }),
@@ -109,11 +111,13 @@ export function printPublishSummary(
 ): void {
   out(`${s.location}: ${s.files} files, ${s.objects} distinct objects`);
   out(
-    `uploaded ${s.uploaded} (${(s.uploadedBytes / 1048576).toFixed(1)} MiB), ${s.unchanged} unchanged, ${s.resumed} already uploaded by an interrupted publish`,
+    `uploaded ${s.uploaded} (${(s.uploadedBytes / 1048576).toFixed(1)} MiB), ${s.unchanged} unchanged, ${s.resumed} ` +
+      `already uploaded by an interrupted publish`,
   );
   out(s.corpusJsonWritten ? 'corpus.json replaced' : 'corpus.json already current');
   out(
-    `removed ${s.deletedObjects} objects and ${s.deletedManifests} old corpus.json copies; ${s.retainedManifests} corpus.json copies retained`,
+    `removed ${s.deletedObjects} objects and ${s.deletedManifests} old corpus.json copies; ${s.retainedManifests} ` +
+      `corpus.json copies retained`,
   );
 }
 

@@ -56,7 +56,8 @@ export function registerSampleKitCommand(program: Command): void {
   const cmd = program
     .command('sample-kit')
     .description(
-      'write the built-in sample asset kit (Nitro layout: gamedata/ and bundled/; or Flash layout: gamedata/*.xml, gordon/, hof_furni/) to a folder',
+      'write the built-in sample asset kit (Nitro layout: gamedata/ and bundled/; or Flash layout: gamedata/*.xml, ' +
+        'gordon/, hof_furni/) to a folder',
     );
   addOptions(cmd, SAMPLE_KIT_OPTIONS).action(async (_o: unknown, command: Command) => {
     const o = readOptions(command, SAMPLE_KIT_OPTIONS);
@@ -100,7 +101,8 @@ async function writeKit(o: {
   const started = Date.now();
   const stamp = await writeSampleKit(o.out, { extraFurni: o.furni, layout: o.layout });
   console.log(
-    `sample kit (${o.layout} layout): ${stamp.files} files in ${o.out} (${Date.now() - started} ms, content ${stamp.contentHash.slice(0, 12)})`,
+    `sample kit (${o.layout} layout): ${stamp.files} files in ${o.out} (${Date.now() - started} ms, ` +
+      `content ${stamp.contentHash.slice(0, 12)})`,
   );
   if (o.contactSheet) {
     // Generated items repeat a few dozen sprite sets; the first 40 show all of them.

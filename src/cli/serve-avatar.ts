@@ -203,7 +203,9 @@ export const SERVE_AVATAR_OPTIONS = {
   trustProxy: option({
     flag: '--trust-proxy',
     env: 'HOTEL_IMAGER_TRUST_PROXY',
-    help: 'take the client address (per-client render limit, request log) from X-Forwarded-For: only behind a proxy that sets it',
+    help:
+      'take the client address (per-client render limit, request log) from X-Forwarded-For: only behind a proxy ' +
+      'that sets it',
     parse: boolean,
     default: D.trustProxy,
   }),
@@ -251,13 +253,17 @@ export const SERVE_AVATAR_OPTIONS = {
   badgePartsDir: option({
     flag: '--badge-parts <dir>',
     env: 'HOTEL_IMAGER_AVATAR_BADGE_PARTS',
-    help: 'folder of group badge part images (group_badge.nitro and/or badgepart_*.png|gif), searched before the assets folder',
+    help:
+      'folder of group badge part images (group_badge.nitro and/or badgepart_*.png|gif), searched before the ' +
+      'assets folder',
     defaultText: 'none',
   }),
   checkIntervalMs: option({
     flag: '--check-interval <ms>',
     env: 'HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS',
-    help: 'how often the assets folder is checked for a changed hotel (loaded without a restart once two checks agree); 0 = only on SIGHUP',
+    help:
+      'how often the assets folder is checked for a changed hotel (loaded without a restart once two checks ' +
+      'agree); 0 = only on SIGHUP',
     parse: checkInterval,
     default: D.checkIntervalMs,
   }),
@@ -332,7 +338,9 @@ export async function runAvatarService(
       cacheDir: cfg.diskCacheDir ?? null,
       redis: cfg.redisUrl === undefined ? null : redactRedisUrl(cfg.redisUrl),
     },
-    `avatar service listening on ${running.url} (bound to ${describeBind(cfg.host, Number(new URL(running.url).port))}) — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
+    `avatar service listening on ${running.url} (bound ` +
+      `to ${describeBind(cfg.host, Number(new URL(running.url).port))}) — ` +
+      `try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
   );
   running.app.log.info({ userApi: cfg.userApiBase, fallbackUrl: cfg.fallbackUrl }, upstreamsLine(cfg));
   let close = running.close;
@@ -362,8 +370,10 @@ export function upstreamsLine(cfg: Pick<AvatarServiceConfig, 'userApiBase' | 'fa
   const note = (value: string, dflt: string, flag: string) =>
     value === dflt ? ` (the default; ${flag} changes it)` : ` (${flag})`;
   return (
-    `?user= names are sent to the user API at ${cfg.userApiBase}${note(cfg.userApiBase, d.userApiBase, '--user-api')}; ` +
-    `requests this hotel cannot draw are redirected to ${cfg.fallbackUrl}${note(cfg.fallbackUrl, d.fallbackUrl, '--fallback-url')}`
+    `?user= names are sent to the user API ` +
+    `at ${cfg.userApiBase}${note(cfg.userApiBase, d.userApiBase, '--user-api')}; ` +
+    `requests this hotel cannot draw are redirected ` +
+    `to ${cfg.fallbackUrl}${note(cfg.fallbackUrl, d.fallbackUrl, '--fallback-url')}`
   );
 }
 
@@ -372,7 +382,8 @@ export function registerServeAvatarCommand(serve: Command): void {
   const cmd = serve
     .command('avatar')
     .description(
-      'serve /avatar.png (and the classic /habbo-imaging/avatarimage paths), a drop-in replacement for the Habbo imager, rendered from the hotel’s own assets',
+      'serve /avatar.png (and the classic /habbo-imaging/avatarimage paths), a drop-in replacement for the Habbo ' +
+        'imager, rendered from the hotel’s own assets',
     );
   addOptions(cmd, SERVE_AVATAR_OPTIONS).action(async (_o: unknown, command: Command) => {
     const cfg = avatarConfigFromFlags(givenFlags(command));

@@ -12,7 +12,7 @@ import {
   type RunningFurniServer,
 } from '../server/furni/index.js';
 import { DEFAULT_HOST, describeBind } from '../http/http-server.js';
-import { DEFAULT_VARIANT_OPTIONS } from '../server/furni/variants.js';
+import { DEFAULT_VARIANT_OPTIONS } from '../imager/furni/variants.js';
 import { boolean, byteSize, milliseconds, oneOf, port, wholeNumber } from '../settings/values.js';
 import { isS3Url } from '../storage/s3-settings.js';
 import { explainFsError, prepareWritableFolder } from '../util/fs-error.js';
@@ -122,7 +122,9 @@ export const SERVE_FURNI_OPTIONS = {
   trustProxy: option({
     flag: '--trust-proxy',
     env: 'HOTEL_IMAGER_TRUST_PROXY',
-    help: 'take the client address (request log, variant rate limit) from X-Forwarded-For: only behind a proxy that sets it',
+    help:
+      'take the client address (request log, variant rate limit) from X-Forwarded-For: only behind a proxy that ' +
+      'sets it',
     parse: boolean,
     default: false,
   }),
@@ -170,7 +172,8 @@ async function checkCorpusFolder(corpus: string): Promise<void> {
       ]);
     throw new Error(
       `the corpus folder ${corpus} (${setting}) does not exist. Fix the path, or build a corpus there first ` +
-        `(hotel-imager build --assets DIR --out ${corpus}); an existing empty folder is served as soon as a build finishes in it`,
+        `(hotel-imager build --assets DIR --out ${corpus}); an existing empty folder is served as soon as a build ` +
+        `finishes in it`,
     );
   }
   if (!s.isDirectory())

@@ -59,7 +59,8 @@ export function registerStartCommand(program: Command): void {
     const built = await runBuild({ assets: kit, out: corpus, allowShrink: true });
     process.stderr.write(
       `furni corpus: ${corpus} (${built.rebuilt} items built, ${built.unchanged} unchanged; ` +
-        `${built.corpus.counts.renders} renders, ${built.corpus.counts.icons} icons, ${built.corpus.counts.bundles} bundles)\n`,
+        `${built.corpus.counts.renders} renders, ${built.corpus.counts.icons} icons, ${built.corpus.counts.bundles} ` +
+        `bundles)\n`,
     );
     const avatarConfig = avatarConfigFromFlags({
       assets: kit,

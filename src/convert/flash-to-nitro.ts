@@ -90,7 +90,8 @@ export async function convertFlashToNitro(opts: ConvertOptions): Promise<Convert
       ? ' It looks like a Nitro layout already: build and serve read that as it is.'
       : '';
     throw new Error(
-      `no Flash-era hotel in ${from}: expected gamedata/figuredata.xml or gamedata/furnidata.xml|json|txt, figure SWFs (gordon/) or hof_furni/.${nitro}`,
+      `no Flash-era hotel in ${from}: expected gamedata/figuredata.xml or gamedata/furnidata.xml|json|txt, figure ` +
+        `SWFs (gordon/) or hof_furni/.${nitro}`,
     );
   }
   const report: ConvertReport = {

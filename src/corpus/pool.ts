@@ -18,7 +18,8 @@ function spawnWorker(): Worker {
   const entry = new URL('./worker.ts', import.meta.url).href;
   const tsxApi = import.meta.resolve('tsx/esm/api');
   return new Worker(
-    `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
+    `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); ` +
+      `})`,
     { ...options, eval: true },
   );
 }

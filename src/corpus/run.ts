@@ -389,10 +389,14 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
         // only an optimisation for the rerun
       }
       const failed = entries.filter((e) => e.status === 'failed');
+      const example = failed[0]
+        ? `, for example ${failed[0].classname}: ${(failed[0].reason ?? '').replace(/\.$/, '')}`
+        : '';
       throw new ShrinkError(
         `build stopped before its commit, nothing in ${out} was changed: ${problem}. ` +
-          `${failed.length} failed${failed[0] ? `, for example ${failed[0].classname}: ${(failed[0].reason ?? '').replace(/\.$/, '')}` : ''}. ` +
-          `Fix that and build again (what was built is kept for it), or build with --allow-shrink (HOTEL_IMAGER_BUILD_ALLOW_SHRINK=1).`,
+          `${failed.length} failed${example}. ` +
+          `Fix that and build again (what was built is kept for it), or build with --allow-shrink ` +
+          `(HOTEL_IMAGER_BUILD_ALLOW_SHRINK=1).`,
       );
     }
   }

@@ -45,7 +45,8 @@ export function shrinkProblem(published: number, lost: string[], withAsset: stri
   if (!tooMany && withAsset.length === 0) return undefined;
   const pct = published ? Math.round((lost.length * 1000) / published) / 10 : 0;
   const parts = [
-    `it would unpublish ${lost.length} of the ${published} published furni stills (${pct} %${tooMany ? `, more than the ${SHRINK_LIMIT * 100} % a run may remove` : ''})`,
+    `it would unpublish ${lost.length} of the ${published} published furni stills (${pct} ` +
+      `%${tooMany ? `, more than the ${SHRINK_LIMIT * 100} % a run may remove` : ''})`,
   ];
   if (withAsset.length > 0)
     parts.push(

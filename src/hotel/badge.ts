@@ -138,7 +138,10 @@ export async function readBadgeSources(assetsDir: string, opts: BadgeSourceOptio
   if (elementsFile === undefined) {
     return {
       ok: false,
-      reason: `no badge element table: looked for ${DEFAULT_ELEMENT_FILES.map((f) => join(assetsDir, f)).join(' and ')}; export the emulator's guilds_elements table there or name it with --badge-elements`,
+      reason:
+        `no badge element table: looked ` +
+        `for ${DEFAULT_ELEMENT_FILES.map((f) => join(assetsDir, f)).join(' and ')}; export the emulator's ` +
+        `guilds_elements table there or name it with --badge-elements`,
     };
   }
   let tableBytes: Buffer;
@@ -157,7 +160,9 @@ export async function readBadgeSources(assetsDir: string, opts: BadgeSourceOptio
   if (elements.bases.size + elements.symbols.size === 0) {
     return {
       ok: false,
-      reason: `the badge element table ${elementsFile} has no base or symbol rows (${elements.rows} rows read${elements.skipped.length ? `, ${elements.skipped.length} skipped: ${elements.skipped[0]}` : ''})`,
+      reason:
+        `the badge element table ${elementsFile} has no base or symbol rows (${elements.rows} rows ` +
+        `read${elements.skipped.length ? `, ${elements.skipped.length} skipped: ${elements.skipped[0]}` : ''})`,
     };
   }
 
@@ -196,7 +201,9 @@ export async function readBadgeSources(assetsDir: string, opts: BadgeSourceOptio
     const looked = [opts.partsDir, nitro, join(assetsDir, FLASH_PARTS_DIR)].filter((p) => p !== undefined).join(', ');
     return {
       ok: false,
-      reason: `no badge part images${unreadable.length ? ` that can be read (${unreadable[0]})` : ''}: looked in ${looked}`,
+      reason:
+        `no badge part images${unreadable.length ? ` that can be read (${unreadable[0]})` : ''}: looked ` +
+        `in ${looked}`,
     };
   }
   return {

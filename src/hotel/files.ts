@@ -44,7 +44,8 @@ export async function checkInsideFolder(file: string, root: string): Promise<voi
   const [real, realRoot] = await Promise.all([realpath(file), realpath(root)]);
   if (real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) return;
   throw new Error(
-    `${file} is a symbolic link to ${real}, outside the folder ${resolve(root)}: refused; ${FOLLOW_SYMLINKS_SETTING} follows such links`,
+    `${file} is a symbolic link to ${real}, outside the folder ${resolve(root)}: refused; ${FOLLOW_SYMLINKS_SETTING} ` +
+      `follows such links`,
   );
 }
 

@@ -61,7 +61,8 @@ export async function detectLayout(assetsDir: string, o: LayoutOverrides = {}): 
   if (!kind && (await isDir(flashDir))) kind = 'flash';
   if (!kind)
     throw new LayoutError(
-      `no furni assets found under ${root}: expected bundled/furniture/*.nitro (Nitro) or hof_furni/*.swf (Flash)${o.furniDir ? ` or files in ${o.furniDir}` : ''}`,
+      `no furni assets found under ${root}: expected bundled/furniture/*.nitro (Nitro) or hof_furni/*.swf ` +
+        `(Flash)${o.furniDir ? ` or files in ${o.furniDir}` : ''}`,
     );
 
   let furnidataFile = o.furnidata ? resolve(o.furnidata) : undefined;
@@ -75,7 +76,8 @@ export async function detectLayout(assetsDir: string, o: LayoutOverrides = {}): 
   }
   if (!furnidataFile || !(await isFile(furnidataFile)))
     throw new LayoutError(
-      `no furnidata found: expected ${kind === 'nitro' ? nitroData : flashData.join(' or ')} (or pass --furnidata FILE)`,
+      `no furnidata found: expected ${kind === 'nitro' ? nitroData : flashData.join(' or ')} (or pass --furnidata ` +
+        `FILE)`,
     );
 
   const dir = kind === 'nitro' ? nitroDir : flashDir;

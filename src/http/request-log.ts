@@ -170,8 +170,9 @@ export function requestLineWriter(
     const query = q < 0 ? '' : cut(target.slice(q + 1), LOG_URL_PART_MAX);
     stream.write(
       `{"level":30,"time":${Date.now()}${origin},"reqId":"${reqId}","method":"${method}",` +
-        `"path":${jsonString(path)},"query":${query === '' ? '""' : jsonString(query)},"status":${status},"bytes":${bytes},"ms":${ms},` +
-        `"cache":${cache === null ? 'null' : `"${cache}"`},"client":${jsonString(cut(client, LOG_CLIENT_MAX))},"msg":"request"}\n`,
+        `"path":${jsonString(path)},"query":${query === '' ? '""' : jsonString(query)},` +
+        `"status":${status},"bytes":${bytes},"ms":${ms},"cache":${cache === null ? 'null' : `"${cache}"`},` +
+        `"client":${jsonString(cut(client, LOG_CLIENT_MAX))},"msg":"request"}\n`,
     );
   };
 }

@@ -136,7 +136,8 @@ function refuseSelfFallback(cfg: AvatarServiceConfig): void {
   own.add(cfg.host.toLowerCase());
   if (!own.has(host) && !/^127\./.test(host) && !host.endsWith('.localhost')) return;
   throw new Error(
-    `--fallback-url (HOTEL_IMAGER_FALLBACK_URL) ${cfg.fallbackUrl} points at this service itself (${host}, port ${port}): ` +
+    `--fallback-url (HOTEL_IMAGER_FALLBACK_URL) ${cfg.fallbackUrl} points at this service itself (${host}, ` +
+      `port ${port}): ` +
       'every render that fails would redirect back here and fail again. Point it at another imager: the classic ' +
       `one (${defaultAvatarConfig().fallbackUrl}, the default) or the hotel's own`,
   );
@@ -152,7 +153,8 @@ export function validateAvatarConfig(cfg: AvatarServiceConfig): AvatarServiceCon
   parseSetting('workers', String(cfg.workers), wholeNumber({ min: 1 }));
   if (cfg.libraryCacheBytes < cfg.workers * MiB) {
     throw new Error(
-      `the library cache (${cfg.libraryCacheBytes} bytes) needs at least 1 MiB per render worker (${cfg.workers} workers)`,
+      `the library cache (${cfg.libraryCacheBytes} bytes) needs at least 1 MiB per render worker (${cfg.workers} ` +
+        `workers)`,
     );
   }
   parseSetting(

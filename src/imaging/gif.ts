@@ -381,8 +381,9 @@ export const MIN_GIF_DELAY_CS = 2;
 /**
  * Centisecond delays for exact frame durations: each frame ends at its exact end time rounded to the
  * nearest centisecond, so every frame starts and ends within half a centisecond of its exact time (its
- * delay within one) and the loop's total is its exact total rounded (1/6 s frames: 17, 16, 17, 17, 16, 17 … = 100 cs a second; a 2-frame loop 17 + 16 = 33 cs
- * for 33.3). A frame shorter than 2 cs is drawn for 2 (browsers would make it 10).
+ * delay within one) and the loop's total is its exact total rounded (1/6 s frames: 17, 16, 17, 17, 16,
+ * 17 … = 100 cs a second; a 2-frame loop 17 + 16 = 33 cs for 33.3). A frame shorter than 2 cs is drawn
+ * for 2 (browsers would make it 10).
  */
 export function gifDelays(delays: FrameDelay[]): number[] {
   const out: number[] = [];

@@ -15,7 +15,9 @@ export const objectKey = (prefix: string, sha256: string) => `${prefix}${OBJECTS
 
 /** Sorts by publication time: an ISO time with ':' and '.' made key-safe, then a short hash of the document. */
 export function manifestKey(prefix: string, publishedAt: Date, corpusSha256: string): string {
-  return `${prefix}${MANIFESTS_DIR}${publishedAt.toISOString().replace(/[:.]/g, '-')}-${corpusSha256.slice(0, 16)}.json`;
+  return (
+    `${prefix}${MANIFESTS_DIR}${publishedAt.toISOString().replace(/[:.]/g, '-')}-${corpusSha256.slice(0, 16)}.js` + `on`
+  );
 }
 
 /** The publication time a manifest key carries, or undefined for a key not written by manifestKey. */

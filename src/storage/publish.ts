@@ -136,7 +136,8 @@ export async function publishCorpus(opts: PublishOptions): Promise<PublishSummar
         throw new ShrinkError(
           `publish stopped, nothing in ${location} was changed: ${problem}. ` +
             `Is ${dir} the whole corpus (a build that stopped part way, another folder)? ` +
-            `If these items were removed on purpose, publish with --allow-shrink (HOTEL_IMAGER_PUBLISH_ALLOW_SHRINK=1).`,
+            `If these items were removed on purpose, publish with --allow-shrink ` +
+            `(HOTEL_IMAGER_PUBLISH_ALLOW_SHRINK=1).`,
         );
       }
     }
@@ -222,7 +223,8 @@ async function readLocalCorpus(dir: string): Promise<LocalCorpus> {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT')
       throw new PublishError(
-        `no ${CORPUS_JSON} in ${dir} (--corpus): build the corpus there first (hotel-imager build --out ${dir}), or check the path`,
+        `no ${CORPUS_JSON} in ${dir} (--corpus): build the corpus there first (hotel-imager build --out ${dir}), or ` +
+          `check the path`,
       );
     throw explainFsError(e, [
       { folder: dir, what: 'the corpus folder', flag: '--corpus', env: 'HOTEL_IMAGER_PUBLISH_CORPUS' },
@@ -332,7 +334,8 @@ async function uploadObject(ctx: Ctx, dir: string, sha: string, path: string, si
   const digest = createHash('sha256').update(body).digest();
   if (body.length !== size || digest.toString('hex') !== sha) {
     throw new PublishError(
-      `${path}: the file does not match corpus.json (${body.length} bytes, sha256 ${digest.toString('hex')}; listed ${size}, ${sha}); is a build running?`,
+      `${path}: the file does not match corpus.json (${body.length} bytes, sha256 ${digest.toString('hex')}; ` +
+        `listed ${size}, ${sha}); is a build running?`,
     );
   }
   const params = {
@@ -463,7 +466,8 @@ async function deleteKeys(ctx: Ctx, keys: string[]): Promise<void> {
     const failed = res.Errors ?? [];
     if (failed.length > 0) {
       throw new PublishError(
-        `${ctx.location}: ${failed.length} of ${batch.length} deletions failed (first: ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''})`,
+        `${ctx.location}: ${failed.length} of ${batch.length} deletions failed ` +
+          `(first: ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''})`,
       );
     }
   }

@@ -126,7 +126,10 @@ export function explainFsError(e: unknown, settings: FsPathSetting[] = []): unkn
     case 'EACCES':
     case 'EPERM':
       cause = `permission denied to the user running hotel-imager${uid()}`;
-      todo = `Give that user access (chown or chmod${path ? ` ${e.syscall === 'mkdir' ? dirname(path) : path}` : ''}), run as the folder's owner, or ${elsewhere}`;
+      todo =
+        `Give that user access (chown or ` +
+        `chmod${path ? ` ${e.syscall === 'mkdir' ? dirname(path) : path}` : ''}), run as the folder's owner, ` +
+        `or ${elsewhere}`;
       break;
     case 'ENOENT':
       if (e.syscall === 'mkdir' || e.syscall === 'open' || e.syscall === 'rename' || e.syscall === 'copyfile') {

@@ -15,5 +15,8 @@ export function unsafeNameReason(name: string): string | undefined {
 
 /** The sentence refusing a name: `what` says where it was found ("member", "classname"). */
 export function unsafeNameMessage(what: string, name: string, reason: string): string {
-  return `${what} ${JSON.stringify(name)} is refused: ${reason}; a name inside an asset file must stay inside its folder`;
+  return (
+    `${what} ${JSON.stringify(name)} is refused: ${reason}; a name inside an asset file must stay inside its ` +
+    `folder`
+  );
 }

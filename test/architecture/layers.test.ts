@@ -49,7 +49,10 @@ test('each rule of the service layers catches the arrow it forbids (planted in a
   const planted: [from: string, imports: string, rule: string][] = [
     ['src/http/respond.ts', 'src/imager/cache/image-cache.ts', 'layer-http'],
     ['src/imager/avatar/avatar-service.ts', 'src/server/avatar/routes.ts', 'layer-imager'],
+    ['src/imager/furni/corpus-store.ts', 'src/server/furni/app.ts', 'layer-imager'],
+    ['src/storage/corpus-source.ts', 'src/imager/furni/corpus-store.ts', 'layer-storage'],
     ['src/imager/badge/badge-service.ts', 'src/imager/avatar/avatar-service.ts', 'imager-peers'],
+    ['src/imager/furni/variants.ts', 'src/imager/badge/badge-service.ts', 'imager-peers'],
     ['src/imager/cache/image-cache.ts', 'src/imager/avatar/cache-key.ts', 'imager-cache-below-services'],
     ['src/imager/avatar/params.ts', 'fastify', 'imager-framework-free'],
     ['src/server/badge/badge-handler.ts', 'src/server/avatar/avatar-handler.ts', 'routes-apart'],

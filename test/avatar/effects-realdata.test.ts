@@ -14,6 +14,7 @@ import {
 } from '../../src/avatar/index.js';
 import { imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
 import { realdata, SHEETS, writeSheet } from '../helpers/realdata.js';
+import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
 
 const nitro = realdata('nitro');
 const FIG = 'hd-180-1.hr-100-61.ch-210-66.lg-270-82.sh-290-80';
@@ -40,8 +41,8 @@ const EFFECTS = [
   '197',
 ];
 
-function req(over: Partial<AvatarRequest>): AvatarRequest {
-  return {
+function req(over: Partial<RequestFields>): AvatarRequest {
+  return requestOf({
     figure: FIG,
     direction: 2,
     headDirection: 2,
@@ -52,9 +53,9 @@ function req(over: Partial<AvatarRequest>): AvatarRequest {
     animated: true,
     frames: 0,
     ...over,
-  };
+  });
 }
-const fxOf = (id: string): Partial<AvatarRequest> =>
+const fxOf = (id: string): Partial<RequestFields> =>
   id.startsWith('dance.') ? { dance: Number(id.slice(6)) } : { effect: Number(id) };
 
 let hotel: AvatarHotel | undefined;

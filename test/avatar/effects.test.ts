@@ -4,16 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kitRenderer, px, rgb, useKitHotel } from './kit-hotel.js';
-import {
-  animationFrameCount,
-  encodeAvatar,
-  renderAvatar,
-  type AvatarRender,
-  type AvatarRequest,
-} from '../../src/avatar/index.js';
+import { animationFrameCount, encodeAvatar, renderAvatar, type AvatarRender } from '../../src/avatar/index.js';
 import { readPngChunks } from '../../src/imaging/png-chunks.js';
 import { imagesEqual } from '../../src/imaging/image.js';
 import { normalizeAction, normalizeRequest, parseDanceId, parseEffectId } from '../../src/avatar/request.js';
+import { type RequestFields } from '../helpers/avatar-request.js';
 
 const FIG = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 const kit = useKitHotel('effects');
@@ -323,7 +318,7 @@ test('Flash layout: effectmap.xml + effect SWFs beside the figure libraries draw
 
 test('plain poses are resolved once per hotel and reused: an effect or dance render between two plain ones changes neither', async () => {
   // plan.ts keeps each plain (action, gesture) pose; effect poses are resolved per request and set fields on their actions.
-  const poses: Partial<AvatarRequest>[] = [
+  const poses: Partial<RequestFields>[] = [
     { action: 'wav', animated: true },
     { action: 'sit', gesture: 'sml' },
     { action: 'std' },

@@ -18,7 +18,9 @@ import {
 import { AvatarGeometry } from '../../src/avatar/geometry.js';
 import { builtinGeometry } from '../../src/avatar/builtin/geometry.js';
 import { raisedHandOf, resolvePose } from '../../src/avatar/actions.js';
+import { parseAction } from '../../src/avatar/request.js';
 import { useKitHotel } from './kit-hotel.js';
+import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
 
 const nitroKit = useKitHotel('draworder');
 let dir = '';
@@ -36,8 +38,8 @@ after(async () => {
 });
 
 const FIGURE = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
-function req(over: Partial<AvatarRequest>): AvatarRequest {
-  return {
+function req(over: Partial<RequestFields>): AvatarRequest {
+  return requestOf({
     figure: FIGURE,
     direction: 2,
     headDirection: 2,
@@ -48,7 +50,7 @@ function req(over: Partial<AvatarRequest>): AvatarRequest {
     animated: false,
     frames: 0,
     ...over,
-  };
+  });
 }
 const order = (r: AvatarRender, frame = 0) =>
   r.layers
@@ -98,7 +100,7 @@ test('explicitOrder: posture with hand, then posture, then hand, then std; a dir
 test('raised hand: wave, respect and sign raise the left hand; carry, drink, blow and laugh the right; the left wins', () => {
   const h = nitroKit.hotel;
   const hand = (action: string, gesture = '') =>
-    raisedHandOf(resolvePose(action, gesture, h.actions, h.partSets, h.geometry).actions);
+    raisedHandOf(resolvePose(parseAction(action), gesture, h.actions, h.partSets, h.geometry).actions);
   for (const a of ['wav', 'respect', 'sig=3', 'sit,wav']) assert.equal(hand(a), 'lh-up', a);
   for (const a of ['crr=1', 'drk=2', 'blow', 'laugh', 'sit,drk=2']) assert.equal(hand(a), 'rh-up', a);
   assert.equal(hand('wav,crr=1'), 'lh-up', 'both hands: the left list');

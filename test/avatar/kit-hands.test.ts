@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { useKitHotel } from './kit-hotel.js';
 import { renderAvatar, type AvatarRequest } from '../../src/avatar/index.js';
 import { type RgbaImage } from '../../src/imaging/image.js';
+import { parseAction } from '../../src/avatar/request.js';
 
 const PLAIN = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 /** Directions where the face is drawn (fc/ey have sprites for 1, 2, 3; 4 and 5 mirror 2 and 1). */
@@ -20,7 +21,7 @@ async function still(action: string, direction: number): Promise<RgbaImage> {
     direction,
     headDirection: direction,
     size: 'm',
-    action,
+    action: parseAction(action),
     gesture: '',
     headOnly: false,
     animated: false,

@@ -13,6 +13,7 @@ import {
   type AvatarRequest,
 } from '../../src/avatar/index.js';
 import { type RgbaImage } from '../../src/imaging/image.js';
+import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
 
 export interface KitHotel {
   /** The folder the kit is written to (Nitro layout). */
@@ -43,21 +44,22 @@ export function kitRenderer(
   kit: KitHotel,
   figure: string,
 ): {
-  req: (over?: Partial<AvatarRequest>) => AvatarRequest;
-  render: (over?: Partial<AvatarRequest>) => Promise<AvatarRender>;
+  req: (over?: Partial<RequestFields>) => AvatarRequest;
+  render: (over?: Partial<RequestFields>) => Promise<AvatarRender>;
 } {
-  const req = (over: Partial<AvatarRequest> = {}): AvatarRequest => ({
-    figure,
-    direction: 2,
-    headDirection: 2,
-    size: 'm',
-    action: '',
-    gesture: '',
-    headOnly: false,
-    animated: false,
-    frames: 0,
-    ...over,
-  });
+  const req = (over: Partial<RequestFields> = {}): AvatarRequest =>
+    requestOf({
+      figure,
+      direction: 2,
+      headDirection: 2,
+      size: 'm',
+      action: '',
+      gesture: '',
+      headOnly: false,
+      animated: false,
+      frames: 0,
+      ...over,
+    });
   return { req, render: (over = {}) => renderAvatar(kit.hotel, req(over)) };
 }
 

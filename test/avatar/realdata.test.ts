@@ -17,6 +17,7 @@ import { encodePng } from '../../src/imaging/codec.js';
 import { drawSprite } from '../../src/imaging/composite.js';
 import { createImage, type RgbaImage } from '../../src/imaging/image.js';
 import { realdata, SHEETS, writeSheet } from '../helpers/realdata.js';
+import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
 
 const nitro = realdata('nitro');
 const flash = realdata('flash');
@@ -47,8 +48,8 @@ function commonFigures(hotel: AvatarHotel, count: number): string[] {
   return out;
 }
 
-function req(figure: string, over: Partial<AvatarRequest>): AvatarRequest {
-  return {
+function req(figure: string, over: Partial<RequestFields>): AvatarRequest {
+  return requestOf({
     figure,
     direction: 2,
     headDirection: 2,
@@ -59,7 +60,7 @@ function req(figure: string, over: Partial<AvatarRequest>): AvatarRequest {
     animated: false,
     frames: 0,
     ...over,
-  };
+  });
 }
 
 function box(layers: DrawnLayer[], type: string) {
@@ -211,7 +212,7 @@ test('real Nitro data: the client rules on real figures (sleeves, afro, placehol
   skip: nitro.skip,
 }, async () => {
   const hotel = await loadAvatarHotel(nitro.path);
-  const layers = async (figure: string, over: Partial<AvatarRequest> = {}) =>
+  const layers = async (figure: string, over: Partial<RequestFields> = {}) =>
     (await renderAvatar(hotel, req(figure, over))).layers;
   const has = (ls: DrawnLayer[], type: string, id?: number) =>
     ls.find((l) => l.partType === type && (id === undefined || l.partId === id));
@@ -260,7 +261,7 @@ test('real Flash data: the waving arm is drawn over the head in directions 4-6 (
   skip: flash.skip,
 }, async () => {
   const hotel = await loadAvatarHotel(flash.path);
-  const order = async (figure: string, over: Partial<AvatarRequest>) =>
+  const order = async (figure: string, over: Partial<RequestFields>) =>
     (await renderAvatar(hotel, req(figure, over))).layers
       .filter((l) => l.frame === 0)
       .sort((a, b) => a.order - b.order)

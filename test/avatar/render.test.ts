@@ -20,14 +20,15 @@ import { decodeImage } from '../../src/imaging/codec.js';
 import { readPngChunks } from '../../src/imaging/png-chunks.js';
 import { fixtureHotel, fixtureGamedata, fixtureLibraries, C } from './fixture.js';
 import { createAvatarHotel } from '../../src/avatar/hotel.js';
+import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
 
 const hotel = fixtureHotel();
 // assert.ok without a message re-reads the source to describe a failure, which stalls under tsx.
 const ok = (v: unknown, m = 'expected a truthy value') => assert.equal(!!v, true, m);
 const FIG = 'hd-1-1.ch-10-61.lg-20-62';
 
-function req(over: Partial<AvatarRequest> = {}): AvatarRequest {
-  return {
+function req(over: Partial<RequestFields> = {}): AvatarRequest {
+  return requestOf({
     figure: FIG,
     direction: 2,
     headDirection: 2,
@@ -38,7 +39,7 @@ function req(over: Partial<AvatarRequest> = {}): AvatarRequest {
     animated: false,
     frames: 0,
     ...over,
-  };
+  });
 }
 
 function px(img: RgbaImage, x: number, y: number): number[] {
@@ -293,7 +294,7 @@ test('lay: landscape canvas, body drawn from lay sprites; direction 0 lies the o
 });
 
 test('frame counts per action and crop; frames caps; animated=0 gives one frame', () => {
-  const n = (over: Partial<AvatarRequest>) => animationFrameCount(hotel, req(over));
+  const n = (over: Partial<RequestFields>) => animationFrameCount(hotel, req(over));
   assert.equal(n({}), 1);
   assert.equal(n({ action: 'wav' }), 2);
   assert.equal(n({ action: 'sit,wav' }), 2);
@@ -442,7 +443,7 @@ test('head turn: actions with preventHeadTurn in the actions data force the head
   const kit = await kitHotel();
   try {
     const fig = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
-    const turned = async (over: Partial<AvatarRequest>) => {
+    const turned = async (over: Partial<RequestFields>) => {
       const a = await renderAvatar(kit.hotel, req({ figure: fig, direction: 2, headDirection: 4, ...over }));
       const b = await renderAvatar(kit.hotel, req({ figure: fig, direction: 2, headDirection: 2, ...over }));
       return !imagesEqual(a.frames[0]!, b.frames[0]!);

@@ -1,6 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normalizeAction, normalizeGesture, wrapDirection, clampFrames } from '../../src/avatar/request.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  clampFrames,
+  normalizeAction,
+  normalizeGesture,
+  normalizeRequest,
+  parseAction,
+  withoutToken,
+  wrapDirection,
+} from '../../src/avatar/request.js';
 
 test('normalizeAction: canonical order, aliases, unknown and bad tokens dropped, std when empty', () => {
   const cases: [string, string][] = [
@@ -36,4 +46,58 @@ test('directions wrap, frames clamp', () => {
   );
   assert.equal(wrapDirection(Number.NaN), 2);
   assert.deepEqual([0, -3, 1, 24, 25, 100].map(clampFrames), [0, 0, 1, 24, 24, 24]);
+});
+
+test('parseAction: the structured action the plan and render inputs read, its canonical text beside it', () => {
+  const a = parseAction('Carry=6, sit,WAV,dance.2,bogus,wav');
+  assert.deepEqual([...a.plain].sort(), ['sit', 'wav']);
+  assert.deepEqual([...a.items], [['crr', 6]]);
+  assert.equal(a.dance, 2);
+  assert.equal(a.text, 'sit,wav,crr=6,dance.2');
+  const none = parseAction('');
+  assert.deepEqual([none.plain.size, none.items.size, none.dance, none.text], [0, 0, undefined, 'std']);
+  // normalizeRequest passes the parsed action on as it is; `dance=` wins over the token for the pose's dance.
+  const pose = normalizeRequest(
+    new Map([
+      ['action', 'dance.2,crr=6,sit,wav'],
+      ['dance', '3'],
+    ]),
+  );
+  assert.equal(pose.action.text, 'sit,wav,crr=6,dance.2');
+  assert.deepEqual([...pose.action.items], [['crr', 6]]);
+  assert.equal(pose.dance, 3);
+});
+
+test('withoutToken: the head-only crop drops lay and keeps the rest; an action without the token is returned as it is', () => {
+  assert.equal(withoutToken(parseAction('lay,spk,crr=1'), 'lay').text, 'crr=1,spk');
+  assert.equal(withoutToken(parseAction('lay'), 'lay').text, 'std');
+  const sit = parseAction('sit,wav');
+  assert.equal(withoutToken(sit, 'lay'), sit);
+  assert.deepEqual([...sit.plain].sort(), ['sit', 'wav'], 'the original is not changed');
+});
+
+test('src/ parses action text in one place: normalizeRequest (and normalizeAction, its text for callers)', () => {
+  const calls: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts')) {
+        readFileSync(p, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            if (/\bparseAction\(/.test(line) && !/function parseAction\(/.test(line)) calls.push(`${p}:${i + 1}`);
+          });
+      }
+    }
+  };
+  const src = join(import.meta.dirname, '..', '..', 'src');
+  walk(src);
+  const file = join(src, 'avatar', 'request.ts');
+  const text = readFileSync(file, 'utf8').split('\n');
+  const where = (needle: string) => `${file}:${text.findIndex((l) => l.includes(needle)) + 1}`;
+  assert.deepEqual(
+    calls.sort(),
+    [where('return parseAction(raw).text;'), where("const action = parseAction(query.get('action') ?? '');")].sort(),
+  );
 });

@@ -22,6 +22,7 @@ import {
 import { readPngChunks } from '../../src/imaging/png-chunks.js';
 import { decodeImage, encodePng } from '../../src/imaging/codec.js';
 import { createImage, flipHorizontal, imagesEqual, scaleNearest, type RgbaImage } from '../../src/imaging/image.js';
+import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
 
 const ok = (v: unknown, m = 'expected a truthy value') => assert.equal(!!v, true, m);
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden', 'avatar');
@@ -31,8 +32,8 @@ const FULL =
 
 const kit = useKitHotel('kit');
 
-function req(over: Partial<AvatarRequest> = {}): AvatarRequest {
-  return {
+function req(over: Partial<RequestFields> = {}): AvatarRequest {
+  return requestOf({
     figure: PLAIN,
     direction: 2,
     headDirection: 2,
@@ -43,7 +44,7 @@ function req(over: Partial<AvatarRequest> = {}): AvatarRequest {
     animated: false,
     frames: 0,
     ...over,
-  };
+  });
 }
 
 function shiftX(img: RgbaImage, dx: number): RgbaImage {
@@ -149,7 +150,7 @@ test('kit: dimension table for every size × headonly × lay', async () => {
 });
 
 test('kit: frame counts per action (contract A2.4) and per crop', () => {
-  const n = (action: string, over: Partial<AvatarRequest> = {}) =>
+  const n = (action: string, over: Partial<RequestFields> = {}) =>
     animationFrameCount(kit.hotel, req({ action, ...over }));
   for (const a of ['wav', 'spk', 'respect', 'blow', 'sit,wav']) assert.equal(n(a), 2, a);
   // Lying, Lay governs the head too: the client draws the plain lying head, so talking does not move it.
@@ -390,7 +391,7 @@ test('kit: lay rotates the canvas; talking while lying draws the plain lying hea
   const sml = await renderAvatar(kit.hotel, req({ figure: FULL, action: 'lay', gesture: 'sml' }));
   // the hotel's Lay action prevents the gestures (as the real HabboAvatarActions does)
   ok(sml.layers.some((l) => l.asset === 'h_lay_fc_1_2_0'));
-  const bodyPixels = async (over: Partial<AvatarRequest>) => {
+  const bodyPixels = async (over: Partial<RequestFields>) => {
     const r = await renderAvatar(kit.hotel, req({ figure: 'hd-180-1.lg-270-82.sh-290-80', ...over }));
     const lg = r.layers.find((l) => l.partType === 'lg')!;
     return [lg.x, lg.y];
@@ -401,8 +402,8 @@ test('kit: lay rotates the canvas; talking while lying draws the plain lying hea
   assert.deepEqual(await bodyPixels({ action: 'sig=1' }), base);
 });
 
-const GOLDENS: [string, Partial<AvatarRequest>][] = [
-  ...[0, 1, 2, 3, 4, 5, 6, 7].map((d): [string, Partial<AvatarRequest>] => [
+const GOLDENS: [string, Partial<RequestFields>][] = [
+  ...[0, 1, 2, 3, 4, 5, 6, 7].map((d): [string, Partial<RequestFields>] => [
     `full-std-${d}`,
     { figure: FULL, direction: d, headDirection: d },
   ]),

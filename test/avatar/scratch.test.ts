@@ -2,15 +2,16 @@
 // on fresh memory, pixel for pixel and byte for byte once encoded, whatever the memory held before.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeAvatar, renderAvatar, type AvatarRequest } from '../../src/avatar/index.js';
+import { encodeAvatar, renderAvatar } from '../../src/avatar/index.js';
 import { ImageScratch, imagesEqual } from '../../src/imaging/image.js';
 import { kitRenderer, useKitHotel } from './kit-hotel.js';
+import { type RequestFields } from '../helpers/avatar-request.js';
 
 const kit = useKitHotel('scratch');
 const FIG = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 const { req } = kitRenderer(kit, FIG);
 
-const CASES: [string, Partial<AvatarRequest>][] = [
+const CASES: [string, Partial<RequestFields>][] = [
   ['m', {}],
   ['l', { size: 'l' }],
   ['s', { size: 's' }],

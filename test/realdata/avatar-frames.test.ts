@@ -13,6 +13,7 @@ import {
 } from '../../src/avatar/index.js';
 import { imagesEqual } from '../../src/imaging/image.js';
 import { realdata } from '../helpers/realdata.js';
+import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
 
 const flash = realdata('flash');
 const nitro = realdata('nitro');
@@ -85,8 +86,8 @@ function pngInfo(buf: Buffer): PngInfo {
   return { frames: actl.frames, plays: actl.plays, delays };
 }
 
-function req(over: Partial<AvatarRequest>): AvatarRequest {
-  return {
+function req(over: Partial<RequestFields>): AvatarRequest {
+  return requestOf({
     figure: FIGURE,
     direction: 2,
     headDirection: 2,
@@ -97,7 +98,7 @@ function req(over: Partial<AvatarRequest>): AvatarRequest {
     animated: true,
     frames: 0,
     ...over,
-  };
+  });
 }
 
 async function checkFrames(hotel: AvatarHotel, label: string) {

@@ -7,6 +7,7 @@ import { encodeAvatar, loadAvatarHotel, renderAvatar, type AvatarRequest } from 
 import { gifFramesRgba, readGif } from '../helpers/gif-reader.js';
 import { gifView } from '../helpers/gif-view.js';
 import { realdata } from '../helpers/realdata.js';
+import { parseAction } from '../../src/avatar/request.js';
 
 const flash = realdata('flash');
 const nitro = realdata('nitro');
@@ -39,7 +40,7 @@ for (const [label, data] of [
               direction: d,
               headDirection: d,
               size,
-              action,
+              action: parseAction(action),
               gesture: '',
               headOnly,
               animated: true,

@@ -20,6 +20,7 @@ import {
 import { type FigureDataDoc, type FigureMapDoc } from '../../src/formats/gamedata/figure-types.js';
 import { imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
 import { realdata, writeSheet } from '../helpers/realdata.js';
+import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
 
 const flash = realdata('flash');
 const nitro = realdata('nitro');
@@ -27,8 +28,8 @@ const nitro = realdata('nitro');
 /** A plain figure every library's set is added to (its own type replaced). */
 const BASE: Record<string, string> = { hd: 'hd-180-1', ch: 'ch-210-66', lg: 'lg-270-82', sh: 'sh-290-80' };
 
-function req(figure: string, over: Partial<AvatarRequest> = {}): AvatarRequest {
-  return {
+function req(figure: string, over: Partial<RequestFields> = {}): AvatarRequest {
+  return requestOf({
     figure,
     direction: 2,
     headDirection: 2,
@@ -39,7 +40,7 @@ function req(figure: string, over: Partial<AvatarRequest> = {}): AvatarRequest {
     animated: false,
     frames: 0,
     ...over,
-  };
+  });
 }
 
 interface Pick {
@@ -164,7 +165,7 @@ async function exercise(t: TestContext, hotel: AvatarHotel, files: string[], lab
       const fig = figureWith(pick);
       for (const d of [2, 3, 4, 0, 6]) {
         tried++;
-        const over: Partial<AvatarRequest> = { size, direction: d, headDirection: d, action: isItem ? 'crr=1' : '' };
+        const over: Partial<RequestFields> = { size, direction: d, headDirection: d, action: isItem ? 'crr=1' : '' };
         // A set whose own library is missing from this cut of the data (its sprites are nowhere) is refused.
         const withR = await renderAvatar(hotel, req(fig.with, over)).catch((e: unknown) => {
           if (e instanceof AvatarRenderError && e.code === 'asset-load') return null;

@@ -20,6 +20,8 @@ import { startAvatarService, type AvatarServiceInstance } from '../../src/server
 import { figureFile, writeWhole } from '../helpers/hotel-edits.js';
 import { realdata } from '../helpers/realdata.js';
 import { testAvatarConfig } from '../server/avatar/fixtures.js';
+import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
+import { parseAction } from '../../src/avatar/request.js';
 
 const nitro = realdata('nitro');
 const BASE = 'hd-180-1.ch-210-66.lg-270-82.sh-290-80';
@@ -87,7 +89,7 @@ test('a library copied in while the service runs is drawn once the new hotel is 
     direction: 3,
     headDirection: 3,
     size: 'm',
-    action: '',
+    action: parseAction(''),
     gesture: '',
     headOnly: false,
     animated: false,
@@ -112,18 +114,19 @@ test("every library a real render draws from is named, with its digest, in the r
   const hotel = await loadAvatarHotel(nitro.path);
   const base = new Map(BASE.split('.').map((p) => [p.split('-')[0]!, p]));
   const reqs: AvatarRequest[] = [];
-  const req = (figure: string, over: Partial<AvatarRequest> = {}): AvatarRequest => ({
-    figure,
-    direction: 2,
-    headDirection: 2,
-    size: 'm',
-    action: '',
-    gesture: '',
-    headOnly: false,
-    animated: true,
-    frames: 0,
-    ...over,
-  });
+  const req = (figure: string, over: Partial<RequestFields> = {}): AvatarRequest =>
+    requestOf({
+      figure,
+      direction: 2,
+      headDirection: 2,
+      size: 'm',
+      action: '',
+      gesture: '',
+      headOnly: false,
+      animated: true,
+      frames: 0,
+      ...over,
+    });
   for (const [type, sets] of hotel.figure.sets) {
     let n = 0;
     for (const s of sets.values()) {

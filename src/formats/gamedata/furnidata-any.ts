@@ -37,7 +37,8 @@ export function readFurnidataAny(
       'furnidata',
       file,
       first
-        ? `no row could be read (${legacy.problems.length} unreadable, the first at line ${first.line}: ${first.reason})`
+        ? `no row could be read (${legacy.problems.length} unreadable, the first at ` +
+            `line ${first.line}: ${first.reason})`
         : `no furnidata row in it (expected rows such as ["s","1","classname","1",…])`,
     );
   }

@@ -31,7 +31,7 @@ export function fallbackLocation(fallbackUrl: string, target: FallbackTarget): s
   q.set('direction', String(target.pose.direction));
   q.set('head_direction', String(target.pose.headDirection));
   q.set('size', target.pose.size);
-  q.set('action', target.pose.action);
+  q.set('action', target.pose.action.text);
   q.set('gesture', target.pose.gesture);
   q.set('headonly', target.pose.headOnly ? '1' : '0');
   if (target.pose.format === 'gif') q.set('img_format', 'gif');

@@ -420,7 +420,8 @@ export class HotelReloader {
         .join('; ');
       return this.failed(
         signature,
-        `${broken.length} ${broken.length === 1 ? 'library does' : 'libraries do'} not read: ${named}${broken.length > 5 ? '; …' : ''}`,
+        `${broken.length} ${broken.length === 1 ? 'library does' : 'libraries do'} not ` +
+          `read: ${named}${broken.length > 5 ? '; …' : ''}`,
       );
     }
     const generation = ++this.lastGeneration;

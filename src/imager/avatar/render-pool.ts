@@ -166,7 +166,9 @@ function spawnWorker(init: WorkerInit): Worker {
   if (!fromSource) return new Worker(new URL('./render-worker.js', import.meta.url), options);
   const entry = new URL('./render-worker.ts', import.meta.url).href;
   const tsxApi = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
+  const boot =
+    `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return ` +
+    `import(${JSON.stringify(entry)}); })`;
   return new Worker(boot, { ...options, eval: true });
 }
 

@@ -54,7 +54,8 @@ function sourceOptions(config: BadgeConfig): BadgeSourceOptions {
 export async function openBadges(config: BadgeConfig, deps: BadgeDeps): Promise<Badges> {
   if (config.badgeElementsFile !== undefined && !(await isFile(config.badgeElementsFile))) {
     throw new Error(
-      `the badge element table ${config.badgeElementsFile} (--badge-elements, HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS) is not a file`,
+      `the badge element table ${config.badgeElementsFile} (--badge-elements, HOTEL_IMAGER_AVATAR_BADGE_ELEMENTS) is ` +
+        `not a file`,
     );
   }
   if (config.badgePartsDir !== undefined && !(await isDir(config.badgePartsDir))) {

@@ -41,7 +41,8 @@ export function buildFigureLibrary(lib: KitLibrary): AssetLibrary {
       const name = assetName(key.action, part.type, part.id, key.dir, key.frame);
       const shift = isMirroredDir(key.dir) ? OWN_FLIPPED_SHIFT : 0;
       const entry: NitroAssetEntry = { x: shift - drawn.left, y: REG_Y - drawn.top };
-      const hash = `${drawn.image.width}x${drawn.image.height}:${createHash('sha1').update(drawn.image.data).digest('hex')}`;
+      const digest = createHash('sha1').update(drawn.image.data).digest('hex');
+      const hash = `${drawn.image.width}x${drawn.image.height}:${digest}`;
       const source = seen.get(hash);
       if (source) entry.source = source;
       else {

@@ -111,7 +111,9 @@ export function createAvatarMetrics(opts: {
   const registers = [base.registry];
   const http = new HttpMetrics(base.registry, AVATAR_ROUTES, {
     name: `${METRIC_PREFIX}avatar_cache_outcomes_total`,
-    help: 'Images answered (200 or 304: avatars and group badges, which share the caches), by the cache tier that had them: memory, disk, redis, or render (rendered for this request)',
+    help:
+      'Images answered (200 or 304: avatars and group badges, which share the caches), by the cache tier that ' +
+      'had them: memory, disk, redis, or render (rendered for this request)',
     values: AVATAR_TIERS,
   });
   const gauge = (name: string, help: string, read: () => number) =>
@@ -176,7 +178,9 @@ export function createAvatarMetrics(opts: {
   labelled(
     'counter',
     'avatar_renders_total',
-    'Renders finished by the worker threads (/render pages included): result="ok"; "rejected": the figure cannot be drawn by this hotel (malformed, unknown set, nothing to draw); "failed": a library that does not load, a timeout, a crashed worker',
+    'Renders finished by the worker threads (/render pages included): result="ok"; "rejected": the figure cannot be ' +
+      'drawn by this hotel (malformed, unknown set, nothing to draw); "failed": a library that does not load, a ' +
+      'timeout, a crashed worker',
     'result',
     () => ({
       ok: s.pool.rendered,
@@ -194,7 +198,8 @@ export function createAvatarMetrics(opts: {
   labelled(
     'counter',
     'avatar_render_rejections_total',
-    'Render jobs refused as busy (a "busy" fallback): reason="queue_full" on arrival, "queue_timeout" after --queue-wait-ms',
+    'Render jobs refused as busy (a "busy" fallback): reason="queue_full" on arrival, "queue_timeout" after ' +
+      '--queue-wait-ms',
     'reason',
     () => ({
       queue_full: s.pool.refusedQueueFull,
@@ -213,7 +218,8 @@ export function createAvatarMetrics(opts: {
   labelled(
     'gauge',
     'avatar_library_cache_bytes',
-    'Decoded library sprites held by the render workers together, kind="figure" or "effect" (as each worker last reported)',
+    'Decoded library sprites held by the render workers together, kind="figure" or "effect" (as each worker last ' +
+      'reported)',
     'kind',
     () => ({
       figure: s.pool.libraryBytes.figure,
@@ -255,7 +261,8 @@ export function createAvatarMetrics(opts: {
   labelled(
     'counter',
     'avatar_user_lookups_total',
-    'Username lookups by how they were answered: source="cache" (this instance), "redis" (another instance asked), "api" (the user API was asked)',
+    'Username lookups by how they were answered: source="cache" (this instance), "redis" (another instance asked), ' +
+      '"api" (the user API was asked)',
     'source',
     () => ({
       cache: s.users.hits,

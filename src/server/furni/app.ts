@@ -1,6 +1,7 @@
 // The furniture asset service: corpus files with immutable caching, strong ETags and open CORS, plus
-// /healthz, /version and /metrics. Asset GET/HEAD are answered by the fast path on the socket (../fast-path.ts), or
-// by the raw asset handler on connections Node's http server owns; Fastify answers everything else.
+// /healthz, /version and /metrics. Asset GET/HEAD are answered by the fast path on the socket
+// (src/http/fast-path.ts), or by the raw asset handler on connections Node's http server owns; Fastify
+// answers everything else.
 // Every path allows GET, HEAD and OPTIONS only.
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -17,15 +18,21 @@ import {
   type RequestDone,
   type ServerLogOptions,
 } from '../../http/request-log.js';
-import { createAssetAnswerer, FURNI_TIERS, NOT_FOUND_BODY, NOT_FOUND_HEADERS, type FurniTier } from './asset-answer.js';
+import {
+  createAssetAnswerer,
+  FURNI_TIERS,
+  NOT_FOUND_BODY,
+  NOT_FOUND_HEADERS,
+  type FurniTier,
+} from '../../imager/furni/asset-answer.js';
 import { createAssetHandler } from './asset-handler.js';
 import { ALLOWED_METHODS, createClientErrorHandler, METHOD_NOT_ALLOWED_BODY } from './client-error.js';
-import { type CorpusStore } from './corpus-store.js';
+import { type CorpusStore } from '../../imager/furni/corpus-store.js';
 import { installFastPath } from '../../http/fast-path.js';
 import { claimsAsset, fastAssetAnswerer } from './fast-answer.js';
 import { furniRoute, type FurniMetrics } from './metrics.js';
 import { type PlayerPage } from './player-page.js';
-import { type VariantService } from './variants.js';
+import { type VariantService } from '../../imager/furni/variants.js';
 
 export const FURNI_SERVICE_NAME = 'hotel-imager-furni';
 /** Headers a browser may send on a cross-origin asset request, when the preflight names none we can echo. */

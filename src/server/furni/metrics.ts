@@ -1,14 +1,14 @@
 // The furni service's /metrics: requests and latency by route (recorded on the hot paths, see
-// ../metrics.ts), where answered files came from, the corpus in service, storage errors, the memory
+// src/http/metrics.ts), where answered files came from, the corpus in service, storage errors, the memory
 // cache and the on-demand variants. Everything but the request counters is read from the store and the
 // variant service when Prometheus scrapes (collect()), so serving pays nothing for it.
 // Names and meanings: docs/operations.md.
 import client from 'prom-client';
 import { RENDERER_VERSION as FURNI_RENDERER_VERSION } from '../../furni/version.js';
 import { HttpMetrics, METRIC_PREFIX, serviceRegistry, type ServiceRegistry } from '../../http/metrics.js';
-import { FURNI_TIERS } from './asset-answer.js';
-import { type CorpusStore, type CorpusStoreStats } from './corpus-store.js';
-import { type VariantService } from './variants.js';
+import { FURNI_TIERS } from '../../imager/furni/asset-answer.js';
+import { type CorpusStore, type CorpusStoreStats } from '../../imager/furni/corpus-store.js';
+import { type VariantService } from '../../imager/furni/variants.js';
 
 /** The `route` label values; the last is everything else (404s, probes, CONNECT, bad requests). */
 export const FURNI_ROUTES = [
@@ -66,7 +66,9 @@ export function createFurniMetrics(opts: {
   const registers = [base.registry];
   const http = new HttpMetrics(base.registry, FURNI_ROUTES, {
     name: `${METRIC_PREFIX}furni_cache_outcomes_total`,
-    help: 'Files answered with a body (200), by where the bytes came from: memory, storage (the corpus folder or bucket), variant_disk or render (on-demand variants)',
+    help:
+      'Files answered with a body (200), by where the bytes came from: memory, storage (the corpus folder or ' +
+      'bucket), variant_disk or render (on-demand variants)',
     values: FURNI_TIERS,
   });
   const gauge = (name: string, help: string, read: () => number | undefined) =>
@@ -107,7 +109,9 @@ export function createFurniMetrics(opts: {
   );
   new client.Counter({
     name: `${METRIC_PREFIX}furni_storage_errors_total`,
-    help: 'Failed storage reads: op="read" a listed file (reason missing, outside, changed or io), op="manifest" a corpus.json check (unreachable, unreadable or invalid; counted at every check while it lasts)',
+    help:
+      'Failed storage reads: op="read" a listed file (reason missing, outside, changed or io), op="manifest" a ' +
+      'corpus.json check (unreachable, unreadable or invalid; counted at every check while it lasts)',
     labelNames: ['op', 'reason'],
     registers,
     collect() {
@@ -140,7 +144,9 @@ export function createFurniMetrics(opts: {
   });
   new client.Counter({
     name: `${METRIC_PREFIX}furni_variant_refusals_total`,
-    help: 'Variant requests not rendered: reason="invalid" (the item has no such state, direction or frame: 404), "limited" (rate, budget or queue: 429), "timeout" (503)',
+    help:
+      'Variant requests not rendered: reason="invalid" (the item has no such state, direction or frame: 404), ' +
+      '"limited" (rate, budget or queue: 429), "timeout" (503)',
     labelNames: ['reason'],
     registers,
     collect() {

@@ -17,6 +17,7 @@ import { pngFrameCount } from '../../../src/imager/cache/png-frames.js';
 import { ENTRY_OVERHEAD } from '../../../src/imager/cache/image-cache.js';
 import { RENDERER_VERSION, scanAvatarHotel } from '../../../src/avatar/index.js';
 import { deadBase, startFakeUserApi, testAvatarConfig, TEST_FALLBACK, type FakeApi } from './fixtures.js';
+import { parseAction } from '../../../src/avatar/request.js';
 
 const FALLBACK = TEST_FALLBACK;
 const FIG = 'hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40';
@@ -492,7 +493,7 @@ test('render pool: a full queue refuses at once; a dead worker fails only its jo
       direction,
       headDirection: direction,
       size: 'l' as const,
-      action: 'wav',
+      action: parseAction('wav'),
       gesture: '',
       headOnly: false,
       animated: true,
@@ -532,7 +533,7 @@ test('render pool: a busy worker holds the jobs behind its own, handed over toge
       direction,
       headDirection: direction,
       size: 'l' as const,
-      action: 'wav',
+      action: parseAction('wav'),
       gesture: '',
       headOnly: false,
       animated: true,
@@ -589,7 +590,7 @@ test('render pool: a burst is shared between the workers, at most WORKER_DEPTH e
         direction: i % 8,
         headDirection: (i + 3) % 8,
         size: 'm' as const,
-        action: '',
+        action: parseAction(''),
         gesture: '',
         headOnly: false,
         animated: false,

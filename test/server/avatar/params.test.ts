@@ -102,7 +102,7 @@ test('frames: 1-24, above 24 clamps, 0/absent/junk → whole loop (0)', () => {
 
 test('action and gesture are canonical; unknown parameters are ignored but kept for the key', () => {
   const q = parse(`figure=${FIG}&action=sit,wav,bogus&gesture=nor&cb=123`);
-  assert.equal(q.pose.action, 'sit,wav');
+  assert.equal(q.pose.action.text, 'sit,wav');
   assert.equal(q.pose.gesture, 'std');
   assert.deepEqual(
     q.pairs.map(([n]) => n),
@@ -233,11 +233,11 @@ test('fallback Location: img_format=gif and frame_num forwarded, PNG and an igno
 test('normalizeRequest: one meaning per parameter (dance from either spelling, GIF and frame_num show the loop)', () => {
   const pose = (q: string) => parse(`figure=${FIG}&${q}`).pose;
   assert.equal(pose('action=dance.2').dance, 2);
-  assert.equal(pose('action=dance.2').action, 'dance.2');
+  assert.equal(pose('action=dance.2').action.text, 'dance.2');
   assert.equal(pose('dance=3&action=dance.2').dance, 3, 'dance= wins over the action token');
   assert.equal(pose('dance=9').dance, undefined);
   assert.equal(pose('action=dance').dance, undefined, 'the plain dance token is the still');
-  assert.equal(pose('action=carry=3,wav,bogus').action, 'wav,crr=3');
+  assert.equal(pose('action=carry=3,wav,bogus').action.text, 'wav,crr=3');
   assert.equal(pose('img_format=gif').animated, true);
   assert.equal(pose('frame_num=1&frames=5').animated, true);
   assert.equal(pose('frame_num=1&frames=5').frames, 0, 'frame_num picks from the whole loop');
