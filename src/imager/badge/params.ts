@@ -61,10 +61,11 @@ export function parseBadgeRequest(rest: string, query: string, fill = false): Ba
     text = firstB(query);
   }
   if (text === undefined || text === '') {
+    const path = fill ? BADGE_FILL_PATH : BADGE_PATH;
     return {
       ok: false,
       status: 404,
-      reason: `no badge code: use ${fill ? BADGE_FILL_PATH : BADGE_PATH}/<code>.png (or .gif), or ${fill ? BADGE_FILL_PATH : BADGE_PATH}/?b=<code>\n`,
+      reason: `no badge code: use ${path}/<code>.png (or .gif), or ${path}/?b=<code>\n`,
     };
   }
   let format: BadgeFormat = 'png';
