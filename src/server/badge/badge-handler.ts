@@ -1,8 +1,8 @@
 // The badge routes on Node's request handler, beside the avatar route and with its method rules:
 // /habbo-imaging/badge[/…] and /habbo-imaging/badge-fill[/…]: GET and HEAD give the image (or a text
-// 404/400), OPTIONS the CORS preflight, any other method 405; /render/badge[/…]: GET and HEAD give the debug page, OPTIONS the preflight and any
-// other method 405, as every avatar path (contract A4). A request body is never read. Answers are logged in
-// the avatar route's line format.
+// 404/400), OPTIONS the CORS preflight, any other method 405; /render/badge[/…]: GET and HEAD give the
+// debug page, OPTIONS the preflight and any other method 405, as every avatar path (contract A4). A
+// request body is never read. Answers are logged in the avatar route's line format.
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { rawHeader } from '../../http/client-address.js';
 import {
