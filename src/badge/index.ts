@@ -1,6 +1,13 @@
 // Group badges (`/habbo-imaging/badge/<code>`): codes, the hotel's badge data, the client's layout, the
 // drawing. What other layers use; they import this file, not the modules behind it.
-export { canonicalParts, MAX_BADGE_PARTS, parseBadgeCode, type BadgeCodePart, type BadgeCodeResult } from './code.js';
+export {
+  canonicalParts,
+  MAX_BADGE_PARTS,
+  parseBadgeCode,
+  type BadgeCodePart,
+  type BadgeCodeResult,
+  type BadgeLayout,
+} from './code.js';
 export {
   BADGE_HEIGHT,
   BADGE_WIDTH,
@@ -8,6 +15,7 @@ export {
   partPosition,
   partTexture,
   planBadge,
+  shockwavePosition,
   type BadgeLayer,
   type BadgePlan,
 } from './layout.js';
@@ -18,6 +26,7 @@ export {
   BADGE_RENDERER_VERSION,
   drawBadge,
   encodeBadge,
+  fillBadge,
   renderBadge,
   type BadgeFormat,
   type BadgeRender,

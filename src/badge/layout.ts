@@ -8,7 +8,7 @@
 // - a part whose id the table lacks, or an image the hotel lacks, is skipped (nothing is drawn for it).
 // The client renders the container's bounds, which include the 39×39 backdrop: an image larger than the
 // canvas (none in real data) grows the picture up and to the left, as here.
-import { type BadgeCodePart } from './code.js';
+import { type BadgeCodePart, type BadgeLayout } from './code.js';
 import { type BadgeHotel } from './model.js';
 
 export const BADGE_WIDTH = 39;
@@ -81,8 +81,34 @@ export function partPosition(position: number, width: number, height: number): [
   return [Math.floor(x), Math.floor(y)];
 }
 
-/** What the client would draw for these parts with this hotel's table and images. */
-export function planBadge(hotel: BadgeHotel, parts: readonly BadgeCodePart[]): BadgePlan {
+/**
+ * Where the Shockwave-era web groups put a part (Quackster/Badger `BadgePart.GetPosition`, which Havana's
+ * and Minerva's imagers run): flush against the canvas edges, centred with integer halves, and no
+ * position (-1) at the top left. One difference, on purpose: for position 6 (bottom left) Badger
+ * subtracts the image's width from the height, a slip every other row avoids; we subtract its height,
+ * so a part at 6 sits on the bottom edge as at 7 and 8.
+ */
+export function shockwavePosition(position: number, width: number, height: number): [number, number] {
+  const halfX = Math.trunc((BADGE_WIDTH - width) / 2);
+  const midY = Math.trunc(BADGE_HEIGHT / 2) - Math.trunc(height / 2);
+  const col = position >= 0 && position <= 8 ? position % 3 : 0;
+  const row = position >= 0 && position <= 8 ? Math.floor(position / 3) : 0;
+  const x = col === 0 ? 0 : col === 1 ? halfX : BADGE_WIDTH - width;
+  const y = row === 0 ? 0 : row === 1 ? midY : BADGE_HEIGHT - height;
+  return [x, y];
+}
+
+/**
+ * What the client would draw for these parts with this hotel's table and images. A Shockwave-era code
+ * (`layout` 'shockwave') takes the same table rows and images, whose ids, colours and two-image parts
+ * are the old web groups' own (Badger's 18 colours are the real table's base_color rows 1-18, its
+ * "proxied" templates exactly the rows with a secondvalue), placed by `shockwavePosition`.
+ */
+export function planBadge(
+  hotel: BadgeHotel,
+  parts: readonly BadgeCodePart[],
+  layout: BadgeLayout = 'client',
+): BadgePlan {
   const layers: BadgeLayer[] = [];
   const skipped: string[] = [];
   parts.forEach((p, index) => {
@@ -101,7 +127,10 @@ export function planBadge(hotel: BadgeHotel, parts: readonly BadgeCodePart[]): B
         skipped.push(`part ${index} (${p.text}): no image ${image} for ${p.kind} ${p.id}`);
         continue;
       }
-      const [x, y] = partPosition(p.position, img.width, img.height);
+      const [x, y] =
+        layout === 'client'
+          ? partPosition(p.position, img.width, img.height)
+          : shockwavePosition(p.position, img.width, img.height);
       const layer: BadgeLayer = {
         part: index,
         code: p.text,
@@ -109,7 +138,7 @@ export function planBadge(hotel: BadgeHotel, parts: readonly BadgeCodePart[]): B
         id: p.id,
         color: p.color,
         position: p.position,
-        cell: [p.position % 3, Math.floor(p.position / 3)],
+        cell: p.position < 0 ? [0, 0] : [p.position % 3, Math.floor(p.position / 3)],
         image,
         x,
         y,

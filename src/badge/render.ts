@@ -5,7 +5,7 @@ import { encodeGif } from '../imaging/gif.js';
 import { createImage, type RgbaImage } from '../imaging/image.js';
 import { encodePngCompact } from '../imaging/png-compact.js';
 import { encodeIndexedPngs } from '../imaging/png.js';
-import { type BadgeCodePart } from './code.js';
+import { type BadgeCodePart, type BadgeLayout } from './code.js';
 import { planBadge, type BadgePlan } from './layout.js';
 import { type BadgeHotel } from './model.js';
 
@@ -25,6 +25,29 @@ export function drawBadge(hotel: BadgeHotel, plan: BadgePlan): RgbaImage {
     drawSprite(canvas, hotel.images.get(l.image)!, plan.originX + l.x, plan.originY + l.y, { tint: l.tint });
   }
   return canvas;
+}
+
+/**
+ * The `badge-fill` picture (what the game client's `group_logo_url_template` and the Shockwave client
+ * load): the Shockwave client draws it with background-transparent ink, which keys out white, so every
+ * transparent pixel becomes opaque white and every opaque white pixel becomes (254, 254, 254) to stay
+ * visible (Quackster/Badger `FixTransparency`, run by Havana's and Minerva's `badge-fill` routes).
+ * Partly transparent pixels are kept as they are, as there.
+ */
+export function fillBadge(image: RgbaImage): void {
+  const d = image.data;
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i + 3] === 0) {
+      d[i] = 255;
+      d[i + 1] = 255;
+      d[i + 2] = 255;
+      d[i + 3] = 255;
+    } else if (d[i] === 255 && d[i + 1] === 255 && d[i + 2] === 255 && d[i + 3] === 255) {
+      d[i] = 254;
+      d[i + 1] = 254;
+      d[i + 2] = 254;
+    }
+  }
 }
 
 /**
@@ -48,9 +71,11 @@ export function renderBadge(
   hotel: BadgeHotel,
   parts: readonly BadgeCodePart[],
   format: BadgeFormat,
+  options: { layout?: BadgeLayout; fill?: boolean } = {},
 ): BadgeRender | { plan: BadgePlan; image?: undefined } {
-  const plan = planBadge(hotel, parts);
+  const plan = planBadge(hotel, parts, options.layout);
   if (plan.layers.length === 0) return { plan };
   const image = drawBadge(hotel, plan);
+  if (options.fill) fillBadge(image);
   return { plan, image, body: encodeBadge(image, format) };
 }

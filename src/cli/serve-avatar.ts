@@ -244,6 +244,12 @@ export const SERVE_AVATAR_OPTIONS = {
     help: "group badge element table: the CSV or JSON export of the emulator's guilds_elements",
     defaultText: 'gamedata/guilds_elements.csv (or .json) in the assets folder',
   }),
+  legacyFigureFile: option({
+    flag: '--legacy-figuredata <file>',
+    env: 'HOTEL_IMAGER_AVATAR_LEGACY_FIGUREDATA',
+    help: 'the Shockwave-era figure list (figuredata_oldschool.xml) that pre-v18 numeric figures convert through',
+    defaultText: 'gamedata/figuredata_oldschool.xml in the assets folder',
+  }),
   badgePartsDir: option({
     flag: '--badge-parts <dir>',
     env: 'HOTEL_IMAGER_AVATAR_BADGE_PARTS',

@@ -4,9 +4,10 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { clientAddress, rawHeader } from './client-address.js';
 import { preflightHeaders, type PreflightOptions } from './cors.js';
-import { ifNoneMatchMatches } from './etag.js';
+import { ifNoneMatchMatches, strongEtag } from './etag.js';
 import { headBlock, type FastResponse } from './fast-path.js';
 import { type RequestDone } from './request-log.js';
+import { sha256Hex } from '../util/hash.js';
 
 /** A response: status, headers (Content-Length included when there is a body) and body. */
 export interface HttpResponse {
@@ -51,6 +52,25 @@ export function textResponse(
   cacheControl = 'no-store',
 ): HttpResponse {
   return { status, headers: textHeaders(text, extra, cacheControl), body: text };
+}
+
+/**
+ * A JSON answer (the figure conversion): 200 with a strong ETag over its bytes, or 304 when
+ * `ifNoneMatch` names it.
+ */
+export function jsonResponse(value: unknown, cacheControl: string, ifNoneMatch: string | undefined): HttpResponse {
+  const body = `${JSON.stringify(value)}\n`;
+  const etag = strongEtag(sha256Hex(body).slice(0, 32));
+  const headers: Record<string, string> = {
+    'access-control-allow-origin': '*',
+    etag,
+    'cache-control': cacheControl,
+    'access-control-expose-headers': 'etag',
+  };
+  if (notModified(ifNoneMatch, etag)) return { status: 304, headers };
+  headers['content-type'] = 'application/json; charset=utf-8';
+  headers['content-length'] = String(Buffer.byteLength(body));
+  return { status: 200, headers, body };
 }
 
 /** An HTML page (the debug pages), never cached. */

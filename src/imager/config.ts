@@ -65,6 +65,11 @@ export interface AvatarServiceConfig {
   /** The guilds_elements export (CSV or JSON); default gamedata/guilds_elements.csv in the asset folder. */
   badgeElementsFile?: string;
   /**
+   * The Shockwave-era figure list pre-v18 numeric figures convert through; default
+   * gamedata/figuredata_oldschool.xml in the asset folder.
+   */
+  legacyFigureFile?: string;
+  /**
    * How often the asset folder is looked at for a changed hotel (a change is loaded once two looks in a
    * row agree); 0 = never (SIGHUP still reloads).
    */

@@ -21,6 +21,8 @@ import { RedisSharedStore } from '../imager/cache/redis-store.js';
 import { RenderPool } from '../imager/avatar/render-pool.js';
 import { buildAvatarApp } from './avatar/routes.js';
 import { createBadgeHandler } from './badge/badge-handler.js';
+import { createConvertHandler } from './avatar/convert-handler.js';
+import { LegacyFigures } from '../imager/avatar/legacy-figures.js';
 import { SharedAvatarCache } from '../imager/cache/shared-cache.js';
 import { type SharedStore } from '../imager/cache/shared-store.js';
 import { DEFAULT_USER_LOOKUP, UserLookup } from '../imager/avatar/user-lookup.js';
@@ -37,6 +39,8 @@ export interface AvatarServiceInstance {
   hotels: HotelReloader;
   /** Group badges (/habbo-imaging/badge): their service, health and reload. */
   badges: Badges;
+  /** Pre-v18 numeric figures: the data they convert through, and its reload. */
+  legacyFigures: LegacyFigures;
   config: AvatarServiceConfig & { assetsDir: string };
   /** Reads the assets folder now and swaps the new hotel in when it changed and loads (what SIGHUP does). */
   reload(): Promise<ReloadResult>;
@@ -144,6 +148,8 @@ export async function openAvatarService(
     await ownStore?.close();
     throw err;
   }
+  const legacyFigures = new LegacyFigures(config.assetsDir, config.legacyFigureFile);
+  await legacyFigures.reload();
   const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
   const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
   const hot = new HotUrls(hotUrlBytes(config.memoryCacheBytes), first.generation);
@@ -203,6 +209,7 @@ export async function openAvatarService(
         // Redis down is not unhealthy: the instance answers from memory and renders locally meanwhile.
         redis: shared ? shared.stats() : null,
         badges: badges.health(),
+        legacyFigures: legacyFigures.health(),
         limits: {
           clientRatePerSecond: config.clientRatePerSecond,
           clientBurst: config.clientBurst,
@@ -221,13 +228,22 @@ export async function openAvatarService(
     logStream: opts.logStream ?? ownStream!,
     trustProxy: config.trustProxy,
     metrics,
-    rawRoutes: [(ctx) => createBadgeHandler({ service: badges.service, ...ctx })],
+    rawRoutes: [
+      (ctx) => createBadgeHandler({ service: badges.service, ...ctx }),
+      (ctx) => createConvertHandler({ legacy: legacyFigures, ...ctx }),
+    ],
+    rewriteQuery: (query) => legacyFigures.rewrite(query),
   });
   badges.announce();
   const built = app;
   logLibraryProblems(first, log);
   // Badge data is watched with the hotel and reloaded with it (its files, and where they would appear).
   hotels.addCompanion({ name: 'badges', paths: () => badges.watchPaths(), reload: () => badges.reload() });
+  hotels.addCompanion({
+    name: 'legacy-figures',
+    paths: () => legacyFigures.watchPaths(),
+    reload: () => legacyFigures.reload(),
+  });
   await hotels.start();
   return {
     app: built,
@@ -236,6 +252,7 @@ export async function openAvatarService(
     cache,
     hotels,
     badges,
+    legacyFigures,
     config,
     reload: () => hotels.reload('signal'),
     get hotelState() {

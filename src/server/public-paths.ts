@@ -3,8 +3,9 @@
 // nginx block route by. test/deploy/nginx-routes.test.ts holds both to it, running them in nginx against
 // both services and sending every example below. `/metrics` stays on each service's own port: it shows
 // traffic and versions, and a scrape through a load balancer would reach a different instance each time.
-import { AVATAR_ROUTE_PATHS } from './avatar/avatar-handler.js';
-import { BADGE_PATH, BADGE_RENDER_PATH } from '../imager/badge/params.js';
+import { AVATAR_ROUTE_PATHS, COMMA_AVATAR_PREFIX } from './avatar/avatar-handler.js';
+import { CONVERT_PATH } from './avatar/convert-handler.js';
+import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from '../imager/badge/params.js';
 
 export type PublicService = 'avatar' | 'furni';
 
@@ -29,11 +30,15 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     examples: [
       // The classic imager's paths (the avatar route), then the group badge in each form it takes.
       ...AVATAR_ROUTE_PATHS.filter((p) => p.startsWith('/habbo-imaging/')).map((p) => `${p}?figure=${FIGURE}`),
+      `${COMMA_AVATAR_PREFIX}${FIGURE},s-0.g-1.d-4.h-4.a-0,33c49f659a50a3d1b3505791a6f69334.gif`,
+      `${CONVERT_PATH}?figure=1000118001270012900121001`,
       `${BADGE_PATH}/${BADGE}.gif`,
       `${BADGE_PATH}/${BADGE}.png`,
       `${BADGE_PATH}/${BADGE}`,
       `${BADGE_PATH}/?b=${BADGE}`,
       `${BADGE_PATH}?b=${BADGE}`,
+      `${BADGE_FILL_PATH}/${BADGE}.gif`,
+      `${BADGE_PATH}/b0503Xs09114s05013s05015.gif`,
     ],
   },
   { service: 'avatar', location: '= /render', examples: [`/render?figure=${FIGURE}`] },

@@ -7,9 +7,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  fillBadge,
   loadBadgeHotel,
   parseBadgeCode,
   renderBadge,
+  shockwavePosition,
   type BadgeHotel,
   type BadgeRender,
 } from '../../src/badge/index.js';
@@ -37,10 +39,10 @@ before(async () => {
 
 after(() => rm(scratch, { recursive: true, force: true }));
 
-function draw(hotel: BadgeHotel, code: string, format: 'png' | 'gif' = 'png'): BadgeRender {
+function draw(hotel: BadgeHotel, code: string, format: 'png' | 'gif' = 'png', fill = false): BadgeRender {
   const r = parseBadgeCode(code);
   assert.ok(r.ok, r.ok ? '' : r.reason);
-  const out = renderBadge(hotel, r.parts, format);
+  const out = renderBadge(hotel, r.parts, format, { layout: r.layout, fill });
   assert.ok(out.image, `${code} draws something`);
   return out;
 }
@@ -223,4 +225,49 @@ test('an element table over the decode budget is refused by name, not read whole
     await writeFile(table, original);
   }
   assert.equal((await readBadgeSources(dir)).ok, true, 'the same table within the budget reads');
+});
+
+test('a Shockwave-era code (X position) takes the same parts and colours, placed flush to the edges', () => {
+  const base = draw(nitro, 'b0105X').image!;
+  // b0105X is base 1 colour 5 at the top left: the client form's b01050 is the same picture on a 39×39 base
+  assert.ok(base.data.every((v, i) => v === draw(nitro, 'b01050').image!.data[i]));
+  const star = nitro.images.get('badgepart_kit_symbol_star')!;
+  const starBox = alphaBounds(star)!;
+  for (let p = 0; p <= 8; p++) {
+    const img = draw(nitro, `b0105Xs0109${p}`).image!;
+    const [x, y] = shockwavePosition(p, star.width, star.height);
+    assert.deepEqual(
+      diffBox(base, img),
+      [x + starBox.x, y + starBox.y, starBox.width, starBox.height],
+      `position ${p}`,
+    );
+    assert.equal(px(img, x + 6, y + 6), 0xff2d2d, `position ${p}: white × colour 9`);
+  }
+  // the classic CMS default draws, in both layouts of the kit alike
+  const classic = draw(nitro, 'b0503Xs09114s05013s05015');
+  assert.ok(classic.body.equals(draw(flash, 'b0503Xs09114s05013s05015').body));
+  assert.notDeepEqual(
+    classic.plan.layers.map((l) => [l.x, l.y]),
+    draw(nitro, 'b05030s09114s05013s05015').plan.layers.map((l) => [l.x, l.y]),
+    'not the client layout',
+  );
+});
+
+test('badge-fill: transparent pixels become opaque white, opaque white becomes fefefe, the rest is kept', () => {
+  const plain = draw(nitro, 's01114').image!; // the star, white × colour 11 (ffffff): white
+  const filled = draw(nitro, 's01114', 'png', true).image!;
+  assert.equal(alpha(plain, 0, 0), 0);
+  assert.equal(alpha(filled, 0, 0), 255);
+  assert.equal(px(filled, 0, 0), 0xffffff);
+  assert.equal(px(plain, 13 + 6, 13 + 6), 0xffffff);
+  assert.equal(px(filled, 13 + 6, 13 + 6), 0xfefefe);
+  for (let i = 3; i < filled.data.length; i += 4) assert.equal(filled.data[i], 255, 'every pixel is opaque');
+  const red = draw(nitro, 's01094', 'png', true).image!;
+  assert.equal(px(red, 13 + 6, 13 + 6), 0xff2d2d, 'a colour that is not white is kept');
+  // the same pass over a copy gives the same pixels (the route's GIF is the PNG's picture)
+  const again = { ...plain, data: Uint8Array.from(plain.data) };
+  fillBadge(again);
+  assert.deepEqual(again.data, filled.data);
+  const gif = readGif(draw(nitro, 's01114', 'gif', true).body);
+  assert.deepEqual(gifFramesRgba(gif)[0], filled.data);
 });

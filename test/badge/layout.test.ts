@@ -10,6 +10,7 @@ import {
   partTexture,
   planBadge,
   drawBadge,
+  shockwavePosition,
   type BadgeHotel,
 } from '../../src/badge/index.js';
 import { parseGuildElementsCsv } from '../../src/formats/guild-elements.js';
@@ -193,4 +194,35 @@ test("an image larger than the canvas grows the picture up and left, as the clie
   );
   const img = drawBadge(h, p);
   assert.deepEqual([img.width, img.height], [41, 41]);
+});
+
+test('Shockwave layout (Badger GetPosition): flush to the edges, integer halves, no position at the top left', () => {
+  const at = (w: number, h: number) => [-1, 0, 1, 2, 3, 4, 5, 6, 7, 8].map((p) => shockwavePosition(p, w, h));
+  // 13×13: (39-13)/2 = 13; 39/2 - 13/2 = 19 - 6 = 13
+  assert.deepEqual(at(13, 13), [
+    [0, 0],
+    [0, 0],
+    [13, 0],
+    [26, 0],
+    [0, 13],
+    [13, 13],
+    [26, 13],
+    [0, 26],
+    [13, 26],
+    [26, 26],
+  ]);
+  // 8×15: x centre (39-8)/2 = 15 (truncated), right 31; y middle 19 - 7 = 12, bottom 24 (position 6 too:
+  // Badger would put it at 39 - 8 = 31, past the edge; see shockwavePosition)
+  assert.deepEqual(at(8, 15), [
+    [0, 0],
+    [0, 0],
+    [15, 0],
+    [31, 0],
+    [0, 12],
+    [15, 12],
+    [31, 12],
+    [0, 24],
+    [15, 24],
+    [31, 24],
+  ]);
 });

@@ -154,7 +154,10 @@ for (const [name, read] of [
       '/habbo-imaging/head',
       '/habbo-imaging/head.png',
       '/habbo-imaging/head.gif',
+      '/habbo-imaging/avatar/',
+      '/habbo-imaging/avatarimage/convert',
       '/habbo-imaging/badge',
+      '/habbo-imaging/badge-fill/',
       '/render',
       '/render/badge',
     ]) {

@@ -13,6 +13,7 @@ import {
   loadBadgeHotel,
   parseBadgeCode,
   renderBadge,
+  shockwavePosition,
   type BadgeHotel,
   type BadgeRender,
 } from '../../src/badge/index.js';
@@ -38,10 +39,10 @@ async function load(layout: 'nitro' | 'flash'): Promise<BadgeHotel> {
   return r.hotel;
 }
 
-function draw(hotel: BadgeHotel, code: string, format: 'png' | 'gif' = 'png'): BadgeRender {
+function draw(hotel: BadgeHotel, code: string, format: 'png' | 'gif' = 'png', fill = false): BadgeRender {
   const p = parseBadgeCode(code);
   assert.ok(p.ok, p.ok ? '' : p.reason);
-  const r = renderBadge(hotel, p.parts, format);
+  const r = renderBadge(hotel, p.parts, format, { layout: p.layout, fill });
   assert.ok(r.image, `${code}: ${r.plan.skipped.join('; ')}`);
   return r;
 }
@@ -170,6 +171,45 @@ function onBackground(img: RgbaImage, rgb: number): RgbaImage {
   return out;
 }
 
+test('the classic CMS default b0503Xs09114s05013s05015 from the real parts: Shockwave slicing, edges, the table colours', {
+  skip,
+}, async () => {
+  const nitro = await load('nitro');
+  const r = draw(nitro, 'b0503Xs09114s05013s05015');
+  const layers = r.plan.layers.map((l) => {
+    const img = nitro.images.get(l.image)!;
+    assert.deepEqual([l.x, l.y], shockwavePosition(l.position, img.width, img.height), l.image);
+    return [l.image, l.position, l.tint?.toString(16).padStart(6, '0')];
+  });
+  assert.deepEqual(layers, [
+    ['badgepart_base_basic_5', -1, '84de00'],
+    ['badgepart_symbol_box_1', 4, 'ffffff'],
+    ['badgepart_symbol_ball_2_part2', 3, 'ffd601'],
+    ['badgepart_symbol_ball_2_part1', 3, undefined],
+    ['badgepart_symbol_ball_2_part2', 5, 'ffd601'],
+    ['badgepart_symbol_ball_2_part1', 5, undefined],
+  ]);
+  // symbol 5 at 3 lies on the left edge, at 5 on the right edge (the client would centre it in the cell)
+  const ball = r.plan.layers[2]!;
+  assert.equal(ball.x, 0);
+  assert.equal(r.plan.layers[4]!.x, 39 - ball.width);
+});
+
+test('badge-fill on the real parts: every pixel opaque, the outside white, no pure white left', { skip }, async () => {
+  const nitro = await load('nitro');
+  for (const code of ['b27124s36124s05114', 'b0503Xs09114s05013s05015', 'b11114s01114']) {
+    const plain = draw(nitro, code).image!;
+    const filled = draw(nitro, code, 'png', true).image!;
+    for (let i = 0; i < filled.data.length; i += 4) {
+      const rgba = [...filled.data.subarray(i, i + 4)].join();
+      assert.equal(filled.data[i + 3], 255, `${code}: pixel ${i / 4} opaque`);
+      if (plain.data[i + 3] === 0) assert.equal(rgba, '255,255,255,255');
+      else if ([...plain.data.subarray(i, i + 4)].join() === '255,255,255,255') assert.equal(rgba, '254,254,254,255');
+      else assert.equal(rgba, [...plain.data.subarray(i, i + 4)].join());
+    }
+  }
+});
+
 test('contact sheet of real badges (REALDATA_SHEETS): PNG and GIF on white and on dark grey', {
   skip: skip || (!process.env.REALDATA_SHEETS && 'REALDATA_SHEETS is not set; no sheet to write'),
 }, async () => {
@@ -204,4 +244,19 @@ test('contact sheet of real badges (REALDATA_SHEETS): PNG and GIF on white and o
     rows.push(row);
   }
   writeSheet('badges', rows, legend, 3);
+  // Shockwave-era codes and badge-fill: each code in the old layout, the client layout of the same
+  // digits, and both filled, on dark grey (the fill's white shows against it).
+  const old = ['b0503Xs09114s05013s05015', 'b1605Xs44024s17171', 'b1011Xs03010s04132s05148', 'b2802Xs26113s27171'];
+  const legacyRows: RgbaImage[][] = [];
+  const legacyLegend = ['each: Shockwave layout, client layout of the same digits, both badge-fill (on #2b2b2b)'];
+  for (const code of old) {
+    const client = code.replace(/X/g, '0');
+    legacyRows.push(
+      [draw(nitro, code), draw(nitro, client), draw(nitro, code, 'png', true), draw(nitro, client, 'png', true)].map(
+        (d) => onBackground(d.image!, 0x2b2b2b),
+      ),
+    );
+    legacyLegend.push(code);
+  }
+  writeSheet('badges-legacy', legacyRows, legacyLegend, 4);
 });

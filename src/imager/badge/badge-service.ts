@@ -84,17 +84,21 @@ export class BadgeService {
   }
 
   /** `url`, the raw request target, is remembered with the key of an image answer (see memoryImage). */
-  async answer(rest: string, query: string, url?: string): Promise<BadgeAnswer> {
-    const answer = await this.answerFresh(rest, query);
+  async answer(rest: string, query: string, url?: string, fill = false): Promise<BadgeAnswer> {
+    const answer = await this.answerFresh(rest, query, fill);
     // Only for the data the key was made from: a swap meanwhile drops the URL map.
     if (url !== undefined && answer.kind === 'image' && answer.data === this.data) this.hot.set(url, answer.key);
     return answer;
   }
 
-  private async answerFresh(rest: string, query: string): Promise<BadgeAnswer & { data?: BadgeLoadResult }> {
+  private async answerFresh(
+    rest: string,
+    query: string,
+    fill: boolean,
+  ): Promise<BadgeAnswer & { data?: BadgeLoadResult }> {
     const data = this.data;
     if (!data.ok) return this.refuse(404, `badges are off on this server: ${data.reason}\n`);
-    const req = parseBadgeRequest(rest, query);
+    const req = parseBadgeRequest(rest, query, fill);
     if (!req.ok) return this.refuse(req.status, req.reason);
     const { key, version } = badgeKey(data.hotel, req);
     const { cache, shared } = this.deps;
@@ -110,7 +114,7 @@ export class BadgeService {
         return { kind: 'image', image, key, source: 'redis', data };
       }
     }
-    const drawn = renderBadge(data.hotel, req.parts, req.format);
+    const drawn = renderBadge(data.hotel, req.parts, req.format, req);
     if (!drawn.image) return this.refuse(404, `nothing to draw for ${req.code}: ${drawn.plan.skipped.join('; ')}\n`);
     this.counts.renders++;
     const image = cachedImage(drawn.body, 1, version);
@@ -126,8 +130,8 @@ export class BadgeService {
     const req = parseBadgeRequest(rest, query);
     if (!req.ok) return { kind: 'text', status: req.status, reason: req.reason };
     const { key, canonical } = badgeKey(data.hotel, req);
-    const plan = planBadge(data.hotel, req.parts);
-    const drawn = plan.layers.length > 0 ? renderBadge(data.hotel, req.parts, req.format) : undefined;
+    const plan = planBadge(data.hotel, req.parts, req.layout);
+    const drawn = plan.layers.length > 0 ? renderBadge(data.hotel, req.parts, req.format, req) : undefined;
     return {
       kind: 'debug',
       request: req,
@@ -165,6 +169,9 @@ export function badgeKey(
   req: Extract<BadgeRequest, { ok: true }>,
 ): { key: string; canonical: string; version: string } {
   const version = `${BADGE_RENDERER_VERSION}/${hotel.identity}`;
-  const canonical = `badge\n${version}\n${req.format}\n${canonicalParts(req.parts)}`;
+  // A filled badge is another picture of the same code: its line is added only for it, so every key of a
+  // plain badge stays what it was.
+  const kind = req.fill ? 'badge\nfill' : 'badge';
+  const canonical = `${kind}\n${version}\n${req.format}\n${canonicalParts(req.parts, req.layout)}`;
   return { key: sha256Hex(canonical), canonical, version };
 }

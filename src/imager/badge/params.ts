@@ -1,15 +1,24 @@
 // The badge routes' URLs, read into a code and a format:
 //   /habbo-imaging/badge/<code>[<hash>][.png|.gif]   the official imager's form (hash: 32 hex, ignored)
 //   /habbo-imaging/badge/?b=<code>[…]                what retro scripts send (also without the slash)
+//   /habbo-imaging/badge-fill/<code>.gif             the same badge on opaque white (the game client's
+//                                                    group_logo_url_template; Havana, Minerva)
 // The path's code wins over `b`; other query parameters are ignored (a code names one picture, so
 // cache-busters share its entry). No extension is PNG.
-import { MAX_BADGE_PARTS, parseBadgeCode, type BadgeCodePart, type BadgeFormat } from '../../badge/index.js';
+import {
+  MAX_BADGE_PARTS,
+  parseBadgeCode,
+  type BadgeCodePart,
+  type BadgeFormat,
+  type BadgeLayout,
+} from '../../badge/index.js';
 
 export const BADGE_PATH = '/habbo-imaging/badge';
+export const BADGE_FILL_PATH = '/habbo-imaging/badge-fill';
 export const BADGE_RENDER_PATH = '/render/badge';
 
 export type BadgeRequest =
-  | { ok: true; parts: BadgeCodePart[]; format: BadgeFormat; code: string }
+  | { ok: true; parts: BadgeCodePart[]; layout: BadgeLayout; format: BadgeFormat; code: string; fill: boolean }
   | { ok: false; status: 400 | 404; reason: string };
 
 /** The rest of the path after `prefix` (`/…` or empty), or undefined when the URL is not under it. */
@@ -35,8 +44,11 @@ function firstB(query: string): string | undefined {
   return undefined;
 }
 
-/** Reads a badge URL: `rest` is the path after the route prefix (`/…` or empty), `query` the raw query string. */
-export function parseBadgeRequest(rest: string, query: string): BadgeRequest {
+/**
+ * Reads a badge URL: `rest` is the path after the route prefix (`/…` or empty), `query` the raw query
+ * string, `fill` whether it came by the badge-fill path.
+ */
+export function parseBadgeRequest(rest: string, query: string, fill = false): BadgeRequest {
   let text: string | undefined;
   if (rest.length > 1) {
     try {
@@ -49,10 +61,11 @@ export function parseBadgeRequest(rest: string, query: string): BadgeRequest {
     text = firstB(query);
   }
   if (text === undefined || text === '') {
+    const path = fill ? BADGE_FILL_PATH : BADGE_PATH;
     return {
       ok: false,
       status: 404,
-      reason: `no badge code: use ${BADGE_PATH}/<code>.png (or .gif), or ${BADGE_PATH}/?b=<code>\n`,
+      reason: `no badge code: use ${path}/<code>.png (or .gif), or ${path}/?b=<code>\n`,
     };
   }
   let format: BadgeFormat = 'png';
@@ -73,5 +86,12 @@ export function parseBadgeRequest(rest: string, query: string): BadgeRequest {
       reason: `a badge has at most ${MAX_BADGE_PARTS} parts; this code has ${parsed.parts.length}\n`,
     };
   }
-  return { ok: true, parts: parsed.parts, format, code: parsed.hash ? text.slice(0, -parsed.hash.length) : text };
+  return {
+    ok: true,
+    parts: parsed.parts,
+    layout: parsed.layout,
+    format,
+    code: parsed.hash ? text.slice(0, -parsed.hash.length) : text,
+    fill,
+  };
 }

@@ -35,7 +35,12 @@ export interface AvatarHandlerOptions {
   /** Counts and logs each answered request. */
   done: RequestDone;
   onError: (err: unknown, url: string, reqId: string) => void;
+  /** Rewrites a query before the service reads it (pre-v18 numeric figures); undefined leaves it. */
+  rewriteQuery?: QueryRewrite;
 }
+
+/** A query as the service should read it, or undefined to leave it as sent. */
+export type QueryRewrite = (rawQuery: string) => string | undefined;
 
 /**
  * The paths of the avatar route. `/avatar.png` and `/avatar` are ours; the `/habbo-imaging/` paths are the
@@ -61,11 +66,56 @@ const AVATAR_PATHS: ReadonlyMap<string, Fixed> = new Map<string, Fixed>([
 /** Every path of the avatar route, for docs and tests. */
 export const AVATAR_ROUTE_PATHS: readonly string[] = [...AVATAR_PATHS.keys()];
 
+/** The old official website's comma form: `/habbo-imaging/avatar/<figure>,s-0.g-1.d-4.h-4.a-0,<md5>.gif`. */
+export const COMMA_AVATAR_PREFIX = '/habbo-imaging/avatar/';
+
+/**
+ * The parameters a comma-form path stands for. The figure is the text before the first comma; the md5
+ * after the second is the old site's signature, not part of the picture. Its settings are read as the
+ * only imager that answers the form reads it (Havana's `ImagerController.legacyAvatarParameters`): size
+ * `b`, gesture `sml`, direction and head direction 3. One difference, on purpose: where the settings
+ * carry `d-N` and `h-N` (the pages of the time all wrote them) they are the body and head direction, as
+ * their letters say; Havana draws 3 whatever they say. `s`, `g` and `a` keep Havana's values (every
+ * official URL we found says s-0.g-1 … a-0, drawn there at 64×110). `.gif` is `img_format=gif`.
+ */
+export function commaFormParameters(rest: string): Fixed {
+  let text = rest;
+  try {
+    text = decodeURIComponent(rest);
+  } catch {
+    // a malformed escape: the text as sent (the service refuses a figure it cannot read)
+  }
+  const ext = /\.(gif|png)$/i.exec(text);
+  if (ext) text = text.slice(0, -ext[0].length);
+  const [figure = '', settings = ''] = text.split(',');
+  const read: Record<string, string> = {};
+  for (const token of settings.split('.')) {
+    const m = /^([a-z])-(-?\d{1,3})$/.exec(token);
+    if (m) read[m[1]!] = m[2]!;
+  }
+  const direction = read.d ?? '3';
+  const fixed: [string, string][] = [
+    ['figure', encodeURIComponent(figure)],
+    ['size', 'b'],
+    ['gesture', 'sml'],
+    ['direction', direction],
+    ['head_direction', read.h ?? direction],
+  ];
+  if (ext?.[1]?.toLowerCase() === 'gif') fixed.push([...GIF]);
+  return fixed;
+}
+
 /** The parameters a path fixes, or undefined when the URL is not on the avatar route. */
 export function avatarRoute(url: string): Fixed | undefined {
-  // Exact paths, with or without a query string; anything else (other spellings included) is Fastify's.
+  // Exact paths, with or without a query string, and the comma form's folder; anything else (other
+  // spellings included) is Fastify's.
   const q = url.indexOf('?');
-  return AVATAR_PATHS.get(q < 0 ? url : url.slice(0, q));
+  const path = q < 0 ? url : url.slice(0, q);
+  const exact = AVATAR_PATHS.get(path);
+  if (exact !== undefined) return exact;
+  if (path.startsWith(COMMA_AVATAR_PREFIX) && path.length > COMMA_AVATAR_PREFIX.length)
+    return commaFormParameters(path.slice(COMMA_AVATAR_PREFIX.length));
+  return undefined;
 }
 
 /** The raw query with each fixed parameter set to its value: other pairs keep their bytes and order. */
@@ -120,9 +170,11 @@ export async function answerAvatarUrl(
   fixed: Fixed,
   client: string,
   reqId: string,
+  rewrite?: QueryRewrite,
 ): Promise<AvatarAnswer> {
   const q = url.indexOf('?');
-  const answer = await service.answer(withFixedParameters(q < 0 ? '' : url.slice(q + 1), fixed), client, reqId);
+  const query = withFixedParameters(q < 0 ? '' : url.slice(q + 1), fixed);
+  const answer = await service.answer(rewrite?.(query) ?? query, client, reqId);
   if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL)
     hot.set(url, answer.key, answer.generation);
   return answer;
@@ -144,7 +196,7 @@ export function rememberedImage(service: AvatarService, hot: HotUrls, url: strin
 export function createAvatarHandler(
   opts: AvatarHandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { service, hot, done, nextId, trustProxy } = opts;
+  const { service, hot, done, nextId, trustProxy, rewriteQuery } = opts;
 
   const answerImage = async (
     req: IncomingMessage,
@@ -160,7 +212,7 @@ export function createAvatarHandler(
     let bytes: number;
     let cache: string | null = null;
     try {
-      const answer = await answerAvatarUrl(service, hot, url, fixed, client, reqId);
+      const answer = await answerAvatarUrl(service, hot, url, fixed, client, reqId, rewriteQuery);
       const response = avatarResponse(answer, rawHeader(req.rawHeaders, 'if-none-match'));
       status = response.status;
       bytes = writeResponse(req, res, response);

@@ -7,12 +7,19 @@ import { fastResponse, notModified, statusLine } from '../../http/respond.js';
 import { FIGURE_CACHE_CONTROL, type AvatarService } from '../../imager/avatar/avatar-service.js';
 import { type HotUrls } from '../../imager/cache/hot-urls.js';
 import { type CachedImage } from '../../imager/cache/image-cache.js';
-import { answerAvatarUrl, avatarResponse, avatarRoute, rememberedImage, rememberedResponse } from './avatar-handler.js';
+import {
+  answerAvatarUrl,
+  avatarResponse,
+  avatarRoute,
+  rememberedImage,
+  rememberedResponse,
+  type QueryRewrite,
+} from './avatar-handler.js';
 
 /** Whether a request target is on the avatar route (anything else on a connection hands it to Node). */
 export const claimsAvatar = (target: string): boolean => avatarRoute(target) !== undefined;
 
-export function fastAvatarAnswerer(service: AvatarService, hot: HotUrls): FastAnswerer {
+export function fastAvatarAnswerer(service: AvatarService, hot: HotUrls, rewrite?: QueryRewrite): FastAnswerer {
   /** The heads of images answered from memory. */
   const memoryHeads = new WeakMap<CachedImage, { ok: Buffer; notModified: Buffer }>();
 
@@ -37,7 +44,7 @@ export function fastAvatarAnswerer(service: AvatarService, hot: HotUrls): FastAn
     // Answered before and still in memory: straight back, nothing parsed.
     const image = rememberedImage(service, hot, req.target);
     if (image !== undefined) return remembered(image, req.ifNoneMatch);
-    return answerAvatarUrl(service, hot, req.target, avatarRoute(req.target)!, client, reqId).then((a) => {
+    return answerAvatarUrl(service, hot, req.target, avatarRoute(req.target)!, client, reqId, rewrite).then((a) => {
       // A memory hit of a `?figure=` URL answers with the heads kept for its image.
       if (a.kind === 'image' && a.source === 'memory' && a.cacheControl === FIGURE_CACHE_CONTROL)
         return remembered(a.image, req.ifNoneMatch);

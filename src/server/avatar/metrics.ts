@@ -22,7 +22,9 @@ export const AVATAR_ROUTES = [
   '/avatar',
   '/habbo-imaging/avatarimage',
   '/habbo-imaging/head',
+  '/habbo-imaging/avatar',
   '/habbo-imaging/badge',
+  '/habbo-imaging/badge-fill',
   '/render',
   '/render/badge',
   '/healthz',
@@ -40,16 +42,23 @@ for (const ext of ['.png', '.gif']) {
 /** The cache tiers an image can come from (the `x-imager-cache` header, the request line's `cache`). */
 export const AVATAR_TIERS: readonly ImageSource[] = ['memory', 'disk', 'redis', 'render'];
 
+const COMMA_AVATAR = AVATAR_ROUTES.indexOf('/habbo-imaging/avatar');
 const BADGE = AVATAR_ROUTES.indexOf('/habbo-imaging/badge');
+const BADGE_FILL = AVATAR_ROUTES.indexOf('/habbo-imaging/badge-fill');
 const RENDER_BADGE = AVATAR_ROUTES.indexOf('/render/badge');
 
-/** The route index of a raw request target (a badge path counts under its folder, code and all). */
+/**
+ * The route index of a raw request target (a badge path counts under its folder, code and all, as does
+ * the comma form's figure).
+ */
 export function avatarRoute(target: string): number {
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
   const exact = ROUTE_OF_PATH.get(path);
   if (exact !== undefined) return exact;
   if (path.startsWith('/habbo-imaging/badge/')) return BADGE;
+  if (path.startsWith('/habbo-imaging/badge-fill/')) return BADGE_FILL;
+  if (path.startsWith('/habbo-imaging/avatar/')) return COMMA_AVATAR;
   if (path.startsWith('/render/badge/')) return RENDER_BADGE;
   return OTHER;
 }

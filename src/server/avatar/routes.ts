@@ -30,7 +30,7 @@ import {
   type RawRoute,
   type RawRouteContext,
 } from '../../http/respond.js';
-import { createAvatarHandler } from './avatar-handler.js';
+import { createAvatarHandler, type QueryRewrite } from './avatar-handler.js';
 import { type AvatarService } from '../../imager/avatar/avatar-service.js';
 import { type ImageSource } from '../../imager/cache/image-cache.js';
 import { claimsAvatar, fastAvatarAnswerer } from './fast-answer.js';
@@ -56,6 +56,8 @@ export interface AvatarAppOptions {
   metrics: AvatarMetrics;
   /** More routes on Node's handler, tried after the avatar route (the badge routes). */
   rawRoutes?: RawRouteFactory[];
+  /** Rewrites an avatar query before the service reads it (pre-v18 numeric figures). */
+  rewriteQuery?: QueryRewrite;
 }
 
 function rawQueryOf(request: FastifyRequest): string {
@@ -88,6 +90,7 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
     service: opts.service,
     hot: opts.hot,
     trustProxy: opts.trustProxy,
+    rewriteQuery: opts.rewriteQuery,
     nextId,
     done,
     onError: (err, url, reqId) => built?.log.error({ reqId, err, path: logPath(url) }, 'avatar handler failed'),
@@ -119,7 +122,7 @@ export function buildAvatarApp(opts: AvatarAppOptions): FastifyInstance {
       // handler above) at its first other request.
       fastPath = installFastPath(server, {
         claims: claimsAvatar,
-        answer: fastAvatarAnswerer(opts.service, opts.hot),
+        answer: fastAvatarAnswerer(opts.service, opts.hot, opts.rewriteQuery),
         done,
         nextId,
         trustProxy: opts.trustProxy,

@@ -1,8 +1,8 @@
 // The badge routes on Node's request handler, beside the avatar route and with its method rules:
-// /habbo-imaging/badge[/…]: GET and HEAD give the image (or a text 404/400), OPTIONS the CORS preflight,
-// any other method 405; /render/badge[/…]: GET and HEAD give the debug page, OPTIONS the preflight and any
-// other method 405, as every avatar path (contract A4). A request body is never read. Answers are logged in
-// the avatar route's line format.
+// /habbo-imaging/badge[/…] and /habbo-imaging/badge-fill[/…]: GET and HEAD give the image (or a text
+// 404/400), OPTIONS the CORS preflight, any other method 405; /render/badge[/…]: GET and HEAD give the
+// debug page, OPTIONS the preflight and any other method 405, as every avatar path (contract A4). A
+// request body is never read. Answers are logged in the avatar route's line format.
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { rawHeader } from '../../http/client-address.js';
 import {
@@ -22,7 +22,7 @@ import {
 } from '../../http/respond.js';
 import { renderBadgeDebugPage } from './badge-page.js';
 import { BADGE_CACHE_CONTROL, type BadgeService } from '../../imager/badge/badge-service.js';
-import { BADGE_PATH, BADGE_RENDER_PATH, pathAfter } from '../../imager/badge/params.js';
+import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH, pathAfter } from '../../imager/badge/params.js';
 
 export interface BadgeHandlerOptions extends RawRouteContext {
   service: BadgeService;
@@ -62,12 +62,13 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
     rest: string,
     reqId: string,
     finish: Finish,
+    fill: boolean,
   ) => {
     let status: number;
     let bytes: number;
     let cache: string | null = null;
     try {
-      const answer = await service.answer(rest, queryOf(url), url);
+      const answer = await service.answer(rest, queryOf(url), url, fill);
       if (answer.kind === 'image') {
         [status, bytes] = write(
           req,
@@ -99,7 +100,9 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
   return (req, res) => {
     const url = req.url ?? '';
     const method = req.method ?? '';
-    const rest = pathAfter(url, BADGE_PATH);
+    const plain = pathAfter(url, BADGE_PATH);
+    const filled = plain === undefined ? pathAfter(url, BADGE_FILL_PATH) : undefined;
+    const rest = plain ?? filled;
     if (rest !== undefined) {
       const { reqId, finish } = begin(req);
       if (method === 'GET' || method === 'HEAD') {
@@ -112,7 +115,7 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
             ...write(req, res, imageResponse(image, BADGE_CACHE_CONTROL, 'memory', ifNoneMatch(req))),
             'memory',
           );
-        else void answerImage(req, res, url, rest, reqId, finish);
+        else void answerImage(req, res, url, rest, reqId, finish, filled !== undefined);
       } else if (method === 'OPTIONS') {
         finish(method, url, ...write(req, res, preflight(req)));
       } else {

@@ -115,6 +115,23 @@ test('through the documented nginx location, /habbo-imaging/ URLs get the /avata
       'image/gif',
     ],
     [`/habbo-imaging/head.png?figure=${FIG}&size=s`, `/avatar.png?figure=${FIG}&size=s&headonly=1`, 'image/png'],
+    // The old website's comma form, and the group badges the client's group_logo_url_template and old CMS
+    // templates ask for (badge-fill; a Shockwave-era code with an X position).
+    [
+      `/habbo-imaging/avatar/${FIG},s-0.g-1.d-4.h-4.a-0,33c49f659a50a3d1b3505791a6f69334.gif`,
+      `/avatar.png?figure=${FIG}&size=b&gesture=sml&direction=4&head_direction=4&img_format=gif`,
+      'image/gif',
+    ],
+    [
+      '/habbo-imaging/badge-fill/b03034s04094s02110s03118.gif',
+      '/habbo-imaging/badge-fill/b03034s04094s02110s03118.gif',
+      'image/gif',
+    ],
+    [
+      '/habbo-imaging/badge/b0503Xs09114s05013s05015.png',
+      '/habbo-imaging/badge/b0503Xs09114s05013s05015.png',
+      'image/png',
+    ],
   ];
   for (const [page, ours, type] of cases) {
     const proxied = await bytes(base + page);

@@ -220,3 +220,36 @@ test("fixed parameters replace the query's own, every other pair keeps its bytes
     'figure=f&headonly=1&img_format=gif',
   );
 });
+
+test("the old website's comma form /habbo-imaging/avatar/<figure>,s-0.g-1.d-4.h-4.a-0,<md5>.gif is the same picture as its /avatar.png URL", async () => {
+  const MD5 = '33c49f659a50a3d1b3505791a6f69334';
+  await assertSameAnswer(
+    `/habbo-imaging/avatar/${FIG},s-0.g-1.d-4.h-4.a-0,${MD5}.gif`,
+    `/avatar.png?figure=${FIG}&size=b&gesture=sml&direction=4&head_direction=4&img_format=gif`,
+  );
+  await assertSameAnswer(
+    `/habbo-imaging/avatar/${FIG},s-0.g-1.d-5.h-3.a-0,${MD5}.png`,
+    `/avatar.png?figure=${FIG}&size=b&gesture=sml&direction=5&head_direction=3`,
+  );
+  // No settings: Havana's direction 3; no head direction: the body's; the query cannot change what the path says.
+  await assertSameAnswer(
+    `/habbo-imaging/avatar/${FIG}.png?size=l&direction=0`,
+    `/avatar.png?figure=${FIG}&size=b&gesture=sml&direction=3&head_direction=3`,
+  );
+  await assertSameAnswer(
+    `/habbo-imaging/avatar/${FIG},s-0.g-1.d-6.a-0,${MD5}`,
+    `/avatar.png?figure=${FIG}&size=b&gesture=sml&direction=6&head_direction=6`,
+  );
+  const png = await fetchRaw(`/habbo-imaging/avatar/${FIG},s-0.g-1.d-4.h-4.a-0,${MD5}.png`);
+  assert.equal(png.status, 200);
+  assert.equal(png.headers['content-type'], 'image/png');
+  assert.deepEqual([png.body.readUInt32BE(16), png.body.readUInt32BE(20)], [64, 110]);
+  assert.equal(png.headers['cache-control'], 'public, max-age=31536000, immutable, stale-while-revalidate=86400');
+  // No figure before the comma: the spec's 400 for a missing figure, never a 5xx.
+  const none = await fetchRaw(`/habbo-imaging/avatar/,s-0.g-1.d-4.h-4.a-0,${MD5}.gif`);
+  assert.equal(none.status, 400);
+  assert.match(none.body.toString(), /figure/);
+  const bad = await fetchRaw('/habbo-imaging/avatar/%E0%A4%A,s-0.gif');
+  assert.ok(bad.status < 500, `a malformed escape: ${bad.status}`);
+  assert.equal((await fetchRaw('/habbo-imaging/avatar/')).status, 404);
+});

@@ -137,7 +137,10 @@ test('not a badge code, nothing to draw, a bad extension: 404 text/plain with th
     ['/habbo-imaging/badge/?b=', 404, /no badge code/],
     ['/habbo-imaging/badge/hello.png', 404, /"hello" is not a badge code: it does not start with a part/],
     ['/habbo-imaging/badge/b051.gif', 404, /part "b051" has 3 digits/],
-    ['/habbo-imaging/badge/b0503Xs09114s05013s05015.gif', 404, /Shockwave-era web badge format/],
+    ['/habbo-imaging/badge/b05X.gif', 404, /part "b05X" is not a Shockwave-era part/],
+    ['/habbo-imaging/badge-fill/', 404, /no badge code: use \/habbo-imaging\/badge-fill\/<code>\.png/],
+    ['/habbo-imaging/badge-fill/hello.gif', 404, /"hello" is not a badge code/],
+    ['/habbo-imaging/badge-fill/b99114.gif', 404, /nothing to draw for b99114/],
     ['/habbo-imaging/badge/b05114.jpg', 404, /unsupported extension \.jpg: badges are \.png or \.gif/],
     ['/habbo-imaging/badge/b99114.png', 404, /nothing to draw for b99114: part 0 \(b99114\): the table has no base 99/],
     ['/habbo-imaging/badge/s08114', 404, /no image badgepart_kit_symbol_missing for symbol 8/],
@@ -316,4 +319,50 @@ test('a reload swaps in new data: new identity, new ETag, new pixels; the old en
   await rm(table);
   assert.equal((await s.badges.reload()).ok, false);
   assert.equal((await get('/habbo-imaging/badge/b01054.png', {}, s.url)).res.status, 404);
+});
+
+test('/habbo-imaging/badge-fill/<code>.gif: the badge on opaque white, its own entry and ETag, cached like a badge', async () => {
+  const fill = await get(`/habbo-imaging/badge-fill/${CODE}.gif`);
+  assert.equal(fill.res.status, 200);
+  assert.equal(fill.res.headers.get('content-type'), 'image/gif');
+  assert.equal(fill.res.headers.get('cache-control'), IMMUTABLE);
+  assert.equal(fill.res.headers.get('access-control-allow-origin'), '*');
+  const plain = await get(`/habbo-imaging/badge/${CODE}.gif`);
+  assert.notEqual(fill.res.headers.get('etag'), plain.res.headers.get('etag'));
+  const gif = readGif(fill.body);
+  assert.deepEqual([gif.width, gif.height], [39, 39]);
+  const png = await get(`/habbo-imaging/badge-fill/${CODE}.png`);
+  assert.equal(png.res.headers.get('content-type'), 'image/png');
+  const img = await decodeImage(png.body);
+  assert.deepEqual([...img.data.subarray(0, 4)], [255, 255, 255, 255], 'the corner is opaque white');
+  // ?b= and a hash reach the same entry; a second request is a memory hit with the same ETag
+  const again = await get(`/habbo-imaging/badge-fill/?b=${CODE}${HASH}.gif`);
+  assert.ok(again.body.equals(fill.body));
+  const hit = await get(`/habbo-imaging/badge-fill/${CODE}.gif`);
+  assert.equal(hit.res.headers.get('x-imager-cache'), 'memory');
+  assert.equal(hit.res.headers.get('etag'), fill.res.headers.get('etag'));
+  assert.equal(
+    (
+      await get(`/habbo-imaging/badge-fill/${CODE}.gif`, {
+        headers: { 'if-none-match': fill.res.headers.get('etag')! },
+      })
+    ).res.status,
+    304,
+  );
+  assert.equal((await get(`/habbo-imaging/badge-fill/${CODE}.gif`, { method: 'OPTIONS' })).res.status, 204);
+  assert.equal((await get(`/habbo-imaging/badge-fill/${CODE}.gif`, { method: 'POST' })).res.status, 405);
+});
+
+test('the classic CMS default b0503Xs09114s05013s05015 (Shockwave-era code) draws, PNG and GIF', async () => {
+  for (const ext of ['png', 'gif']) {
+    const { res, body } = await get(`/habbo-imaging/badge/b0503Xs09114s05013s05015.${ext}`);
+    assert.equal(res.status, 200, ext);
+    assert.equal(res.headers.get('content-type'), `image/${ext}`);
+    assert.equal(res.headers.get('cache-control'), IMMUTABLE);
+    assert.ok(body.length > 0);
+  }
+  // the client form of the same digits is another picture, under another key
+  const old = await get('/habbo-imaging/badge/b0503Xs09114s05013s05015.png');
+  const client = await get('/habbo-imaging/badge/b05030s09114s05013s05015.png');
+  assert.notEqual(old.res.headers.get('etag'), client.res.headers.get('etag'));
 });
