@@ -25,10 +25,11 @@ module.exports = {
     layer('furni', ['formats', 'imaging', 'hotel', 'util']),
     layer('avatar', ['formats', 'imaging', 'hotel', 'util']),
     layer('badge', ['formats', 'imaging', 'hotel', 'util']),
+    layer('room', ['avatar', 'furni', 'formats', 'imaging', 'hotel', 'util']),
     // What any service needs to speak HTTP: below the service core and the routes.
     layer('http', ['settings', 'util']),
     // The service core (avatar imager, badges): framework-free, below the routes.
-    layer('imager', ['avatar', 'badge', 'formats', 'hotel', 'http', 'imaging', 'settings', 'util']),
+    layer('imager', ['avatar', 'badge', 'room', 'formats', 'hotel', 'http', 'imaging', 'settings', 'util']),
     {
       name: 'imager-framework-free',
       comment: 'The service core answers with plain values; only src/http/ and src/server/ know the HTTP framework.',
