@@ -19,7 +19,9 @@ import { sha256Hex } from '../util/hash.js';
 /** Furni models kept in memory at once (the most distinct items a busy room shows; real bundles ≤ 0.7 MB). */
 export const FURNI_CACHE_ENTRIES = 256;
 
-export type FurniLookup = { ok: true; model: FurniModel } | { ok: false; reason: string };
+export type FurniLookup =
+  | { ok: true; model: FurniModel /** The window's plane mask (logic.maskType), if it is one. */; maskType?: string }
+  | { ok: false; reason: string };
 
 export interface RoomAssets {
   /** Digest naming every asset input the render can read (room.nitro, furni bundle set, avatar hotel). */
@@ -71,7 +73,13 @@ async function loadFurni(hotelRoot: string, base: string): Promise<FurniLookup> 
   const file = await roomFurniFile(hotelRoot, base);
   if (!file) return { ok: false, reason: `no bundle ${ROOM_FURNI_DIR}/${base}.nitro` };
   try {
-    return { ok: true, model: furniModelFromLibrary(await readRoomFurni(hotelRoot, file)) };
+    const lib = await readRoomFurni(hotelRoot, file);
+    const maskType = (lib.data as { logic?: { maskType?: unknown } }).logic?.maskType;
+    return {
+      ok: true,
+      model: furniModelFromLibrary(lib),
+      ...(typeof maskType === 'string' && maskType ? { maskType } : {}),
+    };
   } catch (e) {
     return { ok: false, reason: (e as Error).message };
   }

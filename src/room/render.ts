@@ -61,7 +61,7 @@ export interface RoomReport {
   wallTop: number;
   decorations: { floor: string; wall: string; landscape: string };
   planes: ReportPlane[];
-  masks: { id: string; pixelsCut: number }[];
+  masks: { id: string; pixelsCut: number; reason?: string }[];
   items: ReportItem[];
   skipped: { id: number; kind: 'floor' | 'wall' | 'bot'; classname: string; reason: string }[];
 }
@@ -314,19 +314,30 @@ function halve(src: RgbaImage): RgbaImage {
   return out;
 }
 
+interface ItemModel {
+  model: FurniModel;
+  size: SizeDef;
+  /** The size drawn is 64 halved: the bundle has no size-32 visualization. */
+  halved: boolean;
+  colorId?: number;
+  maskType?: string;
+}
+
 async function modelFor(
   a: LoadedRoomAssets,
   it: RoomItem,
   scale: RoomScale,
   report: RoomReport,
-): Promise<{ size: SizeDef; model: FurniModel; colorId?: number } | null> {
+): Promise<ItemModel | null> {
   const { base, colorId } = splitClassname(it.classname);
   const found = await a.furni(base);
   if (!found.ok) {
     report.skipped.push({ id: it.id, kind: it.kind, classname: it.classname, reason: found.reason });
     return null;
   }
-  const size = sizeOf(found.model, scale);
+  const own = sizeOf(found.model, scale);
+  // Bundles converted for Nitro often carry size 64 only: drawn at 32 as the 64 frame halved.
+  const size = own ?? (scale === 32 ? sizeOf(found.model, 64) : undefined);
   if (!size) {
     report.skipped.push({
       id: it.id,
@@ -336,7 +347,25 @@ async function modelFor(
     });
     return null;
   }
-  return { size, model: found.model, ...(colorId !== undefined ? { colorId } : {}) };
+  return {
+    model: found.model,
+    size,
+    halved: !own,
+    ...(colorId !== undefined ? { colorId } : {}),
+    ...(found.maskType ? { maskType: found.maskType } : {}),
+  };
+}
+
+/** The item's frame at its size (halved when drawn from 64 at 32), with its origin. */
+function itemFrame(
+  m: ItemModel,
+  state: number,
+  direction: number,
+): { image: RgbaImage; ox: number; oy: number } | null {
+  const c = composeRoomFrame(m.model, m.size, { state, direction, tick: 0, colorId: m.colorId ?? 0 }, true);
+  if (!c) return null;
+  if (!m.halved) return { image: c.image, ox: c.originX, oy: c.originY };
+  return { image: halve(c.image), ox: Math.round(c.originX / 2), oy: Math.round(c.originY / 2) };
 }
 
 async function floorItem(
@@ -351,7 +380,7 @@ async function floorItem(
   const rot = ((Math.trunc(it.rot) % 8) + 8) % 8;
   const direction = validDirection(m.size, rot);
   const state = furniState(it.extraData, it.interactionType);
-  const c = composeRoomFrame(m.model, m.size, { state, direction, tick: 0, colorId: m.colorId ?? 0 }, true);
+  const c = itemFrame(m, state, direction);
   const turned = rot % 4 === 2;
   const item = {
     id: it.id,
@@ -373,8 +402,8 @@ async function floorItem(
   const sy = Math.round(at.y);
   return {
     image: c.image,
-    left: sx - c.originX,
-    top: sy - c.originY,
+    left: sx - c.ox,
+    top: sy - c.oy,
     depth: depthOf(it.x, it.y, it.z, sx),
     seq,
     item,
@@ -407,7 +436,7 @@ async function wallItem(
   // LegacyWallGeometry.getDirection: the left wall faces 90°, the right wall 180° (directions 2 and 4).
   const direction = validDirection(m.size, pos.side === 'l' ? 2 : 4);
   const state = furniState(it.extraData, it.interactionType);
-  const c = composeRoomFrame(m.model, m.size, { state, direction, tick: 0, colorId: m.colorId ?? 0 }, true);
+  const c = itemFrame(m, state, direction);
   if (!c) {
     report.skipped.push({ id: it.id, kind: 'wall', classname: it.classname, reason: 'nothing visible to draw' });
     return null;
@@ -415,15 +444,22 @@ async function wallItem(
   const at = project(scale, loc.x, loc.y, loc.z);
   const sx = Math.round(at.x);
   const sy = Math.round(at.y);
-  const maskType = windowMask(a, splitClassname(it.classname).base);
+  const maskType = m.maskType;
   if (walls && maskType) {
     const mb = maskBitmap(a, maskType, pos.side, scale);
     if (mb) masks.push({ ...mb, kind: 'window', id: `${maskType}#${it.id}`, x: sx - mb.ox, y: sy - mb.oy });
+    // As in the client, a mask whose bitmap the room visualization lacks cuts nothing.
+    else
+      report.masks.push({
+        id: `${maskType}#${it.id}`,
+        pixelsCut: 0,
+        reason: `no size-${scale} bitmap of mask ${maskType}`,
+      });
   }
   return {
     image: c.image,
-    left: sx - c.originX,
-    top: sy - c.originY,
+    left: sx - c.ox,
+    top: sy - c.oy,
     depth: depthOf(loc.x, loc.y, loc.z, sx),
     seq,
     item: {
@@ -438,11 +474,6 @@ async function wallItem(
       depth: 0,
     },
   };
-}
-
-/** A window's mask: the room visualization names masks after the window's classname. */
-function windowMask(a: LoadedRoomAssets, base: string): string | undefined {
-  return a.visualization.doc.masks.has(base) ? base : undefined;
 }
 
 export type { Heightmap };
