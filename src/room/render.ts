@@ -10,7 +10,7 @@ import { createImage, type RgbaImage } from '../imaging/image.js';
 import { type LoadedRoomAssets, loaded, type RoomAssets } from './assets.js';
 import { applyMasks, decorationId, drawPlanes, normalX, type PlacedMask, type PlaneCanvas } from './draw-planes.js';
 import { depthOf, parseWallPosition, project, type RoomScale, wallLocation } from './geometry.js';
-import { findDoor, type Heightmap, parseHeightmap } from './heightmap.js';
+import { findDoor, type Heightmap, parseHeightmap, withDoorTile } from './heightmap.js';
 import { furniState, splitClassname } from './items.js';
 import { type RoomData, type RoomItem } from './model.js';
 import { roomShape, thicknessMultiplier, type RoomPlane } from './planes.js';
@@ -95,7 +95,7 @@ export const MAX_DRAWN_ITEMS = 5000;
 export async function renderRoom(room: RoomData, assets: RoomAssets, options: RoomRenderOptions): Promise<RoomPicture> {
   const a = loaded(assets);
   const scale: RoomScale = options.size === 32 ? 32 : 64;
-  const map = parseHeightmap(room.heightmap);
+  const map = withDoorTile(parseHeightmap(room.heightmap), room.door.x, room.door.y, room.door.dir);
   const door = findDoor(map, room.door.x, room.door.y);
   const walls = options.walls && !room.hideWalls;
   const shape = roomShape(map, {
