@@ -1,6 +1,7 @@
 // A room drawn as the client draws it: planes (walls, masks, floor), then every object sprite sorted by the
 // client's depth (RoomSpriteCanvas: depth of the object's location + the sprite's relative depth, farthest
-// first; equal depths keep the order objects were added: floor items, wall items, bots). The picture is
+// first; of equal depths the object added later (floor items, then wall items, then bots, each in row order)
+// is drawn first). The picture is
 // sized to what is drawn and transparent elsewhere; the same inputs give the same bytes.
 import { type AvatarRequest, renderAvatar } from '../avatar/index.js';
 import { type FurniModel, type SizeDef, sizeOf } from '../furni/model.js';
@@ -252,7 +253,9 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   }
   drawPlanes(canvas, vis, floorPlanes, deco, shape.wallTop);
 
-  drawables.sort((p, q) => q.depth - p.depth || p.seq - q.seq);
+  // RoomSpriteCanvas adds 3.7e-11 per sprite in the order objects were added and sorts descending: on a tie
+  // the later object is drawn first (behind).
+  drawables.sort((p, q) => q.depth - p.depth || q.seq - p.seq);
   let order = 0;
   for (const d of drawables) {
     drawSprite(canvas.image, d.image, d.left - x0, d.top - y0, {
