@@ -140,6 +140,8 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   let seq = 0;
   if (options.furni) {
     const items = room.items.slice(0, MAX_DRAWN_ITEMS);
+    // Every bundle the room needs, read at once (the cache keeps each read to one).
+    await Promise.all([...new Set(items.map((i) => splitClassname(i.classname).base))].map((b) => a.furni(b)));
     for (const it of room.items.slice(MAX_DRAWN_ITEMS))
       report.skipped.push({ id: it.id, kind: it.kind, classname: it.classname, reason: 'over the items drawn' });
     for (const it of items.filter((i) => i.kind === 'floor')) {
@@ -235,6 +237,7 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     originY: -y0,
     scale,
     wallOwner: new Int32Array(width * height),
+    floorDepth: new Float32Array(width * height).fill(Number.NEGATIVE_INFINITY),
   };
   report.origin = { x: -x0, y: -y0 };
   const wallPlanes = shape.planes.filter((p) => p.kind === 'wall');
@@ -316,14 +319,19 @@ function maskBitmap(
   return null;
 }
 
-/** Nearest-neighbour half size (a 64 mask used at size 32 when the visualization has no 32 one). */
+const halves = new WeakMap<RgbaImage, RgbaImage>();
+
+/** Nearest-neighbour half size (a 64 mask or item drawn at size 32 when there is no 32 one); made once per image. */
 function halve(src: RgbaImage): RgbaImage {
+  const hit = halves.get(src);
+  if (hit) return hit;
   const out = createImage(Math.ceil(src.width / 2), Math.ceil(src.height / 2));
   for (let y = 0; y < out.height; y++)
     for (let x = 0; x < out.width; x++) {
       const s = (y * 2 * src.width + x * 2) * 4;
       out.data.set(src.data.subarray(s, s + 4), (y * out.width + x) * 4);
     }
+  halves.set(src, out);
   return out;
 }
 
