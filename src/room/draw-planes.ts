@@ -65,7 +65,7 @@ export interface PlaneCanvas {
   originY: number;
   scale: RoomScale;
   /** Per pixel: 1 + index of the wall plane that drew it (0 = none): what masks may cut. */
-  wallOwner: Int32Array;
+  wallOwner: Uint16Array;
   /** Per pixel: x + y of the nearest floor point drawn there (−Infinity = none). */
   floorDepth: Float32Array;
 }

@@ -92,6 +92,26 @@ interface Drawable {
 
 /** Most items drawn in one room: a room over it is drawn with the first ones and the rest listed as skipped. */
 export const MAX_DRAWN_ITEMS = 5000;
+/** Heights an item or bot may stand at (the emulators stack to 40 and a few beyond); outside = skipped. */
+const MIN_Z = -10;
+const MAX_Z = 100;
+
+/** Whether a room point lies over the heightmap (a tile's margin around it): rows out of it are not drawn. */
+function onMap(map: Heightmap, x: number, y: number, z: number): boolean {
+  return (
+    Number.isFinite(x) &&
+    Number.isFinite(y) &&
+    Number.isFinite(z) &&
+    x >= -1 &&
+    y >= -1 &&
+    x <= map.width &&
+    y <= map.height &&
+    z >= MIN_Z &&
+    z <= MAX_Z
+  );
+}
+
+const OFF_MAP = 'its position lies outside the room (off the heightmap or beyond the heights drawn)';
 
 export async function renderRoom(room: RoomData, assets: RoomAssets, options: RoomRenderOptions): Promise<RoomPicture> {
   const a = loaded(assets);
@@ -145,16 +165,24 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     for (const it of room.items.slice(MAX_DRAWN_ITEMS))
       report.skipped.push({ id: it.id, kind: it.kind, classname: it.classname, reason: 'over the items drawn' });
     for (const it of items.filter((i) => i.kind === 'floor')) {
+      if (!onMap(map, it.x, it.y, it.z)) {
+        report.skipped.push({ id: it.id, kind: 'floor', classname: it.classname, reason: OFF_MAP });
+        continue;
+      }
       const d = await floorItem(a, it, scale, seq++, report);
       if (d) drawables.push(...d);
     }
     for (const it of items.filter((i) => i.kind === 'wall')) {
-      const d = await wallItem(a, it, scale, seq++, report, shape.wallTop, walls, masks);
+      const d = await wallItem(a, it, scale, seq++, report, shape.wallTop, walls, masks, map);
       if (d) drawables.push(d);
     }
   }
   if (options.bots && a.avatarHotel) {
     for (const bot of room.bots) {
+      if (!onMap(map, bot.x, bot.y, bot.z)) {
+        report.skipped.push({ id: bot.id, kind: 'bot', classname: bot.name, reason: OFF_MAP });
+        continue;
+      }
       const req: AvatarRequest = {
         figure: bot.figure,
         direction: ((bot.rot % 8) + 8) % 8,
@@ -236,7 +264,7 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     originX: -x0,
     originY: -y0,
     scale,
-    wallOwner: new Int32Array(width * height),
+    wallOwner: new Uint16Array(width * height),
     floorDepth: new Float32Array(width * height).fill(Number.NEGATIVE_INFINITY),
   };
   report.origin = { x: -x0, y: -y0 };
@@ -467,8 +495,14 @@ async function wallItem(
   wallTop: number,
   walls: boolean,
   masks: (Omit<PlacedMask, 'left' | 'top'> & { x: number; y: number; id: string })[],
+  map: Heightmap,
 ): Promise<Drawable | null> {
   const pos = parseWallPosition(it.wallPosition);
+  const at0 = pos && wallLocation(pos, wallTop);
+  if (at0 && !onMap(map, at0.x, at0.y, at0.z)) {
+    report.skipped.push({ id: it.id, kind: 'wall', classname: it.classname, reason: OFF_MAP });
+    return null;
+  }
   if (!pos) {
     report.skipped.push({
       id: it.id,

@@ -111,6 +111,20 @@ test('kit items are drawn, colour variants named, and a crossing pair sorted by 
   );
 });
 
+test('an item or bot off the heightmap is skipped with the reason, never a picture stretched to it', async () => {
+  const far = { ...item(9, 'kit_crate', 100000, 3, 0), z: 0 };
+  const high = { ...item(10, 'kit_crate', 5, 3, 0), z: 1e9 };
+  const wall = { ...item(11, 'kit_wall_poster', 0, 0, 0), kind: 'wall' as const, wallPosition: ':w=900,0 l=8,30 r' };
+  const pic = await renderRoom(room([far, high, wall, item(12, 'kit_crate', 5, 3, 0)]), assets, OPTIONS);
+  const plain = await renderRoom(room([item(12, 'kit_crate', 5, 3, 0)]), assets, OPTIONS);
+  assert.deepEqual(
+    pic.report.skipped.map((s) => [s.id, s.reason]),
+    [9, 10, 11].map((id) => [id, 'its position lies outside the room (off the heightmap or beyond the heights drawn)']),
+  );
+  assert.equal(pic.width, plain.width);
+  assert.ok(pic.rgba.equals(plain.rgba));
+});
+
 test('a hotel without bundled/generic/room.nitro is refused by name', async () => {
   const empty = await mkdtemp(join(tmpdir(), 'room-none-'));
   try {
