@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadRoomAssets, renderRoom, type RoomAssets, type RoomData, type RoomItem } from '../../src/room/index.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
+import { bombNitroFile } from '../helpers/bombs.js';
 
 let dir: string;
 let assets: RoomAssets;
@@ -123,6 +124,29 @@ test('an item or bot off the heightmap is skipped with the reason, never a pictu
   );
   assert.equal(pic.width, plain.width);
   assert.ok(pic.rgba.equals(plain.rgba));
+});
+
+test('a bundle that inflates past the decode budget is skipped with the reason; the room is still drawn', async () => {
+  const hostile = await mkdtemp(join(tmpdir(), 'room-bomb-'));
+  try {
+    await writeSampleKit(hostile);
+    bombNitroFile(join(hostile, 'bundled/furniture/kit_crate.nitro'), 1536);
+    const before = process.memoryUsage().rss;
+    const pic = await renderRoom(
+      room([item(1, 'kit_crate', 5, 3, 0), item(2, 'kit_chair_4dir', 6, 3, 2)]),
+      await loadRoomAssets(hostile),
+      OPTIONS,
+    );
+    assert.deepEqual(
+      pic.report.items.map((i) => i.classname),
+      ['kit_chair_4dir'],
+    );
+    assert.equal(pic.report.skipped.length, 1);
+    assert.match(pic.report.skipped[0]!.reason, /kit_crate\.nitro.*over the decode budget/);
+    assert.ok(process.memoryUsage().rss - before < 256 * 1024 * 1024, 'the bomb is not inflated');
+  } finally {
+    await rm(hostile, { recursive: true, force: true });
+  }
 });
 
 test('a hotel without bundled/generic/room.nitro is refused by name', async () => {
