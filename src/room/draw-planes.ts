@@ -2,8 +2,8 @@
 // parallelogram), its colour = texture texel × the decoration layer's colour × the plane's colour by
 // normal (RoomPlane.blend, ColorConverter.colorize: a channel-wise multiply). Textures are laid in room
 // units at the size-64 visualization's density, 32 texels a tile (FloorPlane, WallPlane: the plane's
-// screen width at 64); size 32 samples every second texel. Masks (the door, windows) cut the wall planes they cover: a door leaves a hole, a window
-// shows the landscape plane behind the wall.
+// screen width at 64); size 32 samples every second texel. Masks (the door, windows) cut the wall planes
+// they cover: a door leaves a hole, a window shows the landscape plane behind the wall.
 import { type PlaneLayer, type PlaneSet } from '../formats/room-visualization.js';
 import { type RoomVisualizationAssets } from '../hotel/room.js';
 import { type RgbaImage } from '../imaging/image.js';
