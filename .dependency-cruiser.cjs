@@ -25,13 +25,26 @@ module.exports = {
     layer('furni', ['formats', 'imaging', 'hotel', 'util']),
     layer('avatar', ['formats', 'imaging', 'hotel', 'util']),
     layer('badge', ['formats', 'imaging', 'hotel', 'util']),
+    layer('room', ['avatar', 'furni', 'formats', 'imaging', 'hotel', 'util']),
     // The furni build, and where a built corpus lives (read by the furni service core, written by publish).
     layer('corpus', ['formats', 'furni', 'hotel', 'imaging', 'util']),
     layer('storage', ['corpus', 'formats', 'util']),
     // What any service needs to speak HTTP: below the service core and the routes.
     layer('http', ['settings', 'util']),
-    // The service core (avatar imager, badges, the furni corpus service): framework-free, below the routes.
-    layer('imager', ['avatar', 'badge', 'formats', 'furni', 'hotel', 'http', 'imaging', 'settings', 'storage', 'util']),
+    // The service core (avatar imager, badges, rooms, the furni corpus service): framework-free, below the routes.
+    layer('imager', [
+      'avatar',
+      'badge',
+      'formats',
+      'furni',
+      'hotel',
+      'http',
+      'imaging',
+      'room',
+      'settings',
+      'storage',
+      'util',
+    ]),
     {
       name: 'imager-framework-free',
       comment: 'The service core answers with plain values; only src/http/ and src/server/ know the HTTP framework.',
