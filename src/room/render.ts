@@ -4,6 +4,7 @@
 // is drawn first). The picture is
 // sized to what is drawn and transparent elsewhere; the same inputs give the same bytes.
 import { type AvatarRequest, renderAvatar } from '../avatar/index.js';
+import { parseAction } from '../avatar/request.js';
 import { type FurniModel, type SizeDef, sizeOf } from '../furni/model.js';
 import { composeRoomFrame, validDirection } from '../furni/render.js';
 import { drawSprite } from '../imaging/composite.js';
@@ -188,7 +189,8 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
         direction: ((bot.rot % 8) + 8) % 8,
         headDirection: ((bot.rot % 8) + 8) % 8,
         size: scale === 64 ? 'm' : 's',
-        action: bot.dance > 0 && bot.dance <= 4 ? `dance.${bot.dance}` : 'std',
+        // A bot's dance comes from its row, not a request: the one action it can have.
+        action: parseAction(bot.dance > 0 && bot.dance <= 4 ? `dance.${bot.dance}` : 'std'),
         gesture: '',
         headOnly: false,
         animated: false,

@@ -1,6 +1,7 @@
 // The built-in sample kit: our own procedurally drawn hotel in the Nitro layout (figure gamedata and
 // libraries from ./avatar, group badge parts and their table from ./badge, the room visualization from
-// ./room, furnidata and furni bundles from ./furni). Both services use it as their default assets; most tests use it as their fixture.
+// ./room, furnidata and furni bundles from ./furni). Both services use it as their default assets; most tests
+// use it as their fixture.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -35,8 +36,8 @@ export interface KitStamp {
 }
 
 /**
- * Every kit file in a fixed order: avatar files, badge files, the room visualization, then the furnidata, then furni files
- * (bundles, or SWFs for the Flash layout).
+ * Every kit file in a fixed order: avatar files, badge files, the room visualization, then the furnidata, then
+ * furni files (bundles, or SWFs for the Flash layout).
  */
 export async function* sampleKitStream(opts: SampleKitOptions = {}): AsyncGenerator<KitFile> {
   if (opts.layout === 'flash') {
