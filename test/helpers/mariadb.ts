@@ -76,7 +76,7 @@ export interface TestMariaDb {
   resume(): void;
   /** SIGKILL: a crash. */
   kill(): Promise<void>;
-  /** Starts it again on the same port and data (after kill() or stop-less crash). */
+  /** Starts it again on the same port and data (killing it first when it still runs: a crash and restart). */
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -238,6 +238,11 @@ export async function startMariaDb(): Promise<TestMariaDb> {
   const logFile = join(dir, 'error.log');
   const port = await freePort();
   let child: ChildProcess | undefined = await startServer(data, socket, port, logFile);
+  // A test process that dies without stop() leaves no server behind.
+  process.once('exit', () => {
+    child?.kill('SIGCONT');
+    child?.kill('SIGKILL');
+  });
   const exited = () =>
     new Promise<void>((resolve) => {
       if (!child || child.exitCode !== null || child.signalCode !== null) resolve();
@@ -264,6 +269,8 @@ export async function startMariaDb(): Promise<TestMariaDb> {
       await exited();
     },
     restart: async () => {
+      child?.kill('SIGCONT');
+      child?.kill('SIGKILL');
       await exited();
       child = await startServer(data, socket, port, logFile);
     },
