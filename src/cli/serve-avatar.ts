@@ -101,7 +101,9 @@ export const SERVE_AVATAR_OPTIONS = {
   databaseUrl: option({
     flag: '--database <url>',
     env: 'HOTEL_IMAGER_DATABASE',
-    help: "the hotel's MySQL/MariaDB, mysql://user:password@host:port/db (?socket=, ?ssl=: docs/database.md): ?user= looks and group badge elements are read from it; the user API is then not asked",
+    help:
+      "the hotel's MySQL/MariaDB, mysql://user:password@host:port/db (?socket=, ?ssl=: docs/database.md): " +
+      '?user= looks and group badge elements are read from it; the user API is then not asked',
     defaultText: 'none',
   }),
   databaseQueriesFile: option({

@@ -34,7 +34,9 @@ export const QUERY_SHAPES: Record<QueryName, QueryShape> = {
   user_look: {
     params: ['name'],
     outputs: ['look', 'gender'],
-    doc: "a player's figure for ?user=: the name matched as the emulator matches it (case-insensitive), banned players excluded; at most one row",
+    doc:
+      "a player's figure for ?user=: the name matched as the emulator matches it (case-insensitive), " +
+      'banned players excluded; at most one row',
   },
   guild_elements: {
     params: [],
@@ -195,7 +197,8 @@ export function parseQueryFile(text: string, file: string): QueryCatalogue {
     else if (blocks.length > 0) blocks[blocks.length - 1]?.lines.push(line);
     else if (line.trim() !== '' && !line.trim().startsWith('--'))
       throw new QueryFileError(
-        `${file}:${i + 1}: SQL before the first "-- name: <query>" line; start each query with one (${QUERY_NAMES.join(', ')})`,
+        `${file}:${i + 1}: SQL before the first "-- name: <query>" line; ` +
+          `start each query with one (${QUERY_NAMES.join(', ')})`,
       );
   });
   if (blocks.length === 0)

@@ -316,14 +316,18 @@ export function createAvatarMetrics(opts: {
   );
   const queryTime = new client.Histogram({
     name: `${METRIC_PREFIX}avatar_database_query_duration_seconds`,
-    help: 'Time of a database query by catalogue name (docs/database.md), the wait for a connection included; failed ones too',
+    help:
+      'Time of a database query by catalogue name (docs/database.md), the wait for a connection included; ' +
+      'failed ones too',
     labelNames: ['query'],
     buckets: QUERY_BUCKETS,
     registers,
   });
   new client.Counter({
     name: `${METRIC_PREFIX}avatar_database_query_errors_total`,
-    help: 'Database queries that failed, by catalogue name and kind: unavailable, timeout, busy, query (a table or column missing), closed',
+    help:
+      'Database queries that failed, by catalogue name and kind: unavailable, timeout, busy, ' +
+      'query (a table or column missing), closed',
     labelNames: ['query', 'kind'],
     registers,
     collect() {
