@@ -369,9 +369,15 @@ export async function runAvatarService(
     },
     `avatar service listening on ${running.url} (bound to ${describeBind(cfg.host, Number(new URL(running.url).port))}) — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
   );
-  running.app.log.info({ userApi: cfg.userApiBase, fallbackUrl: cfg.fallbackUrl }, upstreamsLine(cfg));
-  // upstreamsLine names the user API; with a database the names go there instead.
-  if (running.database) running.app.log.info({ database: running.database.target.display }, databaseLine(cfg));
+  running.app.log.info(
+    {
+      userApi: cfg.databaseUrl === undefined ? cfg.userApiBase : null,
+      database: running.database?.target.display ?? null,
+      fallbackUrl: cfg.fallbackUrl,
+    },
+    upstreamsLine(cfg),
+  );
+
   let close = running.close;
   if (hangup) {
     // The reload logs its outcome itself ("hotel reloaded", or why not).
@@ -394,20 +400,22 @@ export async function runAvatarService(
  * draw is redirected to the fallback imager (302, cacheable 60 s). Both are habbo.com by default, which a
  * retro hotel may not expect, so the start says it.
  */
-export function upstreamsLine(cfg: Pick<AvatarServiceConfig, 'userApiBase' | 'fallbackUrl'>): string {
+export function upstreamsLine(
+  cfg: Pick<AvatarServiceConfig, 'userApiBase' | 'fallbackUrl'> &
+    Partial<Pick<AvatarServiceConfig, 'databaseUrl' | 'userCacheTtlMs'>>,
+): string {
   const d = defaultAvatarConfig();
   const note = (value: string, dflt: string, flag: string) =>
     value === dflt ? ` (the default; ${flag} changes it)` : ` (${flag})`;
+  const users =
+    cfg.databaseUrl !== undefined
+      ? `?user= names are looked up in the hotel's database (--database; the user API is not asked), ` +
+        `kept ${cfg.userCacheTtlMs ?? DEFAULT_DATABASE_USER_CACHE_MS} ms`
+      : `?user= names are sent to the user API at ${cfg.userApiBase}` +
+        note(cfg.userApiBase, d.userApiBase, '--user-api');
   return (
-    `?user= names are sent to the user API at ${cfg.userApiBase}${note(cfg.userApiBase, d.userApiBase, '--user-api')}; ` +
+    `${users}; ` +
     `requests this hotel cannot draw are redirected to ${cfg.fallbackUrl}${note(cfg.fallbackUrl, d.fallbackUrl, '--fallback-url')}`
-  );
-}
-
-function databaseLine(cfg: AvatarServiceConfig): string {
-  return (
-    `?user= names are looked up in the hotel's database (the user API is not asked), kept ${cfg.userCacheTtlMs} ms; ` +
-    'group badge elements are read from its guilds_elements'
   );
 }
 

@@ -120,6 +120,12 @@ test('the start names the user API and the fallback imager, and says when they a
     }),
     '?user= names are sent to the user API at https://hotel.example.org (--user-api); requests this hotel cannot draw are redirected to https://hotel.example.org/imaging/avatarimage (--fallback-url)',
   );
+  // With the hotel's database, names go there instead of the user API.
+  assert.equal(
+    upstreamsLine({ ...d, databaseUrl: 'mysql://imager:p@db/hotel', userCacheTtlMs: 60_000 }),
+    "?user= names are looked up in the hotel's database (--database; the user API is not asked), kept 60000 ms; " +
+      'requests this hotel cannot draw are redirected to https://www.habbo.com/habbo-imaging/avatarimage (the default; --fallback-url changes it)',
+  );
   // And the running service logs it.
   const kit = join(root, 'kit');
   await ensureSampleKit(kit);
