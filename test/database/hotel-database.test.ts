@@ -223,7 +223,7 @@ describe('on MariaDB with the Arcturus tables', { skip: MARIADB_SKIP }, () => {
     assert.equal(outcomes.filter((k) => k === 'busy').length, 4, outcomes.join(','));
     assert.equal(c.health().pool.waiting, 0, 'no caller left waiting');
     // The slow connections were destroyed, not returned: the next query gets a fresh one.
-    const fast = open(db.url, { pool: 2, timeoutMs: 400 });
+    const fast = open(db.url, { pool: 2, timeoutMs: 2000 });
     assert.deepEqual(await fast.run('user_look', { name: 'alice' }), [{ look: 'hd-180-1', gender: 'F' }]);
   });
 
