@@ -31,10 +31,13 @@ module.exports = {
     layer('storage', ['corpus', 'formats', 'util']),
     // What any service needs to speak HTTP: below the service core and the routes.
     layer('http', ['settings', 'util']),
+    // The hotel's own database (the emulator's MySQL/MariaDB): the query catalogue and a pooled client.
+    layer('database', ['settings', 'util']),
     // The service core (avatar imager, badges, rooms, the furni corpus service): framework-free, below the routes.
     layer('imager', [
       'avatar',
       'badge',
+      'database',
       'formats',
       'furni',
       'hotel',

@@ -26,6 +26,10 @@ import { LegacyFigures } from '../imager/avatar/legacy-figures.js';
 import { SharedAvatarCache } from '../imager/cache/shared-cache.js';
 import { type SharedStore } from '../imager/cache/shared-store.js';
 import { DEFAULT_USER_LOOKUP, UserLookup } from '../imager/avatar/user-lookup.js';
+import { databaseUserSource } from '../imager/avatar/user-database.js';
+import { openHotelDatabase } from '../imager/database.js';
+import { type HotelDatabase } from '../database/index.js';
+import { userCacheControl } from '../imager/avatar/avatar-service.js';
 
 /** The avatar service's name in /healthz, /version and the logs. */
 export const AVATAR_SERVICE_NAME = 'hotel-imager-avatar';
@@ -41,6 +45,8 @@ export interface AvatarServiceInstance {
   badges: Badges;
   /** Pre-v18 numeric figures: the data they convert through, and its reload. */
   legacyFigures: LegacyFigures;
+  /** The hotel's database when `databaseUrl` is set. */
+  database?: HotelDatabase;
   config: AvatarServiceConfig & { assetsDir: string };
   /** Reads the assets folder now and swaps the new hotel in when it changed and loads (what SIGHUP does). */
   reload(): Promise<ReloadResult>;
@@ -103,8 +109,12 @@ export async function openAvatarService(
   // Late-bound: the reloader logs through the app, and tells the service and the URL map of a swap.
   let onSwap: (served: ServedHotel) => void = () => undefined;
   let app: FastifyInstance | undefined;
-  const log = (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) =>
-    app?.log[level](fields, msg);
+  // Lines said before the app (and its logger) exists are kept and said once it does.
+  const early: [level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>][] = [];
+  const log = (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) => {
+    if (app) app.log[level](fields, msg);
+    else early.push([level, msg, fields]);
+  };
   const hotels = new HotelReloader({
     assetsDir: config.assetsDir,
     pool,
@@ -129,23 +139,38 @@ export async function openAvatarService(
   const store = opts.sharedStore ?? ownStore;
   const shared =
     store && new SharedAvatarCache(store, { imageTtlMs: config.redisImageTtlMs, lockMs: config.redisLockMs });
+  // The hotel's database, when configured: opened (and an operator's queries checked) before anything
+  // that answers requests; a database that is away is logged and does not stop the start.
+  let database: HotelDatabase | undefined;
+  if (config.databaseUrl !== undefined) {
+    try {
+      database = await openHotelDatabase(config, log);
+    } catch (err) {
+      await pool.close();
+      await ownStore?.close();
+      throw err;
+    }
+  }
   const users = new UserLookup(
     {
       apiBase: config.userApiBase,
+      ...(database ? { source: databaseUserSource(database) } : {}),
       timeoutMs: config.userLookupTimeoutMs,
       ttlMs: config.userCacheTtlMs,
       negativeTtlMs: config.userNegativeTtlMs,
-      errorTtlMs: Math.min(config.userNegativeTtlMs, 10_000),
+      // A database back from an outage is asked again within a second or two.
+      errorTtlMs: Math.min(config.userNegativeTtlMs, database ? 2000 : 10_000),
       maxBytes: DEFAULT_USER_LOOKUP.maxBytes,
     },
     shared,
   );
   let badges: Badges;
   try {
-    badges = await openBadges(config, { cache, shared, log });
+    badges = await openBadges(config, { cache, shared, log, database });
   } catch (err) {
     await pool.close();
     await ownStore?.close();
+    await database?.close();
     throw err;
   }
   const legacyFigures = new LegacyFigures(config.assetsDir, config.legacyFigureFile);
@@ -157,6 +182,7 @@ export async function openAvatarService(
     renderer,
     cache,
     users,
+    userCacheControl: userCacheControl(config.userCacheTtlMs),
     clientRate,
     budget,
     fallbackUrl: config.fallbackUrl,
@@ -184,11 +210,13 @@ export async function openAvatarService(
       users: users.stats(),
       redis: shared ? shared.stats() : null,
       hotel: hotelState(),
+      database: database ? { health: database.health(), queries: database.queryStats() } : null,
     }),
     version,
     commit: build.commit,
     renderer: RENDERER_VERSION,
   });
+  database?.onQuery((o) => metrics?.queried(o));
   const identity: HealthIdentity = { service: AVATAR_SERVICE_NAME, version, build, startedAtMs: startedAt };
   const health = () => {
     const poolStats = pool.stats();
@@ -210,6 +238,8 @@ export async function openAvatarService(
         redis: shared ? shared.stats() : null,
         badges: badges.health(),
         legacyFigures: legacyFigures.health(),
+        // A database away is not unhealthy: ?figure= images are untouched, ?user= falls back meanwhile.
+        database: database ? { ...database.health(), queries: database.queryStats() } : null,
         limits: {
           clientRatePerSecond: config.clientRatePerSecond,
           clientBurst: config.clientBurst,
@@ -234,6 +264,7 @@ export async function openAvatarService(
     ],
     rewriteQuery: (query) => legacyFigures.rewrite(query),
   });
+  for (const [level, msg, fields] of early.splice(0)) app.log[level](fields, msg);
   badges.announce();
   const built = app;
   logLibraryProblems(first, log);
@@ -244,6 +275,8 @@ export async function openAvatarService(
     paths: () => legacyFigures.watchPaths(),
     reload: () => legacyFigures.reload(),
   });
+  // The database's table is asked whether it changed as often as the folder is looked at (2 s by default).
+  badges.watchDatabase(config.checkIntervalMs || 2000);
   await hotels.start();
   return {
     app: built,
@@ -253,6 +286,7 @@ export async function openAvatarService(
     hotels,
     badges,
     legacyFigures,
+    ...(database ? { database } : {}),
     config,
     reload: () => hotels.reload('signal'),
     get hotelState() {
@@ -261,11 +295,13 @@ export async function openAvatarService(
     metrics,
     close: async () => {
       hotels.close();
+      badges.close();
       await built.close();
       await pool.close();
       await cache.flush();
       await shared?.flush();
       await ownStore?.close();
+      await database?.close();
       ownStream?.flushSync();
     },
   };

@@ -4,7 +4,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +12,7 @@ import { createProgram, reportError } from '../../src/cli/program.js';
 import { avatarConfigFromFlags, upstreamsLine } from '../../src/cli/serve-avatar.js';
 import { defaultAvatarConfig } from '../../src/imager/config.js';
 import { ensureSampleKit } from '../../src/samplekit/index.js';
+import { MARIADB_SKIP, startMariaDb } from '../helpers/mariadb.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 const root = mkdtempSync(join(tmpdir(), 'serve-avatar-start-'));
@@ -119,6 +120,12 @@ test('the start names the user API and the fallback imager, and says when they a
     }),
     '?user= names are sent to the user API at https://hotel.example.org (--user-api); requests this hotel cannot draw are redirected to https://hotel.example.org/imaging/avatarimage (--fallback-url)',
   );
+  // With the hotel's database, names go there instead of the user API.
+  assert.equal(
+    upstreamsLine({ ...d, databaseUrl: 'mysql://imager:p@db/hotel', userCacheTtlMs: 60_000 }),
+    "?user= names are looked up in the hotel's database (--database; the user API is not asked), kept 60000 ms; " +
+      'requests this hotel cannot draw are redirected to https://www.habbo.com/habbo-imaging/avatarimage (the default; --fallback-url changes it)',
+  );
   // And the running service logs it.
   const kit = join(root, 'kit');
   await ensureSampleKit(kit);
@@ -159,5 +166,85 @@ test('the start names the user API and the fallback imager, and says when they a
   } finally {
     child.kill('SIGTERM');
     await exited;
+  }
+});
+
+test('--database: a bad URL, or --database-queries without it, is exit 2 saying what to give', async () => {
+  const cases: [string[], RegExp][] = [
+    [['--database', 'http://u:secret@db/hotel'], /--database must start with mysql:\/\/ or mariadb:\/\//],
+    [['--database', 'mysql://u:secret@db'], /--database must name the hotel's database/],
+    [
+      ['--database-queries', join(root, 'q.sql')],
+      /--database-queries \(HOTEL_IMAGER_DATABASE_QUERIES\) needs --database/,
+    ],
+    [
+      ['--database', 'mysql://u:p@db/hotel', '--database-pool', '0'],
+      /--database-pool must be a whole number from 1 to 64/,
+    ],
+  ];
+  for (const [flags, message] of cases) {
+    const r = await run(['serve', 'avatar', '--port', '0', ...flags]);
+    assert.equal(r.code, 2, flags.join(' '));
+    assert.match(r.err, message);
+    assert.ok(!r.err.includes('secret'), 'the password is not repeated');
+  }
+});
+
+test('--user-cache-ms: 60000 with --database (a changed look shows within a minute), 1 h without; a flag wins', () => {
+  const db = 'mysql://imager:p@127.0.0.1/hotel';
+  assert.equal(avatarConfigFromFlags({}, {}).userCacheTtlMs, 3_600_000);
+  assert.equal(avatarConfigFromFlags({ database: db }, {}).userCacheTtlMs, 60_000);
+  assert.equal(avatarConfigFromFlags({}, { HOTEL_IMAGER_DATABASE: db }).userCacheTtlMs, 60_000);
+  assert.equal(avatarConfigFromFlags({ database: db, userCacheMs: '30000' }, {}).userCacheTtlMs, 30_000);
+  assert.equal(avatarConfigFromFlags({ database: db }, { HOTEL_IMAGER_USER_CACHE_MS: '5000' }).userCacheTtlMs, 5000);
+  const c = avatarConfigFromFlags({ database: db }, {});
+  assert.deepEqual([c.databasePool, c.databaseTimeoutMs], [4, 1000]);
+});
+
+test('a --database-queries override that does not run is a start-up error (exit 2) naming the file and the query', {
+  skip: MARIADB_SKIP,
+}, async () => {
+  const kit = join(root, 'kit');
+  await ensureSampleKit(kit);
+  const db = await startMariaDb();
+  try {
+    const bad = join(root, 'plus.sql');
+    writeFileSync(bad, '-- name: user_look\nSELECT figure AS look, sex AS gender FROM players WHERE name = :name\n');
+    const r = await run([
+      'serve',
+      'avatar',
+      '--assets',
+      kit,
+      '--port',
+      '0',
+      '--jobs',
+      '1',
+      '--database',
+      db.url,
+      '--database-queries',
+      bad,
+    ]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /plus\.sql: query user_look does not run: .*players.*; fix it in .*plus\.sql/);
+    const unknown = join(root, 'typo.sql');
+    writeFileSync(unknown, '-- name: user_lok\nSELECT 1\n');
+    const t = await run([
+      'serve',
+      'avatar',
+      '--assets',
+      kit,
+      '--port',
+      '0',
+      '--jobs',
+      '1',
+      '--database',
+      db.url,
+      '--database-queries',
+      unknown,
+    ]);
+    assert.equal(t.code, 2);
+    assert.match(t.err, /typo\.sql:1: unknown query "user_lok"; the queries are user_look, guild_elements/);
+  } finally {
+    await db.stop();
   }
 });

@@ -204,7 +204,15 @@ test('compose.yaml: HOTEL_ASSETS is required, with a message that says so', () =
 
 test("compose.yaml: furni, its build job, two avatar instances on one Redis, nginx in front; the hotel's assets read-only", () => {
   const s = compose.services;
-  assert.deepEqual(Object.keys(s).sort(), ['avatar-1', 'avatar-2', 'furni', 'furni-build', 'nginx', 'redis']);
+  assert.deepEqual(Object.keys(s).sort(), [
+    'avatar-1',
+    'avatar-2',
+    'furni',
+    'furni-build',
+    'mariadb',
+    'nginx',
+    'redis',
+  ]);
   const ours = ['furni-build', 'furni', 'avatar-1', 'avatar-2'];
   for (const name of ours) {
     assert.equal(s[name]!.image, 'hotel-imager:latest', name);
@@ -223,7 +231,22 @@ test("compose.yaml: furni, its build job, two avatar instances on one Redis, ngi
     assert.equal(a.environment!.HOTEL_IMAGER_REDIS, 'redis://redis:6379/0');
     assert.equal(a.environment!.HOTEL_IMAGER_AVATAR_PORT, '8081', 'the port the image health probe looks at');
     assert.equal(a.depends_on!.redis!.condition, 'service_healthy');
+    // The demo hotel's database, read-only account; a database still starting does not hold the service.
+    assert.equal(a.environment!.HOTEL_IMAGER_DATABASE, 'mysql://imager:imager@mariadb:3306/hotel');
+    assert.equal(a.depends_on!.mariadb!.condition, 'service_started');
   }
+  // The demo hotel: the emulator's real tables and default rows, then the demo players and the account.
+  assert.deepEqual(
+    s.mariadb!.volumes!.filter((v) => v.includes('docker-entrypoint-initdb.d')).map((v) => v.split(':')[0]),
+    [
+      './test/fixtures/arcturus/01-schema.sql',
+      './test/fixtures/arcturus/02-room-models.sql',
+      './test/fixtures/arcturus/03-guilds-elements.sql',
+      './deploy/mariadb/04-demo-hotel.sql',
+      './deploy/mariadb/05-imager-account.sql',
+    ],
+  );
+  for (const v of s.mariadb!.volumes!) if (v.startsWith('./')) assert.ok(existsSync(join(repo, v.split(':')[0]!)), v);
   assert.deepEqual(s['furni-build']!.command, ['build', '--assets', '/app/assets', '--out', '/srv/corpus']);
   assert.ok(s['furni-build']!.volumes!.includes('corpus:/srv/corpus'));
   assert.equal(s['furni-build']!.healthcheck?.disable, true, 'a one-shot job has no health');
@@ -242,7 +265,7 @@ test("compose.yaml: furni, its build job, two avatar instances on one Redis, ngi
   });
   // Published on the host's loopback by default (the hotel's own proxy or CDN is in front).
   assert.deepEqual(s.nginx!.ports, ['127.0.0.1:8080:80']);
-  assert.deepEqual(Object.keys(compose.volumes).sort(), ['corpus', 'nginx-cache']);
+  assert.deepEqual(Object.keys(compose.volumes).sort(), ['corpus', 'mariadb-data', 'nginx-cache']);
   // Redis is a cache: no persistence, evicts at its budget.
   assert.ok(s.redis!.command!.join(' ').includes('--maxmemory-policy allkeys-lru'));
   // Reached only on the stack's network; a Redis built with protected mode on refuses the instances.

@@ -63,8 +63,15 @@ const AVATAR_PATHS: ReadonlyMap<string, Fixed> = new Map<string, Fixed>([
   ['/habbo-imaging/head.gif', [HEAD, GIF]],
 ]);
 
-/** Every path of the avatar route, for docs and tests. */
-export const AVATAR_ROUTE_PATHS: readonly string[] = [...AVATAR_PATHS.keys()];
+/**
+ * The name-in-path form other imagers answer: `/habbo-imaging/avatarimage/<name>.png` (or `.gif`) is
+ * `?user=<name>` with the same parameters.
+ */
+export const USER_PATH_PREFIX = '/habbo-imaging/avatarimage/';
+const USER_PATH = /^\/habbo-imaging\/avatarimage\/([^/]+)\.(png|gif)$/;
+
+/** Every path of the avatar route, for docs and tests (the name-in-path form with an example name). */
+export const AVATAR_ROUTE_PATHS: readonly string[] = [...AVATAR_PATHS.keys(), `${USER_PATH_PREFIX}Alice.png`];
 
 /** The old official website's comma form: `/habbo-imaging/avatar/<figure>,s-0.g-1.d-4.h-4.a-0,<md5>.gif`. */
 export const COMMA_AVATAR_PREFIX = '/habbo-imaging/avatar/';
@@ -113,6 +120,18 @@ export function avatarRoute(url: string): Fixed | undefined {
   const path = q < 0 ? url : url.slice(0, q);
   const exact = AVATAR_PATHS.get(path);
   if (exact !== undefined) return exact;
+  if (path.startsWith(USER_PATH_PREFIX)) {
+    const m = USER_PATH.exec(path);
+    if (!m) return undefined;
+    let name: string;
+    try {
+      name = decodeURIComponent(m[1] ?? '');
+    } catch {
+      return undefined; // a malformed escape: Fastify's 400
+    }
+    const user = ['user', encodeURIComponent(name)] as const;
+    return m[2] === 'gif' ? [user, GIF] : [user];
+  }
   if (path.startsWith(COMMA_AVATAR_PREFIX) && path.length > COMMA_AVATAR_PREFIX.length)
     return commaFormParameters(path.slice(COMMA_AVATAR_PREFIX.length));
   return undefined;

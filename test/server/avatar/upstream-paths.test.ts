@@ -85,6 +85,7 @@ test('the avatar route has the classic imager paths, and only those', () => {
     '/habbo-imaging/avatarimage',
     '/habbo-imaging/avatarimage.gif',
     '/habbo-imaging/avatarimage.png',
+    '/habbo-imaging/avatarimage/Alice.png',
     '/habbo-imaging/head',
     '/habbo-imaging/head.gif',
     '/habbo-imaging/head.png',
