@@ -194,6 +194,9 @@ class FastConnection {
   };
 
   private readonly onTimeout = (): void => {
+    // The keep-alive timeout is for idle connections, as Node's: a request whose answer is still coming (a render
+    // slower than the timeout on a loaded machine) keeps its connection; the timer starts again when it is written.
+    if (this.busy) return;
     this.done = true;
     this.socket.destroy();
   };
