@@ -25,12 +25,13 @@ module.exports = {
     layer('furni', ['formats', 'imaging', 'hotel', 'util']),
     layer('avatar', ['formats', 'imaging', 'hotel', 'util']),
     layer('badge', ['formats', 'imaging', 'hotel', 'util']),
+    layer('room', ['avatar', 'furni', 'formats', 'imaging', 'hotel', 'util']),
     // What any service needs to speak HTTP: below the service core and the routes.
     layer('http', ['settings', 'util']),
     // The hotel's own database (the emulator's MySQL/MariaDB): the query catalogue and a pooled client.
     layer('database', ['settings', 'util']),
     // The service core (avatar imager, badges): framework-free, below the routes.
-    layer('imager', ['avatar', 'badge', 'database', 'formats', 'hotel', 'http', 'imaging', 'settings', 'util']),
+    layer('imager', ['avatar', 'badge', 'database', 'room', 'formats', 'hotel', 'http', 'imaging', 'settings', 'util']),
     {
       name: 'imager-framework-free',
       comment: 'The service core answers with plain values; only src/http/ and src/server/ know the HTTP framework.',

@@ -1,0 +1,93 @@
+// What a room render reads from the hotel: the room visualization (read once) and furni bundles (read on
+// first use, kept in a bounded cache by base classname), plus the avatar hotel for bots. `identity` names
+// all of it: the room.nitro's bytes, the furni folder's signature (names, sizes, times) and the avatar
+// hotel's digests, so a cache keyed by it never serves a picture drawn from other files.
+import { join } from 'node:path';
+import { type AvatarHotel } from '../avatar/index.js';
+import { type FurniModel, furniModelFromLibrary } from '../furni/model.js';
+import { decodeBudget, setDecodeBudget } from '../imaging/decode-budget.js';
+import { pathsSignature } from '../hotel/files.js';
+import {
+  ROOM_FURNI_DIR,
+  readRoomFurni,
+  readRoomVisualization,
+  roomFurniFile,
+  type RoomVisualizationAssets,
+} from '../hotel/room.js';
+import { sha256Hex } from '../util/hash.js';
+
+/** Furni models kept in memory at once (the most distinct items a busy room shows; real bundles ≤ 0.7 MB). */
+export const FURNI_CACHE_ENTRIES = 256;
+
+export type FurniLookup =
+  | { ok: true; model: FurniModel /** The window's plane mask (logic.maskType), if it is one. */; maskType?: string }
+  | { ok: false; reason: string };
+
+export interface RoomAssets {
+  /** Digest naming every asset input the render can read (room.nitro, furni bundle set, avatar hotel). */
+  readonly identity: string;
+}
+
+/** The loaded inputs behind the opaque RoomAssets (only this folder looks inside). */
+export interface LoadedRoomAssets extends RoomAssets {
+  readonly hotelRoot: string;
+  readonly visualization: RoomVisualizationAssets;
+  readonly avatarHotel: AvatarHotel | undefined;
+  furni(base: string): Promise<FurniLookup>;
+}
+
+export interface LoadRoomAssetsOptions {
+  /** Byte budget for decoding one file (`--decode-budget`); the thread's current budget when absent. */
+  decodeBudget?: number;
+  avatarHotel?: AvatarHotel;
+}
+
+export async function loadRoomAssets(hotelRoot: string, options: LoadRoomAssetsOptions = {}): Promise<RoomAssets> {
+  if (options.decodeBudget !== undefined && options.decodeBudget !== decodeBudget().bytes)
+    setDecodeBudget(options.decodeBudget);
+  const visualization = await readRoomVisualization(hotelRoot);
+  const folder = await pathsSignature([{ path: join(hotelRoot, ROOM_FURNI_DIR), depth: 0 }]);
+  const avatar = options.avatarHotel;
+  const identity = sha256Hex(
+    `room-assets\0${visualization.digest}\0${folder}\0${avatar ? JSON.stringify(avatar.digests) : '-'}`,
+  ).slice(0, 32);
+  const cache = new Map<string, Promise<FurniLookup>>();
+  const furni = (base: string): Promise<FurniLookup> => {
+    const hit = cache.get(base);
+    if (hit) {
+      // Most recently used last: the first key is the one dropped.
+      cache.delete(base);
+      cache.set(base, hit);
+      return hit;
+    }
+    const loading = loadFurni(hotelRoot, base);
+    cache.set(base, loading);
+    if (cache.size > FURNI_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    return loading;
+  };
+  const loaded: LoadedRoomAssets = { identity, hotelRoot, visualization, avatarHotel: avatar, furni };
+  return loaded;
+}
+
+async function loadFurni(hotelRoot: string, base: string): Promise<FurniLookup> {
+  const file = await roomFurniFile(hotelRoot, base);
+  if (!file) return { ok: false, reason: `no bundle ${ROOM_FURNI_DIR}/${base}.nitro` };
+  try {
+    const lib = await readRoomFurni(hotelRoot, file);
+    const maskType = (lib.data as { logic?: { maskType?: unknown } }).logic?.maskType;
+    return {
+      ok: true,
+      model: furniModelFromLibrary(lib),
+      ...(typeof maskType === 'string' && maskType ? { maskType } : {}),
+    };
+  } catch (e) {
+    return { ok: false, reason: (e as Error).message };
+  }
+}
+
+export function loaded(assets: RoomAssets): LoadedRoomAssets {
+  const a = assets as LoadedRoomAssets;
+  if (!a.visualization || typeof a.furni !== 'function')
+    throw new TypeError('renderRoom takes the RoomAssets that loadRoomAssets returned');
+  return a;
+}

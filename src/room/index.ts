@@ -1,0 +1,16 @@
+// Public API of the room renderer (the room service is written against exactly this).
+export { loadRoomAssets, type LoadRoomAssetsOptions, type RoomAssets } from './assets.js';
+export type { RoomData, RoomItem, RoomBot } from './model.js';
+export {
+  MAX_DRAWN_ITEMS,
+  renderRoom,
+  type ReportItem,
+  type ReportPlane,
+  type RoomPicture,
+  type RoomRenderOptions,
+  type RoomReport,
+} from './render.js';
+export { HeightmapError } from './heightmap.js';
+
+/** Bump whenever output pixels change: part of the service's cache key, with the assets' identity. */
+export const ROOM_RENDERER_VERSION = 'room-1';

@@ -1,0 +1,34 @@
+// What an item's stored row means to the drawing: its classname split into the bundle's base name and
+// colour variant, and its state read from `extra_data` as the client reads the item's data.
+
+/** `sofa_silo*3` → base `sofa_silo`, colour 3; no `*n` → colour undefined (the client's colour 0). */
+export function splitClassname(classname: string): { base: string; colorId?: number } {
+  const star = classname.indexOf('*');
+  if (star < 0) return { base: classname };
+  const n = Number(classname.slice(star + 1));
+  return Number.isInteger(n) && n >= 0
+    ? { base: classname.slice(0, star), colorId: n }
+    : { base: classname.slice(0, star) };
+}
+
+/**
+ * The state the client shows (ObjectDataBase.state: parseInt of the data's legacy string, 0 when it is not
+ * a number). The emulator stores that string as `extra_data` for the legacy form (most logic types: `0`,
+ * `1`, a moodlight's `2,1,2,#FFFFFF,255` → 2) and for the forms whose legacy string is their first value
+ * (string and number arrays: a toner's `1:126:255:112` → 1, a mannequin's `M:…` → 0); a map stored as
+ * JSON gives its `state` key. Anything else (a trophy's text, an empty string) is state 0.
+ */
+export function furniState(extraData: string, _interactionType: string): number {
+  const text = (extraData ?? '').trim();
+  if (text.startsWith('{')) {
+    try {
+      const o = JSON.parse(text) as Record<string, unknown>;
+      const s = Number.parseInt(String(o.state ?? ''), 10);
+      return Number.isNaN(s) ? 0 : s;
+    } catch {
+      return 0;
+    }
+  }
+  const s = Number.parseInt(text, 10);
+  return Number.isNaN(s) ? 0 : s;
+}

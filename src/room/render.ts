@@ -1,0 +1,479 @@
+// A room drawn as the client draws it: planes (walls, masks, floor), then every object sprite sorted by the
+// client's depth (RoomSpriteCanvas: depth of the object's location + the sprite's relative depth, farthest
+// first; equal depths keep the order objects were added: floor items, wall items, bots). The picture is
+// sized to what is drawn and transparent elsewhere; the same inputs give the same bytes.
+import { type AvatarRequest, renderAvatar } from '../avatar/index.js';
+import { type FurniModel, type SizeDef, sizeOf } from '../furni/model.js';
+import { composeRoomFrame, validDirection } from '../furni/render.js';
+import { drawSprite } from '../imaging/composite.js';
+import { createImage, type RgbaImage } from '../imaging/image.js';
+import { type LoadedRoomAssets, loaded, type RoomAssets } from './assets.js';
+import { applyMasks, decorationId, drawPlanes, normalX, type PlacedMask, type PlaneCanvas } from './draw-planes.js';
+import { depthOf, parseWallPosition, project, type RoomScale, wallLocation } from './geometry.js';
+import { findDoor, type Heightmap, parseHeightmap } from './heightmap.js';
+import { furniState, splitClassname } from './items.js';
+import { type RoomData, type RoomItem } from './model.js';
+import { roomShape, thicknessMultiplier, type RoomPlane } from './planes.js';
+
+export interface RoomRenderOptions {
+  size: 32 | 64;
+  walls: boolean;
+  furni: boolean;
+  bots: boolean;
+  /** decoration id overrides (`floor=`, `wall=`, `landscape=` query parameters); undefined = the room's own */
+  floor?: string;
+  wall?: string;
+  landscape?: string;
+}
+
+export interface ReportPlane {
+  kind: RoomPlane['kind'];
+  wall?: 'l' | 'r';
+  color: string;
+  count: number;
+}
+
+export interface ReportItem {
+  id: number;
+  kind: 'floor' | 'wall' | 'bot';
+  classname: string;
+  tile: { x: number; y: number; z: number };
+  /** Wall items: the stored position. */
+  wallPosition?: string;
+  direction: number;
+  state: number;
+  colorId?: number;
+  /** Footprint after rotation (floor items). */
+  footprint?: { x: number; y: number };
+  /** 0 = drawn first (farthest). */
+  depthOrder: number;
+  depth: number;
+  /** Where the drawn image's top-left lies in the picture, and its size. */
+  box: { x: number; y: number; width: number; height: number };
+}
+
+export interface RoomReport {
+  size: 32 | 64;
+  /** Where room point (0, 0, 0) (the centre of tile (0, 0) at height 0) lies in the picture. */
+  origin: { x: number; y: number };
+  heightmap: { width: number; height: number; tiles: number };
+  door: { x: number; y: number; z: number; wall: 'l' | 'r' } | null;
+  wallTop: number;
+  decorations: { floor: string; wall: string; landscape: string };
+  planes: ReportPlane[];
+  masks: { id: string; pixelsCut: number; reason?: string }[];
+  items: ReportItem[];
+  skipped: { id: number; kind: 'floor' | 'wall' | 'bot'; classname: string; reason: string }[];
+}
+
+export interface RoomPicture {
+  width: number;
+  height: number;
+  /** straight (not premultiplied) RGBA, row-major, transparent outside the room */
+  rgba: Buffer;
+  report: RoomReport;
+}
+
+interface Drawable {
+  image: RgbaImage;
+  /** Screen position (room origin at 0, 0) of the image's top-left. */
+  left: number;
+  top: number;
+  depth: number;
+  seq: number;
+  item: Omit<ReportItem, 'depthOrder' | 'box'>;
+}
+
+/** Most items drawn in one room: a room over it is drawn with the first ones and the rest listed as skipped. */
+export const MAX_DRAWN_ITEMS = 5000;
+
+export async function renderRoom(room: RoomData, assets: RoomAssets, options: RoomRenderOptions): Promise<RoomPicture> {
+  const a = loaded(assets);
+  const scale: RoomScale = options.size === 32 ? 32 : 64;
+  const map = parseHeightmap(room.heightmap);
+  const door = findDoor(map, room.door.x, room.door.y);
+  const walls = options.walls && !room.hideWalls;
+  const shape = roomShape(map, {
+    door,
+    wallHeight: room.wallHeight,
+    wallThickness: thicknessMultiplier(room.wallThickness),
+    floorThickness: thicknessMultiplier(room.floorThickness),
+    walls,
+  });
+  const vis = a.visualization;
+  const deco = {
+    floor: decorationId(vis.doc.floor, options.floor ?? room.floor),
+    wall: decorationId(vis.doc.wall, options.wall ?? room.wall),
+    landscape: decorationId(vis.doc.landscape, options.landscape ?? room.landscape),
+  };
+  const report: RoomReport = {
+    size: scale,
+    origin: { x: 0, y: 0 },
+    heightmap: { width: map.width, height: map.height, tiles: shape.tiles },
+    door: door && { x: door.x, y: door.y, z: door.z, wall: door.wall === 90 ? 'l' : 'r' },
+    wallTop: shape.wallTop,
+    decorations: deco,
+    planes: summarizePlanes(shape.planes),
+    masks: [],
+    items: [],
+    skipped: [],
+  };
+
+  const drawables: Drawable[] = [];
+  const masks: (Omit<PlacedMask, 'left' | 'top'> & { x: number; y: number; id: string })[] = [];
+  if (door && walls) {
+    const m = maskBitmap(a, 'door', door.wall === 90 ? 'l' : 'r', scale);
+    const at = project(
+      scale,
+      door.wall === 90 ? door.x + 0.5 : door.x,
+      door.wall === 90 ? door.y : door.y + 0.5,
+      door.z,
+    );
+    if (m) masks.push({ ...m, kind: 'hole', id: 'door', x: Math.round(at.x) - m.ox, y: Math.round(at.y) - m.oy });
+  }
+  let seq = 0;
+  if (options.furni) {
+    const items = room.items.slice(0, MAX_DRAWN_ITEMS);
+    for (const it of room.items.slice(MAX_DRAWN_ITEMS))
+      report.skipped.push({ id: it.id, kind: it.kind, classname: it.classname, reason: 'over the items drawn' });
+    for (const it of items.filter((i) => i.kind === 'floor')) {
+      const d = await floorItem(a, it, scale, seq++, report);
+      if (d) drawables.push(d);
+    }
+    for (const it of items.filter((i) => i.kind === 'wall')) {
+      const d = await wallItem(a, it, scale, seq++, report, shape.wallTop, walls, masks);
+      if (d) drawables.push(d);
+    }
+  }
+  if (options.bots && a.avatarHotel) {
+    for (const bot of room.bots) {
+      const req: AvatarRequest = {
+        figure: bot.figure,
+        direction: ((bot.rot % 8) + 8) % 8,
+        headDirection: ((bot.rot % 8) + 8) % 8,
+        size: scale === 64 ? 'm' : 's',
+        action: bot.dance > 0 && bot.dance <= 4 ? `dance.${bot.dance}` : 'std',
+        gesture: '',
+        headOnly: false,
+        animated: false,
+        frames: 1,
+        ...(bot.effect > 0 ? { effect: bot.effect } : {}),
+      };
+      try {
+        const r = await renderAvatar(a.avatarHotel, req);
+        const img = r.frames[0]!;
+        const at = project(scale, bot.x, bot.y, bot.z);
+        const sx = Math.round(at.x);
+        const sy = Math.round(at.y);
+        // AvatarVisualization: centred on the tile, feet a quarter of the scale below its centre.
+        drawables.push({
+          image: img,
+          left: sx - Math.floor(img.width / 2),
+          top: sy - img.height + scale / 4,
+          depth: depthOf(bot.x, bot.y, bot.z, sx) - 0.01,
+          seq: seq++,
+          item: {
+            id: bot.id,
+            kind: 'bot',
+            classname: bot.name,
+            tile: { x: bot.x, y: bot.y, z: bot.z },
+            direction: req.direction,
+            state: 0,
+            depth: 0,
+          },
+        });
+      } catch (e) {
+        report.skipped.push({ id: bot.id, kind: 'bot', classname: bot.name, reason: (e as Error).message });
+      }
+    }
+  } else if (options.bots)
+    for (const bot of room.bots)
+      report.skipped.push({ id: bot.id, kind: 'bot', classname: bot.name, reason: 'no avatar hotel loaded' });
+
+  // The picture's extent: every plane corner and every drawn image.
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  const grow = (ax: number, ay: number, bx: number, by: number) => {
+    x0 = Math.min(x0, ax);
+    y0 = Math.min(y0, ay);
+    x1 = Math.max(x1, bx);
+    y1 = Math.max(y1, by);
+  };
+  for (const p of shape.planes)
+    for (const [da, db] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ] as const) {
+      const s = project(
+        scale,
+        p.origin[0] + da * p.left[0] + db * p.right[0],
+        p.origin[1] + da * p.left[1] + db * p.right[1],
+        p.origin[2] + da * p.left[2] + db * p.right[2],
+      );
+      grow(Math.round(s.x), Math.round(s.y), Math.round(s.x), Math.round(s.y));
+    }
+  for (const d of drawables) grow(d.left, d.top, d.left + d.image.width, d.top + d.image.height);
+  if (!Number.isFinite(x0)) {
+    x0 = y0 = 0;
+    x1 = y1 = 1;
+  }
+  const width = x1 - x0;
+  const height = y1 - y0;
+  const canvas: PlaneCanvas = {
+    image: createImage(width, height),
+    originX: -x0,
+    originY: -y0,
+    scale,
+    wallOwner: new Int32Array(width * height),
+  };
+  report.origin = { x: -x0, y: -y0 };
+  const wallPlanes = shape.planes.filter((p) => p.kind === 'wall');
+  const floorPlanes = shape.planes.filter((p) => p.kind === 'floor');
+  drawPlanes(canvas, vis, wallPlanes, deco, shape.wallTop);
+  for (const m of masks) {
+    const cut = applyMasks(
+      canvas,
+      vis,
+      wallPlanes,
+      [{ image: m.image, flipH: m.flipH, kind: m.kind, left: m.x - x0, top: m.y - y0 }],
+      deco.landscape,
+      shape.wallTop,
+    );
+    report.masks.push({ id: m.id, pixelsCut: cut });
+  }
+  drawPlanes(canvas, vis, floorPlanes, deco, shape.wallTop);
+
+  drawables.sort((p, q) => q.depth - p.depth || p.seq - q.seq);
+  drawables.forEach((d, order) => {
+    drawSprite(canvas.image, d.image, d.left - x0, d.top - y0);
+    report.items.push({
+      ...d.item,
+      depth: d.depth,
+      depthOrder: order,
+      box: { x: d.left - x0, y: d.top - y0, width: d.image.width, height: d.image.height },
+    });
+  });
+  const data = canvas.image.data;
+  return { width, height, rgba: Buffer.from(data.buffer, data.byteOffset, data.length), report };
+}
+
+function summarizePlanes(planes: RoomPlane[]): ReportPlane[] {
+  const by = new Map<string, ReportPlane>();
+  for (const p of planes) {
+    const key = `${p.kind}\0${p.wall ?? ''}\0${p.color}`;
+    const hit = by.get(key);
+    if (hit) hit.count++;
+    else
+      by.set(key, {
+        kind: p.kind,
+        ...(p.wall ? { wall: p.wall } : {}),
+        color: `#${p.color.toString(16).padStart(6, '0')}`,
+        count: 1,
+      });
+  }
+  return [...by.values()];
+}
+
+function maskBitmap(
+  a: LoadedRoomAssets,
+  id: string,
+  wall: 'l' | 'r',
+  scale: RoomScale,
+): { image: RgbaImage; flipH: boolean; ox: number; oy: number; scaled: boolean } | null {
+  const def = a.visualization.doc.masks.get(id);
+  if (!def) return null;
+  const nx = normalX(wall);
+  for (const size of [scale, 64]) {
+    const bitmap = def.sizes.get(size)?.find((b) => nx >= b.normalMinX && nx <= b.normalMaxX);
+    const asset = bitmap ? a.visualization.assets.get(bitmap.assetName) : undefined;
+    if (!asset) continue;
+    if (size === scale) {
+      // A flipped alias keeps its source's x; the client anchors a flipped sprite at its right edge.
+      const ox = asset.flipH ? asset.image.width - asset.x : asset.x;
+      return { image: asset.image, flipH: asset.flipH, ox, oy: asset.y, scaled: false };
+    }
+    const half = halve(asset.image);
+    const ox = Math.round((asset.flipH ? asset.image.width - asset.x : asset.x) / 2);
+    return { image: half, flipH: asset.flipH, ox, oy: Math.round(asset.y / 2), scaled: true };
+  }
+  return null;
+}
+
+/** Nearest-neighbour half size (a 64 mask used at size 32 when the visualization has no 32 one). */
+function halve(src: RgbaImage): RgbaImage {
+  const out = createImage(Math.ceil(src.width / 2), Math.ceil(src.height / 2));
+  for (let y = 0; y < out.height; y++)
+    for (let x = 0; x < out.width; x++) {
+      const s = (y * 2 * src.width + x * 2) * 4;
+      out.data.set(src.data.subarray(s, s + 4), (y * out.width + x) * 4);
+    }
+  return out;
+}
+
+interface ItemModel {
+  model: FurniModel;
+  size: SizeDef;
+  /** The size drawn is 64 halved: the bundle has no size-32 visualization. */
+  halved: boolean;
+  colorId?: number;
+  maskType?: string;
+}
+
+async function modelFor(
+  a: LoadedRoomAssets,
+  it: RoomItem,
+  scale: RoomScale,
+  report: RoomReport,
+): Promise<ItemModel | null> {
+  const { base, colorId } = splitClassname(it.classname);
+  const found = await a.furni(base);
+  if (!found.ok) {
+    report.skipped.push({ id: it.id, kind: it.kind, classname: it.classname, reason: found.reason });
+    return null;
+  }
+  const own = sizeOf(found.model, scale);
+  // Bundles converted for Nitro often carry size 64 only: drawn at 32 as the 64 frame halved.
+  const size = own ?? (scale === 32 ? sizeOf(found.model, 64) : undefined);
+  if (!size) {
+    report.skipped.push({
+      id: it.id,
+      kind: it.kind,
+      classname: it.classname,
+      reason: `the bundle has no size-${scale} visualization`,
+    });
+    return null;
+  }
+  return {
+    model: found.model,
+    size,
+    halved: !own,
+    ...(colorId !== undefined ? { colorId } : {}),
+    ...(found.maskType ? { maskType: found.maskType } : {}),
+  };
+}
+
+/** The item's frame at its size (halved when drawn from 64 at 32), with its origin. */
+function itemFrame(
+  m: ItemModel,
+  state: number,
+  direction: number,
+): { image: RgbaImage; ox: number; oy: number } | null {
+  const c = composeRoomFrame(m.model, m.size, { state, direction, tick: 0, colorId: m.colorId ?? 0 }, true);
+  if (!c) return null;
+  if (!m.halved) return { image: c.image, ox: c.originX, oy: c.originY };
+  return { image: halve(c.image), ox: Math.round(c.originX / 2), oy: Math.round(c.originY / 2) };
+}
+
+async function floorItem(
+  a: LoadedRoomAssets,
+  it: RoomItem,
+  scale: RoomScale,
+  seq: number,
+  report: RoomReport,
+): Promise<Drawable | null> {
+  const m = await modelFor(a, it, scale, report);
+  if (!m) return null;
+  const rot = ((Math.trunc(it.rot) % 8) + 8) % 8;
+  const direction = validDirection(m.size, rot);
+  const state = furniState(it.extraData, it.interactionType);
+  const c = itemFrame(m, state, direction);
+  const turned = rot % 4 === 2;
+  const item = {
+    id: it.id,
+    kind: 'floor' as const,
+    classname: it.classname,
+    tile: { x: it.x, y: it.y, z: it.z },
+    direction,
+    state,
+    ...(m.colorId !== undefined ? { colorId: m.colorId } : {}),
+    footprint: { x: turned ? it.length : it.width, y: turned ? it.width : it.length },
+    depth: 0,
+  };
+  if (!c) {
+    report.skipped.push({ id: it.id, kind: 'floor', classname: it.classname, reason: 'nothing visible to draw' });
+    return null;
+  }
+  const at = project(scale, it.x, it.y, it.z);
+  const sx = Math.round(at.x);
+  const sy = Math.round(at.y);
+  return {
+    image: c.image,
+    left: sx - c.ox,
+    top: sy - c.oy,
+    depth: depthOf(it.x, it.y, it.z, sx),
+    seq,
+    item,
+  };
+}
+
+async function wallItem(
+  a: LoadedRoomAssets,
+  it: RoomItem,
+  scale: RoomScale,
+  seq: number,
+  report: RoomReport,
+  wallTop: number,
+  walls: boolean,
+  masks: (Omit<PlacedMask, 'left' | 'top'> & { x: number; y: number; id: string })[],
+): Promise<Drawable | null> {
+  const pos = parseWallPosition(it.wallPosition);
+  if (!pos) {
+    report.skipped.push({
+      id: it.id,
+      kind: 'wall',
+      classname: it.classname,
+      reason: `wall position ${JSON.stringify(it.wallPosition)} is not :w=x,y l=x,y l|r`,
+    });
+    return null;
+  }
+  const m = await modelFor(a, it, scale, report);
+  if (!m) return null;
+  const loc = wallLocation(pos, wallTop);
+  // LegacyWallGeometry.getDirection: the left wall faces 90°, the right wall 180° (directions 2 and 4).
+  const direction = validDirection(m.size, pos.side === 'l' ? 2 : 4);
+  const state = furniState(it.extraData, it.interactionType);
+  const c = itemFrame(m, state, direction);
+  if (!c) {
+    report.skipped.push({ id: it.id, kind: 'wall', classname: it.classname, reason: 'nothing visible to draw' });
+    return null;
+  }
+  const at = project(scale, loc.x, loc.y, loc.z);
+  const sx = Math.round(at.x);
+  const sy = Math.round(at.y);
+  const maskType = m.maskType;
+  if (walls && maskType) {
+    const mb = maskBitmap(a, maskType, pos.side, scale);
+    if (mb) masks.push({ ...mb, kind: 'window', id: `${maskType}#${it.id}`, x: sx - mb.ox, y: sy - mb.oy });
+    // As in the client, a mask whose bitmap the room visualization lacks cuts nothing.
+    else
+      report.masks.push({
+        id: `${maskType}#${it.id}`,
+        pixelsCut: 0,
+        reason: `no size-${scale} bitmap of mask ${maskType}`,
+      });
+  }
+  return {
+    image: c.image,
+    left: sx - c.ox,
+    top: sy - c.oy,
+    depth: depthOf(loc.x, loc.y, loc.z, sx),
+    seq,
+    item: {
+      id: it.id,
+      kind: 'wall',
+      classname: it.classname,
+      tile: { x: loc.x, y: loc.y, z: loc.z },
+      wallPosition: it.wallPosition,
+      direction,
+      state,
+      ...(m.colorId !== undefined ? { colorId: m.colorId } : {}),
+      depth: 0,
+    },
+  };
+}
+
+export type { Heightmap };
