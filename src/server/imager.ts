@@ -4,6 +4,7 @@
 import { type FastifyInstance } from 'fastify';
 import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../http/build-info.js';
+import { type RawRouteContext } from '../http/respond.js';
 import { openBadges, type Badges } from '../imager/badge/index.js';
 import { healthBody, type HealthCheck, type HealthIdentity } from '../http/health.js';
 import { checkPortFree, localUrl } from '../http/http-server.js';
@@ -21,6 +22,8 @@ import { RedisSharedStore } from '../imager/cache/redis-store.js';
 import { RenderPool } from '../imager/avatar/render-pool.js';
 import { buildAvatarApp } from './avatar/routes.js';
 import { createBadgeHandler } from './badge/badge-handler.js';
+import { openRooms, type Rooms } from '../imager/room/index.js';
+import { createRoomHandler } from './room/room-handler.js';
 import { SharedAvatarCache } from '../imager/cache/shared-cache.js';
 import { type SharedStore } from '../imager/cache/shared-store.js';
 import { DEFAULT_USER_LOOKUP, UserLookup } from '../imager/avatar/user-lookup.js';
@@ -37,6 +40,8 @@ export interface AvatarServiceInstance {
   hotels: HotelReloader;
   /** Group badges (/habbo-imaging/badge): their service, health and reload. */
   badges: Badges;
+  /** Rooms (/habbo-imaging/room, /thumbnail, /render/room) when the hotel has them. */
+  rooms?: Rooms;
   config: AvatarServiceConfig & { assetsDir: string };
   /** Reads the assets folder now and swaps the new hotel in when it changed and loads (what SIGHUP does). */
   reload(): Promise<ReloadResult>;
@@ -144,6 +149,24 @@ export async function openAvatarService(
     await ownStore?.close();
     throw err;
   }
+  // Rooms when there is somewhere to read them from (the database, or the kit's room files) and the hotel has a
+  // room visualization; otherwise the service runs without them and /healthz says why.
+  let rooms: Rooms | undefined;
+  let roomsOff = '';
+  try {
+    const opened = await openRooms(config, {
+      cache,
+      shared,
+      avatarHotel: () => hotels.current().hotel,
+      log,
+    });
+    if (opened.ok) rooms = opened.rooms;
+    else roomsOff = opened.reason;
+  } catch (err) {
+    await pool.close();
+    await ownStore?.close();
+    throw err;
+  }
   const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
   const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
   const hot = new HotUrls(hotUrlBytes(config.memoryCacheBytes), first.generation);
@@ -163,6 +186,8 @@ export async function openAvatarService(
   onSwap = (served) => {
     hot.reset(served.generation);
     service.hotelSwapped();
+    // Bots are drawn with the avatar hotel: its identity is part of the room assets'.
+    void rooms?.reload();
   };
   const hotelState = (): HotelState => {
     const h = hotels.stats();
@@ -203,6 +228,7 @@ export async function openAvatarService(
         // Redis down is not unhealthy: the instance answers from memory and renders locally meanwhile.
         redis: shared ? shared.stats() : null,
         badges: badges.health(),
+        rooms: rooms ? rooms.health() : { enabled: false, reason: roomsOff },
         limits: {
           clientRatePerSecond: config.clientRatePerSecond,
           clientBurst: config.clientBurst,
@@ -221,13 +247,19 @@ export async function openAvatarService(
     logStream: opts.logStream ?? ownStream!,
     trustProxy: config.trustProxy,
     metrics,
-    rawRoutes: [(ctx) => createBadgeHandler({ service: badges.service, ...ctx })],
+    rawRoutes: [
+      (ctx) => createBadgeHandler({ service: badges.service, ...ctx }),
+      ...(rooms ? [(ctx: RawRouteContext) => createRoomHandler({ service: rooms.service, ...ctx })] : []),
+    ],
   });
   badges.announce();
+  if (rooms) rooms.announce();
+  else log('info', 'rooms are off', { reason: roomsOff });
   const built = app;
   logLibraryProblems(first, log);
   // Badge data is watched with the hotel and reloaded with it (its files, and where they would appear).
   hotels.addCompanion({ name: 'badges', paths: () => badges.watchPaths(), reload: () => badges.reload() });
+  if (rooms) hotels.addCompanion({ name: 'rooms', paths: () => rooms.watchPaths(), reload: () => rooms.reload() });
   await hotels.start();
   return {
     app: built,
@@ -236,6 +268,7 @@ export async function openAvatarService(
     cache,
     hotels,
     badges,
+    rooms,
     config,
     reload: () => hotels.reload('signal'),
     get hotelState() {
