@@ -1,8 +1,8 @@
 // Drawing the room's planes: each plane is filled pixel by pixel (pixel centres inside its screen
 // parallelogram), its colour = texture texel × the decoration layer's colour × the plane's colour by
 // normal (RoomPlane.blend, ColorConverter.colorize: a channel-wise multiply). Textures are laid in room
-// units, 64 texels a tile on floors and 32 a tile along walls (the 64 visualization; size 32 samples every
-// second texel). Masks (the door, windows) cut the wall planes they cover: a door leaves a hole, a window
+// units at the size-64 visualization's density, 32 texels a tile (FloorPlane, WallPlane: the plane's
+// screen width at 64); size 32 samples every second texel. Masks (the door, windows) cut the wall planes they cover: a door leaves a hole, a window
 // shows the landscape plane behind the wall.
 import { type PlaneLayer, type PlaneSet } from '../formats/room-visualization.js';
 import { type RoomVisualizationAssets } from '../hotel/room.js';
@@ -181,10 +181,12 @@ function texelAt(p: RoomPlane, a: number, b: number, wallTop: number): { u: numb
   const y = p.origin[1] + a * p.left[1] + b * p.right[1];
   const z = p.origin[2] + a * p.left[2] + b * p.right[2];
   if (p.kind === 'floor') {
-    if (p.left[2] === 0 && p.right[2] === 0) return { u: Math.floor(-x * 64), v: Math.floor(-y * 64), vBottom: 0 };
+    // FloorPlane renders 32 texels a tile (its geometry's screen width of one tile), from the back corner.
+    if (p.left[2] === 0 && p.right[2] === 0)
+      return { u: Math.floor((x + 0.5) * 32), v: Math.floor((y + 0.5) * 32), vBottom: 0 };
     // A side face: along its edge, then down from the floor.
     const along = p.left[0] !== 0 ? x : y;
-    return { u: Math.floor(along * 64), v: Math.floor(-z * 64), vBottom: 0 };
+    return { u: Math.floor((along + 0.5) * 32), v: Math.floor(-z * 32), vBottom: 0 };
   }
   return {
     u: Math.floor(32 * (x - y)),

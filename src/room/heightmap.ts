@@ -81,3 +81,21 @@ export function findDoor(map: Heightmap, doorX: number, doorY: number): Door | n
   if (blocked(x, y - 1) && blocked(x - 1, y) && blocked(x + 1, y)) door = { x, y, z, wall: 180 };
   return door;
 }
+
+/**
+ * The heightmap as the emulator sends it: dumps of the Plus and Comet lineage keep the door tile as `x` and
+ * write the door's height there when they send the map (their relative map); a door tile stored as `x`
+ * gets the height of the tile in front of the door (the model's door direction: 2 → x + 1, 4 → y + 1,
+ * as Arcturus sets the door's z), so the client finds the door either way.
+ */
+export function withDoorTile(map: Heightmap, doorX: number, doorY: number, doorDir: number): Heightmap {
+  if (doorX < 0 || doorY < 0 || doorX >= map.width || doorY >= map.height) return map;
+  if (tileHeight(map, doorX, doorY) !== NO_TILE) return map;
+  const step: Record<number, [number, number]> = { 0: [0, -1], 2: [1, 0], 4: [0, 1], 6: [-1, 0] };
+  const [dx, dy] = step[((doorDir % 8) + 8) % 8] ?? [1, 0];
+  const front = tileHeight(map, doorX + dx, doorY + dy);
+  if (front === NO_TILE) return map;
+  const heights = map.heights.map((row) => row.slice());
+  heights[doorY]![doorX] = front;
+  return { ...map, heights };
+}

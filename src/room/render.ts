@@ -10,7 +10,7 @@ import { createImage, type RgbaImage } from '../imaging/image.js';
 import { type LoadedRoomAssets, loaded, type RoomAssets } from './assets.js';
 import { applyMasks, decorationId, drawPlanes, normalX, type PlacedMask, type PlaneCanvas } from './draw-planes.js';
 import { depthOf, parseWallPosition, project, type RoomScale, wallLocation } from './geometry.js';
-import { findDoor, type Heightmap, parseHeightmap } from './heightmap.js';
+import { findDoor, type Heightmap, parseHeightmap, withDoorTile } from './heightmap.js';
 import { furniState, splitClassname } from './items.js';
 import { type RoomData, type RoomItem } from './model.js';
 import { roomShape, thicknessMultiplier, type RoomPlane } from './planes.js';
@@ -76,6 +76,11 @@ export interface RoomPicture {
 
 interface Drawable {
   image: RgbaImage;
+  /** Layer alpha 0-255 (a shadow's 48) and mirroring; absent = opaque, unmirrored. */
+  alpha?: number;
+  flipH?: boolean;
+  /** A shadow: drawn, not listed as an item of the report. */
+  shadow?: boolean;
   /** Screen position (room origin at 0, 0) of the image's top-left. */
   left: number;
   top: number;
@@ -90,7 +95,7 @@ export const MAX_DRAWN_ITEMS = 5000;
 export async function renderRoom(room: RoomData, assets: RoomAssets, options: RoomRenderOptions): Promise<RoomPicture> {
   const a = loaded(assets);
   const scale: RoomScale = options.size === 32 ? 32 : 64;
-  const map = parseHeightmap(room.heightmap);
+  const map = withDoorTile(parseHeightmap(room.heightmap), room.door.x, room.door.y, room.door.dir);
   const door = findDoor(map, room.door.x, room.door.y);
   const walls = options.walls && !room.hideWalls;
   const shape = roomShape(map, {
@@ -138,7 +143,7 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
       report.skipped.push({ id: it.id, kind: it.kind, classname: it.classname, reason: 'over the items drawn' });
     for (const it of items.filter((i) => i.kind === 'floor')) {
       const d = await floorItem(a, it, scale, seq++, report);
-      if (d) drawables.push(d);
+      if (d) drawables.push(...d);
     }
     for (const it of items.filter((i) => i.kind === 'wall')) {
       const d = await wallItem(a, it, scale, seq++, report, shape.wallTop, walls, masks);
@@ -248,15 +253,20 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   drawPlanes(canvas, vis, floorPlanes, deco, shape.wallTop);
 
   drawables.sort((p, q) => q.depth - p.depth || p.seq - q.seq);
-  drawables.forEach((d, order) => {
-    drawSprite(canvas.image, d.image, d.left - x0, d.top - y0);
+  let order = 0;
+  for (const d of drawables) {
+    drawSprite(canvas.image, d.image, d.left - x0, d.top - y0, {
+      ...(d.alpha !== undefined ? { alpha: d.alpha } : {}),
+      ...(d.flipH ? { flipH: true } : {}),
+    });
+    if (d.shadow) continue;
     report.items.push({
       ...d.item,
       depth: d.depth,
-      depthOrder: order,
+      depthOrder: order++,
       box: { x: d.left - x0, y: d.top - y0, width: d.image.width, height: d.image.height },
     });
-  });
+  }
   const data = canvas.image.data;
   return { width, height, rgba: Buffer.from(data.buffer, data.byteOffset, data.length), report };
 }
@@ -374,7 +384,7 @@ async function floorItem(
   scale: RoomScale,
   seq: number,
   report: RoomReport,
-): Promise<Drawable | null> {
+): Promise<Drawable[] | null> {
   const m = await modelFor(a, it, scale, report);
   if (!m) return null;
   const rot = ((Math.trunc(it.rot) % 8) + 8) % 8;
@@ -400,13 +410,40 @@ async function floorItem(
   const at = project(scale, it.x, it.y, it.z);
   const sx = Math.round(at.x);
   const sy = Math.round(at.y);
+  const depth = depthOf(it.x, it.y, it.z, sx);
+  const out: Drawable[] = [{ image: c.image, left: sx - c.ox, top: sy - c.oy, depth, seq, item }];
+  const sd = shadowOf(m, direction);
+  // FurnitureVisualization: the shadow sprite at alpha 48, relative depth 1 (behind the item).
+  if (sd)
+    out.push({
+      image: sd.image,
+      left: sx + sd.left,
+      top: sy + sd.top,
+      alpha: 48,
+      flipH: sd.flipH,
+      shadow: true,
+      depth: depth + Math.SQRT1_2,
+      seq,
+      item,
+    });
+  return out;
+}
+
+/** The item's shadow sprite (`<cn>_<size>_sd_<direction>_0`) and where it lies from the item's screen point. */
+function shadowOf(
+  m: ItemModel,
+  direction: number,
+): { image: RgbaImage; left: number; top: number; flipH: boolean } | null {
+  const sprite = m.model.sprites.get(`${m.model.def.classname}_${m.size.size}_sd_${direction}_0`);
+  if (!sprite || sprite.image.width === 0) return null;
+  const w = sprite.image.width;
+  const left = sprite.flipH ? sprite.x - w : -sprite.x;
+  if (!m.halved) return { image: sprite.image, left, top: -sprite.y, flipH: sprite.flipH };
   return {
-    image: c.image,
-    left: sx - c.ox,
-    top: sy - c.oy,
-    depth: depthOf(it.x, it.y, it.z, sx),
-    seq,
-    item,
+    image: halve(sprite.image),
+    left: Math.round(left / 2),
+    top: Math.round(-sprite.y / 2),
+    flipH: sprite.flipH,
   };
 }
 

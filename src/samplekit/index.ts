@@ -1,6 +1,6 @@
 // The built-in sample kit: our own procedurally drawn hotel in the Nitro layout (figure gamedata and
-// libraries from ./avatar, group badge parts and their table from ./badge, furnidata and furni bundles
-// from ./furni). Both services use it as their default assets; most tests use it as their fixture.
+// libraries from ./avatar, group badge parts and their table from ./badge, the room visualization from
+// ./room, furnidata and furni bundles from ./furni). Both services use it as their default assets; most tests use it as their fixture.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { type FurniKitOptions, furniKitStream } from './furni/index.js';
 import { flashKitStream } from './flash/index.js';
 import { badgeKitFiles } from './badge/index.js';
 import { demoRoomFiles } from './demo-room.js';
+import { roomKitFiles } from './room/index.js';
 
 export type { KitFile } from './kit-file.js';
 
@@ -35,7 +36,7 @@ export interface KitStamp {
 }
 
 /**
- * Every kit file in a fixed order: avatar files, badge files, then the furnidata, then furni files
+ * Every kit file in a fixed order: avatar files, badge files, the room visualization, then the furnidata, then furni files
  * (bundles, or SWFs for the Flash layout).
  */
 export async function* sampleKitStream(opts: SampleKitOptions = {}): AsyncGenerator<KitFile> {
@@ -45,6 +46,7 @@ export async function* sampleKitStream(opts: SampleKitOptions = {}): AsyncGenera
   }
   for (const f of await avatarKitFiles()) yield f;
   for (const f of await badgeKitFiles('nitro')) yield f;
+  for (const f of await roomKitFiles()) yield f;
   yield* furniKitStream(opts);
   yield* demoRoomFiles();
 }

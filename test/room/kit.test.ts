@@ -1,0 +1,121 @@
+// Rooms drawn on the sample kit (its procedural room.nitro and furni): the client's plane colours by
+// side, decoration overrides, the door cut, items in the picture, and the error for a hotel without a
+// room visualization.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadRoomAssets, renderRoom, type RoomAssets, type RoomData, type RoomItem } from '../../src/room/index.js';
+import { writeSampleKit } from '../../src/samplekit/index.js';
+
+let dir: string;
+let assets: RoomAssets;
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'room-kit-'));
+  await writeSampleKit(dir);
+  assets = await loadRoomAssets(dir);
+});
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const HEIGHTMAP = ['xxxxxxxxxx', 'xxxx000000', 'xxxx000000', 'xxx0000000', 'xxxx000000', 'xxxx000000'].join('\r\n');
+const item = (id: number, classname: string, x: number, y: number, rot: number): RoomItem => ({
+  id,
+  classname,
+  kind: 'floor',
+  x,
+  y,
+  z: 0,
+  rot,
+  wallPosition: '',
+  extraData: '0',
+  width: 1,
+  length: 1,
+  interactionType: 'default',
+});
+const room = (items: RoomItem[] = []): RoomData => ({
+  id: 7,
+  heightmap: HEIGHTMAP,
+  door: { x: 3, y: 3, dir: 2 },
+  floor: '0.0',
+  wall: '0.0',
+  landscape: '0.0',
+  wallThickness: 0,
+  floorThickness: 0,
+  wallHeight: -1,
+  hideWalls: false,
+  items,
+  bots: [],
+});
+const OPTIONS = { size: 64, walls: true, furni: true, bots: false } as const;
+
+function pixel(
+  pic: { width: number; rgba: Buffer; report: { origin: { x: number; y: number } } },
+  sx: number,
+  sy: number,
+) {
+  const i = ((pic.report.origin.y + sy) * pic.width + pic.report.origin.x + sx) * 4;
+  return [...pic.rgba.subarray(i, i + 4)];
+}
+
+test('plane colours by side as the client shades them; decoration ids override the room', async () => {
+  const pic = await renderRoom(room(), assets, OPTIONS);
+  // left wall's top border, room point (3.375, 1, 3.6): WALL_COLOR_BORDER × white
+  assert.deepEqual(pixel(pic, 76, -46), [0x99, 0x99, 0x99, 255]);
+  // the front end of the left wall faces +y (WALL_COLOR_TOP), of the right wall +x (WALL_COLOR_SIDE)
+  assert.deepEqual(pixel(pic, -68, 78), [0xff, 0xff, 0xff, 255]);
+  assert.deepEqual(pixel(pic, 292, 94), [0xcc, 0xcc, 0xcc, 255]);
+  // floor tile (5, 3) centre: the plain texel 0xf0f0f0 untinted
+  assert.deepEqual(pixel(pic, 64, 128), [0xf0, 0xf0, 0xf0, 255]);
+  const tinted = await renderRoom(room(), assets, { ...OPTIONS, floor: '101', wall: '201' });
+  // floor 101 tints by 0xf0c890: 0xf0f0f0 × 0xf0c890 = 0xe2bc88
+  assert.deepEqual(pixel(tinted, 64, 128), [0xe2, 0xbc, 0x88, 255]);
+  // wall 201 tints the border too: 0x999999 × 0xa8d0f0 = 0x657d90
+  assert.deepEqual(pixel(tinted, 76, -46), [0x65, 0x7d, 0x90, 255]);
+  assert.deepEqual(tinted.report.decorations, { floor: '101', wall: '201', landscape: 'default' });
+  // an unknown id is the default, as in the client
+  const unknown = await renderRoom(room(), assets, { ...OPTIONS, floor: '999' });
+  assert.ok(unknown.rgba.equals(pic.rgba));
+});
+
+test('walls=0 and hidden walls draw the floor alone; the door is cut from the wall', async () => {
+  const pic = await renderRoom(room(), assets, OPTIONS);
+  assert.deepEqual(pic.report.door, { x: 3, y: 3, z: 0, wall: 'l' });
+  // inside the door opening on the wall behind the door tile: room point (3.5, 3, 1.5)
+  assert.equal(pixel(pic, 32 * 0.5, 16 * 6.5 - 48)[3], 0);
+  const bare = await renderRoom(room(), assets, { ...OPTIONS, walls: false });
+  const hidden = await renderRoom({ ...room(), hideWalls: true }, assets, OPTIONS);
+  assert.ok(bare.rgba.equals(hidden.rgba));
+  assert.ok(bare.height < pic.height, 'the picture shrinks to what is drawn');
+  assert.equal(bare.report.planes.filter((p) => p.kind === 'wall').length, 0);
+});
+
+test('kit items are drawn, colour variants named, and a crossing pair sorted by the client depth', async () => {
+  const pic = await renderRoom(
+    room([item(1, 'kit_sofa_colors*2', 5, 2, 2), item(2, 'kit_chair_4dir', 6, 2, 4), item(3, 'kit_crate', 5, 1, 0)]),
+    assets,
+    OPTIONS,
+  );
+  const byId = new Map(pic.report.items.map((i) => [i.id, i]));
+  assert.equal(byId.get(1)!.colorId, 2);
+  // farther first: (5, 1) before (5, 2) before (6, 2)
+  assert.deepEqual(
+    pic.report.items.map((i) => i.id),
+    [3, 1, 2],
+  );
+  assert.deepEqual(
+    pic.report.items.map((i) => i.depthOrder),
+    [0, 1, 2],
+  );
+});
+
+test('a hotel without bundled/generic/room.nitro is refused by name', async () => {
+  const empty = await mkdtemp(join(tmpdir(), 'room-none-'));
+  try {
+    await assert.rejects(loadRoomAssets(empty), /bundled\/generic\/room\.nitro does not exist/);
+  } finally {
+    await rm(empty, { recursive: true, force: true });
+  }
+});
