@@ -2,7 +2,13 @@
 // the render pool, the cache tiers, the user lookup, the limits, the badges) behind its routes (the avatar
 // routes of server/avatar/, the badge routes of server/badge/, mounted here so neither imports the other).
 import { type FastifyInstance } from 'fastify';
-import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../avatar/index.js';
+import {
+  avatarFolderSignature,
+  hotelFromSnapshot,
+  RENDERER_VERSION,
+  scanAvatarHotel,
+  type AvatarHotel,
+} from '../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../http/build-info.js';
 import { type RawRouteContext } from '../http/respond.js';
 import { openBadges, type Badges } from '../imager/badge/index.js';
@@ -71,6 +77,9 @@ export interface OpenAvatarServiceOptions {
    */
   sharedStore?: SharedStore;
 }
+
+/** Figure libraries the main thread keeps for drawing bots in rooms (the render workers keep their own). */
+export const ROOM_LIBRARY_BYTES = 64 * 1024 * 1024;
 
 /** Loads the assets, starts the workers and builds the app; does not listen. */
 export async function openAvatarService(
@@ -153,11 +162,21 @@ export async function openAvatarService(
   // room visualization; otherwise the service runs without them and /healthz says why.
   let rooms: Rooms | undefined;
   let roomsOff = '';
+  let roomAvatar: { generation: number; hotel: AvatarHotel } | undefined;
   try {
     const opened = await openRooms(config, {
       cache,
       shared,
-      avatarHotel: () => hotels.current().hotel,
+      avatarHotel: () => {
+        // The main thread's own hotel loads no library (it only plans); bots need one that does.
+        const served = hotels.current();
+        if (roomAvatar?.generation !== served.generation)
+          roomAvatar = {
+            generation: served.generation,
+            hotel: hotelFromSnapshot(served.snapshot, { libraryCacheBytes: ROOM_LIBRARY_BYTES }),
+          };
+        return roomAvatar.hotel;
+      },
       log,
     });
     if (opened.ok) rooms = opened.rooms;
