@@ -6,6 +6,8 @@ import { type Command } from 'commander';
 import { ensureSampleKit } from '../samplekit/index.js';
 import {
   checkInterval,
+  DEFAULT_DATABASE_USER_CACHE_MS,
+  DEFAULT_USER_CACHE_MS,
   defaultAvatarConfig,
   validateAvatarConfig,
   type AvatarServiceConfig,
@@ -27,6 +29,7 @@ import {
 } from '../settings/values.js';
 import {
   addOptions,
+  attributeOf,
   DECODE_BUDGET_OPTION,
   explainPortInUse,
   FOLLOW_SYMLINKS_OPTION,
@@ -37,6 +40,8 @@ import {
   type OptionDef,
 } from './options.js';
 import { stopOnSignals } from './shutdown.js';
+import { DatabaseConfigError } from '../imager/database.js';
+import { DatabaseUrlError } from '../database/index.js';
 import { prepareWritableFolder } from '../util/fs-error.js';
 
 const D = defaultAvatarConfig();
@@ -81,10 +86,10 @@ export const SERVE_AVATAR_OPTIONS = {
   userCacheTtlMs: option({
     flag: '--user-cache-ms <n>',
     env: 'HOTEL_IMAGER_USER_CACHE_MS',
-    help: 'how long a name → figure mapping is kept',
+    help: "how long a name → figure mapping is kept (the ?user= image's Cache-Control max-age is no longer)",
     parse: ms,
-    default: D.userCacheTtlMs,
-    defaultText: '3600000 = 1 h',
+    default: DEFAULT_USER_CACHE_MS,
+    defaultText: `${DEFAULT_DATABASE_USER_CACHE_MS} = 1 min with --database, else ${DEFAULT_USER_CACHE_MS} = 1 h`,
   }),
   userNegativeTtlMs: option({
     flag: '--user-negative-cache-ms <n>',
@@ -92,6 +97,32 @@ export const SERVE_AVATAR_OPTIONS = {
     help: 'how long an unknown name is remembered',
     parse: ms,
     default: D.userNegativeTtlMs,
+  }),
+  databaseUrl: option({
+    flag: '--database <url>',
+    env: 'HOTEL_IMAGER_DATABASE',
+    help: "the hotel's MySQL/MariaDB, mysql://user:password@host:port/db (?socket=, ?ssl=: docs/database.md): ?user= looks and group badge elements are read from it; the user API is then not asked",
+    defaultText: 'none',
+  }),
+  databaseQueriesFile: option({
+    flag: '--database-queries <file>',
+    env: 'HOTEL_IMAGER_DATABASE_QUERIES',
+    help: 'SQL file overriding the built-in Arcturus Morningstar queries ("-- name: <query>" blocks), checked at start',
+    defaultText: 'the Arcturus Morningstar queries',
+  }),
+  databasePool: option({
+    flag: '--database-pool <n>',
+    env: 'HOTEL_IMAGER_DATABASE_POOL',
+    help: 'database connections at most',
+    parse: wholeNumber({ min: 1, max: 64 }),
+    default: D.databasePool,
+  }),
+  databaseTimeoutMs: option({
+    flag: '--database-timeout-ms <n>',
+    env: 'HOTEL_IMAGER_DATABASE_TIMEOUT_MS',
+    help: 'longest wait for one database query, the wait for a free connection included',
+    parse: milliseconds(10),
+    default: D.databaseTimeoutMs,
   }),
   memoryCacheBytes: option({
     flag: '--memory-budget <size>',
@@ -311,6 +342,10 @@ export function avatarConfigFromFlags(
   const cfg: AvatarServiceConfig = { ...defaultAvatarConfig() };
   for (const [key, value] of Object.entries(values))
     if (value !== undefined) (cfg as unknown as Record<string, unknown>)[key] = value;
+  // Looks read from the hotel's own database are kept a minute unless said otherwise: a changed look shows.
+  const cacheSpec = SERVE_AVATAR_OPTIONS.userCacheTtlMs.spec;
+  if (given[attributeOf(cacheSpec.flag)] === undefined && env[cacheSpec.env] === undefined)
+    cfg.userCacheTtlMs = cfg.databaseUrl !== undefined ? DEFAULT_DATABASE_USER_CACHE_MS : DEFAULT_USER_CACHE_MS;
   try {
     return validateAvatarConfig(cfg);
   } catch (e) {
@@ -344,7 +379,11 @@ export async function runAvatarService(
     assetsDir = defaultSampleKitDir();
     await ensureSampleKit(assetsDir);
   }
-  const running = await startAvatarService({ ...cfg, assetsDir });
+  const running = await startAvatarService({ ...cfg, assetsDir }).catch((e: unknown) => {
+    // A bad database URL or query override is the operator's to fix, like any bad setting (exit 2).
+    if (e instanceof DatabaseConfigError || e instanceof DatabaseUrlError) throw new UsageError(e.message);
+    throw e;
+  });
   running.app.log.info(
     {
       url: running.url,
@@ -356,6 +395,8 @@ export async function runAvatarService(
     `avatar service listening on ${running.url} (bound to ${describeBind(cfg.host, Number(new URL(running.url).port))}) — try ${running.url}/avatar.png?figure=hd-180-1.ch-210-66.lg-270-82.sh-290-80.hr-100-40`,
   );
   running.app.log.info({ userApi: cfg.userApiBase, fallbackUrl: cfg.fallbackUrl }, upstreamsLine(cfg));
+  // upstreamsLine names the user API; with a database the names go there instead.
+  if (running.database) running.app.log.info({ database: running.database.target.display }, databaseLine(cfg));
   let close = running.close;
   if (hangup) {
     // The reload logs its outcome itself ("hotel reloaded", or why not).
@@ -385,6 +426,13 @@ export function upstreamsLine(cfg: Pick<AvatarServiceConfig, 'userApiBase' | 'fa
   return (
     `?user= names are sent to the user API at ${cfg.userApiBase}${note(cfg.userApiBase, d.userApiBase, '--user-api')}; ` +
     `requests this hotel cannot draw are redirected to ${cfg.fallbackUrl}${note(cfg.fallbackUrl, d.fallbackUrl, '--fallback-url')}`
+  );
+}
+
+function databaseLine(cfg: AvatarServiceConfig): string {
+  return (
+    `?user= names are looked up in the hotel's database (the user API is not asked), kept ${cfg.userCacheTtlMs} ms; ` +
+    'group badge elements are read from its guilds_elements'
   );
 }
 

@@ -11,7 +11,7 @@ import { checkPortFree, DEFAULT_HOST } from '../http/http-server.js';
 import { port } from '../settings/values.js';
 import { setDecodeBudget } from '../imaging/decode-budget.js';
 import { addOptions, DECODE_BUDGET_OPTION, explainPortInUse, option, readOptions } from './options.js';
-import { avatarConfigFromFlags, defaultSampleKitDir, runAvatarService } from './serve-avatar.js';
+import { avatarConfigFromFlags, defaultSampleKitDir, runAvatarService, SERVE_AVATAR_OPTIONS } from './serve-avatar.js';
 import { runFurniService } from './serve-furni.js';
 import { stopOnSignals } from './shutdown.js';
 
@@ -37,6 +37,7 @@ export const START_OPTIONS = {
     default: DEFAULT_HOST,
   }),
   decodeBudget: DECODE_BUDGET_OPTION,
+  database: option({ ...SERVE_AVATAR_OPTIONS.databaseUrl.spec }),
 };
 
 export function registerStartCommand(program: Command): void {
@@ -66,6 +67,7 @@ export function registerStartCommand(program: Command): void {
       port: String(o.avatarPort),
       host: o.host,
       decodeBudget: String(o.decodeBudget),
+      ...(o.database !== undefined ? { database: o.database } : {}),
     });
     // HOTEL_IMAGER_TRUST_PROXY (read with the avatar settings) holds for both services.
     const furni = await withPortHint(

@@ -103,6 +103,7 @@ export class HotelDatabase {
   private inUse = 0;
   private waiting = 0;
   private closed = false;
+  private probe: NodeJS.Timeout | undefined;
 
   constructor(target: DatabaseTarget, options: HotelDatabaseOptions) {
     this.target = target;
@@ -267,6 +268,13 @@ export class HotelDatabase {
     return Object.fromEntries([...this.stats].map(([k, v]) => [k, { ...v, errors: { ...v.errors } }]));
   }
 
+  /** Pings every `ms` (unref'd) so reachability, /healthz and the log follow the database while idle. */
+  startProbe(ms: number): void {
+    if (this.probe || this.closed) return;
+    this.probe = setInterval(() => void this.ping(), ms);
+    this.probe.unref();
+  }
+
   get timeoutMs(): number {
     return this.opts.timeoutMs;
   }
@@ -274,6 +282,7 @@ export class HotelDatabase {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.probe);
     await this.pool.end().catch(() => undefined);
   }
 

@@ -22,6 +22,8 @@ export interface BadgeSourceOptions {
   partsDir?: string;
   /** The element table (CSV or JSON export of guilds_elements); default gamedata/guilds_elements.csv|json. */
   elementsFile?: string;
+  /** The element table's rows already read (from the hotel's database), as JSON; wins over the files. */
+  elementsTable?: { name: string; json: string };
 }
 
 export interface BadgeSources {
@@ -134,7 +136,8 @@ function folderSource(dir: string): PartSource {
  * not exist is reported the same way (the caller decides whether that stops it).
  */
 export async function readBadgeSources(assetsDir: string, opts: BadgeSourceOptions = {}): Promise<BadgeSourcesResult> {
-  const elementsFile = await findElementsFile(assetsDir, opts);
+  const fromTable = opts.elementsTable;
+  const elementsFile = fromTable ? fromTable.name : await findElementsFile(assetsDir, opts);
   if (elementsFile === undefined) {
     return {
       ok: false,
@@ -142,12 +145,17 @@ export async function readBadgeSources(assetsDir: string, opts: BadgeSourceOptio
     };
   }
   let tableBytes: Buffer;
-  try {
-    // Within the decode budget like every hotel file; a table the operator names may live anywhere.
-    tableBytes = await readAssetFile(elementsFile, opts.elementsFile !== undefined ? dirname(elementsFile) : assetsDir);
-  } catch (e) {
-    return { ok: false, reason: `cannot read the badge element table: ${(e as Error).message}` };
-  }
+  if (fromTable) tableBytes = Buffer.from(fromTable.json);
+  else
+    try {
+      // Within the decode budget like every hotel file; a table the operator names may live anywhere.
+      tableBytes = await readAssetFile(
+        elementsFile,
+        opts.elementsFile !== undefined ? dirname(elementsFile) : assetsDir,
+      );
+    } catch (e) {
+      return { ok: false, reason: `cannot read the badge element table: ${(e as Error).message}` };
+    }
   let elements: GuildElements;
   try {
     elements = parseGuildElements(tableBytes.toString('utf8'), elementsFile);
@@ -176,7 +184,8 @@ export async function readBadgeSources(assetsDir: string, opts: BadgeSourceOptio
 
   const images = new Map<string, RgbaImage>();
   const origins: BadgeSources['origins'] = [];
-  const read: [string, Buffer][] = [[elementsFile, tableBytes]];
+  // A table from the database is no file for the reload watcher to look at.
+  const read: [string, Buffer][] = fromTable ? [] : [[elementsFile, tableBytes]];
   const unreadable: string[] = [];
   const ranked: string[] = [];
   for (const [rank, source] of sources.entries()) {

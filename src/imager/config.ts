@@ -15,6 +15,7 @@ import { DEFAULT_DECODE_BUDGET_BYTES } from '../imaging/decode-budget.js';
 import { DEFAULT_HOST, ownAddresses } from '../http/http-server.js';
 import { type LogLevel } from '../http/request-log.js';
 import { DEFAULT_USER_TIMEOUT_MS } from './avatar/user-lookup.js';
+import { DEFAULT_DATABASE_POOL, DEFAULT_DATABASE_TIMEOUT_MS, parseDatabaseUrl } from '../database/index.js';
 
 export interface AvatarServiceConfig {
   host: string;
@@ -24,6 +25,7 @@ export interface AvatarServiceConfig {
   fallbackUrl: string;
   userApiBase: string;
   userLookupTimeoutMs: number;
+  /** How long a name's figure is kept; the `?user=` image's Cache-Control never promises longer. */
   userCacheTtlMs: number;
   userNegativeTtlMs: number;
   memoryCacheBytes: number;
@@ -73,6 +75,17 @@ export interface AvatarServiceConfig {
   /** Most items read and drawn per room. */
   roomMaxItems: number;
   /**
+   * The hotel's database (mysql://user:password@host:port/db, docs/database.md): `?user=` names and group badge
+   * elements are read from it (the user API is not asked); undefined = none.
+   */
+  databaseUrl?: string;
+  /** An operator's query overrides (`-- name: <query>` blocks), checked at start. */
+  databaseQueriesFile?: string;
+  /** Connections to the database at most. */
+  databasePool: number;
+  /** Longest wait for one query, the wait for a connection included. */
+  databaseTimeoutMs: number;
+  /**
    * How often the asset folder is looked at for a changed hotel (a change is loaded once two looks in a
    * row agree); 0 = never (SIGHUP still reloads).
    */
@@ -81,6 +94,11 @@ export interface AvatarServiceConfig {
 
 const MiB = 1024 * 1024;
 
+/** A name's figure from the user API is kept about an hour (the spec's mapping cache). */
+export const DEFAULT_USER_CACHE_MS = 60 * 60 * 1000;
+/** From the hotel's own database: a look a player changes shows within a minute. */
+export const DEFAULT_DATABASE_USER_CACHE_MS = 60 * 1000;
+
 export function defaultAvatarConfig(): AvatarServiceConfig {
   return {
     host: DEFAULT_HOST,
@@ -88,7 +106,7 @@ export function defaultAvatarConfig(): AvatarServiceConfig {
     fallbackUrl: 'https://www.habbo.com/habbo-imaging/avatarimage',
     userApiBase: 'https://www.habbo.com',
     userLookupTimeoutMs: DEFAULT_USER_TIMEOUT_MS,
-    userCacheTtlMs: 60 * 60 * 1000,
+    userCacheTtlMs: DEFAULT_USER_CACHE_MS,
     userNegativeTtlMs: 60 * 1000,
     memoryCacheBytes: 256 * MiB,
     diskCacheBytes: 2048 * MiB,
@@ -115,6 +133,8 @@ export function defaultAvatarConfig(): AvatarServiceConfig {
     // Measured in docs/rooms.md ("Where renders run"): two keep a 2-core machine's answers flowing.
     roomRenderJobs: 2,
     roomMaxItems: 5000,
+    databasePool: DEFAULT_DATABASE_POOL,
+    databaseTimeoutMs: DEFAULT_DATABASE_TIMEOUT_MS,
     // As the furni service looks at its corpus.
     checkIntervalMs: 2000,
   };
@@ -180,5 +200,10 @@ export function validateAvatarConfig(cfg: AvatarServiceConfig): AvatarServiceCon
   parseSetting('roomRereadMs', String(cfg.roomRereadMs), wholeNumber({ min: 0, max: 30_000 }));
   parseSetting('roomRenderJobs', String(cfg.roomRenderJobs), wholeNumber({ min: 1, max: 64 }));
   parseSetting('roomMaxItems', String(cfg.roomMaxItems), wholeNumber({ min: 1, max: 20_000 }));
+  if (cfg.databaseUrl !== undefined) parseDatabaseUrl(cfg.databaseUrl);
+  else if (cfg.databaseQueriesFile !== undefined)
+    throw new Error('--database-queries (HOTEL_IMAGER_DATABASE_QUERIES) needs --database (HOTEL_IMAGER_DATABASE)');
+  parseSetting('databasePool', String(cfg.databasePool), wholeNumber({ min: 1, max: 64 }));
+  parseSetting('databaseTimeoutMs', String(cfg.databaseTimeoutMs), milliseconds(10));
   return cfg;
 }

@@ -33,6 +33,10 @@ import { createRoomHandler } from './room/room-handler.js';
 import { SharedAvatarCache } from '../imager/cache/shared-cache.js';
 import { type SharedStore } from '../imager/cache/shared-store.js';
 import { DEFAULT_USER_LOOKUP, UserLookup } from '../imager/avatar/user-lookup.js';
+import { databaseUserSource } from '../imager/avatar/user-database.js';
+import { openHotelDatabase } from '../imager/database.js';
+import { type HotelDatabase } from '../database/index.js';
+import { userCacheControl } from '../imager/avatar/avatar-service.js';
 
 /** The avatar service's name in /healthz, /version and the logs. */
 export const AVATAR_SERVICE_NAME = 'hotel-imager-avatar';
@@ -48,6 +52,8 @@ export interface AvatarServiceInstance {
   badges: Badges;
   /** Rooms (/habbo-imaging/room, /thumbnail, /render/room) when the hotel has them. */
   rooms?: Rooms;
+  /** The hotel's database when `databaseUrl` is set. */
+  database?: HotelDatabase;
   config: AvatarServiceConfig & { assetsDir: string };
   /** Reads the assets folder now and swaps the new hotel in when it changed and loads (what SIGHUP does). */
   reload(): Promise<ReloadResult>;
@@ -113,8 +119,12 @@ export async function openAvatarService(
   // Late-bound: the reloader logs through the app, and tells the service and the URL map of a swap.
   let onSwap: (served: ServedHotel) => void = () => undefined;
   let app: FastifyInstance | undefined;
-  const log = (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) =>
-    app?.log[level](fields, msg);
+  // Lines said before the app (and its logger) exists are kept and said once it does.
+  const early: [level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>][] = [];
+  const log = (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) => {
+    if (app) app.log[level](fields, msg);
+    else early.push([level, msg, fields]);
+  };
   const hotels = new HotelReloader({
     assetsDir: config.assetsDir,
     pool,
@@ -139,23 +149,38 @@ export async function openAvatarService(
   const store = opts.sharedStore ?? ownStore;
   const shared =
     store && new SharedAvatarCache(store, { imageTtlMs: config.redisImageTtlMs, lockMs: config.redisLockMs });
+  // The hotel's database, when configured: opened (and an operator's queries checked) before anything
+  // that answers requests; a database that is away is logged and does not stop the start.
+  let database: HotelDatabase | undefined;
+  if (config.databaseUrl !== undefined) {
+    try {
+      database = await openHotelDatabase(config, log);
+    } catch (err) {
+      await pool.close();
+      await ownStore?.close();
+      throw err;
+    }
+  }
   const users = new UserLookup(
     {
       apiBase: config.userApiBase,
+      ...(database ? { source: databaseUserSource(database) } : {}),
       timeoutMs: config.userLookupTimeoutMs,
       ttlMs: config.userCacheTtlMs,
       negativeTtlMs: config.userNegativeTtlMs,
-      errorTtlMs: Math.min(config.userNegativeTtlMs, 10_000),
+      // A database back from an outage is asked again within a second or two.
+      errorTtlMs: Math.min(config.userNegativeTtlMs, database ? 2000 : 10_000),
       maxBytes: DEFAULT_USER_LOOKUP.maxBytes,
     },
     shared,
   );
   let badges: Badges;
   try {
-    badges = await openBadges(config, { cache, shared, log });
+    badges = await openBadges(config, { cache, shared, log, database });
   } catch (err) {
     await pool.close();
     await ownStore?.close();
+    await database?.close();
     throw err;
   }
   // Rooms when there is somewhere to read them from (the database, or the kit's room files) and the hotel has a
@@ -167,6 +192,7 @@ export async function openAvatarService(
     const opened = await openRooms(config, {
       cache,
       shared,
+      database,
       avatarHotel: () => {
         // The main thread's own hotel loads no library (it only plans); bots need one that does.
         const served = hotels.current();
@@ -184,6 +210,8 @@ export async function openAvatarService(
   } catch (err) {
     await pool.close();
     await ownStore?.close();
+    badges.close();
+    await database?.close();
     throw err;
   }
   const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
@@ -193,6 +221,7 @@ export async function openAvatarService(
     renderer,
     cache,
     users,
+    userCacheControl: userCacheControl(config.userCacheTtlMs),
     clientRate,
     budget,
     fallbackUrl: config.fallbackUrl,
@@ -222,11 +251,13 @@ export async function openAvatarService(
       users: users.stats(),
       redis: shared ? shared.stats() : null,
       hotel: hotelState(),
+      database: database ? { health: database.health(), queries: database.queryStats() } : null,
     }),
     version,
     commit: build.commit,
     renderer: RENDERER_VERSION,
   });
+  database?.onQuery((o) => metrics?.queried(o));
   const identity: HealthIdentity = { service: AVATAR_SERVICE_NAME, version, build, startedAtMs: startedAt };
   const health = () => {
     const poolStats = pool.stats();
@@ -248,6 +279,8 @@ export async function openAvatarService(
         redis: shared ? shared.stats() : null,
         badges: badges.health(),
         rooms: rooms ? rooms.health() : { enabled: false, reason: roomsOff },
+        // A database away is not unhealthy: ?figure= images are untouched, ?user= falls back meanwhile.
+        database: database ? { ...database.health(), queries: database.queryStats() } : null,
         limits: {
           clientRatePerSecond: config.clientRatePerSecond,
           clientBurst: config.clientBurst,
@@ -271,6 +304,7 @@ export async function openAvatarService(
       ...(rooms ? [(ctx: RawRouteContext) => createRoomHandler({ service: rooms.service, ...ctx })] : []),
     ],
   });
+  for (const [level, msg, fields] of early.splice(0)) app.log[level](fields, msg);
   badges.announce();
   if (rooms) rooms.announce();
   else log('info', 'rooms are off', { reason: roomsOff });
@@ -279,6 +313,8 @@ export async function openAvatarService(
   // Badge data is watched with the hotel and reloaded with it (its files, and where they would appear).
   hotels.addCompanion({ name: 'badges', paths: () => badges.watchPaths(), reload: () => badges.reload() });
   if (rooms) hotels.addCompanion({ name: 'rooms', paths: () => rooms.watchPaths(), reload: () => rooms.reload() });
+  // The database's table is asked whether it changed as often as the folder is looked at (2 s by default).
+  badges.watchDatabase(config.checkIntervalMs || 2000);
   await hotels.start();
   return {
     app: built,
@@ -288,6 +324,7 @@ export async function openAvatarService(
     hotels,
     badges,
     rooms,
+    ...(database ? { database } : {}),
     config,
     reload: () => hotels.reload('signal'),
     get hotelState() {
@@ -296,11 +333,13 @@ export async function openAvatarService(
     metrics,
     close: async () => {
       hotels.close();
+      badges.close();
       await built.close();
       await pool.close();
       await cache.flush();
       await shared?.flush();
       await ownStore?.close();
+      await database?.close();
       ownStream?.flushSync();
     },
   };

@@ -31,6 +31,16 @@ import { type UserLookup } from './user-lookup.js';
 export const FIGURE_CACHE_CONTROL = IMMUTABLE_CACHE_CONTROL;
 export const USER_CACHE_CONTROL = 'public, max-age=3600, stale-while-revalidate=86400';
 
+/**
+ * A `?user=` image's Cache-Control for names kept `ttlMs`: the spec's hour when names are kept an hour or
+ * more; shorter keeping (a database's minute) promises no longer, and no stale serving either, so a
+ * changed look is not held by a browser or proxy past it.
+ */
+export function userCacheControl(ttlMs: number): string {
+  const seconds = Math.floor(ttlMs / 1000);
+  return seconds >= 3600 ? USER_CACHE_CONTROL : `public, max-age=${Math.max(0, seconds)}`;
+}
+
 /** One loaded hotel as requests plan with it (a generation: see hotel-reload.ts). */
 export interface HotelView {
   readonly generation: number;
@@ -61,6 +71,8 @@ export interface AvatarServiceDeps {
   renderer: AvatarRenderer;
   cache: ImageCache;
   users: UserLookup;
+  /** Cache-Control of `?user=` images (userCacheControl of the name cache's life); USER_CACHE_CONTROL if absent. */
+  userCacheControl?: string;
   clientRate: ClientRateLimiter;
   budget: RenderBudget;
   fallbackUrl: string;
@@ -167,7 +179,8 @@ export class AvatarService {
         animates: req.animated,
         rendererVersion: version,
       });
-      const cacheControl = identity.kind === 'figure' ? FIGURE_CACHE_CONTROL : USER_CACHE_CONTROL;
+      const cacheControl =
+        identity.kind === 'figure' ? FIGURE_CACHE_CONTROL : (this.deps.userCacheControl ?? USER_CACHE_CONTROL);
       const answer = (image: CachedImage, source: ImageSource): AvatarAnswer => ({
         kind: 'image',
         image,

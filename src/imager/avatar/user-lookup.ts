@@ -15,9 +15,21 @@ type Outcome =
   | { ok: true; figure: string }
   | { ok: false; reason: 'unknown' | 'timeout' | 'unreachable' | 'bad-response'; detail: string };
 
+/**
+ * Where names are looked up instead of the user API (the hotel's database): the outcome for one name,
+ * settled within the lookup's timeout or not (the lookup's own deadline still holds).
+ */
+export interface UserSource {
+  find(name: string): Promise<Outcome>;
+}
+
+export type UserSourceOutcome = Outcome;
+
 export interface UserLookupOptions {
-  /** Base address of the public API, e.g. https://www.habbo.com */
+  /** Base address of the public API, e.g. https://www.habbo.com (unused when a source is given). */
   apiBase: string;
+  /** Asked instead of the API when given. */
+  source?: UserSource;
   timeoutMs: number;
   ttlMs: number;
   /** How long an unknown name is remembered. */
@@ -178,8 +190,23 @@ export class UserLookup {
     return outcome;
   }
 
-  /** The API's answer, or a timeout outcome once `timeoutMs` has passed, whatever the API is doing. */
+  /** The source's answer, or a timeout outcome once `timeoutMs` has passed, whatever the source is doing. */
   private async request(name: string): Promise<Outcome> {
+    const source = this.opts.source;
+    if (source) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<Outcome>((resolve) => {
+        timer = setTimeout(
+          () => resolve({ ok: false, reason: 'timeout', detail: `no answer within ${this.opts.timeoutMs} ms` }),
+          this.opts.timeoutMs,
+        );
+      });
+      try {
+        return await Promise.race([source.find(name), deadline]);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
     const url = usersEndpoint(this.opts.apiBase);
     url.searchParams.set('name', name);
     const abort = new AbortController();

@@ -8,6 +8,7 @@ import { isDir, isFile } from '../../hotel/files.js';
 import { type ImageCache } from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
 import { BadgeService } from './badge-service.js';
+import { type HotelDatabase } from '../../database/index.js';
 
 export { BadgeService } from './badge-service.js';
 
@@ -23,6 +24,8 @@ export interface BadgeDeps {
   cache: ImageCache;
   shared?: SharedAvatarCache;
   log?: (level: 'info' | 'warn', msg: string, fields: Record<string, unknown>) => void;
+  /** The hotel's database: the element table is read from its guilds_elements (no file needed). */
+  database?: HotelDatabase;
 }
 
 export interface Badges {
@@ -39,7 +42,41 @@ export interface Badges {
   watchPaths: () => string[];
   /** Logs what is loaded, or why badges are off (once the service's logger exists). */
   announce: () => void;
+  /**
+   * With a database: asks its cheap version query every `ms` and reloads when the table changed (or first
+   * answers after an outage). No-op without one.
+   */
+  watchDatabase: (ms: number) => void;
+  close: () => void;
 }
+
+/** What the database's guilds_elements held when it last answered: kept while it is away. */
+class DatabaseTable {
+  version: string | undefined;
+  json: string | undefined;
+  constructor(private readonly db: HotelDatabase) {}
+
+  async version_(): Promise<string> {
+    const [row] = await this.db.run('guild_elements_version');
+    return String(row?.version ?? '');
+  }
+
+  /** The rows now, or the last good ones (with why they are not fresh), or why there are none. */
+  async read(): Promise<{ json: string } | { error: string }> {
+    try {
+      const version = await this.version_();
+      const rows = await this.db.run('guild_elements');
+      this.version = version;
+      this.json = JSON.stringify(rows);
+    } catch (e) {
+      if (this.json === undefined)
+        return { error: `the database's guilds_elements cannot be read: ${(e as Error).message}` };
+    }
+    return { json: this.json as string };
+  }
+}
+
+const DATABASE_TABLE_NAME = 'guilds_elements (database)';
 
 function sourceOptions(config: BadgeConfig): BadgeSourceOptions {
   return { partsDir: config.badgePartsDir, elementsFile: config.badgeElementsFile };
@@ -62,7 +99,17 @@ export async function openBadges(config: BadgeConfig, deps: BadgeDeps): Promise<
       `the badge parts folder ${config.badgePartsDir} (--badge-parts, HOTEL_IMAGER_AVATAR_BADGE_PARTS) is not a folder`,
     );
   }
-  const load = () => loadBadgeHotel(config.assetsDir, sourceOptions(config));
+  const table = deps.database ? new DatabaseTable(deps.database) : undefined;
+  const load = async (): Promise<BadgeLoadResult> => {
+    if (!table) return loadBadgeHotel(config.assetsDir, sourceOptions(config));
+    const got = await table.read();
+    if ('error' in got) return { ok: false, reason: got.error };
+    return loadBadgeHotel(config.assetsDir, {
+      ...sourceOptions(config),
+      elementsTable: { name: DATABASE_TABLE_NAME, json: got.json },
+    });
+  };
+  let watcher: NodeJS.Timeout | undefined;
   const first = await load();
   const report = (data: BadgeLoadResult) => {
     if (data.ok) {
@@ -77,15 +124,34 @@ export async function openBadges(config: BadgeConfig, deps: BadgeDeps): Promise<
     } else deps.log?.('warn', 'badges are off', { reason: data.reason });
   };
   const service = new BadgeService(first, deps);
+  const reload = async () => {
+    const data = await load();
+    service.swap(data);
+    report(data);
+    return data;
+  };
   return {
     service,
     health: () => badgeHealth(service),
-    reload: async () => {
-      const data = await load();
-      service.swap(data);
-      report(data);
-      return data;
+    reload,
+    watchDatabase: (ms) => {
+      if (!table || watcher || ms <= 0) return;
+      let busy = false;
+      watcher = setInterval(() => {
+        if (busy) return;
+        busy = true;
+        table
+          .version_()
+          .then((v) => (v !== table.version ? reload() : undefined))
+          // Away: the table in service stays; the database client logs the outage once.
+          .catch(() => undefined)
+          .finally(() => {
+            busy = false;
+          });
+      }, ms);
+      watcher.unref();
     },
+    close: () => clearInterval(watcher),
     watchPaths: () => {
       const found = service.current.ok ? service.current.hotel.files : [];
       const places = [

@@ -58,14 +58,33 @@ const AVATAR_PATHS: ReadonlyMap<string, Fixed> = new Map<string, Fixed>([
   ['/habbo-imaging/head.gif', [HEAD, GIF]],
 ]);
 
-/** Every path of the avatar route, for docs and tests. */
-export const AVATAR_ROUTE_PATHS: readonly string[] = [...AVATAR_PATHS.keys()];
+/**
+ * The name-in-path form other imagers answer: `/habbo-imaging/avatarimage/<name>.png` (or `.gif`) is
+ * `?user=<name>` with the same parameters.
+ */
+export const USER_PATH_PREFIX = '/habbo-imaging/avatarimage/';
+const USER_PATH = /^\/habbo-imaging\/avatarimage\/([^/]+)\.(png|gif)$/;
+
+/** Every path of the avatar route, for docs and tests (the name-in-path form with an example name). */
+export const AVATAR_ROUTE_PATHS: readonly string[] = [...AVATAR_PATHS.keys(), `${USER_PATH_PREFIX}Alice.png`];
 
 /** The parameters a path fixes, or undefined when the URL is not on the avatar route. */
 export function avatarRoute(url: string): Fixed | undefined {
   // Exact paths, with or without a query string; anything else (other spellings included) is Fastify's.
   const q = url.indexOf('?');
-  return AVATAR_PATHS.get(q < 0 ? url : url.slice(0, q));
+  const path = q < 0 ? url : url.slice(0, q);
+  const exact = AVATAR_PATHS.get(path);
+  if (exact !== undefined || !path.startsWith(USER_PATH_PREFIX)) return exact;
+  const m = USER_PATH.exec(path);
+  if (!m) return undefined;
+  let name: string;
+  try {
+    name = decodeURIComponent(m[1] ?? '');
+  } catch {
+    return undefined; // a malformed escape: Fastify's 400
+  }
+  const user = ['user', encodeURIComponent(name)] as const;
+  return m[2] === 'gif' ? [user, GIF] : [user];
 }
 
 /** The raw query with each fixed parameter set to its value: other pairs keep their bytes and order. */

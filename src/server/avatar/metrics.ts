@@ -10,6 +10,7 @@ import { type ImageCacheStats } from '../../imager/cache/image-cache.js';
 import { type RenderPoolStats } from '../../imager/avatar/render-pool.js';
 import { type SharedCacheStats } from '../../imager/cache/shared-cache.js';
 import { type SharedStoreStatus } from '../../imager/cache/shared-store.js';
+import { type DatabaseHealth, type QueryObservation, type QueryStats } from '../../database/index.js';
 import { type UserLookupStats } from '../../imager/avatar/user-lookup.js';
 
 /**
@@ -50,6 +51,8 @@ export function avatarRoute(target: string): number {
   const exact = ROUTE_OF_PATH.get(path);
   if (exact !== undefined) return exact;
   if (path.startsWith('/habbo-imaging/badge/')) return BADGE;
+  // The name-in-path form (`/habbo-imaging/avatarimage/<name>.png`) counts as the classic route.
+  if (path.startsWith('/habbo-imaging/avatarimage/')) return ROUTE_OF_PATH.get('/habbo-imaging/avatarimage') ?? OTHER;
   if (path.startsWith('/render/badge/')) return RENDER_BADGE;
   return OTHER;
 }
@@ -73,7 +76,12 @@ export interface AvatarStatsSnapshot {
   users: UserLookupStats;
   redis: (SharedStoreStatus & SharedCacheStats) | null;
   hotel: HotelState;
+  /** The hotel's database (null without --database). */
+  database: { health: DatabaseHealth; queries: Record<string, QueryStats> } | null;
 }
+
+/** Query time buckets, seconds: a keyed lookup is ~1 ms, the deadline 1 s by default. */
+const QUERY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /** Render time buckets, seconds (a cached-library still is ~1 ms, a long effect loop at size l far more). */
 const RENDER_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
@@ -82,6 +90,8 @@ export interface AvatarMetrics extends ServiceRegistry {
   http: HttpMetrics;
   /** For the render pool: a successful render's time in its worker. */
   rendered(seconds: number): void;
+  /** For the database client: one query's time (the wait for a connection included). */
+  queried(o: QueryObservation): void;
 }
 
 export function createAvatarMetrics(opts: {
@@ -283,5 +293,50 @@ export function createAvatarMetrics(opts: {
     () => s.hotel.reloadFailures,
   );
 
-  return { ...base, http, rendered: (seconds) => renderTime.observe(seconds) };
+  // The hotel's database (0 and empty without --database).
+  gauge(
+    'avatar_database_up',
+    '1 when the hotel database answered its last query or ping, else 0 (also 0 without --database)',
+    () => (s.database?.health.reachable ? 1 : 0),
+  );
+  gauge(
+    'avatar_database_pool_in_use',
+    'Database connections running a query now',
+    () => s.database?.health.pool.inUse ?? 0,
+  );
+  gauge(
+    'avatar_database_pool_open',
+    'Database connections open (at most --database-pool)',
+    () => s.database?.health.pool.open ?? 0,
+  );
+  gauge(
+    'avatar_database_pool_waiting',
+    'Queries waiting for a free database connection',
+    () => s.database?.health.pool.waiting ?? 0,
+  );
+  const queryTime = new client.Histogram({
+    name: `${METRIC_PREFIX}avatar_database_query_duration_seconds`,
+    help: 'Time of a database query by catalogue name (docs/database.md), the wait for a connection included; failed ones too',
+    labelNames: ['query'],
+    buckets: QUERY_BUCKETS,
+    registers,
+  });
+  new client.Counter({
+    name: `${METRIC_PREFIX}avatar_database_query_errors_total`,
+    help: 'Database queries that failed, by catalogue name and kind: unavailable, timeout, busy, query (a table or column missing), closed',
+    labelNames: ['query', 'kind'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [query, q] of Object.entries(s.database?.queries ?? {}))
+        for (const [kind, n] of Object.entries(q.errors)) this.inc({ query, kind }, n ?? 0);
+    },
+  });
+
+  return {
+    ...base,
+    http,
+    rendered: (seconds) => renderTime.observe(seconds),
+    queried: (o) => queryTime.observe({ query: o.query }, o.ms / 1000),
+  };
 }

@@ -83,6 +83,7 @@ test('the avatar route has the classic imager paths, and only those', () => {
     '/avatar',
     '/avatar.png',
     '/habbo-imaging/avatarimage',
+    '/habbo-imaging/avatarimage/Alice.png',
     '/habbo-imaging/avatarimage.gif',
     '/habbo-imaging/avatarimage.png',
     '/habbo-imaging/head',
