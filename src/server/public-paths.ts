@@ -5,6 +5,7 @@
 // traffic and versions, and a scrape through a load balancer would reach a different instance each time.
 import { AVATAR_ROUTE_PATHS } from './avatar/avatar-handler.js';
 import { BADGE_PATH, BADGE_RENDER_PATH } from '../imager/badge/params.js';
+import { ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from '../imager/room/params.js';
 
 export type PublicService = 'avatar' | 'furni';
 
@@ -34,14 +35,18 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
       `${BADGE_PATH}/${BADGE}`,
       `${BADGE_PATH}/?b=${BADGE}`,
       `${BADGE_PATH}?b=${BADGE}`,
+      // A room (the sample kit's demo room).
+      `${ROOM_PATH}/1.png`,
     ],
   },
   { service: 'avatar', location: '= /render', examples: [`/render?figure=${FIGURE}`] },
   {
     service: 'avatar',
     location: '/render/',
-    examples: [`${BADGE_RENDER_PATH}/${BADGE}`, `${BADGE_RENDER_PATH}?b=${BADGE}`],
+    examples: [`${BADGE_RENDER_PATH}/${BADGE}`, `${BADGE_RENDER_PATH}?b=${BADGE}`, `${ROOM_RENDER_PATH}/1`],
   },
+  // The Nitro client's camera.url: room thumbnails for the navigator.
+  { service: 'avatar', location: '/thumbnail/', examples: [`${THUMBNAIL_PATH}/1.png`] },
   {
     service: 'furni',
     location: '/',
