@@ -251,6 +251,7 @@ export async function openAvatarService(
       users: users.stats(),
       redis: shared ? shared.stats() : null,
       hotel: hotelState(),
+      rooms: rooms ? rooms.service.stats() : null,
       database: database ? { health: database.health(), queries: database.queryStats() } : null,
     }),
     version,

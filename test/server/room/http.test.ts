@@ -13,6 +13,7 @@ import { demoRoom } from '../../../src/samplekit/demo-room.js';
 import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
 import { type AvatarServiceConfig } from '../../../src/imager/config.js';
 import { decodeImage } from '../../../src/imaging/codec.js';
+import { parsePrometheusText, sampleValue } from '../../helpers/prom-text.js';
 import { deadBase, testAvatarConfig } from '../avatar/fixtures.js';
 
 const ROOM_CACHE_CONTROL = 'public, max-age=50, stale-while-revalidate=60';
@@ -247,4 +248,21 @@ test('an assets folder without room files and no database: rooms are off, /healt
   const on = (await (await fetch(`${svc.url}/healthz`)).json()) as { rooms: { enabled: boolean; source: string } };
   assert.equal(on.rooms.enabled, true);
   assert.equal(on.rooms.source, 'file');
+});
+
+test('/metrics counts room requests under their folder and the room renders, reads and answers', async () => {
+  const s = await start(kit);
+  await get('/habbo-imaging/room/1.png', {}, s.url);
+  await get('/habbo-imaging/room/1.png', {}, s.url);
+  await get('/thumbnail/1.png', {}, s.url);
+  await get('/render/room/1', {}, s.url);
+  const m = parsePrometheusText(await (await fetch(`${s.url}/metrics`)).text());
+  const requests = (route: string) => sampleValue(m, 'hotel_imager_http_requests_total', { route, status: '200' });
+  assert.equal(requests('/habbo-imaging/room'), 2);
+  assert.equal(requests('/thumbnail'), 1);
+  assert.equal(requests('/render/room'), 1);
+  assert.equal(sampleValue(m, 'hotel_imager_avatar_room_renders_total', {}), 2, 'the room and its thumbnail');
+  assert.equal(sampleValue(m, 'hotel_imager_avatar_room_reads_total', {}), 1, 'one read in the re-read window');
+  assert.equal(sampleValue(m, 'hotel_imager_avatar_room_stale_total', {}), 0);
+  assert.equal(sampleValue(m, 'hotel_imager_avatar_room_renders_in_progress', {}), 0);
 });
