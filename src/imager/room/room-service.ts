@@ -119,7 +119,6 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Unavailable(`${what} took longer than ${ms} ms`)), ms);
-    timer.unref?.();
   });
   return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
 }
