@@ -26,7 +26,8 @@ export async function readRoomVisualization(hotelRoot: string): Promise<RoomVisu
   const file = join(hotelRoot, ROOM_VISUALIZATION_PATH);
   if (!(await isFile(file)))
     throw new Error(
-      `${file} does not exist: rooms are drawn from the hotel's room visualization (Nitro layout); copy the client's bundled/generic/room.nitro there`,
+      `${file} does not exist: rooms are drawn from the hotel's room visualization (Nitro layout); ` +
+        "copy the client's bundled/generic/room.nitro there",
     );
   const bytes = await readAssetFile(file, hotelRoot);
   const lib = await readAssetLibrary(bytes, file, { nativeDecode: true });

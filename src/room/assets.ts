@@ -37,11 +37,23 @@ export interface LoadedRoomAssets extends RoomAssets {
 }
 
 export interface LoadRoomAssetsOptions {
-  /** Byte budget for decoding one file (`--decode-budget`); the thread's current budget when absent. */
+  /**
+   * Byte budget for decoding one file (`--decode-budget`, in bytes): set as this thread's budget, which every
+   * asset reader uses; the thread's current budget when absent.
+   */
   decodeBudget?: number;
+  /** The avatar hotel bots are drawn with; without one bots are listed as skipped. */
   avatarHotel?: AvatarHotel;
 }
 
+/**
+ * Reads a hotel's room visualization (`bundled/generic/room.nitro`) and prepares lazy, bounded furni loading.
+ * The result is a snapshot: load again when `identity` would change (a new room.nitro, furni or figures).
+ * @throws Error naming the file when the hotel has no room.nitro, or FormatError when it does not decode.
+ * @example
+ *   const assets = await loadRoomAssets('/srv/hotel', { avatarHotel });
+ *   const picture = await renderRoom(room, assets, { size: 64, walls: true, furni: true, bots: true });
+ */
 export async function loadRoomAssets(hotelRoot: string, options: LoadRoomAssetsOptions = {}): Promise<RoomAssets> {
   if (options.decodeBudget !== undefined && options.decodeBudget !== decodeBudget().bytes)
     setDecodeBudget(options.decodeBudget);

@@ -2,8 +2,8 @@
 // parallelogram), its colour = texture texel × the decoration layer's colour × the plane's colour by
 // normal (RoomPlane.blend, ColorConverter.colorize: a channel-wise multiply). Textures are laid in room
 // units at the size-64 visualization's density, 32 texels a tile (FloorPlane, WallPlane: the plane's
-// screen width at 64); size 32 samples every second texel. Masks (the door, windows) cut the wall planes they cover: a door leaves a hole, a window
-// shows the landscape plane behind the wall.
+// screen width at 64); size 32 samples every second texel. Masks (the door, windows) cut the wall planes
+// they cover: a door leaves a hole, a window shows the landscape plane behind the wall.
 import { type PlaneLayer, type PlaneSet } from '../formats/room-visualization.js';
 import { type RoomVisualizationAssets } from '../hotel/room.js';
 import { type RgbaImage } from '../imaging/image.js';
@@ -65,7 +65,9 @@ export interface PlaneCanvas {
   originY: number;
   scale: RoomScale;
   /** Per pixel: 1 + index of the wall plane that drew it (0 = none): what masks may cut. */
-  wallOwner: Int32Array;
+  wallOwner: Uint16Array;
+  /** Per pixel: x + y of the nearest floor point drawn there (−Infinity = none). */
+  floorDepth: Float32Array;
 }
 
 interface Frame {
@@ -92,26 +94,54 @@ function screenFrame(c: PlaneCanvas, p: RoomPlane): Frame {
   return { ox, oy, ax, ay, bx, by, det: ax * by - ay * bx };
 }
 
-/** Calls `at` for each pixel whose centre lies in the plane, with the plane parameters (a, b) in [0, 1). */
-function eachPixel(c: PlaneCanvas, f: Frame, at: (i: number, a: number, b: number) => void): void {
-  if (f.det === 0) return;
-  const xs = [f.ox, f.ox + f.ax, f.ox + f.bx, f.ox + f.ax + f.bx];
-  const ys = [f.oy, f.oy + f.ay, f.oy + f.by, f.oy + f.ay + f.by];
-  const x0 = Math.max(0, Math.min(...xs));
-  const x1 = Math.min(c.image.width, Math.max(...xs));
-  const y0 = Math.max(0, Math.min(...ys));
-  const y1 = Math.min(c.image.height, Math.max(...ys));
-  for (let py = y0; py < y1; py++) {
-    const dy = py + 0.5 - f.oy;
-    for (let px = x0; px < x1; px++) {
-      const dx = px + 0.5 - f.ox;
-      const a = (dx * f.by - dy * f.bx) / f.det;
-      if (a < 0 || a >= 1) continue;
-      const b = (f.ax * dy - f.ay * dx) / f.det;
-      if (b < 0 || b >= 1) continue;
-      at(py * c.image.width + px, a, b);
+/**
+ * The pixels of a row (centres at px + 0.5) where both plane parameters lie in [0, 1), widened by a pixel on
+ * each side (the exact test runs on each): a = (dx·by − dy·bx)/det and b = (ax·dy − ay·dx)/det are linear in dx.
+ */
+function rowRun(f: Frame, dy: number, x0: number, x1: number): [number, number] {
+  let lo = x0;
+  let hi = x1;
+  const clip = (k: number, c: number) => {
+    // 0 ≤ k·dx + c < 1, dx = px + 0.5 − ox
+    if (k === 0) {
+      if (c < 0 || c >= 1) hi = lo;
+      return;
     }
+    const e0 = -c / k;
+    const e1 = (1 - c) / k;
+    const m0 = Math.min(e0, e1) + f.ox - 0.5;
+    const m1 = Math.max(e0, e1) + f.ox - 0.5;
+    lo = Math.max(lo, Math.floor(m0) - 1);
+    hi = Math.min(hi, Math.ceil(m1) + 2);
+  };
+  clip(f.by / f.det, (-dy * f.bx) / f.det);
+  clip(-f.ay / f.det, (f.ax * dy) / f.det);
+  return [lo, Math.max(lo, hi)];
+}
+
+const tintedTextures = new WeakMap<RgbaImage, Map<number, Uint32Array>>();
+
+/** A texture's texels × a colour (as `shade` computes them), as little-endian RGBA words; made once per colour. */
+function tintedTexture(t: RgbaImage, color: number): Uint32Array {
+  let byColor = tintedTextures.get(t);
+  if (!byColor) tintedTextures.set(t, (byColor = new Map()));
+  const hit = byColor.get(color);
+  if (hit) return hit;
+  const out = new Uint32Array(t.width * t.height);
+  const r = (color >> 16) & 0xff;
+  const g = (color >> 8) & 0xff;
+  const b = color & 0xff;
+  for (let i = 0; i < out.length; i++) {
+    const o = i * 4;
+    out[i] =
+      ((t.data[o + 3]! << 24) |
+        (Math.round((t.data[o + 2]! * b) / 255) << 16) |
+        (Math.round((t.data[o + 1]! * g) / 255) << 8) |
+        Math.round((t.data[o]! * r) / 255)) >>>
+      0;
   }
+  byColor.set(color, out);
+  return out;
 }
 
 function texel(t: RgbaImage, u: number, v: number, flipH: boolean): number {
@@ -201,7 +231,11 @@ export interface Decorations {
   landscape: string;
 }
 
-/** Draws the planes in order; wall planes record themselves in `wallOwner` for the masks. */
+/**
+ * Draws the planes in order. Wall planes record themselves in `wallOwner` for the masks; floor planes are
+ * depth-tested on x + y of the room point under the pixel (the nearer floor wins), so steps and stairs
+ * need no painter's order.
+ */
 export function drawPlanes(
   c: PlaneCanvas,
   vis: RoomVisualizationAssets,
@@ -218,18 +252,83 @@ export function drawPlanes(
     if (!hit) layerCache.set(key, (hit = resolveLayers(vis, set, id, normalX(p.wall))));
     return hit;
   };
-  planes.forEach((p, index) => {
+  const img = c.image;
+  const d32 = new Uint32Array(img.data.buffer, img.data.byteOffset, img.width * img.height);
+  for (let index = 0; index < planes.length; index++) {
+    const p = planes[index]!;
     const f = screenFrame(c, p);
+    if (f.det === 0) continue;
     const layers = layersFor(p);
     const flat =
       layers.length === 0 ? [{ texture: null, flipH: false, color: 0xffffff, align: 'top' as const }] : layers;
     const drawn = p.textured ? flat : flat.map((l) => ({ ...l, texture: null }));
-    eachPixel(c, f, (i, a, b) => {
-      const t = texelAt(p, a, b, wallTop);
-      put(c.image, i, shade(drawn, p.color, t.u, t.v, t.vBottom));
-      c.wallOwner[i] = p.kind === 'wall' && p.textured ? index + 1 : 0;
-    });
-  });
+    // One opaque top-aligned textured layer (every real floor and wall): texel × colour, no blending.
+    const single = drawn.length === 1 && drawn[0]!.texture && drawn[0]!.align === 'top' ? drawn[0]! : null;
+    const tinted = single ? tintedTexture(single.texture!, mul(p.color, single.color)) : null;
+    const floor = p.kind === 'floor';
+    const owner = p.kind === 'wall' && p.textured ? index + 1 : 0;
+    const [ox, oy, oz] = p.origin;
+    const [lx, ly, lz] = p.left;
+    const [rx, ry, rz] = p.right;
+    const topFace = floor && lz === 0 && rz === 0;
+    const alongX = lx !== 0;
+    const xs = [f.ox, f.ox + f.ax, f.ox + f.bx, f.ox + f.ax + f.bx];
+    const ys = [f.oy, f.oy + f.ay, f.oy + f.by, f.oy + f.ay + f.by];
+    const x0 = Math.max(0, Math.min(...xs));
+    const x1 = Math.min(img.width, Math.max(...xs));
+    const y0 = Math.max(0, Math.min(...ys));
+    const y1 = Math.min(img.height, Math.max(...ys));
+    for (let py = y0; py < y1; py++) {
+      const dy = py + 0.5 - f.oy;
+      // a and b are linear in px: the pixels inside lie in one run, found from the row's ends.
+      const [from, to] = rowRun(f, dy, x0, x1);
+      for (let px = from; px < to; px++) {
+        const dx = px + 0.5 - f.ox;
+        const a = (dx * f.by - dy * f.bx) / f.det;
+        if (a < 0 || a >= 1) continue;
+        const b = (f.ax * dy - f.ay * dx) / f.det;
+        if (b < 0 || b >= 1) continue;
+        const x = ox + a * lx + b * rx;
+        const y = oy + a * ly + b * ry;
+        const z = oz + a * lz + b * rz;
+        const i = py * img.width + px;
+        if (floor) {
+          const near = x + y;
+          if (near < c.floorDepth[i]!) continue;
+          c.floorDepth[i] = near;
+        }
+        // Texel coordinates (scale-free: a texel is a fixed length in room units).
+        let u: number;
+        let v: number;
+        let vBottom = 0;
+        if (topFace) {
+          u = Math.floor((x + 0.5) * 32);
+          v = Math.floor((y + 0.5) * 32);
+        } else if (floor) {
+          u = Math.floor(((alongX ? x : y) + 0.5) * 32);
+          v = Math.floor(-z * 32);
+        } else {
+          u = Math.floor(32 * (x - y));
+          v = Math.floor((wallTop - z) * 32);
+          vBottom = Math.floor((z - oz) * 32);
+        }
+        if (tinted) {
+          const t = single!.texture!;
+          let tx = ((u % t.width) + t.width) % t.width;
+          const ty = ((v % t.height) + t.height) % t.height;
+          if (single!.flipH) tx = t.width - 1 - tx;
+          const texelColor = tinted[ty * t.width + tx]!;
+          if (texelColor >>> 24 === 255) {
+            d32[i] = texelColor;
+            c.wallOwner[i] = owner;
+            continue;
+          }
+        }
+        put(img, i, shade(drawn, p.color, u, v, vBottom));
+        c.wallOwner[i] = owner;
+      }
+    }
+  }
 }
 
 /** A mask bitmap placed on screen: its pixels with alpha > 0 cut the walls under them. */

@@ -25,8 +25,11 @@ export interface Door {
   wall: 90 | 180;
 }
 
-/** The most rows and columns a heightmap may have (Arcturus caps custom models at 64 × 64; real ones are smaller). */
-export const MAX_HEIGHTMAP_SIDE = 128;
+/**
+ * The most rows and columns a heightmap may have: the client's floor plan editor stops at 64 per axis, and a
+ * 64 × 64 room is already a 4,200 × 2,300 picture at size 64 (~120 MB with the render's buffers).
+ */
+export const MAX_HEIGHTMAP_SIDE = 64;
 
 export class HeightmapError extends Error {
   constructor(message: string) {

@@ -223,51 +223,62 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
     }
   }
 
-  // The floor in quarter tiles, back to front.
+  // The floor: a flat tile is one top face, a stair tile four by four quarter faces; side faces per quarter
+  // edge where the floor drops towards the viewer. Drawn with a depth buffer (draw-planes.ts), so their
+  // order does not matter.
   const q = expandFloor(map, door);
   const qh = (sx: number, sy: number) =>
     sy < 0 || sx < 0 || sy >= q.length || sx >= q[0]!.length ? NO_TILE : q[sy]![sx]!;
-  const cells: { sx: number; sy: number; z: number }[] = [];
-  for (let sy = 0; sy < q.length; sy++)
-    for (let sx = 0; sx < q[0]!.length; sx++) if (q[sy]![sx]! !== NO_TILE) cells.push({ sx, sy, z: q[sy]![sx]! / 4 });
-  cells.sort((a, b) => a.sx + a.sy - (b.sx + b.sy) || a.sy - b.sy);
-  for (const c of cells) {
-    const x = c.sx / 4 - 0.5;
-    const y = c.sy / 4 - 0.5;
+  const top = (x: number, y: number, z: number, side: number) =>
     planes.push({
       kind: 'floor',
       color: FLOOR_COLOR,
-      origin: [x, y, c.z],
-      left: [0.25, 0, 0],
-      right: [0, 0.25, 0],
+      origin: [x, y, z],
+      left: [side, 0, 0],
+      right: [0, side, 0],
       textured: true,
       order: 2,
     });
-    const rightZ = qh(c.sx + 1, c.sy);
-    const rightDrop = rightZ === NO_TILE ? ft : c.z - rightZ / 4;
-    if (rightDrop > 0)
-      planes.push({
-        kind: 'floor',
-        color: FLOOR_COLOR_RIGHT,
-        origin: [x + 0.25, y, c.z - rightDrop],
-        left: [0, 0.25, 0],
-        right: [0, 0, rightDrop],
-        textured: true,
-        order: 2,
-      });
-    const frontZ = qh(c.sx, c.sy + 1);
-    const frontDrop = frontZ === NO_TILE ? ft : c.z - frontZ / 4;
-    if (frontDrop > 0)
-      planes.push({
-        kind: 'floor',
-        color: FLOOR_COLOR_LEFT,
-        origin: [x, y + 0.25, c.z - frontDrop],
-        left: [0.25, 0, 0],
-        right: [0, 0, frontDrop],
-        textured: true,
-        order: 2,
-      });
-  }
+  for (let ty = 0; ty < map.height; ty++)
+    for (let tx = 0; tx < map.width; tx++) {
+      const h0 = qh(tx * 4, ty * 4);
+      if (h0 === NO_TILE) continue;
+      let flat = true;
+      for (let k = 0; k < 16 && flat; k++) flat = qh(tx * 4 + (k % 4), ty * 4 + Math.floor(k / 4)) === h0;
+      if (flat) top(tx - 0.5, ty - 0.5, h0 / 4, 1);
+      for (let k = 0; k < 16; k++) {
+        const sx = tx * 4 + (k % 4);
+        const sy = ty * 4 + Math.floor(k / 4);
+        const z = qh(sx, sy) / 4;
+        const x = sx / 4 - 0.5;
+        const y = sy / 4 - 0.5;
+        if (!flat) top(x, y, z, 0.25);
+        const rightZ = qh(sx + 1, sy);
+        const rightDrop = rightZ === NO_TILE ? ft : z - rightZ / 4;
+        if (rightDrop > 0)
+          planes.push({
+            kind: 'floor',
+            color: FLOOR_COLOR_RIGHT,
+            origin: [x + 0.25, y, z - rightDrop],
+            left: [0, 0.25, 0],
+            right: [0, 0, rightDrop],
+            textured: true,
+            order: 2,
+          });
+        const frontZ = qh(sx, sy + 1);
+        const frontDrop = frontZ === NO_TILE ? ft : z - frontZ / 4;
+        if (frontDrop > 0)
+          planes.push({
+            kind: 'floor',
+            color: FLOOR_COLOR_LEFT,
+            origin: [x, y + 0.25, z - frontDrop],
+            left: [0.25, 0, 0],
+            right: [0, 0, frontDrop],
+            textured: true,
+            order: 2,
+          });
+      }
+    }
   if (door)
     planes.push({
       kind: 'floor',

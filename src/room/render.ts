@@ -1,6 +1,7 @@
 // A room drawn as the client draws it: planes (walls, masks, floor), then every object sprite sorted by the
 // client's depth (RoomSpriteCanvas: depth of the object's location + the sprite's relative depth, farthest
-// first; equal depths keep the order objects were added: floor items, wall items, bots). The picture is
+// first; of equal depths the object added later (floor items, then wall items, then bots, each in row order)
+// is drawn first). The picture is
 // sized to what is drawn and transparent elsewhere; the same inputs give the same bytes.
 import { type AvatarRequest, renderAvatar } from '../avatar/index.js';
 import { type FurniModel, type SizeDef, sizeOf } from '../furni/model.js';
@@ -91,6 +92,26 @@ interface Drawable {
 
 /** Most items drawn in one room: a room over it is drawn with the first ones and the rest listed as skipped. */
 export const MAX_DRAWN_ITEMS = 5000;
+/** Heights an item or bot may stand at (the emulators stack to 40 and a few beyond); outside = skipped. */
+const MIN_Z = -10;
+const MAX_Z = 100;
+
+/** Whether a room point lies over the heightmap (a tile's margin around it): rows out of it are not drawn. */
+function onMap(map: Heightmap, x: number, y: number, z: number): boolean {
+  return (
+    Number.isFinite(x) &&
+    Number.isFinite(y) &&
+    Number.isFinite(z) &&
+    x >= -1 &&
+    y >= -1 &&
+    x <= map.width &&
+    y <= map.height &&
+    z >= MIN_Z &&
+    z <= MAX_Z
+  );
+}
+
+const OFF_MAP = 'its position lies outside the room (off the heightmap or beyond the heights drawn)';
 
 export async function renderRoom(room: RoomData, assets: RoomAssets, options: RoomRenderOptions): Promise<RoomPicture> {
   const a = loaded(assets);
@@ -139,19 +160,29 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   let seq = 0;
   if (options.furni) {
     const items = room.items.slice(0, MAX_DRAWN_ITEMS);
+    // Every bundle the room needs, read at once (the cache keeps each read to one).
+    await Promise.all([...new Set(items.map((i) => splitClassname(i.classname).base))].map((b) => a.furni(b)));
     for (const it of room.items.slice(MAX_DRAWN_ITEMS))
       report.skipped.push({ id: it.id, kind: it.kind, classname: it.classname, reason: 'over the items drawn' });
     for (const it of items.filter((i) => i.kind === 'floor')) {
+      if (!onMap(map, it.x, it.y, it.z)) {
+        report.skipped.push({ id: it.id, kind: 'floor', classname: it.classname, reason: OFF_MAP });
+        continue;
+      }
       const d = await floorItem(a, it, scale, seq++, report);
       if (d) drawables.push(...d);
     }
     for (const it of items.filter((i) => i.kind === 'wall')) {
-      const d = await wallItem(a, it, scale, seq++, report, shape.wallTop, walls, masks);
+      const d = await wallItem(a, it, scale, seq++, report, shape.wallTop, walls, masks, map);
       if (d) drawables.push(d);
     }
   }
   if (options.bots && a.avatarHotel) {
     for (const bot of room.bots) {
+      if (!onMap(map, bot.x, bot.y, bot.z)) {
+        report.skipped.push({ id: bot.id, kind: 'bot', classname: bot.name, reason: OFF_MAP });
+        continue;
+      }
       const req: AvatarRequest = {
         figure: bot.figure,
         direction: ((bot.rot % 8) + 8) % 8,
@@ -233,7 +264,8 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     originX: -x0,
     originY: -y0,
     scale,
-    wallOwner: new Int32Array(width * height),
+    wallOwner: new Uint16Array(width * height),
+    floorDepth: new Float32Array(width * height).fill(Number.NEGATIVE_INFINITY),
   };
   report.origin = { x: -x0, y: -y0 };
   const wallPlanes = shape.planes.filter((p) => p.kind === 'wall');
@@ -252,7 +284,9 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   }
   drawPlanes(canvas, vis, floorPlanes, deco, shape.wallTop);
 
-  drawables.sort((p, q) => q.depth - p.depth || p.seq - q.seq);
+  // RoomSpriteCanvas adds 3.7e-11 per sprite in the order objects were added and sorts descending: on a tie
+  // the later object is drawn first (behind).
+  drawables.sort((p, q) => q.depth - p.depth || q.seq - p.seq);
   let order = 0;
   for (const d of drawables) {
     drawSprite(canvas.image, d.image, d.left - x0, d.top - y0, {
@@ -313,14 +347,19 @@ function maskBitmap(
   return null;
 }
 
-/** Nearest-neighbour half size (a 64 mask used at size 32 when the visualization has no 32 one). */
+const halves = new WeakMap<RgbaImage, RgbaImage>();
+
+/** Nearest-neighbour half size (a 64 mask or item drawn at size 32 when there is no 32 one); made once per image. */
 function halve(src: RgbaImage): RgbaImage {
+  const hit = halves.get(src);
+  if (hit) return hit;
   const out = createImage(Math.ceil(src.width / 2), Math.ceil(src.height / 2));
   for (let y = 0; y < out.height; y++)
     for (let x = 0; x < out.width; x++) {
       const s = (y * 2 * src.width + x * 2) * 4;
       out.data.set(src.data.subarray(s, s + 4), (y * out.width + x) * 4);
     }
+  halves.set(src, out);
   return out;
 }
 
@@ -456,8 +495,14 @@ async function wallItem(
   wallTop: number,
   walls: boolean,
   masks: (Omit<PlacedMask, 'left' | 'top'> & { x: number; y: number; id: string })[],
+  map: Heightmap,
 ): Promise<Drawable | null> {
   const pos = parseWallPosition(it.wallPosition);
+  const at0 = pos && wallLocation(pos, wallTop);
+  if (at0 && !onMap(map, at0.x, at0.y, at0.z)) {
+    report.skipped.push({ id: it.id, kind: 'wall', classname: it.classname, reason: OFF_MAP });
+    return null;
+  }
   if (!pos) {
     report.skipped.push({
       id: it.id,

@@ -19,6 +19,9 @@ test('heightmaps: \\r, \\r\\n, \\n and the two characters \\n are line breaks; x
     ]);
   }
   assert.throws(() => parseHeightmap('\r\n'), HeightmapError);
+  // the client's floor plan editor stops at 64 tiles an axis
+  assert.equal(parseHeightmap('0'.repeat(64)).width, 64);
+  assert.throws(() => parseHeightmap('0'.repeat(65)), /65 × 1 tiles, over the 64 × 64 drawn/);
 });
 
 test('a tile (x, y, z) projects to (32(x − y), 16(x + y) − 32z) at size 64 and half that at 32', () => {

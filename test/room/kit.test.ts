@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadRoomAssets, renderRoom, type RoomAssets, type RoomData, type RoomItem } from '../../src/room/index.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
+import { bombNitroFile } from '../helpers/bombs.js';
 
 let dir: string;
 let assets: RoomAssets;
@@ -109,6 +110,43 @@ test('kit items are drawn, colour variants named, and a crossing pair sorted by 
     pic.report.items.map((i) => i.depthOrder),
     [0, 1, 2],
   );
+});
+
+test('an item or bot off the heightmap is skipped with the reason, never a picture stretched to it', async () => {
+  const far = { ...item(9, 'kit_crate', 100000, 3, 0), z: 0 };
+  const high = { ...item(10, 'kit_crate', 5, 3, 0), z: 1e9 };
+  const wall = { ...item(11, 'kit_wall_poster', 0, 0, 0), kind: 'wall' as const, wallPosition: ':w=900,0 l=8,30 r' };
+  const pic = await renderRoom(room([far, high, wall, item(12, 'kit_crate', 5, 3, 0)]), assets, OPTIONS);
+  const plain = await renderRoom(room([item(12, 'kit_crate', 5, 3, 0)]), assets, OPTIONS);
+  assert.deepEqual(
+    pic.report.skipped.map((s) => [s.id, s.reason]),
+    [9, 10, 11].map((id) => [id, 'its position lies outside the room (off the heightmap or beyond the heights drawn)']),
+  );
+  assert.equal(pic.width, plain.width);
+  assert.ok(pic.rgba.equals(plain.rgba));
+});
+
+test('a bundle that inflates past the decode budget is skipped with the reason; the room is still drawn', async () => {
+  const hostile = await mkdtemp(join(tmpdir(), 'room-bomb-'));
+  try {
+    await writeSampleKit(hostile);
+    bombNitroFile(join(hostile, 'bundled/furniture/kit_crate.nitro'), 1536);
+    const before = process.memoryUsage().rss;
+    const pic = await renderRoom(
+      room([item(1, 'kit_crate', 5, 3, 0), item(2, 'kit_chair_4dir', 6, 3, 2)]),
+      await loadRoomAssets(hostile),
+      OPTIONS,
+    );
+    assert.deepEqual(
+      pic.report.items.map((i) => i.classname),
+      ['kit_chair_4dir'],
+    );
+    assert.equal(pic.report.skipped.length, 1);
+    assert.match(pic.report.skipped[0]!.reason, /kit_crate\.nitro.*over the decode budget/);
+    assert.ok(process.memoryUsage().rss - before < 256 * 1024 * 1024, 'the bomb is not inflated');
+  } finally {
+    await rm(hostile, { recursive: true, force: true });
+  }
 });
 
 test('a hotel without bundled/generic/room.nitro is refused by name', async () => {
