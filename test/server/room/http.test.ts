@@ -215,14 +215,16 @@ test('the debug page lists planes, drawn items with tile, state and depth order,
 
 test('a room with more items than --room-max-items is drawn with the first ones, and the debug page says so', async () => {
   const room = demoRoom() as Room;
-  const rows = 'x' + '0'.repeat(80);
-  room.heightmap = ['x'.repeat(81), ...Array.from({ length: 80 }, () => rows)].join('\r');
+  // 50 × 50 tiles (the renderer takes heightmaps up to 64 an axis), two or three crates a tile.
+  const rows = 'x' + '0'.repeat(50);
+  room.heightmap = ['x'.repeat(51), ...Array.from({ length: 50 }, () => rows)].join('\r');
   room.items = Array.from({ length: 5100 }, (_, i) => ({
     ...room.items[0]!,
     id: i + 1,
     classname: 'kit_crate',
-    x: 1 + (i % 80),
-    y: 1 + Math.floor(i / 80),
+    x: 1 + (i % 50),
+    y: 1 + (Math.floor(i / 50) % 50),
+    z: Math.floor(i / 2500),
     width: 1,
     length: 1,
   }));
