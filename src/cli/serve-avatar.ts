@@ -291,6 +291,39 @@ export const SERVE_AVATAR_OPTIONS = {
       'assets folder',
     defaultText: 'none',
   }),
+  roomThumbnailsDir: option({
+    flag: '--room-thumbnails <dir>',
+    env: 'HOTEL_IMAGER_ROOM_THUMBNAILS',
+    help:
+      "folder of the hotel's stored room thumbnails (<room id>.png, as the emulator's camera saves " +
+      'them): /thumbnail/<id>.png serves them, and renders the room where there is none',
+    defaultText: 'none (every thumbnail rendered)',
+  }),
+  roomRereadMs: option({
+    flag: '--room-reread <ms>',
+    env: 'HOTEL_IMAGER_ROOM_REREAD_MS',
+    help:
+      "how long a room's rows are trusted before they are read again (a moved chair shows within this, " +
+      'and in browsers within 60 s)',
+    parse: wholeNumber({ min: 0, max: 30_000, expected: 'a whole number of milliseconds from 0 to 30000' }),
+    default: D.roomRereadMs,
+  }),
+  roomRenderJobs: option({
+    flag: '--room-jobs <n>',
+    env: 'HOTEL_IMAGER_ROOM_JOBS',
+    help: 'room renders at once (on the main thread; more wait in a bounded queue)',
+    parse: wholeNumber({ min: 1, max: 64 }),
+    default: D.roomRenderJobs,
+  }),
+  roomMaxItems: option({
+    flag: '--room-max-items <n>',
+    env: 'HOTEL_IMAGER_ROOM_MAX_ITEMS',
+    help:
+      'most items read and drawn per room (a room with more is drawn with its first ones, by id, and ' +
+      'its debug page says so)',
+    parse: wholeNumber({ min: 1, max: 20_000 }),
+    default: D.roomMaxItems,
+  }),
   checkIntervalMs: option({
     flag: '--check-interval <ms>',
     env: 'HOTEL_IMAGER_AVATAR_CHECK_INTERVAL_MS',

@@ -66,6 +66,14 @@ export interface AvatarServiceConfig {
   badgePartsDir?: string;
   /** The guilds_elements export (CSV or JSON); default gamedata/guilds_elements.csv in the asset folder. */
   badgeElementsFile?: string;
+  /** The hotel's stored room thumbnails (`<room id>.png`) for /thumbnail/<id>.png; undefined = always rendered. */
+  roomThumbnailsDir?: string;
+  /** How long a room's rows are trusted before they are read again (ms, at most 30 s). */
+  roomRereadMs: number;
+  /** Room renders at once on the main thread. */
+  roomRenderJobs: number;
+  /** Most items read and drawn per room. */
+  roomMaxItems: number;
   /**
    * The Shockwave-era figure list pre-v18 numeric figures convert through; default
    * gamedata/figuredata_oldschool.xml in the asset folder.
@@ -126,6 +134,10 @@ export function defaultAvatarConfig(): AvatarServiceConfig {
     redisImageTtlMs: 7 * 24 * 60 * 60 * 1000,
     redisTimeoutMs: 75,
     redisLockMs: 5000,
+    roomRereadMs: 10_000,
+    // Measured in docs/rooms.md ("Where renders run"): two keep a 2-core machine's answers flowing.
+    roomRenderJobs: 2,
+    roomMaxItems: 5000,
     databasePool: DEFAULT_DATABASE_POOL,
     databaseTimeoutMs: DEFAULT_DATABASE_TIMEOUT_MS,
     // As the furni service looks at its corpus.
@@ -192,6 +204,9 @@ export function validateAvatarConfig(cfg: AvatarServiceConfig): AvatarServiceCon
   parseSetting('redisLockMs', String(cfg.redisLockMs), milliseconds(10));
   parseSetting('redisImageTtlMs', String(cfg.redisImageTtlMs), milliseconds(1000));
   parseSetting('checkIntervalMs', String(cfg.checkIntervalMs), checkInterval);
+  parseSetting('roomRereadMs', String(cfg.roomRereadMs), wholeNumber({ min: 0, max: 30_000 }));
+  parseSetting('roomRenderJobs', String(cfg.roomRenderJobs), wholeNumber({ min: 1, max: 64 }));
+  parseSetting('roomMaxItems', String(cfg.roomMaxItems), wholeNumber({ min: 1, max: 20_000 }));
   if (cfg.databaseUrl !== undefined) parseDatabaseUrl(cfg.databaseUrl);
   else if (cfg.databaseQueriesFile !== undefined)
     throw new Error('--database-queries (HOTEL_IMAGER_DATABASE_QUERIES) needs --database (HOTEL_IMAGER_DATABASE)');

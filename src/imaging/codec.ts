@@ -70,3 +70,30 @@ export async function encodePng(img: RgbaImage, opts: PngOptions = {}): Promise<
 export async function encodeWebpLossless(img: RgbaImage): Promise<Buffer> {
   return rawInput(img).webp({ lossless: true, effort: 1, quality: 50, exact: true }).toBuffer();
 }
+
+/**
+ * A PNG of `box` × `box` with the image centred in it: scaled down (area-averaged, aspect kept) when larger,
+ * never enlarged; transparent around it. For thumbnails of a fixed size.
+ */
+export async function encodePngInSquare(img: RgbaImage, box: number, opts: PngOptions = {}): Promise<Buffer> {
+  const scale = Math.min(1, box / img.width, box / img.height);
+  const width = Math.max(1, Math.min(box, Math.round(img.width * scale)));
+  const height = Math.max(1, Math.min(box, Math.round(img.height * scale)));
+  let inner = rawInput(img);
+  if (width !== img.width || height !== img.height)
+    inner = sharp(await inner.resize(width, height, { fit: 'fill', kernel: 'mitchell' }).raw().toBuffer(), {
+      raw: { width, height, channels: 4 },
+    });
+  const left = Math.floor((box - width) / 2);
+  const top = Math.floor((box - height) / 2);
+  return inner
+    .extend({
+      left,
+      right: box - width - left,
+      top,
+      bottom: box - height - top,
+      background: { r: 0, g: 0, b: 0, alpha: 0 },
+    })
+    .png({ compressionLevel: opts.compressionLevel ?? 9, adaptiveFiltering: false, palette: false })
+    .toBuffer();
+}

@@ -12,6 +12,7 @@ import { avatarKitFiles } from './avatar/index.js';
 import { type FurniKitOptions, furniKitStream } from './furni/index.js';
 import { flashKitStream } from './flash/index.js';
 import { badgeKitFiles } from './badge/index.js';
+import { demoRoomFiles } from './demo-room.js';
 import { roomKitFiles } from './room/index.js';
 
 export type { KitFile } from './kit-file.js';
@@ -48,6 +49,7 @@ export async function* sampleKitStream(opts: SampleKitOptions = {}): AsyncGenera
   for (const f of await badgeKitFiles('nitro')) yield f;
   for (const f of await roomKitFiles()) yield f;
   yield* furniKitStream(opts);
+  yield* demoRoomFiles();
 }
 
 export async function buildSampleKit(opts: SampleKitOptions = {}): Promise<KitFile[]> {

@@ -2,8 +2,15 @@
 // the render pool, the cache tiers, the user lookup, the limits, the badges) behind its routes (the avatar
 // routes of server/avatar/, the badge routes of server/badge/, mounted here so neither imports the other).
 import { type FastifyInstance } from 'fastify';
-import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../avatar/index.js';
+import {
+  avatarFolderSignature,
+  hotelFromSnapshot,
+  RENDERER_VERSION,
+  scanAvatarHotel,
+  type AvatarHotel,
+} from '../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../http/build-info.js';
+import { type RawRouteContext } from '../http/respond.js';
 import { openBadges, type Badges } from '../imager/badge/index.js';
 import { healthBody, type HealthCheck, type HealthIdentity } from '../http/health.js';
 import { checkPortFree, localUrl } from '../http/http-server.js';
@@ -23,6 +30,8 @@ import { buildAvatarApp } from './avatar/routes.js';
 import { createBadgeHandler } from './badge/badge-handler.js';
 import { createConvertHandler } from './avatar/convert-handler.js';
 import { LegacyFigures } from '../imager/avatar/legacy-figures.js';
+import { openRooms, type Rooms } from '../imager/room/index.js';
+import { createRoomHandler } from './room/room-handler.js';
 import { SharedAvatarCache } from '../imager/cache/shared-cache.js';
 import { type SharedStore } from '../imager/cache/shared-store.js';
 import { DEFAULT_USER_LOOKUP, UserLookup } from '../imager/avatar/user-lookup.js';
@@ -45,6 +54,8 @@ export interface AvatarServiceInstance {
   badges: Badges;
   /** Pre-v18 numeric figures: the data they convert through, and its reload. */
   legacyFigures: LegacyFigures;
+  /** Rooms (/habbo-imaging/room, /thumbnail, /render/room) when the hotel has them. */
+  rooms?: Rooms;
   /** The hotel's database when `databaseUrl` is set. */
   database?: HotelDatabase;
   config: AvatarServiceConfig & { assetsDir: string };
@@ -76,6 +87,9 @@ export interface OpenAvatarServiceOptions {
    */
   sharedStore?: SharedStore;
 }
+
+/** Figure libraries the main thread keeps for drawing bots in rooms (the render workers keep their own). */
+export const ROOM_LIBRARY_BYTES = 64 * 1024 * 1024;
 
 /** Loads the assets, starts the workers and builds the app; does not listen. */
 export async function openAvatarService(
@@ -175,6 +189,37 @@ export async function openAvatarService(
   }
   const legacyFigures = new LegacyFigures(config.assetsDir, config.legacyFigureFile);
   await legacyFigures.reload();
+  // Rooms when there is somewhere to read them from (the database, or the kit's room files) and the hotel has a
+  // room visualization; otherwise the service runs without them and /healthz says why.
+  let rooms: Rooms | undefined;
+  let roomsOff = '';
+  let roomAvatar: { generation: number; hotel: AvatarHotel } | undefined;
+  try {
+    const opened = await openRooms(config, {
+      cache,
+      shared,
+      database,
+      avatarHotel: () => {
+        // The main thread's own hotel loads no library (it only plans); bots need one that does.
+        const served = hotels.current();
+        if (roomAvatar?.generation !== served.generation)
+          roomAvatar = {
+            generation: served.generation,
+            hotel: hotelFromSnapshot(served.snapshot, { libraryCacheBytes: ROOM_LIBRARY_BYTES }),
+          };
+        return roomAvatar.hotel;
+      },
+      log,
+    });
+    if (opened.ok) rooms = opened.rooms;
+    else roomsOff = opened.reason;
+  } catch (err) {
+    await pool.close();
+    await ownStore?.close();
+    badges.close();
+    await database?.close();
+    throw err;
+  }
   const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
   const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
   const hot = new HotUrls(hotUrlBytes(config.memoryCacheBytes), first.generation);
@@ -195,6 +240,8 @@ export async function openAvatarService(
   onSwap = (served) => {
     hot.reset(served.generation);
     service.hotelSwapped();
+    // Bots are drawn with the avatar hotel: its identity is part of the room assets'.
+    void rooms?.reload();
   };
   const hotelState = (): HotelState => {
     const h = hotels.stats();
@@ -210,6 +257,7 @@ export async function openAvatarService(
       users: users.stats(),
       redis: shared ? shared.stats() : null,
       hotel: hotelState(),
+      rooms: rooms ? rooms.service.stats() : null,
       database: database ? { health: database.health(), queries: database.queryStats() } : null,
     }),
     version,
@@ -238,6 +286,7 @@ export async function openAvatarService(
         redis: shared ? shared.stats() : null,
         badges: badges.health(),
         legacyFigures: legacyFigures.health(),
+        rooms: rooms ? rooms.health() : { enabled: false, reason: roomsOff },
         // A database away is not unhealthy: ?figure= images are untouched, ?user= falls back meanwhile.
         database: database ? { ...database.health(), queries: database.queryStats() } : null,
         limits: {
@@ -261,11 +310,14 @@ export async function openAvatarService(
     rawRoutes: [
       (ctx) => createBadgeHandler({ service: badges.service, ...ctx }),
       (ctx) => createConvertHandler({ legacy: legacyFigures, ...ctx }),
+      ...(rooms ? [(ctx: RawRouteContext) => createRoomHandler({ service: rooms.service, ...ctx })] : []),
     ],
     rewriteQuery: (query) => legacyFigures.rewrite(query),
   });
   for (const [level, msg, fields] of early.splice(0)) app.log[level](fields, msg);
   badges.announce();
+  if (rooms) rooms.announce();
+  else log('info', 'rooms are off', { reason: roomsOff });
   const built = app;
   logLibraryProblems(first, log);
   // Badge data is watched with the hotel and reloaded with it (its files, and where they would appear).
@@ -275,6 +327,7 @@ export async function openAvatarService(
     paths: () => legacyFigures.watchPaths(),
     reload: () => legacyFigures.reload(),
   });
+  if (rooms) hotels.addCompanion({ name: 'rooms', paths: () => rooms.watchPaths(), reload: () => rooms.reload() });
   // The database's table is asked whether it changed as often as the folder is looked at (2 s by default).
   badges.watchDatabase(config.checkIntervalMs || 2000);
   await hotels.start();
@@ -286,6 +339,7 @@ export async function openAvatarService(
     hotels,
     badges,
     legacyFigures,
+    rooms,
     ...(database ? { database } : {}),
     config,
     reload: () => hotels.reload('signal'),

@@ -6,6 +6,7 @@
 import { AVATAR_ROUTE_PATHS, COMMA_AVATAR_PREFIX } from './avatar/avatar-handler.js';
 import { CONVERT_PATH } from './avatar/convert-handler.js';
 import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from '../imager/badge/params.js';
+import { ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from '../imager/room/params.js';
 
 export type PublicService = 'avatar' | 'furni';
 
@@ -39,14 +40,18 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
       `${BADGE_PATH}?b=${BADGE}`,
       `${BADGE_FILL_PATH}/${BADGE}.gif`,
       `${BADGE_PATH}/b0503Xs09114s05013s05015.gif`,
+      // A room (the sample kit's demo room).
+      `${ROOM_PATH}/1.png`,
     ],
   },
   { service: 'avatar', location: '= /render', examples: [`/render?figure=${FIGURE}`] },
   {
     service: 'avatar',
     location: '/render/',
-    examples: [`${BADGE_RENDER_PATH}/${BADGE}`, `${BADGE_RENDER_PATH}?b=${BADGE}`],
+    examples: [`${BADGE_RENDER_PATH}/${BADGE}`, `${BADGE_RENDER_PATH}?b=${BADGE}`, `${ROOM_RENDER_PATH}/1`],
   },
+  // The Nitro client's camera.url: room thumbnails for the navigator.
+  { service: 'avatar', location: '/thumbnail/', examples: [`${THUMBNAIL_PATH}/1.png`] },
   {
     service: 'furni',
     location: '/',

@@ -132,6 +132,7 @@ test('the shipped nginx config and docs/deployment.md carry exactly the location
     'location /habbo-imaging/ { proxy_pass http://avatar; }',
     'location = /render       { proxy_pass http://avatar; }',
     'location /render/        { proxy_pass http://avatar; }',
+    'location /thumbnail/     { proxy_pass http://avatar; }',
     'location = /metrics      { return 404; }',
     'location /               { proxy_pass http://furni; }',
   ]);
@@ -160,6 +161,9 @@ for (const [name, read] of [
       '/habbo-imaging/badge-fill/',
       '/render',
       '/render/badge',
+      '/habbo-imaging/room',
+      '/render/room',
+      '/thumbnail',
     ]) {
       assert.ok(
         examples.some(([t, s]) => s === 'avatar' && pathOf(t).startsWith(p)),

@@ -72,8 +72,10 @@ export class ServedHotel implements HotelView {
 
   constructor(
     readonly generation: number,
-    snap: AvatarHotelSnapshot,
+    /** The folder's reading this hotel was built from (rooms build their own bot-drawing hotel from it). */
+    readonly snapshot: AvatarHotelSnapshot,
   ) {
+    const snap = snapshot;
     // The main thread only plans (frame counts, key versions): it never loads a library, so it needs no library budget.
     this.hotel = hotelFromSnapshot(snap, { libraryCacheBytes: 1 });
     this.identity = snap.identity;

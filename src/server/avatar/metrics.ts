@@ -28,6 +28,9 @@ export const AVATAR_ROUTES = [
   '/habbo-imaging/badge-fill',
   '/render',
   '/render/badge',
+  '/habbo-imaging/room',
+  '/render/room',
+  '/thumbnail',
   '/healthz',
   '/version',
   '/metrics',
@@ -47,6 +50,7 @@ const COMMA_AVATAR = AVATAR_ROUTES.indexOf('/habbo-imaging/avatar');
 const BADGE = AVATAR_ROUTES.indexOf('/habbo-imaging/badge');
 const BADGE_FILL = AVATAR_ROUTES.indexOf('/habbo-imaging/badge-fill');
 const RENDER_BADGE = AVATAR_ROUTES.indexOf('/render/badge');
+const ROOM_FOLDERS = ['/habbo-imaging/room', '/render/room', '/thumbnail'] as const;
 
 /**
  * The route index of a raw request target (a badge path counts under its folder, code and all, as does
@@ -63,6 +67,8 @@ export function avatarRoute(target: string): number {
   // The name-in-path form (`/habbo-imaging/avatarimage/<name>.png`) counts as the classic route.
   if (path.startsWith('/habbo-imaging/avatarimage/')) return ROUTE_OF_PATH.get('/habbo-imaging/avatarimage') ?? OTHER;
   if (path.startsWith('/render/badge/')) return RENDER_BADGE;
+  // Rooms count under their folder, room id and all.
+  for (const folder of ROOM_FOLDERS) if (path.startsWith(`${folder}/`)) return AVATAR_ROUTES.indexOf(folder);
   return OTHER;
 }
 
@@ -85,6 +91,8 @@ export interface AvatarStatsSnapshot {
   users: UserLookupStats;
   redis: (SharedStoreStatus & SharedCacheStats) | null;
   hotel: HotelState;
+  /** Rooms' counts (RoomService.stats; null when rooms are off). */
+  rooms: Record<string, number> | null;
   /** The hotel's database (null without --database). */
   database: { health: DatabaseHealth; queries: Record<string, QueryStats> } | null;
 }
@@ -216,6 +224,22 @@ export function createAvatarMetrics(opts: {
       queue_timeout: s.pool.refusedQueueWait,
     }),
   );
+  // Rooms (/habbo-imaging/room, /thumbnail): drawn on the main thread, rows read from the database or files.
+  const room = (k: string) => s.rooms?.[k] ?? 0;
+  counter('avatar_room_renders_total', 'Room pictures drawn and encoded (thumbnails included)', () => room('renders'));
+  counter('avatar_room_reads_total', "Reads of a room's rows (at most one per room per --room-reread)", () =>
+    room('reads'),
+  );
+  counter('avatar_room_read_errors_total', "Reads of a room's rows that failed or missed their deadline", () =>
+    room('readErrors'),
+  );
+  counter('avatar_room_stale_total', 'Room answers that were the last image held (x-imager-stale)', () =>
+    room('stale'),
+  );
+  counter('avatar_room_unavailable_total', 'Room answers 503: no data and no image held, or no render turn', () =>
+    room('unavailable'),
+  );
+  gauge('avatar_room_renders_in_progress', 'Room renders running now (at most --room-jobs)', () => room('rendering'));
   gauge('avatar_render_workers', 'Render worker threads ready', () => s.pool.ready);
   gauge('avatar_render_workers_busy', 'Render worker threads with a job', () => s.pool.busy);
   counter(

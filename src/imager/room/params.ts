@@ -1,0 +1,111 @@
+// The room routes' URLs, read once into a structured request:
+//   /habbo-imaging/room/<id>.png?size=m|s&walls=0&furni=0&bots=0&floor=<id>&wall=<id>&landscape=<id>&bg=RRGGBB
+// Tolerant as the avatar parameters are: an unknown or malformed value means the default (size=l is size m,
+// bg=red is no background), unknown parameters are ignored. Only the room id decides 404.
+import { type RoomRenderOptions } from '../../room/index.js';
+
+export const ROOM_PATH = '/habbo-imaging/room';
+export const ROOM_RENDER_PATH = '/render/room';
+export const THUMBNAIL_PATH = '/thumbnail';
+
+/** The largest room id read (Arcturus keeps `rooms.id` in a signed INT). */
+export const MAX_ROOM_ID = 2_147_483_647;
+
+export interface RoomRequest {
+  roomId: number;
+  options: RoomRenderOptions;
+  /** Background colour composed under the picture (0xRRGGBB); undefined = transparent. */
+  bg?: number;
+}
+
+/** The rest of the path after `prefix` (`/…` or empty), or undefined when the URL is not under it. */
+export function pathAfter(url: string, prefix: string): string | undefined {
+  if (!url.startsWith(prefix)) return undefined;
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (path.length === prefix.length) return '';
+  return path[prefix.length] === '/' ? path.slice(prefix.length) : undefined;
+}
+
+export function queryOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? '' : url.slice(q + 1);
+}
+
+/**
+ * The room id of a path rest (`/123.png`, or `/123` when `extension` is false); undefined when it names no room.
+ * Ids are decimal without sign or leading zeros, so one room has one URL (and one cache entry).
+ */
+export function parseRoomId(rest: string, extension: boolean): number | undefined {
+  const m = (extension ? /^\/([1-9][0-9]{0,9})\.png$/ : /^\/([1-9][0-9]{0,9})$/).exec(rest);
+  if (!m) return undefined;
+  const id = Number(m[1]);
+  return id <= MAX_ROOM_ID ? id : undefined;
+}
+
+/** What a 404 for a path that names no room says. */
+export function badRoomPath(prefix: string, extension: boolean): string {
+  return `not found: use ${prefix}/<room id>${extension ? '.png' : ''} (a room id is a whole number ≥ 1)\n`;
+}
+
+const DECORATION = /^[0-9]{1,9}(\.[0-9]{1,9})?$/;
+const COLOUR = /^#?([0-9a-fA-F]{6})$/;
+
+function queryParams(query: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (query === '') return out;
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    if (out.has(name)) continue; // the first one wins, as for the avatar parameters
+    try {
+      out.set(name, decodeURIComponent((eq < 0 ? '' : pair.slice(eq + 1)).replace(/\+/g, ' ')));
+    } catch {
+      out.set(name, '');
+    }
+  }
+  return out;
+}
+
+const off = (v: string | undefined) => v === '0' || v === 'false' || v === 'no';
+
+/** Reads the query into render options and the background; never fails. */
+export function parseRoomQuery(roomId: number, query: string): RoomRequest {
+  const p = queryParams(query);
+  const deco = (name: string) => {
+    const v = p.get(name);
+    return v !== undefined && DECORATION.test(v) ? v : undefined;
+  };
+  const options: RoomRenderOptions = {
+    size: p.get('size') === 's' ? 32 : 64,
+    walls: !off(p.get('walls')),
+    furni: !off(p.get('furni')),
+    bots: !off(p.get('bots')),
+  };
+  const floor = deco('floor');
+  const wall = deco('wall');
+  const landscape = deco('landscape');
+  if (floor !== undefined) options.floor = floor;
+  if (wall !== undefined) options.wall = wall;
+  if (landscape !== undefined) options.landscape = landscape;
+  const colour = COLOUR.exec(p.get('bg') ?? '');
+  const req: RoomRequest = { roomId, options };
+  if (colour) req.bg = Number.parseInt(colour[1]!, 16);
+  return req;
+}
+
+/** One spelling per meaning: requests that draw the same picture share a key. */
+export function canonicalOptions(req: RoomRequest): string {
+  const o = req.options;
+  const bg = req.bg === undefined ? '-' : req.bg.toString(16).padStart(6, '0');
+  return [
+    `size=${o.size}`,
+    `walls=${o.walls ? 1 : 0}`,
+    `furni=${o.furni ? 1 : 0}`,
+    `bots=${o.bots ? 1 : 0}`,
+    `floor=${o.floor ?? '-'}`,
+    `wall=${o.wall ?? '-'}`,
+    `landscape=${o.landscape ?? '-'}`,
+    `bg=${bg}`,
+  ].join('&');
+}

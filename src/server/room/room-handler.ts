@@ -1,0 +1,129 @@
+// The room routes on Node's request handler, with the image paths' method rules (GET and HEAD answer,
+// OPTIONS is the CORS preflight, anything else 405):
+//   /habbo-imaging/room/<id>.png   the room's picture (404 text/plain for no such room, 503 + Retry-After when
+//                                  it cannot be drawn now and no earlier picture is held; a held one is marked
+//                                  `x-imager-stale`)
+//   /thumbnail/<id>.png            the Nitro client's camera.url thumbnail: the stored file, else our render
+//   /render/room/<id>              the debug page (planes, items, skipped and why)
+// A request body is never read. Answers are logged in the avatar route's line format.
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { rawHeader } from '../../http/client-address.js';
+import {
+  clientOf,
+  htmlResponse,
+  IMAGE_ALLOW,
+  IMAGE_EXPOSE,
+  IMAGE_PREFLIGHT,
+  imageResponse,
+  INTERNAL_ERROR_TEXT,
+  methodNotAllowed,
+  preflightResponse,
+  textResponse,
+  writeResponse,
+  type HttpResponse,
+  type RawRoute,
+  type RawRouteContext,
+} from '../../http/respond.js';
+import { type RoomAnswer, type RoomService } from '../../imager/room/room-service.js';
+import {
+  badRoomPath,
+  parseRoomId,
+  pathAfter,
+  queryOf,
+  ROOM_PATH,
+  ROOM_RENDER_PATH,
+  THUMBNAIL_PATH,
+} from '../../imager/room/params.js';
+import { renderRoomDebugPage } from './room-page.js';
+
+export interface RoomHandlerOptions extends RawRouteContext {
+  service: RoomService;
+}
+
+/** The headers scripts may read on a room image: the image paths' own, and whether it is a held one. */
+export const ROOM_EXPOSE = `${IMAGE_EXPOSE}, x-imager-stale, x-imager-thumbnail`;
+
+/** The HTTP response of a room answer (and the cache tier, for the log). */
+export function roomResponse(answer: RoomAnswer, ifNoneMatch: string | undefined): [HttpResponse, string | null] {
+  if (answer.kind === 'text') {
+    const extra: Record<string, string> = {};
+    if (answer.retryAfterS !== undefined) extra['retry-after'] = String(answer.retryAfterS);
+    return [textResponse(answer.status, answer.reason, extra), null];
+  }
+  const r = imageResponse(answer.image, answer.cacheControl, answer.source, ifNoneMatch);
+  r.headers['access-control-expose-headers'] = ROOM_EXPOSE;
+  // A header value is one line of visible ASCII: the reason is reduced to that.
+  if (answer.stale !== undefined) r.headers['x-imager-stale'] = answer.stale.replace(/[^\x20-\x7e]/g, '?');
+  if (answer.thumbnail !== undefined) r.headers['x-imager-thumbnail'] = answer.thumbnail;
+  return [r, answer.source];
+}
+
+/** Returns the request listener for the room paths; it reports false for every other request. */
+export function createRoomHandler(opts: RoomHandlerOptions): RawRoute {
+  const { service } = opts;
+  const ifNoneMatch = (req: IncomingMessage) => rawHeader(req.rawHeaders, 'if-none-match');
+  const preflight = (req: IncomingMessage) =>
+    preflightResponse(IMAGE_PREFLIGHT, rawHeader(req.rawHeaders, 'access-control-request-headers'));
+
+  /** Answers one request of a room path with `work` for GET/HEAD; logs it. */
+  const handle = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: string,
+    work: () => Promise<[HttpResponse, string | null]>,
+  ) => {
+    const started = performance.now();
+    const reqId = opts.nextId();
+    const client = clientOf(req, opts.trustProxy);
+    const method = req.method ?? '';
+    const finish = (r: HttpResponse, cache: string | null) =>
+      opts.done(reqId, method, url, r.status, writeResponse(req, res, r), started, cache, client);
+    if (method === 'OPTIONS') return finish(preflight(req), null);
+    if (method !== 'GET' && method !== 'HEAD') return finish(methodNotAllowed(IMAGE_ALLOW), null);
+    work().then(
+      ([r, cache]) => finish(r, cache),
+      (err: unknown) => {
+        opts.onError(err, url, reqId);
+        if (res.headersSent) res.destroy();
+        else finish(textResponse(500, INTERNAL_ERROR_TEXT), null);
+      },
+    );
+  };
+
+  const notFound = (text: string): Promise<[HttpResponse, null]> => Promise.resolve([textResponse(404, text), null]);
+
+  return (req, res) => {
+    const url = req.url ?? '';
+    const image = pathAfter(url, ROOM_PATH);
+    if (image !== undefined) {
+      const id = parseRoomId(image, true);
+      handle(req, res, url, async () =>
+        id === undefined
+          ? notFound(badRoomPath(ROOM_PATH, true))
+          : roomResponse(await service.answer(id, queryOf(url)), ifNoneMatch(req)),
+      );
+      return true;
+    }
+    const thumb = pathAfter(url, THUMBNAIL_PATH);
+    if (thumb !== undefined) {
+      const id = parseRoomId(thumb, true);
+      handle(req, res, url, async () =>
+        id === undefined
+          ? notFound(badRoomPath(THUMBNAIL_PATH, true))
+          : roomResponse(await service.thumbnail(id), ifNoneMatch(req)),
+      );
+      return true;
+    }
+    const page = pathAfter(url, ROOM_RENDER_PATH);
+    if (page !== undefined) {
+      const id = parseRoomId(page, false);
+      handle(req, res, url, async () => {
+        if (id === undefined) return notFound(badRoomPath(ROOM_RENDER_PATH, false));
+        const answer = await service.debug(id, queryOf(url));
+        return [htmlResponse(answer.kind === 'text' ? answer.status : 200, renderRoomDebugPage(answer, url)), null];
+      });
+      return true;
+    }
+    return false;
+  };
+}

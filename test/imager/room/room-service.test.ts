@@ -1,0 +1,130 @@
+// The room core without HTTP, with sources and renderers that misbehave on purpose: a read that never
+// answers, a source that throws a database error, a render that never ends, more renders than turns. Each
+// ends in an answer within its deadline: the last image marked stale, or 503 with Retry-After 5.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ImageCache } from '../../../src/imager/cache/image-cache.js';
+import { RoomService, type RoomRenderer } from '../../../src/imager/room/room-service.js';
+import { type RoomRead, type RoomSource } from '../../../src/imager/room/source.js';
+import { canonicalOptions, parseRoomId, parseRoomQuery } from '../../../src/imager/room/params.js';
+import { type RoomData } from '../../../src/room/index.js';
+
+const ROOM: RoomData = {
+  id: 1,
+  heightmap: '000\r000',
+  door: { x: 0, y: 0, dir: 2 },
+  floor: '0.0',
+  wall: '0.0',
+  landscape: '0.0',
+  wallThickness: 0,
+  floorThickness: 0,
+  wallHeight: -1,
+  hideWalls: false,
+  items: [],
+  bots: [],
+};
+
+/** A 2 × 2 opaque picture (the renderer's shape), so no room.nitro is needed here. */
+const tinyRender: RoomRenderer = async () => ({
+  width: 2,
+  height: 2,
+  rgba: Buffer.alloc(16, 200),
+  report: {} as never,
+});
+
+function service(source: RoomSource, render: RoomRenderer = tinyRender, options = {}) {
+  return new RoomService(
+    {
+      source,
+      assets: () => ({ identity: 'test-assets' }),
+      cache: new ImageCache({ memoryBytes: 1 << 20, diskBytes: 0 }),
+      render,
+    },
+    { rereadMs: 0, readTimeoutMs: 200, renderTimeoutMs: 300, ...options },
+  );
+}
+
+const found = (read: Partial<RoomRead> = {}): RoomRead => ({ room: ROOM, moreItems: false, moreBots: false, ...read });
+
+test('parameters: one spelling per meaning; malformed values are the defaults; room ids are canonical', () => {
+  assert.equal(canonicalOptions(parseRoomQuery(1, '')), canonicalOptions(parseRoomQuery(1, 'size=l&bg=red&walls=x')));
+  assert.equal(
+    canonicalOptions(
+      parseRoomQuery(1, 'size=s&walls=0&furni=false&bots=no&floor=101&wall=2.1&landscape=1.5&bg=%23AbCdEf'),
+    ),
+    'size=32&walls=0&furni=0&bots=0&floor=101&wall=2.1&landscape=1.5&bg=abcdef',
+  );
+  assert.equal(parseRoomQuery(1, 'floor=../x').options.floor, undefined);
+  assert.equal(parseRoomId('/12.png', true), 12);
+  assert.equal(parseRoomId('/012.png', true), undefined);
+  assert.equal(parseRoomId('/2147483648.png', true), undefined);
+  assert.equal(parseRoomId('/12', false), 12);
+});
+
+test('a read that never answers: 503 with Retry-After 5 at the read deadline, and the held image when there is one', async () => {
+  let hang = false;
+  const source: RoomSource = {
+    kind: 'database',
+    read: () => (hang ? new Promise(() => undefined) : Promise.resolve(found())),
+  };
+  const svc = service(source);
+  const first = await svc.answer(1, 'size=s');
+  assert.equal(first.kind, 'image');
+  hang = true;
+  let t = Date.now();
+  const held = await svc.answer(1, 'size=s');
+  assert.ok(Date.now() - t < 1000);
+  assert.equal(held.kind, 'image');
+  assert.equal(
+    held.kind === 'image' && held.stale,
+    "the room's data could not be read (reading the room took longer than 200 ms)",
+  );
+  assert.equal(held.kind === 'image' && held.cacheControl, 'public, max-age=5');
+  t = Date.now();
+  const other = await svc.answer(1, 'size=m');
+  assert.ok(Date.now() - t < 1000);
+  assert.deepEqual(other, {
+    kind: 'text',
+    status: 503,
+    reason:
+      "the room cannot be drawn now: the room's data could not be read (reading the room took longer than 200 ms); try again in 5 s\n",
+    retryAfterS: 5,
+  });
+});
+
+test('a database error names its kind; a model that is not there is a 404 with the reason', async () => {
+  const { RoomDataError } = await import('../../../src/imager/room/source.js');
+  const down = service({
+    kind: 'database',
+    read: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { kind: 'unavailable' })),
+  });
+  const a = await down.answer(1, '');
+  assert.equal(a.kind === 'text' && a.status, 503);
+  assert.match(a.kind === 'text' ? a.reason : '', /\(unavailable: connect ECONNREFUSED 127\.0\.0\.1:1\)/);
+  const broken = service({
+    kind: 'database',
+    read: () => Promise.reject(new RoomDataError('room 1\'s model "m" is not in room_models')),
+  });
+  const b = await broken.answer(1, '');
+  assert.deepEqual(b, {
+    kind: 'text',
+    status: 404,
+    reason: 'room 1 cannot be drawn: room 1\'s model "m" is not in room_models\n',
+  });
+});
+
+test('a render that never ends is a 503 at the render deadline; more renders than turns and queue are refused at once', async () => {
+  const never: RoomRenderer = () => new Promise(() => undefined);
+  const svc = service({ kind: 'file', read: () => Promise.resolve(found()) }, never, { renderJobs: 1, maxQueue: 1 });
+  const t = Date.now();
+  const [slow, queued, refused] = await Promise.all([
+    svc.answer(1, 'bg=000001'),
+    svc.answer(1, 'bg=000002'),
+    svc.answer(1, 'bg=000003'),
+  ]);
+  assert.ok(Date.now() - t < 1500, `${Date.now() - t} ms`);
+  for (const a of [slow, queued, refused]) assert.equal(a.kind === 'text' && a.status, 503);
+  assert.match(refused.kind === 'text' ? refused.reason : '', /1 room renders are already waiting/);
+  assert.match(slow.kind === 'text' ? slow.reason : '', /the room render took longer than 300 ms/);
+  assert.equal(svc.stats().queueFull, 1);
+});
