@@ -70,6 +70,8 @@ export function isStatic(model: FurniModel, size: SizeDef): boolean {
 
 interface Placed {
   layerId: number;
+  /** The asset drawn (`<classname>_64_a_2_0`). */
+  asset: string;
   sprite: FurniSprite;
   left: number;
   top: number;
@@ -100,7 +102,8 @@ function place(
   const out: Placed[] = [];
   for (let i = 0; i < size.layerCount; i++) {
     const frame = frames[i]!;
-    const sprite = model.sprites.get(nameOf(i, frame.id));
+    const asset = nameOf(i, frame.id);
+    const sprite = model.sprites.get(asset);
     if (!sprite) continue;
     const layer = resolveLayer(size, direction, i);
     if (isBadgeLayer(vis, layer.tag)) continue;
@@ -113,6 +116,7 @@ function place(
     const top = -sprite.y + layer.y + frame.y;
     out.push({
       layerId: i,
+      asset,
       sprite,
       left,
       top,
@@ -133,6 +137,8 @@ export interface Composed {
   image: RgbaImage;
   originX: number;
   originY: number;
+  /** The assets drawn, bottom to top (for debug pages). */
+  layers: string[];
 }
 
 function compose(placed: Placed[], crop: boolean): Composed | null {
@@ -160,10 +166,11 @@ function compose(placed: Placed[], crop: boolean): Composed | null {
   }
   const bounds = alphaBounds(canvas);
   if (!bounds) return null;
+  const layers = drawn.map((p) => p.asset);
   // No copy when nothing is cropped: a room backdrop's canvas is 100 MB.
   if (!crop || (bounds.width === canvas.width && bounds.height === canvas.height))
-    return { image: canvas, originX: -x0, originY: -y0 };
-  return { image: cropImage(canvas, bounds), originX: -x0 - bounds.x, originY: -y0 - bounds.y };
+    return { image: canvas, originX: -x0, originY: -y0, layers };
+  return { image: cropImage(canvas, bounds), originX: -x0 - bounds.x, originY: -y0 - bounds.y, layers };
 }
 
 export interface StillChoice {

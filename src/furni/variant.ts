@@ -143,7 +143,12 @@ function oneCrop(composed: (Composed | null)[], halved: boolean): RgbaImage[] | 
     width: b.x1 - b.x0,
     height: b.y1 - b.y0,
   });
-  const empty: Composed = { image: { width: 0, height: 0, data: new Uint8Array(0) }, originX: 0, originY: 0 };
+  const empty: Composed = {
+    image: { width: 0, height: 0, data: new Uint8Array(0) },
+    originX: 0,
+    originY: 0,
+    layers: [],
+  };
   let frames = composed.map((c) => cropImage((c ?? empty).image, rect(c ?? empty)));
   if (!halved) return frames;
   frames = frames.map((f) => downscaleHalf(f));

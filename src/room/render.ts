@@ -47,6 +47,8 @@ export interface ReportItem {
   colorId?: number;
   /** Footprint after rotation (floor items). */
   footprint?: { x: number; y: number };
+  /** What was drawn, bottom to top: the furni's assets, or a bot's figure parts (`<library>:<asset>`). */
+  layers: string[];
   /** 0 = drawn first (farthest). */
   depthOrder: number;
   depth: number;
@@ -217,6 +219,7 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
             tile: { x: bot.x, y: bot.y, z: bot.z },
             direction: req.direction,
             state: 0,
+            layers: r.layers.filter((l) => l.frame === 0).map((l) => `${l.library}:${l.asset}`),
             depth: 0,
           },
         });
@@ -412,11 +415,11 @@ function itemFrame(
   m: ItemModel,
   state: number,
   direction: number,
-): { image: RgbaImage; ox: number; oy: number } | null {
+): { image: RgbaImage; ox: number; oy: number; layers: string[] } | null {
   const c = composeRoomFrame(m.model, m.size, { state, direction, tick: 0, colorId: m.colorId ?? 0 }, true);
   if (!c) return null;
-  if (!m.halved) return { image: c.image, ox: c.originX, oy: c.originY };
-  return { image: halve(c.image), ox: Math.round(c.originX / 2), oy: Math.round(c.originY / 2) };
+  if (!m.halved) return { image: c.image, ox: c.originX, oy: c.originY, layers: c.layers };
+  return { image: halve(c.image), ox: Math.round(c.originX / 2), oy: Math.round(c.originY / 2), layers: c.layers };
 }
 
 async function floorItem(
@@ -442,6 +445,7 @@ async function floorItem(
     state,
     ...(m.colorId !== undefined ? { colorId: m.colorId } : {}),
     footprint: { x: turned ? it.length : it.width, y: turned ? it.width : it.length },
+    layers: c?.layers ?? [],
     depth: 0,
   };
   if (!c) {
@@ -555,6 +559,7 @@ async function wallItem(
       direction,
       state,
       ...(m.colorId !== undefined ? { colorId: m.colorId } : {}),
+      layers: c.layers,
       depth: 0,
     },
   };

@@ -30,6 +30,7 @@ const ITEM_COLUMNS = [
   'footprint',
   'depth',
   'box',
+  'layers drawn (bottom to top)',
 ];
 
 const e = (v: unknown) => escapeHtml(String(v));
@@ -70,7 +71,8 @@ export function renderRoomDebugPage(
           `<td>${i.kind === 'wall' ? e(i.wallPosition ?? '') : `${i.tile.x}, ${i.tile.y}, ${i.tile.z}`}</td>` +
           `<td>${i.direction}</td><td>${i.state}</td><td>${i.colorId ?? ''}</td>` +
           `<td>${i.footprint ? `${i.footprint.x}×${i.footprint.y}` : ''}</td><td>${e(i.depth)}</td>` +
-          `<td>${i.box.x}, ${i.box.y} ${i.box.width}×${i.box.height}</td></tr>`,
+          `<td>${i.box.x}, ${i.box.y} ${i.box.width}×${i.box.height}</td>` +
+          `<td>${i.layers.map(e).join('<br>')}</td></tr>`,
       );
     const skipped = r.skipped.map((s) => `<li>${s.kind} ${s.id} ${e(s.classname)}: ${e(s.reason)}</li>`);
     const masks = r.masks.map(

@@ -205,6 +205,14 @@ test('the debug page lists planes, drawn items with tile, state and depth order,
   const html = body.toString();
   assert.match(html, /<h2>Planes \(\d+\)<\/h2>/);
   assert.match(html, /<td>\d+<\/td><td>floor<\/td><td>3<\/td><td>kit_chair_4dir<\/td><td>3, 2, 0<\/td><td>4<\/td>/);
+  // Each drawn item lists the assets drawn for it, bottom to top.
+  const chair = html.split('\n').find((l) => l.includes('<td>kit_chair_4dir</td>')) ?? '';
+  assert.match(chair, /<td>kit_chair_4dir_64_a_4_0(<br>kit_chair_4dir_64_[b-z]_4_\d+)*<\/td><\/tr>$/);
+  // A bot's: its figure parts as library:asset (the kit bot faces 4, drawn from direction 2 mirrored).
+  assert.match(
+    html,
+    /<td>bot<\/td>.*<td>hh_human_body:h_std_lh_1_2_0(<br>[A-Za-z_]+:h_std_[a-z]+_\d+_2_0){11}<\/td><\/tr>/,
+  );
   assert.match(html, /<h2>Skipped \(1\)<\/h2><ul><li>floor 99 kit_missing_bundle: /);
   assert.match(html, /data:image\/png;base64,/);
   const none = await get('/render/room/999');
