@@ -3,6 +3,7 @@
 // cache tier that answered (null where none did), and the client address (from X-Forwarded-For only
 // behind --trust-proxy, cut at LOG_CLIENT_MAX).
 import { hostname } from 'node:os';
+import { pathOf, queryOf } from './request-target.js';
 import {
   LogController,
   type FastifyInstance,
@@ -49,14 +50,12 @@ const cut = (s: string, max: number): string => (s.length > max ? s.slice(0, max
 
 /** The path of a raw request URL without its query string, capped so a hostile URL cannot bloat logs. */
 export function logPath(rawUrl: string): string {
-  const q = rawUrl.indexOf('?');
-  return cut(q < 0 ? rawUrl : rawUrl.slice(0, q), LOG_URL_PART_MAX);
+  return cut(pathOf(rawUrl), LOG_URL_PART_MAX);
 }
 
 /** The query string of a raw request URL as sent (no `?`; "" when none), capped like the path. */
 export function logQuery(rawUrl: string): string {
-  const q = rawUrl.indexOf('?');
-  return q < 0 ? '' : cut(rawUrl.slice(q + 1), LOG_URL_PART_MAX);
+  return cut(queryOf(rawUrl), LOG_URL_PART_MAX);
 }
 
 /** A client address as the request line keeps it. */

@@ -21,15 +21,6 @@ export type BadgeRequest =
   | { ok: true; parts: BadgeCodePart[]; layout: BadgeLayout; format: BadgeFormat; code: string; fill: boolean }
   | { ok: false; status: 400 | 404; reason: string };
 
-/** The rest of the path after `prefix` (`/…` or empty), or undefined when the URL is not under it. */
-export function pathAfter(url: string, prefix: string): string | undefined {
-  if (!url.startsWith(prefix)) return undefined;
-  const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
-  if (path.length === prefix.length) return '';
-  return path[prefix.length] === '/' ? path.slice(prefix.length) : undefined;
-}
-
 function firstB(query: string): string | undefined {
   for (const pair of query.split('&')) {
     const eq = pair.indexOf('=');

@@ -18,20 +18,6 @@ export interface RoomRequest {
   bg?: number;
 }
 
-/** The rest of the path after `prefix` (`/…` or empty), or undefined when the URL is not under it. */
-export function pathAfter(url: string, prefix: string): string | undefined {
-  if (!url.startsWith(prefix)) return undefined;
-  const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
-  if (path.length === prefix.length) return '';
-  return path[prefix.length] === '/' ? path.slice(prefix.length) : undefined;
-}
-
-export function queryOf(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? '' : url.slice(q + 1);
-}
-
 /**
  * The room id of a path rest (`/123.png`, or `/123` when `extension` is false); undefined when it names no room.
  * Ids are decimal without sign or leading zeros, so one room has one URL (and one cache entry).

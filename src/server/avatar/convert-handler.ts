@@ -4,6 +4,7 @@
 // figure that is not 25 digits, or a hotel without the old figure list, is a 404 with the reason (Minerva
 // answers 500 with the exception's text). The answer follows the hotel's data, which a reload may change,
 // so it is cached for an hour, not for ever.
+import { pathOf, queryOf } from '../../http/request-target.js';
 import { rawHeader } from '../../http/client-address.js';
 import {
   clientOf,
@@ -27,10 +28,8 @@ export interface ConvertHandlerOptions extends RawRouteContext {
 }
 
 function figureParam(url: string): string | undefined {
-  const q = url.indexOf('?');
-  if (q < 0) return undefined;
   try {
-    return new URLSearchParams(url.slice(q + 1)).get('figure') ?? undefined;
+    return new URLSearchParams(queryOf(url)).get('figure') ?? undefined;
   } catch {
     return undefined;
   }
@@ -39,8 +38,7 @@ function figureParam(url: string): string | undefined {
 export function createConvertHandler(opts: ConvertHandlerOptions): RawRoute {
   return (req, res) => {
     const url = req.url ?? '';
-    const q = url.indexOf('?');
-    if ((q < 0 ? url : url.slice(0, q)) !== CONVERT_PATH) return false;
+    if (pathOf(url) !== CONVERT_PATH) return false;
     const started = performance.now();
     const reqId = opts.nextId();
     const client = clientOf(req, opts.trustProxy);

@@ -22,16 +22,12 @@ import {
 } from '../../http/respond.js';
 import { renderBadgeDebugPage } from './badge-page.js';
 import { BADGE_CACHE_CONTROL, type BadgeService } from '../../imager/badge/badge-service.js';
-import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH, pathAfter } from '../../imager/badge/params.js';
+import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from '../../imager/badge/params.js';
+import { pathAfter, queryOf } from '../../http/request-target.js';
 
 export interface BadgeHandlerOptions extends RawRouteContext {
   service: BadgeService;
 }
-
-const queryOf = (url: string) => {
-  const q = url.indexOf('?');
-  return q < 0 ? '' : url.slice(q + 1);
-};
 
 /** Returns the request listener for the badge paths; it reports false for every other request. */
 export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {

@@ -25,15 +25,8 @@ import {
   type RawRouteContext,
 } from '../../http/respond.js';
 import { type RoomAnswer, type RoomService } from '../../imager/room/room-service.js';
-import {
-  badRoomPath,
-  parseRoomId,
-  pathAfter,
-  queryOf,
-  ROOM_PATH,
-  ROOM_RENDER_PATH,
-  THUMBNAIL_PATH,
-} from '../../imager/room/params.js';
+import { badRoomPath, parseRoomId, ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from '../../imager/room/params.js';
+import { pathAfter, queryOf } from '../../http/request-target.js';
 import { renderRoomDebugPage } from './room-page.js';
 
 export interface RoomHandlerOptions extends RawRouteContext {
