@@ -15,6 +15,7 @@ import { runBench, startChild, stopChild } from './child.js';
 import { freePort, percentile } from './http-load.js';
 import { loadAverage } from './proc.js';
 import { seededRandom } from './reference/figures.js';
+import { roomData } from '../src/room/model.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const ROOM_ID = 7;
@@ -95,17 +96,10 @@ async function seedDatabase(sql: (s: string) => Promise<unknown>): Promise<void>
 }
 
 function roomFile(): string {
-  const room = {
+  const room = roomData({
     id: ROOM_ID,
     heightmap: HEIGHTMAP.join('\r'),
     door: { x: 0, y: 9, dir: 2 },
-    floor: '0.0',
-    wall: '0.0',
-    landscape: '0.0',
-    wallThickness: 0,
-    floorThickness: 0,
-    wallHeight: -1,
-    hideWalls: false,
     items: benchItems().map((it) => ({
       id: it.id,
       classname: it.classname,
@@ -120,8 +114,7 @@ function roomFile(): string {
       length: it.length,
       interactionType: 'default',
     })),
-    bots: [],
-  };
+  });
   return JSON.stringify(room);
 }
 

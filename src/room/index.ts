@@ -1,6 +1,7 @@
 // Public API of the room renderer (the room service is written against exactly this).
 export { loadRoomAssets, type LoadRoomAssetsOptions, type RoomAssets } from './assets.js';
 export type { RoomData, RoomItem, RoomBot } from './model.js';
+export { roomData } from './model.js';
 export {
   MAX_DRAWN_ITEMS,
   renderRoom,

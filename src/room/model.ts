@@ -64,3 +64,25 @@ export interface RoomData {
   readonly items: readonly RoomItem[];
   readonly bots: readonly RoomBot[];
 }
+
+/**
+ * A room with the emulator's defaults for what the caller leaves out: the default decorations (`0.0`), normal
+ * wall and floor thickness, the client's wall height, walls shown, no items, no bots.
+ */
+export function roomData(fields: Pick<RoomData, 'id' | 'heightmap' | 'door'> & Partial<RoomData>): RoomData {
+  // The fields in RoomData's order, so a room written as JSON (the kit's demo room) keeps its bytes.
+  return {
+    id: fields.id,
+    heightmap: fields.heightmap,
+    door: fields.door,
+    floor: fields.floor ?? '0.0',
+    wall: fields.wall ?? '0.0',
+    landscape: fields.landscape ?? '0.0',
+    wallThickness: fields.wallThickness ?? 0,
+    floorThickness: fields.floorThickness ?? 0,
+    wallHeight: fields.wallHeight ?? -1,
+    hideWalls: fields.hideWalls ?? false,
+    items: fields.items ?? [],
+    bots: fields.bots ?? [],
+  };
+}

@@ -3,6 +3,7 @@
 // own furni (multi-tile items in several rotations, a stack, wall items on both walls, a raised platform
 // with a step) and one bot wearing kit clothes.
 import { type KitFile } from './kit-file.js';
+import { roomData, type RoomData } from '../room/model.js';
 
 export const DEMO_ROOM_ID = 1;
 export const DEMO_ROOM_PATH = `rooms/${DEMO_ROOM_ID}.json`;
@@ -56,18 +57,11 @@ const ITEMS: DemoItem[] = [
 ];
 
 /** The demo room as the kit writes it. */
-export function demoRoom(): Record<string, unknown> {
-  return {
+export function demoRoom(): RoomData {
+  return roomData({
     id: DEMO_ROOM_ID,
     heightmap: HEIGHTMAP,
     door: { x: 0, y: 5, dir: 2 },
-    floor: '0.0',
-    wall: '0.0',
-    landscape: '0.0',
-    wallThickness: 0,
-    floorThickness: 0,
-    wallHeight: -1,
-    hideWalls: false,
     items: ITEMS.map((it, i) => ({
       id: i + 1,
       classname: it.classname,
@@ -96,7 +90,7 @@ export function demoRoom(): Record<string, unknown> {
         effect: 0,
       },
     ],
-  };
+  });
 }
 
 export function demoRoomFiles(): KitFile[] {

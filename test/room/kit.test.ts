@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadRoomAssets, renderRoom, type RoomAssets, type RoomData, type RoomItem } from '../../src/room/index.js';
+import {
+  loadRoomAssets,
+  renderRoom,
+  roomData,
+  type RoomAssets,
+  type RoomData,
+  type RoomItem,
+} from '../../src/room/index.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
 import { bombNitroFile } from '../helpers/bombs.js';
 
@@ -36,20 +43,8 @@ const item = (id: number, classname: string, x: number, y: number, rot: number):
   length: 1,
   interactionType: 'default',
 });
-const room = (items: RoomItem[] = []): RoomData => ({
-  id: 7,
-  heightmap: HEIGHTMAP,
-  door: { x: 3, y: 3, dir: 2 },
-  floor: '0.0',
-  wall: '0.0',
-  landscape: '0.0',
-  wallThickness: 0,
-  floorThickness: 0,
-  wallHeight: -1,
-  hideWalls: false,
-  items,
-  bots: [],
-});
+const room = (items: RoomItem[] = []): RoomData =>
+  roomData({ id: 7, heightmap: HEIGHTMAP, door: { x: 3, y: 3, dir: 2 }, items });
 const OPTIONS = { size: 64, walls: true, furni: true, bots: false } as const;
 
 function pixel(

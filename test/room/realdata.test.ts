@@ -4,7 +4,14 @@
 // and the same inputs give the same bytes.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadRoomAssets, renderRoom, type RoomAssets, type RoomData, type RoomItem } from '../../src/room/index.js';
+import {
+  loadRoomAssets,
+  renderRoom,
+  roomData,
+  type RoomAssets,
+  type RoomData,
+  type RoomItem,
+} from '../../src/room/index.js';
 import { realdata } from '../helpers/realdata.js';
 
 const rooms = realdata('nitro-rooms');
@@ -24,20 +31,7 @@ const HEIGHTMAP = [
 ].join('\r');
 
 function room(items: RoomItem[]): RoomData {
-  return {
-    id: 1,
-    heightmap: HEIGHTMAP,
-    door: { x: 2, y: 3, dir: 2 },
-    floor: '0.0',
-    wall: '0.0',
-    landscape: '0.0',
-    wallThickness: 0,
-    floorThickness: 0,
-    wallHeight: -1,
-    hideWalls: false,
-    items,
-    bots: [],
-  };
+  return roomData({ id: 1, heightmap: HEIGHTMAP, door: { x: 2, y: 3, dir: 2 }, items });
 }
 
 const floor = (id: number, classname: string, x: number, y: number, z: number, rot: number): RoomItem => ({

@@ -7,22 +7,9 @@ import { ImageCache } from '../../../src/imager/cache/image-cache.js';
 import { RoomService, type RoomRenderer } from '../../../src/imager/room/room-service.js';
 import { type RoomRead, type RoomSource } from '../../../src/imager/room/source.js';
 import { canonicalOptions, parseRoomId, parseRoomQuery } from '../../../src/imager/room/params.js';
-import { type RoomData } from '../../../src/room/index.js';
+import { roomData, type RoomData } from '../../../src/room/index.js';
 
-const ROOM: RoomData = {
-  id: 1,
-  heightmap: '000\r000',
-  door: { x: 0, y: 0, dir: 2 },
-  floor: '0.0',
-  wall: '0.0',
-  landscape: '0.0',
-  wallThickness: 0,
-  floorThickness: 0,
-  wallHeight: -1,
-  hideWalls: false,
-  items: [],
-  bots: [],
-};
+const ROOM: RoomData = roomData({ id: 1, heightmap: '000\r000', door: { x: 0, y: 0, dir: 2 } });
 
 /** A 2 × 2 opaque picture (the renderer's shape), so no room.nitro is needed here. */
 const tinyRender: RoomRenderer = async () => ({

@@ -30,7 +30,7 @@ async function start(assetsDir: string, over: Partial<AvatarServiceConfig> = {})
   return s;
 }
 
-type Room = ReturnType<typeof demoRoom> & { items: Record<string, unknown>[] };
+type Room = Record<string, unknown> & { items: Record<string, unknown>[] };
 
 async function writeRoom(id: number, room: Room, dir = kit): Promise<void> {
   await writeFile(join(dir, 'rooms', `${id}.json`), JSON.stringify({ ...room, id }));
@@ -131,7 +131,7 @@ test('size=s is half the size; bg=RRGGBB fills the transparent pixels; unknown v
 
 test('a moved chair shows once the re-read window has passed; moved back, the first picture is the same entry', async () => {
   const s = await start(kit, { roomRereadMs: 3000 });
-  const room = demoRoom() as Room;
+  const room = demoRoom() as unknown as Room;
   await writeRoom(2, room);
   const first = await get('/habbo-imaging/room/2.png', {}, s.url);
   assert.equal(first.res.status, 200);
@@ -155,7 +155,7 @@ test('a moved chair shows once the re-read window has passed; moved back, the fi
 });
 
 test('twenty concurrent requests for one cold room read its rows once and render once', async () => {
-  const room = demoRoom() as Room;
+  const room = demoRoom() as unknown as Room;
   await writeRoom(3, room);
   const before = svc.rooms!.service.stats();
   const answers = await Promise.all(Array.from({ length: 20 }, () => get('/habbo-imaging/room/3.png?bg=102030')));
@@ -186,7 +186,7 @@ test('/thumbnail/<id>.png: our render fitted into the 110 × 110 square the clie
   assert.equal(fromFile.res.status, 200);
   assert.equal(fromFile.res.headers.get('x-imager-thumbnail'), 'stored');
   assert.ok(fromFile.body.equals(file));
-  await writeRoom(4, demoRoom() as Room);
+  await writeRoom(4, demoRoom() as unknown as Room);
   const noFile = await get('/thumbnail/4.png', {}, s.url);
   assert.equal(noFile.res.headers.get('x-imager-thumbnail'), 'rendered');
   await assert.rejects(
@@ -196,7 +196,7 @@ test('/thumbnail/<id>.png: our render fitted into the 110 × 110 square the clie
 });
 
 test('the debug page lists planes, drawn items with tile, state and depth order, and what was skipped and why', async () => {
-  const room = demoRoom() as Room;
+  const room = demoRoom() as unknown as Room;
   room.items.push({ ...room.items[0]!, id: 99, classname: 'kit_missing_bundle', x: 8, y: 8 });
   await writeRoom(5, room);
   const { res, body } = await get('/render/room/5');
@@ -222,7 +222,7 @@ test('the debug page lists planes, drawn items with tile, state and depth order,
 });
 
 test('a room with more items than --room-max-items is drawn with the first ones, and the debug page says so', async () => {
-  const room = demoRoom() as Room;
+  const room = demoRoom() as unknown as Room;
   // 50 × 50 tiles (the renderer takes heightmaps up to 64 an axis), two or three crates a tile.
   const rows = 'x' + '0'.repeat(50);
   room.heightmap = ['x'.repeat(51), ...Array.from({ length: 50 }, () => rows)].join('\r');
