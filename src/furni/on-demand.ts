@@ -5,7 +5,7 @@
 // draw model and a request in, pixels or a refusal out. The default request draws the corpus still.
 import { drawSprite } from '../imaging/composite.js';
 import { downscaleHalf } from '../imaging/downscale.js';
-import { alphaBounds, createImage, cropImage, type RgbaImage, scaleNearest } from '../imaging/image.js';
+import { alphaBounds, createImage, cropImage, overColor, type RgbaImage, scaleNearest } from '../imaging/image.js';
 import { type FurniModel } from './model.js';
 import { iconFrame, validDirection } from './render.js';
 import { drawTicks, offerSize, sizeOffer } from './variant.js';
@@ -142,26 +142,4 @@ export function finishFurniPicture(p: FurniPicture, out: FurniOutput): RgbaImage
   if (out.background && out.background.alpha > 0) image = overColor(image, out.background.rgb, out.background.alpha);
   const zoom = effectiveZoom(image.width, image.height, out.zoom);
   return zoom === 1 ? image : scaleNearest(image, zoom);
-}
-
-/** Straight-alpha source-over of the image on a flat colour (opaque colour: every pixel opaque). */
-function overColor(img: RgbaImage, rgb: number, alpha: number): RgbaImage {
-  const out = createImage(img.width, img.height);
-  const br = (rgb >> 16) & 255;
-  const bg = (rgb >> 8) & 255;
-  const bb = rgb & 255;
-  const s = img.data;
-  const d = out.data;
-  for (let i = 0; i < s.length; i += 4) {
-    const a = s[i + 3]!;
-    // Result alpha in 0..255², colour weights over it.
-    const under = alpha * (255 - a);
-    const total = a * 255 + under;
-    if (total === 0) continue;
-    d[i] = Math.round((s[i]! * a * 255 + br * under) / total);
-    d[i + 1] = Math.round((s[i + 1]! * a * 255 + bg * under) / total);
-    d[i + 2] = Math.round((s[i + 2]! * a * 255 + bb * under) / total);
-    d[i + 3] = Math.round(total / 255);
-  }
-  return out;
 }
