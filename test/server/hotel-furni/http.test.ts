@@ -6,7 +6,7 @@
 // every item that cannot be drawn; and a Flash-layout hotel's 404 that says how to get bundles.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
@@ -435,4 +435,26 @@ test('a Flash-layout hotel: 404 saying the furni are SWFs and how to get bundles
   const byId = await get('/habbo-imaging/furniture?id=5003', {}, s.url);
   assert.equal(byId.res.status, 404);
   assert.match(byId.body.toString(), /^no furni kit_table_sd in this hotel/);
+});
+
+test('a changed bundle is drawn after a reload (a new key)', async () => {
+  const copy = join(scratch, 'reload-kit');
+  await cp(kit, copy, { recursive: true });
+  const s = await startAvatarService(testAvatarConfig(copy, await deadBase(), { checkIntervalMs: 0 }));
+  started.push(s);
+  const path = '/habbo-imaging/furni?sprite=kit_crate';
+  const before = await get(path, {}, s.url);
+  assert.ok(before.body.equals(await published('kit_crate.png')));
+  const identity = (s.furni.health() as { identity: string }).identity;
+  // The crate's bundle replaced by another item's (a hotel update), then the reload SIGHUP does.
+  const dir = join(copy, 'bundled/furniture');
+  await writeFile(join(dir, 'kit_crate.nitro'), await readFile(join(dir, 'kit_lamp_state2.nitro')));
+  await s.reload();
+  assert.notEqual((s.furni.health() as { identity: string }).identity, identity);
+  const after = await get(path, {}, s.url);
+  assert.equal(after.res.status, 200);
+  assert.equal(after.res.headers.get('x-imager-cache'), 'render', 'a new key, not the old picture');
+  assert.notEqual(after.res.headers.get('etag'), before.res.headers.get('etag'));
+  // The file now holds the lamp: its picture is the lamp's still.
+  assert.ok(after.body.equals(await published('kit_lamp_state2.png')));
 });
