@@ -199,12 +199,20 @@ export async function openAvatarService(
   let rooms: Rooms | undefined;
   let roomsOff = '';
   let roomAvatar: { generation: number; hotel: AvatarHotel } | undefined;
+  // Avatars and furni on demand draw against the same per-client rate and instance budget.
+  const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
+  const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
   // One loader of furni bundles for rooms and furni on demand: a bundle decoded for one is there for the other.
   let bundles: FurniBundles | undefined;
   const currentBundles = async () => (bundles = await openFurniBundles(config.assetsDir, bundles));
   let furni: HotelFurni;
   try {
-    furni = await openHotelFurni(config.assetsDir, currentBundles, { cache, shared, log });
+    furni = await openHotelFurni(config.assetsDir, currentBundles, {
+      cache,
+      shared,
+      log,
+      limit: (client) => clientRate.take(client) && budget.take(),
+    });
     const opened = await openRooms(config, {
       cache,
       shared,
@@ -231,8 +239,6 @@ export async function openAvatarService(
     await database?.close();
     throw err;
   }
-  const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
-  const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
   const hot = new HotUrls(hotUrlBytes(config.memoryCacheBytes), first.generation);
   const service = new AvatarService({
     renderer,

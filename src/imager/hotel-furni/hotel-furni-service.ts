@@ -30,7 +30,11 @@ export const PICTURE_CACHE_BYTES = 32 * 1024 * 1024;
 
 export type HotelFurniAnswer =
   | { kind: 'image'; image: CachedImage; key: string; source: ImageSource }
-  | { kind: 'text'; status: 404; reason: string };
+  | { kind: 'text'; status: 404; reason: string }
+  | { kind: 'text'; status: 429; reason: string; retryAfterS: number };
+
+/** What a request over the client's render rate (or the instance's budget) is told. */
+export const TOO_MANY_RENDERS = 'too many renders: try again in a second\n';
 
 /** The furnidata ids of a hotel: a room item's and a wall item's id name different rows. */
 export interface FurniIds {
@@ -60,6 +64,11 @@ export interface HotelFurniDeps {
   cache: ImageCache;
   shared?: SharedAvatarCache;
   log?: (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) => void;
+  /**
+   * Takes one render from the client's rate and the instance's budget (the avatar service's limits); false
+   * answers 429. Only work counts: an answer from a cache tier takes nothing.
+   */
+  limit?: (client: string) => boolean;
 }
 
 /** The identity of the files a picture is drawn from (bundle folder and furnidata). */
@@ -76,7 +85,7 @@ export class HotelFurniService {
     sizeCalculation: (p) => Math.max(1, p.image.data.length + 64),
   });
   private readonly inFlight = new Map<string, Promise<HotelFurniAnswer>>();
-  private readonly counts = { renders: 0, encodes: 0, notFound: 0, coalesced: 0, renderErrors: 0 };
+  private readonly counts = { renders: 0, encodes: 0, notFound: 0, coalesced: 0, renderErrors: 0, limited: 0 };
 
   constructor(
     files: HotelFurniFiles,
@@ -102,8 +111,8 @@ export class HotelFurniService {
     return this.identity;
   }
 
-  /** The answer for a parsed request; undefined `req` is a URL that names no item. */
-  async answer(req: HotelFurniRequest | undefined, usage: string): Promise<HotelFurniAnswer> {
+  /** The answer for a parsed request (undefined: a URL that names no item), for `client` (its rate). */
+  async answer(req: HotelFurniRequest | undefined, usage: string, client = ''): Promise<HotelFurniAnswer> {
     if (!req) return this.notFound(`not found: name the furni, ${usage}\n`);
     const found = this.resolve(req);
     if ('reason' in found) return this.notFound(found.reason);
@@ -130,6 +139,10 @@ export class HotelFurniService {
           cache.put(key, image);
           return { kind: 'image', image, key, source: 'redis' };
         }
+      }
+      if (this.deps.limit && !this.deps.limit(client)) {
+        this.counts.limited++;
+        return { kind: 'text', status: 429, reason: TOO_MANY_RENDERS, retryAfterS: 1 };
       }
       let picture = this.pictures.get(pictureKey);
       if (!picture) {

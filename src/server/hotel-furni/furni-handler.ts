@@ -75,7 +75,8 @@ export function createFurniHandler(opts: FurniHandlerOptions): RawRoute {
     answer: ReturnType<HotelFurniService['answer']>,
   ): Promise<[HttpResponse, string | null]> => {
     const a = await answer;
-    if (a.kind === 'text') return [textResponse(a.status, a.reason), null];
+    if (a.kind === 'text')
+      return [textResponse(a.status, a.reason, a.status === 429 ? { 'retry-after': String(a.retryAfterS) } : {}), null];
     return [imageResponse(a.image, HOTEL_FURNI_CACHE_CONTROL, a.source, ifNoneMatch(req)), a.source];
   };
 
@@ -86,7 +87,7 @@ export function createFurniHandler(opts: FurniHandlerOptions): RawRoute {
       // Chroma answers its query on the folder itself; `/habbo-imaging/furni/` is the same.
       handle(req, res, url, () =>
         chroma === '' || chroma === '/'
-          ? respond(req, service.answer(parseChromaQuery(queryOf(url)), CHROMA_USAGE))
+          ? respond(req, service.answer(parseChromaQuery(queryOf(url)), CHROMA_USAGE, clientOf(req, opts.trustProxy)))
           : Promise.resolve([textResponse(404, `not found: use ${CHROMA_USAGE}\n`), null]),
       );
       return true;
@@ -95,10 +96,16 @@ export function createFurniHandler(opts: FurniHandlerOptions): RawRoute {
     if (vortex !== undefined) {
       handle(req, res, url, () => {
         if (vortex === '' || vortex === '/')
-          return respond(req, service.answer(parseVortexQuery(queryOf(url)), VORTEX_USAGE));
+          return respond(
+            req,
+            service.answer(parseVortexQuery(queryOf(url)), VORTEX_USAGE, clientOf(req, opts.trustProxy)),
+          );
         const cls = pathClassOf(vortex);
         if (cls === undefined) return Promise.resolve([textResponse(404, `not found: use ${VORTEX_USAGE}\n`), null]);
-        return respond(req, service.answer(parseVortexQuery(queryOf(url), cls), VORTEX_USAGE));
+        return respond(
+          req,
+          service.answer(parseVortexQuery(queryOf(url), cls), VORTEX_USAGE, clientOf(req, opts.trustProxy)),
+        );
       });
       return true;
     }

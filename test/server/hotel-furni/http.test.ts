@@ -458,3 +458,22 @@ test('a changed bundle is drawn after a reload (a new key)', async () => {
   // The file now holds the lamp: its picture is the lamp's still.
   assert.ok(after.body.equals(await published('kit_lamp_state2.png')));
 });
+
+test("renders take from the avatar service's per-client rate: over it 429 with Retry-After; cached answers still 200", async () => {
+  const s = await startAvatarService(
+    testAvatarConfig(kit, await deadBase(), { checkIntervalMs: 0, clientRatePerSecond: 0.01, clientBurst: 2 }),
+  );
+  started.push(s);
+  const a = await get('/habbo-imaging/furni?sprite=kit_crate', {}, s.url);
+  const b = await get('/habbo-imaging/furni?sprite=kit_crate&canvas=ffffff', {}, s.url);
+  assert.deepEqual([a.res.status, b.res.status], [200, 200]);
+  const c = await get('/habbo-imaging/furniture?class=kit_table_sd', {}, s.url);
+  assert.equal(c.res.status, 429);
+  assert.equal(c.res.headers.get('retry-after'), '1');
+  assert.equal(c.res.headers.get('cache-control'), 'no-store');
+  assert.equal(c.body.toString(), 'too many renders: try again in a second\n');
+  const again = await get('/habbo-imaging/furni?sprite=kit_crate', {}, s.url);
+  assert.equal(again.res.status, 200);
+  assert.equal(again.res.headers.get('x-imager-cache'), 'memory');
+  assert.equal(s.furni.service.stats().limited, 1);
+});
