@@ -318,11 +318,16 @@ export function renderStill(model: FurniModel, colorId = 0): RgbaImage | null {
  * icon's natural size (the union of its sprites); null when the item has no drawable icon layer.
  */
 export function renderIcon(model: FurniModel, colorId = 0): RgbaImage | null {
+  return iconFrame(model, colorId)?.image ?? null;
+}
+
+/** The catalogue icon as renderIcon draws it, with where the icon's origin (its sprites' 0,0) lies. */
+export function iconFrame(model: FurniModel, colorId = 0): Composed | null {
   const size = sizeOf(model, ICON_SIZE);
   if (!size) return null;
   const direction = validDirection(size, 0);
   const frames = framesAt(size, undefined, 0, direction);
   const cn = model.def.classname;
   const placed = place(model, size, direction, frames, colorId, (i) => iconAssetName(cn, i));
-  return compose(placed, false)?.image ?? null;
+  return compose(placed, false);
 }

@@ -102,10 +102,38 @@ export function renderVariant(model: FurniModel, colorId: number, v: VariantRequ
   if (v.animated) wanted = ticks;
   else if (v.frame < ticks.length) wanted = [ticks[v.frame]!];
   else return refuse(`frame ${v.frame} is past the loop (${ticks.length} distinct frames)`);
-  const composed = wanted.map((tick) => composeRoomFrame(model, def, { state, direction, tick, colorId }, false));
-  const frames = oneCrop(composed, offer.halved);
-  if (!frames) return refuse('nothing visible');
-  return { ok: true, picture: { frames, frameMs: FRAME_MS, state, direction } };
+  const drawn = drawTicks(model, offer, state, direction, wanted, colorId);
+  if (!drawn) return refuse('nothing visible');
+  return { ok: true, picture: { frames: drawn.frames, frameMs: FRAME_MS, state, direction } };
+}
+
+/** Frames drawn at ticks, on one canvas, and where the item's origin lies in it. */
+export interface DrawnTicks {
+  frames: RgbaImage[];
+  originX: number;
+  originY: number;
+}
+
+/**
+ * The item at the given ticks of a state, in a direction, at an offered size (a state and direction the
+ * offer lists), on one canvas as renderVariant draws it; null when nothing is visible.
+ */
+export function drawTicks(
+  model: FurniModel,
+  offer: SizeOffer,
+  state: number,
+  direction: number,
+  ticks: number[],
+  colorId: number,
+): DrawnTicks | null {
+  const def = drawSize(model, offer);
+  const composed = ticks.map((tick) => composeRoomFrame(model, def, { state, direction, tick, colorId }, false));
+  return oneCrop(composed, offer.halved);
+}
+
+/** The definition an offer draws from: the size's own, or size 64 for a halved size 32. */
+export function offerSize(model: FurniModel, offer: SizeOffer): SizeDef {
+  return drawSize(model, offer);
 }
 
 /**
@@ -113,7 +141,7 @@ export function renderVariant(model: FurniModel, colorId: number, v: VariantRequ
  * not move between frames. Halved (size 32 from size-64 art): the box is widened to even coordinates
  * around the origin first, so every 2×2 block is the same block in every frame, then cropped again.
  */
-function oneCrop(composed: (Composed | null)[], halved: boolean): RgbaImage[] | null {
+function oneCrop(composed: (Composed | null)[], halved: boolean): DrawnTicks | null {
   let box: { x0: number; y0: number; x1: number; y1: number } | null = null;
   for (const c of composed) {
     const b = c && alphaBounds(c.image);
@@ -150,7 +178,7 @@ function oneCrop(composed: (Composed | null)[], halved: boolean): RgbaImage[] | 
     layers: [],
   };
   let frames = composed.map((c) => cropImage((c ?? empty).image, rect(c ?? empty)));
-  if (!halved) return frames;
+  if (!halved) return { frames, originX: -b.x0, originY: -b.y0 };
   frames = frames.map((f) => downscaleHalf(f));
   // Averaging can fade a lone edge pixel to nothing: crop the halved frames to what is left, together.
   let union: Rect | null = null;
@@ -160,9 +188,13 @@ function oneCrop(composed: (Composed | null)[], halved: boolean): RgbaImage[] | 
   }
   if (!union) return null;
   const u = union;
-  return frames.map((f) =>
-    u.x === 0 && u.y === 0 && u.width === f.width && u.height === f.height ? f : cropImage(f, u),
-  );
+  return {
+    frames: frames.map((f) =>
+      u.x === 0 && u.y === 0 && u.width === f.width && u.height === f.height ? f : cropImage(f, u),
+    ),
+    originX: -b.x0 / 2 - u.x,
+    originY: -b.y0 / 2 - u.y,
+  };
 }
 
 /**

@@ -143,6 +143,32 @@ export function scaleNearest(src: RgbaImage, factor: number, make: MakeImage = c
   return out;
 }
 
+/**
+ * The image over a flat colour 0xRRGGBB of alpha 0–255 (straight-alpha source-over): over an opaque colour
+ * every pixel is opaque, c·a/255 + colour·(255 − a)/255.
+ * @example overColor(picture, 0xffffff, 255) // on white
+ */
+export function overColor(img: RgbaImage, rgb: number, alpha = 255): RgbaImage {
+  const out = createImage(img.width, img.height);
+  const br = (rgb >> 16) & 255;
+  const bg = (rgb >> 8) & 255;
+  const bb = rgb & 255;
+  const s = img.data;
+  const d = out.data;
+  for (let i = 0; i < s.length; i += 4) {
+    const a = s[i + 3]!;
+    // Weights in 0..255²: the pixel's a·255 and the colour's alpha·(255 − a).
+    const under = alpha * (255 - a);
+    const total = a * 255 + under;
+    if (total === 0) continue;
+    d[i] = Math.round((s[i]! * a * 255 + br * under) / total);
+    d[i + 1] = Math.round((s[i + 1]! * a * 255 + bg * under) / total);
+    d[i + 2] = Math.round((s[i + 2]! * a * 255 + bb * under) / total);
+    d[i + 3] = Math.round(total / 255);
+  }
+  return out;
+}
+
 export function imagesEqual(a: RgbaImage, b: RgbaImage): boolean {
   return (
     a.width === b.width &&

@@ -36,7 +36,47 @@ export interface LoadedRoomAssets extends RoomAssets {
   furni(base: string): Promise<FurniLookup>;
 }
 
+/**
+ * A hotel's furni bundles (`bundled/furniture/<cn>.nitro`), read on first use and kept in a bounded cache by
+ * base classname: what rooms draw from and what furni on demand draws from, one loader for both.
+ */
+export interface FurniBundles {
+  readonly hotelRoot: string;
+  /** The bundle folder's signature (names, sizes, times): a changed file gives a new one. */
+  readonly signature: string;
+  furni(base: string): Promise<FurniLookup>;
+}
+
+/**
+ * The bundles of a hotel folder; `previous` again when its folder is unchanged (its decoded bundles kept).
+ * @example
+ *   let bundles = await openFurniBundles('/srv/hotel');
+ *   const chair = await bundles.furni('chair_plasto');   // { ok: true, model } or { ok: false, reason }
+ *   bundles = await openFurniBundles('/srv/hotel', bundles); // after a reload: the same object if nothing changed
+ */
+export async function openFurniBundles(hotelRoot: string, previous?: FurniBundles): Promise<FurniBundles> {
+  const signature = await pathsSignature([{ path: join(hotelRoot, ROOM_FURNI_DIR), depth: 0 }]);
+  if (previous && previous.hotelRoot === hotelRoot && previous.signature === signature) return previous;
+  const cache = new Map<string, Promise<FurniLookup>>();
+  const furni = (base: string): Promise<FurniLookup> => {
+    const hit = cache.get(base);
+    if (hit) {
+      // Most recently used last: the first key is the one dropped.
+      cache.delete(base);
+      cache.set(base, hit);
+      return hit;
+    }
+    const loading = loadFurni(hotelRoot, base);
+    cache.set(base, loading);
+    if (cache.size > FURNI_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    return loading;
+  };
+  return { hotelRoot, signature, furni };
+}
+
 export interface LoadRoomAssetsOptions {
+  /** The furni bundles to draw with (shared with furni on demand); the folder's own when absent. */
+  bundles?: FurniBundles;
   /**
    * Byte budget for decoding one file (`--decode-budget`, in bytes): set as this thread's budget, which every
    * asset reader uses; the thread's current budget when absent.
@@ -58,25 +98,13 @@ export async function loadRoomAssets(hotelRoot: string, options: LoadRoomAssetsO
   if (options.decodeBudget !== undefined && options.decodeBudget !== decodeBudget().bytes)
     setDecodeBudget(options.decodeBudget);
   const visualization = await readRoomVisualization(hotelRoot);
-  const folder = await pathsSignature([{ path: join(hotelRoot, ROOM_FURNI_DIR), depth: 0 }]);
+  const bundles = options.bundles ?? (await openFurniBundles(hotelRoot));
+  const folder = bundles.signature;
   const avatar = options.avatarHotel;
   const identity = sha256Hex(
     `room-assets\0${visualization.digest}\0${folder}\0${avatar ? JSON.stringify(avatar.digests) : '-'}`,
   ).slice(0, 32);
-  const cache = new Map<string, Promise<FurniLookup>>();
-  const furni = (base: string): Promise<FurniLookup> => {
-    const hit = cache.get(base);
-    if (hit) {
-      // Most recently used last: the first key is the one dropped.
-      cache.delete(base);
-      cache.set(base, hit);
-      return hit;
-    }
-    const loading = loadFurni(hotelRoot, base);
-    cache.set(base, loading);
-    if (cache.size > FURNI_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-    return loading;
-  };
+  const furni = bundles.furni;
   const loaded: LoadedRoomAssets = { identity, hotelRoot, visualization, avatarHotel: avatar, furni };
   return loaded;
 }

@@ -1,5 +1,12 @@
 // Public API of the room renderer (the room service is written against exactly this).
-export { loadRoomAssets, type LoadRoomAssetsOptions, type RoomAssets } from './assets.js';
+export {
+  loadRoomAssets,
+  openFurniBundles,
+  type FurniBundles,
+  type FurniLookup,
+  type LoadRoomAssetsOptions,
+  type RoomAssets,
+} from './assets.js';
 export type { RoomData, RoomItem, RoomBot } from './model.js';
 export { roomData } from './model.js';
 export {

@@ -31,6 +31,9 @@ import { createBadgeHandler } from './badge/badge-handler.js';
 import { createConvertHandler } from './avatar/convert-handler.js';
 import { LegacyFigures } from '../imager/avatar/legacy-figures.js';
 import { openRooms, type Rooms } from '../imager/room/index.js';
+import { openHotelFurni, type HotelFurni } from '../imager/hotel-furni/index.js';
+import { createFurniHandler } from './hotel-furni/furni-handler.js';
+import { openFurniBundles, type FurniBundles } from '../room/index.js';
 import { createRoomHandler } from './room/room-handler.js';
 import { SharedAvatarCache } from '../imager/cache/shared-cache.js';
 import { type SharedStore } from '../imager/cache/shared-store.js';
@@ -56,6 +59,8 @@ export interface AvatarServiceInstance {
   legacyFigures: LegacyFigures;
   /** Rooms (/habbo-imaging/room, /thumbnail, /render/room) when the hotel has them. */
   rooms?: Rooms;
+  /** Furni on demand (/habbo-imaging/furni, /habbo-imaging/furniture) from the hotel's bundles. */
+  furni: HotelFurni;
   /** The hotel's database when `databaseUrl` is set. */
   database?: HotelDatabase;
   config: AvatarServiceConfig & { assetsDir: string };
@@ -194,11 +199,25 @@ export async function openAvatarService(
   let rooms: Rooms | undefined;
   let roomsOff = '';
   let roomAvatar: { generation: number; hotel: AvatarHotel } | undefined;
+  // Avatars and furni on demand draw against the same per-client rate and instance budget.
+  const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
+  const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
+  // One loader of furni bundles for rooms and furni on demand: a bundle decoded for one is there for the other.
+  let bundles: FurniBundles | undefined;
+  const currentBundles = async () => (bundles = await openFurniBundles(config.assetsDir, bundles));
+  let furni: HotelFurni;
   try {
+    furni = await openHotelFurni(config.assetsDir, currentBundles, {
+      cache,
+      shared,
+      log,
+      limit: (client) => clientRate.take(client) && budget.take(),
+    });
     const opened = await openRooms(config, {
       cache,
       shared,
       database,
+      bundles: currentBundles,
       avatarHotel: () => {
         // The main thread's own hotel loads no library (it only plans); bots need one that does.
         const served = hotels.current();
@@ -220,8 +239,6 @@ export async function openAvatarService(
     await database?.close();
     throw err;
   }
-  const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
-  const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
   const hot = new HotUrls(hotUrlBytes(config.memoryCacheBytes), first.generation);
   const service = new AvatarService({
     renderer,
@@ -258,6 +275,7 @@ export async function openAvatarService(
       redis: shared ? shared.stats() : null,
       hotel: hotelState(),
       rooms: rooms ? rooms.service.stats() : null,
+      furni: furni.service.stats(),
       database: database ? { health: database.health(), queries: database.queryStats() } : null,
     }),
     version,
@@ -287,6 +305,7 @@ export async function openAvatarService(
         badges: badges.health(),
         legacyFigures: legacyFigures.health(),
         rooms: rooms ? rooms.health() : { enabled: false, reason: roomsOff },
+        furni: furni.health(),
         // A database away is not unhealthy: ?figure= images are untouched, ?user= falls back meanwhile.
         database: database ? { ...database.health(), queries: database.queryStats() } : null,
         limits: {
@@ -311,6 +330,7 @@ export async function openAvatarService(
       (ctx) => createBadgeHandler({ service: badges.service, ...ctx }),
       (ctx) => createConvertHandler({ legacy: legacyFigures, ...ctx }),
       ...(rooms ? [(ctx: RawRouteContext) => createRoomHandler({ service: rooms.service, ...ctx })] : []),
+      (ctx) => createFurniHandler({ service: furni.service, ...ctx }),
     ],
     rewriteQuery: (query) => legacyFigures.rewrite(query),
   });
@@ -327,6 +347,7 @@ export async function openAvatarService(
     paths: () => legacyFigures.watchPaths(),
     reload: () => legacyFigures.reload(),
   });
+  hotels.addCompanion({ name: 'furni', paths: () => furni.watchPaths(), reload: () => furni.reload() });
   if (rooms) hotels.addCompanion({ name: 'rooms', paths: () => rooms.watchPaths(), reload: () => rooms.reload() });
   // The database's table is asked whether it changed as often as the folder is looked at (2 s by default).
   badges.watchDatabase(config.checkIntervalMs || 2000);
@@ -340,6 +361,7 @@ export async function openAvatarService(
     badges,
     legacyFigures,
     rooms,
+    furni,
     ...(database ? { database } : {}),
     config,
     reload: () => hotels.reload('signal'),

@@ -7,6 +7,7 @@ import { AVATAR_ROUTE_PATHS, COMMA_AVATAR_PREFIX } from './avatar/avatar-handler
 import { CONVERT_PATH } from './avatar/convert-handler.js';
 import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from '../imager/badge/params.js';
 import { ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from '../imager/room/params.js';
+import { CHROMA_FURNI_PATH, VORTEX_FURNITURE_PATH } from '../imager/hotel-furni/params.js';
 
 export type PublicService = 'avatar' | 'furni';
 
@@ -42,6 +43,11 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
       `${BADGE_PATH}/b0503Xs09114s05013s05015.gif`,
       // A room (the sample kit's demo room).
       `${ROOM_PATH}/1.png`,
+      // Furni on demand: Chroma's query (Havana's CMS templates), vortex-imager's query and path form.
+      `${CHROMA_FURNI_PATH}?sprite=kit_table_sd&direction=2&canvas=transparent`,
+      `${CHROMA_FURNI_PATH}?sprite=kit_table_sd&direction=2&icon=1&canvas=transparent`,
+      `${VORTEX_FURNITURE_PATH}?class=kit_table_sd&direction=4&size=l`,
+      `${VORTEX_FURNITURE_PATH}/kit_table_sd.png`,
     ],
   },
   { service: 'avatar', location: '= /render', examples: [`/render?figure=${FIGURE}`] },

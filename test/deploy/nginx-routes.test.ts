@@ -164,9 +164,12 @@ for (const [name, read] of [
       '/habbo-imaging/room',
       '/render/room',
       '/thumbnail',
+      '/habbo-imaging/furni?',
+      '/habbo-imaging/furniture?',
+      '/habbo-imaging/furniture/',
     ]) {
       assert.ok(
-        examples.some(([t, s]) => s === 'avatar' && pathOf(t).startsWith(p)),
+        examples.some(([t, s]) => s === 'avatar' && (p.endsWith('?') ? t.startsWith(p) : pathOf(t).startsWith(p))),
         `${p} has an example`,
       );
     }
@@ -183,6 +186,10 @@ for (const [name, read] of [
     const badge = await fetch(`${base}/habbo-imaging/badge/b03034s04094s02110s03118.gif`);
     assert.equal(badge.status, 200);
     assert.equal(badge.headers.get('content-type'), 'image/gif');
+    // Furni on demand is the avatar service's (the furni service's stand-in would not answer it).
+    const chroma = await fetch(`${base}/habbo-imaging/furni?sprite=kit_table_sd&direction=2&canvas=transparent`);
+    assert.equal(chroma.status, 200);
+    assert.equal(chroma.headers.get('content-type'), 'image/png');
     const thumb = await fetch(`${base}/catalog-thumbs/kit_table_sd.png`);
     assert.equal(thumb.status, 200);
     assert.deepEqual(Buffer.from(await thumb.arrayBuffer()), fakePng(2));

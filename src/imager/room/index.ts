@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { type AvatarHotel } from '../../avatar/index.js';
 import { ROOM_FURNI_DIR, ROOM_VISUALIZATION_PATH } from '../../hotel/room.js';
 import { isDir } from '../../hotel/files.js';
-import { loadRoomAssets, type RoomAssets } from '../../room/index.js';
+import { type FurniBundles, loadRoomAssets, type RoomAssets } from '../../room/index.js';
 import { type ImageCache } from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
 import { RoomService, type RoomServiceOptions } from './room-service.js';
@@ -36,6 +36,8 @@ export interface RoomDeps {
   database?: RoomQueries;
   /** The avatar hotel in service, for bots (the main thread's, read from the same snapshot as the workers'). */
   avatarHotel: () => AvatarHotel;
+  /** The furni bundles in service, shared with furni on demand (the folder's own when absent). */
+  bundles?: () => Promise<FurniBundles>;
   log?: Log;
 }
 
@@ -50,9 +52,11 @@ export interface Rooms {
 }
 
 async function load(config: RoomConfig, deps: RoomDeps): Promise<RoomAssets> {
+  const bundles = await deps.bundles?.();
   return loadRoomAssets(config.assetsDir, {
     decodeBudget: config.decodeBudgetBytes,
     avatarHotel: deps.avatarHotel(),
+    ...(bundles ? { bundles } : {}),
   });
 }
 

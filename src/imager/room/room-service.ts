@@ -24,6 +24,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodePng, encodePngInSquare } from '../../imaging/codec.js';
 import { isPng } from '../../imaging/png.js';
+import { overColor } from '../../imaging/image.js';
 import { sha256Hex } from '../../util/hash.js';
 import { cachedImage, type CachedImage, type ImageCache, type ImageSource } from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
@@ -130,22 +131,6 @@ function describeReadError(err: unknown): string {
   return typeof kind === 'string' ? `${kind}: ${message}` : message;
 }
 
-/** The room's picture composed over an opaque colour (bg=). */
-function overBackground(p: RoomPicture, bg: number): Uint8Array {
-  const out = new Uint8Array(p.rgba.length);
-  const br = (bg >> 16) & 255;
-  const bgG = (bg >> 8) & 255;
-  const bb = bg & 255;
-  for (let i = 0; i < out.length; i += 4) {
-    const a = p.rgba[i + 3]!;
-    out[i] = Math.round((p.rgba[i]! * a + br * (255 - a)) / 255);
-    out[i + 1] = Math.round((p.rgba[i + 1]! * a + bgG * (255 - a)) / 255);
-    out[i + 2] = Math.round((p.rgba[i + 2]! * a + bb * (255 - a)) / 255);
-    out[i + 3] = 255;
-  }
-  return out;
-}
-
 /** PNG bytes of a picture (a room with nothing drawn is one transparent pixel: a PNG cannot be 0 × 0). */
 export async function encodeRoomPicture(p: RoomPicture, bg: number | undefined): Promise<Buffer> {
   if (p.width === 0 || p.height === 0)
@@ -157,7 +142,7 @@ export async function encodeRoomPicture(p: RoomPicture, bg: number | undefined):
       },
       { compressionLevel: 6 },
     );
-  const data = bg === undefined ? p.rgba : overBackground(p, bg);
+  const data = bg === undefined ? p.rgba : overColor({ width: p.width, height: p.height, data: p.rgba }, bg).data;
   return encodePng({ width: p.width, height: p.height, data }, { compressionLevel: 6 });
 }
 

@@ -31,6 +31,8 @@ export const AVATAR_ROUTES = [
   '/habbo-imaging/room',
   '/render/room',
   '/thumbnail',
+  '/habbo-imaging/furni',
+  '/habbo-imaging/furniture',
   '/healthz',
   '/version',
   '/metrics',
@@ -67,6 +69,9 @@ export function avatarRoute(target: string): number {
   // The name-in-path form (`/habbo-imaging/avatarimage/<name>.png`) counts as the classic route.
   if (path.startsWith('/habbo-imaging/avatarimage/')) return ROUTE_OF_PATH.get('/habbo-imaging/avatarimage') ?? OTHER;
   if (path.startsWith('/render/badge/')) return RENDER_BADGE;
+  // Furni on demand: the path form counts under its folder, classname and all.
+  if (path.startsWith('/habbo-imaging/furniture/')) return AVATAR_ROUTES.indexOf('/habbo-imaging/furniture');
+  if (path === '/habbo-imaging/furni/') return AVATAR_ROUTES.indexOf('/habbo-imaging/furni');
   // Rooms count under their folder, room id and all.
   for (const folder of ROOM_FOLDERS) if (path.startsWith(`${folder}/`)) return AVATAR_ROUTES.indexOf(folder);
   return OTHER;
@@ -93,6 +98,8 @@ export interface AvatarStatsSnapshot {
   hotel: HotelState;
   /** Rooms' counts (RoomService.stats; null when rooms are off). */
   rooms: Record<string, number> | null;
+  /** Furni on demand's counts (HotelFurniService.stats). */
+  furni: Record<string, number>;
   /** The hotel's database (null without --database). */
   database: { health: DatabaseHealth; queries: Record<string, QueryStats> } | null;
 }
@@ -240,6 +247,17 @@ export function createAvatarMetrics(opts: {
     room('unavailable'),
   );
   gauge('avatar_room_renders_in_progress', 'Room renders running now (at most --room-jobs)', () => room('rendering'));
+  // Furni on demand (/habbo-imaging/furni, /habbo-imaging/furniture): drawn on the main thread from the bundles.
+  const furni = (k: string) => s.furni?.[k] ?? 0;
+  counter('avatar_furni_renders_total', 'Furni pictures drawn (a background, zoom or crop of one is an encode)', () =>
+    furni('renders'),
+  );
+  counter('avatar_furni_encodes_total', 'Furni answers encoded (PNG) from a drawn picture', () => furni('encodes'));
+  counter(
+    'avatar_furni_not_found_total',
+    'Furni answers 404: no such classname or id, no bundle, nothing visible',
+    () => furni('notFound'),
+  );
   gauge('avatar_render_workers', 'Render worker threads ready', () => s.pool.ready);
   gauge('avatar_render_workers_busy', 'Render worker threads with a job', () => s.pool.busy);
   counter(

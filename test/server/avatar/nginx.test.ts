@@ -132,6 +132,13 @@ test('through the documented nginx location, /habbo-imaging/ URLs get the /avata
       '/habbo-imaging/badge/b0503Xs09114s05013s05015.png',
       'image/png',
     ],
+    // Furni on demand, as Havana's CMS templates (Chroma's query) and vortex-imager's callers ask for it.
+    [
+      '/habbo-imaging/furni?sprite=kit_table_sd&direction=2&icon=1&canvas=transparent',
+      '/habbo-imaging/furni?sprite=kit_table_sd&direction=2&icon=1&canvas=transparent',
+      'image/png',
+    ],
+    ['/habbo-imaging/furniture/kit_table_sd.png', '/habbo-imaging/furniture?class=kit_table_sd', 'image/png'],
   ];
   for (const [page, ours, type] of cases) {
     const proxied = await bytes(base + page);

@@ -1,0 +1,235 @@
+// Furni on demand in the avatar service: what `/habbo-imaging/furni` (Chroma) and `/habbo-imaging/furniture`
+// (vortex-imager) answer, independent of HTTP. The item comes from the hotel's own files: the furnidata (ids,
+// colour rows) and the Nitro bundles the rooms draw from (one loader, shared). A URL names one picture for a
+// set of files, so an answer is immutable and keyed by the renderer version, the files' identity and the
+// canonical request. The picture (the render) is kept apart from its encoding: a background, a zoom or no
+// crop re-encode the picture held in memory instead of drawing the item again.
+import { LRUCache } from 'lru-cache';
+import { join } from 'node:path';
+import { type FurnitureData, splitClassname } from '../../formats/furnidata.js';
+import { finishFurniPicture, type FurniPicture, renderFurniPicture } from '../../furni/on-demand.js';
+import { RENDERER_VERSION } from '../../furni/version.js';
+import { isDir } from '../../hotel/files.js';
+import { encodePngCompact } from '../../imaging/png-compact.js';
+import { type FurniBundles } from '../../room/index.js';
+import { sha256Hex } from '../../util/hash.js';
+import {
+  cachedImage,
+  IMMUTABLE_CACHE_CONTROL,
+  type CachedImage,
+  type ImageCache,
+  type ImageSource,
+} from '../cache/image-cache.js';
+import { type SharedAvatarCache } from '../cache/shared-cache.js';
+import { canonicalOutput, canonicalPicture, type FurniTarget, type HotelFurniRequest } from './params.js';
+
+/** A URL names one picture of the hotel's files: cached like a badge. */
+export const HOTEL_FURNI_CACHE_CONTROL = IMMUTABLE_CACHE_CONTROL;
+/** Pictures (RGBA) kept for re-encoding with another background, zoom or crop. */
+export const PICTURE_CACHE_BYTES = 32 * 1024 * 1024;
+
+export type HotelFurniAnswer =
+  | { kind: 'image'; image: CachedImage; key: string; source: ImageSource }
+  | { kind: 'text'; status: 404; reason: string }
+  | { kind: 'text'; status: 429; reason: string; retryAfterS: number };
+
+/** What a request over the client's render rate (or the instance's budget) is told. */
+export const TOO_MANY_RENDERS = 'too many renders: try again in a second\n';
+
+/** The furnidata ids of a hotel: a room item's and a wall item's id name different rows. */
+export interface FurniIds {
+  room: ReadonlyMap<number, string>;
+  wall: ReadonlyMap<number, string>;
+}
+
+export function furniIds(data: FurnitureData | undefined): FurniIds {
+  const room = new Map<number, string>();
+  const wall = new Map<number, string>();
+  for (const row of data?.roomitemtypes.furnitype ?? []) if (!room.has(row.id)) room.set(row.id, row.classname);
+  for (const row of data?.wallitemtypes.furnitype ?? []) if (!wall.has(row.id)) wall.set(row.id, row.classname);
+  return { room, wall };
+}
+
+/** What the service draws from: swapped whole on a hotel reload. */
+export interface HotelFurniFiles {
+  bundles: FurniBundles;
+  ids: FurniIds;
+  /** The furnidata file read, or why there is none (ids are then unknown; classnames still draw). */
+  furnidata: { file: string; digest: string } | { missing: string };
+  /** Set when the hotel keeps its furni as SWFs only (Flash layout): what a 404 tells the operator. */
+  flashOnly?: string;
+}
+
+export interface HotelFurniDeps {
+  cache: ImageCache;
+  shared?: SharedAvatarCache;
+  log?: (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) => void;
+  /**
+   * Takes one render from the client's rate and the instance's budget (the avatar service's limits); false
+   * answers 429. Only work counts: an answer from a cache tier takes nothing.
+   */
+  limit?: (client: string) => boolean;
+}
+
+/** The identity of the files a picture is drawn from (bundle folder and furnidata). */
+export function filesIdentity(files: HotelFurniFiles): string {
+  const fd = 'digest' in files.furnidata ? files.furnidata.digest : '-';
+  return sha256Hex(`hotel-furni\0${files.bundles.signature}\0${fd}`).slice(0, 32);
+}
+
+export class HotelFurniService {
+  private files: HotelFurniFiles;
+  private identity: string;
+  private readonly pictures = new LRUCache<string, FurniPicture>({
+    maxSize: PICTURE_CACHE_BYTES,
+    sizeCalculation: (p) => Math.max(1, p.image.data.length + 64),
+  });
+  private readonly inFlight = new Map<string, Promise<HotelFurniAnswer>>();
+  private readonly counts = { renders: 0, encodes: 0, notFound: 0, coalesced: 0, renderErrors: 0, limited: 0 };
+
+  constructor(
+    files: HotelFurniFiles,
+    private readonly deps: HotelFurniDeps,
+  ) {
+    this.files = files;
+    this.identity = filesIdentity(files);
+  }
+
+  /** Puts reloaded files in place; pictures of the old files are forgotten. */
+  swap(files: HotelFurniFiles): void {
+    const identity = filesIdentity(files);
+    this.files = files;
+    if (identity !== this.identity) this.pictures.clear();
+    this.identity = identity;
+  }
+
+  get current(): HotelFurniFiles {
+    return this.files;
+  }
+
+  get filesId(): string {
+    return this.identity;
+  }
+
+  /** The answer for a parsed request (undefined: a URL that names no item), for `client` (its rate). */
+  async answer(req: HotelFurniRequest | undefined, usage: string, client = ''): Promise<HotelFurniAnswer> {
+    if (!req) return this.notFound(`not found: name the furni, ${usage}\n`);
+    const found = this.resolve(req);
+    if ('reason' in found) return this.notFound(found.reason);
+    const { base, colorId } = found;
+    const identity = this.identity;
+    const version = `${RENDERER_VERSION}/${identity}`;
+    const pictureKey = `${version}\n${canonicalPicture(req, base, colorId)}`;
+    const key = sha256Hex(`hotel-furni\n${pictureKey}\n${canonicalOutput(req)}`);
+    const { cache, shared } = this.deps;
+    const hot = cache.getMemory(key);
+    if (hot) return { kind: 'image', image: hot, key, source: 'memory' };
+    const running = this.inFlight.get(key);
+    if (running) {
+      this.counts.coalesced++;
+      return running;
+    }
+    const work = (async (): Promise<HotelFurniAnswer> => {
+      const onDisk = cache.hasDisk ? await cache.getDisk(key, version) : undefined;
+      if (onDisk) return { kind: 'image', image: onDisk, key, source: 'disk' };
+      if (shared) {
+        const got = await shared.lookup(key);
+        if (got.image) {
+          const image = cachedImage(got.image, 1, version);
+          cache.put(key, image);
+          return { kind: 'image', image, key, source: 'redis' };
+        }
+      }
+      if (this.deps.limit && !this.deps.limit(client)) {
+        this.counts.limited++;
+        return { kind: 'text', status: 429, reason: TOO_MANY_RENDERS, retryAfterS: 1 };
+      }
+      let picture = this.pictures.get(pictureKey);
+      if (!picture) {
+        const bundle = await this.files.bundles.furni(base);
+        if (!bundle.ok) {
+          const hint = this.files.flashOnly ? `; ${this.files.flashOnly}` : '';
+          return this.notFound(`no furni ${base} in this hotel: ${bundle.reason}${hint}\n`);
+        }
+        let drawn: ReturnType<typeof renderFurniPicture>;
+        try {
+          drawn = renderFurniPicture(bundle.model, {
+            icon: req.icon,
+            size: req.size,
+            ...(req.state !== undefined ? { state: req.state } : {}),
+            missingState: req.family === 'chroma' ? 'zero' : 'still',
+            ...(req.direction !== undefined ? { direction: req.direction } : {}),
+            tick: req.tick,
+            colorId,
+            shadow: req.shadow,
+          });
+        } catch (err) {
+          // A bundle the renderer cannot draw is this item's problem, not the service's: a 404 saying why.
+          this.counts.renderErrors++;
+          this.deps.log?.('warn', 'furni not drawn', { classname: base, error: (err as Error).message });
+          drawn = { ok: false, reason: `its bundle cannot be drawn (${(err as Error).message})` };
+        }
+        if (!drawn.ok) {
+          return this.notFound(`nothing to draw for ${base}: ${drawn.reason}\n`);
+        }
+        picture = drawn.picture;
+        this.counts.renders++;
+        // Only pictures of the files still in service are kept (a reload may have come meanwhile).
+        if (identity === this.identity) this.pictures.set(pictureKey, picture);
+      }
+      const body = encodePngCompact(
+        finishFurniPicture(picture, { crop: req.crop, background: req.background, zoom: req.zoom }),
+      );
+      this.counts.encodes++;
+      const image = cachedImage(body, 1, version);
+      cache.put(key, image);
+      shared?.release(key, undefined, { image: body });
+      return { kind: 'image', image, key, source: 'render' };
+    })();
+    this.inFlight.set(key, work);
+    try {
+      return await work;
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  stats(): Record<string, number> {
+    return { ...this.counts, pictures: this.pictures.size, pictureBytes: this.pictures.calculatedSize };
+  }
+
+  /** The base classname and colour a request names, or the 404's reason. */
+  private resolve(req: HotelFurniRequest): { base: string; colorId: number } | { reason: string } {
+    let classname: string | undefined;
+    const t: FurniTarget = req.target;
+    if (t.kind === 'class') classname = t.classname;
+    else {
+      const { room, wall } = this.files.ids;
+      classname = t.wall ? wall.get(t.id) : (room.get(t.id) ?? wall.get(t.id));
+      if (classname === undefined && req.alsoClass !== undefined) classname = req.alsoClass;
+      if (classname === undefined) {
+        const why = 'missing' in this.files.furnidata ? ` (${this.files.furnidata.missing})` : '';
+        return { reason: `no furni with ${t.wall ? 'wall item ' : ''}id ${t.id} in the hotel's furnidata${why}\n` };
+      }
+    }
+    const { base, colorId } = splitClassname(classname);
+    if (!/^[A-Za-z0-9_.-]{1,100}$/.test(base))
+      return { reason: `not found: ${JSON.stringify(classname)} is not a classname\n` };
+    return { base, colorId: req.colorId ?? colorId ?? 0 };
+  }
+
+  private notFound(reason: string): HotelFurniAnswer {
+    this.counts.notFound++;
+    return { kind: 'text', status: 404, reason };
+  }
+}
+
+/** Where a Flash-layout hotel keeps its furni SWFs (what the 404 names when there are no bundles). */
+export async function flashOnlyHint(assetsDir: string): Promise<string | undefined> {
+  if (await isDir(join(assetsDir, 'bundled', 'furniture'))) return undefined;
+  if (!(await isDir(join(assetsDir, 'hof_furni')))) return undefined;
+  return (
+    'this hotel keeps its furni as SWFs (hof_furni/, the Flash layout) and furni on demand draws Nitro bundles ' +
+    '(bundled/furniture/<classname>.nitro): convert the hotel with `hotel-imager convert` and serve the result'
+  );
+}

@@ -1,0 +1,114 @@
+// The furni-on-demand routes on Node's request handler, with the image paths' method rules (GET and HEAD
+// answer, OPTIONS is the CORS preflight, anything else 405):
+//   /habbo-imaging/furni?sprite=…                  Chroma's query (Havana's CMS templates call it)
+//   /habbo-imaging/furniture?class=…|id=…          vortex-imager's query
+//   /habbo-imaging/furniture/<class>[.png|.gif]    vortex-imager's path form
+// A request body is never read. Answers are logged in the avatar route's line format.
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { rawHeader } from '../../http/client-address.js';
+import {
+  clientOf,
+  IMAGE_ALLOW,
+  IMAGE_PREFLIGHT,
+  imageResponse,
+  INTERNAL_ERROR_TEXT,
+  methodNotAllowed,
+  preflightResponse,
+  textResponse,
+  writeResponse,
+  type HttpResponse,
+  type RawRoute,
+  type RawRouteContext,
+} from '../../http/respond.js';
+import { pathAfter, queryOf } from '../../http/request-target.js';
+import { HOTEL_FURNI_CACHE_CONTROL, type HotelFurniService } from '../../imager/hotel-furni/index.js';
+import {
+  CHROMA_FURNI_PATH,
+  parseChromaQuery,
+  parseVortexQuery,
+  pathClassOf,
+  VORTEX_FURNITURE_PATH,
+} from '../../imager/hotel-furni/params.js';
+
+export interface FurniHandlerOptions extends RawRouteContext {
+  service: HotelFurniService;
+}
+
+const CHROMA_USAGE = `${CHROMA_FURNI_PATH}?sprite=<classname or furnidata id>`;
+const VORTEX_USAGE =
+  `${VORTEX_FURNITURE_PATH}?class=<classname> ` +
+  `(or ?id=<furnidata id>, or ${VORTEX_FURNITURE_PATH}/<classname>.png)`;
+
+/** Returns the request listener for the furni-on-demand paths; it reports false for every other request. */
+export function createFurniHandler(opts: FurniHandlerOptions): RawRoute {
+  const { service } = opts;
+  const ifNoneMatch = (req: IncomingMessage) => rawHeader(req.rawHeaders, 'if-none-match');
+  const preflight = (req: IncomingMessage) =>
+    preflightResponse(IMAGE_PREFLIGHT, rawHeader(req.rawHeaders, 'access-control-request-headers'));
+
+  const handle = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: string,
+    work: () => Promise<[HttpResponse, string | null]>,
+  ) => {
+    const started = performance.now();
+    const reqId = opts.nextId();
+    const client = clientOf(req, opts.trustProxy);
+    const method = req.method ?? '';
+    const finish = (r: HttpResponse, cache: string | null) =>
+      opts.done(reqId, method, url, r.status, writeResponse(req, res, r), started, cache, client);
+    if (method === 'OPTIONS') return finish(preflight(req), null);
+    if (method !== 'GET' && method !== 'HEAD') return finish(methodNotAllowed(IMAGE_ALLOW), null);
+    work().then(
+      ([r, cache]) => finish(r, cache),
+      (err: unknown) => {
+        opts.onError(err, url, reqId);
+        if (res.headersSent) res.destroy();
+        else finish(textResponse(500, INTERNAL_ERROR_TEXT), null);
+      },
+    );
+  };
+
+  const respond = async (
+    req: IncomingMessage,
+    answer: ReturnType<HotelFurniService['answer']>,
+  ): Promise<[HttpResponse, string | null]> => {
+    const a = await answer;
+    if (a.kind === 'text')
+      return [textResponse(a.status, a.reason, a.status === 429 ? { 'retry-after': String(a.retryAfterS) } : {}), null];
+    return [imageResponse(a.image, HOTEL_FURNI_CACHE_CONTROL, a.source, ifNoneMatch(req)), a.source];
+  };
+
+  return (req, res) => {
+    const url = req.url ?? '';
+    const chroma = pathAfter(url, CHROMA_FURNI_PATH);
+    if (chroma !== undefined) {
+      // Chroma answers its query on the folder itself; `/habbo-imaging/furni/` is the same.
+      handle(req, res, url, () =>
+        chroma === '' || chroma === '/'
+          ? respond(req, service.answer(parseChromaQuery(queryOf(url)), CHROMA_USAGE, clientOf(req, opts.trustProxy)))
+          : Promise.resolve([textResponse(404, `not found: use ${CHROMA_USAGE}\n`), null]),
+      );
+      return true;
+    }
+    const vortex = pathAfter(url, VORTEX_FURNITURE_PATH);
+    if (vortex !== undefined) {
+      handle(req, res, url, () => {
+        if (vortex === '' || vortex === '/')
+          return respond(
+            req,
+            service.answer(parseVortexQuery(queryOf(url)), VORTEX_USAGE, clientOf(req, opts.trustProxy)),
+          );
+        const cls = pathClassOf(vortex);
+        if (cls === undefined) return Promise.resolve([textResponse(404, `not found: use ${VORTEX_USAGE}\n`), null]);
+        return respond(
+          req,
+          service.answer(parseVortexQuery(queryOf(url), cls), VORTEX_USAGE, clientOf(req, opts.trustProxy)),
+        );
+      });
+      return true;
+    }
+    return false;
+  };
+}
