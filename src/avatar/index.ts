@@ -12,10 +12,11 @@ export {
   type LibraryProblem,
   type LoadAvatarHotelOptions,
 } from './load.js';
-export { CONTENT_TYPES, encodeAvatar, pickFrame, shownFrames } from './output.js';
+export { CONTENT_TYPES, encodeAvatar, pickFrame, requestedOutput, shownFrames } from './output.js';
 export { POSE_FRAME_DELAY, type AvatarRender } from './draw.js';
 export type { DrawnLayer } from './plan-types.js';
 export { animationFrameCount, renderAvatar } from './render.js';
+export { missingPartSubject } from './plan.js';
 export {
   avatarRequest,
   normalizeAction,
@@ -26,6 +27,7 @@ export {
   parseEffectId,
   type AvatarAction,
   type AvatarFormat,
+  type AvatarPart,
   type AvatarPose,
   type AvatarRequest,
   type AvatarSize,

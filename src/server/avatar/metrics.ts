@@ -26,6 +26,8 @@ export const AVATAR_ROUTES = [
   '/habbo-imaging/avatar',
   '/habbo-imaging/badge',
   '/habbo-imaging/badge-fill',
+  '/habbo-imaging/effect',
+  '/habbo-imaging/handitem',
   '/render',
   '/render/badge',
   '/habbo-imaging/room',
@@ -51,6 +53,7 @@ const BADGE = AVATAR_ROUTES.indexOf('/habbo-imaging/badge');
 const BADGE_FILL = AVATAR_ROUTES.indexOf('/habbo-imaging/badge-fill');
 const RENDER_BADGE = AVATAR_ROUTES.indexOf('/render/badge');
 const ROOM_FOLDERS = ['/habbo-imaging/room', '/render/room', '/thumbnail'] as const;
+const PART_FOLDERS = ['/habbo-imaging/effect', '/habbo-imaging/handitem'] as const;
 
 /**
  * The route index of a raw request target (a badge path counts under its folder, code and all, as does
@@ -67,7 +70,8 @@ export function avatarRoute(target: string): number {
   // The name-in-path form (`/habbo-imaging/avatarimage/<name>.png`) counts as the classic route.
   if (path.startsWith('/habbo-imaging/avatarimage/')) return ROUTE_OF_PATH.get('/habbo-imaging/avatarimage') ?? OTHER;
   if (path.startsWith('/render/badge/')) return RENDER_BADGE;
-  // Rooms count under their folder, room id and all.
+  // Rooms, effects and hand items count under their folder, id and all.
+  for (const folder of PART_FOLDERS) if (path.startsWith(`${folder}/`)) return AVATAR_ROUTES.indexOf(folder);
   for (const folder of ROOM_FOLDERS) if (path.startsWith(`${folder}/`)) return AVATAR_ROUTES.indexOf(folder);
   return OTHER;
 }
