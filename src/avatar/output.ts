@@ -51,7 +51,10 @@ export function visibleBox(frames: readonly RgbaImage[]): Rect | null {
 }
 
 /** The output fields of a request: what `requestedOutput` does beyond picking frames. */
-export type OutputRequest = Pick<AvatarRequest, 'frameNum' | 'part' | 'crop' | 'background' | 'zoom'>;
+export type OutputRequest = Pick<
+  AvatarRequest,
+  'frameNum' | 'part' | 'crop' | 'background' | 'zoom' | 'effect' | 'action' | 'direction'
+>;
 
 /**
  * What the request shows of a render, in this order: its frames (`shownFrames`), trimmed to the box of
@@ -64,10 +67,11 @@ export function requestedOutput(render: AvatarRender, req: OutputRequest): Avata
   const needBox = req.crop !== undefined || req.part !== undefined;
   const box = needBox ? visibleBox(out.frames) : null;
   if (req.part !== undefined && !box) {
-    throw new AvatarRenderError(
-      'nothing-visible',
-      `the ${req.part === 'effect' ? 'effect' : 'hand item'} draws no pixel here`,
-    );
+    const what =
+      req.part === 'effect'
+        ? `effect ${req.effect} draws no sprite of its own here (it changes the avatar only)`
+        : `hand item ${req.action.items.get('crr') ?? req.action.items.get('drk')} has no sprite here`;
+    throw new AvatarRenderError('nothing-visible', `${what}: nothing to show at direction ${req.direction}`);
   }
   if (req.crop && box) {
     out = {
