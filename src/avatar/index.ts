@@ -12,7 +12,15 @@ export {
   type LibraryProblem,
   type LoadAvatarHotelOptions,
 } from './load.js';
-export { CONTENT_TYPES, encodeAvatar, pickFrame, requestedOutput, shownFrames } from './output.js';
+export {
+  boundedZoom,
+  CONTENT_TYPES,
+  encodeAvatar,
+  MAX_ZOOMED_BYTES,
+  pickFrame,
+  requestedOutput,
+  shownFrames,
+} from './output.js';
 export { POSE_FRAME_DELAY, type AvatarRender } from './draw.js';
 export type { DrawnLayer } from './plan-types.js';
 export { animationFrameCount, renderAvatar } from './render.js';
