@@ -37,15 +37,18 @@ export function visibleBox(frames: readonly RgbaImage[]): Rect | null {
   let box: Rect | null = null;
   for (const f of frames) {
     const b = alphaBounds(f);
-    if (!b) continue;
-    if (!box) box = b;
-    else {
-      const x1 = Math.max(box.x + box.width, b.x + b.width);
-      const y1 = Math.max(box.y + box.height, b.y + b.height);
-      box = { x: Math.min(box.x, b.x), y: Math.min(box.y, b.y), width: 0, height: 0 };
-      box.width = x1 - box.x;
-      box.height = y1 - box.y;
+    if (!b || !box) {
+      box ??= b;
+      continue;
     }
+    const x = Math.min(box.x, b.x);
+    const y = Math.min(box.y, b.y);
+    box = {
+      x,
+      y,
+      width: Math.max(box.x + box.width, b.x + b.width) - x,
+      height: Math.max(box.y + box.height, b.y + b.height) - y,
+    };
   }
   return box;
 }
@@ -72,9 +75,9 @@ export type OutputRequest = Pick<
 /**
  * What the request shows of a render, in this order: its frames (`shownFrames`), trimmed to the box of
  * their visible pixels (`crop`; an avatar with nothing visible keeps its canvas), put on the background
- * (`bg`), enlarged by nearest neighbour (`zoom`: exactly `zoom` × `zoom` copies of each pixel; less when a long loop's
- * frames would not fit MAX_ZOOMED_BYTES). An image
- * of one kind of layer (`part`) with nothing visible is no image: `nothing-visible`.
+ * (`bg`), enlarged by nearest neighbour (`zoom`: `zoom` × `zoom` copies of each pixel, less when a long
+ * loop would pass MAX_ZOOMED_BYTES). An image of one kind of layer (`part`) with nothing visible is no
+ * image: `nothing-visible`.
  */
 export function requestedOutput(render: AvatarRender, req: OutputRequest): AvatarRender {
   let out = shownFrames(render, req.frameNum);

@@ -2,7 +2,8 @@
 // place a query value gets its meaning: directions wrap, sizes and frame caps clamp, the action list is
 // parsed once into an `AvatarAction` (aliases and tokens made canonical) that the plan and the render
 // inputs read as it is, `dance` and `action=dance.N` become one dance, `img_format=gif` and `frame_num`
-// ask for the loop as `animated=1` does, and `keyedPairs` says which parameters join the cache key
+// ask for the loop as `animated=1` does, `gender`, `crop`, `bg` and `zoom` join only when they change
+// something, and `keyedPairs` says which parameters join the cache key
 // (contract A4.1 and A8.1, docs/contract.md). Canonical strings are part of the service's cache key and
 // of the fallback's URL, so they must be stable: same meaning → same string.
 

@@ -197,6 +197,25 @@ test('bad values are tolerated: the plain picture', async () => {
   }
 });
 
+test('the other avatar paths take them too: head, the classic GIF path, the comma form (query after its path)', async () => {
+  const pairs: [string, string][] = [
+    [`/habbo-imaging/head.png?figure=${FIG}&zoom=2&crop=1`, `/avatar.png?figure=${FIG}&headonly=1&zoom=2&crop=1`],
+    [`/habbo-imaging/avatarimage.gif?figure=${FIG}&bg=ffffff`, `/avatar.png?figure=${FIG}&img_format=gif&bg=ffffff`],
+    [
+      `/habbo-imaging/avatar/${FIG},s-0.g-1.d-4.h-4.a-0,33c49f659a50a3d1b3505791a6f69334.png?zoom=3&gender=F`,
+      `/avatar.png?figure=${FIG}&size=b&gesture=sml&direction=4&head_direction=4&zoom=3&gender=F`,
+    ],
+  ];
+  for (const [path, same] of pairs) {
+    const a = await get(path);
+    const b = await get(same);
+    assert.equal(a.res.status, 200, path);
+    assert.ok(a.body.equals(b.body), `${path} is ${same}`);
+  }
+  const head = await still(`/habbo-imaging/head.png?figure=${FIG}&size=m&zoom=2`);
+  assert.deepEqual([head.width, head.height], [108, 124]);
+});
+
 test('the parameters are outputs of one drawing: each URL its own entry, a repeat from memory', async () => {
   const url = `/avatar.png?figure=${FIG}&size=s&zoom=2&bg=123456&crop=1`;
   const first = await get(url);
