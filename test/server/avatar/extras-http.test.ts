@@ -331,6 +331,11 @@ test('the effect and hand-item paths: HEAD, OPTIONS, 405 and 304 as on /avatar.p
   assert.equal(post.res.headers.get('allow'), 'GET, HEAD, OPTIONS');
   const unchanged = await get(path, { headers: { 'if-none-match': got.res.headers.get('etag')! } });
   assert.equal(unchanged.res.status, 304);
+  // /metrics counts them under their folders (docs/operations.md).
+  await get('/habbo-imaging/effect/1.png');
+  const metrics = (await get('/metrics')).body.toString();
+  assert.match(metrics, /hotel_imager_http_requests_total\{route="\/habbo-imaging\/handitem",status="304"\} 1\n/);
+  assert.match(metrics, /hotel_imager_http_requests_total\{route="\/habbo-imaging\/effect",status="200"\} \d+\n/);
 });
 
 test('an effect render refused by the limits is 429 with Retry-After, never the avatar fallback', async () => {
