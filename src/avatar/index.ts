@@ -27,10 +27,12 @@ export { animationFrameCount, renderAvatar } from './render.js';
 export { missingPartSubject } from './plan.js';
 export {
   avatarRequest,
+  handItemAction,
   normalizeAction,
   normalizeGesture,
   normalizeRequest,
   parseAction,
+  parseBoolean,
   parseDanceId,
   parseEffectId,
   type AvatarAction,

@@ -20,7 +20,7 @@ import {
   type HttpResponse,
 } from '../../http/respond.js';
 import { type RequestDone } from '../../http/request-log.js';
-import { handItemAction, parseBoolean, type AvatarPart } from '../../avatar/request.js';
+import { handItemAction, parseBoolean, type AvatarPart } from '../../avatar/index.js';
 import { FIGURE_CACHE_CONTROL, type AvatarAnswer, type AvatarService } from '../../imager/avatar/avatar-service.js';
 import { FALLBACK_CACHE_CONTROL } from '../../imager/avatar/fallback.js';
 import { type HotUrls } from '../../imager/cache/hot-urls.js';
