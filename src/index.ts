@@ -10,7 +10,7 @@ import {
   encodeAvatar,
   loadAvatarHotel,
   renderAvatar,
-  shownFrames,
+  requestedOutput,
 } from './avatar/index.js';
 import { runBuild } from './corpus/run.js';
 import {
@@ -174,7 +174,7 @@ export async function openAvatarImager(assetsDir: string, options: AvatarImagerO
       // from the one counted (a loop of one frame becomes the still), and a plan costs tens of µs beside the
       // render's milliseconds.
       const req = avatarRequest(parsed.query.identity.figure, parsed.query.pose, (r) => animationFrameCount(hotel, r));
-      const render = shownFrames(await renderAvatar(hotel, req), req.frameNum);
+      const render = requestedOutput(await renderAvatar(hotel, req), req);
       const format = req.format ?? 'png';
       const data = await encodeAvatar(render, format);
       return {

@@ -7,13 +7,14 @@ export type AvatarRenderErrorCode =
   | 'asset-changed'
   | 'bad-figure'
   | 'gamedata'
-  | 'no-parts';
+  | 'no-parts'
+  | 'nothing-visible';
 
 /**
  * A figure the hotel cannot draw. `code` says why: `unknown-set` (a set id the figure data lacks),
  * `bad-figure` (not `type-set[-colour…]` parts), `asset-load` (no library has a worn set's sprites, or
  * one does not load), `asset-changed` (a library changed on disk after the hotel was read), `gamedata`,
- * `no-parts`.
+ * `no-parts`, `nothing-visible` (an effect or hand item alone draws no pixel).
  *
  * @example
  * try {

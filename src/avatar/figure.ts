@@ -151,7 +151,10 @@ export interface ResolvedFigure {
   gender: 'M' | 'F';
 }
 
-/** The figure's gender: that of its first set with one (the service has no gender parameter). */
+/**
+ * The figure's gender when the request names none: that of its first set with one. The client is told the
+ * user's gender instead (`AvatarRenderManager.createAvatarImage`); `gender=` is that.
+ */
 function genderOf(entries: FigureEntry[], idx: FigureIndex): 'M' | 'F' {
   for (const e of entries) {
     const g = idx.sets.get(e.setType)?.get(e.setId)?.gender?.toUpperCase();
@@ -191,7 +194,7 @@ const shapes = new WeakMap<FigureIndex, LRUCache<string, FigureShape>>();
 const SHAPES_PER_HOTEL = 4096;
 
 /** `resolveFigure` without the colours: depends only on the entries' set types and ids, in order. */
-function figureShape(entries: FigureEntry[], idx: FigureIndex): FigureShape {
+function figureShape(entries: FigureEntry[], idx: FigureIndex, asked: 'M' | 'F' | undefined): FigureShape {
   const worn: FigureEntry[] = [];
   const at: number[] = [];
   for (let i = 0; i < entries.length; i++) {
@@ -200,7 +203,7 @@ function figureShape(entries: FigureEntry[], idx: FigureIndex): FigureShape {
       at.push(i);
     }
   }
-  const gender = genderOf(worn, idx);
+  const gender = asked ?? genderOf(worn, idx);
   const sets: ShapeSet[] = [];
   for (let i = 0; i < worn.length; i++) {
     const e = worn[i]!;
@@ -231,23 +234,29 @@ function figureShape(entries: FigureEntry[], idx: FigureIndex): FigureShape {
  * club level the client asks for (`mandatory_<g>_1`), the set of `defaultSet`, colour id 0 (not in any
  * palette, so untinted). The sets are resolved once per outfit (`shapes`); the colours are the figure's.
  */
-export function resolveFigure(figure: string, idx: FigureIndex): ResolvedFigure {
-  return resolveOutfit(figure, idx).figure;
+export function resolveFigure(figure: string, idx: FigureIndex, gender?: 'M' | 'F'): ResolvedFigure {
+  return resolveOutfit(figure, idx, gender).figure;
 }
 
 /**
  * `resolveFigure`, with the figure's outfit: its sets as given without colours, a text equal for two
  * figures exactly when they resolve to the same sets (only their colours may differ).
  */
-export function resolveOutfit(figure: string, idx: FigureIndex): { outfit: string; figure: ResolvedFigure } {
+export function resolveOutfit(
+  figure: string,
+  idx: FigureIndex,
+  gender?: 'M' | 'F',
+): { outfit: string; figure: ResolvedFigure } {
   const entries = parseFigureString(figure);
   // Set types have no '-' or '.' (the figure is split on them), so this names the sets unambiguously.
   let outfit = '';
   for (const e of entries) outfit += `${e.setType}-${e.setId}.`;
+  // A gender asked for may choose other defaults: its own outfit (no set type has a space).
+  if (gender) outfit += ` ${gender}`;
   let memo = shapes.get(idx);
   if (!memo) shapes.set(idx, (memo = new LRUCache<string, FigureShape>({ max: SHAPES_PER_HOTEL })));
   let shape = memo.get(outfit);
-  if (!shape) memo.set(outfit, (shape = figureShape(entries, idx)));
+  if (!shape) memo.set(outfit, (shape = figureShape(entries, idx, gender)));
   if ('code' in shape) throw new AvatarRenderError(shape.code, shape.message);
   const sets: WornSet[] = [];
   for (const s of shape.sets) {

@@ -12,20 +12,32 @@ export {
   type LibraryProblem,
   type LoadAvatarHotelOptions,
 } from './load.js';
-export { CONTENT_TYPES, encodeAvatar, pickFrame, shownFrames } from './output.js';
+export {
+  boundedZoom,
+  CONTENT_TYPES,
+  encodeAvatar,
+  MAX_ZOOMED_BYTES,
+  pickFrame,
+  requestedOutput,
+  shownFrames,
+} from './output.js';
 export { POSE_FRAME_DELAY, type AvatarRender } from './draw.js';
 export type { DrawnLayer } from './plan-types.js';
 export { animationFrameCount, renderAvatar } from './render.js';
+export { missingPartSubject } from './plan.js';
 export {
   avatarRequest,
+  handItemAction,
   normalizeAction,
   normalizeGesture,
   normalizeRequest,
   parseAction,
+  parseBoolean,
   parseDanceId,
   parseEffectId,
   type AvatarAction,
   type AvatarFormat,
+  type AvatarPart,
   type AvatarPose,
   type AvatarRequest,
   type AvatarSize,

@@ -68,7 +68,7 @@ export function renderInputs(hotel: AvatarHotel, req: AvatarRequest): string {
   let figure: ResolvedFigure | undefined;
   let unresolved: AvatarRenderError | undefined;
   try {
-    figure = resolveFigure(req.figure, hotel.figure);
+    figure = resolveFigure(req.figure, hotel.figure, req.gender);
   } catch (e) {
     if (!(e instanceof AvatarRenderError)) throw e;
     unresolved = e;
@@ -120,7 +120,8 @@ function inputsText(
 
 /** The request fields `renderInputs` reads, as one text: requests equal in it have equal inputs (for memos). */
 export function renderInputsFields(req: AvatarRequest): string {
-  return `${req.figure}\0${req.action.text}\0${req.effect ?? ''}\0${req.dance ?? ''}`;
+  const base = `${req.figure}\0${req.action.text}\0${req.effect ?? ''}\0${req.dance ?? ''}`;
+  return req.gender ? `${base}\0${req.gender}` : base;
 }
 
 /**
@@ -139,7 +140,7 @@ const OUTFIT_DIGESTS_PER_HOTEL = 4096;
 export function renderInputsDigest(hotel: AvatarHotel, req: AvatarRequest): string {
   let resolved: { outfit: string; figure: ResolvedFigure };
   try {
-    resolved = resolveOutfit(req.figure, hotel.figure);
+    resolved = resolveOutfit(req.figure, hotel.figure, req.gender);
   } catch (e) {
     if (!(e instanceof AvatarRenderError)) throw e;
     // A figure that does not resolve has no colours in its text: the whole text, marked as such.

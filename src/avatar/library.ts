@@ -233,6 +233,12 @@ export class LibraryStore {
     return this.partLibs.get(`${type}:${id}`) ?? [];
   }
 
+  /** Whether the figure map or the part index names a library with this part (a hand item's id, say). */
+  hasPart(type: string, id: number): boolean {
+    const key = `${type}:${id}`;
+    return this.partLibs.has(key) || !!this.partIndex?.has(key);
+  }
+
   /**
    * The libraries a render wearing a set loads, memoised per set: every figure-map library of its parts
    * (and their mirror types). When none of those holds a sprite of the set but other libraries of the

@@ -34,7 +34,14 @@ import {
   type PoseStructure,
   type SpriteDraw,
 } from './plan-types.js';
-import { clampFrames, withoutToken, wrapDirection, type AvatarAction, type AvatarRequest } from './request.js';
+import {
+  clampFrames,
+  withoutToken,
+  wrapDirection,
+  type AvatarAction,
+  type AvatarPart,
+  type AvatarRequest,
+} from './request.js';
 
 // Parts that keep their own sprites at the mirrored directions 4-6 (asset action → part types).
 const MIRROR_EXCEPTIONS: Record<string, Set<string>> = {
@@ -60,6 +67,24 @@ export function requestedEffects(hotel: AvatarHotel, req: AvatarRequest): Reques
   const fx = req.effect ? hotel.effects.get('fx', String(req.effect)) : undefined;
   if (fx) out.push({ state: 'fx', effect: fx });
   return out;
+}
+
+/**
+ * Why a request for one kind of layer (`part`) names nothing this hotel has, or undefined when it names
+ * something: an effect of its effect map (with its library), a held item of its figure map (`ri`).
+ */
+export function missingPartSubject(hotel: AvatarHotel, req: AvatarRequest): string | undefined {
+  if (req.part === 'effect') {
+    if (!req.effect) return 'no effect id: the path takes the number of an effect of the hotel (EffectMap)\n';
+    if (!hotel.effects.get('fx', String(req.effect)))
+      return `effect ${req.effect} is not in this hotel's effect map, or its library is missing\n`;
+  } else if (req.part === 'hand') {
+    const id = req.action.items.get('crr') ?? req.action.items.get('drk');
+    if (id === undefined) return 'no hand item id: the path takes the number of a held item (1-99999)\n';
+    if (!hotel.libraries.hasPart('ri', id))
+      return `hand item ${id} is not in this hotel's figure map (part ri ${id})\n`;
+  }
+  return undefined;
 }
 
 /**
@@ -92,7 +117,7 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
       ? plainPose(hotel, action, req.gesture)
       : resolvePose(action, req.gesture, hotel.actions, hotel.partSets, hotel.geometry, requested);
   const effectActions = pose.actions.filter((a) => a.effect);
-  const figure = resolveFigure(req.figure, hotel.figure);
+  const figure = resolveFigure(req.figure, hotel.figure, req.gender);
   let bodyDir = req.direction;
   let headDir = req.headDirection;
   // `AvatarImage.setDirection` adds the effect's direction offset to both (a hoverboard rider stands sideways).
@@ -522,5 +547,26 @@ export function planAvatar(hotel: AvatarHotel, req: AvatarRequest, s: PoseStruct
     if (cap > 0) count = Math.min(count, cap);
     for (let f = 0; f < count; f++) frames.push(poseFrame(s, hotel, req, libs, f));
   }
-  return { window: s.window, frames };
+  if (req.part === undefined) return { window: s.window, frames };
+  const fromEffect = new Set(libs.effects.map((l) => l.name));
+  return { window: s.window, frames: frames.map((f) => partOnly(f, req.part!, fromEffect)) };
+}
+
+/**
+ * A frame with only the layers of one kind (`AvatarPart`), each where the whole image has it: an effect's
+ * own sprites are those around the avatar and any part drawn from an effect library; a held item is a
+ * `ri`/`li` part drawn from a figure library (hh_human_item). Layers are numbered again, bottom first.
+ */
+function partOnly(f: PlannedFrame, part: AvatarPart, fromEffect: ReadonlySet<string>): PlannedFrame {
+  const ownLayer = (l: PlannedLayer): boolean => {
+    const effectSprite = fromEffect.has(l.described.library);
+    return part === 'effect' ? effectSprite : !effectSprite && ITEM_TYPES.has(l.described.partType);
+  };
+  let order = 0;
+  const renumber = (list: readonly PlannedLayer[]): PlannedLayer[] =>
+    list.filter(ownLayer).map((l) => ({ ...l, described: { ...l.described, order: order++ } }));
+  const behind = part === 'effect' ? renumber(f.behind) : [];
+  const avatar = renumber(f.avatar);
+  const front = part === 'effect' ? renumber(f.front) : [];
+  return { ...f, behind, avatar, front };
 }

@@ -2,7 +2,8 @@
 // place a query value gets its meaning: directions wrap, sizes and frame caps clamp, the action list is
 // parsed once into an `AvatarAction` (aliases and tokens made canonical) that the plan and the render
 // inputs read as it is, `dance` and `action=dance.N` become one dance, `img_format=gif` and `frame_num`
-// ask for the loop as `animated=1` does, and `keyedPairs` says which parameters join the cache key
+// ask for the loop as `animated=1` does, `gender`, `crop`, `bg` and `zoom` join only when they change
+// something, and `keyedPairs` says which parameters join the cache key
 // (contract A4.1 and A8.1, docs/contract.md). Canonical strings are part of the service's cache key and
 // of the fallback's URL, so they must be stable: same meaning → same string.
 
@@ -33,12 +34,32 @@ export interface AvatarRequest {
   effect?: number;
   /** Dance 1-4 (`dance=`, or an `action=dance.N` token); absent = none. */
   dance?: number;
+  /** `gender=M|F`: the gender whose mandatory defaults fill what the figure leaves open; absent = the figure's own. */
+  gender?: AvatarGender;
+  /** Which layers are drawn (set by the effect and hand-item paths, never by a query); absent = every layer. */
+  part?: AvatarPart;
+  /** `crop=1`: trimmed to the visible pixels of every frame; absent = the spec's fixed canvas. */
+  crop?: true;
+  /** `bg=`: the background every frame is put on, 0xRRGGBBAA; absent = transparent. */
+  background?: number;
+  /** `zoom=2..4`: a nearest-neighbour enlargement of the finished image; absent = 1. */
+  zoom?: number;
 }
 
 /** A normalized request before the figure is known (a `user` request is looked up first). */
 export type AvatarPose = Omit<AvatarRequest, 'figure'>;
 
 export type AvatarFormat = 'png' | 'gif';
+
+export type AvatarGender = 'M' | 'F';
+
+/**
+ * The layers an image draws, as vortex-imager's `part` (`AvatarRequest.readPart`): `effect` an effect's own
+ * sprites (those around the avatar and those its layers put in place of a part, drawn from an effect
+ * library), `hand` the held item (the `ri`/`li` part of `crr`, `drk`, `sig`). Every other layer is dropped
+ * from the plan, so what is left sits exactly where the whole avatar's image has it.
+ */
+export type AvatarPart = 'effect' | 'hand';
 
 /** Pose tokens of the spec, in canonical order (strongest posture first). */
 const PLAIN_TOKENS = ['lay', 'sit', 'wlk', 'respect', 'wav', 'blow', 'laugh', 'dance', 'spk', 'sleep'] as const;
@@ -233,6 +254,35 @@ export function parseFrameNum(value: string | undefined): number | undefined {
   return Number(text);
 }
 
+/** `gender`: `M` or `F` (trimmed, any case), as vortex-imager's `readGender`; anything else leaves the figure's own. */
+export function parseGender(value: string | undefined): AvatarGender | undefined {
+  const g = value?.trim().toUpperCase();
+  return g === 'M' || g === 'F' ? g : undefined;
+}
+
+/** Largest `zoom`: a size-l lay canvas at 4× is 880 × 512 pixels, 1.8 MB a frame (docs/avatar-service.md). */
+export const MAX_ZOOM = 4;
+
+/** `zoom`: an integer 1-MAX_ZOOM, above clamps to MAX_ZOOM (as `frames` clamps); anything else is 1. */
+export function parseZoom(value: string | undefined): number {
+  const text = value?.trim() ?? '';
+  if (!/^\+?\d{1,15}$/.test(text)) return 1;
+  const n = Number(text);
+  return n < 1 ? 1 : Math.min(MAX_ZOOM, n);
+}
+
+/**
+ * `bg`: `RRGGBB` (opaque) or `AARRGGBB`, `#` allowed, as vortex-imager's `readColor` reads it (the only
+ * imager that takes one); anything else, and a fully transparent colour, is none. Returns 0xRRGGBBAA.
+ */
+export function parseBackground(value: string | undefined): number | undefined {
+  const text = (value ?? '').trim().replace(/^#/, '');
+  if (!/^(?:[0-9a-f]{6}|[0-9a-f]{8})$/i.test(text)) return undefined;
+  const n = Number.parseInt(text, 16);
+  const rgba = text.length === 6 ? (n * 256 + 0xff) >>> 0 : ((n & 0xffffff) * 256 + (n >>> 24)) >>> 0;
+  return (rgba & 0xff) === 0 ? undefined : rgba;
+}
+
 /** The query's values by name (the first of a repeated name): what `normalizeRequest` reads. */
 export type AvatarQuery = ReadonlyMap<string, string>;
 
@@ -264,7 +314,40 @@ export function normalizeRequest(query: AvatarQuery): AvatarPose {
   // `dance=N` wins over an `action=dance.N` token; either is the same dance.
   const dance = parseDanceId(query.get('dance')) || action.dance;
   if (dance) pose.dance = dance;
+  // Output parameters join only when they change something, so every other request is what it always was.
+  const gender = parseGender(query.get('gender'));
+  if (gender) pose.gender = gender;
+  if (parseBoolean(query.get('crop'))) pose.crop = true;
+  const background = parseBackground(query.get('bg'));
+  if (background !== undefined) pose.background = background;
+  const zoom = parseZoom(query.get('zoom'));
+  if (zoom > 1) pose.zoom = zoom;
   return pose;
+}
+
+/** The same pose drawing only one kind of layer (the effect and hand-item paths: `AvatarPart`). */
+export function withPart<T extends AvatarPose>(pose: T, part: AvatarPart): T {
+  return { ...pose, part };
+}
+
+/**
+ * The action of vortex-imager's hand-item path (server.ts): the item `id` held in the carry pose, or in the
+ * drinking pose when `drinking` (its `drk=1`), before the query's own action tokens (its item wins).
+ */
+export function handItemAction(id: string, drinking: boolean, action: string | undefined): string {
+  const token = `${drinking ? 'drk' : 'crr'}=${id}`;
+  return action ? `${token},${action}` : token;
+}
+
+/** Whether the request asks for more than the spec's avatar: a gender, one kind of layer, or a changed output. */
+export function usesExtras(req: AvatarPose): boolean {
+  return (
+    req.gender !== undefined ||
+    req.part !== undefined ||
+    req.crop !== undefined ||
+    req.background !== undefined ||
+    req.zoom !== undefined
+  );
 }
 
 /**

@@ -3,7 +3,12 @@
 // nginx block route by. test/deploy/nginx-routes.test.ts holds both to it, running them in nginx against
 // both services and sending every example below. `/metrics` stays on each service's own port: it shows
 // traffic and versions, and a scrape through a load balancer would reach a different instance each time.
-import { AVATAR_ROUTE_PATHS, COMMA_AVATAR_PREFIX } from './avatar/avatar-handler.js';
+import {
+  AVATAR_ROUTE_PATHS,
+  COMMA_AVATAR_PREFIX,
+  EFFECT_PATH_PREFIX,
+  HAND_ITEM_PATH_PREFIX,
+} from './avatar/avatar-handler.js';
 import { CONVERT_PATH } from './avatar/convert-handler.js';
 import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from '../imager/badge/params.js';
 import { ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from '../imager/room/params.js';
@@ -34,6 +39,9 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
       ...AVATAR_ROUTE_PATHS.filter((p) => p.startsWith('/habbo-imaging/')).map((p) => `${p}?figure=${FIGURE}`),
       `${COMMA_AVATAR_PREFIX}${FIGURE},s-0.g-1.d-4.h-4.a-0,33c49f659a50a3d1b3505791a6f69334.gif`,
       `${CONVERT_PATH}?figure=1000118001270012900121001`,
+      // An effect's own sprites and a held item, alone (vortex-imager's paths).
+      `${EFFECT_PATH_PREFIX}1.png`,
+      `${HAND_ITEM_PATH_PREFIX}1.png?drk=1`,
       `${BADGE_PATH}/${BADGE}.gif`,
       `${BADGE_PATH}/${BADGE}.png`,
       `${BADGE_PATH}/${BADGE}`,

@@ -4,11 +4,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   clampFrames,
+  handItemAction,
   normalizeAction,
   normalizeGesture,
   normalizeRequest,
   parseAction,
+  parseBackground,
+  parseGender,
+  parseZoom,
+  usesExtras,
   withoutToken,
+  withPart,
   wrapDirection,
 } from '../../src/avatar/request.js';
 
@@ -108,4 +114,85 @@ test('src/ parses action text in one place: normalizeRequest (and normalizeActio
       roomCall,
     ].sort(),
   );
+});
+
+test('gender: M or F, trimmed, any case; anything else leaves the figure its own', () => {
+  assert.deepEqual(['M', 'f', ' F ', 'm'].map(parseGender), ['M', 'F', 'F', 'M']);
+  for (const g of [undefined, '', 'U', 'male', 'MF', '1']) assert.equal(parseGender(g), undefined, String(g));
+});
+
+test('zoom: an integer 1-4, above 4 clamps to 4, anything else is 1', () => {
+  const cases: [string | undefined, number][] = [
+    ['2', 2],
+    ['3', 3],
+    [' 4 ', 4],
+    ['+2', 2],
+    ['5', 4],
+    ['400', 4],
+    ['1', 1],
+    ['0', 1],
+    ['-2', 1],
+    ['2.5', 1],
+    ['abc', 1],
+    ['', 1],
+    [undefined, 1],
+  ];
+  for (const [raw, want] of cases) assert.equal(parseZoom(raw), want, String(raw));
+});
+
+test("bg: RRGGBB opaque or AARRGGBB (vortex-imager's readColor), # allowed, as 0xRRGGBBAA; anything else none", () => {
+  const cases: [string | undefined, number | undefined][] = [
+    ['ff0000', 0xff0000ff],
+    ['#336699', 0x336699ff],
+    ['FFFFFF', 0xffffffff],
+    ['80336699', 0x33669980],
+    ['#ff000000', 0x000000ff],
+    ['00336699', undefined],
+    ['fff', undefined],
+    ['red', undefined],
+    ['ff00000', undefined],
+    ['ff0000ff00', undefined],
+    ['', undefined],
+    [undefined, undefined],
+  ];
+  for (const [raw, want] of cases) assert.equal(parseBackground(raw), want, String(raw));
+});
+
+test('normalizeRequest: the extra parameters join the request only when they change something', () => {
+  const plain = normalizeRequest(new Map([['size', 'm']]));
+  const same = normalizeRequest(
+    new Map([
+      ['size', 'm'],
+      ['crop', '0'],
+      ['bg', 'nope'],
+      ['zoom', '1'],
+      ['gender', 'x'],
+    ]),
+  );
+  assert.deepEqual(same, plain);
+  assert.equal(usesExtras(plain), false);
+  const asked = normalizeRequest(
+    new Map([
+      ['crop', 'true'],
+      ['bg', '#00ff00'],
+      ['zoom', '9'],
+      ['gender', 'f'],
+    ]),
+  );
+  assert.deepEqual(
+    [asked.crop, asked.background, asked.zoom, asked.gender, asked.part],
+    [true, 0x00ff00ff, 4, 'F', undefined],
+  );
+  assert.equal(usesExtras(asked), true);
+  assert.equal(withPart(plain, 'effect').part, 'effect');
+  assert.equal(plain.part, undefined, 'withPart does not change the pose it is given');
+  // No query parameter selects a kind of layer: only the effect and hand-item paths do.
+  assert.equal(normalizeRequest(new Map([['part', 'effect']])).part, undefined);
+});
+
+test("handItemAction: vortex-imager's hand-item path: carry, or drink with drk=1, its item first", () => {
+  assert.equal(handItemAction('7', false, undefined), 'crr=7');
+  assert.equal(handItemAction('7', true, ''), 'drk=7');
+  assert.equal(parseAction(handItemAction('7', false, 'sit,crr=3')).text, 'sit,crr=7');
+  assert.equal(parseAction(handItemAction('12', true, 'wav')).text, 'drk=12,wav');
 });

@@ -157,6 +157,8 @@ for (const [name, read] of [
       '/habbo-imaging/head.gif',
       '/habbo-imaging/avatar/',
       '/habbo-imaging/avatarimage/convert',
+      '/habbo-imaging/effect/',
+      '/habbo-imaging/handitem/',
       '/habbo-imaging/badge',
       '/habbo-imaging/badge-fill/',
       '/render',

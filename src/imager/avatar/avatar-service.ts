@@ -3,7 +3,15 @@
 // spec's fallback redirect (never a 5xx). Each request plans, keys and renders with the hotel in service
 // when it arrived (a reload swaps in a new one between requests, never during one).
 import { LRUCache } from 'lru-cache';
-import { avatarRequest, usesEffects, type AvatarPose, type AvatarRequest } from '../../avatar/request.js';
+import {
+  avatarRequest,
+  usesEffects,
+  usesExtras,
+  withPart,
+  type AvatarPart,
+  type AvatarPose,
+  type AvatarRequest,
+} from '../../avatar/request.js';
 import { sha256Hex } from '../../util/hash.js';
 import { avatarCacheKey, canonicalAvatarKey } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
@@ -53,6 +61,8 @@ export interface HotelView {
    * what its render reads from this hotel (`renderInputs`). A reload that leaves those alone keeps it.
    */
   keyVersion(req: AvatarRequest): string;
+  /** Why a request for one kind of layer names nothing this hotel has (an unknown effect or hand item). */
+  missingSubject(req: AvatarRequest): string | undefined;
 }
 
 /** What the service needs from the renderer side: the hotel in service, and the pool for pixels. */
@@ -89,7 +99,11 @@ export type AvatarAnswer =
   /** `generation`: of the hotel the key was made with (the URL map keeps keys of the hotel in service only). */
   | { kind: 'image'; image: CachedImage; key: string; cacheControl: string; source: ImageSource; generation: number }
   | { kind: 'bad-request'; reason: string }
-  | { kind: 'fallback'; reason: FallbackReason; location: string; detail: string };
+  | { kind: 'fallback'; reason: FallbackReason; location: string; detail: string }
+  /** An image of one kind of layer (`part`) that is not there: an unknown id, or nothing visible. */
+  | { kind: 'not-found'; reason: string }
+  /** An image of one kind of layer that could not be made now (busy, limited): ask again later. */
+  | { kind: 'retry'; reason: FallbackReason; detail: string };
 
 export type DebugAnswer =
   | { kind: 'debug'; req: AvatarRequest; key: string; canonicalKey: string; output: DebugRenderOutput }
@@ -107,6 +121,13 @@ const EFFECT_KEY_REVISION = 3;
 
 /** Joins the key of GIF answers only (`img_format=gif`), for the same reason. */
 const GIF_KEY_REVISION = 1;
+
+/**
+ * Joins the key of requests that use `gender`, `crop`, `bg`, `zoom` or draw one kind of layer (with the
+ * kind): before these were read, such URLs were answered with the plain avatar, and entries of that
+ * answer kept on disk or in Redis must not be served for them.
+ */
+const EXTRAS_KEY_REVISION = 1;
 
 /** Bytes the remembered failures may hold together (~10,000 of them). */
 export const FAILURE_CACHE_BYTES = 8 * 1024 * 1024;
@@ -158,12 +179,20 @@ export class AvatarService {
    * The answer to one /avatar.png query; `reqId` goes on the log line of a fallback. `retried`: a second
    * try on a newer hotel after the first found its files changed; the limits were charged by the first.
    */
-  async answer(rawQuery: string, client: string, reqId?: string, retried = false): Promise<AvatarAnswer> {
+  async answer(
+    rawQuery: string,
+    client: string,
+    reqId?: string,
+    retried = false,
+    part?: AvatarPart,
+  ): Promise<AvatarAnswer> {
     const parsed = parseAvatarQuery(rawQuery);
     if (!parsed.ok) return { kind: 'bad-request', reason: parsed.reason };
-    const { identity, pose, pairs } = parsed.query;
+    const { identity, pairs } = parsed.query;
+    const pose = part === undefined ? parsed.query.pose : withPart(parsed.query.pose, part);
+    // The upstream imager has no picture of an effect or a held item alone: those are refused, never redirected.
     const fallback = (reason: FallbackReason, detail: string): AvatarAnswer =>
-      this.fallback(reason, detail, identity, pose, reqId);
+      part === undefined ? this.fallback(reason, detail, identity, pose, reqId) : partRefusal(reason, detail);
     const hotel = this.deps.renderer.hotel();
     try {
       // A `?figure=` request needs no lookup: no await, no extra turn of the event loop.
@@ -171,6 +200,8 @@ export class AvatarService {
         identity.kind === 'figure' ? { ok: true as const, figure: identity.figure } : await this.figureOf(identity);
       if (!figure.ok) return fallback('user-unresolved', figure.detail);
       const req = this.request(figure.figure, pose, hotel);
+      const missing = part === undefined ? undefined : hotel.missingSubject(req);
+      if (missing !== undefined) return { kind: 'not-found', reason: missing };
       const version = this.keyVersion(req, hotel);
       const key = avatarCacheKey({
         pairs,
@@ -220,7 +251,7 @@ export class AvatarService {
         // The folder changed under the hotel in service (a reload under way): render on the next one.
         if (!retried && (await this.deps.renderer.newerHotel(hotel.generation, this.deps.changedWaitMs))) {
           this.changedRetries++;
-          return this.answer(rawQuery, client, reqId, true);
+          return this.answer(rawQuery, client, reqId, true, part);
         }
         // Still changing: a passing state, like a full queue.
         return fallback(
@@ -310,11 +341,14 @@ export class AvatarService {
 
   /**
    * The first line of a cache key: the hotel's (renderer version and what the render reads), the GIF
-   * revision for a GIF, and the effect key revision for an effect or dance request.
+   * revision for a GIF, the effect key revision for an effect or dance request, and the extras revision
+   * (with the kind of layer drawn) for a request that uses the parameters beyond the spec's.
    */
   private keyVersion(req: AvatarRequest, hotel: HotelView): string {
-    const version = req.format === 'gif' ? `${hotel.keyVersion(req)}/gif${GIF_KEY_REVISION}` : hotel.keyVersion(req);
-    return usesEffects(req) ? `${version}/fx${EFFECT_KEY_REVISION}` : version;
+    let version = req.format === 'gif' ? `${hotel.keyVersion(req)}/gif${GIF_KEY_REVISION}` : hotel.keyVersion(req);
+    if (usesEffects(req)) version += `/fx${EFFECT_KEY_REVISION}`;
+    if (usesExtras(req)) version += `/x${EXTRAS_KEY_REVISION}${req.part === undefined ? '' : `-${req.part}`}`;
+    return version;
   }
 
   /**
@@ -418,4 +452,14 @@ export class AvatarService {
     );
     return { kind: 'fallback', reason, location, detail };
   }
+}
+
+/**
+ * What an effect or hand-item image answers instead of a fallback: a figure or id that cannot be drawn
+ * (or draws nothing) is not there, 404 with the reason; a full queue or a spent rate is a moment, 429.
+ */
+function partRefusal(reason: FallbackReason, detail: string): AvatarAnswer {
+  if (reason === 'render-failed' || reason === 'render-failed-cached' || reason === 'user-unresolved')
+    return { kind: 'not-found', reason: `${detail}\n` };
+  return { kind: 'retry', reason, detail };
 }

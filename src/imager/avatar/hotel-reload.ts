@@ -11,6 +11,7 @@ import { LRUCache } from 'lru-cache';
 import {
   animationFrameCount,
   hotelFromSnapshot,
+  missingPartSubject,
   RENDERER_VERSION,
   renderInputsDigest,
   renderInputsFields,
@@ -87,6 +88,10 @@ export class ServedHotel implements HotelView {
 
   frameCount(req: AvatarRequest): number {
     return animationFrameCount(this.hotel, req);
+  }
+
+  missingSubject(req: AvatarRequest): string | undefined {
+    return missingPartSubject(this.hotel, req);
   }
 
   keyVersion(req: AvatarRequest): string {

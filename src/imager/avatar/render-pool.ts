@@ -80,6 +80,7 @@ export const REJECTED_CODES: ReadonlySet<string> = new Set<AvatarRenderErrorCode
   'bad-figure',
   'unknown-set',
   'no-parts',
+  'nothing-visible',
 ]);
 
 export interface RenderPoolStats {

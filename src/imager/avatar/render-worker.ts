@@ -10,7 +10,7 @@ import {
   hotelFromSnapshot,
   libraryCacheKey,
   renderAvatar,
-  shownFrames,
+  requestedOutput,
   type AvatarHotel,
   type LibraryCache,
 } from '../../avatar/index.js';
@@ -77,7 +77,7 @@ async function render(job: RenderJob): Promise<void> {
   try {
     const hotel = hotels.get(job.generation);
     if (!hotel) throw new Error(`hotel generation ${job.generation} is not loaded in this worker`);
-    const out = shownFrames(await renderAvatar(hotel, job.req, scratch.image), job.req.frameNum);
+    const out = requestedOutput(await renderAvatar(hotel, job.req, scratch.image), job.req);
     const encoded = await encodeAvatar(out, job.req.format ?? 'png');
     // Transferred, not copied, when the bytes own their ArrayBuffer; else a private copy first.
     const body = transferableBytes(encoded);

@@ -20,6 +20,7 @@ import {
   type HttpResponse,
 } from '../../http/respond.js';
 import { type RequestDone } from '../../http/request-log.js';
+import { handItemAction, parseBoolean, type AvatarPart } from '../../avatar/index.js';
 import { FIGURE_CACHE_CONTROL, type AvatarAnswer, type AvatarService } from '../../imager/avatar/avatar-service.js';
 import { FALLBACK_CACHE_CONTROL } from '../../imager/avatar/fallback.js';
 import { type HotUrls } from '../../imager/cache/hot-urls.js';
@@ -73,6 +74,53 @@ const USER_PATH = /^\/habbo-imaging\/avatarimage\/([^/]+)\.(png|gif)$/;
 /** Every path of the avatar route, for docs and tests (the name-in-path form with an example name). */
 export const AVATAR_ROUTE_PATHS: readonly string[] = [...AVATAR_PATHS.keys(), `${USER_PATH_PREFIX}Alice.png`];
 
+/**
+ * What a path of the avatar route asks for beyond its query: parameters it sets (`fixed`, replacing the
+ * query's), parameters it gives when the query has none of that name (`defaults`), and the one kind of
+ * layer it draws (`part`: the effect and hand-item paths; no query can ask for it).
+ */
+export interface RouteTarget {
+  fixed: Fixed;
+  defaults?: Fixed;
+  part?: AvatarPart;
+}
+
+/** vortex-imager's effect and hand-item paths: `/habbo-imaging/effect/<id>.png`, `/habbo-imaging/handitem/<id>.png`. */
+export const EFFECT_PATH_PREFIX = '/habbo-imaging/effect/';
+export const HAND_ITEM_PATH_PREFIX = '/habbo-imaging/handitem/';
+const PART_PATH = /^\/habbo-imaging\/(effect|handitem)\/([^/]*?)(?:\.(png|gif))?$/i;
+
+/**
+ * The figure the effect and hand-item paths hang their layer on when the query names none (vortex-imager's
+ * `DEFAULT_FIGURE`): it is planned, so the layer sits where it would on an avatar, and never drawn.
+ */
+export const PART_DEFAULT_FIGURE = 'hd-180-1.ch-210-66.lg-270-82.sh-290-80';
+
+/**
+ * The effect and hand-item paths as vortex-imager's server.ts reads them: the id in the path (an extension
+ * `.png`, `.gif` or none; `.gif` is `img_format=gif` as on our other paths), every other avatar parameter
+ * from the query, the default figure when it names none. An effect is `effect=<id>`; a hand item is the
+ * carry pose with it, or the drinking pose with `drk=1` (`handItemAction`).
+ */
+function partTarget(url: string, path: string): RouteTarget | undefined {
+  const m = PART_PATH.exec(path);
+  if (!m) return undefined;
+  let id = m[2] ?? '';
+  try {
+    id = decodeURIComponent(id);
+  } catch {
+    // a malformed escape: an id that names nothing (the service says so)
+  }
+  const gif = m[3]?.toLowerCase() === 'gif' ? [GIF] : [];
+  const defaults: Fixed = [['figure', PART_DEFAULT_FIGURE]];
+  if (m[1]!.toLowerCase() === 'effect')
+    return { fixed: [['effect', encodeURIComponent(id)], ...gif], defaults, part: 'effect' };
+  const q = url.indexOf('?');
+  const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  const action = handItemAction(id, parseBoolean(query.get('drk') ?? undefined), query.get('action') ?? undefined);
+  return { fixed: [['action', encodeURIComponent(action)], ...gif], defaults, part: 'hand' };
+}
+
 /** The old official website's comma form: `/habbo-imaging/avatar/<figure>,s-0.g-1.d-4.h-4.a-0,<md5>.gif`. */
 export const COMMA_AVATAR_PREFIX = '/habbo-imaging/avatar/';
 
@@ -112,12 +160,19 @@ export function commaFormParameters(rest: string): Fixed {
   return fixed;
 }
 
-/** The parameters a path fixes, or undefined when the URL is not on the avatar route. */
-export function avatarRoute(url: string): Fixed | undefined {
-  // Exact paths, with or without a query string, and the comma form's folder; anything else (other
-  // spellings included) is Fastify's.
+/** What a path asks for beyond its query, or undefined when the URL is not on the avatar route. */
+export function avatarRoute(url: string): RouteTarget | undefined {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
+  if (path.startsWith(EFFECT_PATH_PREFIX) || path.startsWith(HAND_ITEM_PATH_PREFIX)) return partTarget(url, path);
+  const fixed = fixedParameters(path);
+  return fixed === undefined ? undefined : { fixed };
+}
+
+/** The parameters a path fixes, or undefined when the path is not one of the avatar's own. */
+function fixedParameters(path: string): Fixed | undefined {
+  // Exact paths, with or without a query string, and the comma form's folder; anything else (other
+  // spellings included) is Fastify's.
   const exact = AVATAR_PATHS.get(path);
   if (exact !== undefined) return exact;
   if (path.startsWith(USER_PATH_PREFIX)) {
@@ -137,18 +192,24 @@ export function avatarRoute(url: string): Fixed | undefined {
   return undefined;
 }
 
-/** The raw query with each fixed parameter set to its value: other pairs keep their bytes and order. */
-export function withFixedParameters(rawQuery: string, fixed: Fixed): string {
-  if (fixed.length === 0) return rawQuery;
+/**
+ * The raw query with each fixed parameter set to its value, and each default added where the query has
+ * no pair of that name: other pairs keep their bytes and order.
+ */
+export function withFixedParameters(rawQuery: string, fixed: Fixed, defaults: Fixed = []): string {
+  if (fixed.length === 0 && defaults.length === 0) return rawQuery;
   const names = new Set(fixed.map(([name]) => name));
+  const sent = new Set<string>();
   const kept =
     rawQuery === ''
       ? []
       : rawQuery.split('&').filter((pair) => {
           const name = [...new URLSearchParams(pair).keys()][0];
+          if (name !== undefined) sent.add(name);
           return name === undefined || !names.has(name);
         });
-  return [...kept, ...fixed.map(([name, value]) => `${name}=${value}`)].join('&');
+  const added = defaults.filter(([name]) => !sent.has(name) && !names.has(name));
+  return [...kept, ...[...fixed, ...added].map(([name, value]) => `${name}=${value}`)].join('&');
 }
 
 /**
@@ -158,6 +219,9 @@ export function withFixedParameters(rawQuery: string, fixed: Fixed): string {
 export function avatarResponse(answer: AvatarAnswer, ifNoneMatch: string | undefined): HttpResponse {
   if (answer.kind === 'image') return imageResponse(answer.image, answer.cacheControl, answer.source, ifNoneMatch);
   if (answer.kind === 'bad-request') return textResponse(400, answer.reason);
+  if (answer.kind === 'not-found') return textResponse(404, answer.reason);
+  if (answer.kind === 'retry')
+    return textResponse(429, `not drawn now (${answer.reason}), ask again: ${answer.detail}\n`, { 'retry-after': '1' });
   // The redirect is cacheable for a minute (contract A7.2), unlike the other plain-text answers.
   const text = `fallback (${answer.reason}): ${answer.location}\n`;
   return textResponse(
@@ -186,14 +250,14 @@ export async function answerAvatarUrl(
   service: AvatarService,
   hot: HotUrls,
   url: string,
-  fixed: Fixed,
+  target: RouteTarget,
   client: string,
   reqId: string,
   rewrite?: QueryRewrite,
 ): Promise<AvatarAnswer> {
   const q = url.indexOf('?');
-  const query = withFixedParameters(q < 0 ? '' : url.slice(q + 1), fixed);
-  const answer = await service.answer(rewrite?.(query) ?? query, client, reqId);
+  const query = withFixedParameters(q < 0 ? '' : url.slice(q + 1), target.fixed, target.defaults);
+  const answer = await service.answer(rewrite?.(query) ?? query, client, reqId, false, target.part);
   if (answer.kind === 'image' && answer.cacheControl === FIGURE_CACHE_CONTROL)
     hot.set(url, answer.key, answer.generation);
   return answer;
@@ -221,7 +285,7 @@ export function createAvatarHandler(
     req: IncomingMessage,
     res: ServerResponse,
     url: string,
-    fixed: Fixed,
+    target: RouteTarget,
     started: number,
     reqId: string,
     client: string,
@@ -231,7 +295,7 @@ export function createAvatarHandler(
     let bytes: number;
     let cache: string | null = null;
     try {
-      const answer = await answerAvatarUrl(service, hot, url, fixed, client, reqId, rewriteQuery);
+      const answer = await answerAvatarUrl(service, hot, url, target, client, reqId, rewriteQuery);
       const response = avatarResponse(answer, rawHeader(req.rawHeaders, 'if-none-match'));
       status = response.status;
       bytes = writeResponse(req, res, response);
@@ -250,8 +314,8 @@ export function createAvatarHandler(
 
   return (req, res) => {
     const url = req.url ?? '';
-    const fixed = avatarRoute(url);
-    if (fixed === undefined) return false;
+    const target = avatarRoute(url);
+    if (target === undefined) return false;
     const started = performance.now();
     const reqId = nextId();
     const client = clientOf(req, trustProxy);
@@ -264,7 +328,7 @@ export function createAvatarHandler(
         done(reqId, method, url, response.status, writeResponse(req, res, response), started, 'memory', client);
         return true;
       }
-      void answerImage(req, res, url, fixed, started, reqId, client);
+      void answerImage(req, res, url, target, started, reqId, client);
     } else if (method === 'OPTIONS') {
       writeResponse(
         req,

@@ -26,6 +26,8 @@ export const AVATAR_ROUTES = [
   '/habbo-imaging/avatar',
   '/habbo-imaging/badge',
   '/habbo-imaging/badge-fill',
+  '/habbo-imaging/effect',
+  '/habbo-imaging/handitem',
   '/render',
   '/render/badge',
   '/habbo-imaging/room',
@@ -53,6 +55,7 @@ const BADGE = AVATAR_ROUTES.indexOf('/habbo-imaging/badge');
 const BADGE_FILL = AVATAR_ROUTES.indexOf('/habbo-imaging/badge-fill');
 const RENDER_BADGE = AVATAR_ROUTES.indexOf('/render/badge');
 const ROOM_FOLDERS = ['/habbo-imaging/room', '/render/room', '/thumbnail'] as const;
+const PART_FOLDERS = ['/habbo-imaging/effect', '/habbo-imaging/handitem'] as const;
 
 /**
  * The route index of a raw request target (a badge path counts under its folder, code and all, as does
@@ -72,7 +75,8 @@ export function avatarRoute(target: string): number {
   // Furni on demand: the path form counts under its folder, classname and all.
   if (path.startsWith('/habbo-imaging/furniture/')) return AVATAR_ROUTES.indexOf('/habbo-imaging/furniture');
   if (path === '/habbo-imaging/furni/') return AVATAR_ROUTES.indexOf('/habbo-imaging/furni');
-  // Rooms count under their folder, room id and all.
+  // Rooms, effects and hand items count under their folder, id and all.
+  for (const folder of PART_FOLDERS) if (path.startsWith(`${folder}/`)) return AVATAR_ROUTES.indexOf(folder);
   for (const folder of ROOM_FOLDERS) if (path.startsWith(`${folder}/`)) return AVATAR_ROUTES.indexOf(folder);
   return OTHER;
 }

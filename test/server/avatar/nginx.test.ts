@@ -122,6 +122,14 @@ test('through the documented nginx location, /habbo-imaging/ URLs get the /avata
       `/avatar.png?figure=${FIG}&size=b&gesture=sml&direction=4&head_direction=4&img_format=gif`,
       'image/gif',
     ],
+    // An effect's own sprites and a held item alone (vortex-imager's paths), with avatar parameters.
+    ['/habbo-imaging/effect/1.png?size=m&crop=1', '/habbo-imaging/effect/1.png?size=m&crop=1', 'image/png'],
+    ['/habbo-imaging/handitem/1.gif?drk=1&zoom=2', '/habbo-imaging/handitem/1.gif?drk=1&zoom=2', 'image/gif'],
+    [
+      `/habbo-imaging/avatarimage?figure=${FIG}&size=s&crop=1&bg=336699&zoom=3`,
+      `/avatar.png?figure=${FIG}&size=s&crop=1&bg=336699&zoom=3`,
+      'image/png',
+    ],
     [
       '/habbo-imaging/badge-fill/b03034s04094s02110s03118.gif',
       '/habbo-imaging/badge-fill/b03034s04094s02110s03118.gif',
