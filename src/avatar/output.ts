@@ -3,9 +3,8 @@
 // whatever frames and timing the renderer returns (pose loops, and any other loop that comes through
 // AvatarRender), so the renderer knows nothing of any of them: they change the output, never the drawing.
 import { encodeFrames } from '../imaging/apng.js';
-import { putOnBackground } from '../imaging/composite.js';
 import { encodeGif, gifDelays } from '../imaging/gif.js';
-import { alphaBounds, cropImage, scaleNearest, type Rect, type RgbaImage } from '../imaging/image.js';
+import { alphaBounds, cropImage, overColor, scaleNearest, type Rect, type RgbaImage } from '../imaging/image.js';
 import { type AvatarRender } from './draw.js';
 import { AvatarRenderError } from './errors.js';
 import { type AvatarFormat, type AvatarRequest } from './request.js';
@@ -99,10 +98,8 @@ export function requestedOutput(render: AvatarRender, req: OutputRequest): Avata
       layers: out.layers.map((l) => ({ ...l, x: l.x - box.x, y: l.y - box.y })),
     };
   }
-  if (req.background !== undefined) {
-    // Frames may be a scratch's or a crop's: either way this request's own, so coloured in place.
-    for (const f of out.frames) putOnBackground(f, req.background);
-  }
+  const bg = req.background;
+  if (bg !== undefined) out = { ...out, frames: out.frames.map((f) => overColor(f, bg.rgb, bg.alpha)) };
   const zoom = boundedZoom(out, req.zoom ?? 1);
   if (zoom > 1) {
     out = {

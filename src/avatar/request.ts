@@ -6,6 +6,7 @@
 // something, and `keyedPairs` says which parameters join the cache key
 // (contract A4.1 and A8.1, docs/contract.md). Canonical strings are part of the service's cache key and
 // of the fallback's URL, so they must be stable: same meaning → same string.
+import { parseBackgroundColor, type FlatColor } from '../imaging/image.js';
 
 export type AvatarSize = 's' | 'm' | 'l';
 
@@ -40,8 +41,8 @@ export interface AvatarRequest {
   part?: AvatarPart;
   /** `crop=1`: trimmed to the visible pixels of every frame; absent = the spec's fixed canvas. */
   crop?: true;
-  /** `bg=`: the background every frame is put on, 0xRRGGBBAA; absent = transparent. */
-  background?: number;
+  /** `bg=`: the colour every frame is put on (`parseBackgroundColor`); absent = transparent. */
+  background?: FlatColor;
   /** `zoom=2..4`: a nearest-neighbour enlargement of the finished image; absent = 1. */
   zoom?: number;
 }
@@ -271,18 +272,6 @@ export function parseZoom(value: string | undefined): number {
   return n < 1 ? 1 : Math.min(MAX_ZOOM, n);
 }
 
-/**
- * `bg`: `RRGGBB` (opaque) or `AARRGGBB`, `#` allowed, as vortex-imager's `readColor` reads it (the only
- * imager that takes one); anything else, and a fully transparent colour, is none. Returns 0xRRGGBBAA.
- */
-export function parseBackground(value: string | undefined): number | undefined {
-  const text = (value ?? '').trim().replace(/^#/, '');
-  if (!/^(?:[0-9a-f]{6}|[0-9a-f]{8})$/i.test(text)) return undefined;
-  const n = Number.parseInt(text, 16);
-  const rgba = text.length === 6 ? (n * 256 + 0xff) >>> 0 : ((n & 0xffffff) * 256 + (n >>> 24)) >>> 0;
-  return (rgba & 0xff) === 0 ? undefined : rgba;
-}
-
 /** The query's values by name (the first of a repeated name): what `normalizeRequest` reads. */
 export type AvatarQuery = ReadonlyMap<string, string>;
 
@@ -318,7 +307,7 @@ export function normalizeRequest(query: AvatarQuery): AvatarPose {
   const gender = parseGender(query.get('gender'));
   if (gender) pose.gender = gender;
   if (parseBoolean(query.get('crop'))) pose.crop = true;
-  const background = parseBackground(query.get('bg'));
+  const background = parseBackgroundColor(query.get('bg'));
   if (background !== undefined) pose.background = background;
   const zoom = parseZoom(query.get('zoom'));
   if (zoom > 1) pose.zoom = zoom;

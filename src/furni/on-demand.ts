@@ -5,7 +5,15 @@
 // draw model and a request in, pixels or a refusal out. The default request draws the corpus still.
 import { drawSprite } from '../imaging/composite.js';
 import { downscaleHalf } from '../imaging/downscale.js';
-import { alphaBounds, createImage, cropImage, overColor, type RgbaImage, scaleNearest } from '../imaging/image.js';
+import {
+  alphaBounds,
+  createImage,
+  cropImage,
+  overColor,
+  scaleNearest,
+  type FlatColor,
+  type RgbaImage,
+} from '../imaging/image.js';
 import { type FurniModel } from './model.js';
 import { iconFrame, validDirection } from './render.js';
 import { drawTicks, offerSize, sizeOffer } from './variant.js';
@@ -118,7 +126,7 @@ export interface FurniOutput {
   /** False: the picture on Chroma's UNCROPPED_SIZE square, its origin at the centre (pixels outside are lost). */
   crop: boolean;
   /** A background colour 0xRRGGBB and its alpha (0–255) under the picture; undefined: transparent. */
-  background?: { rgb: number; alpha: number };
+  background?: FlatColor;
   /** Integer nearest-neighbour zoom, 1 to MAX_ZOOM (lowered to fit MAX_OUTPUT_PIXELS). */
   zoom: number;
 }

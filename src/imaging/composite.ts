@@ -203,28 +203,3 @@ function drawOver(
     }
   }
 }
-
-/**
- * The image put on a solid colour (0xRRGGBBAA), source-over, in place: a transparent pixel becomes the
- * colour exactly, an opaque one keeps its own; in between, straight-alpha source-over rounded to nearest.
- */
-export function putOnBackground(img: RgbaImage, rgba: number): void {
-  const br = (rgba >>> 24) & 0xff;
-  const bgG = (rgba >>> 16) & 0xff;
-  const bb = (rgba >>> 8) & 0xff;
-  const ba = rgba & 0xff;
-  const d = img.data;
-  for (let i = 0; i < d.length; i += 4) {
-    const as = d[i + 3]!;
-    if (as === 255) continue;
-    const under = ba * (255 - as);
-    const outA = as + div255(under);
-    if (outA === 0) continue;
-    const den = outA * 255;
-    const half = den >> 1;
-    d[i] = Math.floor((d[i]! * as * 255 + br * under + half) / den);
-    d[i + 1] = Math.floor((d[i + 1]! * as * 255 + bgG * under + half) / den);
-    d[i + 2] = Math.floor((d[i + 2]! * as * 255 + bb * under + half) / den);
-    d[i + 3] = outA;
-  }
-}

@@ -143,6 +143,26 @@ export function scaleNearest(src: RgbaImage, factor: number, make: MakeImage = c
   return out;
 }
 
+/** A flat colour: 0xRRGGBB and its alpha, 0–255. */
+export interface FlatColor {
+  rgb: number;
+  alpha: number;
+}
+
+/**
+ * A background colour as the imagers' `bg=` gives it, read as vortex-imager's `readColor` (the one that
+ * defined it): `RRGGBB` (opaque) or `AARRGGBB`, `#` allowed, any case; anything else, and a fully
+ * transparent colour, is none. The avatar, furni and room `bg=` all mean this.
+ * @example parseBackgroundColor('80ff0000') // { rgb: 0xff0000, alpha: 0x80 }
+ */
+export function parseBackgroundColor(value: string | undefined): FlatColor | undefined {
+  const text = (value ?? '').trim().replace(/^#/, '');
+  if (!/^(?:[0-9a-f]{6}|[0-9a-f]{8})$/i.test(text)) return undefined;
+  const n = Number.parseInt(text, 16);
+  const color = text.length === 6 ? { rgb: n, alpha: 255 } : { rgb: n % 0x1000000, alpha: Math.floor(n / 0x1000000) };
+  return color.alpha === 0 ? undefined : color;
+}
+
 /**
  * The image over a flat colour 0xRRGGBB of alpha 0–255 (straight-alpha source-over): over an opaque colour
  * every pixel is opaque, c·a/255 + colour·(255 − a)/255.

@@ -33,7 +33,12 @@ function render(w: number, h: number, count: number): AvatarRender {
 const base = { action: parseAction(''), direction: 2 };
 
 test('crop, then bg, then zoom: a 2-frame loop trimmed to the box of both frames, on the colour, doubled', () => {
-  const out = requestedOutput(render(10, 8, 2), { ...base, crop: true, background: 0x00ff00ff, zoom: 2 });
+  const out = requestedOutput(render(10, 8, 2), {
+    ...base,
+    crop: true,
+    background: { rgb: 0x00ff00, alpha: 255 },
+    zoom: 2,
+  });
   // Visible pixels at (2,3) and (3,3): one box 2 × 1, doubled.
   assert.deepEqual([out.width, out.height, out.frames.length], [4, 2, 2]);
   assert.deepEqual(

@@ -9,7 +9,6 @@ import {
   normalizeGesture,
   normalizeRequest,
   parseAction,
-  parseBackground,
   parseGender,
   parseZoom,
   usesExtras,
@@ -140,24 +139,6 @@ test('zoom: an integer 1-4, above 4 clamps to 4, anything else is 1', () => {
   for (const [raw, want] of cases) assert.equal(parseZoom(raw), want, String(raw));
 });
 
-test("bg: RRGGBB opaque or AARRGGBB (vortex-imager's readColor), # allowed, as 0xRRGGBBAA; anything else none", () => {
-  const cases: [string | undefined, number | undefined][] = [
-    ['ff0000', 0xff0000ff],
-    ['#336699', 0x336699ff],
-    ['FFFFFF', 0xffffffff],
-    ['80336699', 0x33669980],
-    ['#ff000000', 0x000000ff],
-    ['00336699', undefined],
-    ['fff', undefined],
-    ['red', undefined],
-    ['ff00000', undefined],
-    ['ff0000ff00', undefined],
-    ['', undefined],
-    [undefined, undefined],
-  ];
-  for (const [raw, want] of cases) assert.equal(parseBackground(raw), want, String(raw));
-});
-
 test('normalizeRequest: the extra parameters join the request only when they change something', () => {
   const plain = normalizeRequest(new Map([['size', 'm']]));
   const same = normalizeRequest(
@@ -181,7 +162,7 @@ test('normalizeRequest: the extra parameters join the request only when they cha
   );
   assert.deepEqual(
     [asked.crop, asked.background, asked.zoom, asked.gender, asked.part],
-    [true, 0x00ff00ff, 4, 'F', undefined],
+    [true, { rgb: 0x00ff00, alpha: 255 }, 4, 'F', undefined],
   );
   assert.equal(usesExtras(asked), true);
   assert.equal(withPart(plain, 'effect').part, 'effect');

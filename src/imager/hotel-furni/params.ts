@@ -7,6 +7,7 @@
 // Tolerant as the avatar parameters are: a malformed value is the default, unknown parameters are ignored.
 // Only the item decides 404 (no class or id, an unknown id, no bundle).
 import { MAX_TICK, MAX_ZOOM } from '../../furni/on-demand.js';
+import { parseBackgroundColor, type FlatColor } from '../../imaging/image.js';
 
 export const CHROMA_FURNI_PATH = '/habbo-imaging/furni';
 export const VORTEX_FURNITURE_PATH = '/habbo-imaging/furniture';
@@ -29,7 +30,7 @@ export interface HotelFurniRequest {
   shadow: boolean;
   crop: boolean;
   /** 0xRRGGBB and alpha, or undefined for transparent. */
-  background?: { rgb: number; alpha: number };
+  background?: FlatColor;
   zoom: number;
 }
 
@@ -52,7 +53,7 @@ const chromaOn = (v: string | undefined) => v === '1' || v === 'true';
  * Chroma's `canvas=` (`HexToColor`): `transparent` is none; `#`-less HTML hex (RRGGBB or RGB) an opaque
  * colour; anything else Chroma's fallback FEFEFE.
  */
-function chromaCanvas(v: string | undefined): { rgb: number; alpha: number } | undefined {
+function chromaCanvas(v: string | undefined): FlatColor | undefined {
   if (v === undefined || v.toLowerCase() === 'transparent') return undefined;
   if (/^[0-9a-fA-F]{6}$/.test(v)) return { rgb: Number.parseInt(v, 16), alpha: 255 };
   if (/^[0-9a-fA-F]{3}$/.test(v)) return { rgb: Number.parseInt(v.replace(/(.)/g, '$1$1'), 16), alpha: 255 };
@@ -103,18 +104,6 @@ function vortexNumber(v: string | undefined): number | undefined {
   return Number.isFinite(n) ? Math.trunc(n) : undefined;
 }
 
-/** vortex-imager's `bg=`: RRGGBB (opaque) or AARRGGBB, `#` allowed; anything else transparent. */
-function vortexColor(v: string | undefined): { rgb: number; alpha: number } | undefined {
-  if (v === undefined) return undefined;
-  const hex = v.replace(/^#/, '');
-  if (/^[0-9a-fA-F]{6}$/.test(hex)) return { rgb: Number.parseInt(hex, 16), alpha: 255 };
-  if (/^[0-9a-fA-F]{8}$/.test(hex)) {
-    const alpha = Number.parseInt(hex.slice(0, 2), 16);
-    return alpha === 0 ? undefined : { rgb: Number.parseInt(hex.slice(2), 16), alpha };
-  }
-  return undefined;
-}
-
 /** vortex-imager's `size=`: the room scale and the zoom it implies. */
 const SIZES: Record<string, { size: 64 | 32; zoom: number }> = {
   s: { size: 32, zoom: 1 },
@@ -158,13 +147,13 @@ export function parseVortexQuery(query: string, pathClass?: string): HotelFurniR
     ...(color !== undefined && color >= 0 ? { colorId: color } : {}),
     shadow: false,
     crop: true,
-    ...withBackground(vortexColor(p.get('bg'))),
+    ...withBackground(parseBackgroundColor(p.get('bg'))),
     zoom,
   };
 }
 
-function withBackground(bg: { rgb: number; alpha: number } | undefined): {
-  background?: { rgb: number; alpha: number };
+function withBackground(bg: FlatColor | undefined): {
+  background?: FlatColor;
 } {
   return bg === undefined ? {} : { background: bg };
 }

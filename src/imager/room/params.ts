@@ -1,7 +1,8 @@
 // The room routes' URLs, read once into a structured request:
-//   /habbo-imaging/room/<id>.png?size=m|s&walls=0&furni=0&bots=0&floor=<id>&wall=<id>&landscape=<id>&bg=RRGGBB
+//   /habbo-imaging/room/<id>.png?size=m|s&walls=0&furni=0&bots=0&floor=<id>&wall=<id>&landscape=<id>&bg=[AA]RRGGBB
 // Tolerant as the avatar parameters are: an unknown or malformed value means the default (size=l is size m,
 // bg=red is no background), unknown parameters are ignored. Only the room id decides 404.
+import { parseBackgroundColor, type FlatColor } from '../../imaging/image.js';
 import { type RoomRenderOptions } from '../../room/index.js';
 
 export const ROOM_PATH = '/habbo-imaging/room';
@@ -14,8 +15,8 @@ export const MAX_ROOM_ID = 2_147_483_647;
 export interface RoomRequest {
   roomId: number;
   options: RoomRenderOptions;
-  /** Background colour composed under the picture (0xRRGGBB); undefined = transparent. */
-  bg?: number;
+  /** Background colour composed under the picture (`parseBackgroundColor`); undefined = transparent. */
+  bg?: FlatColor;
 }
 
 /**
@@ -35,7 +36,6 @@ export function badRoomPath(prefix: string, extension: boolean): string {
 }
 
 const DECORATION = /^[0-9]{1,9}(\.[0-9]{1,9})?$/;
-const COLOUR = /^#?([0-9a-fA-F]{6})$/;
 
 function queryParams(query: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -74,16 +74,18 @@ export function parseRoomQuery(roomId: number, query: string): RoomRequest {
   if (floor !== undefined) options.floor = floor;
   if (wall !== undefined) options.wall = wall;
   if (landscape !== undefined) options.landscape = landscape;
-  const colour = COLOUR.exec(p.get('bg') ?? '');
+  const bg = parseBackgroundColor(p.get('bg'));
   const req: RoomRequest = { roomId, options };
-  if (colour) req.bg = Number.parseInt(colour[1]!, 16);
+  if (bg) req.bg = bg;
   return req;
 }
 
 /** One spelling per meaning: requests that draw the same picture share a key. */
 export function canonicalOptions(req: RoomRequest): string {
   const o = req.options;
-  const bg = req.bg === undefined ? '-' : req.bg.toString(16).padStart(6, '0');
+  // An opaque colour keeps the 6-digit spelling keys had before `AARRGGBB` was read.
+  const rgb = req.bg?.rgb.toString(16).padStart(6, '0');
+  const bg = req.bg === undefined ? '-' : req.bg.alpha === 255 ? rgb : `${rgb}/${req.bg.alpha}`;
   return [
     `size=${o.size}`,
     `walls=${o.walls ? 1 : 0}`,

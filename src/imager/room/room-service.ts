@@ -24,7 +24,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodePng, encodePngInSquare } from '../../imaging/codec.js';
 import { isPng } from '../../imaging/png.js';
-import { overColor } from '../../imaging/image.js';
+import { createImage, overColor, type FlatColor } from '../../imaging/image.js';
 import { sha256Hex } from '../../util/hash.js';
 import { cachedImage, type CachedImage, type ImageCache, type ImageSource } from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
@@ -132,18 +132,10 @@ function describeReadError(err: unknown): string {
 }
 
 /** PNG bytes of a picture (a room with nothing drawn is one transparent pixel: a PNG cannot be 0 × 0). */
-export async function encodeRoomPicture(p: RoomPicture, bg: number | undefined): Promise<Buffer> {
-  if (p.width === 0 || p.height === 0)
-    return encodePng(
-      {
-        width: 1,
-        height: 1,
-        data: Uint8Array.from(bg === undefined ? [0, 0, 0, 0] : [bg >> 16, (bg >> 8) & 255, bg & 255, 255]),
-      },
-      { compressionLevel: 6 },
-    );
-  const data = bg === undefined ? p.rgba : overColor({ width: p.width, height: p.height, data: p.rgba }, bg).data;
-  return encodePng({ width: p.width, height: p.height, data }, { compressionLevel: 6 });
+export async function encodeRoomPicture(p: RoomPicture, bg: FlatColor | undefined): Promise<Buffer> {
+  const empty = p.width === 0 || p.height === 0;
+  const image = empty ? createImage(1, 1) : { width: p.width, height: p.height, data: p.rgba };
+  return encodePng(bg === undefined ? image : overColor(image, bg.rgb, bg.alpha), { compressionLevel: 6 });
 }
 
 /** The square the Nitro client shows a room thumbnail in (nitro-react LayoutRoomThumbnailView: 110 × 110 px). */

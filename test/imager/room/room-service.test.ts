@@ -42,6 +42,11 @@ test('parameters: one spelling per meaning; malformed values are the defaults; r
     'size=32&walls=0&furni=0&bots=0&floor=101&wall=2.1&landscape=1.5&bg=abcdef',
   );
   assert.equal(parseRoomQuery(1, 'floor=../x').options.floor, undefined);
+  // bg= as on the avatar and furni URLs: AARRGGBB too; an opaque one keeps its 6-digit key.
+  assert.deepEqual(parseRoomQuery(1, 'bg=80336699').bg, { rgb: 0x336699, alpha: 128 });
+  assert.match(canonicalOptions(parseRoomQuery(1, 'bg=80336699')), /&bg=336699\/128$/);
+  assert.match(canonicalOptions(parseRoomQuery(1, 'bg=ff336699')), /&bg=336699$/);
+  assert.equal(parseRoomQuery(1, 'bg=00336699').bg, undefined);
   assert.equal(parseRoomId('/12.png', true), 12);
   assert.equal(parseRoomId('/012.png', true), undefined);
   assert.equal(parseRoomId('/2147483648.png', true), undefined);
