@@ -182,6 +182,40 @@ export interface RawRouteContext {
 /** A route on Node's request handler: true when it answered the request. */
 export type RawRoute = (req: IncomingMessage, res: ServerResponse) => boolean;
 
+/** What an image path answers for GET/HEAD: the response, and the cache tier it came from (for the log). */
+export type ImageWork = () => Promise<[HttpResponse, string | null]>;
+
+/**
+ * The method rules and log of an image path on Node's request handler: OPTIONS is the CORS preflight, other
+ * methods than GET and HEAD 405, GET and HEAD `work`'s answer. Every answer is logged through `done`; an
+ * error thrown by `work` is reported and answered 500 (the connection cut if the head was already sent).
+ */
+export function imagePathHandler(
+  ctx: RawRouteContext,
+): (req: IncomingMessage, res: ServerResponse, url: string, work: ImageWork) => void {
+  return (req, res, url, work) => {
+    const started = performance.now();
+    const reqId = ctx.nextId();
+    const client = clientOf(req, ctx.trustProxy);
+    const method = req.method ?? '';
+    const finish = (r: HttpResponse, cache: string | null) =>
+      ctx.done(reqId, method, url, r.status, writeResponse(req, res, r), started, cache, client);
+    if (method === 'OPTIONS') {
+      const asked = rawHeader(req.rawHeaders, 'access-control-request-headers');
+      return finish(preflightResponse(IMAGE_PREFLIGHT, asked), null);
+    }
+    if (method !== 'GET' && method !== 'HEAD') return finish(methodNotAllowed(IMAGE_ALLOW), null);
+    work().then(
+      ([r, cache]) => finish(r, cache),
+      (err: unknown) => {
+        ctx.onError(err, url, reqId);
+        if (res.headersSent) res.destroy();
+        else finish(textResponse(500, INTERNAL_ERROR_TEXT), null);
+      },
+    );
+  };
+}
+
 /**
  * The client for the per-client limit and the log: the socket's address, or the first X-Forwarded-For entry behind a
  * proxy.

@@ -4,18 +4,13 @@
 //   /habbo-imaging/furniture?class=…|id=…          vortex-imager's query
 //   /habbo-imaging/furniture/<class>[.png|.gif]    vortex-imager's path form
 // A request body is never read. Answers are logged in the avatar route's line format.
-import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type IncomingMessage } from 'node:http';
 import { rawHeader } from '../../http/client-address.js';
 import {
   clientOf,
-  IMAGE_ALLOW,
-  IMAGE_PREFLIGHT,
+  imagePathHandler,
   imageResponse,
-  INTERNAL_ERROR_TEXT,
-  methodNotAllowed,
-  preflightResponse,
   textResponse,
-  writeResponse,
   type HttpResponse,
   type RawRoute,
   type RawRouteContext,
@@ -43,32 +38,7 @@ const VORTEX_USAGE =
 export function createFurniHandler(opts: FurniHandlerOptions): RawRoute {
   const { service } = opts;
   const ifNoneMatch = (req: IncomingMessage) => rawHeader(req.rawHeaders, 'if-none-match');
-  const preflight = (req: IncomingMessage) =>
-    preflightResponse(IMAGE_PREFLIGHT, rawHeader(req.rawHeaders, 'access-control-request-headers'));
-
-  const handle = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: string,
-    work: () => Promise<[HttpResponse, string | null]>,
-  ) => {
-    const started = performance.now();
-    const reqId = opts.nextId();
-    const client = clientOf(req, opts.trustProxy);
-    const method = req.method ?? '';
-    const finish = (r: HttpResponse, cache: string | null) =>
-      opts.done(reqId, method, url, r.status, writeResponse(req, res, r), started, cache, client);
-    if (method === 'OPTIONS') return finish(preflight(req), null);
-    if (method !== 'GET' && method !== 'HEAD') return finish(methodNotAllowed(IMAGE_ALLOW), null);
-    work().then(
-      ([r, cache]) => finish(r, cache),
-      (err: unknown) => {
-        opts.onError(err, url, reqId);
-        if (res.headersSent) res.destroy();
-        else finish(textResponse(500, INTERNAL_ERROR_TEXT), null);
-      },
-    );
-  };
+  const handle = imagePathHandler(opts);
 
   const respond = async (
     req: IncomingMessage,

@@ -6,20 +6,14 @@
 //   /thumbnail/<id>.png            the Nitro client's camera.url thumbnail: the stored file, else our render
 //   /render/room/<id>              the debug page (planes, items, skipped and why)
 // A request body is never read. Answers are logged in the avatar route's line format.
-import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type IncomingMessage } from 'node:http';
 import { rawHeader } from '../../http/client-address.js';
 import {
-  clientOf,
   htmlResponse,
-  IMAGE_ALLOW,
   IMAGE_EXPOSE,
-  IMAGE_PREFLIGHT,
+  imagePathHandler,
   imageResponse,
-  INTERNAL_ERROR_TEXT,
-  methodNotAllowed,
-  preflightResponse,
   textResponse,
-  writeResponse,
   type HttpResponse,
   type RawRoute,
   type RawRouteContext,
@@ -55,33 +49,7 @@ export function roomResponse(answer: RoomAnswer, ifNoneMatch: string | undefined
 export function createRoomHandler(opts: RoomHandlerOptions): RawRoute {
   const { service } = opts;
   const ifNoneMatch = (req: IncomingMessage) => rawHeader(req.rawHeaders, 'if-none-match');
-  const preflight = (req: IncomingMessage) =>
-    preflightResponse(IMAGE_PREFLIGHT, rawHeader(req.rawHeaders, 'access-control-request-headers'));
-
-  /** Answers one request of a room path with `work` for GET/HEAD; logs it. */
-  const handle = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: string,
-    work: () => Promise<[HttpResponse, string | null]>,
-  ) => {
-    const started = performance.now();
-    const reqId = opts.nextId();
-    const client = clientOf(req, opts.trustProxy);
-    const method = req.method ?? '';
-    const finish = (r: HttpResponse, cache: string | null) =>
-      opts.done(reqId, method, url, r.status, writeResponse(req, res, r), started, cache, client);
-    if (method === 'OPTIONS') return finish(preflight(req), null);
-    if (method !== 'GET' && method !== 'HEAD') return finish(methodNotAllowed(IMAGE_ALLOW), null);
-    work().then(
-      ([r, cache]) => finish(r, cache),
-      (err: unknown) => {
-        opts.onError(err, url, reqId);
-        if (res.headersSent) res.destroy();
-        else finish(textResponse(500, INTERNAL_ERROR_TEXT), null);
-      },
-    );
-  };
+  const handle = imagePathHandler(opts);
 
   const notFound = (text: string): Promise<[HttpResponse, null]> => Promise.resolve([textResponse(404, text), null]);
 
