@@ -16,7 +16,7 @@ import {
 } from '../imaging/image.js';
 import { type FurniModel } from './model.js';
 import { iconFrame, validDirection } from './render.js';
-import { drawTicks, offerSize, sizeOffer } from './variant.js';
+import { drawSize, drawTicks, sizeOffer } from './variant.js';
 
 /** The client's furniture shadow layer alpha (FurnitureVisualization: the `sd` sprite at alpha 48). */
 export const SHADOW_ALPHA = 48;
@@ -72,7 +72,7 @@ export function renderFurniPicture(model: FurniModel, req: FurniPictureRequest):
   if (!offer) return { ok: false, reason: 'it has no size-64 visualization' };
   let state = req.state ?? offer.autoState;
   if (!offer.states.includes(state)) state = req.missingState === 'zero' ? 0 : offer.autoState;
-  const def = offerSize(model, offer);
+  const def = drawSize(model, offer);
   const direction = req.direction === undefined ? offer.autoDirection : validDirection(def, req.direction);
   const tick = Math.max(0, Math.min(MAX_TICK, Math.trunc(req.tick)));
   const drawn = drawTicks(model, offer, state, direction, [tick], req.colorId);

@@ -79,7 +79,8 @@ export function frameCountOf(model: FurniModel, offer: SizeOffer, state: number,
   return distinctFrameTicks(def, stateAnimation(model, def, state), direction).length;
 }
 
-function drawSize(model: FurniModel, offer: SizeOffer): SizeDef {
+/** The definition an offer draws from: the size's own, or size 64 for a halved size 32. */
+export function drawSize(model: FurniModel, offer: SizeOffer): SizeDef {
   return (offer.size === SMALL_SIZE && !offer.halved ? sizeOf(model, SMALL_SIZE) : sizeOf(model, ROOM_SIZE))!;
 }
 
@@ -129,11 +130,6 @@ export function drawTicks(
   const def = drawSize(model, offer);
   const composed = ticks.map((tick) => composeRoomFrame(model, def, { state, direction, tick, colorId }, false));
   return oneCrop(composed, offer.halved);
-}
-
-/** The definition an offer draws from: the size's own, or size 64 for a halved size 32. */
-export function offerSize(model: FurniModel, offer: SizeOffer): SizeDef {
-  return drawSize(model, offer);
 }
 
 /**
