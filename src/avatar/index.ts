@@ -14,6 +14,8 @@ export {
 } from './load.js';
 export {
   boundedZoom,
+  changesOutput,
+  drawingKey,
   CONTENT_TYPES,
   encodeAvatar,
   MAX_ZOOMED_BYTES,

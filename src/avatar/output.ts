@@ -65,6 +65,20 @@ export function boundedZoom(render: Pick<AvatarRender, 'width' | 'height' | 'fra
   return z;
 }
 
+/**
+ * Whether the request changes the output of its drawing (`crop`, `bg`, `zoom`): such requests share one
+ * drawing with the plain URL and with each other (`drawingKey`).
+ */
+export function changesOutput(req: Pick<AvatarRequest, 'crop' | 'background' | 'zoom'>): boolean {
+  return req.crop !== undefined || req.background !== undefined || req.zoom !== undefined;
+}
+
+/** The request fields the drawing reads, as one text: requests equal in it draw the same frames. */
+export function drawingKey(req: AvatarRequest): string {
+  const { crop: _crop, background: _bg, zoom: _zoom, format: _format, frameNum: _frame, ...drawn } = req;
+  return JSON.stringify(drawn, (_k, v: unknown) => (v instanceof Map ? [...v] : v));
+}
+
 /** The output fields of a request: what `requestedOutput` does beyond picking frames. */
 export type OutputRequest = Pick<
   AvatarRequest,

@@ -13,6 +13,8 @@ export interface WorkerInit {
   libraryCacheBytes: number;
   /** The decode budget of the thread that started the pool (a worker thread starts with the default). */
   decodeBudgetBytes: number;
+  /** Bytes of the drawings the worker keeps for output-only variants (`crop`, `bg`, `zoom`). */
+  drawingCacheBytes: number;
   /** The hotels to hold from the start: the one in service, and any other still in use. */
   hotels: HotelLoad[];
 }
@@ -53,6 +55,8 @@ export type WorkerMessage =
       width: number;
       height: number;
       layers?: unknown[] /** render + encode */;
+      /** The frames were a held drawing (only the output steps and the encoder ran). */
+      reused: boolean;
       ms: number;
     } & WorkerLoad)
   | ({ type: 'failed'; id: number; name: string; code: string; message: string } & WorkerLoad);

@@ -2,9 +2,12 @@
 // main thread's reading of the folder), then renders and encodes on request with the generation each job
 // names, so pixel work never blocks the HTTP event loop. All generations share one library cache keyed
 // by content: a reload does not make the unchanged libraries cold.
+import { LRUCache } from 'lru-cache';
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   AvatarRenderError,
+  changesOutput,
+  drawingKey,
   createLibraryCaches,
   encodeAvatar,
   hotelFromSnapshot,
@@ -12,6 +15,7 @@ import {
   renderAvatar,
   requestedOutput,
   type AvatarHotel,
+  type AvatarRender,
   type LibraryCache,
 } from '../../avatar/index.js';
 import { ImageScratch } from '../../imaging/image.js';
@@ -48,6 +52,7 @@ function load(h: HotelLoad): void {
 /** Forgets a generation and the cached libraries no held generation has (their bytes are gone from the folder). */
 function drop(generation: number): void {
   hotels.delete(generation);
+  for (const key of [...drawings.keys()]) if (key.startsWith(`${generation}\0`)) drawings.delete(key);
   const live = new Set<string>();
   for (const h of hotels.values()) {
     for (const [name, digest] of h.digests.libraries) live.add(libraryCacheKey(name, digest));
@@ -66,6 +71,34 @@ function libraryLoad(): WorkerLoad {
 }
 
 /**
+ * Drawings kept for the requests that only change their output (`crop`, `bg`, `zoom`): the second
+ * background or zoom of one avatar is an output step on the held frames, not a new drawing. Keyed by
+ * generation and `drawingKey`; plain requests neither read nor fill it (their frames live in a scratch).
+ */
+const drawings = new LRUCache<string, AvatarRender>({
+  maxSize: init.drawingCacheBytes,
+  sizeCalculation: (r) =>
+    Math.max(
+      1,
+      r.frames.reduce((n, f) => n + f.data.length, 0),
+    ),
+});
+
+/** The drawing of a job that changes its output: held, or drawn now and kept (copied out of the scratch). */
+async function drawingFor(hotel: AvatarHotel, job: RenderJob, scratch: ImageScratch): Promise<[AvatarRender, boolean]> {
+  const key = `${job.generation}\0${drawingKey(job.req)}`;
+  const held = drawings.get(key);
+  if (held) return [held, true];
+  const drawn = await renderAvatar(hotel, job.req, scratch.image);
+  const kept = {
+    ...drawn,
+    frames: drawn.frames.map((f) => ({ width: f.width, height: f.height, data: f.data.slice() })),
+  };
+  drawings.set(key, kept);
+  return [kept, false];
+}
+
+/**
  * Canvas memory for renders, reused: each job takes its own scratch (a job waiting for a library lets
  * the next one start) and gives it back once its frames are encoded.
  */
@@ -77,7 +110,10 @@ async function render(job: RenderJob): Promise<void> {
   try {
     const hotel = hotels.get(job.generation);
     if (!hotel) throw new Error(`hotel generation ${job.generation} is not loaded in this worker`);
-    const out = requestedOutput(await renderAvatar(hotel, job.req, scratch.image), job.req);
+    const [drawing, reused] = changesOutput(job.req)
+      ? await drawingFor(hotel, job, scratch)
+      : [await renderAvatar(hotel, job.req, scratch.image), false];
+    const out = requestedOutput(drawing, job.req);
     const encoded = await encodeAvatar(out, job.req.format ?? 'png');
     // Transferred, not copied, when the bytes own their ArrayBuffer; else a private copy first.
     const body = transferableBytes(encoded);
@@ -91,6 +127,7 @@ async function render(job: RenderJob): Promise<void> {
         width: out.width,
         height: out.height,
         layers,
+        reused,
         ms: performance.now() - started,
         ...libraryLoad(),
       },

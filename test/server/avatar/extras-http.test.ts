@@ -389,3 +389,24 @@ test('a URL without the new parameters keeps its key; one with them gets the ext
   assert.match(female, /\/x1$/);
   assert.notEqual(female.replace(/\/x1$/, ''), open, 'other sets, another digest');
 });
+
+test('crop, bg and zoom of one avatar are outputs of one drawing: the worker draws it once', async () => {
+  const base = `/avatar.png?figure=${FIG}&size=m&direction=5&head_direction=6`;
+  const plain = await still(base);
+  const start = svc.pool.stats();
+  const red = await still(`${base}&bg=ff0000`);
+  const zoomed = await still(`${base}&zoom=2&crop=1`);
+  const blue = await still(`${base}&bg=0000ff&zoom=3`);
+  const end = svc.pool.stats();
+  assert.equal(end.rendered - start.rendered, 3, 'three answers made by the worker');
+  assert.equal(end.reusedDrawings - start.reusedDrawings, 2, 'the first drew; the other two reused its frames');
+  // The reused drawing is the plain one: each output is its transform of the plain frame.
+  const box = alphaBounds(plain)!;
+  assert.deepEqual(zoomed, scaleNearest(cropImage(plain, box), 2));
+  assert.deepEqual([red.width, red.height, blue.width, blue.height], [64, 110, 192, 330]);
+  assert.deepEqual(pixel(red, 0, 0), [255, 0, 0, 255]);
+  assert.deepEqual(pixel(blue, 0, 0), [0, 0, 255, 255]);
+  // A plain request neither reads nor fills the held drawings.
+  await still(`${base}&cachebust=1`);
+  assert.equal(svc.pool.stats().reusedDrawings, end.reusedDrawings);
+});
