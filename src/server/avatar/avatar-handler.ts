@@ -20,6 +20,7 @@ import {
   type HttpResponse,
 } from '../../http/respond.js';
 import { type RequestDone } from '../../http/request-log.js';
+import { queryOf } from '../../http/request-target.js';
 import { handItemAction, parseBoolean, type AvatarPart } from '../../avatar/index.js';
 import { FIGURE_CACHE_CONTROL, type AvatarAnswer, type AvatarService } from '../../imager/avatar/avatar-service.js';
 import { FALLBACK_CACHE_CONTROL } from '../../imager/avatar/fallback.js';
@@ -115,8 +116,7 @@ function partTarget(url: string, path: string): RouteTarget | undefined {
   const defaults: Fixed = [['figure', PART_DEFAULT_FIGURE]];
   if (m[1]!.toLowerCase() === 'effect')
     return { fixed: [['effect', encodeURIComponent(id)], ...gif], defaults, part: 'effect' };
-  const q = url.indexOf('?');
-  const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  const query = new URLSearchParams(queryOf(url));
   const action = handItemAction(id, parseBoolean(query.get('drk') ?? undefined), query.get('action') ?? undefined);
   return { fixed: [['action', encodeURIComponent(action)], ...gif], defaults, part: 'hand' };
 }
