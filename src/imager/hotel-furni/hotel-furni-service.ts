@@ -116,7 +116,7 @@ export class HotelFurniService {
     if (!req) return this.notFound(`not found: name the furni, ${usage}\n`);
     const found = this.resolve(req);
     if ('reason' in found) return this.notFound(found.reason);
-    const { base, colorId } = found;
+    const { base, colorId, idNote } = found;
     const identity = this.identity;
     const version = `${RENDERER_VERSION}/${identity}`;
     const pictureKey = `${version}\n${canonicalPicture(req, base, colorId)}`;
@@ -149,7 +149,7 @@ export class HotelFurniService {
         const bundle = await this.files.bundles.furni(base);
         if (!bundle.ok) {
           const hint = this.files.flashOnly ? `; ${this.files.flashOnly}` : '';
-          return this.notFound(`no furni ${base} in this hotel: ${bundle.reason}${hint}\n`);
+          return this.notFound(`no furni ${base} in this hotel: ${bundle.reason}${hint}${idNote}\n`);
         }
         let drawn: ReturnType<typeof renderFurniPicture>;
         try {
@@ -199,23 +199,27 @@ export class HotelFurniService {
   }
 
   /** The base classname and colour a request names, or the 404's reason. */
-  private resolve(req: HotelFurniRequest): { base: string; colorId: number } | { reason: string } {
+  private resolve(req: HotelFurniRequest): { base: string; colorId: number; idNote: string } | { reason: string } {
     let classname: string | undefined;
+    let idNote = '';
     const t: FurniTarget = req.target;
     if (t.kind === 'class') classname = t.classname;
     else {
       const { room, wall } = this.files.ids;
       classname = t.wall ? wall.get(t.id) : (room.get(t.id) ?? wall.get(t.id));
-      if (classname === undefined && req.alsoClass !== undefined) classname = req.alsoClass;
       if (classname === undefined) {
         const why = 'missing' in this.files.furnidata ? ` (${this.files.furnidata.missing})` : '';
-        return { reason: `no furni with ${t.wall ? 'wall item ' : ''}id ${t.id} in the hotel's furnidata${why}\n` };
+        const idMiss = `no furni with ${t.wall ? 'wall item ' : ''}id ${t.id} in the hotel's furnidata${why}`;
+        // Chroma's digits may also be a classname: tried next, and its 404 says both.
+        if (req.alsoClass === undefined) return { reason: `${idMiss}\n` };
+        classname = req.alsoClass;
+        idNote = `; ${idMiss}`;
       }
     }
     const { base, colorId } = splitClassname(classname);
     if (!/^[A-Za-z0-9_.-]{1,100}$/.test(base))
       return { reason: `not found: ${JSON.stringify(classname)} is not a classname\n` };
-    return { base, colorId: req.colorId ?? colorId ?? 0 };
+    return { base, colorId: req.colorId ?? colorId ?? 0, idNote };
   }
 
   private notFound(reason: string): HotelFurniAnswer {

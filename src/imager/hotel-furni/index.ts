@@ -34,8 +34,13 @@ export interface HotelFurni {
   watchPaths: () => string[];
 }
 
-async function readFiles(assetsDir: string, bundles: FurniBundles): Promise<HotelFurniFiles> {
+/** A hotel folder's furni files; a furnidata that does not parse is read as none, and `broken` says why. */
+async function readFiles(
+  assetsDir: string,
+  bundles: FurniBundles,
+): Promise<{ files: HotelFurniFiles; broken?: string }> {
   let data: FurnitureData | undefined;
+  let broken: string | undefined;
   let furnidata: HotelFurniFiles['furnidata'] = {
     missing: `no ${FURNIDATA_FILES.join(', ')} in ${assetsDir}`,
   };
@@ -44,24 +49,34 @@ async function readFiles(assetsDir: string, bundles: FurniBundles): Promise<Hote
     if (!(await isFile(file))) continue;
     const bytes = await readAssetFile(file, assetsDir);
     const format = rel.endsWith('.xml') ? 'xml' : rel.endsWith('.txt') ? 'txt' : 'json';
-    data = (await readFurnidata(bytes, file, format)).data;
-    furnidata = { file, digest: sha256Hex(bytes) };
+    try {
+      data = (await readFurnidata(bytes, file, format)).data;
+      furnidata = { file, digest: sha256Hex(bytes) };
+    } catch (err) {
+      // A half-exported furnidata must not cost the avatars their service: ids are unknown until it is fixed.
+      broken = (err as Error).message;
+      furnidata = { missing: `${broken}; furnidata ids are unknown until it is fixed (classnames still draw)` };
+    }
     break;
   }
   const flashOnly = await flashOnlyHint(assetsDir);
-  return { bundles, ids: furniIds(data), furnidata, ...(flashOnly ? { flashOnly } : {}) };
+  const files = { bundles, ids: furniIds(data), furnidata, ...(flashOnly ? { flashOnly } : {}) };
+  return broken === undefined ? { files } : { files, broken };
 }
 
 /**
- * Furni on demand for a hotel folder. A furnidata that does not parse stops the start (a later reload with
- * one keeps the files in service and says why in /healthz); a hotel without one still draws classnames.
+ * Furni on demand for a hotel folder. A furnidata that does not parse is no furnidata (ids are unknown,
+ * classnames still draw), said in /healthz and the log; on a reload, the ids in service stay instead.
  */
 export async function openHotelFurni(
   assetsDir: string,
   bundles: () => Promise<FurniBundles>,
   deps: HotelFurniDeps,
 ): Promise<HotelFurni> {
-  const service = new HotelFurniService(await readFiles(assetsDir, await bundles()), deps);
+  const first = await readFiles(assetsDir, await bundles());
+  const service = new HotelFurniService(first.files, deps);
+  let furnidataError = first.broken ?? null;
+  if (furnidataError) deps.log?.('warn', 'furnidata not read: furni on demand knows no ids', { error: furnidataError });
   let reloadError: string | null = null;
   return {
     service,
@@ -71,6 +86,7 @@ export async function openHotelFurni(
         enabled: true,
         furnidata: 'file' in files.furnidata ? files.furnidata.file : null,
         furnidataMissing: 'missing' in files.furnidata ? files.furnidata.missing : null,
+        furnidataError,
         ids: { room: files.ids.room.size, wall: files.ids.wall.size },
         flashOnly: files.flashOnly ?? null,
         identity: service.filesId,
@@ -80,12 +96,18 @@ export async function openHotelFurni(
     },
     reload: async () => {
       try {
-        service.swap(await readFiles(assetsDir, await bundles()));
+        const next = await readFiles(assetsDir, await bundles());
+        const current = service.current;
+        // A half-copied furnidata does not take the ids in service away: the bundles are swapped, the ids stay.
+        const keep = next.broken !== undefined && 'file' in current.furnidata;
+        service.swap(keep ? { ...next.files, ids: current.ids, furnidata: current.furnidata } : next.files);
+        furnidataError = next.broken ?? null;
+        if (next.broken) deps.log?.('warn', 'furnidata not reloaded', { error: next.broken, idsKept: keep });
         reloadError = null;
       } catch (err) {
-        // The files in service stay: a half-copied furnidata does not take furni away.
+        // The files in service stay.
         reloadError = (err as Error).message;
-        deps.log?.('warn', 'furnidata not reloaded', { error: reloadError });
+        deps.log?.('warn', 'furni files not reloaded', { error: reloadError });
       }
     },
     watchPaths: () => [...FURNIDATA_FILES.map((f) => join(assetsDir, f)), join(assetsDir, 'bundled/furniture')],

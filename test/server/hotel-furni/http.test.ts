@@ -138,7 +138,10 @@ test('unknown items are 404 text/plain with the reason, never a 5xx or a placeho
       'no furni kit_nope in this hotel: no bundle bundled/furniture/kit_nope.nitro\n',
     ],
     // Chroma's sprite is a classname; digits that are no furnidata id are tried as one.
-    ['/habbo-imaging/furni?sprite=999999', 'no furni 999999 in this hotel: no bundle bundled/furniture/999999.nitro\n'],
+    [
+      '/habbo-imaging/furni?sprite=999999',
+      "no furni 999999 in this hotel: no bundle bundled/furniture/999999.nitro; no furni with id 999999 in the hotel's furnidata\n",
+    ],
     ['/habbo-imaging/furniture?id=999999', "no furni with id 999999 in the hotel's furnidata\n"],
     // A furnidata row without its bundle file.
     [
@@ -457,6 +460,46 @@ test('a changed bundle is drawn after a reload (a new key)', async () => {
   assert.notEqual(after.res.headers.get('etag'), before.res.headers.get('etag'));
   // The file now holds the lamp: its picture is the lamp's still.
   assert.ok(after.body.equals(await published('kit_lamp_state2.png')));
+});
+
+test('a half-exported furnidata: the service starts, avatars and classnames draw, ids 404 saying why; a reload keeps good ids', async () => {
+  const copy = join(scratch, 'broken-furnidata-kit');
+  await cp(kit, copy, { recursive: true });
+  const file = join(copy, 'gamedata/FurnitureData.json');
+  const good = await readFile(file);
+  await writeFile(file, good.subarray(0, 100));
+  const s = await startAvatarService(testAvatarConfig(copy, await deadBase(), { checkIntervalMs: 0 }));
+  started.push(s);
+  const avatar = await get('/avatar.png?figure=hd-180-1.ch-210-66&size=s', {}, s.url);
+  assert.equal(avatar.res.status, 200);
+  assert.ok(
+    (await get('/habbo-imaging/furni?sprite=kit_crate', {}, s.url)).body.equals(await published('kit_crate.png')),
+  );
+  const byId = await get('/habbo-imaging/furni?sprite=5001', {}, s.url);
+  assert.equal(byId.res.status, 404);
+  assert.match(
+    byId.body.toString(),
+    /^no furni 5001 in this hotel: .*; no furni with id 5001 in the hotel's furnidata \(furnidata .*not valid JSON/,
+  );
+  const vortexId = await get('/habbo-imaging/furniture?id=5001', {}, s.url);
+  assert.match(
+    vortexId.body.toString(),
+    /^no furni with id 5001 in the hotel's furnidata \(furnidata .*not valid JSON/,
+  );
+  assert.match(byId.body.toString(), /furnidata ids are unknown until it is fixed \(classnames still draw\)\)\n$/);
+  const health = () => s.furni.health() as { furnidataError: string | null; ids: { room: number } };
+  assert.match(health().furnidataError ?? '', /not valid JSON/);
+  // Fixed, then reloaded: ids resolve.
+  await writeFile(file, good);
+  await s.reload();
+  assert.equal(health().furnidataError, null);
+  assert.equal((await get('/habbo-imaging/furni?sprite=5001', {}, s.url)).res.status, 200);
+  // Half-copied again: the reload keeps the ids in service and says why.
+  await writeFile(file, good.subarray(0, 100));
+  await s.reload();
+  assert.match(health().furnidataError ?? '', /not valid JSON/);
+  assert.ok(health().ids.room > 0);
+  assert.equal((await get('/habbo-imaging/furni?sprite=5001&direction=4', {}, s.url)).res.status, 200);
 });
 
 test("renders take from the avatar service's per-client rate: over it 429 with Retry-After; cached answers still 200", async () => {
