@@ -9,6 +9,7 @@ import {
   alphaBounds,
   createImage,
   cropImage,
+  effectiveZoom,
   overColor,
   scaleNearest,
   type FlatColor,
@@ -22,10 +23,6 @@ import { drawSize, drawTicks, sizeOffer } from './variant.js';
 export const SHADOW_ALPHA = 48;
 /** Chroma's drawing canvas (`CANVAS_WIDTH`, `CANVAS_HEIGHT`): an uncropped picture is this square. */
 export const UNCROPPED_SIZE = 1200;
-/** Most pixels an answer may have after its zoom: a larger zoom is lowered until the picture fits. */
-export const MAX_OUTPUT_PIXELS = 4096 * 4096;
-/** Highest zoom (vortex-imager caps its zoom at 4). */
-export const MAX_ZOOM = 4;
 /** Highest animation tick drawn (the furni renderer's own cap on one play-through, MAX_LOOP_TICKS − 1). */
 export const MAX_TICK = 9999;
 
@@ -129,13 +126,6 @@ export interface FurniOutput {
   background?: FlatColor;
   /** Integer nearest-neighbour zoom, 1 to MAX_ZOOM (lowered to fit MAX_OUTPUT_PIXELS). */
   zoom: number;
-}
-
-/** The zoom an image is drawn at: the asked one, lowered until the result fits MAX_OUTPUT_PIXELS (at least 1). */
-export function effectiveZoom(width: number, height: number, zoom: number): number {
-  let z = Math.max(1, Math.min(MAX_ZOOM, Math.trunc(zoom)));
-  while (z > 1 && width * z * height * z > MAX_OUTPUT_PIXELS) z--;
-  return z;
 }
 
 /** The image an answer encodes: the picture, uncropped or not, over its background, zoomed. */

@@ -163,6 +163,28 @@ export function parseBackgroundColor(value: string | undefined): FlatColor | und
   return color.alpha === 0 ? undefined : color;
 }
 
+/** Highest `zoom=` of the furni and room URLs (vortex-imager caps its zoom at 4). */
+export const MAX_ZOOM = 4;
+/** Most pixels a zoomed answer may have: a larger zoom is lowered until the picture fits. */
+export const MAX_OUTPUT_PIXELS = 4096 * 4096;
+
+/**
+ * `zoom=` (or `scale=`) as vortex-imager's `readZoom` reads it for furni and rooms, in whole numbers
+ * (nearest neighbour keeps the pixel art): a number from 1 is truncated and capped at MAX_ZOOM; anything
+ * else, fractions below 1 included, is `fallback` (the zoom the URL's `size` implies).
+ */
+export function parseZoom(value: string | undefined, fallback: number): number {
+  const n = value === undefined || value.trim() === '' ? Number.NaN : Number(value);
+  return Number.isFinite(n) && n >= 1 ? Math.min(MAX_ZOOM, Math.trunc(n)) : fallback;
+}
+
+/** The zoom an image is drawn at: the asked one, lowered until the result fits MAX_OUTPUT_PIXELS (at least 1). */
+export function effectiveZoom(width: number, height: number, zoom: number): number {
+  let z = Math.max(1, Math.min(MAX_ZOOM, Math.trunc(zoom)));
+  while (z > 1 && width * z * height * z > MAX_OUTPUT_PIXELS) z--;
+  return z;
+}
+
 /**
  * The image over a flat colour 0xRRGGBB of alpha 0–255 (straight-alpha source-over): over an opaque colour
  * every pixel is opaque, c·a/255 + colour·(255 − a)/255.

@@ -3,7 +3,8 @@
 // tolerated bad values).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { effectiveZoom, MAX_OUTPUT_PIXELS, MAX_TICK, MAX_ZOOM, UNCROPPED_SIZE } from '../../src/furni/on-demand.js';
+import { MAX_TICK, UNCROPPED_SIZE } from '../../src/furni/on-demand.js';
+import { effectiveZoom, MAX_OUTPUT_PIXELS, MAX_ZOOM } from '../../src/imaging/image.js';
 import { parseChromaQuery, parseVortexQuery, pathClassOf } from '../../src/imager/hotel-furni/params.js';
 
 test('documented bounds', () => {

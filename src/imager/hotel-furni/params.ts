@@ -6,8 +6,8 @@
 //   /habbo-imaging/furniture/<class>[.png|.gif]               vortex-imager, FurnitureRequest.parseFurnitureRequest
 // Tolerant as the avatar parameters are: a malformed value is the default, unknown parameters are ignored.
 // Only the item decides 404 (no class or id, an unknown id, no bundle).
-import { MAX_TICK, MAX_ZOOM } from '../../furni/on-demand.js';
-import { parseBackgroundColor, type FlatColor } from '../../imaging/image.js';
+import { MAX_TICK } from '../../furni/on-demand.js';
+import { parseBackgroundColor, parseZoom, type FlatColor } from '../../imaging/image.js';
 
 export const CHROMA_FURNI_PATH = '/habbo-imaging/furni';
 export const VORTEX_FURNITURE_PATH = '/habbo-imaging/furniture';
@@ -128,10 +128,7 @@ export function parseVortexQuery(query: string, pathClass?: string): HotelFurniR
     target = { kind: 'id', id, wall };
   }
   const size = SIZES[(p.get('size') ?? 'm').toLowerCase()] ?? SIZES.m!;
-  const zoomText = p.get('zoom') ?? p.get('scale');
-  const zoomAsked = zoomText === undefined || zoomText === '' ? Number.NaN : Number(zoomText);
-  // Whole zooms only (nearest neighbour keeps the pixel art); 0 < zoom < 1 and bad values take the size's.
-  const zoom = Number.isFinite(zoomAsked) && zoomAsked >= 1 ? Math.min(MAX_ZOOM, Math.trunc(zoomAsked)) : size.zoom;
+  const zoom = parseZoom(p.get('zoom') ?? p.get('scale'), size.zoom);
   const direction = vortexNumber(p.get('direction'));
   const state = vortexNumber(p.get('state'));
   const color = vortexNumber(p.get('color'));

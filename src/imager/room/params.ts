@@ -1,8 +1,9 @@
 // The room routes' URLs, read once into a structured request:
-//   /habbo-imaging/room/<id>.png?size=m|s&walls=0&furni=0&bots=0&floor=<id>&wall=<id>&landscape=<id>&bg=[AA]RRGGBB
-// Tolerant as the avatar parameters are: an unknown or malformed value means the default (size=l is size m,
+//   /habbo-imaging/room/<id>.png?size=m|s|l|b&zoom=&walls=0&furni=0&bots=0&floor=<id>&wall=<id>&landscape=<id>
+//       &bg=[AA]RRGGBB                           as vortex-imager's parseRoomRequest reads them (zoom in whole steps)
+// Tolerant as the avatar parameters are: an unknown or malformed value means the default (size=x is size m,
 // bg=red is no background), unknown parameters are ignored. Only the room id decides 404.
-import { parseBackgroundColor, type FlatColor } from '../../imaging/image.js';
+import { parseBackgroundColor, parseZoom, type FlatColor } from '../../imaging/image.js';
 import { type RoomRenderOptions } from '../../room/index.js';
 
 export const ROOM_PATH = '/habbo-imaging/room';
@@ -17,6 +18,8 @@ export interface RoomRequest {
   options: RoomRenderOptions;
   /** Background colour composed under the picture (`parseBackgroundColor`); undefined = transparent. */
   bg?: FlatColor;
+  /** Nearest-neighbour zoom of the finished picture, 2–4 (`size=l` 2, `b` 3, or `zoom=`); undefined = 1. */
+  zoom?: number;
 }
 
 /**
@@ -53,6 +56,13 @@ function queryParams(query: string): Map<string, string> {
   return out;
 }
 
+const SIZES: Record<string, { scale: 64 | 32; zoom: number }> = {
+  s: { scale: 32, zoom: 1 },
+  m: { scale: 64, zoom: 1 },
+  l: { scale: 64, zoom: 2 },
+  b: { scale: 64, zoom: 3 },
+};
+
 const off = (v: string | undefined) => v === '0' || v === 'false' || v === 'no';
 
 /** Reads the query into render options and the background; never fails. */
@@ -62,8 +72,10 @@ export function parseRoomQuery(roomId: number, query: string): RoomRequest {
     const v = p.get(name);
     return v !== undefined && DECORATION.test(v) ? v : undefined;
   };
+  // vortex-imager's `size=` (parseRoomRequest): the room scale, and the zoom l and b imply.
+  const size = SIZES[(p.get('size') ?? 'm').toLowerCase()] ?? SIZES.m!;
   const options: RoomRenderOptions = {
-    size: p.get('size') === 's' ? 32 : 64,
+    size: size.scale,
     walls: !off(p.get('walls')),
     furni: !off(p.get('furni')),
     bots: !off(p.get('bots')),
@@ -77,6 +89,8 @@ export function parseRoomQuery(roomId: number, query: string): RoomRequest {
   const bg = parseBackgroundColor(p.get('bg'));
   const req: RoomRequest = { roomId, options };
   if (bg) req.bg = bg;
+  const zoom = parseZoom(p.get('zoom') ?? p.get('scale'), size.zoom);
+  if (zoom > 1) req.zoom = zoom;
   return req;
 }
 
@@ -95,5 +109,7 @@ export function canonicalOptions(req: RoomRequest): string {
     `wall=${o.wall ?? '-'}`,
     `landscape=${o.landscape ?? '-'}`,
     `bg=${bg}`,
+    // Only a zoom joins the key, so the keys of 1× pictures are what they were before `zoom` was read.
+    ...(req.zoom === undefined ? [] : [`zoom=${req.zoom}`]),
   ].join('&');
 }

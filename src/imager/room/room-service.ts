@@ -24,7 +24,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodePng, encodePngInSquare } from '../../imaging/codec.js';
 import { isPng } from '../../imaging/png.js';
-import { createImage, overColor, type FlatColor } from '../../imaging/image.js';
+import {
+  createImage,
+  effectiveZoom,
+  overColor,
+  scaleNearest,
+  type FlatColor,
+  type RgbaImage,
+} from '../../imaging/image.js';
 import { sha256Hex } from '../../util/hash.js';
 import { cachedImage, type CachedImage, type ImageCache, type ImageSource } from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
@@ -132,10 +139,12 @@ function describeReadError(err: unknown): string {
 }
 
 /** PNG bytes of a picture (a room with nothing drawn is one transparent pixel: a PNG cannot be 0 × 0). */
-export async function encodeRoomPicture(p: RoomPicture, bg: FlatColor | undefined): Promise<Buffer> {
+export async function encodeRoomPicture(p: RoomPicture, bg: FlatColor | undefined, zoom = 1): Promise<Buffer> {
   const empty = p.width === 0 || p.height === 0;
-  const image = empty ? createImage(1, 1) : { width: p.width, height: p.height, data: p.rgba };
-  return encodePng(bg === undefined ? image : overColor(image, bg.rgb, bg.alpha), { compressionLevel: 6 });
+  let image: RgbaImage = empty ? createImage(1, 1) : { width: p.width, height: p.height, data: p.rgba };
+  if (bg !== undefined) image = overColor(image, bg.rgb, bg.alpha);
+  const z = effectiveZoom(image.width, image.height, zoom);
+  return encodePng(z === 1 ? image : scaleNearest(image, z), { compressionLevel: 6 });
 }
 
 /** The square the Nitro client shows a room thumbnail in (nitro-react LayoutRoomThumbnailView: 110 × 110 px). */
@@ -267,7 +276,7 @@ export class RoomService {
     const { key, canonical } = roomKey(state.digest, assets.identity, req);
     try {
       const picture = await this.turn(() => this.render(state.read!.room, assets, req.options));
-      const body = await encodeRoomPicture(picture, req.bg);
+      const body = await encodeRoomPicture(picture, req.bg, req.zoom);
       return {
         kind: 'debug',
         request: req,
@@ -395,7 +404,7 @@ export class RoomService {
       }
       const body = await this.turn(async () => {
         const picture = await this.render(read.room, assets, req.options);
-        return thumb ? encodeThumbnail(picture) : encodeRoomPicture(picture, req.bg);
+        return thumb ? encodeThumbnail(picture) : encodeRoomPicture(picture, req.bg, req.zoom);
       });
       this.counts.renders++;
       const image = cachedImage(body, 1, version);

@@ -34,7 +34,10 @@ function service(source: RoomSource, render: RoomRenderer = tinyRender, options 
 const found = (read: Partial<RoomRead> = {}): RoomRead => ({ room: ROOM, moreItems: false, moreBots: false, ...read });
 
 test('parameters: one spelling per meaning; malformed values are the defaults; room ids are canonical', () => {
-  assert.equal(canonicalOptions(parseRoomQuery(1, '')), canonicalOptions(parseRoomQuery(1, 'size=l&bg=red&walls=x')));
+  assert.equal(
+    canonicalOptions(parseRoomQuery(1, '')),
+    canonicalOptions(parseRoomQuery(1, 'size=x&bg=red&walls=x&zoom=0.5')),
+  );
   assert.equal(
     canonicalOptions(
       parseRoomQuery(1, 'size=s&walls=0&furni=false&bots=no&floor=101&wall=2.1&landscape=1.5&bg=%23AbCdEf'),
@@ -47,6 +50,16 @@ test('parameters: one spelling per meaning; malformed values are the defaults; r
   assert.match(canonicalOptions(parseRoomQuery(1, 'bg=80336699')), /&bg=336699\/128$/);
   assert.match(canonicalOptions(parseRoomQuery(1, 'bg=ff336699')), /&bg=336699$/);
   assert.equal(parseRoomQuery(1, 'bg=00336699').bg, undefined);
+  // size and zoom as vortex-imager reads them: l and b are 2× and 3× of size 64, zoom= wins, whole steps to 4.
+  const zoomOf = (q: string) => [parseRoomQuery(1, q).options.size, parseRoomQuery(1, q).zoom];
+  assert.deepEqual(zoomOf('size=l'), [64, 2]);
+  assert.deepEqual(zoomOf('size=B'), [64, 3]);
+  assert.deepEqual(zoomOf('size=s&zoom=2.9'), [32, 2]);
+  assert.deepEqual(zoomOf('size=l&zoom=1'), [64, undefined]);
+  assert.deepEqual(zoomOf('scale=9'), [64, 4]);
+  assert.deepEqual(zoomOf('size=l&zoom=0.5'), [64, 2]);
+  assert.match(canonicalOptions(parseRoomQuery(1, 'size=l')), /&bg=-&zoom=2$/);
+  assert.match(canonicalOptions(parseRoomQuery(1, 'size=m&zoom=1')), /&bg=-$/);
   assert.equal(parseRoomId('/12.png', true), 12);
   assert.equal(parseRoomId('/012.png', true), undefined);
   assert.equal(parseRoomId('/2147483648.png', true), undefined);

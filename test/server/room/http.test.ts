@@ -13,6 +13,7 @@ import { demoRoom } from '../../../src/samplekit/demo-room.js';
 import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
 import { type AvatarServiceConfig } from '../../../src/imager/config.js';
 import { decodeImage } from '../../../src/imaging/codec.js';
+import { scaleNearest } from '../../../src/imaging/image.js';
 import { parsePrometheusText, sampleValue } from '../../helpers/prom-text.js';
 import { deadBase, testAvatarConfig } from '../avatar/fixtures.js';
 
@@ -127,6 +128,20 @@ test('size=s is half the size; bg=RRGGBB fills the transparent pixels; unknown v
   assert.equal(odd.res.headers.get('x-imager-cache'), 'memory', 'the same picture is the same entry');
   const noWalls = await get('/habbo-imaging/room/1.png?walls=0');
   assert.notEqual(noWalls.res.headers.get('etag'), plain.res.headers.get('etag'));
+});
+
+test("size=l and zoom=: vortex-imager's whole-number enlargements of the same picture, on its background", async () => {
+  const m = await decodeImage((await get('/habbo-imaging/room/1.png?bg=80336699')).body);
+  const l = await decodeImage((await get('/habbo-imaging/room/1.png?size=l&bg=80336699')).body);
+  assert.deepEqual(l, scaleNearest(m, 2));
+  assert.deepEqual([...m.data.subarray(0, 4)], [0x33, 0x66, 0x99, 0x80]);
+  const z3 = await get('/habbo-imaging/room/1.png?zoom=3');
+  const b = await get('/habbo-imaging/room/1.png?size=b');
+  assert.equal(z3.res.headers.get('etag'), b.res.headers.get('etag'), 'size=b is zoom=3');
+  assert.deepEqual(
+    await decodeImage(z3.body),
+    scaleNearest(await decodeImage((await get('/habbo-imaging/room/1.png')).body), 3),
+  );
 });
 
 test('a moved chair shows once the re-read window has passed; moved back, the first picture is the same entry', async () => {
