@@ -6,7 +6,7 @@
 // something, and `keyedPairs` says which parameters join the cache key
 // (contract A4.1 and A8.1, docs/contract.md). Canonical strings are part of the service's cache key and
 // of the fallback's URL, so they must be stable: same meaning → same string.
-import { parseBackgroundColor, type FlatColor } from '../imaging/image.js';
+import { parseBackgroundColor, parseZoom, type FlatColor } from '../imaging/image.js';
 
 export type AvatarSize = 's' | 'm' | 'l';
 
@@ -261,17 +261,6 @@ export function parseGender(value: string | undefined): AvatarGender | undefined
   return g === 'M' || g === 'F' ? g : undefined;
 }
 
-/** Largest `zoom`: a size-l lay canvas at 4× is 880 × 512 pixels, 1.8 MB a frame (docs/avatar-service.md). */
-export const MAX_ZOOM = 4;
-
-/** `zoom`: an integer 1-MAX_ZOOM, above clamps to MAX_ZOOM (as `frames` clamps); anything else is 1. */
-export function parseZoom(value: string | undefined): number {
-  const text = value?.trim() ?? '';
-  if (!/^\+?\d{1,15}$/.test(text)) return 1;
-  const n = Number(text);
-  return n < 1 ? 1 : Math.min(MAX_ZOOM, n);
-}
-
 /** The query's values by name (the first of a repeated name): what `normalizeRequest` reads. */
 export type AvatarQuery = ReadonlyMap<string, string>;
 
@@ -309,7 +298,8 @@ export function normalizeRequest(query: AvatarQuery): AvatarPose {
   if (parseBoolean(query.get('crop'))) pose.crop = true;
   const background = parseBackgroundColor(query.get('bg'));
   if (background !== undefined) pose.background = background;
-  const zoom = parseZoom(query.get('zoom'));
+  // The furni and room URLs' reading: a size-l lay canvas at 4× is 880 × 512 pixels, 1.8 MB a frame.
+  const zoom = parseZoom(query.get('zoom'), 1);
   if (zoom > 1) pose.zoom = zoom;
   return pose;
 }

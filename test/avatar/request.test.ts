@@ -10,7 +10,6 @@ import {
   normalizeRequest,
   parseAction,
   parseGender,
-  parseZoom,
   usesExtras,
   withoutToken,
   withPart,
@@ -118,25 +117,6 @@ test('src/ parses action text in one place: normalizeRequest (and normalizeActio
 test('gender: M or F, trimmed, any case; anything else leaves the figure its own', () => {
   assert.deepEqual(['M', 'f', ' F ', 'm'].map(parseGender), ['M', 'F', 'F', 'M']);
   for (const g of [undefined, '', 'U', 'male', 'MF', '1']) assert.equal(parseGender(g), undefined, String(g));
-});
-
-test('zoom: an integer 1-4, above 4 clamps to 4, anything else is 1', () => {
-  const cases: [string | undefined, number][] = [
-    ['2', 2],
-    ['3', 3],
-    [' 4 ', 4],
-    ['+2', 2],
-    ['5', 4],
-    ['400', 4],
-    ['1', 1],
-    ['0', 1],
-    ['-2', 1],
-    ['2.5', 1],
-    ['abc', 1],
-    ['', 1],
-    [undefined, 1],
-  ];
-  for (const [raw, want] of cases) assert.equal(parseZoom(raw), want, String(raw));
 });
 
 test('normalizeRequest: the extra parameters join the request only when they change something', () => {

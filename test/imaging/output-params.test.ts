@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createImage, overColor, parseBackgroundColor } from '../../src/imaging/image.js';
+import { createImage, effectiveZoom, overColor, parseBackgroundColor, parseZoom } from '../../src/imaging/image.js';
 
 test("bg=: RRGGBB opaque or AARRGGBB (vortex-imager's readColor), # allowed, any case; anything else none", () => {
   const cases: [string | undefined, { rgb: number; alpha: number } | undefined][] = [
@@ -30,4 +30,26 @@ test('overColor: transparent pixels become the colour, opaque ones stay, half-tr
   // Over a half-transparent colour, a transparent pixel takes the colour and its alpha.
   assert.deepEqual([...overColor(img, 0x336699, 0x80).data.subarray(0, 4)], [51, 102, 153, 128]);
   assert.deepEqual([...img.data.subarray(0, 4)], [0, 0, 0, 0], 'the image given is not changed');
+});
+
+test("zoom=: vortex-imager's readZoom in whole steps: from 1 truncated, at most 4; anything else the fallback", () => {
+  const cases: [string | undefined, number][] = [
+    ['2', 2],
+    ['3', 3],
+    [' 4 ', 4],
+    ['+2', 2],
+    ['2.5', 2],
+    ['5', 4],
+    ['400', 4],
+    ['1', 1],
+    ['0.5', 7],
+    ['0', 7],
+    ['-2', 7],
+    ['abc', 7],
+    ['', 7],
+    [undefined, 7],
+  ];
+  for (const [raw, want] of cases) assert.equal(parseZoom(raw, 7), want, String(raw));
+  // The bound: lowered until the picture has at most 4096 × 4096 pixels.
+  assert.deepEqual([effectiveZoom(1024, 1024, 4), effectiveZoom(1025, 1024, 4), effectiveZoom(5000, 4000, 2)], [4, 3, 1]);
 });
