@@ -51,5 +51,8 @@ test("zoom=: vortex-imager's readZoom in whole steps: from 1 truncated, at most 
   ];
   for (const [raw, want] of cases) assert.equal(parseZoom(raw, 7), want, String(raw));
   // The bound: lowered until the picture has at most 4096 × 4096 pixels.
-  assert.deepEqual([effectiveZoom(1024, 1024, 4), effectiveZoom(1025, 1024, 4), effectiveZoom(5000, 4000, 2)], [4, 3, 1]);
+  assert.deepEqual(
+    [effectiveZoom(1024, 1024, 4), effectiveZoom(1025, 1024, 4), effectiveZoom(5000, 4000, 2)],
+    [4, 3, 1],
+  );
 });
