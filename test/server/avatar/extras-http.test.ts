@@ -68,6 +68,20 @@ function visibleCount(img: RgbaImage): number {
   return n;
 }
 
+/** The visible pixels of a one-layer image, and how many of them the whole image shows unchanged. */
+function overlap(alone: RgbaImage, whole: RgbaImage): { shown: number; same: number } {
+  let shown = 0;
+  let same = 0;
+  for (let y = 0; y < alone.height; y++) {
+    for (let x = 0; x < alone.width; x++) {
+      if (pixel(alone, x, y)[3] === 0) continue;
+      shown++;
+      if (pixel(alone, x, y).join() === pixel(whole, x, y).join()) same++;
+    }
+  }
+  return { shown, same };
+}
+
 function assertImageHeaders(res: Response, what: string): void {
   assert.equal(res.headers.get('cache-control'), IMMUTABLE, what);
   assert.match(res.headers.get('etag') ?? '', /^"[\w-]{20,}"$/, what);
@@ -240,15 +254,7 @@ test('/habbo-imaging/effect/<id>.png: the effect sprites alone, where the avatar
   assert.ok(other.body.equals((await get('/habbo-imaging/effect/1.png?size=m')).body));
   // Placed as in the whole image: where the effect shows there, its pixel is the one alone (exact places of
   // every layer: test/avatar/part-layers.test.ts).
-  let shown = 0;
-  let same = 0;
-  for (let y = 0; y < alone.height; y++) {
-    for (let x = 0; x < alone.width; x++) {
-      if (pixel(alone, x, y)[3] === 0) continue;
-      shown++;
-      if (pixel(alone, x, y).join() === pixel(withAvatar, x, y).join()) same++;
-    }
-  }
+  const { shown, same } = overlap(alone, withAvatar);
   assert.ok(shown > 50 && same > shown / 2, `${same} of ${shown} effect pixels as in the whole image`);
   // The default figure is the one a query without a figure gets: the same bytes.
   const named = await get(`/habbo-imaging/effect/1.png?size=m&figure=${PART_FIGURE}`);
@@ -295,15 +301,7 @@ test('/habbo-imaging/handitem/<id>.png: the held item alone; drk=1 the drinking 
     [item, held],
     [drink, drinking],
   ] as const) {
-    let shown = 0;
-    let same = 0;
-    for (let y = 0; y < alone.height; y++) {
-      for (let x = 0; x < alone.width; x++) {
-        if (pixel(alone, x, y)[3] === 0) continue;
-        shown++;
-        if (pixel(alone, x, y).join() === pixel(whole, x, y).join()) same++;
-      }
-    }
+    const { shown, same } = overlap(alone, whole);
     // The hand covers part of the item in the whole image.
     assert.ok(shown > 10 && shown < visibleCount(whole) / 4, `${shown} item pixels`);
     assert.ok(same > shown / 2, `${same} of ${shown} item pixels as in the whole image`);
