@@ -83,18 +83,23 @@ function readParts(code: string): { parts: BadgeCodePart[] } | { error: string }
     const id = parseInt(text.slice(1, short ? 3 : 4), 10);
     const color = parseInt(text.slice(short ? 3 : 4, short ? 5 : 6), 10);
     const position = text.length < 6 ? 0 : parseInt(text.slice(short ? 5 : 6, short ? 6 : 7), 10);
-    parts.push({
-      letter,
-      kind: letter === 'b' ? 'base' : 'symbol',
-      id: letter === 't' ? id + 100 : id,
-      color,
-      position,
-      text,
-    });
+    parts.push(codePart(letter, id, color, position, text));
     at += text.length;
   }
   if (parts.length === 0) return { error: 'it is empty' };
   return { parts };
+}
+
+/** One part as both readings give it: a `t` part is symbol 100 + its id. */
+function codePart(letter: BadgePartType, id: number, color: number, position: number, text: string): BadgeCodePart {
+  return {
+    letter,
+    kind: letter === 'b' ? 'base' : 'symbol',
+    id: letter === 't' ? id + 100 : id,
+    color,
+    position,
+    text,
+  };
 }
 
 /** A Shockwave-era code: parts of 4 digits (+ `X`), 5 or 6 digits, sliced as Badger's Shockwave mode. */
@@ -115,14 +120,7 @@ function readShockwaveParts(code: string): { parts: BadgeCodePart[] } | { error:
     const id = parseInt(digits.slice(0, short ? 2 : 3), 10);
     const color = parseInt(digits.slice(short ? 2 : 3, short ? 4 : 5), 10);
     const position = digits.length === 4 ? -1 : parseInt(digits.slice(-1), 10);
-    parts.push({
-      letter,
-      kind: letter === 'b' ? 'base' : 'symbol',
-      id: letter === 't' ? id + 100 : id,
-      color,
-      position,
-      text,
-    });
+    parts.push(codePart(letter, id, color, position, text));
     at += text.length;
   }
   return { parts };
