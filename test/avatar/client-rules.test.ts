@@ -16,23 +16,12 @@ import {
   type DrawnLayer,
 } from '../../src/avatar/index.js';
 import { parseFigureString } from '../../src/avatar/figure.js';
-import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
+import { plainRequest, type RequestFields } from '../helpers/avatar-request.js';
 
 const kit = useKitHotel('rules');
 
 function req(figure: string, over: Partial<RequestFields> = {}): AvatarRequest {
-  return requestOf({
-    figure,
-    direction: 2,
-    headDirection: 2,
-    size: 'm',
-    action: '',
-    gesture: '',
-    headOnly: false,
-    animated: false,
-    frames: 0,
-    ...over,
-  });
+  return plainRequest(figure, over);
 }
 const find = (r: AvatarRender, type: string, id?: number): DrawnLayer | undefined =>
   r.layers.find((l) => l.partType === type && (id === undefined || l.partId === id));

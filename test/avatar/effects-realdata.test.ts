@@ -14,7 +14,7 @@ import {
 } from '../../src/avatar/index.js';
 import { imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
 import { realdata, SHEETS, writeSheet } from '../helpers/realdata.js';
-import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
+import { plainRequest, type RequestFields } from '../helpers/avatar-request.js';
 
 const nitro = realdata('nitro');
 const FIG = 'hd-180-1.hr-100-61.ch-210-66.lg-270-82.sh-290-80';
@@ -42,18 +42,7 @@ const EFFECTS = [
 ];
 
 function req(over: Partial<RequestFields>): AvatarRequest {
-  return requestOf({
-    figure: FIG,
-    direction: 2,
-    headDirection: 2,
-    size: 'm',
-    action: '',
-    gesture: '',
-    headOnly: false,
-    animated: true,
-    frames: 0,
-    ...over,
-  });
+  return plainRequest(FIG, { animated: true, ...over });
 }
 const fxOf = (id: string): Partial<RequestFields> =>
   id.startsWith('dance.') ? { dance: Number(id.slice(6)) } : { effect: Number(id) };

@@ -20,7 +20,7 @@ import { builtinGeometry } from '../../src/avatar/builtin/geometry.js';
 import { raisedHandOf, resolvePose } from '../../src/avatar/actions.js';
 import { parseAction } from '../../src/avatar/request.js';
 import { useKitHotel } from './kit-hotel.js';
-import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
+import { plainRequest, type RequestFields } from '../helpers/avatar-request.js';
 
 const nitroKit = useKitHotel('draworder');
 let dir = '';
@@ -39,18 +39,7 @@ after(async () => {
 
 const FIGURE = 'hd-180-1.hr-115-61.ch-210-66.lg-270-82.sh-290-80';
 function req(over: Partial<RequestFields>): AvatarRequest {
-  return requestOf({
-    figure: FIGURE,
-    direction: 2,
-    headDirection: 2,
-    size: 'l',
-    action: '',
-    gesture: '',
-    headOnly: false,
-    animated: false,
-    frames: 0,
-    ...over,
-  });
+  return plainRequest(FIGURE, { size: 'l', ...over });
 }
 const order = (r: AvatarRender, frame = 0) =>
   r.layers

@@ -13,7 +13,7 @@ import {
   type AvatarRequest,
 } from '../../src/avatar/index.js';
 import { type RgbaImage } from '../../src/imaging/image.js';
-import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
+import { plainRequest, type RequestFields } from '../helpers/avatar-request.js';
 
 export interface KitHotel {
   /** The folder the kit is written to (Nitro layout). */
@@ -47,19 +47,7 @@ export function kitRenderer(
   req: (over?: Partial<RequestFields>) => AvatarRequest;
   render: (over?: Partial<RequestFields>) => Promise<AvatarRender>;
 } {
-  const req = (over: Partial<RequestFields> = {}): AvatarRequest =>
-    requestOf({
-      figure,
-      direction: 2,
-      headDirection: 2,
-      size: 'm',
-      action: '',
-      gesture: '',
-      headOnly: false,
-      animated: false,
-      frames: 0,
-      ...over,
-    });
+  const req = (over: Partial<RequestFields> = {}): AvatarRequest => plainRequest(figure, over);
   return { req, render: (over = {}) => renderAvatar(kit.hotel, req(over)) };
 }
 

@@ -17,7 +17,7 @@ import { encodePng } from '../../src/imaging/codec.js';
 import { drawSprite } from '../../src/imaging/composite.js';
 import { createImage, type RgbaImage } from '../../src/imaging/image.js';
 import { realdata, SHEETS, writeSheet } from '../helpers/realdata.js';
-import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
+import { plainRequest, type RequestFields } from '../helpers/avatar-request.js';
 
 const nitro = realdata('nitro');
 const flash = realdata('flash');
@@ -49,18 +49,7 @@ function commonFigures(hotel: AvatarHotel, count: number): string[] {
 }
 
 function req(figure: string, over: Partial<RequestFields>): AvatarRequest {
-  return requestOf({
-    figure,
-    direction: 2,
-    headDirection: 2,
-    size: 'm',
-    action: '',
-    gesture: '',
-    headOnly: false,
-    animated: false,
-    frames: 0,
-    ...over,
-  });
+  return plainRequest(figure, over);
 }
 
 function box(layers: DrawnLayer[], type: string) {

@@ -20,7 +20,7 @@ import { decodeImage } from '../../src/imaging/codec.js';
 import { readPngChunks } from '../../src/imaging/png-chunks.js';
 import { fixtureHotel, fixtureGamedata, fixtureLibraries, C } from './fixture.js';
 import { createAvatarHotel } from '../../src/avatar/hotel.js';
-import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
+import { plainRequest, type RequestFields } from '../helpers/avatar-request.js';
 
 const hotel = fixtureHotel();
 // assert.ok without a message re-reads the source to describe a failure, which stalls under tsx.
@@ -28,18 +28,7 @@ const ok = (v: unknown, m = 'expected a truthy value') => assert.equal(!!v, true
 const FIG = 'hd-1-1.ch-10-61.lg-20-62';
 
 function req(over: Partial<RequestFields> = {}): AvatarRequest {
-  return requestOf({
-    figure: FIG,
-    direction: 2,
-    headDirection: 2,
-    size: 'm',
-    action: '',
-    gesture: '',
-    headOnly: false,
-    animated: false,
-    frames: 0,
-    ...over,
-  });
+  return plainRequest(FIG, over);
 }
 
 function px(img: RgbaImage, x: number, y: number): number[] {

@@ -22,7 +22,7 @@ import {
 import { readPngChunks } from '../../src/imaging/png-chunks.js';
 import { decodeImage, encodePng } from '../../src/imaging/codec.js';
 import { createImage, flipHorizontal, imagesEqual, scaleNearest, type RgbaImage } from '../../src/imaging/image.js';
-import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
+import { plainRequest, type RequestFields } from '../helpers/avatar-request.js';
 
 const ok = (v: unknown, m = 'expected a truthy value') => assert.equal(!!v, true, m);
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden', 'avatar');
@@ -33,18 +33,7 @@ const FULL =
 const kit = useKitHotel('kit');
 
 function req(over: Partial<RequestFields> = {}): AvatarRequest {
-  return requestOf({
-    figure: PLAIN,
-    direction: 2,
-    headDirection: 2,
-    size: 'm',
-    action: '',
-    gesture: '',
-    headOnly: false,
-    animated: false,
-    frames: 0,
-    ...over,
-  });
+  return plainRequest(PLAIN, over);
 }
 
 function shiftX(img: RgbaImage, dx: number): RgbaImage {

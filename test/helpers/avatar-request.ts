@@ -9,3 +9,19 @@ export type RequestFields = Omit<AvatarRequest, 'action'> & { action: string | A
 export function requestOf(fields: RequestFields): AvatarRequest {
   return { ...fields, action: typeof fields.action === 'string' ? parseAction(fields.action) : fields.action };
 }
+
+/** The plain request tests start from: size m, direction 2, no action or gesture, a still; `over` replaces fields. */
+export function plainRequest(figure: string, over: Partial<RequestFields> = {}): AvatarRequest {
+  return requestOf({
+    figure,
+    direction: 2,
+    headDirection: 2,
+    size: 'm',
+    action: '',
+    gesture: '',
+    headOnly: false,
+    animated: false,
+    frames: 0,
+    ...over,
+  });
+}

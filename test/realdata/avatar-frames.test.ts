@@ -13,7 +13,7 @@ import {
 } from '../../src/avatar/index.js';
 import { imagesEqual } from '../../src/imaging/image.js';
 import { realdata } from '../helpers/realdata.js';
-import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
+import { plainRequest, type RequestFields } from '../helpers/avatar-request.js';
 
 const flash = realdata('flash');
 const nitro = realdata('nitro');
@@ -87,18 +87,7 @@ function pngInfo(buf: Buffer): PngInfo {
 }
 
 function req(over: Partial<RequestFields>): AvatarRequest {
-  return requestOf({
-    figure: FIGURE,
-    direction: 2,
-    headDirection: 2,
-    size: 'm',
-    action: '',
-    gesture: '',
-    headOnly: false,
-    animated: true,
-    frames: 0,
-    ...over,
-  });
+  return plainRequest(FIGURE, { animated: true, ...over });
 }
 
 async function checkFrames(hotel: AvatarHotel, label: string) {

@@ -20,7 +20,7 @@ import {
 import { type FigureDataDoc, type FigureMapDoc } from '../../src/formats/gamedata/figure-types.js';
 import { imagesEqual, type RgbaImage } from '../../src/imaging/image.js';
 import { realdata, writeSheet } from '../helpers/realdata.js';
-import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
+import { plainRequest, type RequestFields } from '../helpers/avatar-request.js';
 
 const flash = realdata('flash');
 const nitro = realdata('nitro');
@@ -29,18 +29,7 @@ const nitro = realdata('nitro');
 const BASE: Record<string, string> = { hd: 'hd-180-1', ch: 'ch-210-66', lg: 'lg-270-82', sh: 'sh-290-80' };
 
 function req(figure: string, over: Partial<RequestFields> = {}): AvatarRequest {
-  return requestOf({
-    figure,
-    direction: 2,
-    headDirection: 2,
-    size: 'm',
-    action: '',
-    gesture: '',
-    headOnly: false,
-    animated: false,
-    frames: 0,
-    ...over,
-  });
+  return plainRequest(figure, over);
 }
 
 interface Pick {

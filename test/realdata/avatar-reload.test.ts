@@ -20,7 +20,7 @@ import { startAvatarService, type AvatarServiceInstance } from '../../src/server
 import { figureFile, writeWhole } from '../helpers/hotel-edits.js';
 import { realdata } from '../helpers/realdata.js';
 import { testAvatarConfig } from '../server/avatar/fixtures.js';
-import { requestOf, type RequestFields } from '../helpers/avatar-request.js';
+import { plainRequest, type RequestFields } from '../helpers/avatar-request.js';
 import { parseAction } from '../../src/avatar/request.js';
 
 const nitro = realdata('nitro');
@@ -115,18 +115,7 @@ test("every library a real render draws from is named, with its digest, in the r
   const base = new Map(BASE.split('.').map((p) => [p.split('-')[0]!, p]));
   const reqs: AvatarRequest[] = [];
   const req = (figure: string, over: Partial<RequestFields> = {}): AvatarRequest =>
-    requestOf({
-      figure,
-      direction: 2,
-      headDirection: 2,
-      size: 'm',
-      action: '',
-      gesture: '',
-      headOnly: false,
-      animated: true,
-      frames: 0,
-      ...over,
-    });
+    plainRequest(figure, { animated: true, ...over });
   for (const [type, sets] of hotel.figure.sets) {
     let n = 0;
     for (const s of sets.values()) {
