@@ -210,38 +210,27 @@ test('a --database-queries override that does not run is a start-up error (exit 
   try {
     const bad = join(root, 'plus.sql');
     writeFileSync(bad, '-- name: user_look\nSELECT figure AS look, sex AS gender FROM players WHERE name = :name\n');
-    const r = await run([
-      'serve',
-      'avatar',
-      '--assets',
-      kit,
-      '--port',
-      '0',
-      '--jobs',
-      '1',
-      '--database',
-      db.url,
-      '--database-queries',
-      bad,
-    ]);
+    const withQueries = (file: string) =>
+      run([
+        'serve',
+        'avatar',
+        '--assets',
+        kit,
+        '--port',
+        '0',
+        '--jobs',
+        '1',
+        '--database',
+        db.url,
+        '--database-queries',
+        file,
+      ]);
+    const r = await withQueries(bad);
     assert.equal(r.code, 2);
     assert.match(r.err, /plus\.sql: query user_look does not run: .*players.*; fix it in .*plus\.sql/);
     const unknown = join(root, 'typo.sql');
     writeFileSync(unknown, '-- name: user_lok\nSELECT 1\n');
-    const t = await run([
-      'serve',
-      'avatar',
-      '--assets',
-      kit,
-      '--port',
-      '0',
-      '--jobs',
-      '1',
-      '--database',
-      db.url,
-      '--database-queries',
-      unknown,
-    ]);
+    const t = await withQueries(unknown);
     assert.equal(t.code, 2);
     assert.match(t.err, /typo\.sql:1: unknown query "user_lok"; the queries are user_look, guild_elements/);
   } finally {
