@@ -16,11 +16,9 @@ import {
   type RgbaImage,
 } from '../imaging/image.js';
 import { type FurniModel } from './model.js';
-import { iconFrame, validDirection } from './render.js';
+import { iconFrame, SHADOW_ALPHA, shadowSprite, validDirection } from './render.js';
 import { drawSize, drawTicks, sizeOffer } from './variant.js';
 
-/** The client's furniture shadow layer alpha (FurnitureVisualization: the `sd` sprite at alpha 48). */
-export const SHADOW_ALPHA = 48;
 /** Chroma's drawing canvas (`CANVAS_WIDTH`, `CANVAS_HEIGHT`): an uncropped picture is this square. */
 export const UNCROPPED_SIZE = 1200;
 /** Highest animation tick drawn (the furni renderer's own cap on one play-through, MAX_LOOP_TICKS − 1). */
@@ -90,11 +88,9 @@ export function renderFurniPicture(model: FurniModel, req: FurniPictureRequest):
  * SHADOW_ALPHA, halved with the item when size 32 is drawn from size-64 art); the item alone when it has none.
  */
 function withShadow(model: FurniModel, drawnSize: number, halved: boolean, p: FurniPicture): FurniPicture {
-  const sprite = model.sprites.get(`${model.def.classname}_${drawnSize}_sd_${p.direction}_0`);
-  if (!sprite || sprite.image.width === 0 || sprite.image.height === 0) return p;
-  let image = sprite.image;
-  let left = sprite.flipH ? sprite.x - image.width : -sprite.x;
-  let top = -sprite.y;
+  const sprite = shadowSprite(model, drawnSize, p.direction);
+  if (!sprite) return p;
+  let { image, left, top } = sprite;
   if (halved) {
     image = downscaleHalf(image);
     left = Math.round(left / 2);

@@ -27,6 +27,24 @@ export const ICON_SIZE = 1;
 /** The still faces direction 2 (90°) when the item has it. */
 export const STILL_DIRECTION = 2;
 
+/** The alpha the client draws a furni's shadow sprite at (FurnitureVisualization: the `sd` layer, 48). */
+export const SHADOW_ALPHA = 48;
+
+/**
+ * The item's shadow sprite at a size and direction (`<cn>_<size>_sd_<direction>_0`) and where its top-left
+ * lies from the item's origin, or null when it has none; drawn behind the item at SHADOW_ALPHA.
+ */
+export function shadowSprite(
+  model: FurniModel,
+  size: number,
+  direction: number,
+): { image: RgbaImage; left: number; top: number; flipH: boolean } | null {
+  const sprite = model.sprites.get(`${model.def.classname}_${size}_sd_${direction}_0`);
+  if (!sprite || sprite.image.width === 0 || sprite.image.height === 0) return null;
+  const left = sprite.flipH ? sprite.x - sprite.image.width : -sprite.x;
+  return { image: sprite.image, left, top: -sprite.y, flipH: sprite.flipH };
+}
+
 const letter = (layerId: number) => String.fromCharCode(97 + layerId);
 
 export function roomAssetName(

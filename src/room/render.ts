@@ -6,7 +6,7 @@
 import { type AvatarRequest, renderAvatar } from '../avatar/index.js';
 import { parseAction } from '../avatar/request.js';
 import { type FurniModel, type SizeDef, sizeOf } from '../furni/model.js';
-import { composeRoomFrame, validDirection } from '../furni/render.js';
+import { composeRoomFrame, SHADOW_ALPHA, shadowSprite, validDirection } from '../furni/render.js';
 import { drawSprite } from '../imaging/composite.js';
 import { createImage, type RgbaImage } from '../imaging/image.js';
 import { type LoadedRoomAssets, loaded, type RoomAssets } from './assets.js';
@@ -458,13 +458,13 @@ async function floorItem(
   const depth = depthOf(it.x, it.y, it.z, sx);
   const out: Drawable[] = [{ image: c.image, left: sx - c.ox, top: sy - c.oy, depth, seq, item }];
   const sd = shadowOf(m, direction);
-  // FurnitureVisualization: the shadow sprite at alpha 48, relative depth 1 (behind the item).
+  // FurnitureVisualization: the shadow sprite, relative depth 1 (behind the item).
   if (sd)
     out.push({
       image: sd.image,
       left: sx + sd.left,
       top: sy + sd.top,
-      alpha: 48,
+      alpha: SHADOW_ALPHA,
       flipH: sd.flipH,
       shadow: true,
       depth: depth + Math.SQRT1_2,
@@ -474,22 +474,14 @@ async function floorItem(
   return out;
 }
 
-/** The item's shadow sprite (`<cn>_<size>_sd_<direction>_0`) and where it lies from the item's screen point. */
+/** The item's shadow sprite (`shadowSprite`) at the size drawn, and where it lies from the item's screen point. */
 function shadowOf(
   m: ItemModel,
   direction: number,
 ): { image: RgbaImage; left: number; top: number; flipH: boolean } | null {
-  const sprite = m.model.sprites.get(`${m.model.def.classname}_${m.size.size}_sd_${direction}_0`);
-  if (!sprite || sprite.image.width === 0) return null;
-  const w = sprite.image.width;
-  const left = sprite.flipH ? sprite.x - w : -sprite.x;
-  if (!m.halved) return { image: sprite.image, left, top: -sprite.y, flipH: sprite.flipH };
-  return {
-    image: halve(sprite.image),
-    left: Math.round(left / 2),
-    top: Math.round(-sprite.y / 2),
-    flipH: sprite.flipH,
-  };
+  const sd = shadowSprite(m.model, m.size.size, direction);
+  if (!sd || !m.halved) return sd;
+  return { image: halve(sd.image), left: Math.round(sd.left / 2), top: Math.round(sd.top / 2), flipH: sd.flipH };
 }
 
 async function wallItem(
