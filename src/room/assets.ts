@@ -2,6 +2,7 @@
 // first use, kept in a bounded cache by base classname), plus the avatar hotel for bots. `identity` names
 // all of it: the room.nitro's bytes, the furni folder's signature (names, sizes, times) and the avatar
 // hotel's digests, so a cache keyed by it never serves a picture drawn from other files.
+import { LRUCache } from 'lru-cache';
 import { join } from 'node:path';
 import { type AvatarHotel } from '../avatar/index.js';
 import { type FurniModel, furniModelFromLibrary } from '../furni/model.js';
@@ -57,18 +58,10 @@ export interface FurniBundles {
 export async function openFurniBundles(hotelRoot: string, previous?: FurniBundles): Promise<FurniBundles> {
   const signature = await pathsSignature([{ path: join(hotelRoot, ROOM_FURNI_DIR), depth: 0 }]);
   if (previous && previous.hotelRoot === hotelRoot && previous.signature === signature) return previous;
-  const cache = new Map<string, Promise<FurniLookup>>();
+  const cache = new LRUCache<string, Promise<FurniLookup>>({ max: FURNI_CACHE_ENTRIES });
   const furni = (base: string): Promise<FurniLookup> => {
-    const hit = cache.get(base);
-    if (hit) {
-      // Most recently used last: the first key is the one dropped.
-      cache.delete(base);
-      cache.set(base, hit);
-      return hit;
-    }
-    const loading = loadFurni(hotelRoot, base);
-    cache.set(base, loading);
-    if (cache.size > FURNI_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    let loading = cache.get(base);
+    if (!loading) cache.set(base, (loading = loadFurni(hotelRoot, base)));
     return loading;
   };
   return { hotelRoot, signature, furni };
