@@ -182,8 +182,11 @@ export interface RawRouteContext {
 /** A route on Node's request handler: true when it answered the request. */
 export type RawRoute = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-/** What an image path answers for GET/HEAD: the response, and the cache tier it came from (for the log). */
-export type ImageWork = () => Promise<[HttpResponse, string | null]>;
+/**
+ * What an image path answers for GET/HEAD, given the client (for its rate): the response, and the cache tier it
+ * came from (for the log).
+ */
+export type ImageWork = (client: string) => Promise<[HttpResponse, string | null]>;
 
 /**
  * The method rules and log of an image path on Node's request handler: OPTIONS is the CORS preflight, other
@@ -205,7 +208,7 @@ export function imagePathHandler(
       return finish(preflightResponse(IMAGE_PREFLIGHT, asked), null);
     }
     if (method !== 'GET' && method !== 'HEAD') return finish(methodNotAllowed(IMAGE_ALLOW), null);
-    work().then(
+    work(client).then(
       ([r, cache]) => finish(r, cache),
       (err: unknown) => {
         ctx.onError(err, url, reqId);

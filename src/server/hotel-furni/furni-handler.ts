@@ -7,7 +7,6 @@
 import { type IncomingMessage } from 'node:http';
 import { rawHeader } from '../../http/client-address.js';
 import {
-  clientOf,
   imagePathHandler,
   imageResponse,
   textResponse,
@@ -55,27 +54,21 @@ export function createFurniHandler(opts: FurniHandlerOptions): RawRoute {
     const chroma = pathAfter(url, CHROMA_FURNI_PATH);
     if (chroma !== undefined) {
       // Chroma answers its query on the folder itself; `/habbo-imaging/furni/` is the same.
-      handle(req, res, url, () =>
+      handle(req, res, url, (client) =>
         chroma === '' || chroma === '/'
-          ? respond(req, service.answer(parseChromaQuery(queryOf(url)), CHROMA_USAGE, clientOf(req, opts.trustProxy)))
+          ? respond(req, service.answer(parseChromaQuery(queryOf(url)), CHROMA_USAGE, client))
           : Promise.resolve([textResponse(404, `not found: use ${CHROMA_USAGE}\n`), null]),
       );
       return true;
     }
     const vortex = pathAfter(url, VORTEX_FURNITURE_PATH);
     if (vortex !== undefined) {
-      handle(req, res, url, () => {
+      handle(req, res, url, (client) => {
         if (vortex === '' || vortex === '/')
-          return respond(
-            req,
-            service.answer(parseVortexQuery(queryOf(url)), VORTEX_USAGE, clientOf(req, opts.trustProxy)),
-          );
+          return respond(req, service.answer(parseVortexQuery(queryOf(url)), VORTEX_USAGE, client));
         const cls = pathClassOf(vortex);
         if (cls === undefined) return Promise.resolve([textResponse(404, `not found: use ${VORTEX_USAGE}\n`), null]);
-        return respond(
-          req,
-          service.answer(parseVortexQuery(queryOf(url), cls), VORTEX_USAGE, clientOf(req, opts.trustProxy)),
-        );
+        return respond(req, service.answer(parseVortexQuery(queryOf(url), cls), VORTEX_USAGE, client));
       });
       return true;
     }
