@@ -236,7 +236,7 @@ describe('on MariaDB with the Arcturus tables', { skip: MARIADB_SKIP }, () => {
     assert.equal(wrong.health().reachable, false);
     const c = open(db.url, { timeoutMs: 500 });
     await c.run('user_look', { name: 'alice' });
-    db.pause();
+    await db.pause();
     try {
       const started = performance.now();
       await assert.rejects(c.run('user_look', { name: 'alice' }), (e: DatabaseError) => e.kind === 'timeout');

@@ -71,8 +71,9 @@ export interface TestMariaDb {
   socket: string;
   /** Runs statements as root (seeding, edits); answers the rows as arrays of text (NULL as null). */
   sql(statements: string): Promise<(string | null)[][]>;
-  /** SIGSTOP / SIGCONT: a server that accepts connections and answers nothing. */
-  pause(): void;
+  /** SIGSTOP / SIGCONT: a server that accepts connections and answers nothing. Resolves once every server
+   * thread is stopped (a signal is delivered asynchronously: a query sent at once could still be answered). */
+  pause(): Promise<void>;
   resume(): void;
   /** SIGKILL: a crash. */
   kill(): Promise<void>;
@@ -227,6 +228,30 @@ async function template(): Promise<string> {
   return dir;
 }
 
+/** Waits until /proc shows every thread of `pid` stopped ('T'), for at most 5 s; without /proc, 200 ms. */
+async function allThreadsStopped(pid: number): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    let states: string[];
+    try {
+      const tasks = await readdir(`/proc/${pid}/task`);
+      states = await Promise.all(
+        tasks.map(async (t) => {
+          // Field 3 of stat follows the command name in parentheses, which may itself hold spaces or ')'.
+          const stat = await readFile(`/proc/${pid}/task/${t}/stat`, 'utf8').catch(() => ') T');
+          return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        }),
+      );
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+      return;
+    }
+    if (states.every((s) => s === 'T' || s === 't')) return;
+    if (Date.now() > deadline) throw new Error(`mariadbd ${pid} not stopped after 5 s: thread states ${states.join('')}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 export async function startMariaDb(): Promise<TestMariaDb> {
   if (MARIADB_SKIP) throw new Error(MARIADB_SKIP);
   const made = await template();
@@ -261,7 +286,10 @@ export async function startMariaDb(): Promise<TestMariaDb> {
         .filter((line) => line !== '')
         .map((line) => line.split('\t').map((v) => (v === 'NULL' ? null : v)));
     },
-    pause: () => void child?.kill('SIGSTOP'),
+    pause: async () => {
+      child?.kill('SIGSTOP');
+      if (child?.pid) await allThreadsStopped(child.pid);
+    },
     resume: () => void child?.kill('SIGCONT'),
     kill: async () => {
       child?.kill('SIGCONT');

@@ -249,7 +249,7 @@ describe('the hotel database', { skip: MARIADB_SKIP }, () => {
     await db.restart();
     await back('after the restart');
 
-    db.pause();
+    await db.pause();
     const frozenAt = Date.now();
     try {
       await during('frozen');

@@ -179,7 +179,7 @@ test('database frozen: a held room answers its last image marked stale, an unsee
   const s = await start({ roomRereadMs: 0 });
   const held = await get(s.url, '/habbo-imaging/room/11.png?size=s');
   assert.equal(held.res.status, 200);
-  db.pause();
+  await db.pause();
   try {
     let t = Date.now();
     const stale = await get(s.url, '/habbo-imaging/room/11.png?size=s');
