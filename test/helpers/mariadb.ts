@@ -247,7 +247,8 @@ async function allThreadsStopped(pid: number): Promise<void> {
       return;
     }
     if (states.every((s) => s === 'T' || s === 't')) return;
-    if (Date.now() > deadline) throw new Error(`mariadbd ${pid} not stopped after 5 s: thread states ${states.join('')}`);
+    if (Date.now() > deadline)
+      throw new Error(`mariadbd ${pid} not stopped after 5 s: thread states ${states.join('')}`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }
