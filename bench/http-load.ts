@@ -3,7 +3,9 @@
 // timed per request with the monotonic clock in microseconds and throughput over the real wall time.
 // (autocannon, used before, ends an `amount` run only on its one-second tick, which rounded cold passes
 // of a few seconds by up to a second, and it keeps latency in whole milliseconds.)
+import { execFile, execFileSync } from 'node:child_process';
 import { connect, createServer, type Socket } from 'node:net';
+import { promisify } from 'node:util';
 
 export interface LoadOptions {
   /** http://host:port of the server. */
@@ -13,6 +15,8 @@ export interface LoadOptions {
   connections: number;
   /** A request without a complete answer after this long counts as an error and its connection is replaced. */
   timeoutMs?: number;
+  /** No request is sent after this time (performance.now() milliseconds), even with paths left. */
+  stopAtMs?: number;
 }
 
 export interface LoadResult {
@@ -149,7 +153,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       };
 
       const send = () => {
-        if (next >= opts.paths.length) {
+        if (next >= opts.paths.length || performance.now() >= (opts.stopAtMs ?? Number.POSITIVE_INFINITY)) {
           socket?.destroy();
           done();
           return;
@@ -179,3 +183,38 @@ export interface AutocannonResult {
   errors: number;
 }
 export type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+/** Installs wrk (Debian package) when it is missing. */
+export function ensureWrk(): void {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return; // wrk --version exits 1 but exists
+    execFileSync('apt-get', ['install', '-y', 'wrk'], { stdio: 'ignore' });
+  }
+}
+
+export interface WrkResult {
+  rps: number;
+  /** wrk's own renderings of the latency percentiles ("1.23ms"). */
+  p50: string;
+  p90: string;
+  p99: string;
+  non2xx: string;
+}
+
+/** One wrk run on `url` (`--latency`), off the event loop of the caller (other load may run beside it). */
+export async function wrk(
+  url: string,
+  o: { threads: number; connections: number; seconds: number },
+): Promise<WrkResult> {
+  const args = [`-t${o.threads}`, `-c${o.connections}`, `-d${o.seconds}s`, '--latency', url];
+  const { stdout: out } = await promisify(execFile)('wrk', args, { encoding: 'utf8' });
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    p50: /^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '?',
+    p90: /^\s+90%\s+(\S+)/m.exec(out)?.[1] ?? '?',
+    p99: /^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? '?',
+    non2xx: /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? '0',
+  };
+}

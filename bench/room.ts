@@ -6,13 +6,12 @@
 //   3. unchanged within the re-read window (the default 10 s): no read, the key and the picture in memory: wrk.
 // Rows come from a throwaway MariaDB (test/helpers/mariadb.ts) when mariadbd is installed, else from the kit's
 // room file (the same room as RoomData JSON). wrk is installed with apt-get when missing. Prints figures only.
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBench, startChild, stopChild } from './child.js';
-import { freePort, percentile } from './http-load.js';
+import { ensureWrk, freePort, percentile, wrk } from './http-load.js';
 import { loadAverage } from './proc.js';
 import { seededRandom } from './reference/figures.js';
 import { roomData } from '../src/room/model.js';
@@ -118,25 +117,7 @@ function roomFile(): string {
   return JSON.stringify(room);
 }
 
-function ensureWrk(): void {
-  try {
-    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return; // wrk --version exits 1 but exists
-    execFileSync('apt-get', ['install', '-y', 'wrk'], { stdio: 'ignore' });
-  }
-}
-
-function wrk(url: string): { rps: number; p50: string; p99: string; non2xx: string } {
-  const out = execFileSync('wrk', ['-t2', '-c32', `-d${WRK_SECONDS}s`, '--latency', url], { encoding: 'utf8' });
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
-  return {
-    rps,
-    p50: /50%\s+(\S+)/.exec(out)?.[1] ?? '?',
-    p99: /99%\s+(\S+)/.exec(out)?.[1] ?? '?',
-    non2xx: /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? '0',
-  };
-}
+const wrkRoom = (url: string) => wrk(url, { threads: 2, connections: 32, seconds: WRK_SECONDS });
 
 async function cold(url: string, size: 'm' | 's'): Promise<{ first: number; p50: number; p90: number }> {
   const times: number[] = [];
@@ -180,7 +161,7 @@ async function main(): Promise<void> {
       }
       const url = `${noWindow.url}/habbo-imaging/room/${ROOM_ID}.png`;
       await fetch(url).then((r) => r.arrayBuffer());
-      const hit = wrk(url);
+      const hit = await wrkRoom(url);
       console.log(
         `unchanged, rows read every request, digest hit: ${hit.rps.toFixed(0)} req/s ` +
           `(p50 ${hit.p50}, p99 ${hit.p99}, non-2xx ${hit.non2xx}; wrk -t2 -c32 ${WRK_SECONDS}s)`,
@@ -192,7 +173,7 @@ async function main(): Promise<void> {
     try {
       const url = `${windowed.url}/habbo-imaging/room/${ROOM_ID}.png`;
       await fetch(url).then((r) => r.arrayBuffer());
-      const hit = wrk(url);
+      const hit = await wrkRoom(url);
       console.log(
         `unchanged within the 10 s re-read window: ${hit.rps.toFixed(0)} req/s ` +
           `(p50 ${hit.p50}, p99 ${hit.p99}, non-2xx ${hit.non2xx})`,

@@ -58,6 +58,14 @@ export interface FurniBundles {
 export async function openFurniBundles(hotelRoot: string, previous?: FurniBundles): Promise<FurniBundles> {
   const signature = await pathsSignature([{ path: join(hotelRoot, ROOM_FURNI_DIR), depth: 0 }]);
   if (previous && previous.hotelRoot === hotelRoot && previous.signature === signature) return previous;
+  return furniBundlesAt(hotelRoot, signature);
+}
+
+/**
+ * The bundles of a hotel folder whose signature is already known (a render worker is told it by the thread
+ * that read the folder), with a cache of their own.
+ */
+export function furniBundlesAt(hotelRoot: string, signature: string): FurniBundles {
   const cache = new LRUCache<string, Promise<FurniLookup>>({ max: FURNI_CACHE_ENTRIES });
   const furni = (base: string): Promise<FurniLookup> => {
     let loading = cache.get(base);

@@ -1,6 +1,7 @@
 // Public API of the room renderer (the room service is written against exactly this).
 export {
   loadRoomAssets,
+  furniBundlesAt,
   openFurniBundles,
   type FurniBundles,
   type FurniLookup,

@@ -212,6 +212,7 @@ export async function openAvatarService(
       shared,
       log,
       limit: (client) => clientRate.take(client) && budget.take(),
+      render: (work) => pool.renderFurni(work),
     });
     const opened = await openRooms(config, {
       cache,

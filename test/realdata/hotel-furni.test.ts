@@ -11,6 +11,7 @@ import { openFurniBundles } from '../../src/room/index.js';
 import { openHotelFurni, type HotelFurni } from '../../src/imager/hotel-furni/index.js';
 import { parseChromaQuery, parseVortexQuery } from '../../src/imager/hotel-furni/params.js';
 import { ImageCache } from '../../src/imager/cache/image-cache.js';
+import { inThreadFurniRenderer } from '../../src/imager/avatar/furni-job.js';
 import { furniLibraryLoader } from '../../src/hotel/furni.js';
 import { furniModelFromLibrary } from '../../src/furni/model.js';
 import { renderIcon, renderStill } from '../../src/furni/render.js';
@@ -28,7 +29,7 @@ before(async () => {
   if (skip) return;
   const cache = new ImageCache({ memoryBytes: 64 * 1024 * 1024, diskBytes: 0 });
   await cache.open();
-  furni = await openHotelFurni(rooms.path, () => openFurniBundles(rooms.path), { cache });
+  furni = await openHotelFurni(rooms.path, () => openFurniBundles(rooms.path), { cache, render: inThreadFurniRenderer() });
   classnames = (await readdir(join(rooms.path, 'bundled/furniture')))
     .filter((f) => f.endsWith('.nitro'))
     .map((f) => f.slice(0, -6))

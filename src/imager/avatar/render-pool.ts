@@ -13,6 +13,10 @@ import { type AvatarRenderErrorCode } from '../../avatar/index.js';
 import { decodeBudget } from '../../imaging/decode-budget.js';
 import { type AvatarRequest } from '../../avatar/request.js';
 import {
+  FURNI_FAILURES,
+  type FurniJob,
+  type FurniPictureData,
+  type FurniWork,
   type HotelLoad,
   type PoolMessage,
   type RenderJob,
@@ -31,6 +35,11 @@ export interface RenderOutput {
 
 export interface DebugRenderOutput extends RenderOutput {
   layers: unknown[];
+}
+
+export interface FurniRenderOutput extends RenderOutput {
+  /** The picture drawn (absent when the job only encoded a held one). */
+  picture?: FurniPictureData;
 }
 
 /** The queue is full or the job waited too long: answer with the fallback, try again later. */
@@ -76,11 +85,10 @@ export interface RenderPoolOptions {
  * hotel does not have, nothing drawable in it): a bad or foreign URL, not the service failing. Counted
  * apart so render failures show real trouble (libraries, timeouts, crashed workers).
  */
-export const REJECTED_CODES: ReadonlySet<string> = new Set<AvatarRenderErrorCode>([
-  'bad-figure',
-  'unknown-set',
-  'no-parts',
-  'nothing-visible',
+export const REJECTED_CODES: ReadonlySet<string> = new Set<string>([
+  ...(['bad-figure', 'unknown-set', 'no-parts', 'nothing-visible'] satisfies AvatarRenderErrorCode[]),
+  FURNI_FAILURES.noBundle,
+  FURNI_FAILURES.nothing,
 ]);
 
 export interface RenderPoolStats {
@@ -122,7 +130,7 @@ interface Held {
 
 interface Job {
   msg: RenderJob;
-  resolve: (out: DebugRenderOutput) => void;
+  resolve: (out: DebugRenderOutput & FurniRenderOutput) => void;
   reject: (err: Error) => void;
   waitTimer?: NodeJS.Timeout;
 }
@@ -226,6 +234,18 @@ export class RenderPool {
 
   renderDebug(req: AvatarRequest, generation = this.current): Promise<DebugRenderOutput> {
     return this.submit(req, true, generation);
+  }
+
+  /**
+   * Draws and encodes a furni picture (furni on demand), or encodes a held one, off the event loop: the
+   * same workers, queue, deadlines and replacement of a stuck worker as avatars. A worker reads the bundles
+   * into its own bounded cache. An item with nothing to draw rejects with a RenderFailedError whose code is one
+   * of FURNI_FAILURES and whose message is the reason.
+   */
+  renderFurni(work: FurniWork): Promise<FurniRenderOutput> {
+    return new Promise<FurniRenderOutput>((resolve, reject) => {
+      this.take({ msg: { kind: 'furni', id: this.nextId++, ...work } as FurniJob, resolve, reject });
+    });
   }
 
   /** The generation new jobs render with. */
@@ -359,22 +379,30 @@ export class RenderPool {
         settled();
         rej(err);
       };
-      const job: Job = { msg: { id: this.nextId++, generation, req, debug }, resolve, reject };
-      const idle = this.slots.find((s) => s.ready && s.jobs.length === 0);
-      if (idle && this.queue.length === 0) {
-        this.hand(idle, [job]);
-        return;
-      }
-      // A job handed to a busy worker waits too: it counts against the queue bound like a queued one.
-      if (this.waiting() >= this.opts.maxQueue) {
-        this.refusedQueueFull++;
-        reject(new RenderBusyError(`render queue full (${this.opts.maxQueue} waiting)`));
-        return;
-      }
-      this.enqueue(job, 'back');
-      // Busy workers take what arrived in this turn of the event loop together, in one message each.
-      if (!this.dispatchSoon) this.dispatchSoon = setImmediate(() => this.dispatch());
+      this.take({ msg: { kind: 'avatar', id: this.nextId++, generation, req, debug }, resolve, reject });
     });
+  }
+
+  /** Hands a job to an idle worker, or queues it (refused as busy over the queue bound). */
+  private take(job: Job): void {
+    if (this.closed) {
+      job.reject(new RenderBusyError('the render pool is shut down'));
+      return;
+    }
+    const idle = this.slots.find((s) => s.ready && s.jobs.length === 0);
+    if (idle && this.queue.length === 0) {
+      this.hand(idle, [job]);
+      return;
+    }
+    // A job handed to a busy worker waits too: it counts against the queue bound like a queued one.
+    if (this.waiting() >= this.opts.maxQueue) {
+      this.refusedQueueFull++;
+      job.reject(new RenderBusyError(`render queue full (${this.opts.maxQueue} waiting)`));
+      return;
+    }
+    this.enqueue(job, 'back');
+    // Busy workers take what arrived in this turn of the event loop together, in one message each.
+    if (!this.dispatchSoon) this.dispatchSoon = setImmediate(() => this.dispatch());
   }
 
   /** Puts a job in line for a worker, refused as busy if it waits longer than the queue wait limit. */
@@ -494,7 +522,14 @@ export class RenderPool {
       if (msg.reused) this.reusedDrawings++;
       this.opts.onRendered?.(msg.ms / 1000);
       const body = Buffer.from(msg.body.buffer, msg.body.byteOffset, msg.body.byteLength);
-      job.resolve({ body, frames: msg.frames, width: msg.width, height: msg.height, layers: msg.layers ?? [] });
+      job.resolve({
+        body,
+        frames: msg.frames,
+        width: msg.width,
+        height: msg.height,
+        layers: msg.layers ?? [],
+        ...(msg.picture ? { picture: msg.picture } : {}),
+      });
     } else {
       if (REJECTED_CODES.has(msg.code)) this.rejected++;
       else this.failed++;

@@ -1,6 +1,7 @@
 // Messages between the render pool (main thread) and its worker threads.
 import { type AvatarHotelSnapshot } from '../../avatar/index.js';
 import { type AvatarRequest } from '../../avatar/request.js';
+import { type FurniOutput, type FurniPicture, type FurniPictureRequest } from '../../furni/on-demand.js';
 
 /** One hotel generation as a worker builds it: the main thread's reading of the folder. */
 export interface HotelLoad {
@@ -19,8 +20,9 @@ export interface WorkerInit {
   hotels: HotelLoad[];
 }
 
-/** One render a worker is given. */
-export interface RenderJob {
+/** One avatar render a worker is given. */
+export interface AvatarJob {
+  kind: 'avatar';
   id: number;
   /** The hotel generation the request was planned and keyed with: it renders with exactly that one. */
   generation: number;
@@ -28,6 +30,52 @@ export interface RenderJob {
   /** Also return the renderer's description of every drawn layer (for /render). */
   debug: boolean;
 }
+
+/** A furni picture held by the main thread (`FurniPicture` with its pixels as bytes). */
+export interface FurniPictureData {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  originX: number;
+  originY: number;
+  state: number;
+  direction: number;
+}
+
+/** The message form of a picture (its pixels as plain bytes); `copy` gives them a buffer of their own. */
+export function pictureData(p: FurniPicture, copy: boolean): FurniPictureData {
+  const { image, originX, originY, state, direction } = p;
+  const data = copy ? new Uint8Array(image.data) : image.data;
+  return { data, width: image.width, height: image.height, originX, originY, state, direction };
+}
+
+export function pictureOf(d: FurniPictureData): FurniPicture {
+  const { data, width, height, originX, originY, state, direction } = d;
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  return { image: { width, height, data: bytes }, originX, originY, state, direction };
+}
+
+/**
+ * Furni on demand: draw `base` from the hotel's bundle folder (read by the worker into its own bounded cache,
+ * keyed by the folder's signature) and encode it, or only encode a picture the main thread holds.
+ */
+export type FurniWork =
+  | { draw: { hotelRoot: string; signature: string; base: string; req: FurniPictureRequest }; output: FurniOutput }
+  | { picture: FurniPictureData; output: FurniOutput };
+
+export type FurniJob = { kind: 'furni'; id: number } & FurniWork;
+
+export type RenderJob = AvatarJob | FurniJob;
+
+/** Why a furni job drew nothing (the failure's code; its message is the reason). */
+export const FURNI_FAILURES = {
+  /** No bundle of that name in the folder, or one that does not read. */
+  noBundle: 'furni-no-bundle',
+  /** The item has no view the request names (no size-64 visualization, no icon, nothing visible). */
+  nothing: 'furni-nothing',
+  /** The renderer failed on the bundle. */
+  broken: 'furni-broken',
+} as const;
 
 /** Main thread → worker. */
 export type PoolMessage =
@@ -57,6 +105,8 @@ export type WorkerMessage =
       layers?: unknown[] /** render + encode */;
       /** The frames were a held drawing (only the output steps and the encoder ran). */
       reused: boolean;
+      /** A furni job that drew: the picture, for the main thread to keep for other encodings. */
+      picture?: FurniPictureData;
       ms: number;
     } & WorkerLoad)
   | ({ type: 'failed'; id: number; name: string; code: string; message: string } & WorkerLoad);

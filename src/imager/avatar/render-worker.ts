@@ -20,9 +20,14 @@ import {
 } from '../../avatar/index.js';
 import { ImageScratch } from '../../imaging/image.js';
 import { setDecodeBudget } from '../../imaging/decode-budget.js';
+import { furniJobRunner, FurniJobFailure } from './furni-job.js';
 import { transferableBytes } from './transfer.js';
 import {
+  type AvatarJob,
+  FURNI_FAILURES,
+  type FurniJob,
   type HotelLoad,
+  pictureData,
   type PoolMessage,
   type RenderJob,
   type WorkerInit,
@@ -85,7 +90,7 @@ const drawings = new LRUCache<string, AvatarRender>({
 });
 
 /** The drawing of a job that changes its output: held, or drawn now and kept (copied out of the scratch). */
-async function drawingFor(hotel: AvatarHotel, job: RenderJob, scratch: ImageScratch): Promise<[AvatarRender, boolean]> {
+async function drawingFor(hotel: AvatarHotel, job: AvatarJob, scratch: ImageScratch): Promise<[AvatarRender, boolean]> {
   const key = `${job.generation}\0${drawingKey(job.req)}`;
   const held = drawings.get(key);
   if (held) return [held, true];
@@ -104,7 +109,7 @@ async function drawingFor(hotel: AvatarHotel, job: RenderJob, scratch: ImageScra
  */
 const scratches: ImageScratch[] = [];
 
-async function render(job: RenderJob): Promise<void> {
+async function render(job: AvatarJob): Promise<void> {
   const started = performance.now();
   const scratch = scratches.pop() ?? new ImageScratch();
   try {
@@ -149,9 +154,48 @@ async function render(job: RenderJob): Promise<void> {
   }
 }
 
+const runFurni = furniJobRunner();
+
+async function renderFurni(job: FurniJob): Promise<void> {
+  const started = performance.now();
+  try {
+    const { image, body: encoded, picture } = await runFurni(job);
+    const body = transferableBytes(encoded);
+    const transfer = [body.buffer];
+    // A copy: the pixels may be a sprite the decoded bundle keeps (an icon), which a transfer would take.
+    const held = picture ? pictureData(picture, true) : undefined;
+    if (held) transfer.push(held.data.buffer as ArrayBuffer);
+    post(
+      {
+        type: 'done',
+        id: job.id,
+        body,
+        frames: 1,
+        width: image.width,
+        height: image.height,
+        reused: !picture,
+        ...(held ? { picture: held } : {}),
+        ms: performance.now() - started,
+        ...libraryLoad(),
+      },
+      transfer,
+    );
+  } catch (err) {
+    const e = err as Error;
+    post({
+      type: 'failed',
+      id: job.id,
+      name: e?.name ?? 'Error',
+      code: err instanceof FurniJobFailure ? err.code : FURNI_FAILURES.broken,
+      message: e?.message ?? String(err),
+      ...libraryLoad(),
+    });
+  }
+}
+
 port.on('message', (msg: PoolMessage) => {
   if (msg.type === 'render') {
-    for (const job of msg.jobs) void render(job);
+    for (const job of msg.jobs) void (job.kind === 'avatar' ? render(job) : renderFurni(job));
   } else if (msg.type === 'load') {
     try {
       load(msg);

@@ -7,10 +7,9 @@
 import { LRUCache } from 'lru-cache';
 import { join } from 'node:path';
 import { type FurnitureData, splitClassname } from '../../formats/furnidata.js';
-import { finishFurniPicture, type FurniPicture, renderFurniPicture } from '../../furni/on-demand.js';
+import { type FurniPicture } from '../../furni/on-demand.js';
 import { RENDERER_VERSION } from '../../furni/version.js';
 import { isDir } from '../../hotel/files.js';
-import { encodePngCompact } from '../../imaging/png-compact.js';
 import { type FurniBundles } from '../../room/index.js';
 import { sha256Hex } from '../../util/hash.js';
 import {
@@ -21,6 +20,8 @@ import {
   type ImageSource,
 } from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
+import { type FurniRenderOutput, RenderBusyError, RenderFailedError } from '../avatar/render-pool.js';
+import { FURNI_FAILURES, type FurniWork, pictureData, pictureOf } from '../avatar/render-protocol.js';
 import { canonicalOutput, canonicalPicture, type FurniTarget, type HotelFurniRequest } from './params.js';
 
 /** A URL names one picture of the hotel's files: cached like a badge. */
@@ -64,6 +65,8 @@ export interface HotelFurniDeps {
   cache: ImageCache;
   shared?: SharedAvatarCache;
   log?: (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) => void;
+  /** Draws or encodes off the event loop: the avatar render pool's `renderFurni`. */
+  render: (work: FurniWork) => Promise<FurniRenderOutput>;
   /**
    * Takes one render from the client's rate and the instance's budget (the avatar service's limits); false
    * answers 429. Only work counts: an answer from a cache tier takes nothing.
@@ -85,6 +88,8 @@ export class HotelFurniService {
     sizeCalculation: (p) => Math.max(1, p.image.data.length + 64),
   });
   private readonly inFlight = new Map<string, Promise<HotelFurniAnswer>>();
+  /** Items whose bundle failed to draw (broke the renderer, ran out of time, took a worker down), with why. */
+  private readonly unDrawable = new LRUCache<string, string>({ max: 1024 });
   private readonly counts = { renders: 0, encodes: 0, notFound: 0, coalesced: 0, renderErrors: 0, limited: 0 };
 
   constructor(
@@ -99,7 +104,10 @@ export class HotelFurniService {
   swap(files: HotelFurniFiles): void {
     const identity = filesIdentity(files);
     this.files = files;
-    if (identity !== this.identity) this.pictures.clear();
+    if (identity !== this.identity) {
+      this.pictures.clear();
+      this.unDrawable.clear();
+    }
     this.identity = identity;
   }
 
@@ -144,42 +152,43 @@ export class HotelFurniService {
         this.counts.limited++;
         return { kind: 'text', status: 429, reason: TOO_MANY_RENDERS, retryAfterS: 1 };
       }
-      let picture = this.pictures.get(pictureKey);
-      if (!picture) {
-        const bundle = await this.files.bundles.furni(base);
-        if (!bundle.ok) {
-          const hint = this.files.flashOnly ? `; ${this.files.flashOnly}` : '';
-          return this.notFound(`no furni ${base} in this hotel: ${bundle.reason}${hint}${idNote}\n`);
-        }
-        let drawn: ReturnType<typeof renderFurniPicture>;
-        try {
-          drawn = renderFurniPicture(bundle.model, {
-            icon: req.icon,
-            size: req.size,
-            ...(req.state !== undefined ? { state: req.state } : {}),
-            missingState: req.family === 'chroma' ? 'zero' : 'still',
-            ...(req.direction !== undefined ? { direction: req.direction } : {}),
-            tick: req.tick,
-            colorId,
-            shadow: req.shadow,
-          });
-        } catch (err) {
-          // A bundle the renderer cannot draw is this item's problem, not the service's: a 404 saying why.
-          this.counts.renderErrors++;
-          this.deps.log?.('warn', 'furni not drawn', { classname: base, error: (err as Error).message });
-          drawn = { ok: false, reason: `its bundle cannot be drawn (${(err as Error).message})` };
-        }
-        if (!drawn.ok) {
-          return this.notFound(`nothing to draw for ${base}: ${drawn.reason}\n`);
-        }
-        picture = drawn.picture;
+      const broken = this.unDrawable.get(`${identity}\n${base}`);
+      if (broken) return this.notFound(`nothing to draw for ${base}: ${broken}\n`);
+      const held = this.pictures.get(pictureKey);
+      const output = { crop: req.crop, ...(req.background ? { background: req.background } : {}), zoom: req.zoom };
+      let done: FurniRenderOutput;
+      try {
+        done = await this.deps.render(
+          held
+            ? { picture: pictureData(held, false), output }
+            : {
+                draw: {
+                  hotelRoot: this.files.bundles.hotelRoot,
+                  signature: this.files.bundles.signature,
+                  base,
+                  req: {
+                    icon: req.icon,
+                    size: req.size,
+                    ...(req.state !== undefined ? { state: req.state } : {}),
+                    missingState: req.family === 'chroma' ? 'zero' : 'still',
+                    ...(req.direction !== undefined ? { direction: req.direction } : {}),
+                    tick: req.tick,
+                    colorId,
+                    shadow: req.shadow,
+                  },
+                },
+                output,
+              },
+        );
+      } catch (err) {
+        return this.failed(err, base, identity, idNote);
+      }
+      if (done.picture) {
         this.counts.renders++;
         // Only pictures of the files still in service are kept (a reload may have come meanwhile).
-        if (identity === this.identity) this.pictures.set(pictureKey, picture);
+        if (identity === this.identity) this.pictures.set(pictureKey, pictureOf(done.picture));
       }
-      const body = encodePngCompact(
-        finishFurniPicture(picture, { crop: req.crop, background: req.background, zoom: req.zoom }),
-      );
+      const body = done.body;
       this.counts.encodes++;
       const image = cachedImage(body, 1, version);
       cache.put(key, image);
@@ -192,6 +201,28 @@ export class HotelFurniService {
     } finally {
       this.inFlight.delete(key);
     }
+  }
+
+  /** What a render that drew nothing answers: 404 with the reason, or 429 when the workers are busy. */
+  private failed(err: unknown, base: string, identity: string, idNote: string): HotelFurniAnswer {
+    if (err instanceof RenderBusyError) {
+      this.counts.limited++;
+      return { kind: 'text', status: 429, reason: TOO_MANY_RENDERS, retryAfterS: 1 };
+    }
+    const code = err instanceof RenderFailedError ? err.code : '';
+    const message = (err as Error)?.message ?? String(err);
+    if (code === FURNI_FAILURES.noBundle) {
+      const hint = this.files.flashOnly ? `; ${this.files.flashOnly}` : '';
+      return this.notFound(`no furni ${base} in this hotel: ${message}${hint}${idNote}\n`);
+    }
+    if (code === FURNI_FAILURES.nothing) return this.notFound(`nothing to draw for ${base}: ${message}\n`);
+    // The bundle broke the renderer, took longer than the render deadline or took its worker down: this item's
+    // problem, not the service's. Not tried again with these files (a stuck bundle would cost a worker a request).
+    this.counts.renderErrors++;
+    this.deps.log?.('warn', 'furni not drawn', { classname: base, error: message });
+    const reason = code === FURNI_FAILURES.broken ? `its bundle cannot be drawn (${message})` : message;
+    if (identity === this.identity) this.unDrawable.set(`${identity}\n${base}`, reason);
+    return this.notFound(`nothing to draw for ${base}: ${reason}\n`);
   }
 
   stats(): Record<string, number> {

@@ -1,0 +1,82 @@
+// Furni on demand's pixel work (src/imager/hotel-furni/ asks for it): draw a picture from the hotel's bundle
+// folder, or take one the main thread holds, then finish and encode it. A render worker runs it off the event
+// loop; `inThreadFurniRenderer` runs the very same steps on the calling thread (tools and tests without a pool).
+import { LRUCache } from 'lru-cache';
+import { finishFurniPicture, type FurniPicture, renderFurniPicture } from '../../furni/on-demand.js';
+import { type RgbaImage } from '../../imaging/image.js';
+import { encodePngCompact } from '../../imaging/png-compact.js';
+import { furniBundlesAt, type FurniBundles } from '../../room/index.js';
+import { type FurniRenderOutput, RenderFailedError } from './render-pool.js';
+import { FURNI_FAILURES, type FurniWork, pictureData, pictureOf } from './render-protocol.js';
+
+/** Why a furni job drew nothing: `code` is one of FURNI_FAILURES, the message the reason. */
+export class FurniJobFailure extends Error {
+  override name = 'FurniJobFailure';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface FurniJobResult {
+  /** The finished image (crop, background, zoom applied) and its PNG. */
+  image: RgbaImage;
+  body: Buffer;
+  /** The picture drawn, when the job drew one (not when it encoded a held one). */
+  picture?: FurniPicture;
+}
+
+/**
+ * A runner of furni jobs with its own bundle cache: the folders of the last two signatures it was asked for
+ * (the one in service and one being reloaded; an older one leaves with its decoded bundles).
+ */
+export function furniJobRunner(): (work: FurniWork) => Promise<FurniJobResult> {
+  const folders = new LRUCache<string, FurniBundles>({ max: 2 });
+  const bundlesOf = (hotelRoot: string, signature: string): FurniBundles => {
+    const key = `${hotelRoot}\0${signature}`;
+    let bundles = folders.get(key);
+    if (!bundles) folders.set(key, (bundles = furniBundlesAt(hotelRoot, signature)));
+    return bundles;
+  };
+  const pictureFor = async (work: FurniWork): Promise<[FurniPicture, boolean]> => {
+    if ('picture' in work) return [pictureOf(work.picture), false];
+    const { hotelRoot, signature, base, req } = work.draw;
+    const bundle = await bundlesOf(hotelRoot, signature).furni(base);
+    if (!bundle.ok) throw new FurniJobFailure(FURNI_FAILURES.noBundle, bundle.reason);
+    let drawn: ReturnType<typeof renderFurniPicture>;
+    try {
+      drawn = renderFurniPicture(bundle.model, req);
+    } catch (err) {
+      throw new FurniJobFailure(FURNI_FAILURES.broken, (err as Error)?.message ?? String(err));
+    }
+    if (!drawn.ok) throw new FurniJobFailure(FURNI_FAILURES.nothing, drawn.reason);
+    return [drawn.picture, true];
+  };
+  return async (work) => {
+    const [picture, drew] = await pictureFor(work);
+    const image = finishFurniPicture(picture, work.output);
+    return { image, body: encodePngCompact(image), ...(drew ? { picture } : {}) };
+  };
+}
+
+/** The pool's `renderFurni` on this thread: the same results and the same failures (RenderFailedError). */
+export function inThreadFurniRenderer(): (work: FurniWork) => Promise<FurniRenderOutput> {
+  const run = furniJobRunner();
+  return async (work) => {
+    try {
+      const { image, body, picture } = await run(work);
+      return {
+        body,
+        frames: 1,
+        width: image.width,
+        height: image.height,
+        ...(picture ? { picture: pictureData(picture, true) } : {}),
+      };
+    } catch (err) {
+      const code = err instanceof FurniJobFailure ? err.code : FURNI_FAILURES.broken;
+      throw new RenderFailedError(code, (err as Error)?.message ?? String(err));
+    }
+  };
+}
