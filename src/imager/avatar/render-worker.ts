@@ -29,7 +29,6 @@ import {
   type HotelLoad,
   pictureData,
   type PoolMessage,
-  type RenderJob,
   type WorkerInit,
   type WorkerLoad,
   type WorkerMessage,
