@@ -29,7 +29,10 @@ before(async () => {
   if (skip) return;
   const cache = new ImageCache({ memoryBytes: 64 * 1024 * 1024, diskBytes: 0 });
   await cache.open();
-  furni = await openHotelFurni(rooms.path, () => openFurniBundles(rooms.path), { cache, render: inThreadFurniRenderer() });
+  furni = await openHotelFurni(rooms.path, () => openFurniBundles(rooms.path), {
+    cache,
+    render: inThreadFurniRenderer(),
+  });
   classnames = (await readdir(join(rooms.path, 'bundled/furniture')))
     .filter((f) => f.endsWith('.nitro'))
     .map((f) => f.slice(0, -6))
