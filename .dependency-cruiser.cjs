@@ -64,12 +64,20 @@ module.exports = {
       to: { path: '^src/imager/', pathNot: '^src/imager/cache/' },
     },
     {
+      name: 'imager-render-below-services',
+      comment:
+        'src/imager/render/ (the render workers avatars and furni on demand share) imports no image kind of the core (README, Layout of the code).',
+      severity: 'error',
+      from: { path: '^src/imager/render/' },
+      to: { path: '^src/imager/', pathNot: ['^src/imager/render/', '^src/imager/cache/'] },
+    },
+    {
       name: 'imager-peers',
       comment:
-        'The image kinds of the core (src/imager/avatar/, src/imager/badge/, …) are peers: none imports another (README, Layout of the code).',
+        'The image kinds of the core (src/imager/avatar/, src/imager/badge/, …) are peers: none imports another; they share the cache tiers (src/imager/cache/) and the render workers (src/imager/render/) (README, Layout of the code).',
       severity: 'error',
-      from: { path: '^src/imager/([^/]+)/', pathNot: '^src/imager/cache/' },
-      to: { path: '^src/imager/([^/]+)/', pathNot: ['^src/imager/$1/', '^src/imager/cache/'] },
+      from: { path: '^src/imager/([^/]+)/', pathNot: ['^src/imager/cache/', '^src/imager/render/'] },
+      to: { path: '^src/imager/([^/]+)/', pathNot: ['^src/imager/$1/', '^src/imager/cache/', '^src/imager/render/'] },
     },
     {
       name: 'routes-apart',

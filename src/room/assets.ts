@@ -39,7 +39,7 @@ export interface LoadedRoomAssets extends RoomAssets {
 
 /**
  * A hotel's furni bundles (`bundled/furniture/<cn>.nitro`), read on first use and kept in a bounded cache by
- * base classname: what rooms draw from and what furni on demand draws from, one loader for both.
+ * base classname: what rooms draw from (and, in each render worker, what furni on demand draws from).
  */
 export interface FurniBundles {
   readonly hotelRoot: string;
@@ -76,7 +76,7 @@ export function furniBundlesAt(hotelRoot: string, signature: string): FurniBundl
 }
 
 export interface LoadRoomAssetsOptions {
-  /** The furni bundles to draw with (shared with furni on demand); the folder's own when absent. */
+  /** The furni bundles to draw with (the service's, kept across reloads); the folder's own when absent. */
   bundles?: FurniBundles;
   /**
    * Byte budget for decoding one file (`--decode-budget`, in bytes): set as this thread's budget, which every

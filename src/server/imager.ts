@@ -25,7 +25,7 @@ import { ImageCache } from '../imager/cache/image-cache.js';
 import { ClientRateLimiter, RenderBudget } from '../http/limits.js';
 import { createAvatarMetrics, type AvatarMetrics, type HotelState } from './avatar/metrics.js';
 import { RedisSharedStore } from '../imager/cache/redis-store.js';
-import { RenderPool } from '../imager/avatar/render-pool.js';
+import { RenderPool } from '../imager/render/render-pool.js';
 import { buildAvatarApp } from './avatar/routes.js';
 import { createBadgeHandler } from './badge/badge-handler.js';
 import { createConvertHandler } from './avatar/convert-handler.js';
@@ -202,7 +202,8 @@ export async function openAvatarService(
   // Avatars and furni on demand draw against the same per-client rate and instance budget.
   const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
   const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
-  // One loader of furni bundles for rooms and furni on demand: a bundle decoded for one is there for the other.
+  // The furni bundle folder: rooms draw from its loader on this thread; furni on demand takes its signature and
+  // sends the drawing to the render workers, which read the bundles into caches of their own.
   let bundles: FurniBundles | undefined;
   const currentBundles = async () => (bundles = await openFurniBundles(config.assetsDir, bundles));
   let furni: HotelFurni;

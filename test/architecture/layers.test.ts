@@ -54,6 +54,7 @@ test('each rule of the service layers catches the arrow it forbids (planted in a
     ['src/imager/badge/badge-service.ts', 'src/imager/avatar/avatar-service.ts', 'imager-peers'],
     ['src/imager/furni/variants.ts', 'src/imager/badge/badge-service.ts', 'imager-peers'],
     ['src/imager/cache/image-cache.ts', 'src/imager/avatar/cache-key.ts', 'imager-cache-below-services'],
+    ['src/imager/render/render-pool.ts', 'src/imager/avatar/avatar-service.ts', 'imager-render-below-services'],
     ['src/imager/avatar/params.ts', 'fastify', 'imager-framework-free'],
     ['src/server/badge/badge-handler.ts', 'src/server/avatar/avatar-handler.ts', 'routes-apart'],
     ['src/index.ts', 'src/server/imager.ts', 'facade-uses-the-core'],

@@ -11,7 +11,7 @@ import { openFurniBundles } from '../../src/room/index.js';
 import { openHotelFurni, type HotelFurni } from '../../src/imager/hotel-furni/index.js';
 import { parseChromaQuery, parseVortexQuery } from '../../src/imager/hotel-furni/params.js';
 import { ImageCache } from '../../src/imager/cache/image-cache.js';
-import { inThreadFurniRenderer } from '../../src/imager/avatar/furni-job.js';
+import { inThreadFurniRenderer } from '../../src/imager/render/furni-job.js';
 import { furniLibraryLoader } from '../../src/hotel/furni.js';
 import { furniModelFromLibrary } from '../../src/furni/model.js';
 import { renderIcon, renderStill } from '../../src/furni/render.js';

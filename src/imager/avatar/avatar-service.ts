@@ -32,7 +32,7 @@ import {
   RenderFailedError,
   type DebugRenderOutput,
   type RenderOutput,
-} from './render-pool.js';
+} from '../render/render-pool.js';
 import { type UserLookup } from './user-lookup.js';
 
 /** A `?figure=` image never changes for its URL. */

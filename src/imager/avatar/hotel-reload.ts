@@ -24,7 +24,7 @@ import {
 import { avatarWatchPaths } from '../../hotel/avatar.js';
 import { pathsSignature } from '../../hotel/files.js';
 import { type HotelView } from './avatar-service.js';
-import { type RenderPool } from './render-pool.js';
+import { type RenderPool } from '../render/render-pool.js';
 
 /** Bytes of request → key version memos per hotel (~20,000 typical figures). */
 const KEY_VERSION_CACHE_BYTES = 4 * 1024 * 1024;

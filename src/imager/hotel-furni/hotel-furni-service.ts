@@ -1,9 +1,10 @@
 // Furni on demand in the avatar service: what `/habbo-imaging/furni` (Chroma) and `/habbo-imaging/furniture`
 // (vortex-imager) answer, independent of HTTP. The item comes from the hotel's own files: the furnidata (ids,
-// colour rows) and the Nitro bundles the rooms draw from (one loader, shared). A URL names one picture for a
-// set of files, so an answer is immutable and keyed by the renderer version, the files' identity and the
-// canonical request. The picture (the render) is kept apart from its encoding: a background, a zoom or no
-// crop re-encode the picture held in memory instead of drawing the item again.
+// colour rows) and the Nitro bundles (`bundled/furniture/`). A URL names one picture for a set of files, so an
+// answer is immutable and keyed by the renderer version, the files' identity and the canonical request. The
+// pixel work runs in the avatar render workers (each reads the bundles into a cache of its own): this thread
+// resolves the item, looks in the cache tiers and keeps the pictures drawn, so a background, a zoom or no
+// crop is a re-encode of the picture held instead of a new drawing.
 import { LRUCache } from 'lru-cache';
 import { join } from 'node:path';
 import { type FurnitureData, splitClassname } from '../../formats/furnidata.js';
@@ -20,8 +21,8 @@ import {
   type ImageSource,
 } from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
-import { type FurniRenderOutput, RenderBusyError, RenderFailedError } from '../avatar/render-pool.js';
-import { FURNI_FAILURES, type FurniWork, pictureData, pictureOf } from '../avatar/render-protocol.js';
+import { type FurniRenderOutput, RenderBusyError, RenderFailedError } from '../render/render-pool.js';
+import { FURNI_FAILURES, type FurniWork, pictureData, pictureOf } from '../render/render-protocol.js';
 import { canonicalOutput, canonicalPicture, type FurniTarget, type HotelFurniRequest } from './params.js';
 
 /** A URL names one picture of the hotel's files: cached like a badge. */
@@ -53,7 +54,8 @@ export function furniIds(data: FurnitureData | undefined): FurniIds {
 
 /** What the service draws from: swapped whole on a hotel reload. */
 export interface HotelFurniFiles {
-  bundles: FurniBundles;
+  /** The bundle folder and its signature (the workers read the bundles; this thread never decodes one). */
+  bundles: Pick<FurniBundles, 'hotelRoot' | 'signature'>;
   ids: FurniIds;
   /** The furnidata file read, or why there is none (ids are then unknown; classnames still draw). */
   furnidata: { file: string; digest: string } | { missing: string };

@@ -1,7 +1,7 @@
 // Furni on demand in the avatar service (`/habbo-imaging/furni`, `/habbo-imaging/furniture`): reads the
-// hotel's furnidata, takes the furni bundles the rooms draw from, and gives the service the core, its
-// /healthz section and a reload. Self-contained like the badges and rooms: the avatar service hands over
-// its caches and the shared bundle loader, and mounts the routes (src/server/hotel-furni/).
+// hotel's furnidata and the bundle folder's signature, and gives the service the core, its /healthz section
+// and a reload. Self-contained like the badges and rooms: the avatar service hands over its caches, the
+// bundle folder and the render pool's furni jobs, and mounts the routes (src/server/hotel-furni/).
 import { join } from 'node:path';
 import { type FurnitureData } from '../../formats/furnidata.js';
 import { isFile, readAssetFile } from '../../hotel/files.js';

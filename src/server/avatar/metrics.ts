@@ -7,7 +7,7 @@ import { HttpMetrics, METRIC_PREFIX, serviceRegistry, type ServiceRegistry } fro
 import { type ImageSource } from '../../imager/cache/image-cache.js';
 import { FALLBACK_REASONS, type FallbackReason } from '../../imager/avatar/fallback.js';
 import { type ImageCacheStats } from '../../imager/cache/image-cache.js';
-import { type RenderPoolStats } from '../../imager/avatar/render-pool.js';
+import { type RenderPoolStats } from '../../imager/render/render-pool.js';
 import { type SharedCacheStats } from '../../imager/cache/shared-cache.js';
 import { type SharedStoreStatus } from '../../imager/cache/shared-store.js';
 import { type DatabaseHealth, type QueryObservation, type QueryStats } from '../../database/index.js';

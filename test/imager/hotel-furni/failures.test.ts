@@ -12,8 +12,8 @@ import {
   RenderBusyError,
   RenderCrashError,
   RenderFailedError,
-} from '../../../src/imager/avatar/render-pool.js';
-import { type FurniWork } from '../../../src/imager/avatar/render-protocol.js';
+} from '../../../src/imager/render/render-pool.js';
+import { type FurniWork } from '../../../src/imager/render/render-protocol.js';
 
 let cache: ImageCache;
 before(async () => {
@@ -23,7 +23,7 @@ before(async () => {
 
 function files(signature: string): HotelFurniFiles {
   return {
-    bundles: { hotelRoot: '/srv/hotel', signature, furni: async () => ({ ok: false, reason: 'unused' }) },
+    bundles: { hotelRoot: '/srv/hotel', signature },
     ids: { room: new Map(), wall: new Map() },
     furnidata: { missing: 'none' },
   };

@@ -9,7 +9,7 @@ import { defaultAvatarConfig } from '../../../src/imager/config.js';
 import { avatarConfigFromFlags, defaultSampleKitDir } from '../../../src/cli/serve-avatar.js';
 
 const avatarConfigFromEnv = (env: NodeJS.ProcessEnv) => avatarConfigFromFlags({}, env);
-import { RenderPool } from '../../../src/imager/avatar/render-pool.js';
+import { RenderPool } from '../../../src/imager/render/render-pool.js';
 import { scanAvatarHotel } from '../../../src/avatar/index.js';
 
 test('defaults: port 8081, the public Habbo imager and API, limits that never trip on page traffic', () => {

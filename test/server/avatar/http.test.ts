@@ -479,7 +479,7 @@ test('garbage never produces a 5xx: each input gets its own documented answer', 
 });
 
 test('render pool: a full queue refuses at once; a dead worker fails only its job and is replaced', async () => {
-  const { RenderPool, RenderBusyError, RenderCrashError } = await import('../../../src/imager/avatar/render-pool.js');
+  const { RenderPool, RenderBusyError, RenderCrashError } = await import('../../../src/imager/render/render-pool.js');
   const pool = await RenderPool.start({
     hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) },
     workers: 1,
@@ -519,7 +519,7 @@ test('render pool: a full queue refuses at once; a dead worker fails only its jo
 });
 
 test('render pool: a busy worker holds the jobs behind its own, handed over together; when it dies, they are rendered by its replacement', async () => {
-  const { RenderPool, RenderCrashError } = await import('../../../src/imager/avatar/render-pool.js');
+  const { RenderPool, RenderCrashError } = await import('../../../src/imager/render/render-pool.js');
   const pool = await RenderPool.start({
     hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) },
     workers: 1,
@@ -574,7 +574,7 @@ test('render pool: a busy worker holds the jobs behind its own, handed over toge
 });
 
 test('render pool: a burst is shared between the workers, at most WORKER_DEPTH each, the rest in line; every job is answered', async () => {
-  const { RenderPool, WORKER_DEPTH } = await import('../../../src/imager/avatar/render-pool.js');
+  const { RenderPool, WORKER_DEPTH } = await import('../../../src/imager/render/render-pool.js');
   const pool = await RenderPool.start({
     hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) },
     workers: 2,

@@ -1,12 +1,14 @@
 // Renders off the event loop: worker threads (one a core by default), a bounded queue with a bounded
-// wait. Identical concurrent requests are joined before they get here, in the service's one map of
-// renders in flight (avatar-service.ts), so every job the pool takes is a render to do. A busy worker holds the jobs
+// wait, for two kinds of job: avatars and furni on demand. Identical concurrent requests are joined before
+// they get here, in each service's one map of renders in flight (avatar-service.ts, hotel-furni-service.ts),
+// so every job the pool takes is a render to do. A busy worker holds the jobs
 // after its current one (up to WORKER_DEPTH) and is refilled in one message when down to half, so it goes
 // from render to render without waiting for the main thread and seldom sleeps (each wake-up of a thread
 // costs tens of µs of CPU on a virtual machine).
 // Hotels come in generations: a reloaded hotel is loaded into every worker beside the one in service
 // (`prepare`), then put in service in one step (`commit`); each job renders with the generation it was
-// planned with, and a generation is dropped from the workers once no job of it is left.
+// planned with, and a generation is dropped from the workers once no job of it is left. A furni job names
+// its bundle folder by signature instead: each worker keeps the last two folders it was asked for.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type AvatarRenderErrorCode } from '../../avatar/index.js';
@@ -82,7 +84,8 @@ export interface RenderPoolOptions {
 
 /**
  * Failure codes that say the figure asked for cannot be drawn by this hotel (a malformed figure, a set the
- * hotel does not have, nothing drawable in it): a bad or foreign URL, not the service failing. Counted
+ * hotel does not have, nothing drawable in it), or the furni asked for has no bundle or no such view: a bad or
+ * foreign URL, not the service failing. Counted
  * apart so render failures show real trouble (libraries, timeouts, crashed workers).
  */
 export const REJECTED_CODES: ReadonlySet<string> = new Set<string>([
@@ -102,7 +105,7 @@ export interface RenderPoolStats {
   rendered: number;
   /** Of `rendered`: answers made from a drawing the worker held (another `crop`, `bg` or `zoom` of it). */
   reusedDrawings: number;
-  /** Renders the worker finished without an image because of the figure asked for (see REJECTED_CODES). */
+  /** Renders the worker finished without an image because of what was asked for (see REJECTED_CODES). */
   rejected: number;
   /** Renders that failed for another reason: the hotel's libraries, a timeout, a crashed worker. */
   failed: number;

@@ -1,7 +1,8 @@
 // Worker thread of the render pool: holds the hotel generations the pool tells it to (built from the
 // main thread's reading of the folder), then renders and encodes on request with the generation each job
 // names, so pixel work never blocks the HTTP event loop. All generations share one library cache keyed
-// by content: a reload does not make the unchanged libraries cold.
+// by content: a reload does not make the unchanged libraries cold. Furni jobs (furni on demand) draw from
+// the bundle folder they name, through furni-job.ts.
 import { LRUCache } from 'lru-cache';
 import { parentPort, workerData } from 'node:worker_threads';
 import {
