@@ -34,6 +34,7 @@ export interface LoadedRoomAssets extends RoomAssets {
   readonly hotelRoot: string;
   readonly visualization: RoomVisualizationAssets;
   readonly avatarHotel: AvatarHotel | undefined;
+  readonly bundlesSignature: string;
   furni(base: string): Promise<FurniLookup>;
 }
 
@@ -106,7 +107,14 @@ export async function loadRoomAssets(hotelRoot: string, options: LoadRoomAssetsO
     `room-assets\0${visualization.digest}\0${folder}\0${avatar ? JSON.stringify(avatar.digests) : '-'}`,
   ).slice(0, 32);
   const furni = bundles.furni;
-  const loaded: LoadedRoomAssets = { identity, hotelRoot, visualization, avatarHotel: avatar, furni };
+  const loaded: LoadedRoomAssets = {
+    identity,
+    hotelRoot,
+    visualization,
+    avatarHotel: avatar,
+    bundlesSignature: folder,
+    furni,
+  };
   return loaded;
 }
 
@@ -124,6 +132,15 @@ async function loadFurni(hotelRoot: string, base: string): Promise<FurniLookup> 
   } catch (e) {
     return { ok: false, reason: (e as Error).message };
   }
+}
+
+/**
+ * What another thread needs to load the same assets (`loadRoomAssets(hotelRoot, { bundles:
+ * furniBundlesAt(hotelRoot, bundlesSignature), avatarHotel })`): the folder and the bundle folder's signature.
+ */
+export function roomAssetsSource(assets: RoomAssets): { hotelRoot: string; bundlesSignature: string } {
+  const a = loaded(assets);
+  return { hotelRoot: a.hotelRoot, bundlesSignature: a.bundlesSignature };
 }
 
 export function loaded(assets: RoomAssets): LoadedRoomAssets {

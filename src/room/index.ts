@@ -3,6 +3,7 @@ export {
   loadRoomAssets,
   furniBundlesAt,
   openFurniBundles,
+  roomAssetsSource,
   type FurniBundles,
   type FurniLookup,
   type LoadRoomAssetsOptions,

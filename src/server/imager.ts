@@ -2,13 +2,7 @@
 // the render pool, the cache tiers, the user lookup, the limits, the badges) behind its routes (the avatar
 // routes of server/avatar/, the badge routes of server/badge/, mounted here so neither imports the other).
 import { type FastifyInstance } from 'fastify';
-import {
-  avatarFolderSignature,
-  hotelFromSnapshot,
-  RENDERER_VERSION,
-  scanAvatarHotel,
-  type AvatarHotel,
-} from '../avatar/index.js';
+import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../http/build-info.js';
 import { type RawRouteContext } from '../http/respond.js';
 import { openBadges, type Badges } from '../imager/badge/index.js';
@@ -33,7 +27,7 @@ import { LegacyFigures } from '../imager/avatar/legacy-figures.js';
 import { openRooms, type Rooms } from '../imager/room/index.js';
 import { openHotelFurni, type HotelFurni } from '../imager/hotel-furni/index.js';
 import { createFurniHandler } from './hotel-furni/furni-handler.js';
-import { openFurniBundles, type FurniBundles } from '../room/index.js';
+import { openFurniBundles, roomAssetsSource, type FurniBundles } from '../room/index.js';
 import { createRoomHandler } from './room/room-handler.js';
 import { SharedAvatarCache } from '../imager/cache/shared-cache.js';
 import { type SharedStore } from '../imager/cache/shared-store.js';
@@ -92,9 +86,6 @@ export interface OpenAvatarServiceOptions {
    */
   sharedStore?: SharedStore;
 }
-
-/** Figure libraries the main thread keeps for drawing bots in rooms (the render workers keep their own). */
-export const ROOM_LIBRARY_BYTES = 64 * 1024 * 1024;
 
 /** Loads the assets, starts the workers and builds the app; does not listen. */
 export async function openAvatarService(
@@ -198,7 +189,6 @@ export async function openAvatarService(
   // room visualization; otherwise the service runs without them and /healthz says why.
   let rooms: Rooms | undefined;
   let roomsOff = '';
-  let roomAvatar: { generation: number; hotel: AvatarHotel } | undefined;
   // Avatars and furni on demand draw against the same per-client rate and instance budget.
   const budget = new RenderBudget({ renders: config.budgetRenders, windowMs: config.budgetWindowMs });
   const clientRate = new ClientRateLimiter({ perSecond: config.clientRatePerSecond, burst: config.clientBurst });
@@ -220,16 +210,9 @@ export async function openAvatarService(
       shared,
       database,
       bundles: currentBundles,
-      avatarHotel: () => {
-        // The main thread's own hotel loads no library (it only plans); bots need one that does.
-        const served = hotels.current();
-        if (roomAvatar?.generation !== served.generation)
-          roomAvatar = {
-            generation: served.generation,
-            hotel: hotelFromSnapshot(served.snapshot, { libraryCacheBytes: ROOM_LIBRARY_BYTES }),
-          };
-        return roomAvatar.hotel;
-      },
+      // Its digests name the bots' figures; the workers draw them with their hotel of the generation in service.
+      avatarHotel: () => hotels.current().hotel,
+      render: (room, assets, options) => pool.renderRoom({ room, ...roomAssetsSource(assets), options }),
       log,
     });
     if (opened.ok) rooms = opened.rooms;

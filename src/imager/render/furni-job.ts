@@ -28,18 +28,25 @@ export interface FurniJobResult {
   picture?: FurniPicture;
 }
 
+/** The bundle folder of a signature, its decoded bundles kept: what a thread's furni and room jobs draw from. */
+export type BundleFolders = (hotelRoot: string, signature: string) => FurniBundles;
+
 /**
- * A runner of furni jobs with its own bundle cache: the folders of the last two signatures it was asked for
- * (the one in service and one being reloaded; an older one leaves with its decoded bundles).
+ * Bundle folders by signature: the last two asked for (the one in service and one being reloaded; an older
+ * one leaves with its decoded bundles).
  */
-export function furniJobRunner(): (work: FurniWork) => Promise<FurniJobResult> {
+export function bundleFolders(): BundleFolders {
   const folders = new LRUCache<string, FurniBundles>({ max: 2 });
-  const bundlesOf = (hotelRoot: string, signature: string): FurniBundles => {
+  return (hotelRoot, signature) => {
     const key = `${hotelRoot}\0${signature}`;
     let bundles = folders.get(key);
     if (!bundles) folders.set(key, (bundles = furniBundlesAt(hotelRoot, signature)));
     return bundles;
   };
+}
+
+/** A runner of furni jobs drawing from `bundlesOf`. */
+export function furniJobRunner(bundlesOf: BundleFolders): (work: FurniWork) => Promise<FurniJobResult> {
   const pictureFor = async (work: FurniWork): Promise<[FurniPicture, boolean]> => {
     if ('picture' in work) return [pictureOf(work.picture), false];
     const { hotelRoot, signature, base, req } = work.draw;
@@ -63,7 +70,7 @@ export function furniJobRunner(): (work: FurniWork) => Promise<FurniJobResult> {
 
 /** The pool's `renderFurni` on this thread: the same results and the same failures (RenderFailedError). */
 export function inThreadFurniRenderer(): (work: FurniWork) => Promise<FurniRenderOutput> {
-  const run = furniJobRunner();
+  const run = furniJobRunner(bundleFolders());
   return async (work) => {
     try {
       const { image, body, picture } = await run(work);

@@ -14,11 +14,13 @@ import { Worker } from 'node:worker_threads';
 import { type AvatarRenderErrorCode } from '../../avatar/index.js';
 import { decodeBudget } from '../../imaging/decode-budget.js';
 import { type AvatarRequest } from '../../avatar/request.js';
+import { type RoomPicture } from '../../room/index.js';
 import {
   FURNI_FAILURES,
   type FurniJob,
   type FurniPictureData,
   type FurniWork,
+  type RoomWork,
   type HotelLoad,
   type PoolMessage,
   type RenderJob,
@@ -131,9 +133,12 @@ interface Held {
   state: 'loading' | 'current' | 'draining';
 }
 
+/** What a worker's answer gives a job, whatever its kind (each method returns its kind's part). */
+type JobOutput = DebugRenderOutput & FurniRenderOutput & { room?: RoomPicture };
+
 interface Job {
   msg: RenderJob;
-  resolve: (out: DebugRenderOutput & FurniRenderOutput) => void;
+  resolve: (out: JobOutput) => void;
   reject: (err: Error) => void;
   waitTimer?: NodeJS.Timeout;
 }
@@ -192,6 +197,9 @@ function spawnWorker(init: WorkerInit): Worker {
   return new Worker(boot, { ...options, eval: true });
 }
 
+/** Bytes from a worker as a Buffer over the same memory. */
+const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
 export class RenderPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
@@ -245,6 +253,17 @@ export class RenderPool {
    * into its own bounded cache. An item with nothing to draw rejects with a RenderFailedError whose code is one
    * of FURNI_FAILURES and whose message is the reason.
    */
+  /**
+   * Draws a room (its picture unencoded) with the room assets of `work.hotelRoot` and the bots' hotel
+   * `generation` (default: the one in service), off the event loop, in the same workers and queue; a worker
+   * past the render deadline is replaced, as for an avatar.
+   */
+  async renderRoom(work: RoomWork, generation = this.current): Promise<RoomPicture> {
+    const out = await this.withGeneration(generation, (id) => ({ kind: 'room', id, generation, ...work }));
+    if (!out.room) throw new RenderFailedError('no-picture', 'the render worker answered a room job without a picture');
+    return out.room;
+  }
+
   renderFurni(work: FurniWork): Promise<FurniRenderOutput> {
     return new Promise<FurniRenderOutput>((resolve, reject) => {
       this.take({ msg: { kind: 'furni', id: this.nextId++, ...work } as FurniJob, resolve, reject });
@@ -358,7 +377,12 @@ export class RenderPool {
   }
 
   private submit(req: AvatarRequest, debug: boolean, generation: number): Promise<DebugRenderOutput> {
-    return new Promise<DebugRenderOutput>((res, rej) => {
+    return this.withGeneration(generation, (id) => ({ kind: 'avatar', id, generation, req, debug }));
+  }
+
+  /** Queues a job that renders with a hotel generation, which the workers keep until the job has ended. */
+  private withGeneration(generation: number, job: (id: number) => RenderJob): Promise<JobOutput> {
+    return new Promise<JobOutput>((res, rej) => {
       if (this.closed) {
         rej(new RenderBusyError('the render pool is shut down'));
         return;
@@ -374,7 +398,7 @@ export class RenderPool {
         held.jobs--;
         this.dropIfDone(generation);
       };
-      const resolve = (out: DebugRenderOutput) => {
+      const resolve = (out: JobOutput) => {
         settled();
         res(out);
       };
@@ -382,7 +406,7 @@ export class RenderPool {
         settled();
         rej(err);
       };
-      this.take({ msg: { kind: 'avatar', id: this.nextId++, generation, req, debug }, resolve, reject });
+      this.take({ msg: job(this.nextId++), resolve, reject });
     });
   }
 
@@ -524,7 +548,7 @@ export class RenderPool {
       this.rendered++;
       if (msg.reused) this.reusedDrawings++;
       this.opts.onRendered?.(msg.ms / 1000);
-      const body = Buffer.from(msg.body.buffer, msg.body.byteOffset, msg.body.byteLength);
+      const body = asBuffer(msg.body);
       job.resolve({
         body,
         frames: msg.frames,
@@ -532,6 +556,7 @@ export class RenderPool {
         height: msg.height,
         layers: msg.layers ?? [],
         ...(msg.picture ? { picture: msg.picture } : {}),
+        ...(msg.room ? { room: { ...msg.room, rgba: asBuffer(msg.room.rgba) } } : {}),
       });
     } else {
       if (REJECTED_CODES.has(msg.code)) this.rejected++;

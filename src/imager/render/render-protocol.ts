@@ -2,6 +2,7 @@
 import { type AvatarHotelSnapshot } from '../../avatar/index.js';
 import { type AvatarRequest } from '../../avatar/request.js';
 import { type FurniOutput, type FurniPicture, type FurniPictureRequest } from '../../furni/on-demand.js';
+import { type RoomData, type RoomReport, type RoomRenderOptions } from '../../room/index.js';
 
 /** One hotel generation as a worker builds it: the main thread's reading of the folder. */
 export interface HotelLoad {
@@ -65,7 +66,20 @@ export type FurniWork =
 
 export type FurniJob = { kind: 'furni'; id: number } & FurniWork;
 
-export type RenderJob = AvatarJob | FurniJob;
+/**
+ * A room: drawn with the assets of `hotelRoot` (its room.nitro, the bundle folder of that signature) and the
+ * hotel generation the bots are drawn with; the picture comes back unencoded (the service encodes it).
+ */
+export interface RoomWork {
+  room: RoomData;
+  hotelRoot: string;
+  bundlesSignature: string;
+  options: RoomRenderOptions;
+}
+
+export type RoomJob = { kind: 'room'; id: number; generation: number } & RoomWork;
+
+export type RenderJob = AvatarJob | FurniJob | RoomJob;
 
 /** Why a furni job drew nothing (the failure's code; its message is the reason). */
 export const FURNI_FAILURES = {
@@ -107,6 +121,8 @@ export type WorkerMessage =
       reused: boolean;
       /** A furni job that drew: the picture, for the main thread to keep for other encodings. */
       picture?: FurniPictureData;
+      /** A room job: its picture, unencoded (`body` is then empty). */
+      room?: { width: number; height: number; rgba: Uint8Array; report: RoomReport };
       ms: number;
     } & WorkerLoad)
   | ({ type: 'failed'; id: number; name: string; code: string; message: string } & WorkerLoad);

@@ -21,12 +21,14 @@ import {
 } from '../../avatar/index.js';
 import { ImageScratch } from '../../imaging/image.js';
 import { setDecodeBudget } from '../../imaging/decode-budget.js';
-import { furniJobRunner, FurniJobFailure } from './furni-job.js';
+import { bundleFolders, furniJobRunner, FurniJobFailure } from './furni-job.js';
+import { roomJobRunner } from './room-job.js';
 import { transferableBytes } from './transfer.js';
 import {
   type AvatarJob,
   FURNI_FAILURES,
   type FurniJob,
+  type RoomJob,
   type HotelLoad,
   pictureData,
   type PoolMessage,
@@ -57,6 +59,7 @@ function load(h: HotelLoad): void {
 /** Forgets a generation and the cached libraries no held generation has (their bytes are gone from the folder). */
 function drop(generation: number): void {
   hotels.delete(generation);
+  rooms.drop(generation);
   for (const key of [...drawings.keys()]) if (key.startsWith(`${generation}\0`)) drawings.delete(key);
   const live = new Set<string>();
   for (const h of hotels.values()) {
@@ -154,7 +157,43 @@ async function render(job: AvatarJob): Promise<void> {
   }
 }
 
-const runFurni = furniJobRunner();
+// One cache of bundle folders for furni and room jobs: a bundle decoded for one is there for the other.
+const bundlesOf = bundleFolders();
+const runFurni = furniJobRunner(bundlesOf);
+const rooms = roomJobRunner(bundlesOf, (generation) => hotels.get(generation));
+
+async function renderRoomJob(job: RoomJob): Promise<void> {
+  const started = performance.now();
+  try {
+    const p = await rooms.run(job);
+    const rgba = transferableBytes(p.rgba);
+    post(
+      {
+        type: 'done',
+        id: job.id,
+        body: new Uint8Array(0),
+        frames: 1,
+        width: p.width,
+        height: p.height,
+        reused: false,
+        room: { width: p.width, height: p.height, rgba, report: p.report },
+        ms: performance.now() - started,
+        ...libraryLoad(),
+      },
+      [rgba.buffer],
+    );
+  } catch (err) {
+    const e = err as Error;
+    post({
+      type: 'failed',
+      id: job.id,
+      name: e?.name ?? 'Error',
+      code: e?.name ?? 'Error',
+      message: e?.message ?? String(err),
+      ...libraryLoad(),
+    });
+  }
+}
 
 async function renderFurni(job: FurniJob): Promise<void> {
   const started = performance.now();
@@ -195,7 +234,8 @@ async function renderFurni(job: FurniJob): Promise<void> {
 
 port.on('message', (msg: PoolMessage) => {
   if (msg.type === 'render') {
-    for (const job of msg.jobs) void (job.kind === 'avatar' ? render(job) : renderFurni(job));
+    for (const job of msg.jobs)
+      void (job.kind === 'avatar' ? render(job) : job.kind === 'furni' ? renderFurni(job) : renderRoomJob(job));
   } else if (msg.type === 'load') {
     try {
       load(msg);

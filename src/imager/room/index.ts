@@ -9,7 +9,7 @@ import { isDir } from '../../hotel/files.js';
 import { type FurniBundles, loadRoomAssets, type RoomAssets } from '../../room/index.js';
 import { type ImageCache } from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
-import { RoomService, type RoomServiceOptions } from './room-service.js';
+import { type RoomRenderer, RoomService, type RoomServiceOptions } from './room-service.js';
 import { DatabaseRoomSource, FileRoomSource, type RoomQueries, type RoomSource } from './source.js';
 
 export { RoomService } from './room-service.js';
@@ -34,10 +34,15 @@ export interface RoomDeps {
   shared?: SharedAvatarCache;
   /** The hotel's database client (its `run`), when one is configured. */
   database?: RoomQueries;
-  /** The avatar hotel in service, for bots (the main thread's, read from the same snapshot as the workers'). */
+  /**
+   * The avatar hotel in service (the main thread's, read from the same snapshot as the workers'): its digests
+   * name the bots' figures in the assets' identity.
+   */
   avatarHotel: () => AvatarHotel;
-  /** The furni bundles in service, shared with furni on demand (the folder's own when absent). */
+  /** The furni bundle folder in service (the folder's own when absent). */
   bundles?: () => Promise<FurniBundles>;
+  /** Draws a room: the render workers' `renderRoom`; renderRoom on this thread when absent (tools and tests). */
+  render?: RoomRenderer;
   log?: Log;
 }
 
@@ -98,6 +103,7 @@ export async function openRooms(
     {
       source,
       assets: () => assets,
+      ...(deps.render ? { render: deps.render } : {}),
       cache: deps.cache,
       shared: deps.shared,
       thumbnailsDir: config.roomThumbnailsDir,

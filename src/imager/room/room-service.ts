@@ -33,6 +33,7 @@ import {
   type RgbaImage,
 } from '../../imaging/image.js';
 import { sha256Hex } from '../../util/hash.js';
+import { RenderBusyError, RenderCrashError, RenderFailedError } from '../render/render-pool.js';
 import { cachedImage, type CachedImage, type ImageCache, type ImageSource } from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
 import { canonicalOptions, parseRoomQuery, type RoomRequest } from './params.js';
@@ -457,7 +458,14 @@ export class RoomService {
     this.running++;
     const left = Math.max(1, this.options.renderTimeoutMs - (Date.now() - started));
     // The work keeps its turn until it really ends, even when the request has stopped waiting for it.
-    const work$ = work().finally(() => this.release());
+    const work$ = work()
+      .catch((err: unknown) => {
+        // The render workers busy, past their deadline or crashed: the room is fine, try again later.
+        if (err instanceof RenderBusyError || err instanceof RenderCrashError) throw new Unavailable(err.message);
+        if (err instanceof RenderFailedError && err.code === 'timeout') throw new Unavailable(err.message);
+        throw err;
+      })
+      .finally(() => this.release());
     return withDeadline(work$, left, 'the room render');
   }
 

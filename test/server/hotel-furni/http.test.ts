@@ -362,15 +362,15 @@ test('zoom and size l/b: whole-number nearest-neighbour zooms of the same pictur
 test('the pixel work runs in the render workers: a drawing and each re-encoding is one pool job, a cached answer none', async () => {
   const pool = () => svc.pool.stats();
   const before = pool();
-  await png('/habbo-imaging/furniture?class=kit_lamp_state2&direction=2');
+  await png('/habbo-imaging/furniture?class=kit_lamp_state2&direction=2&frame=37');
   const drawn = pool();
   assert.equal(drawn.rendered, before.rendered + 1, 'the drawing and its PNG came from a worker');
   assert.equal(drawn.reusedDrawings, before.reusedDrawings);
-  await png('/habbo-imaging/furniture?class=kit_lamp_state2&direction=2&bg=336699');
+  await png('/habbo-imaging/furniture?class=kit_lamp_state2&direction=2&frame=37&bg=336699');
   const encoded = pool();
   assert.equal(encoded.rendered, drawn.rendered + 1, 'the new background was encoded in a worker');
   assert.equal(encoded.reusedDrawings, drawn.reusedDrawings + 1, 'from the picture held, not drawn again');
-  await png('/habbo-imaging/furniture?class=kit_lamp_state2&direction=2&bg=336699');
+  await png('/habbo-imaging/furniture?class=kit_lamp_state2&direction=2&frame=37&bg=336699');
   assert.equal(pool().rendered, encoded.rendered, 'a memory hit takes no worker');
   const missing = await get('/habbo-imaging/furni?sprite=kit_nothing_here');
   assert.equal(missing.res.status, 404);
