@@ -1,11 +1,13 @@
-// npm run bench:furni-on-demand [-- --assets <hotel folder>] — what furni on demand costs the avatars beside it.
-// The avatar service (two render workers) in a child process, on the sample kit or a hotel folder with Nitro
-// furni bundles; one warm avatar URL (a memory hit) under wrk (-t1 -c8):
+// npm run bench:beside-avatars [-- --assets <hotel folder>] — what furni on demand and rooms cost the avatars
+// beside them. The avatar service (two render workers) in a child process, on the sample kit or a hotel folder
+// with Nitro furni bundles; one warm avatar URL (a memory hit) under wrk (-t1 -c8):
 //   1. alone;
 //   2. while two connections ask for furni never drawn before (every bundle, directions 2 and 4: each request
-//      reads and decodes the bundle or draws a new view, then encodes), for as long as wrk runs
-//      (another `frame` is another drawing, so the list never runs out)
-// Prints the avatar latency of both runs, the furni requests' latency and the machine's load. Figures only.
+//      reads and decodes the bundle or draws a new view, then encodes), for as long as wrk runs (another
+//      `frame` is another drawing, so the list never runs out);
+//   3. while two connections ask for room 1 (the kit's room file, or `--room <id>` of a folder's rooms/) over
+//      a new background each time (each request draws and encodes the room).
+// Prints the avatar latency of each run, the side requests' latency, the service's RSS and the machine's load.
 import { readdir } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -60,35 +62,46 @@ async function main(): Promise<void> {
     if (warm.status !== 200) throw new Error(`the avatar answered ${warm.status}`);
     const o = { threads: 1, connections: 8, seconds: SECONDS };
     const alone = await wrk(url + AVATAR, o);
-    console.log(
-      `avatar alone:            ${alone.rps.toFixed(0)} req/s, p50 ${alone.p50}, p90 ${alone.p90}, p99 ${alone.p99}`,
-    );
+    console.log(`avatar alone: ${alone.rps.toFixed(0)} req/s, p50 ${alone.p50}, p90 ${alone.p90}, p99 ${alone.p99}`);
     // Every request a new picture (another frame is another drawing), more than the run can ask for.
-    const paths: string[] = [];
-    for (let frame = 0; paths.length < 200_000; frame++)
+    const furni: string[] = [];
+    for (let frame = 0; furni.length < 200_000; frame++)
       for (const dir of [2, 4])
         for (const cn of classnames)
-          paths.push(`/habbo-imaging/furniture?class=${encodeURIComponent(cn)}&direction=${dir}&frame=${frame}`);
-    const furni = runLoad({ base: url, paths, connections: 2, stopAtMs: performance.now() + SECONDS * 1000 });
-    const beside = await wrk(url + AVATAR, o);
-    const f = await furni;
-    const loadAfter = loadAverage();
-    console.log(
-      `avatar beside furni:     ${beside.rps.toFixed(0)} req/s, p50 ${beside.p50}, p90 ${beside.p90}, p99 ${beside.p99}`,
+          furni.push(`/habbo-imaging/furniture?class=${encodeURIComponent(cn)}&direction=${dir}&frame=${frame}`);
+    await beside(url, 'furni on demand', furni, o);
+    const room = process.argv.includes('--room') ? process.argv[process.argv.indexOf('--room') + 1] : '1';
+    const rooms = Array.from(
+      { length: 100_000 },
+      (_, i) => `/habbo-imaging/room/${room}.png?bg=${(i + 1).toString(16).padStart(6, '0')}`,
     );
-    const lat = f.latenciesMs;
-    console.log(
-      `furni on demand (2 connections, ${f.requests} requests, ${Object.entries(f.status)
-        .map(([s, n]) => `${n}× ${s}`)
-        .join(', ')}): ` +
-        `p50 ${percentile(lat, 50).toFixed(1)} ms, p90 ${percentile(lat, 90).toFixed(1)} ms, ` +
-        `max ${lat[lat.length - 1]?.toFixed(0)} ms`,
-    );
+    await beside(url, `room ${room}`, rooms, o);
     const rss = rssOf(proc.pid!);
-    console.log(`load after: ${loadAfter}; the service's RSS ${rss.rssMb} MB, peak ${rss.peakMb} MB`);
+    console.log(`load after: ${loadAverage()}; the service's RSS ${rss.rssMb} MB, peak ${rss.peakMb} MB`);
   } finally {
     await stopChild(proc);
   }
+}
+
+/** The avatar under wrk while two connections ask for `paths` (each a new picture) for as long. */
+async function beside(
+  url: string,
+  what: string,
+  paths: string[],
+  o: { threads: number; connections: number; seconds: number },
+): Promise<void> {
+  const side = runLoad({ base: url, paths, connections: 2, stopAtMs: performance.now() + o.seconds * 1000 });
+  const a = await wrk(url + AVATAR, o);
+  const s = await side;
+  console.log(`avatar beside ${what}: ${a.rps.toFixed(0)} req/s, p50 ${a.p50}, p90 ${a.p90}, p99 ${a.p99}`);
+  const lat = s.latenciesMs;
+  const statuses = Object.entries(s.status)
+    .map(([status, n]) => `${n}× ${status}`)
+    .join(', ');
+  console.log(
+    `  ${what} (2 connections, ${s.requests} requests, ${statuses}): p50 ${percentile(lat, 50).toFixed(1)} ms, ` +
+      `p90 ${percentile(lat, 90).toFixed(1)} ms, max ${lat[lat.length - 1]?.toFixed(0)} ms`,
+  );
 }
 
 runBench(main, childMain);
