@@ -311,7 +311,7 @@ export const SERVE_AVATAR_OPTIONS = {
   roomRenderJobs: option({
     flag: '--room-jobs <n>',
     env: 'HOTEL_IMAGER_ROOM_JOBS',
-    help: 'room renders at once (on the main thread; more wait in a bounded queue)',
+    help: 'room renders at once (in the render workers; more wait in a bounded queue)',
     parse: wholeNumber({ min: 1, max: 64 }),
     default: D.roomRenderJobs,
   }),

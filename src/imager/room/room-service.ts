@@ -6,9 +6,9 @@
 // is what is left of ROOM_FRESH_S after the re-read window, so a moved chair shows in every answer within
 // ROOM_FRESH_S.
 //
-// Renders run on this thread, at most `renderJobs` at once with a bounded queue: a room is hundreds of sprites
-// already decoded in this thread's furni cache (copying the assets into the avatar workers would double them),
-// and the PNG is encoded by libvips off the thread. Every wait is bounded: the database client's per-query
+// Renders run in the render workers (the composition hands over the pool's `renderRoom`; renderRoom on this
+// thread when none is given), at most `renderJobs` at once with a bounded queue, and the PNG is encoded here by
+// libvips, off the event loop. Every wait is bounded: the database client's per-query
 // deadline, a read deadline, a queue wait and a render deadline; past one the answer is the last image of the
 // room (marked stale) or a 503 with Retry-After, never a hung request.
 import {
