@@ -133,3 +133,29 @@ test('a render that never ends is a 503 at the render deadline; more renders tha
   assert.match(slow.kind === 'text' ? slow.reason : '', /the room render took longer than 300 ms/);
   assert.equal(svc.stats().queueFull, 1);
 });
+
+test('the render workers busy, past their deadline or crashed: 503 with Retry-After 5, not a 500', async () => {
+  const { RenderBusyError, RenderCrashError, RenderFailedError } = await import(
+    '../../../src/imager/render/render-pool.js'
+  );
+  const failures: [Error, string][] = [
+    [new RenderBusyError('render queue full (1024 waiting)'), 'render queue full (1024 waiting)'],
+    [new RenderCrashError('render worker exited with code 1'), 'render worker exited with code 1'],
+    [new RenderFailedError('timeout', 'render took longer than 20000 ms'), 'render took longer than 20000 ms'],
+  ];
+  for (const [error, why] of failures) {
+    const svc = service({ kind: 'file', read: () => Promise.resolve(found()) }, () => Promise.reject(error));
+    assert.deepEqual(await svc.answer(1, ''), {
+      kind: 'text',
+      status: 503,
+      reason: `the room cannot be drawn now: ${why}; try again in 5 s\n`,
+      retryAfterS: 5,
+    });
+    assert.equal(svc.stats().renderErrors, 0, error.name);
+  }
+  // Any other failure of the renderer is the service's own error, thrown to the handler's 500.
+  const broken = service({ kind: 'file', read: () => Promise.resolve(found()) }, () =>
+    Promise.reject(new RenderFailedError('TypeError', 'x is undefined')),
+  );
+  await assert.rejects(broken.answer(1, ''), /x is undefined/);
+});

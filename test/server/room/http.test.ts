@@ -57,6 +57,21 @@ async function get(path: string, init: RequestInit = {}, base = svc.url) {
   return { res, body: Buffer.from(await res.arrayBuffer()) };
 }
 
+test("rooms are drawn in the render workers, the bot with a worker's own figure libraries", async () => {
+  // A fresh service: its workers have drawn nothing yet.
+  const s = await start(kit);
+  assert.equal(s.pool.stats().libraryBytes.figure, 0);
+  const a = await get('/habbo-imaging/room/1.png?bg=123456', {}, s.url);
+  assert.equal(a.res.status, 200);
+  const pool = s.pool.stats();
+  assert.equal(pool.rendered, 1, 'one job: the room');
+  assert.ok(pool.libraryBytes.figure > 0, "the kit room's bot loaded figure libraries in a worker");
+  const thumb = await get('/thumbnail/1.png', {}, s.url);
+  assert.equal(thumb.res.status, 200);
+  assert.equal(s.pool.stats().rendered, 2, 'the thumbnail is another room job');
+  assert.equal(s.pool.stats().failed, 0);
+});
+
 test('the demo room: 200 image/png, transparent outside the room, short Cache-Control, ETag, CORS; then memory', async () => {
   const { res, body } = await get('/habbo-imaging/room/1.png');
   assert.equal(res.status, 200);
