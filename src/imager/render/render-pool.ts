@@ -1,5 +1,5 @@
 // Renders off the event loop: worker threads (one a core by default), a bounded queue with a bounded
-// wait, for two kinds of job: avatars and furni on demand. Identical concurrent requests are joined before
+// wait, for three kinds of job: avatars, furni on demand and rooms. Identical concurrent requests are joined before
 // they get here, in each service's one map of renders in flight (avatar-service.ts, hotel-furni-service.ts),
 // so every job the pool takes is a render to do. A busy worker holds the jobs
 // after its current one (up to WORKER_DEPTH) and is refilled in one message when down to half, so it goes
@@ -7,8 +7,9 @@
 // costs tens of µs of CPU on a virtual machine).
 // Hotels come in generations: a reloaded hotel is loaded into every worker beside the one in service
 // (`prepare`), then put in service in one step (`commit`); each job renders with the generation it was
-// planned with, and a generation is dropped from the workers once no job of it is left. A furni job names
-// its bundle folder by signature instead: each worker keeps the last two folders it was asked for.
+// planned with, and a generation is dropped from the workers once no job of it is left (a room job renders
+// its bots with one too). Furni and room jobs name their bundle folder by signature: each worker keeps the
+// last two folders it was asked for.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type AvatarRenderErrorCode } from '../../avatar/index.js';
@@ -80,7 +81,7 @@ export interface RenderPoolOptions {
   maxQueueWaitMs: number;
   /** A render running longer than this is abandoned (the worker is replaced). */
   renderTimeoutMs: number;
-  /** Called with each successful render's time in its worker (render + encode), in seconds. */
+  /** Called with each successful avatar render's time in its worker (render + encode), in seconds. */
   onRendered?: (seconds: number) => void;
 }
 
@@ -111,6 +112,8 @@ export interface RenderPoolStats {
   rejected: number;
   /** Renders that failed for another reason: the hotel's libraries, a timeout, a crashed worker. */
   failed: number;
+  /** The three counts above for each kind of job: avatars, furni on demand, rooms. */
+  byKind: Record<RenderJob['kind'], JobCounts>;
   /** Jobs refused as busy: `refusedQueueFull` + `refusedQueueWait`. */
   refusedBusy: number;
   /** Refused on arrival: the queue held `maxQueue` jobs. */
@@ -124,6 +127,12 @@ export interface RenderPoolStats {
   generation: number;
   /** Generations the workers hold: the one in service, older ones finishing their jobs, one being loaded. */
   generations: number[];
+}
+
+export interface JobCounts {
+  rendered: number;
+  rejected: number;
+  failed: number;
 }
 
 /** A hotel generation the pool holds, with its jobs queued or running. */
@@ -211,10 +220,13 @@ export class RenderPool {
   private closed = false;
   /** The dispatch of the jobs queued in this turn of the event loop, once it is set. */
   private dispatchSoon: NodeJS.Immediate | undefined;
-  private rendered = 0;
+  /** Finished jobs by kind and result (the stats' totals are their sums). */
+  private readonly byKind: Record<RenderJob['kind'], JobCounts> = {
+    avatar: { rendered: 0, rejected: 0, failed: 0 },
+    furni: { rendered: 0, rejected: 0, failed: 0 },
+    room: { rendered: 0, rejected: 0, failed: 0 },
+  };
   private reusedDrawings = 0;
-  private failed = 0;
-  private rejected = 0;
   private refusedQueueFull = 0;
   private refusedQueueWait = 0;
   private restarts = 0;
@@ -333,6 +345,7 @@ export class RenderPool {
   }
 
   stats(): RenderPoolStats {
+    const sum = (r: keyof JobCounts) => Object.values(this.byKind).reduce((n, c) => n + c[r], 0);
     const libraryBytes = { figure: 0, effect: 0 };
     for (const s of this.slots) {
       libraryBytes.figure += s.load?.figureLibraryBytes ?? 0;
@@ -345,10 +358,11 @@ export class RenderPool {
       busy: this.slots.filter((s) => s.jobs.length > 0).length,
       queued: this.waiting(),
       maxQueue: this.opts.maxQueue,
-      rendered: this.rendered,
+      rendered: sum('rendered'),
       reusedDrawings: this.reusedDrawings,
-      rejected: this.rejected,
-      failed: this.failed,
+      rejected: sum('rejected'),
+      failed: sum('failed'),
+      byKind: structuredClone(this.byKind),
       refusedBusy: this.refusedQueueFull + this.refusedQueueWait,
       refusedQueueFull: this.refusedQueueFull,
       refusedQueueWait: this.refusedQueueWait,
@@ -520,7 +534,7 @@ export class RenderPool {
     slot.runTimer = setTimeout(() => {
       if (slot.jobs[0] !== job) return;
       slot.jobs.shift();
-      this.failed++;
+      this.byKind[job.msg.kind].failed++;
       job.reject(new RenderFailedError('timeout', `render took longer than ${this.opts.renderTimeoutMs} ms`));
       this.replace(slot);
     }, this.opts.renderTimeoutMs);
@@ -544,10 +558,11 @@ export class RenderPool {
     if (at === 0) this.startClock(slot);
     // Refill the worker if it is down to REFILL_AT jobs and work waits.
     this.dispatch();
+    const counts = this.byKind[job.msg.kind];
     if (msg.type === 'done') {
-      this.rendered++;
+      counts.rendered++;
       if (msg.reused) this.reusedDrawings++;
-      this.opts.onRendered?.(msg.ms / 1000);
+      if (job.msg.kind === 'avatar') this.opts.onRendered?.(msg.ms / 1000);
       const body = asBuffer(msg.body);
       job.resolve({
         body,
@@ -559,8 +574,8 @@ export class RenderPool {
         ...(msg.room ? { room: { ...msg.room, rgba: asBuffer(msg.room.rgba) } } : {}),
       });
     } else {
-      if (REJECTED_CODES.has(msg.code)) this.rejected++;
-      else this.failed++;
+      if (REJECTED_CODES.has(msg.code)) counts.rejected++;
+      else counts.failed++;
       job.reject(new RenderFailedError(msg.code, msg.message));
     }
   }
@@ -612,7 +627,7 @@ export class RenderPool {
     const job = slot.jobs.shift();
     clearTimeout(slot.runTimer);
     if (job) {
-      this.failed++;
+      this.byKind[job.msg.kind].failed++;
       job.reject(new RenderCrashError(err.message));
     }
     if (slot.ready) this.replace(slot);

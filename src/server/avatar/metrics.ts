@@ -207,14 +207,15 @@ export function createAvatarMetrics(opts: {
   labelled(
     'counter',
     'avatar_renders_total',
-    'Renders finished by the worker threads (/render pages included): result="ok"; "rejected": the figure cannot be ' +
+    'Avatar renders finished by the worker threads (/render pages included; furni on demand and rooms count ' +
+      'apart): result="ok"; "rejected": the figure cannot be ' +
       'drawn by this hotel (malformed, unknown set, nothing to draw); "failed": a library that does not load, a ' +
       'timeout, a crashed worker',
     'result',
     () => ({
-      ok: s.pool.rendered,
-      rejected: s.pool.rejected,
-      failed: s.pool.failed,
+      ok: s.pool.byKind.avatar.rendered,
+      rejected: s.pool.byKind.avatar.rejected,
+      failed: s.pool.byKind.avatar.failed,
     }),
   );
   gauge(

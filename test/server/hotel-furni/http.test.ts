@@ -376,6 +376,10 @@ test('the pixel work runs in the render workers: a drawing and each re-encoding 
   assert.equal(missing.res.status, 404);
   assert.equal(pool().rejected, encoded.rejected + 1, 'an item without a bundle is a rejected job, not a failure');
   assert.equal(pool().failed, encoded.failed);
+  // Counted as furni jobs: the avatar counters (and avatar_renders_total) are the avatars' alone.
+  assert.equal(pool().byKind.furni.rendered, before.byKind.furni.rendered + 2);
+  assert.equal(pool().byKind.furni.rejected, before.byKind.furni.rejected + 1);
+  assert.deepEqual(pool().byKind.avatar, before.byKind.avatar);
 });
 
 test('bg, canvas, zoom and crop are encodings of one drawn picture, not new renders', async () => {

@@ -65,6 +65,7 @@ test("rooms are drawn in the render workers, the bot with a worker's own figure 
   assert.equal(a.res.status, 200);
   const pool = s.pool.stats();
   assert.equal(pool.rendered, 1, 'one job: the room');
+  assert.deepEqual(pool.byKind.room, { rendered: 1, rejected: 0, failed: 0 });
   assert.ok(pool.libraryBytes.figure > 0, "the kit room's bot loaded figure libraries in a worker");
   const thumb = await get('/thumbnail/1.png', {}, s.url);
   assert.equal(thumb.res.status, 200);
