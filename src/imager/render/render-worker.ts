@@ -28,6 +28,7 @@ import {
   type AvatarJob,
   FURNI_FAILURES,
   type FurniJob,
+  type RenderJob,
   type RoomJob,
   type HotelLoad,
   pictureData,
@@ -112,49 +113,57 @@ async function drawingFor(hotel: AvatarHotel, job: AvatarJob, scratch: ImageScra
  */
 const scratches: ImageScratch[] = [];
 
-async function render(job: AvatarJob): Promise<void> {
+/** What a finished job tells besides its id, time and the worker's load. */
+type Done = Omit<Extract<WorkerMessage, { type: 'done' }>, 'type' | 'id' | 'ms' | keyof WorkerLoad>;
+
+/**
+ * Runs a job and posts its answer: `done` with what `work` made (the buffers it lists transferred), or
+ * `failed` with the error's code (`codeOf`) and message.
+ */
+async function answer(
+  job: RenderJob,
+  work: () => Promise<[Done, ArrayBuffer[]]>,
+  codeOf: (err: unknown) => string,
+): Promise<void> {
   const started = performance.now();
-  const scratch = scratches.pop() ?? new ImageScratch();
   try {
-    const hotel = hotels.get(job.generation);
-    if (!hotel) throw new Error(`hotel generation ${job.generation} is not loaded in this worker`);
-    const [drawing, reused] = changesOutput(job.req)
-      ? await drawingFor(hotel, job, scratch)
-      : [await renderAvatar(hotel, job.req, scratch.image), false];
-    const out = requestedOutput(drawing, job.req);
-    const encoded = await encodeAvatar(out, job.req.format ?? 'png');
-    // Transferred, not copied, when the bytes own their ArrayBuffer; else a private copy first.
-    const body = transferableBytes(encoded);
-    const layers = job.debug ? (JSON.parse(JSON.stringify(out.layers)) as unknown[]) : undefined;
-    post(
-      {
-        type: 'done',
-        id: job.id,
-        body,
-        frames: out.frames.length,
-        width: out.width,
-        height: out.height,
-        layers,
-        reused,
-        ms: performance.now() - started,
-        ...libraryLoad(),
-      },
-      [body.buffer],
-    );
+    const [done, transfer] = await work();
+    post({ type: 'done', id: job.id, ...done, ms: performance.now() - started, ...libraryLoad() }, transfer);
   } catch (err) {
     const e = err as Error;
-    post({
-      type: 'failed',
-      id: job.id,
-      name: e?.name ?? 'Error',
-      code: err instanceof AvatarRenderError ? err.code : (e?.name ?? 'Error'),
-      message: e?.message ?? String(err),
-      ...libraryLoad(),
-    });
-  } finally {
-    scratch.release();
-    scratches.push(scratch);
+    const message = e?.message ?? String(err);
+    post({ type: 'failed', id: job.id, name: e?.name ?? 'Error', code: codeOf(err), message, ...libraryLoad() });
   }
+}
+
+const errorName = (err: unknown) => (err as Error)?.name ?? 'Error';
+
+function render(job: AvatarJob): Promise<void> {
+  const code = (err: unknown) => (err instanceof AvatarRenderError ? err.code : errorName(err));
+  return answer(
+    job,
+    async () => {
+      const scratch = scratches.pop() ?? new ImageScratch();
+      try {
+        const hotel = hotels.get(job.generation);
+        if (!hotel) throw new Error(`hotel generation ${job.generation} is not loaded in this worker`);
+        const [drawing, reused] = changesOutput(job.req)
+          ? await drawingFor(hotel, job, scratch)
+          : [await renderAvatar(hotel, job.req, scratch.image), false];
+        const out = requestedOutput(drawing, job.req);
+        const encoded = await encodeAvatar(out, job.req.format ?? 'png');
+        // Transferred, not copied, when the bytes own their ArrayBuffer; else a private copy first.
+        const body = transferableBytes(encoded);
+        const layers = job.debug ? (JSON.parse(JSON.stringify(out.layers)) as unknown[]) : undefined;
+        const { width, height } = out;
+        return [{ body, frames: out.frames.length, width, height, layers, reused }, [body.buffer]];
+      } finally {
+        scratch.release();
+        scratches.push(scratch);
+      }
+    },
+    code,
+  );
 }
 
 // One cache of bundle folders for furni and room jobs: a bundle decoded for one is there for the other.
@@ -162,74 +171,33 @@ const bundlesOf = bundleFolders();
 const runFurni = furniJobRunner(bundlesOf);
 const rooms = roomJobRunner(bundlesOf, (generation) => hotels.get(generation));
 
-async function renderRoomJob(job: RoomJob): Promise<void> {
-  const started = performance.now();
-  try {
-    const p = await rooms.run(job);
-    const rgba = transferableBytes(p.rgba);
-    post(
-      {
-        type: 'done',
-        id: job.id,
-        body: new Uint8Array(0),
-        frames: 1,
-        width: p.width,
-        height: p.height,
-        reused: false,
-        room: { width: p.width, height: p.height, rgba, report: p.report },
-        ms: performance.now() - started,
-        ...libraryLoad(),
-      },
-      [rgba.buffer],
-    );
-  } catch (err) {
-    const e = err as Error;
-    post({
-      type: 'failed',
-      id: job.id,
-      name: e?.name ?? 'Error',
-      code: e?.name ?? 'Error',
-      message: e?.message ?? String(err),
-      ...libraryLoad(),
-    });
-  }
+function renderRoomJob(job: RoomJob): Promise<void> {
+  return answer(
+    job,
+    async () => {
+      const { width, height, rgba: pixels, report } = await rooms.run(job);
+      const rgba = transferableBytes(pixels);
+      const room = { width, height, rgba, report };
+      return [{ body: new Uint8Array(0), frames: 1, width, height, reused: false, room }, [rgba.buffer]];
+    },
+    errorName,
+  );
 }
 
-async function renderFurni(job: FurniJob): Promise<void> {
-  const started = performance.now();
-  try {
-    const { image, body: encoded, picture } = await runFurni(job);
-    const body = transferableBytes(encoded);
-    const transfer = [body.buffer];
-    // A copy: the pixels may be a sprite the decoded bundle keeps (an icon), which a transfer would take.
-    const held = picture ? pictureData(picture, true) : undefined;
-    if (held) transfer.push(held.data.buffer as ArrayBuffer);
-    post(
-      {
-        type: 'done',
-        id: job.id,
-        body,
-        frames: 1,
-        width: image.width,
-        height: image.height,
-        reused: !picture,
-        ...(held ? { picture: held } : {}),
-        ms: performance.now() - started,
-        ...libraryLoad(),
-      },
-      transfer,
-    );
-  } catch (err) {
-    const e = err as Error;
-    post({
-      type: 'failed',
-      id: job.id,
-      name: e?.name ?? 'Error',
-      code: err instanceof FurniJobFailure ? err.code : FURNI_FAILURES.broken,
-      message: e?.message ?? String(err),
-      ...libraryLoad(),
-    });
-  }
+function renderFurni(job: FurniJob): Promise<void> {
+  return answer(
+    job,
+    async () => {
+      const { image, body: encoded, picture } = await runFurni(job);
+      const body = transferableBytes(encoded);
+      // A copy: the pixels may be a sprite the decoded bundle keeps (an icon), which a transfer would take.
+      const held = picture ? pictureData(picture, true) : undefined;
+      const transfer = held ? [body.buffer, held.data.buffer as ArrayBuffer] : [body.buffer];
+      const { width, height } = image;
+      return [{ body, frames: 1, width, height, reused: !held, ...(held ? { picture: held } : {}) }, transfer];
+    },
+    (err) => (err instanceof FurniJobFailure ? err.code : FURNI_FAILURES.broken),
+  );
 }
 
 port.on('message', (msg: PoolMessage) => {
