@@ -134,13 +134,18 @@ async function loadFurni(hotelRoot: string, base: string): Promise<FurniLookup> 
   }
 }
 
-/**
- * What another thread needs to load the same assets (`loadRoomAssets(hotelRoot, { bundles:
- * furniBundlesAt(hotelRoot, bundlesSignature), avatarHotel })`): the folder and the bundle folder's signature.
- */
-export function roomAssetsSource(assets: RoomAssets): { hotelRoot: string; bundlesSignature: string } {
+/** What another thread needs to load the same assets: the folder, and what it held when these were loaded. */
+export interface RoomAssetsSource {
+  hotelRoot: string;
+  /** The bundle folder's signature (`furniBundlesAt(hotelRoot, bundlesSignature)`). */
+  bundlesSignature: string;
+  /** The room.nitro's digest: assets loaded from another room.nitro are not these. */
+  visualizationDigest: string;
+}
+
+export function roomAssetsSource(assets: RoomAssets): RoomAssetsSource {
   const a = loaded(assets);
-  return { hotelRoot: a.hotelRoot, bundlesSignature: a.bundlesSignature };
+  return { hotelRoot: a.hotelRoot, bundlesSignature: a.bundlesSignature, visualizationDigest: a.visualization.digest };
 }
 
 export function loaded(assets: RoomAssets): LoadedRoomAssets {

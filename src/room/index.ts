@@ -4,6 +4,7 @@ export {
   furniBundlesAt,
   openFurniBundles,
   roomAssetsSource,
+  type RoomAssetsSource,
   type FurniBundles,
   type FurniLookup,
   type LoadRoomAssetsOptions,

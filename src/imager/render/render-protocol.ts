@@ -2,7 +2,7 @@
 import { type AvatarHotelSnapshot } from '../../avatar/index.js';
 import { type AvatarRequest } from '../../avatar/request.js';
 import { type FurniOutput, type FurniPicture, type FurniPictureRequest } from '../../furni/on-demand.js';
-import { type RoomData, type RoomReport, type RoomRenderOptions } from '../../room/index.js';
+import { type RoomAssetsSource, type RoomData, type RoomReport, type RoomRenderOptions } from '../../room/index.js';
 
 /** One hotel generation as a worker builds it: the main thread's reading of the folder. */
 export interface HotelLoad {
@@ -70,10 +70,8 @@ export type FurniJob = { kind: 'furni'; id: number } & FurniWork;
  * A room: drawn with the assets of `hotelRoot` (its room.nitro, the bundle folder of that signature) and the
  * hotel generation the bots are drawn with; the picture comes back unencoded (the service encodes it).
  */
-export interface RoomWork {
+export interface RoomWork extends RoomAssetsSource {
   room: RoomData;
-  hotelRoot: string;
-  bundlesSignature: string;
   options: RoomRenderOptions;
 }
 

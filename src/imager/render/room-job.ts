@@ -1,5 +1,5 @@
-// Rooms in a render worker: the room assets of a hotel folder loaded once per bundle folder and hotel
-// generation (its room.nitro read, its bundles from the worker's folders, its bots drawn with the worker's own
+// Rooms in a render worker: the room assets of a hotel folder loaded once per room.nitro (by digest), bundle
+// folder and hotel generation (its bundles from the worker's folders, its bots drawn with the worker's own
 // avatar hotel of that generation), then the room drawn. The picture goes back unencoded: the room service
 // encodes it (libvips, off the event loop) for each background, zoom or thumbnail.
 import { LRUCache } from 'lru-cache';
@@ -18,10 +18,10 @@ export function roomJobRunner(
   bundlesOf: BundleFolders,
   hotelOf: (generation: number) => AvatarHotel | undefined,
 ): RoomJobRunner {
-  // The assets in service and one being reloaded (a new generation or a new bundle folder).
+  // The assets in service and one being reloaded (a new generation, bundle folder or room.nitro).
   const loadedAssets = new LRUCache<string, Promise<RoomAssets>>({ max: 2 });
   const assetsFor = (job: RoomJob): Promise<RoomAssets> => {
-    const key = `${job.generation}\0${job.hotelRoot}\0${job.bundlesSignature}`;
+    const key = `${job.generation}\0${job.hotelRoot}\0${job.bundlesSignature}\0${job.visualizationDigest}`;
     let loading = loadedAssets.get(key);
     if (!loading) {
       const avatarHotel = hotelOf(job.generation);

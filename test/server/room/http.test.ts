@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
 import { demoRoom } from '../../../src/samplekit/demo-room.js';
+import { ROOM_LIBRARY_PATH, roomLibrary } from '../../../src/samplekit/room/index.js';
+import { writeAssetLibrary } from '../../../src/formats/asset-library.js';
 import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
 import { type AvatarServiceConfig } from '../../../src/imager/config.js';
 import { decodeImage } from '../../../src/imaging/codec.js';
@@ -71,6 +73,28 @@ test("rooms are drawn in the render workers, the bot with a worker's own figure 
   assert.equal(thumb.res.status, 200);
   assert.equal(s.pool.stats().rendered, 2, 'the thumbnail is another room job');
   assert.equal(s.pool.stats().failed, 0);
+});
+
+test('a changed room.nitro is drawn after a reload: the workers load the new one, not the one they hold', async () => {
+  const copy = join(scratch, 'visualization-kit');
+  await cp(kit, copy, { recursive: true });
+  const s = await start(copy);
+  const path = '/habbo-imaging/room/1.png?size=s';
+  const before = await get(path, {}, s.url);
+  assert.equal(before.res.status, 200);
+  // Every floor texture painted solid red (a hotel update of its room visualization).
+  const lib = roomLibrary();
+  for (const [name, img] of lib.sprites)
+    if (name.startsWith('floor_texture'))
+      for (let i = 0; i < img.data.length; i += 4) img.data.set([255, 0, 0, 255], i);
+  await writeFile(join(copy, ROOM_LIBRARY_PATH), await writeAssetLibrary(lib));
+  await s.reload();
+  const after = await get(path, {}, s.url);
+  assert.equal(after.res.status, 200);
+  assert.ok(!after.body.equals(before.body), 'the floor changed');
+  const fresh = await start(copy);
+  const want = await get(path, {}, fresh.url);
+  assert.ok(after.body.equals(want.body), 'the same picture as a service started on the changed folder');
 });
 
 test('the demo room: 200 image/png, transparent outside the room, short Cache-Control, ETag, CORS; then memory', async () => {
