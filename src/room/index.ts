@@ -14,6 +14,7 @@ export type { RoomData, RoomItem, RoomBot } from './model.js';
 export { roomData } from './model.js';
 export {
   MAX_DRAWN_ITEMS,
+  MAX_ROOM_TICK,
   renderRoom,
   type ReportItem,
   type ReportPlane,

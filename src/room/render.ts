@@ -26,7 +26,15 @@ export interface RoomRenderOptions {
   floor?: string;
   wall?: string;
   landscape?: string;
+  /**
+   * Tick of every item's state animation (vortex-imager's room `frame`, at most MAX_ROOM_TICK); absent or 0:
+   * the first, the client's resting frame.
+   */
+  tick?: number;
 }
+
+/** Highest tick a room is drawn at (vortex-imager's cap on its room `frame`: each one costs every item). */
+export const MAX_ROOM_TICK = 600;
 
 export interface ReportPlane {
   kind: RoomPlane['kind'];
@@ -161,6 +169,7 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     if (m) masks.push({ ...m, kind: 'hole', id: 'door', x: Math.round(at.x) - m.ox, y: Math.round(at.y) - m.oy });
   }
   let seq = 0;
+  const tick = Math.max(0, Math.min(MAX_ROOM_TICK, Math.trunc(options.tick ?? 0)));
   if (options.furni) {
     const items = room.items.slice(0, MAX_DRAWN_ITEMS);
     // Every bundle the room needs, read at once (the cache keeps each read to one).
@@ -172,11 +181,11 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
         report.skipped.push({ id: it.id, kind: 'floor', classname: it.classname, reason: OFF_MAP });
         continue;
       }
-      const d = await floorItem(a, it, scale, seq++, report);
+      const d = await floorItem(a, it, scale, tick, seq++, report);
       if (d) drawables.push(...d);
     }
     for (const it of items.filter((i) => i.kind === 'wall')) {
-      const d = await wallItem(a, it, scale, seq++, report, shape.wallTop, walls, masks, map);
+      const d = await wallItem(a, it, scale, tick, seq++, report, shape.wallTop, walls, masks, map);
       if (d) drawables.push(d);
     }
   }
@@ -415,8 +424,9 @@ function itemFrame(
   m: ItemModel,
   state: number,
   direction: number,
+  tick: number,
 ): { image: RgbaImage; ox: number; oy: number; layers: string[] } | null {
-  const c = composeRoomFrame(m.model, m.size, { state, direction, tick: 0, colorId: m.colorId ?? 0 }, true);
+  const c = composeRoomFrame(m.model, m.size, { state, direction, tick, colorId: m.colorId ?? 0 }, true);
   if (!c) return null;
   if (!m.halved) return { image: c.image, ox: c.originX, oy: c.originY, layers: c.layers };
   return { image: halve(c.image), ox: Math.round(c.originX / 2), oy: Math.round(c.originY / 2), layers: c.layers };
@@ -426,6 +436,7 @@ async function floorItem(
   a: LoadedRoomAssets,
   it: RoomItem,
   scale: RoomScale,
+  tick: number,
   seq: number,
   report: RoomReport,
 ): Promise<Drawable[] | null> {
@@ -434,7 +445,7 @@ async function floorItem(
   const rot = ((Math.trunc(it.rot) % 8) + 8) % 8;
   const direction = validDirection(m.size, rot);
   const state = furniState(it.extraData, it.interactionType);
-  const c = itemFrame(m, state, direction);
+  const c = itemFrame(m, state, direction, tick);
   const turned = rot % 4 === 2;
   const item = {
     id: it.id,
@@ -488,6 +499,7 @@ async function wallItem(
   a: LoadedRoomAssets,
   it: RoomItem,
   scale: RoomScale,
+  tick: number,
   seq: number,
   report: RoomReport,
   wallTop: number,
@@ -516,7 +528,7 @@ async function wallItem(
   // LegacyWallGeometry.getDirection: the left wall faces 90°, the right wall 180° (directions 2 and 4).
   const direction = validDirection(m.size, pos.side === 'l' ? 2 : 4);
   const state = furniState(it.extraData, it.interactionType);
-  const c = itemFrame(m, state, direction);
+  const c = itemFrame(m, state, direction, tick);
   if (!c) {
     report.skipped.push({ id: it.id, kind: 'wall', classname: it.classname, reason: 'nothing visible to draw' });
     return null;

@@ -1,10 +1,11 @@
 // The room routes' URLs, read once into a structured request:
 //   /habbo-imaging/room/<id>.png?size=m|s|l|b&zoom=&walls=0&furni=0&bots=0&floor=<id>&wall=<id>&landscape=<id>
-//       &bg=[AA]RRGGBB                           as vortex-imager's parseRoomRequest reads them (zoom in whole steps)
+//       &bg=[AA]RRGGBB&frame=<0-600>             as vortex-imager's parseRoomRequest reads them (zoom in whole steps;
+//                                                frame: the tick of every item's animation, as the furni route's)
 // Tolerant as the avatar parameters are: an unknown or malformed value means the default (size=x is size m,
 // bg=red is no background), unknown parameters are ignored. Only the room id decides 404.
 import { parseBackgroundColor, parseZoom, type FlatColor } from '../../imaging/image.js';
-import { type RoomRenderOptions } from '../../room/index.js';
+import { MAX_ROOM_TICK, type RoomRenderOptions } from '../../room/index.js';
 
 export const ROOM_PATH = '/habbo-imaging/room';
 export const ROOM_RENDER_PATH = '/render/room';
@@ -86,6 +87,10 @@ export function parseRoomQuery(roomId: number, query: string): RoomRequest {
   if (floor !== undefined) options.floor = floor;
   if (wall !== undefined) options.wall = wall;
   if (landscape !== undefined) options.landscape = landscape;
+  // vortex-imager: Math.min(600, Math.max(0, trunc(Number(frame)))), a malformed one 0.
+  const frame = Number(p.get('frame'));
+  const tick = Number.isFinite(frame) ? Math.min(MAX_ROOM_TICK, Math.max(0, Math.trunc(frame))) : 0;
+  if (tick > 0) options.tick = tick;
   const bg = parseBackgroundColor(p.get('bg'));
   const req: RoomRequest = { roomId, options };
   if (bg) req.bg = bg;
@@ -109,7 +114,8 @@ export function canonicalOptions(req: RoomRequest): string {
     `wall=${o.wall ?? '-'}`,
     `landscape=${o.landscape ?? '-'}`,
     `bg=${bg}`,
-    // Only a zoom joins the key, so the keys of 1× pictures are what they were before `zoom` was read.
+    // Only a zoom or a frame joins the key, so the keys of the pictures before they were read stay.
     ...(req.zoom === undefined ? [] : [`zoom=${req.zoom}`]),
+    ...(o.tick === undefined ? [] : [`frame=${o.tick}`]),
   ].join('&');
 }

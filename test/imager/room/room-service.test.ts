@@ -60,6 +60,25 @@ test('parameters: one spelling per meaning; malformed values are the defaults; r
   assert.deepEqual(zoomOf('size=l&zoom=0.5'), [64, 2]);
   assert.match(canonicalOptions(parseRoomQuery(1, 'size=l')), /&bg=-&zoom=2$/);
   assert.match(canonicalOptions(parseRoomQuery(1, 'size=m&zoom=1')), /&bg=-$/);
+  // frame as vortex-imager reads it: whole ticks, 0 to 600; only a tick above 0 joins the key.
+  const tickOf = (q: string) => parseRoomQuery(1, q).options.tick;
+  assert.deepEqual(['frame=7', 'frame=7.9', 'frame=600', 'frame=601', 'frame=0', 'frame=-1', 'frame=x'].map(tickOf), [
+    7,
+    7,
+    600,
+    600,
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  assert.equal(
+    canonicalOptions(parseRoomQuery(1, 'size=l&frame=7')),
+    'size=64&walls=1&furni=1&bots=1&floor=-&wall=-&landscape=-&bg=-&zoom=2&frame=7',
+  );
+  assert.equal(
+    canonicalOptions(parseRoomQuery(1, 'frame=0')),
+    'size=64&walls=1&furni=1&bots=1&floor=-&wall=-&landscape=-&bg=-',
+  );
   assert.equal(parseRoomId('/12.png', true), 12);
   assert.equal(parseRoomId('/012.png', true), undefined);
   assert.equal(parseRoomId('/2147483648.png', true), undefined);

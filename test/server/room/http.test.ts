@@ -170,6 +170,35 @@ test('size=s is half the size; bg=RRGGBB fills the transparent pixels; unknown v
   assert.notEqual(noWalls.res.headers.get('etag'), plain.res.headers.get('etag'));
 });
 
+test('frame= (vortex-imager): every item at that tick of its state animation, 0 to 600; the resting frame otherwise', async () => {
+  // The LED board in state 1: frames 1, 2, 3, each shown for 4 ticks, looping.
+  const room = demoRoom() as unknown as Room;
+  const led = room.items.findIndex((i) => i.classname === 'kit_wall_led');
+  await writeRoom(21, { ...room, items: room.items.map((it, i) => (i === led ? { ...it, extraData: '1' } : it)) });
+  const at = async (q: string) => {
+    const r = await get(`/habbo-imaging/room/21.png${q}`);
+    assert.equal(r.res.status, 200, q);
+    return r;
+  };
+  const rest = await at('');
+  for (const same of ['?frame=0', '?frame=-3', '?frame=abc']) {
+    const r = await at(same);
+    assert.equal(r.res.headers.get('x-imager-cache'), 'memory', `${same} names the resting picture`);
+    assert.ok(r.body.equals(rest.body), same);
+  }
+  const four = await at('?frame=4');
+  assert.equal(four.res.headers.get('x-imager-cache'), 'render');
+  assert.ok(!four.body.equals(rest.body), 'tick 4 shows the second frame');
+  assert.ok((await at('?frame=4.9')).body.equals(four.body), 'whole ticks');
+  const twelve = await at('?frame=12');
+  assert.equal(twelve.res.headers.get('x-imager-cache'), 'render');
+  assert.ok(twelve.body.equals(rest.body), 'tick 12 is the loop back at its first frame');
+  const capped = await at('?frame=600');
+  const over = await at('?frame=99999');
+  assert.equal(over.res.headers.get('x-imager-cache'), 'memory', 'past 600 is 600');
+  assert.ok(over.body.equals(capped.body));
+});
+
 test("size=l and zoom=: vortex-imager's whole-number enlargements of the same picture, on its background", async () => {
   const m = await decodeImage((await get('/habbo-imaging/room/1.png?bg=80336699')).body);
   const l = await decodeImage((await get('/habbo-imaging/room/1.png?size=l&bg=80336699')).body);
