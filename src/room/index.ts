@@ -11,6 +11,7 @@ export {
   type RoomAssets,
 } from './assets.js';
 export type { RoomData, RoomItem, RoomBot } from './model.js';
+export { drawnClassname } from './items.js';
 export { roomData } from './model.js';
 export {
   MAX_DRAWN_ITEMS,
@@ -25,4 +26,4 @@ export {
 export { HeightmapError } from './heightmap.js';
 
 /** Bump whenever output pixels change: part of the service's cache key, with the assets' identity. */
-export const ROOM_RENDERER_VERSION = 'room-1';
+export const ROOM_RENDERER_VERSION = 'room-2';

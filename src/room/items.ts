@@ -12,6 +12,14 @@ export function splitClassname(classname: string): { base: string; colorId?: num
 }
 
 /**
+ * The classname the client draws a stored item as (RoomContentLoader.getFurnitureWallNameForTypeId): a wall
+ * item of type `poster` is `poster<extra_data>` (poster 5 is the `poster5` bundle); any other is its own.
+ */
+export function drawnClassname(it: { classname: string; kind: 'floor' | 'wall'; extraData: string }): string {
+  return it.kind === 'wall' && it.classname === 'poster' ? `poster${it.extraData ?? ''}` : it.classname;
+}
+
+/**
  * The state the client shows (ObjectDataBase.state: parseInt of the data's legacy string, 0 when it is not
  * a number). The emulator stores that string as `extra_data` for the legacy form (most logic types: `0`,
  * `1`, a moodlight's `2,1,2,#FFFFFF,255` → 2) and for the forms whose legacy string is their first value

@@ -13,7 +13,7 @@ import { type LoadedRoomAssets, loaded, type RoomAssets } from './assets.js';
 import { applyMasks, decorationId, drawPlanes, normalX, type PlacedMask, type PlaneCanvas } from './draw-planes.js';
 import { depthOf, parseWallPosition, project, type RoomScale, wallLocation } from './geometry.js';
 import { findDoor, type Heightmap, parseHeightmap, withDoorTile } from './heightmap.js';
-import { furniState, splitClassname } from './items.js';
+import { drawnClassname, furniState, splitClassname } from './items.js';
 import { type RoomData, type RoomItem } from './model.js';
 import { roomShape, thicknessMultiplier, type RoomPlane } from './planes.js';
 
@@ -173,7 +173,7 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   if (options.furni) {
     const items = room.items.slice(0, MAX_DRAWN_ITEMS);
     // Every bundle the room needs, read at once (the cache keeps each read to one).
-    await Promise.all([...new Set(items.map((i) => splitClassname(i.classname).base))].map((b) => a.furni(b)));
+    await Promise.all([...new Set(items.map((i) => splitClassname(drawnClassname(i)).base))].map((b) => a.furni(b)));
     for (const it of room.items.slice(MAX_DRAWN_ITEMS))
       report.skipped.push({ id: it.id, kind: it.kind, classname: it.classname, reason: 'over the items drawn' });
     for (const it of items.filter((i) => i.kind === 'floor')) {
@@ -392,7 +392,7 @@ async function modelFor(
   scale: RoomScale,
   report: RoomReport,
 ): Promise<ItemModel | null> {
-  const { base, colorId } = splitClassname(it.classname);
+  const { base, colorId } = splitClassname(drawnClassname(it));
   const found = await a.furni(base);
   if (!found.ok) {
     report.skipped.push({ id: it.id, kind: it.kind, classname: it.classname, reason: found.reason });

@@ -3,7 +3,7 @@
 // room visualization.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -141,6 +141,36 @@ test('a bundle that inflates past the decode budget is skipped with the reason; 
     assert.ok(process.memoryUsage().rss - before < 256 * 1024 * 1024, 'the bomb is not inflated');
   } finally {
     await rm(hostile, { recursive: true, force: true });
+  }
+});
+
+test('a wall item of type poster is drawn as poster<extra_data>, as the client names it', async () => {
+  // RoomContentLoader.getFurnitureWallNameForTypeId: `poster` with extra data 7 is the `poster7` bundle.
+  const posters = await mkdtemp(join(tmpdir(), 'room-posters-'));
+  try {
+    await writeSampleKit(posters);
+    const furni = join(posters, 'bundled/furniture');
+    await copyFile(join(furni, 'kit_wall_poster.nitro'), join(furni, 'poster7.nitro'));
+    const wall = (id: number, classname: string, extraData: string, wallPosition: string): RoomItem => ({
+      ...item(id, classname, 0, 0, 0),
+      kind: 'wall',
+      wallPosition,
+      extraData,
+    });
+    const pic = await renderRoom(
+      room([wall(1, 'poster', '7', ':w=5,1 l=8,30 r'), wall(2, 'poster', '8', ':w=7,1 l=8,30 r')]),
+      await loadRoomAssets(posters),
+      OPTIONS,
+    );
+    assert.deepEqual(
+      pic.report.items.map((i) => [i.id, i.classname, i.layers.length > 0]),
+      [[1, 'poster', true]],
+    );
+    assert.deepEqual(pic.report.skipped, [
+      { id: 2, kind: 'wall', classname: 'poster', reason: 'no bundle bundled/furniture/poster8.nitro' },
+    ]);
+  } finally {
+    await rm(posters, { recursive: true, force: true });
   }
 });
 
