@@ -11,7 +11,7 @@ import { type FurnitureData, splitClassname } from '../../formats/furnidata.js';
 import { type FurniPicture } from '../../furni/on-demand.js';
 import { RENDERER_VERSION } from '../../furni/version.js';
 import { isDir } from '../../hotel/files.js';
-import { type FurniBundles } from '../../room/index.js';
+import { drawnClassname, type FurniBundles } from '../../room/index.js';
 import { sha256Hex } from '../../util/hash.js';
 import {
   cachedImage,
@@ -239,7 +239,14 @@ export class HotelFurniService {
     if (t.kind === 'class') classname = t.classname;
     else {
       const { room, wall } = this.files.ids;
-      classname = t.wall ? wall.get(t.id) : (room.get(t.id) ?? wall.get(t.id));
+      const floor = t.wall ? undefined : room.get(t.id);
+      const onWall = floor === undefined ? wall.get(t.id) : undefined;
+      // A wall poster with an `extra` is that poster (`poster` + extra), as the client names it.
+      classname =
+        floor ??
+        (onWall === undefined
+          ? undefined
+          : drawnClassname({ classname: onWall, kind: 'wall', extraData: t.extra ?? '' }));
       if (classname === undefined) {
         const why = 'missing' in this.files.furnidata ? ` (${this.files.furnidata.missing})` : '';
         const idMiss = `no furni with ${t.wall ? 'wall item ' : ''}id ${t.id} in the hotel's furnidata${why}`;

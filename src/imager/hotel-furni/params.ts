@@ -2,7 +2,7 @@
 // that defined it reads it (where they disagree, docs/furni-on-demand.md says which and why):
 //   /habbo-imaging/furni?sprite=<class or furnidata id>&direction=&rotation=&state=&color=&colour=&small=&s=
 //       &icon=&shadow=&crop=&canvas=&bg=                       Quackster/Chroma, HomeController.Index
-//   /habbo-imaging/furniture?class=&id=&wallitem=&direction=&size=&state=&frame=&frame_num=&color=&bg=&zoom=
+//   /habbo-imaging/furniture?class=&id=&wallitem=&extra=&direction=&size=&state=&frame=&frame_num=&color=&bg=&zoom=
 //   /habbo-imaging/furniture/<class>[.png|.gif]               vortex-imager, FurnitureRequest.parseFurnitureRequest
 // Tolerant as the avatar parameters are: a malformed value is the default, unknown parameters are ignored.
 // Only the item decides 404 (no class or id, an unknown id, no bundle).
@@ -12,8 +12,13 @@ import { parseBackgroundColor, parseZoom, type FlatColor } from '../../imaging/i
 export const CHROMA_FURNI_PATH = '/habbo-imaging/furni';
 export const VORTEX_FURNITURE_PATH = '/habbo-imaging/furniture';
 
-/** Which item: a classname (with an optional `*<colour>`), or a furnidata id (room items first, then wall). */
-export type FurniTarget = { kind: 'class'; classname: string } | { kind: 'id'; id: number; wall: boolean };
+/**
+ * Which item: a classname (with an optional `*<colour>`), or a furnidata id (room items first, then wall; a
+ * wall `poster` with vortex-imager's `extra` is that poster, as the client names it).
+ */
+export type FurniTarget =
+  | { kind: 'class'; classname: string }
+  | { kind: 'id'; id: number; wall: boolean; extra?: string };
 
 export interface HotelFurniRequest {
   family: 'chroma' | 'vortex';
@@ -125,7 +130,9 @@ export function parseVortexQuery(query: string, pathClass?: string): HotelFurniR
   else {
     const id = vortexNumber(p.get('id'));
     if (id === undefined || id < 0) return undefined;
-    target = { kind: 'id', id, wall };
+    // vortex-imager's resolveFurniture: getWallItemType(id, extra), an empty one none.
+    const extra = p.get('extra');
+    target = { kind: 'id', id, wall, ...(extra ? { extra } : {}) };
   }
   const size = SIZES[(p.get('size') ?? 'm').toLowerCase()] ?? SIZES.m!;
   const zoom = parseZoom(p.get('zoom') ?? p.get('scale'), size.zoom);
