@@ -19,6 +19,11 @@ import { sha256Hex } from '../util/hash.js';
 
 /** Furni models kept in memory at once (the most distinct items a busy room shows; real bundles ≤ 0.7 MB). */
 export const FURNI_CACHE_ENTRIES = 256;
+/**
+ * Bytes of decoded sprite pixels one bundle cache keeps, whatever the count: 256 real bundles take ~100 MB,
+ * but 256 hostile ones each at the decode budget would take 16 GB. A larger bundle is drawn and not kept.
+ */
+export const FURNI_CACHE_BYTES = 256 * 1024 * 1024;
 
 export type FurniLookup =
   | { ok: true; model: FurniModel /** The window's plane mask (logic.maskType), if it is one. */; maskType?: string }
@@ -47,6 +52,8 @@ export interface FurniBundles {
   /** The bundle folder's signature (names, sizes, times): a changed file gives a new one. */
   readonly signature: string;
   furni(base: string): Promise<FurniLookup>;
+  /** What the cache holds: decoded bundles (and remembered misses) and their bytes. */
+  stats(): { entries: number; bytes: number };
 }
 
 /**
@@ -64,16 +71,42 @@ export async function openFurniBundles(hotelRoot: string, previous?: FurniBundle
 
 /**
  * The bundles of a hotel folder whose signature is already known (a render worker is told it by the thread
- * that read the folder), with a cache of their own.
+ * that read the folder), with a cache of their own: at most FURNI_CACHE_ENTRIES bundles and `maxBytes` of
+ * their pixels, least recently used out; concurrent asks for one bundle share one read.
  */
-export function furniBundlesAt(hotelRoot: string, signature: string): FurniBundles {
-  const cache = new LRUCache<string, Promise<FurniLookup>>({ max: FURNI_CACHE_ENTRIES });
+export function furniBundlesAt(hotelRoot: string, signature: string, maxBytes = FURNI_CACHE_BYTES): FurniBundles {
+  const cache = new LRUCache<string, FurniLookup>({
+    max: FURNI_CACHE_ENTRIES,
+    maxSize: Math.max(1, maxBytes),
+    sizeCalculation: lookupBytes,
+  });
+  const reading = new Map<string, Promise<FurniLookup>>();
   const furni = (base: string): Promise<FurniLookup> => {
-    let loading = cache.get(base);
-    if (!loading) cache.set(base, (loading = loadFurni(hotelRoot, base)));
-    return loading;
+    const held = cache.get(base);
+    if (held) return Promise.resolve(held);
+    let read = reading.get(base);
+    if (!read) {
+      read = loadFurni(hotelRoot, base)
+        .then((found) => {
+          cache.set(base, found); // not kept when it alone is over maxBytes
+          return found;
+        })
+        .finally(() => reading.delete(base));
+      reading.set(base, read);
+    }
+    return read;
   };
-  return { hotelRoot, signature, furni };
+  return { hotelRoot, signature, furni, stats: () => ({ entries: cache.size, bytes: cache.calculatedSize }) };
+}
+
+/** The memory a lookup holds: its sprites' pixels (an image two assets share counted once). */
+function lookupBytes(found: FurniLookup): number {
+  if (!found.ok) return 64 + found.reason.length * 2;
+  const images = new Set<Uint8Array>();
+  for (const s of found.model.sprites.values()) images.add(s.image.data);
+  let bytes = 1024;
+  for (const data of images) bytes += data.byteLength;
+  return bytes;
 }
 
 export interface LoadRoomAssetsOptions {

@@ -3,10 +3,11 @@
 // room visualization.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  furniBundlesAt,
   loadRoomAssets,
   renderRoom,
   roomData,
@@ -172,6 +173,27 @@ test('a wall item of type poster is drawn as poster<extra_data>, as the client n
   } finally {
     await rm(posters, { recursive: true, force: true });
   }
+});
+
+test('a bundle cache keeps at most its bytes of pixels: the least recent leave, one too large is drawn and not kept', async () => {
+  const all = furniBundlesAt(dir, 'kit');
+  // The kit's bundles that decode (it also ships broken ones on purpose).
+  const names: string[] = [];
+  for (const f of (await readdir(join(dir, 'bundled/furniture'))).sort())
+    if ((await all.furni(f.replace(/\.nitro$/, ''))).ok) names.push(f.replace(/\.nitro$/, ''));
+  assert.ok(names.length >= 30, `${names.length} bundles`);
+  const whole = all.stats();
+  const budget = Math.floor(whole.bytes / 3);
+  const bounded = furniBundlesAt(dir, 'kit', budget);
+  for (const n of names) assert.ok((await bounded.furni(n)).ok, `${n} drawn whatever the budget`);
+  const held = bounded.stats();
+  assert.ok(held.bytes <= budget, `${held.bytes} bytes held, budget ${budget}`);
+  assert.ok(held.entries > 0 && held.entries < names.length, `${held.entries} of ${names.length} kept`);
+  // Concurrent asks share one read; a bundle over the whole budget is still drawn, and not kept.
+  const tiny = furniBundlesAt(dir, 'kit', 1);
+  const [a, b] = await Promise.all([tiny.furni('kit_big_3x2'), tiny.furni('kit_big_3x2')]);
+  assert.ok(a.ok && b.ok && a.model === b.model);
+  assert.deepEqual(tiny.stats(), { entries: 0, bytes: 0 });
 });
 
 test('a hotel without bundled/generic/room.nitro is refused by name', async () => {
