@@ -18,7 +18,7 @@ import {
 } from '../src/avatar/index.js';
 import { avatarKitFiles } from '../src/samplekit/avatar/index.js';
 import { parseAction } from '../src/avatar/request.js';
-import { requestOf, type RequestFields } from '../test/helpers/avatar-request.js';
+import { plainRequest, type RequestFields } from '../test/helpers/avatar-request.js';
 
 const FIGURES = Number(process.env.AVATAR_BENCH_FIGURES ?? 500);
 
@@ -97,16 +97,10 @@ async function measure(
   let frames = 0;
   const t0 = process.hrtime.bigint();
   for (const [i, figure] of figs.entries()) {
-    const r: AvatarRequest = requestOf({
-      figure,
+    const r: AvatarRequest = plainRequest(figure, {
       direction: i % 8,
       headDirection: i % 8,
       size: 'l',
-      action: '',
-      gesture: '',
-      headOnly: false,
-      animated: false,
-      frames: 0,
       ...over,
       ...per(i),
     });
