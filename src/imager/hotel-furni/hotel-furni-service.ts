@@ -243,10 +243,7 @@ export class HotelFurniService {
       const onWall = floor === undefined ? wall.get(t.id) : undefined;
       // A wall poster with an `extra` is that poster (`poster` + extra), as the client names it.
       classname =
-        floor ??
-        (onWall === undefined
-          ? undefined
-          : drawnClassname({ classname: onWall, kind: 'wall', extraData: t.extra ?? '' }));
+        onWall === undefined ? floor : drawnClassname({ classname: onWall, kind: 'wall', extraData: t.extra ?? '' });
       if (classname === undefined) {
         const why = 'missing' in this.files.furnidata ? ` (${this.files.furnidata.missing})` : '';
         const idMiss = `no furni with ${t.wall ? 'wall item ' : ''}id ${t.id} in the hotel's furnidata${why}`;
