@@ -28,11 +28,21 @@ export interface ResolvedLayer {
   align: 'top' | 'bottom';
 }
 
-/** The id the client falls back to when a room's decoration is unset (`0.0`) or unknown. */
-export function decorationId(set: PlaneSet, id: string | undefined): string {
-  const v = (id ?? '').trim();
-  if (v && v !== '0.0' && v !== '0' && set.planes.has(v)) return v;
-  return 'default';
+/**
+ * What the client draws when the emulator sends no paper: Arcturus leaves a floor or wall of `0.0` (or empty)
+ * out of its RoomPaint messages, and RoomEngine.createRoomInstance then sets floor 111, wall 201, landscape 1.
+ */
+export const UNSENT_DECORATION = { floor: '111', wall: '201', landscape: '1' } as const;
+
+/**
+ * The decoration the client draws: an unsent paper (`0.0`, `0`, empty) is the client's own default
+ * (`unsent`, UNSENT_DECORATION); an id room.nitro lacks is its `default` plane (FloorRasterizer/WallRasterizer
+ * fall back to PlaneRasterizer.DEFAULT).
+ */
+export function decorationId(set: PlaneSet, id: string | undefined, unsent: string): string {
+  const given = (id ?? '').trim();
+  const v = given === '' || given === '0.0' || given === '0' ? unsent : given;
+  return set.planes.has(v) ? v : 'default';
 }
 
 /** The layers of a decoration for a plane facing `nx` (PlaneRasterizer: the size-64 visualization). */

@@ -26,4 +26,4 @@ export {
 export { HeightmapError } from './heightmap.js';
 
 /** Bump whenever output pixels change: part of the service's cache key, with the assets' identity. */
-export const ROOM_RENDERER_VERSION = 'room-2';
+export const ROOM_RENDERER_VERSION = 'room-3';

@@ -10,7 +10,15 @@ import { composeRoomFrame, SHADOW_ALPHA, shadowSprite, validDirection } from '..
 import { drawSprite } from '../imaging/composite.js';
 import { createImage, type RgbaImage } from '../imaging/image.js';
 import { type LoadedRoomAssets, loaded, type RoomAssets } from './assets.js';
-import { applyMasks, decorationId, drawPlanes, normalX, type PlacedMask, type PlaneCanvas } from './draw-planes.js';
+import {
+  applyMasks,
+  decorationId,
+  drawPlanes,
+  normalX,
+  type PlacedMask,
+  type PlaneCanvas,
+  UNSENT_DECORATION,
+} from './draw-planes.js';
 import { depthOf, parseWallPosition, project, type RoomScale, wallLocation } from './geometry.js';
 import { findDoor, type Heightmap, parseHeightmap, withDoorTile } from './heightmap.js';
 import { drawnClassname, furniState, splitClassname } from './items.js';
@@ -139,9 +147,10 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   });
   const vis = a.visualization;
   const deco = {
-    floor: decorationId(vis.doc.floor, options.floor ?? room.floor),
-    wall: decorationId(vis.doc.wall, options.wall ?? room.wall),
-    landscape: decorationId(vis.doc.landscape, options.landscape ?? room.landscape),
+    floor: decorationId(vis.doc.floor, options.floor ?? room.floor, UNSENT_DECORATION.floor),
+    wall: decorationId(vis.doc.wall, options.wall ?? room.wall, UNSENT_DECORATION.wall),
+    // Arcturus sends the landscape always, `0.0` too: an id the visualization lacks, so its default plane.
+    landscape: decorationId(vis.doc.landscape, options.landscape ?? room.landscape, '0.0'),
   };
   const report: RoomReport = {
     size: scale,

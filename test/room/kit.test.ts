@@ -58,7 +58,8 @@ function pixel(
 }
 
 test('plane colours by side as the client shades them; decoration ids override the room', async () => {
-  const pic = await renderRoom(room(), assets, OPTIONS);
+  // wall 999: not in the kit's room.nitro, so its default plane (untinted white)
+  const pic = await renderRoom(room(), assets, { ...OPTIONS, wall: '999' });
   // left wall's top border, room point (3.375, 1, 3.6): WALL_COLOR_BORDER × white
   assert.deepEqual(pixel(pic, 76, -46), [0x99, 0x99, 0x99, 255]);
   // the front end of the left wall faces +y (WALL_COLOR_TOP), of the right wall +x (WALL_COLOR_SIDE)
@@ -73,8 +74,13 @@ test('plane colours by side as the client shades them; decoration ids override t
   assert.deepEqual(pixel(tinted, 76, -46), [0x65, 0x7d, 0x90, 255]);
   assert.deepEqual(tinted.report.decorations, { floor: '101', wall: '201', landscape: 'default' });
   // an unknown id is the default, as in the client
-  const unknown = await renderRoom(room(), assets, { ...OPTIONS, floor: '999' });
+  const unknown = await renderRoom(room(), assets, { ...OPTIONS, floor: '999', wall: '998' });
   assert.ok(unknown.rgba.equals(pic.rgba));
+  // papers the emulator does not send (0.0) are the client's own: floor 111 (not in the kit: default), wall 201
+  const unsent = await renderRoom(room(), assets, OPTIONS);
+  assert.deepEqual(unsent.report.decorations, { floor: 'default', wall: '201', landscape: 'default' });
+  assert.deepEqual(pixel(unsent, 76, -46), [0x65, 0x7d, 0x90, 255]);
+  assert.deepEqual(pixel(unsent, 64, 128), [0xf0, 0xf0, 0xf0, 255]);
 });
 
 test('walls=0 and hidden walls draw the floor alone; the door is cut from the wall', async () => {
