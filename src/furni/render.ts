@@ -114,6 +114,7 @@ function place(
   frames: LayerFrame[],
   colorId: number | undefined,
   nameOf: (layerId: number, frame: number) => string,
+  keepUnseen = false,
 ): Placed[] {
   const colors = colorId === undefined ? undefined : size.colors[String(colorId)];
   const vis = model.def.visualizationType;
@@ -127,7 +128,7 @@ function place(
     if (isBadgeLayer(vis, layer.tag)) continue;
     const ink = parseInk(layer.ink);
     const seen = seenPixels(sprite.image, layer.alpha, ink);
-    if (seen < MIN_SEEN_PIXELS) continue;
+    if (seen < MIN_SEEN_PIXELS && !keepUnseen) continue;
     const w = sprite.image.width;
     // Nitro keeps the asset's x,y; an alias mirrored with flipH is anchored at +x and extends left.
     const left = (sprite.flipH ? sprite.x - w : -sprite.x) + layer.x + frame.x;
@@ -147,6 +148,78 @@ function place(
   }
   // Higher z on top; on a tie the higher layer id on top (client depth = -z/1000 - id/1000).
   out.sort((a, b) => a.z - b.z || a.layerId - b.layerId);
+  return out;
+}
+
+/**
+ * One sprite of a furni in a room, as FurnitureVisualization.updateSprite hands it to the room canvas: the
+ * room sorts every sprite of every object on its own (RoomSpriteCanvas), so a layer can pass in front of or
+ * behind another item, and an ink blends with whatever the room has drawn under it.
+ */
+export interface RoomSprite {
+  asset: string;
+  image: RgbaImage;
+  flipH: boolean;
+  /** Top-left from the item's screen point. */
+  left: number;
+  top: number;
+  /** 0–255: the layer's alpha (the shadow's 48). */
+  alpha: number;
+  ink: Ink;
+  tint: number;
+  /** FurnitureVisualization's relative depth × DEPTH_MULTIPLIER (√½): (z / −1000 − layer id / 1000), shadow 1. */
+  relativeDepth: number;
+}
+
+/**
+ * The sprites of a room size (64 or 32) in a state and a direction at a tick, in the visualization's sprite
+ * order (layers by id, then the shadow): every layer whose asset exists, as the client draws them, even
+ * ones that show next to nothing (a still's visibility rule is for crop boxes, not for rooms). Empty when
+ * the item has none.
+ */
+export function roomSprites(
+  model: FurniModel,
+  size: SizeDef,
+  at: { state: number; direction: number; tick: number; colorId: number | undefined },
+): RoomSprite[] {
+  const frames = framesAt(size, stateAnimation(model, size, at.state), at.tick, at.direction);
+  const cn = model.def.classname;
+  const placed = place(
+    model,
+    size,
+    at.direction,
+    frames,
+    at.colorId,
+    (i, f) => roomAssetName(cn, size.size, i, at.direction, f),
+    true,
+  );
+  placed.sort((a, b) => a.layerId - b.layerId);
+  const out: RoomSprite[] = placed
+    .filter((p) => p.sprite.image.width > 0 && p.sprite.image.height > 0)
+    .map((p) => ({
+      asset: p.asset,
+      image: p.sprite.image,
+      flipH: p.sprite.flipH,
+      left: p.left,
+      top: p.top,
+      alpha: p.alpha,
+      ink: p.ink,
+      tint: p.tint,
+      relativeDepth: (p.z / -1000 - p.layerId * 0.001) * Math.SQRT1_2,
+    }));
+  const sd = shadowSprite(model, size.size, at.direction);
+  if (sd)
+    out.push({
+      asset: `${cn}_${size.size}_sd_${at.direction}_0`,
+      image: sd.image,
+      flipH: sd.flipH,
+      left: sd.left,
+      top: sd.top,
+      alpha: SHADOW_ALPHA,
+      ink: 'normal',
+      tint: 0xffffff,
+      relativeDepth: Math.SQRT1_2,
+    });
   return out;
 }
 

@@ -6,8 +6,8 @@
 import { type AvatarRequest, renderAvatar } from '../avatar/index.js';
 import { parseAction } from '../avatar/request.js';
 import { type FurniModel, type SizeDef, sizeOf } from '../furni/model.js';
-import { composeRoomFrame, SHADOW_ALPHA, shadowSprite, validDirection } from '../furni/render.js';
-import { drawSprite } from '../imaging/composite.js';
+import { type RoomSprite, roomSprites, validDirection } from '../furni/render.js';
+import { drawSprite, type Ink } from '../imaging/composite.js';
 import { createImage, type RgbaImage } from '../imaging/image.js';
 import { type LoadedRoomAssets, loaded, type RoomAssets } from './assets.js';
 import {
@@ -94,19 +94,40 @@ export interface RoomPicture {
   report: RoomReport;
 }
 
+/** An object of the room (an item or a bot) as the report lists it, with the sprites drawn for it. */
+interface RoomObject {
+  item: Omit<ReportItem, 'depthOrder' | 'box'>;
+  /** The sort depth of the object's location (RoomSpriteCanvas: before any sprite's relative depth). */
+  depth: number;
+  /** The order objects were added in (floor items, wall items, bots). */
+  seq: number;
+}
+
+/** One sprite on the room canvas: RoomSpriteCanvas sorts these, not whole objects. */
 interface Drawable {
   image: RgbaImage;
-  /** Layer alpha 0-255 (a shadow's 48) and mirroring; absent = opaque, unmirrored. */
+  /** Layer alpha 0-255 (a shadow's 48), mirroring, colour and blend; absent = opaque, unmirrored, plain. */
   alpha?: number;
   flipH?: boolean;
-  /** A shadow: drawn, not listed as an item of the report. */
+  tint?: number;
+  ink?: Ink;
+  /** A shadow: drawn, not part of its item's box in the report. */
   shadow?: boolean;
   /** Screen position (room origin at 0, 0) of the image's top-left. */
   left: number;
   top: number;
+  /** The object's depth + the sprite's relative depth + 3.7e-11 per sprite added before it. */
   depth: number;
-  seq: number;
-  item: Omit<ReportItem, 'depthOrder' | 'box'>;
+  owner: RoomObject;
+}
+
+/**
+ * The blend the client's WebGL canvas gives an ink (SpriteUtilities.inkToBlendMode, then PixiJS's WebGL
+ * blend table): ADD and SUBTRACT blend with what is drawn under them; DARKEN has no WebGL blend in PixiJS
+ * and draws as NORMAL, as does every other ink (COPY).
+ */
+function roomBlend(ink: Ink): Ink {
+  return ink === 'add' || ink === 'subtract' ? ink : 'normal';
 }
 
 /** Most items drawn in one room: a room over it is drawn with the first ones and the rest listed as skipped. */
@@ -178,6 +199,13 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     if (m) masks.push({ ...m, kind: 'hole', id: 'door', x: Math.round(at.x) - m.ox, y: Math.round(at.y) - m.oy });
   }
   let seq = 0;
+  // RoomSpriteCanvas.renderObject: each sprite's depth gets 3.7e-11 × the sprites added before it.
+  let count = 0;
+  const add = (d: ObjectSprite) => {
+    const { relativeDepth, ...rest } = d;
+    drawables.push({ ...rest, depth: d.owner.depth + relativeDepth + 3.7e-11 * count++ });
+  };
+  const objects: RoomObject[] = [];
   const tick = Math.max(0, Math.min(MAX_ROOM_TICK, Math.trunc(options.tick ?? 0)));
   if (options.furni) {
     const items = room.items.slice(0, MAX_DRAWN_ITEMS);
@@ -190,12 +218,16 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
         report.skipped.push({ id: it.id, kind: 'floor', classname: it.classname, reason: OFF_MAP });
         continue;
       }
-      const d = await floorItem(a, it, scale, tick, seq++, report);
-      if (d) drawables.push(...d);
+      const o = await floorItem(a, it, scale, tick, seq++, report);
+      if (!o) continue;
+      objects.push(o.object);
+      for (const sp of o.sprites) add(sp);
     }
     for (const it of items.filter((i) => i.kind === 'wall')) {
-      const d = await wallItem(a, it, scale, tick, seq++, report, shape.wallTop, walls, masks, map);
-      if (d) drawables.push(d);
+      const o = await wallItem(a, it, scale, tick, seq++, report, shape.wallTop, walls, masks, map);
+      if (!o) continue;
+      objects.push(o.object);
+      for (const sp of o.sprites) add(sp);
     }
   }
   if (options.bots && a.avatarHotel) {
@@ -224,11 +256,8 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
         const sx = Math.round(at.x);
         const sy = Math.round(at.y);
         // AvatarVisualization: centred on the tile, feet a quarter of the scale below its centre.
-        drawables.push({
-          image: img,
-          left: sx - Math.floor(img.width / 2),
-          top: sy - img.height + scale / 4,
-          depth: depthOf(bot.x, bot.y, bot.z, sx) - 0.01,
+        const object: RoomObject = {
+          depth: depthOf(bot.x, bot.y, bot.z, sx),
           seq: seq++,
           item: {
             id: bot.id,
@@ -240,6 +269,14 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
             layers: r.layers.filter((l) => l.frame === 0).map((l) => `${l.library}:${l.asset}`),
             depth: 0,
           },
+        };
+        objects.push(object);
+        add({
+          image: img,
+          left: sx - Math.floor(img.width / 2),
+          top: sy - img.height + scale / 4,
+          relativeDepth: -0.01,
+          owner: object,
         });
       } catch (e) {
         report.skipped.push({ id: bot.id, kind: 'bot', classname: bot.name, reason: (e as Error).message });
@@ -307,21 +344,41 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   }
   drawPlanes(canvas, vis, floorPlanes, deco, shape.wallTop);
 
-  // RoomSpriteCanvas adds 3.7e-11 per sprite in the order objects were added and sorts descending: on a tie
-  // the later object is drawn first (behind).
-  drawables.sort((p, q) => q.depth - p.depth || q.seq - p.seq);
-  let order = 0;
+  // RoomSpriteCanvas: every sprite by its depth, farthest first.
+  drawables.sort((p, q) => q.depth - p.depth);
+  const boxes = new Map<RoomObject, { x0: number; y0: number; x1: number; y1: number }>();
   for (const d of drawables) {
     drawSprite(canvas.image, d.image, d.left - x0, d.top - y0, {
       ...(d.alpha !== undefined ? { alpha: d.alpha } : {}),
       ...(d.flipH ? { flipH: true } : {}),
+      ...(d.tint !== undefined && d.tint !== 0xffffff ? { tint: d.tint } : {}),
+      ...(d.ink ? { ink: roomBlend(d.ink) } : {}),
     });
     if (d.shadow) continue;
+    const b = boxes.get(d.owner);
+    const l = d.left - x0;
+    const t = d.top - y0;
+    const r = l + d.image.width;
+    const btm = t + d.image.height;
+    if (!b) boxes.set(d.owner, { x0: l, y0: t, x1: r, y1: btm });
+    else {
+      b.x0 = Math.min(b.x0, l);
+      b.y0 = Math.min(b.y0, t);
+      b.x1 = Math.max(b.x1, r);
+      b.y1 = Math.max(b.y1, btm);
+    }
+  }
+  // The report lists the objects by their depth, farthest first (on a tie the later added first).
+  objects.sort((p, q) => q.depth - p.depth || q.seq - p.seq);
+  let order = 0;
+  for (const o of objects) {
+    const b = boxes.get(o);
+    if (!b) continue;
     report.items.push({
-      ...d.item,
-      depth: d.depth,
+      ...o.item,
+      depth: o.depth,
       depthOrder: order++,
-      box: { x: d.left - x0, y: d.top - y0, width: d.image.width, height: d.image.height },
+      box: { x: b.x0, y: b.y0, width: b.x1 - b.x0, height: b.y1 - b.y0 },
     });
   }
   const data = canvas.image.data;
@@ -428,17 +485,39 @@ async function modelFor(
   };
 }
 
-/** The item's frame at its size (halved when drawn from 64 at 32), with its origin. */
-function itemFrame(
+/** A sprite placed from its object's screen point, before the room sorts it. */
+type ItemSprite = Omit<Drawable, 'depth' | 'owner'> & { relativeDepth: number };
+type ObjectSprite = ItemSprite & { owner: RoomObject };
+
+/**
+ * The item's sprites at its size (each halved when drawn from 64 at 32), placed from its screen point
+ * (sx, sy), with the assets they draw; null when it has none.
+ */
+function itemSprites(
   m: ItemModel,
   state: number,
   direction: number,
   tick: number,
-): { image: RgbaImage; ox: number; oy: number; layers: string[] } | null {
-  const c = composeRoomFrame(m.model, m.size, { state, direction, tick, colorId: m.colorId ?? 0 }, true);
-  if (!c) return null;
-  if (!m.halved) return { image: c.image, ox: c.originX, oy: c.originY, layers: c.layers };
-  return { image: halve(c.image), ox: Math.round(c.originX / 2), oy: Math.round(c.originY / 2), layers: c.layers };
+  sx: number,
+  sy: number,
+): { sprites: ItemSprite[]; layers: string[] } | null {
+  const sprites = roomSprites(m.model, m.size, { state, direction, tick, colorId: m.colorId ?? 0 });
+  if (sprites.length === 0) return null;
+  const placed = sprites.map((sp: RoomSprite): ItemSprite => {
+    const shadow = sp.relativeDepth === Math.SQRT1_2 && sp.asset.includes('_sd_');
+    return {
+      image: m.halved ? halve(sp.image) : sp.image,
+      left: sx + (m.halved ? Math.round(sp.left / 2) : sp.left),
+      top: sy + (m.halved ? Math.round(sp.top / 2) : sp.top),
+      alpha: sp.alpha,
+      ...(sp.flipH ? { flipH: true } : {}),
+      tint: sp.tint,
+      ink: sp.ink,
+      ...(shadow ? { shadow: true } : {}),
+      relativeDepth: sp.relativeDepth,
+    };
+  });
+  return { sprites: placed, layers: sprites.filter((sp) => !sp.asset.includes('_sd_')).map((sp) => sp.asset) };
 }
 
 async function floorItem(
@@ -448,60 +527,38 @@ async function floorItem(
   tick: number,
   seq: number,
   report: RoomReport,
-): Promise<Drawable[] | null> {
+): Promise<{ object: RoomObject; sprites: ObjectSprite[] } | null> {
   const m = await modelFor(a, it, scale, report);
   if (!m) return null;
   const rot = ((Math.trunc(it.rot) % 8) + 8) % 8;
   const direction = validDirection(m.size, rot);
   const state = furniState(it.extraData, it.interactionType);
-  const c = itemFrame(m, state, direction, tick);
-  const turned = rot % 4 === 2;
-  const item = {
-    id: it.id,
-    kind: 'floor' as const,
-    classname: it.classname,
-    tile: { x: it.x, y: it.y, z: it.z },
-    direction,
-    state,
-    ...(m.colorId !== undefined ? { colorId: m.colorId } : {}),
-    footprint: { x: turned ? it.length : it.width, y: turned ? it.width : it.length },
-    layers: c?.layers ?? [],
-    depth: 0,
-  };
+  const at = project(scale, it.x, it.y, it.z);
+  const sx = Math.round(at.x);
+  const sy = Math.round(at.y);
+  const c = itemSprites(m, state, direction, tick, sx, sy);
   if (!c) {
     report.skipped.push({ id: it.id, kind: 'floor', classname: it.classname, reason: 'nothing visible to draw' });
     return null;
   }
-  const at = project(scale, it.x, it.y, it.z);
-  const sx = Math.round(at.x);
-  const sy = Math.round(at.y);
-  const depth = depthOf(it.x, it.y, it.z, sx);
-  const out: Drawable[] = [{ image: c.image, left: sx - c.ox, top: sy - c.oy, depth, seq, item }];
-  const sd = shadowOf(m, direction);
-  // FurnitureVisualization: the shadow sprite, relative depth 1 (behind the item).
-  if (sd)
-    out.push({
-      image: sd.image,
-      left: sx + sd.left,
-      top: sy + sd.top,
-      alpha: SHADOW_ALPHA,
-      flipH: sd.flipH,
-      shadow: true,
-      depth: depth + Math.SQRT1_2,
-      seq,
-      item,
-    });
-  return out;
-}
-
-/** The item's shadow sprite (`shadowSprite`) at the size drawn, and where it lies from the item's screen point. */
-function shadowOf(
-  m: ItemModel,
-  direction: number,
-): { image: RgbaImage; left: number; top: number; flipH: boolean } | null {
-  const sd = shadowSprite(m.model, m.size.size, direction);
-  if (!sd || !m.halved) return sd;
-  return { image: halve(sd.image), left: Math.round(sd.left / 2), top: Math.round(sd.top / 2), flipH: sd.flipH };
+  const turned = rot % 4 === 2;
+  const object: RoomObject = {
+    depth: depthOf(it.x, it.y, it.z, sx),
+    seq,
+    item: {
+      id: it.id,
+      kind: 'floor' as const,
+      classname: it.classname,
+      tile: { x: it.x, y: it.y, z: it.z },
+      direction,
+      state,
+      ...(m.colorId !== undefined ? { colorId: m.colorId } : {}),
+      footprint: { x: turned ? it.length : it.width, y: turned ? it.width : it.length },
+      layers: c.layers,
+      depth: 0,
+    },
+  };
+  return { object, sprites: c.sprites.map((sp) => ({ ...sp, owner: object })) };
 }
 
 async function wallItem(
@@ -515,7 +572,7 @@ async function wallItem(
   walls: boolean,
   masks: (Omit<PlacedMask, 'left' | 'top'> & { x: number; y: number; id: string })[],
   map: Heightmap,
-): Promise<Drawable | null> {
+): Promise<{ object: RoomObject; sprites: ObjectSprite[] } | null> {
   const pos = parseWallPosition(it.wallPosition);
   const at0 = pos && wallLocation(pos, wallTop);
   if (at0 && !onMap(map, at0.x, at0.y, at0.z)) {
@@ -537,14 +594,14 @@ async function wallItem(
   // LegacyWallGeometry.getDirection: the left wall faces 90°, the right wall 180° (directions 2 and 4).
   const direction = validDirection(m.size, pos.side === 'l' ? 2 : 4);
   const state = furniState(it.extraData, it.interactionType);
-  const c = itemFrame(m, state, direction, tick);
+  const at = project(scale, loc.x, loc.y, loc.z);
+  const sx = Math.round(at.x);
+  const sy = Math.round(at.y);
+  const c = itemSprites(m, state, direction, tick, sx, sy);
   if (!c) {
     report.skipped.push({ id: it.id, kind: 'wall', classname: it.classname, reason: 'nothing visible to draw' });
     return null;
   }
-  const at = project(scale, loc.x, loc.y, loc.z);
-  const sx = Math.round(at.x);
-  const sy = Math.round(at.y);
   const maskType = m.maskType;
   if (walls && maskType) {
     const mb = maskBitmap(a, maskType, pos.side, scale);
@@ -557,10 +614,7 @@ async function wallItem(
         reason: `no size-${scale} bitmap of mask ${maskType}`,
       });
   }
-  return {
-    image: c.image,
-    left: sx - c.ox,
-    top: sy - c.oy,
+  const object: RoomObject = {
     depth: depthOf(loc.x, loc.y, loc.z, sx),
     seq,
     item: {
@@ -576,6 +630,7 @@ async function wallItem(
       depth: 0,
     },
   };
+  return { object, sprites: c.sprites.map((sp) => ({ ...sp, owner: object })) };
 }
 
 export type { Heightmap };
