@@ -210,3 +210,22 @@ test('a hotel without bundled/generic/room.nitro is refused by name', async () =
     await rm(empty, { recursive: true, force: true });
   }
 });
+
+test('inks blend with the room drawn under them, as the client canvas does: ADD adds, DARKEN draws normally', async () => {
+  const floor = (id: number, classname: string, x: number, y: number, rot: number) => item(id, classname, x, y, rot);
+  const crate = await renderRoom(room([floor(3, 'kit_crate', 5, 2, 0)]), assets, { ...OPTIONS, floor: '101' });
+  const lit = await renderRoom(room([floor(3, 'kit_crate', 5, 2, 0), floor(1, 'kit_lamp_add', 6, 3, 2)]), assets, {
+    ...OPTIONS,
+    floor: '101',
+  });
+  // the lamp at (6, 3) lands at (96, 144); its ADD glow reaches over the crate behind it at (5, 2)
+  assert.deepEqual(pixel(crate, 76, 94), [188, 110, 31, 255]);
+  // the crate's colour plus the glow's (the channels clamp at 255), not the glow laid over the crate
+  assert.deepEqual(pixel(lit, 76, 94), [255, 182, 55, 255]);
+  assert.deepEqual(pixel(lit, 86, 98), [255, 247, 210, 255]);
+  // over the floor (101: 0xe2bc88) the glow adds as well
+  assert.deepEqual(pixel(lit, 120, 100), [255, 255, 168, 255]);
+  // DARKEN has no WebGL blend in the client's PixiJS: the rug's grey diamond covers its yellow ring
+  const rug = await renderRoom(room([floor(2, 'kit_rug_darken', 7, 1, 0)]), assets, { ...OPTIONS, floor: '101' });
+  assert.deepEqual(pixel(rug, 222, 144), [128, 128, 128, 255]);
+});
