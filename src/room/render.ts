@@ -4,6 +4,7 @@
 // is drawn first). The picture is
 // sized to what is drawn and transparent elsewhere; the same inputs give the same bytes.
 import { type AvatarRequest, renderAvatar } from '../avatar/index.js';
+import { UPRIGHT_H } from '../avatar/canvas.js';
 import { parseAction } from '../avatar/request.js';
 import { type FurniModel, type SizeDef, sizeOf } from '../furni/model.js';
 import { type RoomSprite, roomSprites, validDirection } from '../furni/render.js';
@@ -248,6 +249,7 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
         animated: false,
         frames: 1,
         ...(bot.effect > 0 ? { effect: bot.effect } : {}),
+        ...(bot.dance > 0 && bot.dance <= 4 ? { dance: bot.dance } : {}),
       };
       try {
         const r = await renderAvatar(a.avatarHotel, req);
@@ -255,7 +257,7 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
         const at = project(scale, bot.x, bot.y, bot.z);
         const sx = Math.round(at.x);
         const sy = Math.round(at.y);
-        // AvatarVisualization: centred on the tile, feet a quarter of the scale below its centre.
+        // AvatarVisualization: centred on the tile.
         const object: RoomObject = {
           depth: depthOf(bot.x, bot.y, bot.z, sx),
           seq: seq++,
@@ -274,7 +276,10 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
         add({
           image: img,
           left: sx - Math.floor(img.width / 2),
-          top: sy - img.height + scale / 4,
+          // AvatarVisualization hangs the client's avatar canvas (90 × 130 at scale 64) a quarter scale below the
+          // tile point with its feet 16 px above its bottom: the feet land on the tile's screen point. Ours
+          // stand at UPRIGHT_H.ry of the imager's picture (half of it at size 32).
+          top: sy - (UPRIGHT_H.ry * scale) / 64,
           relativeDepth: -0.01,
           owner: object,
         });

@@ -15,6 +15,7 @@ import {
   type RoomData,
   type RoomItem,
 } from '../../src/room/index.js';
+import { loadAvatarHotel } from '../../src/avatar/index.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
 import { bombNitroFile } from '../helpers/bombs.js';
 
@@ -228,4 +229,26 @@ test('inks blend with the room drawn under them, as the client canvas does: ADD 
   // DARKEN has no WebGL blend in the client's PixiJS: the rug's grey diamond covers its yellow ring
   const rug = await renderRoom(room([floor(2, 'kit_rug_darken', 7, 1, 0)]), assets, { ...OPTIONS, floor: '101' });
   assert.deepEqual(pixel(rug, 222, 144), [128, 128, 128, 255]);
+});
+
+test('a bot stands with its feet on its tile point, as the client hangs its avatar canvas; its dance is drawn', async () => {
+  const withBots = await loadRoomAssets(dir, { avatarHotel: await loadAvatarHotel(dir) });
+  const bot = (dance: number) => ({
+    id: -1,
+    name: 'kit bot',
+    figure: 'hd-180-1.ch-210-66.lg-270-82',
+    gender: 'M' as const,
+    x: 6,
+    y: 3,
+    z: 0,
+    rot: 2,
+    dance,
+    effect: 0,
+  });
+  const standing = await renderRoom({ ...room(), bots: [bot(0)] }, withBots, { ...OPTIONS, bots: true });
+  // tile (6, 3) lands at (96, 144): the 64 × 110 figure is centred on it with its feet (y 100) there
+  const o = standing.report.origin;
+  assert.deepEqual(standing.report.items[0]!.box, { x: o.x + 64, y: o.y + 44, width: 64, height: 110 });
+  const dancing = await renderRoom({ ...room(), bots: [bot(1)] }, withBots, { ...OPTIONS, bots: true });
+  assert.ok(!dancing.rgba.equals(standing.rgba), "the bot row's dance is drawn");
 });
