@@ -156,7 +156,10 @@ const OFF_MAP = 'its position lies outside the room (off the heightmap or beyond
 
 export async function renderRoom(room: RoomData, assets: RoomAssets, options: RoomRenderOptions): Promise<RoomPicture> {
   const a = loaded(assets);
-  const scale: RoomScale = options.size === 32 ? 32 : 64;
+  // Size 32 is Nitro's zoomed-out room (nitro-react: RoomEngine.setRoomInstanceRenderingCanvasScale 0.5): the
+  // size-64 room with every sprite shown at half scale, not a geometry-32 room (Nitro bundles carry 64 art only).
+  const scale: RoomScale = 64;
+  const zoomOut = options.size === 32;
   const map = withDoorTile(parseHeightmap(room.heightmap), room.door.x, room.door.y, room.door.dir);
   const door = findDoor(map, room.door.x, room.door.y);
   const walls = options.walls && !room.hideWalls;
@@ -175,7 +178,7 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     landscape: decorationId(vis.doc.landscape, options.landscape ?? room.landscape, '0.0'),
   };
   const report: RoomReport = {
-    size: scale,
+    size: zoomOut ? 32 : 64,
     origin: { x: 0, y: 0 },
     heightmap: { width: map.width, height: map.height, tiles: shape.tiles },
     door: door && { x: door.x, y: door.y, z: door.z, wall: door.wall === 90 ? 'l' : 'r' },
@@ -241,7 +244,7 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
         figure: bot.figure,
         direction: ((bot.rot % 8) + 8) % 8,
         headDirection: ((bot.rot % 8) + 8) % 8,
-        size: scale === 64 ? 'm' : 's',
+        size: 'm',
         // A bot's dance comes from its row, not a request: the one action it can have.
         action: parseAction(bot.dance > 0 && bot.dance <= 4 ? `dance.${bot.dance}` : 'std'),
         gesture: '',
@@ -322,6 +325,11 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     x0 = y0 = 0;
     x1 = y1 = 1;
   }
+  if (zoomOut) {
+    // The half-scale picture starts on an even pixel of the 64 one, so the room origin stays on whole pixels.
+    x0 = Math.floor(x0 / 2) * 2;
+    y0 = Math.floor(y0 / 2) * 2;
+  }
   const width = x1 - x0;
   const height = y1 - y0;
   const canvas: PlaneCanvas = {
@@ -351,20 +359,24 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
 
   // RoomSpriteCanvas: every sprite by its depth, farthest first.
   drawables.sort((p, q) => q.depth - p.depth);
+  const target = zoomOut ? evenPixels(canvas.image) : canvas.image;
   const boxes = new Map<RoomObject, { x0: number; y0: number; x1: number; y1: number }>();
   for (const d of drawables) {
-    drawSprite(canvas.image, d.image, d.left - x0, d.top - y0, {
+    const shown = zoomOut
+      ? atHalfScale(d.image, d.left - x0, d.top - y0, !!d.flipH)
+      : { image: d.image, left: d.left - x0, top: d.top - y0, flipH: !!d.flipH };
+    drawSprite(target, shown.image, shown.left, shown.top, {
       ...(d.alpha !== undefined ? { alpha: d.alpha } : {}),
-      ...(d.flipH ? { flipH: true } : {}),
+      ...(shown.flipH ? { flipH: true } : {}),
       ...(d.tint !== undefined && d.tint !== 0xffffff ? { tint: d.tint } : {}),
       ...(d.ink ? { ink: roomBlend(d.ink) } : {}),
     });
     if (d.shadow) continue;
     const b = boxes.get(d.owner);
-    const l = d.left - x0;
-    const t = d.top - y0;
-    const r = l + d.image.width;
-    const btm = t + d.image.height;
+    const l = shown.left;
+    const t = shown.top;
+    const r = l + shown.image.width;
+    const btm = t + shown.image.height;
     if (!b) boxes.set(d.owner, { x0: l, y0: t, x1: r, y1: btm });
     else {
       b.x0 = Math.min(b.x0, l);
@@ -386,8 +398,14 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
       box: { x: b.x0, y: b.y0, width: b.x1 - b.x0, height: b.y1 - b.y0 },
     });
   }
-  const data = canvas.image.data;
-  return { width, height, rgba: Buffer.from(data.buffer, data.byteOffset, data.length), report };
+  if (zoomOut) report.origin = { x: -x0 / 2, y: -y0 / 2 };
+  const data = target.data;
+  return {
+    width: target.width,
+    height: target.height,
+    rgba: Buffer.from(data.buffer, data.byteOffset, data.length),
+    report,
+  };
 }
 
 function summarizePlanes(planes: RoomPlane[]): ReportPlane[] {
@@ -412,47 +430,73 @@ function maskBitmap(
   id: string,
   wall: 'l' | 'r',
   scale: RoomScale,
-): { image: RgbaImage; flipH: boolean; ox: number; oy: number; scaled: boolean } | null {
+): { image: RgbaImage; flipH: boolean; ox: number; oy: number } | null {
   const def = a.visualization.doc.masks.get(id);
   if (!def) return null;
   const nx = normalX(wall);
-  for (const size of [scale, 64]) {
-    const bitmap = def.sizes.get(size)?.find((b) => nx >= b.normalMinX && nx <= b.normalMaxX);
-    const asset = bitmap ? a.visualization.assets.get(bitmap.assetName) : undefined;
-    if (!asset) continue;
-    if (size === scale) {
-      // A flipped alias keeps its source's x; the client anchors a flipped sprite at its right edge.
-      const ox = asset.flipH ? asset.image.width - asset.x : asset.x;
-      return { image: asset.image, flipH: asset.flipH, ox, oy: asset.y, scaled: false };
-    }
-    const half = halve(asset.image);
-    const ox = Math.round((asset.flipH ? asset.image.width - asset.x : asset.x) / 2);
-    return { image: half, flipH: asset.flipH, ox, oy: Math.round(asset.y / 2), scaled: true };
-  }
-  return null;
+  const bitmap = def.sizes.get(scale)?.find((b) => nx >= b.normalMinX && nx <= b.normalMaxX);
+  const asset = bitmap ? a.visualization.assets.get(bitmap.assetName) : undefined;
+  if (!asset) return null;
+  // A flipped alias keeps its source's x; the client anchors a flipped sprite at its right edge.
+  const ox = asset.flipH ? asset.image.width - asset.x : asset.x;
+  return { image: asset.image, flipH: asset.flipH, ox, oy: asset.y };
 }
 
-const halves = new WeakMap<RgbaImage, RgbaImage>();
-
-/** Nearest-neighbour half size (a 64 mask or item drawn at size 32 when there is no 32 one); made once per image. */
-function halve(src: RgbaImage): RgbaImage {
-  const hit = halves.get(src);
-  if (hit) return hit;
+/**
+ * The room's planes at half scale: the pixel at every even row and column. PixiJS (nearest sampling, as Nitro
+ * sets it) samples a half-scale sprite at the centre of each screen pixel; the room's plane sprites start on
+ * even pixels, so the centre falls on each pair's first texel.
+ */
+function evenPixels(src: RgbaImage): RgbaImage {
   const out = createImage(Math.ceil(src.width / 2), Math.ceil(src.height / 2));
+  const s32 = new Uint32Array(src.data.buffer, src.data.byteOffset, src.width * src.height);
+  const d32 = new Uint32Array(out.data.buffer, out.data.byteOffset, out.width * out.height);
   for (let y = 0; y < out.height; y++)
-    for (let x = 0; x < out.width; x++) {
-      const s = (y * 2 * src.width + x * 2) * 4;
-      out.data.set(src.data.subarray(s, s + 4), (y * out.width + x) * 4);
-    }
-  halves.set(src, out);
+    for (let x = 0; x < out.width; x++) d32[y * out.width + x] = s32[2 * y * src.width + 2 * x]!;
   return out;
+}
+
+const halfScaled = new WeakMap<RgbaImage, Map<string, RgbaImage>>();
+
+/**
+ * A sprite placed at (left, top) on the 64 picture as the zoomed-out client shows it (measured against the
+ * client canvas at scale 0.5, rounding beat truncating the corners): PixiJS rounds the
+ * half-scale corners to whole pixels (ROUND_PIXELS, which Nitro sets) and fills them by nearest sampling at
+ * each pixel's centre, mirrored in the sampling when the sprite is; made once per image and parity.
+ */
+function atHalfScale(
+  image: RgbaImage,
+  left: number,
+  top: number,
+  flipH: boolean,
+): { image: RgbaImage; left: number; top: number; flipH: false } {
+  const l = Math.floor(left / 2 + 0.5);
+  const t = Math.floor(top / 2 + 0.5);
+  const w = Math.floor((left + image.width) / 2 + 0.5) - l;
+  const h = Math.floor((top + image.height) / 2 + 0.5) - t;
+  const key = `${left & 1}${top & 1}${flipH ? 1 : 0}`;
+  let byKey = halfScaled.get(image);
+  if (!byKey) halfScaled.set(image, (byKey = new Map()));
+  let out = byKey.get(key);
+  if (!out) {
+    out = createImage(Math.max(0, w), Math.max(0, h));
+    const s32 = new Uint32Array(image.data.buffer, image.data.byteOffset, image.width * image.height);
+    const d32 = new Uint32Array(out.data.buffer, out.data.byteOffset, out.width * out.height);
+    for (let y = 0; y < out.height; y++) {
+      const sy = Math.min(image.height - 1, Math.floor(((y + 0.5) * image.height) / h));
+      for (let x = 0; x < out.width; x++) {
+        const u = Math.min(image.width - 1, Math.floor(((x + 0.5) * image.width) / w));
+        d32[y * out.width + x] = s32[sy * image.width + (flipH ? image.width - 1 - u : u)]!;
+      }
+    }
+    byKey.set(key, out);
+  }
+  return { image: out, left: l, top: t, flipH: false };
 }
 
 interface ItemModel {
   model: FurniModel;
   size: SizeDef;
-  /** The size drawn is 64 halved: the bundle has no size-32 visualization. */
-  halved: boolean;
   colorId?: number;
   maskType?: string;
 }
@@ -469,9 +513,7 @@ async function modelFor(
     report.skipped.push({ id: it.id, kind: it.kind, classname: it.classname, reason: found.reason });
     return null;
   }
-  const own = sizeOf(found.model, scale);
-  // Bundles converted for Nitro often carry size 64 only: drawn at 32 as the 64 frame halved.
-  const size = own ?? (scale === 32 ? sizeOf(found.model, 64) : undefined);
+  const size = sizeOf(found.model, scale);
   if (!size) {
     report.skipped.push({
       id: it.id,
@@ -484,7 +526,6 @@ async function modelFor(
   return {
     model: found.model,
     size,
-    halved: !own,
     ...(colorId !== undefined ? { colorId } : {}),
     ...(found.maskType ? { maskType: found.maskType } : {}),
   };
@@ -495,7 +536,7 @@ type ItemSprite = Omit<Drawable, 'depth' | 'owner'> & { relativeDepth: number };
 type ObjectSprite = ItemSprite & { owner: RoomObject };
 
 /**
- * The item's sprites at its size (each halved when drawn from 64 at 32), placed from its screen point
+ * The item's sprites at its size, placed from its screen point
  * (sx, sy), with the assets they draw; null when it has none.
  */
 function itemSprites(
@@ -511,9 +552,9 @@ function itemSprites(
   const placed = sprites.map((sp: RoomSprite): ItemSprite => {
     const shadow = sp.relativeDepth === Math.SQRT1_2 && sp.asset.includes('_sd_');
     return {
-      image: m.halved ? halve(sp.image) : sp.image,
-      left: sx + (m.halved ? Math.round(sp.left / 2) : sp.left),
-      top: sy + (m.halved ? Math.round(sp.top / 2) : sp.top),
+      image: sp.image,
+      left: sx + sp.left,
+      top: sy + sp.top,
       alpha: sp.alpha,
       ...(sp.flipH ? { flipH: true } : {}),
       tint: sp.tint,
