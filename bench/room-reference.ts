@@ -9,6 +9,13 @@
 // Options: --furni DIR (bundled/furniture; default the tool's ROOMREF_FURNI or shared nitro-rooms),
 // --generic DIR (room.nitro; default shared nitro-rooms), --figures DIR (a Nitro hotel for bots; default
 // shared nitro), --json (one line a room). Rows: identical %, within ±3 %, mask IoU, size ours/ref.
+//
+// --per-item [--worst N] also scores each item: the pixels of its box in our report (`items[].box`, with a
+// floor item's footprint on the floor, where its shadow lies) that the item changes in either picture (a
+// pixel differs by more than ±3 from our picture of the same room without items), and of those the share
+// within ±3 between ours and the reference; then lists the N worst items (default 25) over all rooms, and
+// writes ours | reference | diff crops of them to OUT/items/. Items we skipped are scored on their
+// footprint. Boxes of neighbouring items can overlap: a score is the box's, not the item's alone.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -17,7 +24,8 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAvatarHotel } from '../src/avatar/index.js';
 import { encodeRoomPicture } from '../src/imager/room/room-service.js';
-import { loadRoomAssets, renderRoom, roomData, type RoomData } from '../src/room/index.js';
+import { PNG } from 'pngjs';
+import { loadRoomAssets, renderRoom, roomData, type RoomData, type RoomPicture } from '../src/room/index.js';
 
 const SHARED = resolve(process.cwd(), '..', 'shared');
 const TOOL = process.env.ROOMREF_TOOL ?? join(SHARED, 'tools', 'room-reference');
@@ -108,6 +116,8 @@ async function main(): Promise<void> {
       generic: { type: 'string' },
       figures: { type: 'string' },
       json: { type: 'boolean', default: false },
+      'per-item': { type: 'boolean', default: false },
+      worst: { type: 'string', default: '25' },
     },
   });
   if (!values.ref || positionals.length === 0) {
@@ -128,6 +138,7 @@ async function main(): Promise<void> {
   const assets = await loadRoomAssets(hotel, { ...(avatarHotel ? { avatarHotel } : {}) });
   await mkdir(values.out!, { recursive: true });
   const rows: Record<string, unknown>[] = [];
+  const itemRows: ItemScore[] = [];
   for (const file of positionals) {
     const name = basename(file).replace(/\.input\.json$|\.json$/, '');
     const desc = JSON.parse(await readFile(file, 'utf8')) as Description;
@@ -169,6 +180,16 @@ async function main(): Promise<void> {
       },
     );
     const c = JSON.parse(out.trim().split('\n').pop()!) as Record<string, unknown>;
+    if (values['per-item']) {
+      const empty = await renderRoom(descriptionRoom({ ...desc, items: [] }), assets, {
+        size: 64,
+        walls: true,
+        furni: true,
+        bots: true,
+      });
+      const ref = PNG.sync.read(await readFile(refPng));
+      itemRows.push(...scoreItems(name, pic, empty, ref, { x: r64.origin[0], y: r64.origin[1] }, desc));
+    }
     rows.push({
       room: name,
       ...c,
@@ -186,6 +207,241 @@ async function main(): Promise<void> {
         .join(' ')}`,
     );
     for (const r of rows) console.log(JSON.stringify(r));
+  }
+  if (values['per-item']) await listWorst(itemRows, Number(values.worst), values.out!, values.json!);
+}
+
+export interface ItemScore {
+  room: string;
+  id: number;
+  classname: string;
+  kind: string;
+  state: number | string;
+  direction: number | string;
+  /** Our picture's box scored (the item's box with its footprint), in our picture's pixels. */
+  box: { x: number; y: number; width: number; height: number };
+  /** Pixels the item changes in either picture. */
+  pixels: number;
+  identicalPct: number;
+  withinPct: number;
+  onlyOurs: number;
+  onlyReference: number;
+  note?: string;
+}
+
+type Rgba = { width: number; height: number; data: Uint8Array };
+
+const TOL = 3;
+
+function px(img: Rgba, x: number, y: number): number {
+  return x < 0 || y < 0 || x >= img.width || y >= img.height ? -1 : (y * img.width + x) * 4;
+}
+
+/** Two pixels alike: both transparent, or every channel within TOL (an absent pixel is transparent). */
+function alike(a: Rgba, ia: number, b: Rgba, ib: number, tol = TOL): boolean {
+  const aa = ia < 0 ? 0 : a.data[ia + 3]!;
+  const ba = ib < 0 ? 0 : b.data[ib + 3]!;
+  if (aa === 0 || ba === 0) return aa === 0 && ba === 0;
+  for (let k = 0; k < 4; k++) if (Math.abs(a.data[ia + k]! - b.data[ib + k]!) > tol) return false;
+  return true;
+}
+
+function same(a: Rgba, ia: number, b: Rgba, ib: number): boolean {
+  const aa = ia < 0 ? 0 : a.data[ia + 3]!;
+  const ba = ib < 0 ? 0 : b.data[ib + 3]!;
+  if (aa === 0 || ba === 0) return aa === 0 && ba === 0;
+  for (let k = 0; k < 4; k++) if (a.data[ia + k] !== b.data[ib + k]) return false;
+  return true;
+}
+
+/** The screen box of a floor footprint (tiles x..x+fx-1, y..y+fy-1 at height z), in our picture. */
+function footprintBox(
+  origin: { x: number; y: number },
+  t: { x: number; y: number; z: number },
+  f: { x: number; y: number },
+  up = 0,
+) {
+  const corners = [
+    [t.x - 0.5, t.y - 0.5],
+    [t.x + f.x - 0.5, t.y - 0.5],
+    [t.x - 0.5, t.y + f.y - 0.5],
+    [t.x + f.x - 0.5, t.y + f.y - 0.5],
+  ].map(([x, y]) => [origin.x + (x! - y!) * 32, origin.y + (x! + y!) * 16 - t.z * 32]);
+  const xs = corners.map((c) => c[0]!);
+  const ys = corners.map((c) => c[1]!);
+  // A shadow spills a little past the footprint.
+  const x = Math.floor(Math.min(...xs)) - 8;
+  const y = Math.floor(Math.min(...ys)) - 8 - up;
+  return { x, y, width: Math.ceil(Math.max(...xs)) + 8 - x, height: Math.ceil(Math.max(...ys)) + 8 - y };
+}
+
+function union(a: ItemScore['box'], b: ItemScore['box']): ItemScore['box'] {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return {
+    x,
+    y,
+    width: Math.max(a.x + a.width, b.x + b.width) - x,
+    height: Math.max(a.y + a.height, b.y + b.height) - y,
+  };
+}
+
+/** Scores each item of a room (ours drawn and skipped) in its box: see the header. */
+export function scoreItems(
+  room: string,
+  pic: RoomPicture,
+  empty: RoomPicture,
+  ref: Rgba,
+  refOrigin: { x: number; y: number },
+  desc: Description,
+): ItemScore[] {
+  const ours: Rgba = { width: pic.width, height: pic.height, data: pic.rgba };
+  const bg: Rgba = { width: empty.width, height: empty.height, data: empty.rgba };
+  const o = pic.report.origin;
+  // our (x, y) = reference (x - rdx, y - rdy) = empty room (x - edx, y - edy)
+  const rdx = Math.round(o.x - refOrigin.x);
+  const rdy = Math.round(o.y - refOrigin.y);
+  const edx = o.x - empty.report.origin.x;
+  const edy = o.y - empty.report.origin.y;
+  const score = (
+    base: Omit<ItemScore, 'pixels' | 'identicalPct' | 'withinPct' | 'onlyOurs' | 'onlyReference'>,
+  ): ItemScore => {
+    let pixels = 0;
+    let identical = 0;
+    let within = 0;
+    let onlyOurs = 0;
+    let onlyReference = 0;
+    const { x: bx, y: by, width, height } = base.box;
+    for (let y = by; y < by + height; y++)
+      for (let x = bx; x < bx + width; x++) {
+        const io = px(ours, x, y);
+        const ir = px(ref, x - rdx, y - rdy);
+        const ie = px(bg, x - edx, y - edy);
+        if (alike(ours, io, bg, ie) && alike(ref, ir, bg, ie)) continue;
+        pixels++;
+        if (same(ours, io, ref, ir)) identical++;
+        if (alike(ours, io, ref, ir)) within++;
+        const ao = io >= 0 && ours.data[io + 3]! > 0;
+        const ar = ir >= 0 && ref.data[ir + 3]! > 0;
+        if (ao && !ar) onlyOurs++;
+        if (ar && !ao) onlyReference++;
+      }
+    const pct = (n: number) => (pixels === 0 ? 100 : Math.round((n / pixels) * 10000) / 100);
+    return { ...base, pixels, identicalPct: pct(identical), withinPct: pct(within), onlyOurs, onlyReference };
+  };
+  const out: ItemScore[] = [];
+  for (const it of pic.report.items) {
+    if (it.kind === 'bot') continue;
+    const box = it.footprint ? union(it.box, footprintBox(o, it.tile, it.footprint)) : it.box;
+    out.push(
+      score({ room, id: it.id, classname: it.classname, kind: it.kind, state: it.state, direction: it.direction, box }),
+    );
+  }
+  for (const s of pic.report.skipped) {
+    if (s.kind === 'bot') continue;
+    const d = desc.items?.find((i) => i.id === s.id);
+    if (!d || d.wall) {
+      out.push({
+        room,
+        id: s.id,
+        classname: s.classname,
+        kind: s.kind,
+        state: d?.state ?? '',
+        direction: '',
+        box: { x: 0, y: 0, width: 0, height: 0 },
+        pixels: 0,
+        identicalPct: 0,
+        withinPct: 0,
+        onlyOurs: 0,
+        onlyReference: 0,
+        note: `skipped by ours (${s.reason}); wall item not scored`,
+      });
+      continue;
+    }
+    // A skipped floor item: its footprint and 160 px above it.
+    const box = footprintBox(o, { x: d.x ?? 0, y: d.y ?? 0, z: d.z ?? 0 }, { x: 1, y: 1 }, 160);
+    out.push({
+      ...score({
+        room,
+        id: s.id,
+        classname: s.classname,
+        kind: s.kind,
+        state: d.state ?? '',
+        direction: d.rot ?? 0,
+        box,
+      }),
+      note: `skipped by ours: ${s.reason}`,
+    });
+  }
+  return out.map((r) => ({ ...r, _ours: ours, _ref: ref, _dx: rdx, _dy: rdy }) as ItemScore);
+}
+
+/** ours | reference | diff of one box (diff: grey alike, red differs, magenta only ours, cyan only reference). */
+function crop(r: ItemScore & { _ours?: Rgba; _ref?: Rgba; _dx?: number; _dy?: number }): PNG | undefined {
+  const { _ours: ours, _ref: ref, _dx: dx = 0, _dy: dy = 0 } = r;
+  const { x: bx, y: by, width: w, height: h } = r.box;
+  if (!ours || !ref || w <= 0 || h <= 0) return undefined;
+  const png = new PNG({ width: w * 3 + 8, height: h });
+  png.data.fill(0);
+  const put = (x: number, y: number, c: ArrayLike<number>) => {
+    const i = (y * png.width + x) * 4;
+    for (let k = 0; k < 4; k++) png.data[i + k] = c[k]!;
+  };
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const io = px(ours, bx + x, by + y);
+      const ir = px(ref, bx + x - dx, by + y - dy);
+      const po = io < 0 ? [0, 0, 0, 0] : ours.data.subarray(io, io + 4);
+      const pr = ir < 0 ? [0, 0, 0, 0] : ref.data.subarray(ir, ir + 4);
+      put(x, y, po);
+      put(w + 4 + x, y, pr);
+      const ao = po[3]! > 0;
+      const ar = pr[3]! > 0;
+      const diff =
+        !ao && !ar
+          ? [0, 0, 0, 0]
+          : ao && !ar
+            ? [255, 0, 255, 255]
+            : ar && !ao
+              ? [0, 255, 255, 255]
+              : alike(ours, io, ref, ir)
+                ? [160, 160, 160, 255]
+                : [255, 0, 0, 255];
+      put(2 * w + 8 + x, y, diff);
+    }
+  return png;
+}
+
+async function listWorst(items: ItemScore[], n: number, outDir: string, json: boolean): Promise<void> {
+  const scored = items.filter((r) => r.pixels >= 20);
+  const worst = [...scored].sort((a, b) => a.withinPct - b.withinPct || b.pixels - a.pixels).slice(0, n);
+  const all = scored.reduce((s, r) => s + r.pixels, 0);
+  const within = scored.reduce((s, r) => s + (r.pixels * r.withinPct) / 100, 0);
+  await mkdir(join(outDir, 'items'), { recursive: true });
+  const strip = ({ _ours, _ref, _dx, _dy, ...r }: ItemScore & Record<string, unknown>) => r;
+  await writeFile(
+    join(outDir, 'items.json'),
+    `${JSON.stringify(items.map((r) => strip(r as ItemScore & Record<string, unknown>)))}\n`,
+  );
+  console.log(
+    `per item: ${items.length} items, ${scored.length} with ≥ 20 pixels changed; all their pixels ` +
+      `${((within / Math.max(1, all)) * 100).toFixed(2)} % within ±${TOL}; ` +
+      `${scored.filter((r) => r.withinPct < 90).length} items under 90 %, ${scored.filter((r) => r.withinPct < 99).length} under 99 %; ` +
+      `${items.filter((r) => r.note).length} skipped by ours`,
+  );
+  console.log(`worst ${worst.length} (within ±${TOL} % of the item's pixels; crops in ${join(outDir, 'items')}):`);
+  for (const r of worst) {
+    const png = crop(r);
+    const file = join(outDir, 'items', `${r.room}-${r.id}.png`);
+    if (png) await writeFile(file, PNG.sync.write(png));
+    const row = strip(r as ItemScore & Record<string, unknown>);
+    if (json) console.log(JSON.stringify(row));
+    else
+      console.log(
+        `${r.withinPct.toFixed(1).padStart(6)} %  ${String(r.pixels).padStart(6)} px  ${r.room} #${r.id} ` +
+          `${r.classname} ${r.kind} dir ${r.direction} state ${r.state}  only ours ${r.onlyOurs}, only ref ` +
+          `${r.onlyReference}${r.note ? `  (${r.note})` : ''}`,
+      );
   }
 }
 
