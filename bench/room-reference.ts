@@ -21,6 +21,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadAvatarHotel } from '../src/avatar/index.js';
 import { encodeRoomPicture } from '../src/imager/room/room-service.js';
@@ -376,16 +377,22 @@ export function scoreItems(
   return out.map((r) => ({ ...r, _ours: ours, _ref: ref, _dx: rdx, _dy: rdy }) as ItemScore);
 }
 
-/** ours | reference | diff of one box (diff: grey alike, red differs, magenta only ours, cyan only reference). */
-function crop(r: ItemScore & { _ours?: Rgba; _ref?: Rgba; _dx?: number; _dy?: number }): PNG | undefined {
+/**
+ * ours | reference | diff of one box, each pixel drawn `zoom` times (diff: grey alike, red differs, magenta only
+ * ours, cyan only reference).
+ */
+function crop(r: ItemScore & { _ours?: Rgba; _ref?: Rgba; _dx?: number; _dy?: number }, zoom = 2): PNG | undefined {
   const { _ours: ours, _ref: ref, _dx: dx = 0, _dy: dy = 0 } = r;
   const { x: bx, y: by, width: w, height: h } = r.box;
   if (!ours || !ref || w <= 0 || h <= 0) return undefined;
-  const png = new PNG({ width: w * 3 + 8, height: h });
+  const png = new PNG({ width: (w * 3 + 8) * zoom, height: h * zoom });
   png.data.fill(0);
   const put = (x: number, y: number, c: ArrayLike<number>) => {
-    const i = (y * png.width + x) * 4;
-    for (let k = 0; k < 4; k++) png.data[i + k] = c[k]!;
+    for (let sy = 0; sy < zoom; sy++)
+      for (let sx = 0; sx < zoom; sx++) {
+        const i = ((y * zoom + sy) * png.width + x * zoom + sx) * 4;
+        for (let k = 0; k < 4; k++) png.data[i + k] = c[k]!;
+      }
   };
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
@@ -445,4 +452,5 @@ async function listWorst(items: ItemScore[], n: number, outDir: string, json: bo
   }
 }
 
-await main();
+// Run as a script (not when another bench imports descriptionRoom).
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

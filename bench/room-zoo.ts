@@ -358,8 +358,8 @@ function furnitureData(picks: Pick[]): object {
   const floor = picks.filter((p) => p.candidate.kind === 'floor');
   const wall = picks.filter((p) => p.candidate.kind === 'wall');
   return {
-    roomitemtypes: { furnitype: floor.map((p, i) => row(p, 10_001 + i)) },
-    wallitemtypes: { furnitype: wall.map((p, i) => row(p, 20_001 + i)) },
+    roomitemtypes: { furnitype: floor.map((p, i) => row(p, 100_001 + i)) },
+    wallitemtypes: { furnitype: wall.map((p, i) => row(p, 200_001 + i)) },
   };
 }
 
