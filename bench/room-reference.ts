@@ -10,12 +10,15 @@
 // --generic DIR (room.nitro; default shared nitro-rooms), --figures DIR (a Nitro hotel for bots; default
 // shared nitro), --json (one line a room). Rows: identical %, within ±3 %, mask IoU, size ours/ref.
 //
-// --per-item [--worst N] also scores each item: the pixels of its box in our report (`items[].box`, with a
-// floor item's footprint on the floor, where its shadow lies) that the item changes in either picture (a
-// pixel differs by more than ±3 from our picture of the same room without items), and of those the share
-// within ±3 between ours and the reference; then lists the N worst items (default 25) over all rooms, and
-// writes ours | reference | diff crops of them to OUT/items/. Items we skipped are scored on their
-// footprint. Boxes of neighbouring items can overlap: a score is the box's, not the item's alone.
+// --per-item [--worst N] also scores each item in its box (our report's `items[].box`, with a floor item's
+// footprint, where its shadow lies): its pixels there are the ones drawing it changes in ours (the room drawn
+// again without it: shadow, glow and window cut included, not what a nearer item hides) and the ones where
+// the reference differs by more than ±3 from our empty room while ours drew no item there (what only the
+// client drew; shared by the boxes holding it). Of those, the share within ±3 between ours and the
+// reference. Items we skipped are scored on that last part around their place, outside the boxes of the
+// items ours drew. It lists the N worst items
+// (default 25) over all rooms, writes ours | reference | diff crops of them to OUT/items/ and every score
+// to OUT/items.json.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -182,14 +185,13 @@ async function main(): Promise<void> {
     );
     const c = JSON.parse(out.trim().split('\n').pop()!) as Record<string, unknown>;
     if (values['per-item']) {
-      const empty = await renderRoom(descriptionRoom({ ...desc, items: [] }), assets, {
-        size: 64,
-        walls: true,
-        furni: true,
-        bots: true,
-      });
+      const draw = (d: Description) =>
+        renderRoom(descriptionRoom(d), assets, { size: 64, walls: true, furni: true, bots: true });
       const ref = PNG.sync.read(await readFile(refPng));
-      itemRows.push(...scoreItems(name, pic, empty, ref, { x: r64.origin[0], y: r64.origin[1] }, desc));
+      const scored = await scoreItems(name, pic, await draw({ ...desc, items: [] }), ref, r64.origin, desc, (id) =>
+        draw({ ...desc, items: (desc.items ?? []).filter((i) => i.id !== id) }),
+      );
+      itemRows.push(...scored);
     }
     rows.push({
       room: name,
@@ -288,25 +290,36 @@ function union(a: ItemScore['box'], b: ItemScore['box']): ItemScore['box'] {
 }
 
 /** Scores each item of a room (ours drawn and skipped) in its box: see the header. */
-export function scoreItems(
+export async function scoreItems(
   room: string,
   pic: RoomPicture,
   empty: RoomPicture,
   ref: Rgba,
-  refOrigin: { x: number; y: number },
+  refOrigin: readonly [number, number],
   desc: Description,
-): ItemScore[] {
+  drawWithout: (id: number) => Promise<RoomPicture>,
+): Promise<ItemScore[]> {
   const ours: Rgba = { width: pic.width, height: pic.height, data: pic.rgba };
   const bg: Rgba = { width: empty.width, height: empty.height, data: empty.rgba };
   const o = pic.report.origin;
   // our (x, y) = reference (x - rdx, y - rdy) = empty room (x - edx, y - edy)
-  const rdx = Math.round(o.x - refOrigin.x);
-  const rdy = Math.round(o.y - refOrigin.y);
+  const rdx = Math.round(o.x - refOrigin[0]);
+  const rdy = Math.round(o.y - refOrigin[1]);
   const edx = o.x - empty.report.origin.x;
   const edy = o.y - empty.report.origin.y;
+  // A skipped item's pixels are only what the client drew outside every box of an item ours drew.
+  const drawnBoxes = pic.report.items.map((it) =>
+    it.footprint ? union(it.box, footprintBox(o, it.tile, it.footprint)) : it.box,
+  );
+  const inDrawnBox = (x: number, y: number) =>
+    drawnBoxes.some((b) => x >= b.x && y >= b.y && x < b.x + b.width && y < b.y + b.height);
   const score = (
     base: Omit<ItemScore, 'pixels' | 'identicalPct' | 'withinPct' | 'onlyOurs' | 'onlyReference'>,
+    without: RoomPicture | undefined,
   ): ItemScore => {
+    const wo: Rgba | undefined = without && { width: without.width, height: without.height, data: without.rgba };
+    const wdx = without ? o.x - without.report.origin.x : 0;
+    const wdy = without ? o.y - without.report.origin.y : 0;
     let pixels = 0;
     let identical = 0;
     let within = 0;
@@ -318,7 +331,11 @@ export function scoreItems(
         const io = px(ours, x, y);
         const ir = px(ref, x - rdx, y - rdy);
         const ie = px(bg, x - edx, y - edy);
-        if (alike(ours, io, bg, ie) && alike(ref, ir, bg, ie)) continue;
+        // The item's pixels in ours (what drawing it changes), and what the client drew where ours drew no item.
+        const mine = wo !== undefined && !same(ours, io, wo, px(wo, x - wdx, y - wdy));
+        const refOnly =
+          same(ours, io, bg, ie) && !alike(ref, ir, bg, ie) && (without !== undefined || !inDrawnBox(x, y));
+        if (!mine && !refOnly) continue;
         pixels++;
         if (same(ours, io, ref, ir)) identical++;
         if (alike(ours, io, ref, ir)) within++;
@@ -334,47 +351,46 @@ export function scoreItems(
   for (const it of pic.report.items) {
     if (it.kind === 'bot') continue;
     const box = it.footprint ? union(it.box, footprintBox(o, it.tile, it.footprint)) : it.box;
-    out.push(
-      score({ room, id: it.id, classname: it.classname, kind: it.kind, state: it.state, direction: it.direction, box }),
-    );
+    const base = { room, id: it.id, classname: it.classname, kind: it.kind, state: it.state, direction: it.direction };
+    out.push(score({ ...base, box }, await drawWithout(it.id)));
   }
   for (const s of pic.report.skipped) {
     if (s.kind === 'bot') continue;
     const d = desc.items?.find((i) => i.id === s.id);
-    if (!d || d.wall) {
-      out.push({
-        room,
-        id: s.id,
-        classname: s.classname,
-        kind: s.kind,
-        state: d?.state ?? '',
-        direction: '',
-        box: { x: 0, y: 0, width: 0, height: 0 },
-        pixels: 0,
-        identicalPct: 0,
-        withinPct: 0,
-        onlyOurs: 0,
-        onlyReference: 0,
-        note: `skipped by ours (${s.reason}); wall item not scored`,
-      });
-      continue;
-    }
-    // A skipped floor item: its footprint and 160 px above it.
-    const box = footprintBox(o, { x: d.x ?? 0, y: d.y ?? 0, z: d.z ?? 0 }, { x: 1, y: 1 }, 160);
+    // A skipped item: what the client drew around its place where ours drew nothing (a wall item: 2 tiles).
+    const box = d?.wall
+      ? (() => {
+          const b = wallBox(o, d.wall);
+          return b ?? { x: 0, y: 0, width: 0, height: 0 };
+        })()
+      : footprintBox(o, { x: d?.x ?? 0, y: d?.y ?? 0, z: d?.z ?? 0 }, { x: 1, y: 1 }, 160);
     out.push({
-      ...score({
-        room,
-        id: s.id,
-        classname: s.classname,
-        kind: s.kind,
-        state: d.state ?? '',
-        direction: d.rot ?? 0,
-        box,
-      }),
+      ...score(
+        {
+          room,
+          id: s.id,
+          classname: s.classname,
+          kind: s.kind,
+          state: d?.state ?? '',
+          direction: d?.rot ?? '',
+          box,
+        },
+        undefined,
+      ),
       note: `skipped by ours: ${s.reason}`,
     });
   }
   return out.map((r) => ({ ...r, _ours: ours, _ref: ref, _dx: rdx, _dy: rdy }) as ItemScore);
+}
+
+/** Around a wall position (`:w=X,Y l=LX,LY d`): 64 px either side and 160 px above the point, in our picture. */
+function wallBox(origin: { x: number; y: number }, wall: string): ItemScore['box'] | undefined {
+  const m = /:w=(-?\d+),(-?\d+) l=(-?\d+),(-?\d+) ([lr])/.exec(wall);
+  if (!m) return undefined;
+  const [wx, wy, lx, ly] = [m[1], m[2], m[3], m[4]].map(Number) as [number, number, number, number];
+  const sx = origin.x + (wx - wy) * 32 + (m[5] === 'l' ? lx * 2 - 32 : lx * 2);
+  const sy = origin.y + (wx + wy) * 16 + ly * 2 - 100;
+  return { x: Math.round(sx - 64), y: Math.round(sy - 160), width: 128, height: 240 };
 }
 
 /**
