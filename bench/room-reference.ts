@@ -121,6 +121,7 @@ async function main(): Promise<void> {
       figures: { type: 'string' },
       json: { type: 'boolean', default: false },
       size: { type: 'string', default: '64' },
+      tick: { type: 'string', default: '0' },
       'per-item': { type: 'boolean', default: false },
       worst: { type: 'string', default: '25' },
     },
@@ -149,7 +150,13 @@ async function main(): Promise<void> {
     const desc = JSON.parse(await readFile(file, 'utf8')) as Description;
     const t0 = performance.now();
     const size = values.size === '32' ? 32 : 64;
-    const pic = await renderRoom(descriptionRoom(desc), assets, { size, walls: true, furni: true, bots: true });
+    const pic = await renderRoom(descriptionRoom(desc), assets, {
+      size,
+      walls: true,
+      furni: true,
+      bots: true,
+      tick: Number(values.tick),
+    });
     const ms = performance.now() - t0;
     const ours = join(values.out!, `${name}.png`);
     await writeFile(ours, await encodeRoomPicture(pic, undefined));
