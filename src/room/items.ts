@@ -40,3 +40,27 @@ export function furniState(extraData: string, _interactionType: string): number 
   const s = Number.parseInt(text, 10);
   return Number.isNaN(s) ? 0 : s;
 }
+
+/** Tiles a floor hole item cuts out of the floor: its root tile and its logic size, not turned. */
+export interface FloorHole {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The floor a floor-hole item cuts away (FurnitureFloorHoleLogic: state 0 is STATE_HOLE and dispatches
+ * ADD_HOLE; RoomEngine.addRoomInstanceFloorHole takes the item's location and FURNITURE_SIZE_X/Y, the
+ * bundle's logic dimensions as they are, whatever the item's rotation), or null: another logic type, or
+ * another state. Where the floor is cut, the item's ink-ADD black sprite (hole2's layer f) shows black.
+ */
+export function floorHole(
+  logicType: string,
+  state: number,
+  at: { x: number; y: number },
+  dimensions: { x: number; y: number },
+): FloorHole | null {
+  if (logicType !== 'furniture_floor_hole' || state !== 0) return null;
+  return { x: at.x, y: at.y, width: dimensions.x, height: dimensions.y };
+}
