@@ -20,25 +20,27 @@ export function drawnClassname(it: { classname: string; kind: 'floor' | 'wall'; 
 }
 
 /**
- * The state the client shows (ObjectDataBase.state: parseInt of the data's legacy string, 0 when it is not
- * a number). The emulator stores that string as `extra_data` for the legacy form (most logic types: `0`,
- * `1`, a moodlight's `2,1,2,#FFFFFF,255` → 2) and for the forms whose legacy string is their first value
- * (string and number arrays: a toner's `1:126:255:112` → 1, a mannequin's `M:…` → 0); a map stored as
- * JSON gives its `state` key. Anything else (a trophy's text, an empty string) is state 0.
+ * The state the client shows. The emulator stores the item's stuff data as `extra_data`; its legacy string is
+ * that text for the legacy form (most logic types: `0`, `1`, a moodlight's `2,1,2,#FFFFFF,255`) and the first
+ * value for string and number arrays (a toner's `1:126:255:112`, a mannequin's `M:…`); a map stored as JSON
+ * gives its `state` key. A floor item's state is parseFloat of that string, 0 when not a number
+ * (FurnitureFloorDataParser: `parseFloat(getLegacyString()) || 0`, so `1.5` stays 1.5 and `1e2` is 100); a
+ * wall item's is the same truncated (FurnitureWallDataParser: `Math.trunc(parseFloat(stuffData))`).
  */
-export function furniState(extraData: string, _interactionType: string): number {
-  const text = (extraData ?? '').trim();
+export function furniState(extraData: string, _interactionType: string, kind: 'floor' | 'wall' = 'floor'): number {
+  let text = (extraData ?? '').trim();
   if (text.startsWith('{')) {
     try {
       const o = JSON.parse(text) as Record<string, unknown>;
-      const s = Number.parseInt(String(o.state ?? ''), 10);
-      return Number.isNaN(s) ? 0 : s;
+      text = String(o.state ?? '');
     } catch {
       return 0;
     }
   }
-  const s = Number.parseInt(text, 10);
-  return Number.isNaN(s) ? 0 : s;
+  const s = Number.parseFloat(text);
+  // `Infinity` too is 0 here (the client would keep it; no animation or digit has that id).
+  if (!Number.isFinite(s)) return 0;
+  return kind === 'wall' ? Math.trunc(s) : s;
 }
 
 /** Tiles a floor hole item cuts out of the floor: its root tile and its logic size, not turned. */

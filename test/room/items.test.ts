@@ -16,3 +16,16 @@ test('floor hole: state 0 of a furniture_floor_hole item cuts its logic size at 
   assert.equal(floorHole('furniture_floor_hole', 1, { x: 4, y: 5 }, dims), null);
   assert.equal(floorHole('furniture_multistate', 0, { x: 4, y: 5 }, dims), null);
 });
+
+test('state: parseFloat of the legacy string for a floor item, truncated for a wall item', () => {
+  assert.equal(furniState('1', ''), 1);
+  assert.equal(furniState('1.5', ''), 1.5);
+  assert.equal(furniState('1.5', '', 'wall'), 1);
+  assert.equal(furniState('1e2', ''), 100);
+  assert.equal(furniState('2,1,2,#FFFFFF,255', ''), 2);
+  assert.equal(furniState('1:126:255:112', ''), 1);
+  assert.equal(furniState('M:hd-180', ''), 0);
+  assert.equal(furniState('{"state":"3","rarity":"7"}', ''), 3);
+  assert.equal(furniState('', ''), 0);
+  assert.equal(furniState('Infinity', ''), 0);
+});
