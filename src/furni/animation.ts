@@ -203,11 +203,14 @@ const UNANIMATED_VISUALIZATIONS: ReadonlySet<string> = new Set([
  * state's own animation when the state is not 0 and the size has one with that id, else animation 0 (none
  * when the size has no animation 0); a counter clock always plays animation 0 (its animationId getter is 0).
  * A new item takes its state's animation straight, with no transition (setAnimation while _state is -1).
+ * A queue tile (roller) in state 2 has rolled once and rests in animation 1.
  */
 export function roomAnimation(visualizationType: string, size: SizeDef, state: number): AnimationDef | undefined {
   if (UNANIMATED_VISUALIZATIONS.has(visualizationType)) return undefined;
   // AnimationSizeData.defineAnimations: one animation per id, the later key replacing an earlier one.
   const byId = (id: number): AnimationDef | undefined => size.animations.findLast((a) => a.id === id);
+  // FurnitureQueueTileVisualization: state 2 rolls once (ANIMATION_DURATION, 15 updates), then plays animation 1.
+  if (visualizationType === 'furniture_queue_tile' && state === 2) state = 1;
   const own = visualizationType === 'furniture_counter_clock' || state === 0 ? undefined : byId(state);
   return own ?? byId(0);
 }

@@ -100,6 +100,10 @@ test('room animation: the state own animation, else animation 0; a counter clock
   assert.equal(roomAnimation('furniture_animated', s, 5)!.id, 0);
   assert.equal(roomAnimation('furniture_counter_clock', s, 2)!.id, 0);
   assert.equal(roomAnimation('furniture_static', s, 2), undefined);
+  // A roller in state 2 rolls once, then rests in animation 1.
+  const roller = size(1, [anim(0, {}), anim(1, {}), anim(2, {})]);
+  assert.equal(roomAnimation('furniture_queue_tile', roller, 2)!.id, 1);
+  assert.equal(roomAnimation('furniture_animated', roller, 2)!.id, 2);
   assert.equal(roomAnimation('furniture_animated', size(1, [anim(1, {})]), 3), undefined);
   // Layers the animation does not name show frame 0.
   assert.deepEqual(
