@@ -29,3 +29,14 @@ test('state: parseFloat of the legacy string for a floor item, truncated for a w
   assert.equal(furniState('', ''), 0);
   assert.equal(furniState('Infinity', ''), 0);
 });
+
+test('state: the logic type reads it: a dimmer is on − 1, a ball rests at 0, an ice storm keeps the thousands', () => {
+  assert.equal(furniState('2,1,2,#FFFFFF,255', 'furniture_roomdimmer', 'wall'), 1);
+  assert.equal(furniState('1,1,2,#FFFFFF,255', 'furniture_roomdimmer', 'wall'), 0);
+  assert.equal(furniState('1', 'furniture_roomdimmer', 'wall'), 0);
+  assert.equal(furniState('2,1,2,#FFFFFF,255', 'furniture_multistate'), 2);
+  assert.equal(furniState('13', 'furniture_pushable'), 0);
+  assert.equal(furniState('2500', 'furniture_es'), 2);
+  assert.equal(furniState('1', 'furniture_es'), 0);
+  assert.equal(furniState('123', 'furniture_score'), 123);
+});
