@@ -202,17 +202,40 @@ const UNANIMATED_VISUALIZATIONS: ReadonlySet<string> = new Set([
  * The animation an item plays in a room in a state (FurnitureAnimatedVisualization.getAnimationId): the
  * state's own animation when the state is not 0 and the size has one with that id, else animation 0 (none
  * when the size has no animation 0); a counter clock always plays animation 0 (its animationId getter is 0).
- * A new item takes its state's animation straight, with no transition (setAnimation while _state is -1).
- * A queue tile (roller) in state 2 has rolled once and rests in animation 1.
+ * A new item takes its state's animation straight, with no transition (setAnimation while _state is -1);
+ * visualizations that queue animations of their own settle as restingAnimationId says.
  */
 export function roomAnimation(visualizationType: string, size: SizeDef, state: number): AnimationDef | undefined {
   if (UNANIMATED_VISUALIZATIONS.has(visualizationType)) return undefined;
   // AnimationSizeData.defineAnimations: one animation per id, the later key replacing an earlier one.
   const byId = (id: number): AnimationDef | undefined => size.animations.findLast((a) => a.id === id);
-  // FurnitureQueueTileVisualization: state 2 rolls once (ANIMATION_DURATION, 15 updates), then plays animation 1.
-  if (visualizationType === 'furniture_queue_tile' && state === 2) state = 1;
+  state = restingAnimationId(visualizationType, state);
   const own = visualizationType === 'furniture_counter_clock' || state === 0 ? undefined : byId(state);
   return own ?? byId(0);
+}
+
+/**
+ * The animation id a visualization settles on for a state, where it queues animations of its own: a queue
+ * tile in state 2 rolls once (ANIMATION_DURATION, 15 updates) and rests in animation 1
+ * (FurnitureQueueTileVisualization); a wheel starts an animation for states 1–10 only, a bottle for 0–7, any
+ * other state leaving none (FurnitureHabboWheelVisualization, FurnitureBottleVisualization.setAnimation); the
+ * val randomizer shows OFF (30) for states 1–10 and rolls (31, then the looping 32) in state 0
+ * (FurnitureValRandomizerVisualization). -1 is the id the client starts with (AnimationStateData), which a
+ * bundle may define (the bottle's spin): then it plays. Any other visualization: the state.
+ */
+function restingAnimationId(visualizationType: string, state: number): number {
+  switch (visualizationType) {
+    case 'furniture_queue_tile':
+      return state === 2 ? 1 : state;
+    case 'furniture_habbowheel':
+      return state >= 1 && state <= 10 ? state : -1;
+    case 'furniture_bottle':
+      return state >= 0 && state <= 7 ? state : -1;
+    case 'furniture_val_randomizer':
+      return state === 0 ? 32 : state >= 1 && state <= 10 ? 30 : -1;
+    default:
+      return state;
+  }
 }
 
 /** Frames of every layer in a room at a tick (roomLayerFrameAt); layers the animation does not mention show 0. */

@@ -104,6 +104,12 @@ test('room animation: the state own animation, else animation 0; a counter clock
   const roller = size(1, [anim(0, {}), anim(1, {}), anim(2, {})]);
   assert.equal(roomAnimation('furniture_queue_tile', roller, 2)!.id, 1);
   assert.equal(roomAnimation('furniture_animated', roller, 2)!.id, 2);
+  // A wheel animates states 1–10 only; the val randomizer is OFF (30) in 1–10 and rolls (32) in 0.
+  const wheel = size(1, [anim(0, {}), anim(11, {}), anim(30, {}), anim(32, {})]);
+  assert.equal(roomAnimation('furniture_habbowheel', wheel, 11)!.id, 0);
+  assert.equal(roomAnimation('furniture_animated', wheel, 11)!.id, 11);
+  assert.equal(roomAnimation('furniture_val_randomizer', wheel, 4)!.id, 30);
+  assert.equal(roomAnimation('furniture_val_randomizer', wheel, 0)!.id, 32);
   assert.equal(roomAnimation('furniture_animated', size(1, [anim(1, {})]), 3), undefined);
   // Layers the animation does not name show frame 0.
   assert.deepEqual(
