@@ -2,7 +2,15 @@
 // layers and random sequences are made deterministic: the still and the frame counts use sequence 0
 // and frames in order, so the same inputs always give the same bytes.
 import { lcm } from '../imaging/frame-delay.js';
-import { type AnimationDef, type AnimationLayerDef, type SizeDef, restingStates } from './model.js';
+import {
+  type AnimationDef,
+  type AnimationLayerDef,
+  type FurniModel,
+  type SizeDef,
+  resolveLayer,
+  restingStates,
+} from './model.js';
+import { digitFrame } from './special-layers.js';
 
 export interface LayerFrame {
   id: number;
@@ -132,4 +140,136 @@ export function distinctFrameTicks(size: SizeDef, animation: AnimationDef | unde
     if (changed) out.push(t);
   }
   return out.length ? out : [0];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Rooms: the frame each layer shows as the client plays it (FurnitureAnimatedVisualization.updateFramesForAnimation).
+//
+// The client starts a state's animation with its frame counter at 0 and adds 1 at every animation update
+// (24 a second). At the first update it asks the layer for the frame at counter 1; a non-random layer answers
+// index floor(1 / frameRepeat) of its frame list (AnimationLayerData.getFrame), a random layer frame 0 of a
+// sequence it picks; after that each frame is held frameRepeat updates and the next one follows in its
+// sequence (getFrameFromSequence). A layer that plays a set number of loops (loopCount > 0, not random) then
+// holds its last frame for ever (FRAME_REPEAT_FOREVER); a looping one (loopCount 0) goes round for ever.
+
+/**
+ * The animation update a room's tick 0 shows: the room-reference tool steps the client's engine twice and
+ * captures with a third canvas render (harness renderDeterministic: ticker.update ×2, then
+ * RoomSpriteCanvas.render(-1) in getDisplayAsTexture), each one animation update.
+ */
+export const ROOM_FIRST_UPDATE = 3;
+
+/** Whether a layer plays a set number of loops and then holds its last frame (AnimationLayerData.getFrame). */
+export function holdsLastFrame(layer: AnimationLayerDef): boolean {
+  return !layer.random && layer.loopCount > 0;
+}
+
+/**
+ * The frame a layer shows in a room at `tick` (0 = ROOM_FIRST_UPDATE), or null when it has no frames. A
+ * layer that holds its last frame shows it at every tick: the client shows it so from a fraction of a second
+ * after the room is loaded for as long as the room stays open, and that held picture, with the looping layers
+ * at their update ROOM_FIRST_UPDATE + tick, is one the client shows (at that update plus a whole number of
+ * the loops' cycles). A random layer is read as choosing its first sequence (the client picks one at random).
+ */
+export function roomLayerFrameAt(layer: AnimationLayerDef, tick: number, direction: number): LayerFrame | null {
+  const total = layerFrameCount(layer);
+  if (total < 1) return null;
+  if (holdsLastFrame(layer)) return layerFrameAt(layer, total * layer.frameRepeat * layer.loopCount, direction);
+  const update = ROOM_FIRST_UPDATE + Math.max(0, Math.trunc(tick));
+  // Counter c such that floor(c / frameRepeat) is the index shown: the first frame is index
+  // floor(1 / frameRepeat) (1 when frames are not repeated, else 0), held frameRepeat updates like the rest;
+  // a random layer starts its sequence at offset 0.
+  const counter = !layer.random && layer.frameRepeat === 1 ? update : update - 1;
+  // A looping or random layer never holds: it goes round (layerFrameAt holds only after loopCount loops).
+  return layerFrameAt(layer, counter % (total * layer.frameRepeat), direction);
+}
+
+/**
+ * Visualizations whose data has no animations (RoomObjectVisualizationFactory.getVisualizationData: a
+ * FurnitureVisualizationData): their layers always show frame 0.
+ */
+const UNANIMATED_VISUALIZATIONS: ReadonlySet<string> = new Set([
+  'furniture_static',
+  'furniture_gift_wrapped',
+  'furniture_bb',
+  'furniture_isometric_bb',
+  'furniture_bg',
+  'furniture_stickie',
+  'furniture_builder_placeholder',
+]);
+
+/**
+ * The animation an item plays in a room in a state (FurnitureAnimatedVisualization.getAnimationId): the
+ * state's own animation when the state is not 0 and the size has one with that id, else animation 0 (none
+ * when the size has no animation 0); a counter clock always plays animation 0 (its animationId getter is 0).
+ * A new item takes its state's animation straight, with no transition (setAnimation while _state is -1);
+ * visualizations that queue animations of their own settle as restingAnimationId says.
+ */
+export function roomAnimation(visualizationType: string, size: SizeDef, state: number): AnimationDef | undefined {
+  if (UNANIMATED_VISUALIZATIONS.has(visualizationType)) return undefined;
+  // AnimationSizeData.defineAnimations: one animation per id, the later key replacing an earlier one.
+  const byId = (id: number): AnimationDef | undefined => size.animations.findLast((a) => a.id === id);
+  state = restingAnimationId(visualizationType, state);
+  const own = visualizationType === 'furniture_counter_clock' || state === 0 ? undefined : byId(state);
+  return own ?? byId(0);
+}
+
+/**
+ * The animation id a visualization settles on for a state, where it queues animations of its own: a queue
+ * tile in state 2 rolls once (ANIMATION_DURATION, 15 updates) and rests in animation 1
+ * (FurnitureQueueTileVisualization); a wheel starts an animation for states 1–10 only, a bottle for 0–7, any
+ * other state leaving none (FurnitureHabboWheelVisualization, FurnitureBottleVisualization.setAnimation); the
+ * val randomizer shows OFF (30) for states 1–10 and rolls (31, then the looping 32) in state 0
+ * (FurnitureValRandomizerVisualization). -1 is the id the client starts with (AnimationStateData), which a
+ * bundle may define (the bottle's spin): then it plays. Any other visualization: the state.
+ */
+function restingAnimationId(visualizationType: string, state: number): number {
+  switch (visualizationType) {
+    case 'furniture_queue_tile':
+      return state === 2 ? 1 : state;
+    case 'furniture_habbowheel':
+      return state >= 1 && state <= 10 ? state : -1;
+    case 'furniture_bottle':
+      return state >= 0 && state <= 7 ? state : -1;
+    case 'furniture_val_randomizer':
+      return state === 0 ? 32 : state >= 1 && state <= 10 ? 30 : -1;
+    default:
+      return state;
+  }
+}
+
+/** Frames of every layer in a room at a tick (roomLayerFrameAt); layers the animation does not mention show 0. */
+export function roomFramesAt(
+  size: SizeDef,
+  animation: AnimationDef | undefined,
+  tick: number,
+  direction: number,
+): LayerFrame[] {
+  const out: LayerFrame[] = [];
+  for (let i = 0; i < size.layerCount; i++) {
+    const layer = animation?.layers[String(i)];
+    out.push((layer && roomLayerFrameAt(layer, tick, direction)) || STILL_FRAME);
+  }
+  return out;
+}
+
+/**
+ * The frame of every layer of an item in a room, as the client shows it once the room is loaded: the
+ * animation its state plays there (roomAnimation), each layer at the room's tick (roomFramesAt: play-once
+ * layers on their held last frame, looping ones at the update the tick names), and a counter's digit layers
+ * at the state's digits (digitFrame, FurnitureScoreBoardVisualization / FurnitureCounterClockVisualization
+ * .getFrameNumber, the frame's offsets staying the animation's). The corpus still keeps framesAt.
+ */
+export function roomItemFrames(
+  model: FurniModel,
+  size: SizeDef,
+  at: { state: number; direction: number; tick: number },
+): LayerFrame[] {
+  const vis = model.def.visualizationType;
+  const frames = roomFramesAt(size, roomAnimation(vis, size, at.state), at.tick, at.direction);
+  for (let i = 0; i < frames.length; i++) {
+    const digit = digitFrame(vis, resolveLayer(size, at.direction, i).tag, at.state);
+    if (digit !== undefined) frames[i] = { ...frames[i]!, id: digit };
+  }
+  return frames;
 }

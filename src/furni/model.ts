@@ -200,8 +200,12 @@ function sizeDef(v: NitroVisualization): SizeDef {
   const colors: Record<string, Record<string, number>> = {};
   for (const [ck, c] of Object.entries(v.colors ?? {})) {
     const table: Record<string, number> = {};
-    for (const [lk, l] of Object.entries(c?.layers ?? {}))
-      if (l && typeof l === 'object') table[String(Number.parseInt(lk, 10))] = num(l.color, 0xffffff) & 0xffffff;
+    for (const [lk, l] of Object.entries(c?.layers ?? {})) {
+      if (!l || typeof l !== 'object') continue;
+      const color = num(l.color, 0xffffff) & 0xffffff;
+      // ColorData.getLayerColor: a colour of 0 reads as "none", and the layer stays white.
+      if (color !== 0) table[String(Number.parseInt(lk, 10))] = color;
+    }
     colors[String(Number.parseInt(ck, 10))] = table;
   }
   return {

@@ -14,7 +14,7 @@ import {
   restingStates,
   sizeOf,
 } from './model.js';
-import { framesAt, distinctFrameCount, type LayerFrame } from './animation.js';
+import { framesAt, distinctFrameCount, type LayerFrame, roomItemFrames } from './animation.js';
 import { seenPixels, MIN_SEEN_PIXELS } from './visibility.js';
 import { guildTint, isBadgeLayer } from './special-layers.js';
 
@@ -182,7 +182,8 @@ export function roomSprites(
   size: SizeDef,
   at: { state: number; direction: number; tick: number; colorId: number | undefined },
 ): RoomSprite[] {
-  const frames = framesAt(size, stateAnimation(model, size, at.state), at.tick, at.direction);
+  // The client's frame once the room is loaded (roomItemFrames), not the still's first tick.
+  const frames = roomItemFrames(model, size, at);
   const cn = model.def.classname;
   const placed = place(
     model,

@@ -35,3 +35,38 @@ export function isBadgeLayer(visualizationType: string, tag: string): boolean {
 export function guildTint(visualizationType: string, tag: string): number | undefined {
   return visualizationType === 'furniture_guild_customized' ? GUILD_DEFAULT_COLORS[tag] : undefined;
 }
+
+/**
+ * Counters that show their state as digits: the layer tagged with a digit's place shows the frame of that
+ * digit instead of its animation's frame (FurnitureScoreBoardVisualization.getFrameNumber: ones, tens,
+ * hundreds and thousands of the state; FurnitureCounterClockVisualization.getFrameNumber: the state as
+ * seconds, shown m:ss with seconds, ten seconds, minutes and ten minutes). The frame's offsets stay the
+ * animation's. Undefined for any other layer.
+ */
+export function digitFrame(visualizationType: string, tag: string, state: number): number | undefined {
+  const digit = (v: number) => Math.floor(v % 10);
+  if (visualizationType === 'furniture_score_board') {
+    switch (tag) {
+      case 'ones_sprite':
+        return digit(state);
+      case 'tens_sprite':
+        return digit(state / 10);
+      case 'hundreds_sprite':
+        return digit(state / 100);
+      case 'thousands_sprite':
+        return digit(state / 1000);
+    }
+  } else if (visualizationType === 'furniture_counter_clock') {
+    switch (tag) {
+      case 'seconds_sprite':
+        return digit(state % 60);
+      case 'ten_seconds_sprite':
+        return Math.floor((state % 60) / 10);
+      case 'minutes_sprite':
+        return digit(state / 60);
+      case 'ten_minutes_sprite':
+        return digit(state / 60 / 10);
+    }
+  }
+  return undefined;
+}

@@ -578,7 +578,7 @@ async function floorItem(
   if (!m) return null;
   const rot = ((Math.trunc(it.rot) % 8) + 8) % 8;
   const direction = validDirection(m.size, rot);
-  const state = furniState(it.extraData, it.interactionType);
+  const state = furniState(it.extraData, m.model.def.logicType);
   const at = project(scale, it.x, it.y, it.z);
   const sx = Math.round(at.x);
   const sy = Math.round(at.y);
@@ -639,7 +639,7 @@ async function wallItem(
   const loc = wallLocation(pos, wallTop);
   // LegacyWallGeometry.getDirection: the left wall faces 90°, the right wall 180° (directions 2 and 4).
   const direction = validDirection(m.size, pos.side === 'l' ? 2 : 4);
-  const state = furniState(it.extraData, it.interactionType);
+  const state = furniState(it.extraData, m.model.def.logicType, 'wall');
   const at = project(scale, loc.x, loc.y, loc.z);
   const sx = Math.round(at.x);
   const sy = Math.round(at.y);
