@@ -8,7 +8,7 @@ import { type PlaneLayer, type PlaneSet } from '../formats/room-visualization.js
 import { type RoomVisualizationAssets } from '../hotel/room.js';
 import { type RgbaImage } from '../imaging/image.js';
 import { project, type RoomScale } from './geometry.js';
-import { LANDSCAPE_COLOR_SIDE, LANDSCAPE_COLOR_TOP, type RoomPlane } from './planes.js';
+import { type RoomPlane } from './planes.js';
 
 /** The normal's screen x the client chooses textures and masks by: left wall +√½, right wall −√½, floor 0. */
 export function normalX(wall: 'l' | 'r' | undefined): number {
@@ -80,87 +80,17 @@ export interface PlaneCanvas {
   floorDepth: Float32Array;
 }
 
-interface Frame {
+/** A mask bitmap (the door, a window) and where its anchor lies in the picture. */
+export interface PlacedMask {
+  image: RgbaImage;
+  flipH: boolean;
+  /** The picture position of the mask's top-left as drawn unsheared, and its registration point. */
+  left: number;
+  top: number;
   ox: number;
   oy: number;
-  ax: number;
-  ay: number;
-  bx: number;
-  by: number;
-  det: number;
-}
-
-function screenFrame(c: PlaneCanvas, p: RoomPlane): Frame {
-  const [x, y, z] = p.origin;
-  const o = project(c.scale, x, y, z);
-  const a = project(c.scale, x + p.left[0], y + p.left[1], z + p.left[2]);
-  const b = project(c.scale, x + p.right[0], y + p.right[1], z + p.right[2]);
-  const ox = Math.round(o.x) + c.originX;
-  const oy = Math.round(o.y) + c.originY;
-  const ax = Math.round(a.x) + c.originX - ox;
-  const ay = Math.round(a.y) + c.originY - oy;
-  const bx = Math.round(b.x) + c.originX - ox;
-  const by = Math.round(b.y) + c.originY - oy;
-  return { ox, oy, ax, ay, bx, by, det: ax * by - ay * bx };
-}
-
-/**
- * The pixels of a row (centres at px + 0.5) where both plane parameters lie in [0, 1), widened by a pixel on
- * each side (the exact test runs on each): a = (dx·by − dy·bx)/det and b = (ax·dy − ay·dx)/det are linear in dx.
- */
-function rowRun(f: Frame, dy: number, x0: number, x1: number): [number, number] {
-  let lo = x0;
-  let hi = x1;
-  const clip = (k: number, c: number) => {
-    // 0 ≤ k·dx + c < 1, dx = px + 0.5 − ox
-    if (k === 0) {
-      if (c < 0 || c >= 1) hi = lo;
-      return;
-    }
-    const e0 = -c / k;
-    const e1 = (1 - c) / k;
-    const m0 = Math.min(e0, e1) + f.ox - 0.5;
-    const m1 = Math.max(e0, e1) + f.ox - 0.5;
-    lo = Math.max(lo, Math.floor(m0) - 1);
-    hi = Math.min(hi, Math.ceil(m1) + 2);
-  };
-  clip(f.by / f.det, (-dy * f.bx) / f.det);
-  clip(-f.ay / f.det, (f.ax * dy) / f.det);
-  return [lo, Math.max(lo, hi)];
-}
-
-const tintedTextures = new WeakMap<RgbaImage, Map<number, Uint32Array>>();
-
-/** A texture's texels × a colour (as `shade` computes them), as little-endian RGBA words; made once per colour. */
-function tintedTexture(t: RgbaImage, color: number): Uint32Array {
-  let byColor = tintedTextures.get(t);
-  if (!byColor) tintedTextures.set(t, (byColor = new Map()));
-  const hit = byColor.get(color);
-  if (hit) return hit;
-  const out = new Uint32Array(t.width * t.height);
-  const r = (color >> 16) & 0xff;
-  const g = (color >> 8) & 0xff;
-  const b = color & 0xff;
-  for (let i = 0; i < out.length; i++) {
-    const o = i * 4;
-    out[i] =
-      ((t.data[o + 3]! << 24) |
-        (Math.round((t.data[o + 2]! * b) / 255) << 16) |
-        (Math.round((t.data[o + 1]! * g) / 255) << 8) |
-        Math.round((t.data[o]! * r) / 255)) >>>
-      0;
-  }
-  byColor.set(color, out);
-  return out;
-}
-
-function texel(t: RgbaImage, u: number, v: number, flipH: boolean): number {
-  let x = ((u % t.width) + t.width) % t.width;
-  const y = ((v % t.height) + t.height) % t.height;
-  if (flipH) x = t.width - 1 - x;
-  const i = (y * t.width + x) * 4;
-  const d = t.data;
-  return ((d[i + 3]! << 24) | (d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!) >>> 0;
+  /** hole: nothing behind (the door); window: the landscape shows. */
+  kind: 'hole' | 'window';
 }
 
 /** Source-over of an ARGB colour onto the canvas pixel `i`. */
@@ -188,19 +118,47 @@ function put(img: RgbaImage, i: number, argb: number): void {
   d[o + 3] = Math.round(oa / 255);
 }
 
-/** The colour of a decoration at texel (u, v): layers bottom to top, each a tinted texel or a flat colour. */
-function shade(layers: ResolvedLayer[], planeColor: number, u: number, v: number, vBottom: number): number {
+const wrap = (v: number, n: number): number => ((v % n) + n) % n;
+
+/**
+ * The texel of a layer's texture at plane texel (tx, ty). PlaneMaterialCell.render: with a texture offset the
+ * cell is a tiling sprite shifted by the offset and drawn mirrored on that axis (anchor 1, scale −1).
+ */
+function cellTexel(t: RgbaImage, tx: number, ty: number, ox: number, oy: number): [number, number] {
+  const x = ox === 0 ? wrap(tx, t.width) : wrap(-1 - tx - ox, t.width);
+  const y = oy === 0 ? wrap(ty, t.height) : wrap(-1 - ty - oy, t.height);
+  return [x, y];
+}
+
+/** The colour of a decoration at plane texel (tx, ty) of a plane `height` texels tall: layers bottom to top. */
+function shade(
+  layers: ResolvedLayer[],
+  planeColor: number,
+  tx: number,
+  ty: number,
+  height: number,
+  offset: [number, number],
+): number {
   let out = 0;
   for (const l of layers) {
     const color = mul(planeColor, l.color);
     let argb: number;
     if (!l.texture) argb = (0xff000000 | color) >>> 0;
     else {
-      const tv = l.align === 'bottom' ? l.texture.height - 1 - vBottom : v;
-      // A bottom-aligned texture is laid once from the plane's bottom, not repeated upwards.
-      if (l.align === 'bottom' && (tv < 0 || tv >= l.texture.height)) continue;
-      const t = texel(l.texture, u, tv, l.flipH);
-      argb = ((t & 0xff000000) | mul(t & 0xffffff, color)) >>> 0;
+      const t = l.texture;
+      let x: number;
+      let y: number;
+      if (l.align === 'bottom') {
+        // A bottom-aligned column stands once on the plane's bottom (PlaneMaterialCellMatrix.renderColumns).
+        y = ty - (height - t.height);
+        if (y < 0 || y >= t.height) continue;
+        x = wrap(tx + offset[0], t.width);
+      } else [x, y] = cellTexel(t, tx, ty, offset[0], offset[1]);
+      if (l.flipH) x = t.width - 1 - x;
+      const i = (y * t.width + x) * 4;
+      const d = t.data;
+      const texel = ((d[i + 3]! << 24) | (d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!) >>> 0;
+      argb = ((texel & 0xff000000) | mul(texel & 0xffffff, color)) >>> 0;
     }
     const a = argb >>> 24;
     if (a === 255 || out === 0) out = argb;
@@ -215,185 +173,151 @@ function shade(layers: ResolvedLayer[], planeColor: number, u: number, v: number
   return out;
 }
 
-/** Texel coordinates of a room point on a plane (scale-free: a texel is a fixed length in room units). */
-function texelAt(p: RoomPlane, a: number, b: number, wallTop: number): { u: number; v: number; vBottom: number } {
-  const x = p.origin[0] + a * p.left[0] + b * p.right[0];
-  const y = p.origin[1] + a * p.left[1] + b * p.right[1];
-  const z = p.origin[2] + a * p.left[2] + b * p.right[2];
-  if (p.kind === 'floor') {
-    // FloorPlane renders 32 texels a tile (its geometry's screen width of one tile), from the back corner.
-    if (p.left[2] === 0 && p.right[2] === 0)
-      return { u: Math.floor((x + 0.5) * 32), v: Math.floor((y + 0.5) * 32), vBottom: 0 };
-    // A side face: along its edge, then down from the floor.
-    const along = p.left[0] !== 0 ? x : y;
-    return { u: Math.floor((along + 0.5) * 32), v: Math.floor(-z * 32), vBottom: 0 };
-  }
-  return {
-    u: Math.floor(32 * (x - y)),
-    v: Math.floor((wallTop - z) * 32),
-    vBottom: Math.floor((z - p.origin[2]) * 32),
-  };
-}
-
 export interface Decorations {
   floor: string;
   wall: string;
   landscape: string;
 }
 
+/** A plane on screen: its rounded corners (RoomPlane.updateCorners) and its texture size (Floor/WallPlane). */
+interface ScreenPlane {
+  cx: number;
+  cy: number;
+  /** C → B (the texture's x axis) and C → D (its y axis), in pixels. */
+  ux: number;
+  uy: number;
+  vx: number;
+  vy: number;
+  det: number;
+  width: number;
+  height: number;
+}
+
+function screenPlane(c: PlaneCanvas, p: RoomPlane): ScreenPlane {
+  const pt = (a: number, b: number) => {
+    const s = project(
+      c.scale,
+      p.origin[0] + a * p.left[0] + b * p.right[0],
+      p.origin[1] + a * p.left[1] + b * p.right[1],
+      p.origin[2] + a * p.left[2] + b * p.right[2],
+    );
+    return [Math.round(s.x) + c.originX, Math.round(s.y) + c.originY] as const;
+  };
+  const [cx, cy] = pt(1, 1);
+  const [bx, by] = pt(0, 1);
+  const [dx, dy] = pt(1, 0);
+  const k = c.scale / 2;
+  const width = Math.max(1, Math.round(Math.hypot(...p.left) * k));
+  const height = Math.max(1, Math.round(Math.hypot(...p.right) * k));
+  const ux = bx - cx;
+  const uy = by - cy;
+  const vx = dx - cx;
+  const vy = dy - cy;
+  return { cx, cy, ux, uy, vx, vy, det: ux * vy - uy * vx, width, height };
+}
+
+/** A plane's normal as the screen x the client picks textures and masks by (left wall +√½, right wall −√½). */
+function planeNormalX(p: RoomPlane): number {
+  const n0 = p.left[1] * p.right[2] - p.left[2] * p.right[1];
+  const n1 = p.left[2] * p.right[0] - p.left[0] * p.right[2];
+  const l = Math.hypot(n0, n1, p.left[0] * p.right[1] - p.left[1] * p.right[0]);
+  return l === 0 ? 0 : (Math.SQRT1_2 * (n0 - n1)) / l;
+}
+
 /**
- * Draws the planes in order. Wall planes record themselves in `wallOwner` for the masks; floor planes are
- * depth-tested on x + y of the room point under the pixel (the nearer floor wins), so steps and stairs
- * need no painter's order.
+ * Draws the room's planes farthest first (their order), each filled pixel by pixel where the pixel centre lies
+ * in its rounded corners, its texel found through the plane's texture rectangle (RoomPlane.getMatrixForDimensions:
+ * the texture's corner at the plane's far corner). Masks are cut in texture space before the plane is laid on
+ * the screen (RoomPlane.updateMask), so a rectangular door leans with the wall: a wall loses every mask on it,
+ * a landscape only the holes, and a landscape is drawn only behind a window (RoomVisualization.updatePlaneMasks).
+ * Returns the pixels each mask cut.
  */
-export function drawPlanes(
+export function drawRoomPlanes(
   c: PlaneCanvas,
   vis: RoomVisualizationAssets,
   planes: RoomPlane[],
   deco: Decorations,
-  wallTop: number,
-): void {
+  masks: PlacedMask[],
+): number[] {
+  const cut = masks.map(() => 0);
   const layerCache = new Map<string, ResolvedLayer[]>();
-  const layersFor = (p: RoomPlane): ResolvedLayer[] => {
-    const set = p.kind === 'floor' ? vis.doc.floor : vis.doc.wall;
-    const id = p.kind === 'floor' ? deco.floor : deco.wall;
-    const key = `${p.kind}\0${p.wall ?? ''}`;
+  const layersFor = (p: RoomPlane, nx: number): ResolvedLayer[] => {
+    const set = p.kind === 'floor' ? vis.doc.floor : p.kind === 'wall' ? vis.doc.wall : vis.doc.landscape;
+    const id = p.kind === 'floor' ? deco.floor : p.kind === 'wall' ? deco.wall : deco.landscape;
+    const key = `${p.kind}\0${nx}`;
     let hit = layerCache.get(key);
-    if (!hit) layerCache.set(key, (hit = resolveLayers(vis, set, id, normalX(p.wall))));
+    if (!hit) layerCache.set(key, (hit = resolveLayers(vis, set, id, nx)));
     return hit;
   };
+  // Which masks lie on which wall face: the face whose rectangle holds the mask's anchor.
+  const faces = planes.filter((p) => p.kind === 'wall' && p.textured);
+  const onFace = masks.map((m) => {
+    const ax = m.left + m.ox + 0.5;
+    const ay = m.top + m.oy + 0.5;
+    for (const f of faces) {
+      const s = screenPlane(c, f);
+      if (s.det === 0) continue;
+      const dx = ax - s.cx;
+      const dy = ay - s.cy;
+      const u = (dx * s.vy - dy * s.vx) / s.det;
+      const v = (s.ux * dy - s.uy * dx) / s.det;
+      if (u >= -0.01 && u <= 1.01 && v >= -0.01 && v <= 1.05)
+        return { face: f, tx: Math.round(u * s.width) - m.ox, ty: Math.round(v * s.height) - m.oy };
+    }
+    return null;
+  });
+  const sameFace = (a: RoomPlane, b: RoomPlane) =>
+    a.origin.every((v, i) => v === b.origin[i]) &&
+    a.left.every((v, i) => v === b.left[i]) &&
+    a.right.every((v, i) => v === b.right[i]);
   const img = c.image;
-  const d32 = new Uint32Array(img.data.buffer, img.data.byteOffset, img.width * img.height);
-  for (let index = 0; index < planes.length; index++) {
-    const p = planes[index]!;
-    const f = screenFrame(c, p);
-    if (f.det === 0) continue;
-    const layers = layersFor(p);
+  for (const p of planes) {
+    const mine = masks
+      .map((m, i) => ({ m, i, at: onFace[i] }))
+      .filter((e) => e.at && (p.kind === 'wall' || p.kind === 'landscape') && sameFace(e.at.face, p))
+      .filter((e) => p.kind === 'wall' || e.m.kind === 'hole');
+    if (
+      p.kind === 'landscape' &&
+      !masks.some((m, i) => m.kind === 'window' && onFace[i] && sameFace(onFace[i]!.face, p))
+    )
+      continue;
+    const s = screenPlane(c, p);
+    if (s.det === 0) continue;
+    const nx = planeNormalX(p);
+    const layers = layersFor(p, nx);
     const flat =
       layers.length === 0 ? [{ texture: null, flipH: false, color: 0xffffff, align: 'top' as const }] : layers;
     const drawn = p.textured ? flat : flat.map((l) => ({ ...l, texture: null }));
-    // One opaque top-aligned textured layer (every real floor and wall): texel × colour, no blending.
-    const single = drawn.length === 1 && drawn[0]!.texture && drawn[0]!.align === 'top' ? drawn[0]! : null;
-    const tinted = single ? tintedTexture(single.texture!, mul(p.color, single.color)) : null;
-    const floor = p.kind === 'floor';
-    const owner = p.kind === 'wall' && p.textured ? index + 1 : 0;
-    const [ox, oy, oz] = p.origin;
-    const [lx, ly, lz] = p.left;
-    const [rx, ry, rz] = p.right;
-    const topFace = floor && lz === 0 && rz === 0;
-    const alongX = lx !== 0;
-    const xs = [f.ox, f.ox + f.ax, f.ox + f.bx, f.ox + f.ax + f.bx];
-    const ys = [f.oy, f.oy + f.ay, f.oy + f.by, f.oy + f.ay + f.by];
+    const offset = p.texOffset ?? [0, 0];
+    const xs = [s.cx, s.cx + s.ux, s.cx + s.vx, s.cx + s.ux + s.vx];
+    const ys = [s.cy, s.cy + s.uy, s.cy + s.vy, s.cy + s.uy + s.vy];
     const x0 = Math.max(0, Math.min(...xs));
     const x1 = Math.min(img.width, Math.max(...xs));
     const y0 = Math.max(0, Math.min(...ys));
     const y1 = Math.min(img.height, Math.max(...ys));
     for (let py = y0; py < y1; py++) {
-      const dy = py + 0.5 - f.oy;
-      // a and b are linear in px: the pixels inside lie in one run, found from the row's ends.
-      const [from, to] = rowRun(f, dy, x0, x1);
-      for (let px = from; px < to; px++) {
-        const dx = px + 0.5 - f.ox;
-        const a = (dx * f.by - dy * f.bx) / f.det;
-        if (a < 0 || a >= 1) continue;
-        const b = (f.ax * dy - f.ay * dx) / f.det;
-        if (b < 0 || b >= 1) continue;
-        const x = ox + a * lx + b * rx;
-        const y = oy + a * ly + b * ry;
-        const z = oz + a * lz + b * rz;
-        const i = py * img.width + px;
-        if (floor) {
-          const near = x + y;
-          if (near < c.floorDepth[i]!) continue;
-          c.floorDepth[i] = near;
+      const dy = py + 0.5 - s.cy;
+      for (let px = x0; px < x1; px++) {
+        const dx = px + 0.5 - s.cx;
+        const u = (dx * s.vy - dy * s.vx) / s.det;
+        if (u < 0 || u >= 1) continue;
+        const v = (s.ux * dy - s.uy * dx) / s.det;
+        if (v < 0 || v >= 1) continue;
+        const tx = Math.floor(u * s.width);
+        const ty = Math.floor(v * s.height);
+        let hole = false;
+        for (const e of mine) {
+          const mx = tx - e.at!.tx;
+          const my = ty - e.at!.ty;
+          const mw = e.m.image.width;
+          if (mx < 0 || my < 0 || mx >= mw || my >= e.m.image.height) continue;
+          const sx = e.m.flipH ? mw - 1 - mx : mx;
+          if (e.m.image.data[(my * mw + sx) * 4 + 3]! === 0) continue;
+          hole = true;
+          if (p.kind === 'wall') cut[e.i]!++;
         }
-        // Texel coordinates (scale-free: a texel is a fixed length in room units).
-        let u: number;
-        let v: number;
-        let vBottom = 0;
-        if (topFace) {
-          u = Math.floor((x + 0.5) * 32);
-          v = Math.floor((y + 0.5) * 32);
-        } else if (floor) {
-          u = Math.floor(((alongX ? x : y) + 0.5) * 32);
-          v = Math.floor(-z * 32);
-        } else {
-          u = Math.floor(32 * (x - y));
-          v = Math.floor((wallTop - z) * 32);
-          vBottom = Math.floor((z - oz) * 32);
-        }
-        if (tinted) {
-          const t = single!.texture!;
-          let tx = ((u % t.width) + t.width) % t.width;
-          const ty = ((v % t.height) + t.height) % t.height;
-          if (single!.flipH) tx = t.width - 1 - tx;
-          const texelColor = tinted[ty * t.width + tx]!;
-          if (texelColor >>> 24 === 255) {
-            d32[i] = texelColor;
-            c.wallOwner[i] = owner;
-            continue;
-          }
-        }
-        put(img, i, shade(drawn, p.color, u, v, vBottom));
-        c.wallOwner[i] = owner;
-      }
-    }
-  }
-}
-
-/** A mask bitmap placed on screen: its pixels with alpha > 0 cut the walls under them. */
-export interface PlacedMask {
-  image: RgbaImage;
-  flipH: boolean;
-  left: number;
-  top: number;
-  /** hole: nothing behind (the door); window: the landscape shows. */
-  kind: 'hole' | 'window';
-}
-
-/** Cuts the masks into the wall planes; a window's cut shows the landscape plane of that wall. */
-export function applyMasks(
-  c: PlaneCanvas,
-  vis: RoomVisualizationAssets,
-  planes: RoomPlane[],
-  masks: PlacedMask[],
-  landscapeId: string,
-  wallTop: number,
-): number {
-  let cut = 0;
-  const landscapeLayers = new Map<string, ResolvedLayer[]>();
-  for (const m of masks) {
-    const w = m.image.width;
-    for (let my = 0; my < m.image.height; my++) {
-      const py = m.top + my;
-      if (py < 0 || py >= c.image.height) continue;
-      for (let mx = 0; mx < w; mx++) {
-        const px = m.left + mx;
-        if (px < 0 || px >= c.image.width) continue;
-        const sx = m.flipH ? w - 1 - mx : mx;
-        if (m.image.data[(my * w + sx) * 4 + 3]! === 0) continue;
-        const i = py * c.image.width + px;
-        const owner = c.wallOwner[i]!;
-        if (owner === 0) continue;
-        cut++;
-        const o = i * 4;
-        c.image.data[o] = c.image.data[o + 1] = c.image.data[o + 2] = c.image.data[o + 3] = 0;
-        c.wallOwner[i] = 0;
-        if (m.kind === 'hole') continue;
-        const p = planes[owner - 1]!;
-        let layers = landscapeLayers.get(p.wall ?? '');
-        if (!layers) {
-          layers = resolveLayers(vis, vis.doc.landscape, landscapeId, normalX(p.wall));
-          landscapeLayers.set(p.wall ?? '', layers);
-        }
-        const f = screenFrame(c, p);
-        const dx = px + 0.5 - f.ox;
-        const dy = py + 0.5 - f.oy;
-        const a = (dx * f.by - dy * f.bx) / f.det;
-        const b = (f.ax * dy - f.ay * dx) / f.det;
-        const t = texelAt(p, a, b, wallTop);
-        const color = p.wall === 'l' ? LANDSCAPE_COLOR_SIDE : LANDSCAPE_COLOR_TOP;
-        put(c.image, i, shade(layers, color, t.u, t.v, t.vBottom));
+        if (hole) continue;
+        put(img, py * img.width + px, shade(drawn, p.color, tx, ty, s.height, offset));
       }
     }
   }

@@ -24,8 +24,10 @@ export interface RoomPlane {
   textured: boolean;
   /** Which wall a wall or landscape plane is on (for textures and masks chosen by the normal). */
   wall?: 'l' | 'r';
-  /** Painter's order among the room's planes: drawn ascending. */
+  /** Painter's order among the room's planes: drawn ascending (the client's sprite depth, farthest first). */
   order: number;
+  /** Texture offset in texels (FloorPlane: the back corner's fraction of a tile; LandscapePlane: the panorama so far). */
+  texOffset?: [number, number];
 }
 
 export const FLOOR_COLOR = 0xffffff;
@@ -111,8 +113,41 @@ export function expandFloor(map: Heightmap, door: Door | null): number[][] {
   return out;
 }
 
+/** A plane's client vectors (RoomPlaneParser.addPlane): loc + a·left + b·right. */
+type V3 = [number, number, number];
+
+const add = (a: V3, b: V3): V3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+const scale3 = (a: V3, k: number): V3 => [a[0] * k, a[1] * k, a[2] * k];
+const cross = (a: V3, b: V3): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const len3 = (a: V3): number => Math.hypot(a[0], a[1], a[2]);
+
+// The room camera's viewing axis (RoomGeometry direction −135°, 30°): a plane whose normal (or any secondary
+// normal) does not face the camera is not drawn (RoomPlane.update: cosAngle > −0.001).
+const COS30 = Math.cos(Math.PI / 6);
+const VIEW_AXIS: V3 = [-Math.SQRT1_2 * COS30, -Math.SQRT1_2 * COS30, -0.5];
+function facesCamera(n: V3): boolean {
+  const l = len3(n);
+  if (l === 0) return false;
+  return (n[0] * VIEW_AXIS[0] + n[1] * VIEW_AXIS[1] + n[2] * VIEW_AXIS[2]) / l <= -0.001;
+}
+
+// Depth of a room point along the canvas's depth vector (−135°, 0.5°), as RoomGeometry.getScreenPosition's z.
+const DEPTH_XY = Math.cos((0.5 / 180) * Math.PI) * Math.SQRT1_2;
+const DEPTH_Z = Math.sin((0.5 / 180) * Math.PI) * (Math.SQRT1_2 / Math.sqrt(0.75));
+const depthAt = (p: V3): number => -DEPTH_XY * (p[0] + p[1]) - DEPTH_Z * p[2];
+
+interface RawPlane {
+  kind: PlaneKind;
+  loc: V3;
+  left: V3;
+  right: V3;
+  secondary: V3[];
+  wall?: 'l' | 'r';
+  /** FloorPlane texture offsets in texels (initializeRoomPlanes: the back corner's fraction of a tile). */
+  texOffset?: [number, number];
+}
+
 export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
-  const planes: RoomPlane[] = [];
   const door = o.door;
   const isDoor = (x: number, y: number) => !!door && door.x === x && door.y === y;
   const inRoom = (x: number, y: number) => tileHeight(map, x, y) !== NO_TILE && !isDoor(x, y);
@@ -130,166 +165,211 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
   const wallTop = wallHeight + floorHeight;
   const ft = FLOOR_THICKNESS * o.floorThickness;
   const wt = WALL_THICKNESS * o.wallThickness;
+  const raw: RawPlane[] = [];
 
-  // Walls first (drawn behind the floor): a segment per tile along each back edge.
-  if (o.walls) {
-    for (let y = 0; y < map.height; y++) {
-      let x0 = -1;
-      for (let x = 0; x < map.width; x++)
-        if (inRoom(x, y)) {
-          x0 = x;
-          break;
-        }
-      if (x0 < 0) continue;
-      const z0 = tileHeight(map, x0, y);
-      const wx = x0 - 0.5;
-      // Left wall face: along +y, normal +x.
-      planes.push({
+  // RoomPlaneParser.addWall: the face and its landscape, the top border, the end caps and the corner piece.
+  // `k` is the wall's end (the client walks the outline: the right wall towards +x, the left wall towards −y),
+  // `left` runs back along the wall to its start, `right` up to the wall top.
+  const addWall = (side: 'l' | 'r', k: V3, left: V3, capStart: boolean, capEnd: boolean, corner: boolean) => {
+    const up: V3 = [0, 0, wallTop - k[2]];
+    const n = cross(left, up);
+    const out = scale3(n, -wt / len3(n));
+    raw.push({ kind: 'wall', loc: k, left, right: up, secondary: [], wall: side });
+    raw.push({ kind: 'landscape', loc: k, left, right: up, secondary: [], wall: side });
+    raw.push({ kind: 'wall', loc: add(k, up), left, right: out, secondary: [n], wall: side });
+    const h = len3(up);
+    if (capStart)
+      raw.push({
         kind: 'wall',
-        color: WALL_COLOR_SIDE,
-        origin: [wx, y - 0.5, z0],
-        left: [0, 1, 0],
-        right: [0, 0, wallTop - z0],
-        textured: true,
-        wall: 'l',
-        order: 0,
+        loc: add(add(k, left), up),
+        left: scale3(up, -(h + ft) / h),
+        right: out,
+        secondary: [n],
+        wall: side,
       });
-      planes.push({
+    if (capEnd) {
+      raw.push({
         kind: 'wall',
-        color: WALL_COLOR_BORDER,
-        origin: [wx - wt, y - 0.5, wallTop],
-        left: [0, 1, 0],
-        right: [wt, 0, 0],
-        textured: false,
-        wall: 'l',
-        order: 1,
+        loc: add(k, scale3(up, -ft / h)),
+        left: scale3(up, (h + ft) / h),
+        right: out,
+        secondary: [n],
+        wall: side,
       });
-      // The front end cap where the next row's wall does not continue this one.
-      const next = y + 1 < map.height ? firstInRow(map, y + 1, inRoom) : -1;
-      if (next !== x0)
-        planes.push({
+      if (corner) {
+        const along = scale3(left, wt / len3(left));
+        raw.push({
           kind: 'wall',
-          color: WALL_COLOR_TOP,
-          origin: [wx - wt, y + 0.5, z0 - ft],
-          left: [wt, 0, 0],
-          right: [0, 0, wallTop - z0 + ft],
-          textured: false,
-          wall: 'l',
-          order: 1,
+          loc: add(add(k, up), scale3(along, -1)),
+          left: along,
+          right: out,
+          secondary: [n, left],
+          wall: side,
         });
+      }
     }
-    for (let x = 0; x < map.width; x++) {
-      let y0 = -1;
-      for (let y = 0; y < map.height; y++)
-        if (inRoom(x, y)) {
-          y0 = y;
-          break;
-        }
-      if (y0 < 0) continue;
-      const z0 = tileHeight(map, x, y0);
-      const wy = y0 - 0.5;
-      planes.push({
-        kind: 'wall',
-        color: WALL_COLOR_TOP,
-        origin: [x - 0.5, wy, z0],
-        left: [1, 0, 0],
-        right: [0, 0, wallTop - z0],
-        textured: true,
-        wall: 'r',
-        order: 0,
-      });
-      planes.push({
-        kind: 'wall',
-        color: WALL_COLOR_BORDER,
-        origin: [x - 0.5, wy - wt, wallTop],
-        left: [1, 0, 0],
-        right: [0, wt, 0],
-        textured: false,
-        wall: 'r',
-        order: 1,
-      });
-      const next = x + 1 < map.width ? firstInColumn(map, x + 1, inRoom) : -1;
-      if (next !== y0)
-        planes.push({
-          kind: 'wall',
-          color: WALL_COLOR_SIDE,
-          origin: [x + 0.5, wy - wt, z0 - ft],
-          left: [0, wt, 0],
-          right: [0, 0, wallTop - z0 + ft],
-          textured: false,
-          wall: 'r',
-          order: 1,
-        });
+  };
+
+  if (o.walls) {
+    // The right wall: columns whose first tile is on the same row form one straight run, standing on the
+    // lowest tile of the run (RoomPlaneParser.addWalls).
+    const firstY = Array.from({ length: map.width }, (_, x) => firstInColumn(map, x, inRoom));
+    const firstX = Array.from({ length: map.height }, (_, y) => firstInRow(map, y, inRoom));
+    for (let x = 0; x < map.width; ) {
+      const y0 = firstY[x]!;
+      if (y0 < 0) {
+        x++;
+        continue;
+      }
+      let x1 = x;
+      while (x1 + 1 < map.width && firstY[x1 + 1] === y0) x1++;
+      let z = Infinity;
+      for (let i = x; i <= x1; i++) z = Math.min(z, tileHeight(map, i, y0));
+      const next = x1 + 1 < map.width ? firstY[x1 + 1]! : -1;
+      // The front end is capped where the outline turns away (a convex corner).
+      addWall('r', [x1 + 0.5, y0 - 0.5, z], [-(x1 - x + 1), 0, 0], true, next < 0 || next > y0, true);
+      x = x1 + 1;
+    }
+    for (let y = map.height - 1; y >= 0; ) {
+      const x0 = firstX[y]!;
+      if (x0 < 0) {
+        y--;
+        continue;
+      }
+      let y1 = y;
+      while (y1 - 1 >= 0 && firstX[y1 - 1] === x0) y1--;
+      let z = Infinity;
+      for (let i = y1; i <= y; i++) z = Math.min(z, tileHeight(map, x0, i));
+      const next = y + 1 < map.height ? firstX[y + 1]! : -1;
+      // The back end meets the right wall at a convex corner: capped there, with the border's corner piece.
+      const corner = firstY[x0] === y1;
+      addWall('l', [x0 - 0.5, y1 - 0.5, z], [0, y - y1 + 1, 0], next < 0 || next > x0, corner, corner);
+      y = y1 - 1;
     }
   }
 
-  // The floor: a flat tile is one top face, a stair tile four by four quarter faces; side faces per quarter
-  // edge where the floor drops towards the viewer. Drawn with a depth buffer (draw-planes.ts), so their
-  // order does not matter.
+  // The floor: RoomPlaneParser.extractPlanes merges equal quarter-tile heights into rectangles; each gets the
+  // floor thickness as a skirt on every side where its neighbour differs (addFloor), never a taller face.
   const q = expandFloor(map, door);
-  const qh = (sx: number, sy: number) =>
-    sy < 0 || sx < 0 || sy >= q.length || sx >= q[0]!.length ? NO_TILE : q[sy]![sx]!;
-  const top = (x: number, y: number, z: number, side: number) =>
-    planes.push({
-      kind: 'floor',
-      color: FLOOR_COLOR,
-      origin: [x, y, z],
-      left: [side, 0, 0],
-      right: [0, side, 0],
-      textured: true,
-      order: 2,
-    });
-  for (let ty = 0; ty < map.height; ty++)
-    for (let tx = 0; tx < map.width; tx++) {
-      const h0 = qh(tx * 4, ty * 4);
-      if (h0 === NO_TILE) continue;
-      let flat = true;
-      for (let k = 0; k < 16 && flat; k++) flat = qh(tx * 4 + (k % 4), ty * 4 + Math.floor(k / 4)) === h0;
-      if (flat) top(tx - 0.5, ty - 0.5, h0 / 4, 1);
-      for (let k = 0; k < 16; k++) {
-        const sx = tx * 4 + (k % 4);
-        const sy = ty * 4 + Math.floor(k / 4);
-        const z = qh(sx, sy) / 4;
-        const x = sx / 4 - 0.5;
-        const y = sy / 4 - 0.5;
-        if (!flat) top(x, y, z, 0.25);
-        const rightZ = qh(sx + 1, sy);
-        const rightDrop = rightZ === NO_TILE ? ft : z - rightZ / 4;
-        if (rightDrop > 0)
-          planes.push({
-            kind: 'floor',
-            color: FLOOR_COLOR_RIGHT,
-            origin: [x + 0.25, y, z - rightDrop],
-            left: [0, 0.25, 0],
-            right: [0, 0, rightDrop],
-            textured: true,
-            order: 2,
-          });
-        const frontZ = qh(sx, sy + 1);
-        const frontDrop = frontZ === NO_TILE ? ft : z - frontZ / 4;
-        if (frontDrop > 0)
-          planes.push({
-            kind: 'floor',
-            color: FLOOR_COLOR_LEFT,
-            origin: [x, y + 0.25, z - frontDrop],
-            left: [0.25, 0, 0],
-            right: [0, 0, frontDrop],
-            textured: true,
-            order: 2,
-          });
+  const rows = q.length;
+  const cols = rows > 0 ? q[0]!.length : 0;
+  const seen: boolean[][] = q.map((r) => r.map(() => false));
+  const at = (r: number, c: number) => q[r]![c]!;
+  const addFloor = (
+    loc: V3,
+    left: V3,
+    right: V3,
+    sides: { xPlus: boolean; xMinus: boolean; yPlus: boolean; yMinus: boolean },
+  ) => {
+    // initializeRoomPlanes: the texture starts at the back corner's fraction of a tile.
+    const offset = (l: V3, r: V3): [number, number] => {
+      const fx = l[0] + loc[0] + 0.5;
+      const fy = loc[1] + r[1] + 0.5;
+      return [(fx - Math.trunc(fx)) * 32, (fy - Math.trunc(fy)) * 32];
+    };
+    raw.push({ kind: 'floor', loc, left, right, secondary: [], texOffset: offset(left, right) });
+    if (ft <= 0) return;
+    const down: V3 = [0, 0, ft];
+    const base = add(loc, [0, 0, -ft]);
+    const skirt = (l: V3, lf: V3) => {
+      raw.push({ kind: 'floor', loc: l, left: lf, right: down, secondary: [], texOffset: [0, 0] });
+      const p = raw[raw.length - 1]!;
+      const fx = l[0] + lf[0] + 0.5;
+      const fy = l[1] + 0.5;
+      p.texOffset = [(fx - Math.trunc(fx)) * 32, (fy - Math.trunc(fy)) * 32];
+    };
+    if (sides.yPlus) skirt(base, left);
+    if (sides.yMinus) skirt(add(base, add(left, right)), scale3(left, -1));
+    if (sides.xPlus) skirt(add(base, right), scale3(right, -1));
+    if (sides.xMinus) skirt(add(base, left), right);
+  };
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++) {
+      const h = at(r, c);
+      if (h < 0 || seen[r]![c]) continue;
+      const xMinus = c === 0 || at(r, c - 1) !== h;
+      const yMinus = r === 0 || at(r - 1, c) !== h;
+      // Along the row while the height holds and the row above keeps the same relation.
+      let e = c + 1;
+      while (e < cols && at(r, e) === h && !seen[r]![e] && !(r > 0 && (at(r - 1, e) === h) === yMinus)) e++;
+      let xPlus = e === cols || at(r, e) !== h;
+      // Down while each next row continues it alike; a row that changes part way narrows the rectangle.
+      let n = r + 1;
+      let below = false;
+      while (n < rows) {
+        below = at(n, c) !== h;
+        let stop = below || (c > 0 && (at(n, c - 1) === h) === xMinus) || (e < cols && (at(n, e) === h) === xPlus);
+        for (let j = c + 1; j < e; j++)
+          if ((at(n, j) === h) !== (at(n, c) === h)) {
+            stop = true;
+            e = j;
+            break;
+          }
+        if (stop) break;
+        n++;
       }
+      const yPlus = below || n === rows;
+      xPlus = e === cols || at(r, e) !== h;
+      for (let i = r; i < n; i++) for (let j = c; j < e; j++) seen[i]![j] = true;
+      const w = (e - c) / 4;
+      const d = (n - r) / 4;
+      addFloor([c / 4 - 0.5 + w, r / 4 - 0.5 + d, h / 4], [-w, 0, 0], [0, -d, 0], { xPlus, xMinus, yPlus, yMinus });
     }
+  // RoomPlaneParser.initialize: the door tile, a flat tile without skirts.
   if (door)
-    planes.push({
+    raw.push({
       kind: 'floor',
-      color: FLOOR_COLOR,
-      origin: [door.x - 0.5, door.y - 0.5, door.z],
-      left: [1, 0, 0],
-      right: [0, 1, 0],
-      textured: true,
-      order: 2,
+      loc: [door.x + 0.5, door.y + 0.5, door.z],
+      left: [-1, 0, 0],
+      right: [0, -1, 0],
+      secondary: [],
+      texOffset: [0, 0],
     });
+
+  // RoomVisualization: each plane's sprite depth (RoomPlane.update's relative depth, + 1000.1 for floors,
+  // + 1000.5 for walls and landscapes, + 500 more for a thin wall piece, + index / 1000); drawn farthest first.
+  const planes: RoomPlane[] = [];
+  // initializeRoomPlanes: each landscape continues the panorama where the previous one ended.
+  let panorama = 0;
+  for (const p of raw)
+    if (p.kind === 'landscape') {
+      p.texOffset = [panorama * 32, 0];
+      panorama += len3(p.left);
+    }
+  raw.forEach((p, index) => {
+    const n = cross(p.left, p.right);
+    if (!facesCamera(n) || p.secondary.some((s) => !facesCamera(s))) return;
+    const corners = [p.loc, add(p.loc, p.right), add(add(p.loc, p.left), p.right), add(p.loc, p.left)];
+    let depth = Math.max(...corners.map(depthAt));
+    const thin = len3(p.left) < 1 || len3(p.right) < 1;
+    if (p.kind === 'floor') depth += 1000.1 - (p.loc[2] + Math.min(0, p.left[2], p.right[2])) * 8;
+    else depth += 1000.5 + (p.kind === 'landscape' ? 0.02 : 0) + (thin ? 500 : 0);
+    depth += index / 1000;
+    planes.push({
+      kind: p.kind,
+      color: planeColor(p.kind, n),
+      origin: p.loc,
+      left: p.left,
+      right: p.right,
+      textured: p.kind !== 'wall' || !thin,
+      ...(p.wall ? { wall: p.wall } : {}),
+      ...(p.texOffset ? { texOffset: p.texOffset } : {}),
+      order: depth,
+    });
+  });
+  planes.sort((a, b) => b.order - a.order);
+  planes.forEach((p, i) => {
+    p.order = i;
+  });
   return { planes, wallTop, tiles };
+}
+
+/** RoomVisualization.initializeRoomPlanes: a plane's colour by its normal. */
+function planeColor(kind: PlaneKind, n: V3): number {
+  if (kind === 'floor') return n[2] !== 0 ? FLOOR_COLOR : n[0] !== 0 ? FLOOR_COLOR_RIGHT : FLOOR_COLOR_LEFT;
+  if (kind === 'landscape') return n[1] > 0 ? LANDSCAPE_COLOR_TOP : LANDSCAPE_COLOR_SIDE;
+  if (n[0] === 0 && n[1] === 0) return WALL_COLOR_BORDER;
+  return n[1] > 0 ? WALL_COLOR_TOP : WALL_COLOR_SIDE;
 }
 
 function firstInRow(map: Heightmap, y: number, inRoom: (x: number, y: number) => boolean): number {

@@ -12,9 +12,8 @@ import { drawSprite, type Ink } from '../imaging/composite.js';
 import { createImage, type RgbaImage } from '../imaging/image.js';
 import { type LoadedRoomAssets, loaded, type RoomAssets } from './assets.js';
 import {
-  applyMasks,
   decorationId,
-  drawPlanes,
+  drawRoomPlanes,
   normalX,
   type PlacedMask,
   type PlaneCanvas,
@@ -341,21 +340,23 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     floorDepth: new Float32Array(width * height).fill(Number.NEGATIVE_INFINITY),
   };
   report.origin = { x: -x0, y: -y0 };
-  const wallPlanes = shape.planes.filter((p) => p.kind === 'wall');
-  const floorPlanes = shape.planes.filter((p) => p.kind === 'floor');
-  drawPlanes(canvas, vis, wallPlanes, deco, shape.wallTop);
-  for (const m of masks) {
-    const cut = applyMasks(
-      canvas,
-      vis,
-      wallPlanes,
-      [{ image: m.image, flipH: m.flipH, kind: m.kind, left: m.x - x0, top: m.y - y0 }],
-      deco.landscape,
-      shape.wallTop,
-    );
-    report.masks.push({ id: m.id, pixelsCut: cut });
-  }
-  drawPlanes(canvas, vis, floorPlanes, deco, shape.wallTop);
+  // The planes farthest first, each with the masks on it (planes.ts, draw-planes.ts).
+  const cuts = drawRoomPlanes(
+    canvas,
+    vis,
+    shape.planes,
+    deco,
+    masks.map((m) => ({
+      image: m.image,
+      flipH: m.flipH,
+      kind: m.kind,
+      left: m.x - x0,
+      top: m.y - y0,
+      ox: m.ox,
+      oy: m.oy,
+    })),
+  );
+  masks.forEach((m, i) => report.masks.push({ id: m.id, pixelsCut: cuts[i]! }));
 
   // RoomSpriteCanvas: every sprite by its depth, farthest first.
   drawables.sort((p, q) => q.depth - p.depth);
