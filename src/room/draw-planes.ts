@@ -252,8 +252,8 @@ export function drawRoomPlanes(
   // Which masks lie on which wall face: the face whose rectangle holds the mask's anchor.
   const faces = planes.filter((p) => p.kind === 'wall' && p.textured);
   const onFace = masks.map((m) => {
-    const ax = m.left + m.ox + 0.5;
-    const ay = m.top + m.oy + 0.5;
+    const ax = m.left + m.ox;
+    const ay = m.top + m.oy;
     for (const f of faces) {
       const s = screenPlane(c, f);
       if (s.det === 0) continue;
