@@ -69,12 +69,23 @@ test('the door: the model door tile sticking out through the left wall is a 90°
     floorThickness: 1,
     walls: true,
   });
-  // The left wall of row 5 runs behind the door tile (x = 3.5), not in front of it.
+  // The left wall runs behind the door tile (x = 3.5), one straight run from the back corner to the front
+  // (RoomPlaneParser.addWalls), and the border's corner piece closes the back corner (addWall).
   const leftWalls = shape.planes.filter((p) => p.kind === 'wall' && p.wall === 'l' && p.textured);
   assert.deepEqual(
-    leftWalls.find((p) => p.origin[1] === 4.5)?.origin,
-    [3.5, 4.5, 0],
+    leftWalls.map((p) => [p.origin, p.left, p.right]),
+    [
+      [
+        [3.5, 0.5, 0],
+        [0, 6, 0],
+        [0, 0, 3.6],
+      ],
+    ],
     'the wall beside the door stays on the room edge',
+  );
+  assert.ok(
+    shape.planes.some((p) => p.kind === 'wall' && p.origin.join() === '3.5,0.25,3.6' && p.left.join() === '0,0.25,0'),
+    'the corner piece',
   );
   assert.equal(shape.wallTop, 3.6);
   // wall_height 2: the client's fixed height adds 3.6 and raises the floor height to 2
