@@ -336,11 +336,18 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
       p.texOffset = [panorama * 32, 0];
       panorama += len3(p.left);
     }
+  // RoomEngine: the canvas geometry displaces the door tile 2000 tiles back (RoomGeometry.setDisplacement, keyed
+  // by the rounded point), so a plane with a corner there (the door's floor) sorts behind the wall.
+  const displaced = (c: V3): number => {
+    if (!door || Math.round(c[0]) !== door.x || Math.round(c[1]) !== door.y || Math.round(c[2]) !== door.z)
+      return depthAt(c);
+    return depthAt(door.wall === 90 ? [c[0] - 2000, c[1], c[2]] : [c[0], c[1] - 2000, c[2]]);
+  };
   raw.forEach((p, index) => {
     const n = cross(p.left, p.right);
     if (!facesCamera(n) || p.secondary.some((s) => !facesCamera(s))) return;
     const corners = [p.loc, add(p.loc, p.right), add(add(p.loc, p.left), p.right), add(p.loc, p.left)];
-    let depth = Math.max(...corners.map(depthAt));
+    let depth = Math.max(...corners.map(displaced));
     const thin = len3(p.left) < 1 || len3(p.right) < 1;
     if (p.kind === 'floor') depth += 1000.1 - (p.loc[2] + Math.min(0, p.left[2], p.right[2])) * 8;
     else depth += 1000.5 + (p.kind === 'landscape' ? 0.02 : 0) + (thin ? 500 : 0);
