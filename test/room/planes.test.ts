@@ -1,0 +1,74 @@
+// The room's planes as the client's RoomPlaneParser makes them, drawn on the sample kit: a height step is the
+// floor's thickness, not a solid face (extractPlanes, addFloor); stairs are quarter steps with a riser each;
+// the back corner has the border's corner piece (addWall), so the picture's top row is that corner; the door
+// floor sorts behind the wall (RoomEngine's door displacement) and the door is cut leaning with the wall.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadRoomAssets, type RoomAssets, type RoomPicture, renderRoom, roomData } from '../../src/room/index.js';
+import { writeSampleKit } from '../../src/samplekit/index.js';
+
+let dir: string;
+let assets: RoomAssets;
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'room-planes-'));
+  await writeSampleKit(dir);
+  assets = await loadRoomAssets(dir);
+});
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const draw = (rows: string[], door = { x: 0, y: 0, dir: 2 }) =>
+  renderRoom(roomData({ id: 1, heightmap: rows.join('\r'), door }), assets, {
+    size: 64,
+    walls: true,
+    furni: false,
+    bots: false,
+  });
+
+/** The pixel at the screen point of room point (x, y, z). */
+function at(pic: RoomPicture, x: number, y: number, z: number): number[] {
+  const sx = Math.round(32 * (x - y)) + pic.report.origin.x;
+  const sy = Math.round(16 * (x + y) - 32 * z) + pic.report.origin.y;
+  const i = (sy * pic.width + sx) * 4;
+  return [...pic.rgba.subarray(i, i + 4)];
+}
+
+// The kit's default floor texel 0xf0f0f0 under the client's colours by normal; the kit wall 201 on the left wall.
+const FLOOR_TOP = [0xf0, 0xf0, 0xf0, 255];
+const FLOOR_FRONT = [0xd0, 0xd0, 0xd0, 255]; // × 0xDDDDDD (RoomVisualization.FLOOR_COLOR_LEFT)
+const LEFT_WALL = [0x82, 0xa1, 0xbb, 255];
+
+test('a raised tile shows its floor thickness at the step, and the wall behind it below that', async () => {
+  const pic = await draw(['xxxxxx', 'xx2000', 'xx0000', 'xx0000', 'xxxxxx']);
+  assert.deepEqual([pic.width, pic.height, pic.report.origin.x, pic.report.origin.y], [240, 307, 72, 155]);
+  assert.deepEqual(at(pic, 2, 1, 2), FLOOR_TOP);
+  // the front skirt, a quarter of a height unit under the raised tile's front edge (addFloor)
+  assert.deepEqual(at(pic, 2, 1.5, 1.875), FLOOR_FRONT);
+  // half a unit lower: no cliff face, the left wall (which stands on the run's lowest tile) shows
+  assert.deepEqual(at(pic, 2, 1.5, 1.5), LEFT_WALL);
+  assert.deepEqual(at(pic, 3, 2, 0), FLOOR_TOP);
+});
+
+test('stairs rise in quarter steps, each riser the floor thickness; the top row is the back corner piece', async () => {
+  const pic = await draw(['xxxxxx', 'xx1111', 'xx0000', 'x00000', 'xx0000', 'xxxxxx'], { x: 1, y: 3, dir: 2 });
+  assert.deepEqual([pic.width, pic.height, pic.report.origin.x, pic.report.origin.y], [272, 291, 104, 123]);
+  // the first step below the height-1 row: tread at 0.75, riser from 0.75 to 0.5, the next riser below it
+  assert.deepEqual(at(pic, 3, 1.625, 0.75), FLOOR_TOP);
+  assert.deepEqual(at(pic, 3, 1.75, 0.625), FLOOR_FRONT);
+  assert.deepEqual(at(pic, 3, 2, 0.375), FLOOR_FRONT);
+  // the room's front edge: the floor thickness
+  assert.deepEqual(at(pic, 3, 4.5, -0.125), FLOOR_FRONT);
+  // the picture's top row is the border's corner piece behind the back corner (1.25, 0.25 at the wall top)
+  const top: number[] = [];
+  for (let x = 0; x < pic.width; x++) if (pic.rgba[x * 4 + 3]) top.push(x - pic.report.origin.x);
+  assert.deepEqual(top, [31, 32]);
+  // the door: its floor lies behind the wall (drawn first), so only the opening shows it; the opening leans with
+  // the wall (the mask is cut in the wall's texture)
+  assert.deepEqual(at(pic, 0.7, 3.2, 0), LEFT_WALL);
+  assert.deepEqual(at(pic, 1.3, 2.8, 0), FLOOR_TOP);
+  assert.equal(at(pic, 1.5, 3, 1)[3], 0);
+});
