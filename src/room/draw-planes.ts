@@ -89,6 +89,8 @@ export interface PlacedMask {
   top: number;
   ox: number;
   oy: number;
+  /** The room point the mask is placed at (RoomPlaneBitmapMaskParser: the door, the window item's location). */
+  at: [number, number, number];
   /** hole: nothing behind (the door); window: the landscape shows. */
   kind: 'hole' | 'window';
 }
@@ -249,40 +251,35 @@ export function drawRoomPlanes(
     if (!hit) layerCache.set(key, (hit = resolveLayers(vis, set, id, nx)));
     return hit;
   };
-  // Which masks lie on which wall face: the face whose rectangle holds the mask's anchor.
-  const faces = planes.filter((p) => p.kind === 'wall' && p.textured);
-  const onFace = masks.map((m) => {
-    const ax = m.left + m.ox;
-    const ay = m.top + m.oy;
-    for (const f of faces) {
-      const s = screenPlane(c, f);
-      if (s.det === 0) continue;
-      const dx = ax - s.cx;
-      const dy = ay - s.cy;
-      const u = (dx * s.vy - dy * s.vx) / s.det;
-      const v = (s.ux * dy - s.uy * dx) / s.det;
-      if (u >= -0.01 && u <= 1.01 && v >= -0.01 && v <= 1.05)
-        return { face: f, tx: Math.round(u * s.width) - m.ox, ty: Math.round(v * s.height) - m.oy };
-    }
-    return null;
-  });
-  const sameFace = (a: RoomPlane, b: RoomPlane) =>
-    a.origin.every((v, i) => v === b.origin[i]) &&
-    a.left.every((v, i) => v === b.left[i]) &&
-    a.right.every((v, i) => v === b.right[i]);
+  // RoomVisualization.updatePlaneMasks: a mask belongs to every wall and landscape plane whose plane holds its
+  // point, placed in that plane's texture where the point falls (RoomPlane.updateMask); a landscape is drawn
+  // only where a window lies on it, and loses the holes alone.
+  const placeOn = (p: RoomPlane, m: PlacedMask, s: ScreenPlane): { x: number; y: number } | null => {
+    const v = [m.at[0] - p.origin[0], m.at[1] - p.origin[1], m.at[2] - p.origin[2]] as const;
+    const n = [
+      p.left[1] * p.right[2] - p.left[2] * p.right[1],
+      p.left[2] * p.right[0] - p.left[0] * p.right[2],
+      p.left[0] * p.right[1] - p.left[1] * p.right[0],
+    ] as const;
+    const nl = Math.hypot(...n);
+    if (nl === 0 || Math.abs((v[0] * n[0] + v[1] * n[1] + v[2] * n[2]) / nl) >= 0.01) return null;
+    const along = (d: [number, number, number]) =>
+      (v[0] * d[0] + v[1] * d[1] + v[2] * d[2]) / (d[0] ** 2 + d[1] ** 2 + d[2] ** 2);
+    return { x: s.width * (1 - along(p.left)) - m.ox, y: s.height * (1 - along(p.right)) - m.oy };
+  };
   const img = c.image;
   for (const p of planes) {
-    const mine = masks
-      .map((m, i) => ({ m, i, at: onFace[i] }))
-      .filter((e) => e.at && (p.kind === 'wall' || p.kind === 'landscape') && sameFace(e.at.face, p))
-      .filter((e) => p.kind === 'wall' || e.m.kind === 'hole');
-    if (
-      p.kind === 'landscape' &&
-      !masks.some((m, i) => m.kind === 'window' && onFace[i] && sameFace(onFace[i]!.face, p))
-    )
-      continue;
     const s = screenPlane(c, p);
     if (s.det === 0) continue;
+    const placed =
+      p.kind === 'floor'
+        ? []
+        : masks.flatMap((m, i) => {
+            const q = placeOn(p, m, s);
+            return q ? [{ m, i, x: q.x, y: q.y }] : [];
+          });
+    if (p.kind === 'landscape' && !placed.some((e) => e.m.kind === 'window')) continue;
+    const mine = placed.filter((e) => p.kind === 'wall' || e.m.kind === 'hole');
     const nx = planeNormalX(p);
     const layers = layersFor(p, nx);
     const flat =
@@ -307,8 +304,9 @@ export function drawRoomPlanes(
         const ty = Math.floor(v * s.height);
         let hole = false;
         for (const e of mine) {
-          const mx = tx - e.at!.tx;
-          const my = ty - e.at!.ty;
+          // the mask sprite at a fractional place covers the texels whose centres it holds
+          const mx = Math.floor(tx + 0.5 - e.x);
+          const my = Math.floor(ty + 0.5 - e.y);
           const mw = e.m.image.width;
           if (mx < 0 || my < 0 || mx >= mw || my >= e.m.image.height) continue;
           const sx = e.m.flipH ? mw - 1 - mx : mx;

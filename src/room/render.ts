@@ -193,13 +193,14 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   const masks: (Omit<PlacedMask, 'left' | 'top'> & { x: number; y: number; id: string })[] = [];
   if (door && walls) {
     const m = maskBitmap(a, 'door', door.wall === 90 ? 'l' : 'r', scale);
-    const at = project(
-      scale,
+    const point: [number, number, number] = [
       door.wall === 90 ? door.x + 0.5 : door.x,
       door.wall === 90 ? door.y : door.y + 0.5,
       door.z,
-    );
-    if (m) masks.push({ ...m, kind: 'hole', id: 'door', x: Math.round(at.x) - m.ox, y: Math.round(at.y) - m.oy });
+    ];
+    const at = project(scale, ...point);
+    if (m)
+      masks.push({ ...m, kind: 'hole', id: 'door', x: Math.round(at.x) - m.ox, y: Math.round(at.y) - m.oy, at: point });
   }
   let seq = 0;
   // RoomSpriteCanvas.renderObject: each sprite's depth gets 3.7e-11 × the sprites added before it.
@@ -354,6 +355,7 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
       top: m.y - y0,
       ox: m.ox,
       oy: m.oy,
+      at: m.at,
     })),
   );
   masks.forEach((m, i) => report.masks.push({ id: m.id, pixelsCut: cuts[i]! }));
@@ -652,7 +654,15 @@ async function wallItem(
   const maskType = m.maskType;
   if (walls && maskType) {
     const mb = maskBitmap(a, maskType, pos.side, scale);
-    if (mb) masks.push({ ...mb, kind: 'window', id: `${maskType}#${it.id}`, x: sx - mb.ox, y: sy - mb.oy });
+    if (mb)
+      masks.push({
+        ...mb,
+        kind: 'window',
+        id: `${maskType}#${it.id}`,
+        x: sx - mb.ox,
+        y: sy - mb.oy,
+        at: [loc.x, loc.y, loc.z],
+      });
     // As in the client, a mask whose bitmap the room visualization lacks cuts nothing.
     else
       report.masks.push({
