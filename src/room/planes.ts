@@ -168,83 +168,58 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
   const raw: RawPlane[] = [];
 
   // RoomPlaneParser.addWall: the face and its landscape, the top border, the end caps and the corner piece.
-  // `k` is the wall's end (the client walks the outline: the right wall towards +x, the left wall towards −y),
-  // `left` runs back along the wall to its start, `right` up to the wall top.
-  const addWall = (side: 'l' | 'r', k: V3, left: V3, capStart: boolean, capEnd: boolean, corner: boolean) => {
+  // `k` is the wall's end (the outline is walked clockwise on screen: the right wall towards +x, the left wall
+  // towards −y), `left` runs back along the wall to its start, `right` up to the wall top; `side` is a
+  // neighbouring wall's normal that must face the camera too (or none).
+  const addWall = (k: V3, left: V3, side: V3 | null, capStart: boolean, capEnd: boolean, corner: boolean) => {
     const up: V3 = [0, 0, wallTop - k[2]];
     const n = cross(left, up);
     const out = scale3(n, -wt / len3(n));
-    raw.push({ kind: 'wall', loc: k, left, right: up, secondary: [], wall: side });
-    raw.push({ kind: 'landscape', loc: k, left, right: up, secondary: [], wall: side });
-    raw.push({ kind: 'wall', loc: add(k, up), left, right: out, secondary: [n], wall: side });
+    const also = side ? [side] : [];
+    const label: 'l' | 'r' = n[1] > 0 ? 'r' : 'l';
+    const push = (kind: PlaneKind, loc: V3, l: V3, r: V3, secondary: V3[]) =>
+      raw.push({ kind, loc, left: l, right: r, secondary, wall: label });
+    push('wall', k, left, up, also);
+    push('landscape', k, left, up, also);
+    push('wall', add(k, up), left, out, [n, ...also]);
     const h = len3(up);
-    if (capStart)
-      raw.push({
-        kind: 'wall',
-        loc: add(add(k, left), up),
-        left: scale3(up, -(h + ft) / h),
-        right: out,
-        secondary: [n],
-        wall: side,
-      });
+    if (capStart) push('wall', add(add(k, left), up), scale3(up, -(h + ft) / h), out, [n, ...also]);
     if (capEnd) {
-      raw.push({
-        kind: 'wall',
-        loc: add(k, scale3(up, -ft / h)),
-        left: scale3(up, (h + ft) / h),
-        right: out,
-        secondary: [n],
-        wall: side,
-      });
+      push('wall', add(k, scale3(up, -ft / h)), scale3(up, (h + ft) / h), out, [n, ...also]);
       if (corner) {
         const along = scale3(left, wt / len3(left));
-        raw.push({
-          kind: 'wall',
-          loc: add(add(k, up), scale3(along, -1)),
-          left: along,
-          right: out,
-          secondary: [n, left],
-          wall: side,
-        });
+        push('wall', add(add(k, up), scale3(along, -1)), along, out, [n, left, ...also]);
       }
     }
   };
 
   if (o.walls) {
-    // The right wall: columns whose first tile is on the same row form one straight run, standing on the
-    // lowest tile of the run (RoomPlaneParser.addWalls).
-    const firstY = Array.from({ length: map.width }, (_, x) => firstInColumn(map, x, inRoom));
-    const firstX = Array.from({ length: map.height }, (_, y) => firstInRow(map, y, inRoom));
-    for (let x = 0; x < map.width; ) {
-      const y0 = firstY[x]!;
-      if (y0 < 0) {
-        x++;
-        continue;
+    const walls = outlineWalls(map, inRoom);
+    const count = walls.length;
+    for (let i = 0; i < count; i++) {
+      const w = walls[i]!;
+      if (w.hidden) continue;
+      const [dx, dy] = STEP[w.dir]!;
+      const [nx, ny] = NORMAL[w.dir]!;
+      // RoomPlaneParser.addWalls: the wall stands on the lowest tile along it.
+      let z = -1;
+      for (let j = 0; j < w.len; j++) {
+        const h = inRoom(w.x + j * dx + nx, w.y + j * dy + ny)
+          ? tileHeight(map, w.x + j * dx + nx, w.y + j * dy + ny)
+          : -1;
+        if (h >= 0 && (h < z || z < 0)) z = h;
       }
-      let x1 = x;
-      while (x1 + 1 < map.width && firstY[x1 + 1] === y0) x1++;
-      let z = Infinity;
-      for (let i = x; i <= x1; i++) z = Math.min(z, tileHeight(map, i, y0));
-      const next = x1 + 1 < map.width ? firstY[x1 + 1]! : -1;
-      // The front end is capped where the outline turns away (a convex corner).
-      addWall('r', [x1 + 0.5, y0 - 0.5, z], [-(x1 - x + 1), 0, 0], true, next < 0 || next > y0, true);
-      x = x1 + 1;
-    }
-    for (let y = map.height - 1; y >= 0; ) {
-      const x0 = firstX[y]!;
-      if (x0 < 0) {
-        y--;
-        continue;
-      }
-      let y1 = y;
-      while (y1 - 1 >= 0 && firstX[y1 - 1] === x0) y1--;
-      let z = Infinity;
-      for (let i = y1; i <= y; i++) z = Math.min(z, tileHeight(map, x0, i));
-      const next = y + 1 < map.height ? firstX[y + 1]! : -1;
-      // The back end meets the right wall at a convex corner: capped there, with the border's corner piece.
-      const corner = firstY[x0] === y1;
-      addWall('l', [x0 - 0.5, y1 - 0.5, z], [0, y - y1 + 1, 0], next < 0 || next > x0, corner, corner);
-      y = y1 - 1;
+      const k: V3 = [w.x + nx * 0.5 - dx * 0.5 + dx * w.len, w.y + ny * 0.5 - dy * 0.5 + dy * w.len, z];
+      const next = walls[(i + 1) % count]!;
+      const prev = walls[(i - 1 + count) % count]!;
+      // a wall meeting the next or previous one at a right turn also needs that one's face towards the camera
+      const side =
+        (next.dir - w.dir + 4) % 4 === 3
+          ? normal3(next.dir)
+          : (w.dir - prev.dir + 4) % 4 === 3
+            ? normal3(prev.dir)
+            : null;
+      addWall(k, [0 - dx * w.len, 0 - dy * w.len, 0], side, !prev.leftTurn, !w.leftTurn, !next.hidden);
     }
   }
 
@@ -379,12 +354,118 @@ function planeColor(kind: PlaneKind, n: V3): number {
   return n[1] > 0 ? WALL_COLOR_TOP : WALL_COLOR_SIDE;
 }
 
-function firstInRow(map: Heightmap, y: number, inRoom: (x: number, y: number) => boolean): number {
-  for (let x = 0; x < map.width; x++) if (inRoom(x, y)) return x;
-  return -1;
+/** The outline walk's directions (RoomWallData): +x, +y, −x, −y, and the side the room lies on for each. */
+const STEP: [number, number][] = [
+  [1, 0],
+  [0, 1],
+  [-1, 0],
+  [0, -1],
+];
+const NORMAL: [number, number][] = [
+  [0, 1],
+  [-1, 0],
+  [0, -1],
+  [1, 0],
+];
+const normal3 = (dir: number): V3 => [NORMAL[dir]![0], NORMAL[dir]![1], 0];
+
+interface OutlineWall {
+  /** The cell outside the room the wall starts at. */
+  x: number;
+  y: number;
+  dir: number;
+  len: number;
+  /** The start lies outside the room's bounding box. */
+  border: boolean;
+  /** The walk turned left (a concave corner) at the wall's end. */
+  leftTurn: boolean;
+  hidden: boolean;
 }
 
-function firstInColumn(map: Heightmap, x: number, inRoom: (x: number, y: number) => boolean): number {
-  for (let y = 0; y < map.height; y++) if (inRoom(x, y)) return y;
-  return -1;
+/**
+ * The room's outline as RoomPlaneParser.generateWallData walks it: from the cell above the leftmost column's
+ * first tile, along the outside cells with the room on the right-hand side of the screen walk, one wall per
+ * straight stretch; then hidePeninsulaWallChains hides each chain of walls inside the bounding box that turns
+ * left more than once on balance (a wall sticking into the room).
+ */
+function outlineWalls(map: Heightmap, inRoom: (x: number, y: number) => boolean): OutlineWall[] {
+  let minX = Infinity;
+  let maxX = -1;
+  let minY = Infinity;
+  let maxY = -1;
+  for (let y = 0; y < map.height; y++)
+    for (let x = 0; x < map.width; x++)
+      if (inRoom(x, y)) {
+        minX = Math.min(minX, x);
+        maxX = Math.max(maxX, x);
+        minY = Math.min(minY, y);
+        maxY = Math.max(maxY, y);
+      }
+  if (maxX < 0) return [];
+  let sy = minY;
+  while (sy <= maxY && !inRoom(minX, sy)) sy++;
+  if (sy > maxY) return [];
+  const start = { x: minX, y: sy - 1 };
+  // extractTopWall … extractLeftWall: along the outside until the room blocks the way (straight) or ends
+  // beside it (the walk steps diagonally round the corner).
+  const extract = (dir: number, px: number, py: number): { x: number; y: number } | null => {
+    const [dx, dy] = STEP[dir]!;
+    const [nx, ny] = NORMAL[dir]!;
+    for (let i = 1; i < 1000; i++) {
+      const ax = px + i * dx;
+      const ay = py + i * dy;
+      if (inRoom(ax, ay)) return { x: ax - dx, y: ay - dy };
+      if (!inRoom(ax + nx, ay + ny)) return { x: ax + nx, y: ay + ny };
+    }
+    return null;
+  };
+  const walls: OutlineWall[] = [];
+  let pos = start;
+  let dir = 0;
+  for (let guard = 0; guard < 1000; guard++) {
+    const border = pos.x < minX || pos.x > maxX || pos.y < minY || pos.y > maxY;
+    const next = extract(dir, pos.x, pos.y);
+    if (!next) return [];
+    let len = Math.abs(next.x - pos.x) + Math.abs(next.y - pos.y);
+    const straight = next.x === pos.x || next.y === pos.y;
+    const walked = dir;
+    if (straight) {
+      dir = (dir + 3) % 4;
+      len++;
+    } else {
+      dir = (dir + 1) % 4;
+      len--;
+    }
+    // RoomWallData.addWall keeps one of identical walls
+    if (
+      !walls.some(
+        (w) =>
+          w.x === pos.x &&
+          w.y === pos.y &&
+          w.dir === walked &&
+          w.len === len &&
+          w.border === border &&
+          w.leftTurn === straight,
+      )
+    )
+      walls.push({ x: pos.x, y: pos.y, dir: walked, len, border, leftTurn: straight, hidden: false });
+    if (next.x === start.x && next.y === start.y && (next.x !== pos.x || next.y !== pos.y)) break;
+    pos = next;
+  }
+  // hidePeninsulaWallChains
+  for (let i = 0; i < walls.length; i++) {
+    const first = i;
+    let last = i;
+    let turns = 0;
+    let hide = false;
+    while (i < walls.length && !walls[i]!.border) {
+      if (walls[i]!.leftTurn) turns++;
+      else if (turns > 0) turns--;
+      if (turns > 1) hide = true;
+      last = i;
+      i++;
+    }
+    if (hide) for (let j = first; j <= last; j++) walls[j]!.hidden = true;
+  }
+  return walls;
 }
