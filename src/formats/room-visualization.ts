@@ -34,8 +34,19 @@ export interface PlaneMaterial {
     align: 'top' | 'bottom';
     normalMinX: number;
     normalMaxX: number;
-    columns: { width: number; textureIds: string[]; repeat: boolean }[];
+    columns: { width: number; textureIds: string[]; repeat: boolean; cells: PlaneCell[] }[];
+    /** `repeatMode: random`: columns are picked at random along the plane (PlaneMaterialCellMatrix). */
+    random: boolean;
   }[];
+}
+
+/** A cell of a material column: its texture and the extra items scattered on it (a landscape's trees). */
+export interface PlaneCell {
+  textureId: string;
+  /** How many items are placed (limitMax; else every offset), which assets, and where they may go. */
+  limit: number;
+  items: string[];
+  offsets: [number, number][];
 }
 
 export interface PlaneSet {
@@ -114,16 +125,34 @@ function planeSet(raw: unknown, key: string, file: string): PlaneSet {
         .map((x) => ({
           align: x.align === 'bottom' ? ('bottom' as const) : ('top' as const),
           ...normals(x),
+          random: x.repeatMode === 'random',
           columns: arr(x.columns)
             .filter(isObj)
-            .map((c) => ({
-              width: num(c.width, 0),
-              repeat: c.repeatMode === undefined || c.repeatMode === 'all' || c.repeatMode === 'borders',
-              textureIds: arr(c.cells)
+            .map((c) => {
+              const cells = arr(c.cells)
                 .filter(isObj)
-                .map((cell) => str(cell.textureId))
-                .filter((t): t is string => !!t),
-            })),
+                .filter((cell) => !!str(cell.textureId))
+                .map((cell): PlaneCell => {
+                  const extra = isObj(cell.extraData) ? cell.extraData : {};
+                  const items = arr(extra.extraItemTypes).filter((t): t is string => typeof t === 'string' && !!t);
+                  const offsets = arr(extra.offsets)
+                    .filter((o): o is unknown[] => Array.isArray(o) && o.length >= 2)
+                    .map((o): [number, number] => [num(o[0], 0), num(o[1], 0)]);
+                  const some = items.length > 0 && offsets.length > 0;
+                  return {
+                    textureId: str(cell.textureId)!,
+                    limit: some ? num(extra.limitMax, offsets.length) : 0,
+                    items: some ? items : [],
+                    offsets: some ? offsets : [],
+                  };
+                });
+              return {
+                width: num(c.width, 0),
+                repeat: c.repeatMode === undefined || c.repeatMode === 'all' || c.repeatMode === 'borders',
+                textureIds: cells.map((cell) => cell.textureId),
+                cells,
+              };
+            }),
         })),
     });
   }

@@ -8,7 +8,7 @@ import { type PlaneLayer, type PlaneSet } from '../formats/room-visualization.js
 import { type RoomVisualizationAssets } from '../hotel/room.js';
 import { type RgbaImage } from '../imaging/image.js';
 import { project, type RoomScale } from './geometry.js';
-import { type RoomPlane } from './planes.js';
+import { type RoomPlane, toInt32 } from './planes.js';
 
 /** The normal's screen x the client chooses textures and masks by: left wall +√½, right wall −√½, floor 0. */
 export function normalX(wall: 'l' | 'r' | undefined): number {
@@ -286,6 +286,10 @@ export function drawRoomPlanes(
       layers.length === 0 ? [{ texture: null, flipH: false, color: 0xffffff, align: 'top' as const }] : layers;
     const drawn = p.textured ? flat : flat.map((l) => ({ ...l, texture: null }));
     const offset = p.texOffset ?? [0, 0];
+    const scenery =
+      p.kind === 'landscape'
+        ? landscapeTexture(vis, deco.landscape, nx, s.width, s.height, Math.trunc(offset[0]), p.seed ?? 0)
+        : null;
     const xs = [s.cx, s.cx + s.ux, s.cx + s.vx, s.cx + s.ux + s.vx];
     const ys = [s.cy, s.cy + s.uy, s.cy + s.vy, s.cy + s.uy + s.vy];
     const x0 = Math.max(0, Math.min(...xs));
@@ -315,9 +319,231 @@ export function drawRoomPlanes(
           if (p.kind === 'wall') cut[e.i]!++;
         }
         if (hole) continue;
-        put(img, py * img.width + px, shade(drawn, p.color, tx, ty, s.height, offset));
+        if (scenery) {
+          const v = scenery.px[ty * scenery.width + tx]!;
+          put(img, py * img.width + px, ((v & 0xff000000) | mul(v & 0xffffff, p.color)) >>> 0);
+        } else put(img, py * img.width + px, shade(drawn, p.color, tx, ty, s.height, offset));
       }
     }
   }
   return cut;
+}
+
+/** The client's Randomizer (a 69069 LCG modulo 2^24), seeded per plane. */
+class Randomizer {
+  constructor(private seed: number) {}
+
+  private next(): number {
+    let k = toInt32(Math.trunc(69069 * this.seed) + 5);
+    if (k < 0) k = -k;
+    k %= 16777216;
+    this.seed = k;
+    return k;
+  }
+
+  /** iterateScaled: lo + a fraction of range, truncated. */
+  scaled(lo: number, range: number): number {
+    const v = this.next();
+    return range < 1 ? lo : Math.trunc(lo + (v / 16777216) * range);
+  }
+
+  /** PlaneMaterialCellMatrix.nextRandomColumnIndex. */
+  column(n: number): number {
+    return this.scaled(0, n * 17631) % n;
+  }
+
+  /** getRandomArray: k distinct values of 0 … n (n included), or null. */
+  array(k: number, n: number): number[] | null {
+    if (k > n || n > 1000) return null;
+    const pool = Array.from({ length: n + 1 }, (_, i) => i);
+    const out: number[] = [];
+    for (let i = 0; i < k; i++) {
+      const at = this.scaled(0, pool.length - 1);
+      out.push(pool[at]!);
+      pool.splice(at, 1);
+    }
+    return out;
+  }
+}
+
+/** A straight-alpha ARGB bitmap. */
+interface Bitmap {
+  width: number;
+  height: number;
+  px: Uint32Array;
+}
+
+const bitmap = (width: number, height: number): Bitmap => ({
+  width,
+  height,
+  px: new Uint32Array(Math.max(0, width * height)),
+});
+
+/** Source-over of `argb` at (x, y) of `b`. */
+function blend(b: Bitmap, x: number, y: number, argb: number): void {
+  if (x < 0 || y < 0 || x >= b.width || y >= b.height) return;
+  const a = argb >>> 24;
+  if (a === 0) return;
+  const i = y * b.width + x;
+  const d = b.px[i]!;
+  const da = d >>> 24;
+  if (a === 255 || da === 0) {
+    b.px[i] = argb;
+    return;
+  }
+  const dw = da * (255 - a);
+  const oa = a * 255 + dw;
+  const ch = (s: number) => Math.round((((argb >>> s) & 0xff) * a * 255 + ((d >>> s) & 0xff) * dw) / oa) << s;
+  b.px[i] = ((Math.round(oa / 255) << 24) | ch(16) | ch(8) | ch(0)) >>> 0;
+}
+
+/** An asset's pixels as ARGB, mirrored when it is a flipped alias. */
+function texelOf(img: RgbaImage, flipH: boolean, x: number, y: number): number {
+  const sx = flipH ? img.width - 1 - x : x;
+  const i = (y * img.width + sx) * 4;
+  const d = img.data;
+  return ((d[i + 3]! << 24) | (d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!) >>> 0;
+}
+
+/**
+ * A landscape plane's texture as LandscapePlane renders it (PlaneVisualization → PlaneVisualizationLayer →
+ * PlaneMaterialCellMatrix → PlaneMaterialCellColumn → PlaneMaterialCell), `width` × `height` texels, its
+ * panorama offset `offsetX`: each layer's columns laid along the plane (in order, or picked at random), a
+ * repeated column's cells tiled from the top with the offset (mirrored, as the client's tiling sprite is), a
+ * single column standing on the plane's bottom with its extra items scattered at random.
+ */
+export function landscapeTexture(
+  vis: RoomVisualizationAssets,
+  id: string,
+  nx: number,
+  width: number,
+  height: number,
+  offsetX: number,
+  seed: number,
+): Bitmap {
+  const set = vis.doc.landscape;
+  const out = bitmap(width, height);
+  const plane = set.planes.get(id) ?? set.planes.get('default');
+  const layers = plane ? (plane.sizes.get(64) ?? [...plane.sizes.values()][0] ?? []) : [];
+  const random = new Randomizer(seed);
+  const textureOf = (textureId: string) => {
+    const t = set.textures.get(textureId);
+    const b = t?.bitmaps.find((x) => nx >= x.normalMinX && nx <= x.normalMaxX);
+    return b ? vis.assets.get(b.assetName) : undefined;
+  };
+  for (const layer of layers) {
+    const tint = layer.color & 0xffffff;
+    const paint = (argb: number) =>
+      tint === 0xffffff ? argb : ((argb & 0xff000000) | mul(argb & 0xffffff, tint)) >>> 0;
+    if (!layer.materialId) {
+      for (let i = 0; i < out.px.length; i++) out.px[i] = (0xff000000 | tint) >>> 0;
+      continue;
+    }
+    const matrix = set.materials.get(layer.materialId)?.matrices.find((m) => nx >= m.normalMinX && nx <= m.normalMaxX);
+    if (!matrix) continue;
+    // PlaneMaterialCell.render: one texture tile, shifted (and mirrored) by the offset, then its items.
+    const cell = (c: (typeof matrix.columns)[number]['cells'][number], ox: number, oy: number): Bitmap | null => {
+      const t = textureOf(c.textureId);
+      if (!t) return null;
+      const tw = t.image.width;
+      const th = t.image.height;
+      const b = bitmap(tw, th);
+      const sx = ((ox % tw) + tw) % tw;
+      const sy = ((oy % th) + th) % th;
+      for (let y = 0; y < th; y++)
+        for (let x = 0; x < tw; x++) {
+          const u = sx ? wrap(-1 - x - sx, tw) : x;
+          const v = sy ? wrap(-1 - y - sy, th) : y;
+          b.px[y * tw + x] = texelOf(t.image, t.flipH, u, v);
+        }
+      const assets = c.items.map((n) => vis.assets.get(n)).filter((a) => !!a);
+      if (c.limit > 0 && assets.length > 0) {
+        const picks = random.array(c.limit, Math.max(c.limit, c.offsets.length));
+        const n = Math.min(c.limit, c.offsets.length);
+        for (let i = 0; picks && i < n; i++) {
+          const at = c.offsets[picks[i]!];
+          const item = assets[i % assets.length]!;
+          if (!at) continue;
+          const iw = item.image.width;
+          // x snapped to even texels; a flipped item is drawn leftwards of its point
+          const left = item.flipH ? (((at[0] + item.x) >> 1) << 1) - iw : ((at[0] - item.x) >> 1) << 1;
+          const top = at[1] - item.y;
+          for (let y = 0; y < item.image.height; y++)
+            for (let x = 0; x < iw; x++) blend(b, left + x, top + y, texelOf(item.image, item.flipH, x, y));
+        }
+      }
+      return b;
+    };
+    // PlaneMaterialCellColumn.render: a repeated column fills the plane's height from the top; a single one
+    // is its cells' height.
+    const columns = matrix.columns.map((col) => {
+      const cells = col.cells;
+      const parts: Bitmap[] = [];
+      let h = 0;
+      if (col.repeat) {
+        while (h < height && cells.length > 0) {
+          const before = h;
+          for (const c of cells) {
+            const b = cell(c, offsetX, 0);
+            if (!b) continue;
+            parts.push(b);
+            h += b.height;
+            if (h >= height) break;
+          }
+          if (h === before) break;
+        }
+        h = height;
+      } else
+        for (const c of cells) {
+          const b = cell(c, 0, 0);
+          if (!b) continue;
+          parts.push(b);
+          h += b.height;
+        }
+      const b = bitmap(col.width, h);
+      let y = 0;
+      for (const p of parts) {
+        for (let py = 0; py < p.height; py++)
+          for (let px = 0; px < p.width; px++) blend(b, px, y + py, p.px[py * p.width + px]!);
+        y += p.height;
+      }
+      return b;
+    });
+    // PlaneMaterialCellMatrix.render: columns along the plane, standing on its bottom when bottom-aligned.
+    const laid = bitmap(width, height);
+    let tallest = 0;
+    const place = (c: Bitmap, x: number) => {
+      const y0 = matrix.align === 'bottom' ? height - c.height : 0;
+      for (let y = 0; y < c.height; y++)
+        for (let px = 0; px < c.width; px++) blend(laid, x + px, y0 + y, c.px[y * c.width + px]!);
+      tallest = Math.max(tallest, c.height);
+    };
+    let x = 0;
+    if (matrix.random)
+      while (x < width && columns.length > 0) {
+        const c = columns[random.column(columns.length)]!;
+        place(c, x);
+        if (c.width <= 0) break;
+        x += c.width;
+      }
+    else
+      while (x < width && columns.length > 0) {
+        const start = x;
+        for (const c of columns) {
+          place(c, x);
+          x += c.width;
+          if (x >= width) break;
+        }
+        if (x === start) break;
+      }
+    // copyCachedBitmapOnCanvas: the rows the columns filled, at the layer's edge.
+    const top = layer.align === 'bottom' ? height - tallest - layer.offset : layer.offset;
+    const from = matrix.align === 'bottom' ? height - tallest : 0;
+    for (let y = 0; y < tallest; y++)
+      for (let px = 0; px < width; px++) {
+        const v = laid.px[(from + y) * width + px]!;
+        if (v >>> 24) blend(out, px, top + y, paint(v));
+      }
+  }
+  return out;
 }

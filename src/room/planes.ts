@@ -27,7 +27,11 @@ export interface RoomPlane {
   /** Painter's order among the room's planes: drawn ascending (the client's sprite depth, farthest first). */
   order: number;
   /** Texture offset in texels (FloorPlane: the back corner's fraction of a tile; LandscapePlane: the panorama so far). */
-  texOffset?: [number, number];
+  texOffset?: [
+    number,
+    number,
+  ] /** The plane's random seed (RoomVisualization.initializeRoomPlanes): a landscape's random columns and items. */;
+  seed?: number;
 }
 
 export const FLOOR_COLOR = 0xffffff;
@@ -318,6 +322,24 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
       return depthAt(c);
     return depthAt(door.wall === 90 ? [c[0] - 2000, c[1], c[2]] : [c[0], c[1] - 2000, c[2]]);
   };
+  // RoomEngine seeds the room's randomness from the tile bounds; initializeRoomPlanes steps it once per plane.
+  let x0 = Infinity;
+  let x1 = -1;
+  let y0 = Infinity;
+  let y1 = -1;
+  for (let y = 0; y < map.height; y++)
+    for (let x = 0; x < map.width; x++)
+      if (tileHeight(map, x, y) !== NO_TILE) {
+        x0 = Math.min(x0, x);
+        x1 = Math.max(x1, x);
+        y0 = Math.min(y0, y);
+        y1 = Math.max(y1, y);
+      }
+  let seed = x1 < 0 ? 0 : Math.trunc(x0 * 423 + x1 * 671 + y0 * 913 + y1 * 7509);
+  const seeds = raw.map(() => {
+    seed = toInt32(Math.trunc(seed * 7613 + 517));
+    return seed;
+  });
   raw.forEach((p, index) => {
     const n = cross(p.left, p.right);
     if (!facesCamera(n) || p.secondary.some((s) => !facesCamera(s))) return;
@@ -336,6 +358,7 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
       textured: p.kind !== 'wall' || !thin,
       ...(p.wall ? { wall: p.wall } : {}),
       ...(p.texOffset ? { texOffset: p.texOffset } : {}),
+      ...(p.kind === 'landscape' ? { seed: seeds[index]! } : {}),
       order: depth,
     });
   });
@@ -468,4 +491,9 @@ function outlineWalls(map: Heightmap, inRoom: (x: number, y: number) => boolean)
     if (hide) for (let j = first; j <= last; j++) walls[j]!.hidden = true;
   }
   return walls;
+}
+
+/** A number as a signed 32-bit integer (the client's ToInt32: modulo 2^32). */
+export function toInt32(x: number): number {
+  return x >>> 0 >= 2 ** 31 ? (x >>> 0) - 2 ** 32 : x >>> 0;
 }
