@@ -452,8 +452,9 @@ export function landscapeTexture(
       const sy = ((oy % th) + th) % th;
       for (let y = 0; y < th; y++)
         for (let x = 0; x < tw; x++) {
-          const u = sx ? wrap(-1 - x - sx, tw) : x;
-          const v = sy ? wrap(-1 - y - sy, th) : y;
+          // any offset mirrors the tile, even one a whole tile long
+          const u = ox !== 0 ? wrap(-1 - x - sx, tw) : x;
+          const v = oy !== 0 ? wrap(-1 - y - sy, th) : y;
           b.px[y * tw + x] = texelOf(t.image, t.flipH, u, v);
         }
       const assets = c.items.map((n) => vis.assets.get(n)).filter((a) => !!a);

@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readRoomVisualization } from '../../src/hotel/room.js';
+import { landscapeTexture } from '../../src/room/draw-planes.js';
 import { loadRoomAssets, type RoomAssets, type RoomPicture, renderRoom, roomData } from '../../src/room/index.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
 
@@ -71,4 +73,34 @@ test('stairs rise in quarter steps, each riser the floor thickness; the top row 
   assert.deepEqual(at(pic, 0.7, 3.2, 0), LEFT_WALL);
   assert.deepEqual(at(pic, 1.3, 2.8, 0), FLOOR_TOP);
   assert.equal(at(pic, 1.5, 3, 1)[3], 0);
+});
+
+test('the landscape: a repeated column mirrored by its panorama offset, random columns and items by seed', async () => {
+  const vis = await readRoomVisualization(dir);
+  const texel = (t: { width: number; px: Uint32Array }, x: number, y: number) => t.px[y * t.width + x]!;
+  // the kit's landscape 1.2: an 8-texel sky repeated over the plane, dunes in random columns with one tree each
+  const first = landscapeTexture(vis, '1.2', Math.SQRT1_2, 160, 64, 0, 12345);
+  assert.deepEqual([texel(first, 0, 0), texel(first, 1, 0), texel(first, 0, 1)], [0xff2060e0, 0xff3060e0, 0xff2068e0]);
+  // the next wall's plane continues the panorama 32 texels on: PlaneMaterialCell mirrors the shifted tile
+  const next = landscapeTexture(vis, '1.2', Math.SQRT1_2, 160, 64, 32, 12345);
+  assert.deepEqual([texel(next, 0, 0), texel(next, 1, 0), texel(next, 0, 1)], [0xff9060e0, 0xff8060e0, 0xff9068e0]);
+  // the dunes stand on the plane's bottom
+  assert.equal(texel(first, 0, 53), 0xff2088e0);
+  assert.equal(texel(first, 0, 54), 0xffd8b060);
+  // where the trees stand depends on the plane's seed (the client's Randomizer), the same every time
+  const trees = (t: { width: number; height: number; px: Uint32Array }) => {
+    const out: string[] = [];
+    for (let y = 0; y < t.height; y++)
+      for (let x = 0; x < t.width; x++)
+        if (
+          texel(t, x, y) === 0xff208030 &&
+          (y === 0 || texel(t, x, y - 1) !== 0xff208030) &&
+          (x === 0 || texel(t, x - 1, y) !== 0xff208030)
+        )
+          out.push(`${x},${y}`);
+    return out;
+  };
+  assert.deepEqual(trees(first), ['8,40', '72,40', '156,42']);
+  assert.deepEqual(trees(landscapeTexture(vis, '1.2', Math.SQRT1_2, 160, 64, 0, 999)), ['8,40', '72,40', '136,40']);
+  assert.deepEqual(landscapeTexture(vis, '1.2', Math.SQRT1_2, 160, 64, 0, 12345).px, first.px);
 });

@@ -49,6 +49,10 @@ const hills: Texel = (u, v) => {
   return v >= top ? (v - top < 3 ? 0x3e8e41ff : 0x5fae4aff) : 0x00000000;
 };
 /** The door opening: an arch-topped rectangle, opaque where the wall is cut. */
+// landscape 1.2: a sky whose texels name their column (mirroring shows), dunes, a small tree
+const sky: Texel = (u, v) => (((0x20 + u * 16) << 24) | ((0x60 + v * 8) << 16) | (0xe0 << 8) | 0xff) >>> 0;
+const dunes: Texel = (u, v) => (v >= 48 + Math.round(6 * Math.cos((u / 64) * Math.PI * 2)) ? 0xd8b060ff : 0);
+const tree: Texel = (u, v) => (v < 6 ? 0x208030ff : u === 2 ? 0x705020ff : 0);
 const door: Texel = (u, v) => {
   const dx = u - 15.5;
   return v >= 16 || dx * dx + (v - 16) * (v - 16) <= 16 * 16 ? 0x000000ff : 0x00000000;
@@ -72,12 +76,16 @@ export function roomLibrary(): AssetLibrary {
     ['wall_texture_64_kit_stripes', paint(32, 8, wallStripes)],
     ['wall_texture_64_kit_brick', paint(32, 16, wallBrick)],
     ['landscape_64_kit_hills', paint(192, 64, hills)],
+    ['landscape_64_kit_sky', paint(8, 8, sky)],
+    ['landscape_64_kit_dunes', paint(64, 64, dunes)],
+    ['landscape_64_kit_tree', paint(5, 10, tree)],
     ['door_64', paint(32, 88, door)],
   ]);
   const assets: Record<string, { x: number; y: number; source?: string; flipH?: boolean }> = {};
   for (const name of sprites.keys()) assets[name] = { x: 0, y: 0 };
   assets.door_64 = { x: 16, y: 86 };
   assets.door_64_flipH = { source: 'door_64', x: 16, y: 86, flipH: true };
+  assets.landscape_64_kit_tree = { x: 2, y: 10 };
   const floors = [
     ['default', 'floor_64_plain', 0xffffff],
     ['101', 'floor_64_plain', 0xf0c890],
@@ -127,14 +135,53 @@ export function roomLibrary(): AssetLibrary {
         planes: [
           plane('default', [{ color: 0x84cef0 }, { materialId: 'landscape_64_hills', align: 'bottom' }]),
           plane('1.1', [{ color: 0x203060 }]),
+          // random columns of dunes with a tree scattered on them, over a repeated sky (RoomPlane's landscape)
+          plane('1.2', [
+            { materialId: 'landscape_64_sky', align: 'bottom' },
+            { materialId: 'landscape_64_dunes', align: 'bottom' },
+          ]),
         ],
         materials: [
           {
             id: 'landscape_64_hills',
             matrices: [{ align: 'bottom', columns: [{ width: 192, cells: [{ textureId: 'landscape_64_hills' }] }] }],
           },
+          {
+            id: 'landscape_64_sky',
+            matrices: [{ columns: [{ width: 8, cells: [{ textureId: 'landscape_64_sky' }] }] }],
+          },
+          {
+            id: 'landscape_64_dunes',
+            matrices: [
+              {
+                repeatMode: 'random',
+                align: 'bottom',
+                columns: [48, 64].map((width) => ({
+                  repeatMode: 'none',
+                  width,
+                  cells: [
+                    {
+                      textureId: 'landscape_64_dunes',
+                      extraData: {
+                        limitMax: 1,
+                        extraItemTypes: ['landscape_64_kit_tree'],
+                        offsets: [
+                          [10, 50],
+                          [30, 52],
+                        ],
+                      },
+                    },
+                  ],
+                })),
+              },
+            ],
+          },
         ],
-        textures: [texture('landscape_64_hills', 'landscape_64_kit_hills')],
+        textures: [
+          texture('landscape_64_hills', 'landscape_64_kit_hills'),
+          texture('landscape_64_sky', 'landscape_64_kit_sky'),
+          texture('landscape_64_dunes', 'landscape_64_kit_dunes'),
+        ],
       },
       maskData: {
         masks: [
