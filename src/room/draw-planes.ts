@@ -160,7 +160,8 @@ function shade(
       const i = (y * t.width + x) * 4;
       const d = t.data;
       const texel = ((d[i + 3]! << 24) | (d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!) >>> 0;
-      argb = ((texel & 0xff000000) | mul(texel & 0xffffff, color)) >>> 0;
+      // the layer's tint is drawn into the plane's texture, the plane's colour tints the sprite: two roundings
+      argb = ((texel & 0xff000000) | mul(mul(texel & 0xffffff, l.color), planeColor)) >>> 0;
     }
     const a = argb >>> 24;
     if (a === 255 || out === 0) out = argb;

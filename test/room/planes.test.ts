@@ -42,7 +42,7 @@ function at(pic: RoomPicture, x: number, y: number, z: number): number[] {
 // The kit's default floor texel 0xf0f0f0 under the client's colours by normal; the kit wall 201 on the left wall.
 const FLOOR_TOP = [0xf0, 0xf0, 0xf0, 255];
 const FLOOR_FRONT = [0xd0, 0xd0, 0xd0, 255]; // × 0xDDDDDD (RoomVisualization.FLOOR_COLOR_LEFT)
-const LEFT_WALL = [0x82, 0xa1, 0xbb, 255];
+const LEFT_WALL = [0x82, 0xa2, 0xba, 255]; // 0xf8f8f8 × 0xa8d0f0, then × 0xCCCCCC
 
 test('a raised tile shows its floor thickness at the step, and the wall behind it below that', async () => {
   const pic = await draw(['xxxxxx', 'xx2000', 'xx0000', 'xx0000', 'xxxxxx']);
