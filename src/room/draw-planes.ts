@@ -297,9 +297,29 @@ export function drawRoomPlanes(
     const x1 = Math.min(img.width, Math.max(...xs));
     const y0 = Math.max(0, Math.min(...ys));
     const y1 = Math.min(img.height, Math.max(...ys));
+    // One opaque top-aligned texture (most floors and walls): its texels tinted once.
+    const only = drawn.length === 1 && drawn[0]!.texture && drawn[0]!.align === 'top' ? drawn[0]! : null;
+    const tinted = only ? tintedTexels(only.texture!, only.color, p.color) : null;
+    const d32 = new Uint32Array(img.data.buffer, img.data.byteOffset, img.width * img.height);
     for (let py = y0; py < y1; py++) {
       const dy = py + 0.5 - s.cy;
-      for (let px = x0; px < x1; px++) {
+      // u and v are linear along the row: the pixels inside lie in one run (widened by a pixel each side)
+      let lo = x0;
+      let hi = x1;
+      for (const [a, b] of [
+        [s.vy / s.det, (-dy * s.vx) / s.det],
+        [-s.uy / s.det, (s.ux * dy) / s.det],
+      ] as const) {
+        if (a === 0) {
+          if (b < 0 || b >= 1) hi = lo;
+          continue;
+        }
+        const e0 = -b / a + s.cx - 0.5;
+        const e1 = (1 - b) / a + s.cx - 0.5;
+        lo = Math.max(lo, Math.floor(Math.min(e0, e1)) - 1);
+        hi = Math.min(hi, Math.ceil(Math.max(e0, e1)) + 2);
+      }
+      for (let px = lo; px < hi; px++) {
         const dx = px + 0.5 - s.cx;
         const u = (dx * s.vy - dy * s.vx) / s.det;
         if (u < 0 || u >= 1) continue;
@@ -320,6 +340,16 @@ export function drawRoomPlanes(
           if (p.kind === 'wall') cut[e.i]!++;
         }
         if (hole) continue;
+        if (tinted) {
+          const t = only!.texture!;
+          let [ux, vy] = cellTexel(t, tx, ty, offset[0], offset[1]);
+          if (only!.flipH) ux = t.width - 1 - ux;
+          const w = tinted[vy * t.width + ux]!;
+          if (w >>> 24 === 255) {
+            d32[py * img.width + px] = w;
+            continue;
+          }
+        }
         if (scenery) {
           const v = scenery.px[ty * scenery.width + tx]!;
           put(img, py * img.width + px, ((v & 0xff000000) | mul(v & 0xffffff, p.color)) >>> 0);
@@ -547,5 +577,27 @@ export function landscapeTexture(
         if (v >>> 24) blend(out, px, top + y, paint(v));
       }
   }
+  return out;
+}
+
+const tintCache = new WeakMap<RgbaImage, Map<string, Uint32Array>>();
+
+/**
+ * A texture's texels tinted by a layer colour and then a plane colour (as `shade` does), as little-endian RGBA
+ * words of the picture; made once per texture and colours.
+ */
+function tintedTexels(t: RgbaImage, layerColor: number, planeColor: number): Uint32Array {
+  let byColor = tintCache.get(t);
+  if (!byColor) tintCache.set(t, (byColor = new Map()));
+  const key = `${layerColor}:${planeColor}`;
+  const hit = byColor.get(key);
+  if (hit) return hit;
+  const out = new Uint32Array(t.width * t.height);
+  for (let i = 0; i < out.length; i++) {
+    const o = i * 4;
+    const rgb = mul(mul((t.data[o]! << 16) | (t.data[o + 1]! << 8) | t.data[o + 2]!, layerColor), planeColor);
+    out[i] = ((t.data[o + 3]! << 24) | ((rgb & 0xff) << 16) | (rgb & 0xff00) | ((rgb >> 16) & 0xff)) >>> 0;
+  }
+  byColor.set(key, out);
   return out;
 }
