@@ -1,9 +1,10 @@
-// Drawing the room's planes: each plane is filled pixel by pixel (pixel centres inside its screen
-// parallelogram), its colour = texture texel × the decoration layer's colour × the plane's colour by
-// normal (RoomPlane.blend, ColorConverter.colorize: a channel-wise multiply). Textures are laid in room
-// units at the size-64 visualization's density, 32 texels a tile (FloorPlane, WallPlane: the plane's
-// screen width at 64); size 32 samples every second texel. Masks (the door, windows) cut the wall planes
-// they cover: a door leaves a hole, a window shows the landscape plane behind the wall.
+// Drawing the room's planes as RoomPlane draws its sprite: each plane's texture (the decoration's layers:
+// texel × the layer's colour, then × the plane's colour by normal, RoomPlane.blend / the sprite tint) is laid
+// on the screen through its rounded corners (RoomPlane.updateCorners, getMatrixForDimensions), a pixel drawn
+// where its centre lies inside. A plane's texture has its screen width in texels (FloorPlane, WallPlane:
+// 32 a tile at size 64, 16 at size 32, the size-64 textures unscaled either way), starting at its far
+// corner. Masks (the door, windows) are cut in the wall's texture: a door leaves a hole, a window shows the
+// landscape plane behind the wall.
 import { type PlaneLayer, type PlaneSet } from '../formats/room-visualization.js';
 import { type RoomVisualizationAssets } from '../hotel/room.js';
 import { type RgbaImage } from '../imaging/image.js';
