@@ -57,6 +57,7 @@ export interface RoomShape {
 }
 
 export interface ShapeOptions {
+  /** The door the room's mask is cut for (RoomMessageHandler): its tile sorts behind the walls. */
   door: Door | null;
   /** rooms.wall_height: −1 = the client's default. */
   wallHeight: number;
@@ -152,7 +153,9 @@ interface RawPlane {
 }
 
 export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
-  const door = o.door;
+  // RoomPlaneParser.initialize takes its own door tile out of the floor and the walls (findEntranceTile: a
+  // row starting left of both its neighbours); the door the room's mask is cut for (`o.door`) only sorts.
+  const door = entranceTile(map);
   const isDoor = (x: number, y: number) => !!door && door.x === x && door.y === y;
   const inRoom = (x: number, y: number) => tileHeight(map, x, y) !== NO_TILE && !isDoor(x, y);
   let maxHeight = 0;
@@ -318,9 +321,9 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
   // RoomEngine: the canvas geometry displaces the door tile 2000 tiles back (RoomGeometry.setDisplacement, keyed
   // by the rounded point), so a plane with a corner there (the door's floor) sorts behind the wall.
   const displaced = (c: V3): number => {
-    if (!door || Math.round(c[0]) !== door.x || Math.round(c[1]) !== door.y || Math.round(c[2]) !== door.z)
-      return depthAt(c);
-    return depthAt(door.wall === 90 ? [c[0] - 2000, c[1], c[2]] : [c[0], c[1] - 2000, c[2]]);
+    const d = o.door;
+    if (!d || Math.round(c[0]) !== d.x || Math.round(c[1]) !== d.y || Math.round(c[2]) !== d.z) return depthAt(c);
+    return depthAt(d.wall === 90 ? [c[0] - 2000, c[1], c[2]] : [c[0], c[1] - 2000, c[2]]);
   };
   // RoomEngine seeds the room's randomness from the tile bounds; initializeRoomPlanes steps it once per plane.
   let x0 = Infinity;
@@ -375,6 +378,22 @@ function planeColor(kind: PlaneKind, n: V3): number {
   if (kind === 'landscape') return n[1] > 0 ? LANDSCAPE_COLOR_TOP : LANDSCAPE_COLOR_SIDE;
   if (n[0] === 0 && n[1] === 0) return WALL_COLOR_BORDER;
   return n[1] > 0 ? WALL_COLOR_TOP : WALL_COLOR_SIDE;
+}
+
+/**
+ * RoomPlaneParser.findEntranceTile: the first tile of a row (not the first or last row) that starts at least
+ * one tile left of the rows above and below it; null when there is none.
+ */
+export function entranceTile(map: Heightmap): Door | null {
+  const first = map.heights.map((row) => {
+    const x = row.findIndex((h) => h !== NO_TILE);
+    return x < 0 ? row.length + 1 : x;
+  });
+  for (let y = 1; y < first.length - 1; y++) {
+    const x = first[y]!;
+    if (x <= first[y - 1]! - 1 && x <= first[y + 1]! - 1) return { x, y, z: tileHeight(map, x, y), wall: 90 };
+  }
+  return null;
 }
 
 /** The outline walk's directions (RoomWallData): +x, +y, −x, −y, and the side the room lies on for each. */

@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRoomVisualization } from '../../src/hotel/room.js';
 import { landscapeTexture } from '../../src/room/draw-planes.js';
+import { findDoor, parseHeightmap } from '../../src/room/heightmap.js';
 import { loadRoomAssets, type RoomAssets, type RoomPicture, renderRoom, roomData } from '../../src/room/index.js';
+import { entranceTile, roomShape } from '../../src/room/planes.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
 
 let dir: string;
@@ -126,4 +128,38 @@ test('size 32: a plane is 16 texels a tile of the size-64 texture, unscaled, as 
     reds.push(pic.rgba[(py * pic.width + px) * 4]!);
   }
   assert.deepEqual(reds, [...Array(8).fill(0xdc), ...Array(8).fill(0xf4), ...Array(8).fill(0xdc)]);
+});
+
+test("a door through the right wall stays floor: the client's plane parser only takes out a left-wall door", () => {
+  const map = parseHeightmap(['xxxxx0xxxxx', 'xx000000000', 'xx000000000', 'xxxxxxxxxxx'].join('\r'));
+  const door = findDoor(map, 5, 0);
+  assert.deepEqual(door, { x: 5, y: 0, z: 0, wall: 180 });
+  // RoomPlaneParser.findEntranceTile finds no row starting left of its neighbours
+  assert.equal(entranceTile(map), null);
+  const shape = roomShape(map, { door, wallHeight: -1, wallThickness: 1, floorThickness: 1, walls: true });
+  const faces = shape.planes.filter((p) => p.kind === 'wall' && p.textured).map((p) => [p.origin, p.left]);
+  // the outline wraps the door tile; the wall behind the row right of it turns into the room twice and is
+  // hidden (hidePeninsulaWallChains)
+  assert.deepEqual(faces, [
+    [
+      [5.5, -0.5, 0],
+      [-1, 0, 0],
+    ],
+    [
+      [4.5, -0.5, 0],
+      [0, 1, 0],
+    ],
+    [
+      [1.5, 0.5, 0],
+      [0, 2, 0],
+    ],
+    [
+      [4.5, 0.5, 0],
+      [-3, 0, 0],
+    ],
+  ]);
+  assert.ok(
+    shape.planes.some((p) => p.kind === 'floor' && p.origin.join() === '5.5,0.5,0' && p.left.join() === '-1,0,0'),
+    'the door tile is a floor rectangle of its own',
+  );
 });
