@@ -2,8 +2,8 @@
 // `x`/`X` = no tile, any other character a base-36 digit (`0`-`9`, then `a` = 10 …); a character that is
 // neither is no tile (parseInt gives NaN). Rows as stored end in `\r`, `\r\n`, `\n` or the two characters
 // `\n` (some dumps): all are line breaks here, as the emulators split them before sending `\r` rows.
-// The door (RoomMessageHandler.onRoomModelEvent): the model's door tile, when it sticks out of the room
-// through the left wall (blocked above, left and below: 90°) or the right wall (above, left, right: 180°).
+// The door (RoomMessageHandler.onRoomModelEvent): the last tile that sticks out of the room through the left
+// wall (blocked above, left and below: 90°) or the right wall (above, left, right: 180°).
 
 /** Height of a tile, or NO_TILE. */
 export const NO_TILE = -1;
@@ -69,19 +69,26 @@ export function tileHeight(map: Heightmap, x: number, y: number): number {
   return map.heights[y]![x]!;
 }
 
-/** The door the client cuts into the wall, from the model's door tile; null when that tile is no door. */
-export function findDoor(map: Heightmap, doorX: number, doorY: number): Door | null {
-  const x = doorX;
-  const y = doorY;
-  const z = tileHeight(map, x, y);
-  // The client skips the outermost ring only when both coordinates are on it.
-  const inside = (y > 0 && y < map.height - 1) || (x > 0 && x < map.width - 1);
-  if (z === NO_TILE || !inside) return null;
+/**
+ * The door the client cuts into the wall (RoomMessageHandler.onRoomModelEvent, with no entry tile sent, as
+ * Arcturus sends none): every tile off the outer corners is tried in row order, a tile open only towards the
+ * room on its right (blocked above, left and below) is a 90° door, one open only below (blocked above, left
+ * and right) a 180° door, and the last tile found wins; null when none is. The model's door tile (`doorX`,
+ * `doorY`) only matters through `withDoorTile`, which gives a stored `x` door tile its height.
+ */
+export function findDoor(map: Heightmap, _doorX?: number, _doorY?: number): Door | null {
   const blocked = (tx: number, ty: number) => tileHeight(map, tx, ty) === NO_TILE;
   let door: Door | null = null;
-  if (blocked(x, y - 1) && blocked(x - 1, y) && blocked(x, y + 1)) door = { x, y, z, wall: 90 };
-  // The client tests 180° second: a tile open on neither side but the front is a 180° door.
-  if (blocked(x, y - 1) && blocked(x - 1, y) && blocked(x + 1, y)) door = { x, y, z, wall: 180 };
+  for (let y = 0; y < map.height; y++)
+    for (let x = 0; x < map.width; x++) {
+      const z = tileHeight(map, x, y);
+      // The client skips the outermost ring only where both coordinates are on it.
+      const inside = (y > 0 && y < map.height - 1) || (x > 0 && x < map.width - 1);
+      if (z === NO_TILE || !inside) continue;
+      if (blocked(x, y - 1) && blocked(x - 1, y) && blocked(x, y + 1)) door = { x, y, z, wall: 90 };
+      // The client tests 180° second: a tile open on neither side but the front is a 180° door.
+      if (blocked(x, y - 1) && blocked(x - 1, y) && blocked(x + 1, y)) door = { x, y, z, wall: 180 };
+    }
   return door;
 }
 

@@ -61,7 +61,11 @@ const MODEL_A = [
 test('the door: the model door tile sticking out through the left wall is a 90° door, cut from the wall', () => {
   const map = parseHeightmap(MODEL_A);
   assert.deepEqual(findDoor(map, 3, 5), { x: 3, y: 5, z: 0, wall: 90 });
-  assert.equal(findDoor(map, 5, 5), null);
+  // the client finds the door from the heightmap alone (RoomMessageHandler): the model's door tile is not asked
+  assert.deepEqual(findDoor(map, 5, 5), { x: 3, y: 5, z: 0, wall: 90 });
+  // of two tiles sticking out, the last in row order; none at all: no door
+  assert.deepEqual(findDoor(parseHeightmap('xxxxx\rxx0xx\rx000x\rxx00x\rxxxxx')), { x: 1, y: 2, z: 0, wall: 90 });
+  assert.equal(findDoor(parseHeightmap('xxxx\rx00x\rx00x\rxxxx')), null);
   const shape = roomShape(map, {
     door: findDoor(map, 3, 5),
     wallHeight: -1,
