@@ -257,13 +257,13 @@ test('size 32 is the size-64 room shown at half scale, as Nitro zooms out', asyn
   const crate = room([item(1, 'kit_crate', 5, 2, 0)]);
   const big = await renderRoom(crate, assets, OPTIONS);
   const small = await renderRoom(crate, assets, { ...OPTIONS, size: 32 });
-  assert.deepEqual([big.width, big.height, big.report.origin], [368, 303, { x: 72, y: 55 }]);
-  // the 64 picture from its first even row (y 56 above the origin, not 55) at half scale
-  assert.deepEqual([small.width, small.height, small.report.origin], [184, 152, { x: 36, y: 28 }]);
+  assert.deepEqual([big.width, big.height, big.report.origin], [368, 307, { x: 72, y: 59 }]);
+  // the 64 picture from its first even row (y 60 above the origin, not 59) at half scale
+  assert.deepEqual([small.width, small.height, small.report.origin], [184, 154, { x: 36, y: 30 }]);
   assert.equal(small.report.size, 32);
-  // each sprite at half its size from half its position: the crate's 45 × 49 at (146, 130) → 23 × 24 at (73, 66)
-  assert.deepEqual(big.report.items[0]!.box, { x: 146, y: 130, width: 45, height: 49 });
-  assert.deepEqual(small.report.items[0]!.box, { x: 73, y: 66, width: 23, height: 24 });
+  // each sprite at half its size from half its position: the crate's 45 × 49 at (146, 134) → 23 × 24 at (73, 68)
+  assert.deepEqual(big.report.items[0]!.box, { x: 146, y: 134, width: 45, height: 49 });
+  assert.deepEqual(small.report.items[0]!.box, { x: 73, y: 68, width: 23, height: 24 });
   // the same art: a crate pixel and a floor texel
   assert.deepEqual(pixel(small, 38, 47), [188, 110, 31, 255]);
   assert.deepEqual(pixel(small, 32, 64), [240, 240, 240, 255]);

@@ -107,29 +107,6 @@ test('the landscape: a repeated column mirrored by its panorama offset, random c
   assert.deepEqual(landscapeTexture(vis, '1.2', Math.SQRT1_2, 160, 64, 0, 12345).px, first.px);
 });
 
-test('size 32: a plane is 16 texels a tile of the size-64 texture, unscaled, as the client draws it', async () => {
-  const pic = await renderRoom(
-    roomData({
-      id: 1,
-      heightmap: ['xxxxxx', 'xx0000', 'xx0000', 'xx0000', 'xxxxxx'].join('\r'),
-      door: { x: 0, y: 0, dir: 2 },
-      wall: '202',
-    }),
-    assets,
-    { size: 32, walls: true, furni: false, bots: false },
-  );
-  // the right wall at height 1 from x = 2 on: the kit's stripes (8 texels each, × wall 202's 0xffe0a0) are
-  // 8 pixels wide, the texture starting at the wall's far end (x = 1.5)
-  const reds: number[] = [];
-  for (let i = 0; i < 24; i++) {
-    const x = 2 + i / 16;
-    const px = Math.round(16 * (x - 0.5)) + pic.report.origin.x;
-    const py = Math.round(8 * (x + 0.5) - 16) + pic.report.origin.y;
-    reds.push(pic.rgba[(py * pic.width + px) * 4]!);
-  }
-  assert.deepEqual(reds, [...Array(8).fill(0xdc), ...Array(8).fill(0xf4), ...Array(8).fill(0xdc)]);
-});
-
 test("a door through the right wall stays floor: the client's plane parser only takes out a left-wall door", () => {
   const map = parseHeightmap(['xxxxx0xxxxx', 'xx000000000', 'xx000000000', 'xxxxxxxxxxx'].join('\r'));
   const door = findDoor(map, 5, 0);
