@@ -81,7 +81,8 @@ const str = (v: unknown): string | undefined =>
 function layersOf(raw: unknown): PlaneLayer[] {
   const out: PlaneLayer[] = [];
   for (const l of arr(raw)) {
-    if (!isObj(l)) continue;
+    // A layer of items is a landscape's animation layer (LandscapeRasterizer: its moving clouds), not a fill.
+    if (!isObj(l) || l.items !== undefined) continue;
     const materialId = str(l.materialId);
     out.push({
       ...(materialId ? { materialId } : {}),
