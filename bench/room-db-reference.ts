@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { PNG } from 'pngjs';
 import { runBench, startChild, stopChild } from './child.js';
 import { freePort } from './http-load.js';
-import { descriptionRoom } from './room-reference.js';
+import { descriptionRoom } from '../test/helpers/room-description.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const SHARED = resolve(process.cwd(), '..', 'shared');

@@ -29,86 +29,11 @@ import { parseArgs } from 'node:util';
 import { loadAvatarHotel } from '../src/avatar/index.js';
 import { encodeRoomPicture } from '../src/imager/room/room-service.js';
 import { PNG } from 'pngjs';
-import { loadRoomAssets, renderRoom, roomData, type RoomData, type RoomPicture } from '../src/room/index.js';
+import { loadRoomAssets, renderRoom, type RoomPicture } from '../src/room/index.js';
+import { type Description, descriptionRoom } from '../test/helpers/room-description.js';
 
 const SHARED = resolve(process.cwd(), '..', 'shared');
 const TOOL = process.env.ROOMREF_TOOL ?? join(SHARED, 'tools', 'room-reference');
-
-interface Description {
-  heightmap: string | string[];
-  door?: { x: number; y: number; dir: number };
-  wallHeight?: number;
-  floorType?: string | null;
-  wallType?: string | null;
-  landscapeType?: string | null;
-  wallThickness?: number;
-  floorThickness?: number;
-  hideWalls?: boolean;
-  items?: {
-    id: number;
-    classname: string;
-    x?: number;
-    y?: number;
-    z?: number;
-    rot?: number;
-    state?: string;
-    wall?: string;
-  }[];
-  bots?: {
-    id: number;
-    figure: string;
-    gender?: string;
-    x: number;
-    y: number;
-    z?: number;
-    rot?: number;
-    dance?: number;
-    effect?: number;
-  }[];
-}
-
-/** The description as the emulator's rows: an unsent paper is the stored "0.0". */
-export function descriptionRoom(d: Description, id = 1): RoomData {
-  const rows = Array.isArray(d.heightmap) ? d.heightmap.join('\r') : d.heightmap;
-  return roomData({
-    id,
-    heightmap: rows,
-    door: d.door ?? { x: 0, y: 0, dir: 2 },
-    floor: d.floorType ?? '0.0',
-    wall: d.wallType ?? '0.0',
-    landscape: d.landscapeType ?? '0.0',
-    wallThickness: d.wallThickness ?? 0,
-    floorThickness: d.floorThickness ?? 0,
-    wallHeight: d.wallHeight ?? -1,
-    hideWalls: d.hideWalls ?? false,
-    items: (d.items ?? []).map((i) => ({
-      id: i.id,
-      classname: i.classname,
-      kind: i.wall ? ('wall' as const) : ('floor' as const),
-      x: i.x ?? 0,
-      y: i.y ?? 0,
-      z: i.z ?? 0,
-      rot: i.rot ?? 0,
-      wallPosition: i.wall ?? '',
-      extraData: i.state ?? '',
-      width: 1,
-      length: 1,
-      interactionType: 'default',
-    })),
-    bots: (d.bots ?? []).map((b) => ({
-      id: b.id,
-      name: `bot${b.id}`,
-      figure: b.figure,
-      gender: b.gender === 'F' ? ('F' as const) : ('M' as const),
-      x: b.x,
-      y: b.y,
-      z: b.z ?? 0,
-      rot: b.rot ?? 2,
-      dance: b.dance ?? 0,
-      effect: b.effect ?? 0,
-    })),
-  });
-}
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({

@@ -1,0 +1,80 @@
+// Room descriptions as the room-reference dev tool reads them (heightmap rows, paint, items, bots), turned
+// into the emulator's rows: the tool's examples are test fixtures, and bench/room-reference.ts scores our
+// pictures of them against the client's.
+import { type RoomData, roomData } from '../../src/room/index.js';
+
+export interface Description {
+  heightmap: string | string[];
+  door?: { x: number; y: number; dir: number };
+  wallHeight?: number;
+  floorType?: string | null;
+  wallType?: string | null;
+  landscapeType?: string | null;
+  wallThickness?: number;
+  floorThickness?: number;
+  hideWalls?: boolean;
+  items?: {
+    id: number;
+    classname: string;
+    x?: number;
+    y?: number;
+    z?: number;
+    rot?: number;
+    state?: string;
+    wall?: string;
+  }[];
+  bots?: {
+    id: number;
+    figure: string;
+    gender?: string;
+    x: number;
+    y: number;
+    z?: number;
+    rot?: number;
+    dance?: number;
+    effect?: number;
+  }[];
+}
+
+/** The description as the emulator's rows: an unsent paper is the stored "0.0". */
+export function descriptionRoom(d: Description, id = 1): RoomData {
+  const rows = Array.isArray(d.heightmap) ? d.heightmap.join('\r') : d.heightmap;
+  return roomData({
+    id,
+    heightmap: rows,
+    door: d.door ?? { x: 0, y: 0, dir: 2 },
+    floor: d.floorType ?? '0.0',
+    wall: d.wallType ?? '0.0',
+    landscape: d.landscapeType ?? '0.0',
+    wallThickness: d.wallThickness ?? 0,
+    floorThickness: d.floorThickness ?? 0,
+    wallHeight: d.wallHeight ?? -1,
+    hideWalls: d.hideWalls ?? false,
+    items: (d.items ?? []).map((i) => ({
+      id: i.id,
+      classname: i.classname,
+      kind: i.wall ? ('wall' as const) : ('floor' as const),
+      x: i.x ?? 0,
+      y: i.y ?? 0,
+      z: i.z ?? 0,
+      rot: i.rot ?? 0,
+      wallPosition: i.wall ?? '',
+      extraData: i.state ?? '',
+      width: 1,
+      length: 1,
+      interactionType: 'default',
+    })),
+    bots: (d.bots ?? []).map((b) => ({
+      id: b.id,
+      name: `bot${b.id}`,
+      figure: b.figure,
+      gender: b.gender === 'F' ? ('F' as const) : ('M' as const),
+      x: b.x,
+      y: b.y,
+      z: b.z ?? 0,
+      rot: b.rot ?? 2,
+      dance: b.dance ?? 0,
+      effect: b.effect ?? 0,
+    })),
+  });
+}
