@@ -8,7 +8,9 @@
 //
 // Options: --furni DIR (bundled/furniture; default the tool's ROOMREF_FURNI or shared nitro-rooms),
 // --generic DIR (room.nitro; default shared nitro-rooms), --figures DIR (a Nitro hotel for bots; default
-// shared nitro), --json (one line a room). Rows: identical %, within ±3 %, mask IoU, size ours/ref.
+// shared nitro), --json (one line a room), --tick N (every item at tick N), --playing (play-once layers at the
+// update the tool captures, still playing, not the last frame the client holds: heldFrames false; sorts
+// the frame rule's differences from the rest). Rows: identical %, within ±3 %, mask IoU, size ours/ref.
 //
 // --per-item [--worst N] also scores each item in its box (our report's `items[].box`, with a floor item's
 // footprint, where its shadow lies): its pixels there are the ones drawing it changes in ours (the room drawn
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
       json: { type: 'boolean', default: false },
       size: { type: 'string', default: '64' },
       tick: { type: 'string', default: '0' },
+      playing: { type: 'boolean', default: false },
       'per-item': { type: 'boolean', default: false },
       worst: { type: 'string', default: '25' },
     },
@@ -81,6 +84,7 @@ async function main(): Promise<void> {
       furni: true,
       bots: true,
       tick: Number(values.tick),
+      heldFrames: !values.playing,
     });
     const ms = performance.now() - t0;
     const ours = join(values.out!, `${name}.png`);
@@ -122,7 +126,15 @@ async function main(): Promise<void> {
     const c = JSON.parse(out.trim().split('\n').pop()!) as Record<string, unknown>;
     if (values['per-item']) {
       const draw = (d: Description) =>
-        renderRoom(descriptionRoom(d), assets, { size: 64, walls: true, furni: true, bots: true });
+        renderRoom(descriptionRoom(d), assets, {
+          size: 64,
+          walls: true,
+          furni: true,
+          bots: true,
+          // The same frames as the room scored (the other items stay as drawn there).
+          tick: Number(values.tick),
+          heldFrames: !values.playing,
+        });
       const ref = PNG.sync.read(await readFile(refPng));
       const scored = await scoreItems(name, pic, await draw({ ...desc, items: [] }), ref, r64.origin, desc, (id) =>
         draw({ ...desc, items: (desc.items ?? []).filter((i) => i.id !== id) }),

@@ -171,11 +171,18 @@ export function holdsLastFrame(layer: AnimationLayerDef): boolean {
  * at their update ROOM_FIRST_UPDATE + tick, is one the client shows (at that update plus a whole number of
  * the loops' cycles). A random layer is read as choosing its first sequence (the client picks one at random).
  */
-export function roomLayerFrameAt(layer: AnimationLayerDef, tick: number, direction: number): LayerFrame | null {
+export function roomLayerFrameAt(
+  layer: AnimationLayerDef,
+  tick: number,
+  direction: number,
+  held = true,
+): LayerFrame | null {
   const total = layerFrameCount(layer);
   if (total < 1) return null;
-  if (holdsLastFrame(layer)) return layerFrameAt(layer, total * layer.frameRepeat * layer.loopCount, direction);
+  if (holdsLastFrame(layer) && held) return layerFrameAt(layer, total * layer.frameRepeat * layer.loopCount, direction);
   const update = ROOM_FIRST_UPDATE + Math.max(0, Math.trunc(tick));
+  // Not held (held false): a play-once layer at that update, still playing (AnimationLayerData.getFrame).
+  if (holdsLastFrame(layer)) return layerFrameAt(layer, layer.frameRepeat === 1 ? update : update - 1, direction);
   // Counter c such that floor(c / frameRepeat) is the index shown: the first frame is index
   // floor(1 / frameRepeat) (1 when frames are not repeated, else 0), held frameRepeat updates like the rest;
   // a random layer starts its sequence at offset 0.
@@ -244,11 +251,12 @@ export function roomFramesAt(
   animation: AnimationDef | undefined,
   tick: number,
   direction: number,
+  held = true,
 ): LayerFrame[] {
   const out: LayerFrame[] = [];
   for (let i = 0; i < size.layerCount; i++) {
     const layer = animation?.layers[String(i)];
-    out.push((layer && roomLayerFrameAt(layer, tick, direction)) || STILL_FRAME);
+    out.push((layer && roomLayerFrameAt(layer, tick, direction, held)) || STILL_FRAME);
   }
   return out;
 }
@@ -263,10 +271,10 @@ export function roomFramesAt(
 export function roomItemFrames(
   model: FurniModel,
   size: SizeDef,
-  at: { state: number; direction: number; tick: number },
+  at: { state: number; direction: number; tick: number; held?: boolean },
 ): LayerFrame[] {
   const vis = model.def.visualizationType;
-  const frames = roomFramesAt(size, roomAnimation(vis, size, at.state), at.tick, at.direction);
+  const frames = roomFramesAt(size, roomAnimation(vis, size, at.state), at.tick, at.direction, at.held ?? true);
   for (let i = 0; i < frames.length; i++) {
     const digit = digitFrame(vis, resolveLayer(size, at.direction, i).tag, at.state);
     if (digit !== undefined) frames[i] = { ...frames[i]!, id: digit };

@@ -180,7 +180,7 @@ export interface RoomSprite {
 export function roomSprites(
   model: FurniModel,
   size: SizeDef,
-  at: { state: number; direction: number; tick: number; colorId: number | undefined },
+  at: { state: number; direction: number; tick: number; colorId: number | undefined; held?: boolean },
 ): RoomSprite[] {
   // The client's frame once the room is loaded (roomItemFrames), not the still's first tick.
   const frames = roomItemFrames(model, size, at);

@@ -39,7 +39,15 @@ export interface RoomRenderOptions {
    * the first, the client's resting frame.
    */
   tick?: number;
+  /**
+   * false: a layer that plays once shows the frame of update ROOM_FIRST_UPDATE + tick while it still plays,
+   * the picture the room-reference tool captures, not the last frame the client then holds (default true).
+   */
+  heldFrames?: boolean;
 }
+
+/** The animation update items are drawn at, and whether play-once layers hold their last frame. */
+type ItemTick = { tick: number; held: boolean };
 
 /** Highest tick a room is drawn at (vortex-imager's cap on its room `frame`: each one costs every item). */
 export const MAX_ROOM_TICK = 600;
@@ -210,7 +218,10 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     drawables.push({ ...rest, depth: d.owner.depth + relativeDepth + 3.7e-11 * count++ });
   };
   const objects: RoomObject[] = [];
-  const tick = Math.max(0, Math.min(MAX_ROOM_TICK, Math.trunc(options.tick ?? 0)));
+  const tick: ItemTick = {
+    tick: Math.max(0, Math.min(MAX_ROOM_TICK, Math.trunc(options.tick ?? 0))),
+    held: options.heldFrames ?? true,
+  };
   if (options.furni) {
     const items = room.items.slice(0, MAX_DRAWN_ITEMS);
     // Every bundle the room needs, read at once (the cache keeps each read to one).
@@ -546,11 +557,11 @@ function itemSprites(
   m: ItemModel,
   state: number,
   direction: number,
-  tick: number,
+  tick: ItemTick,
   sx: number,
   sy: number,
 ): { sprites: ItemSprite[]; layers: string[] } | null {
-  const sprites = roomSprites(m.model, m.size, { state, direction, tick, colorId: m.colorId ?? 0 });
+  const sprites = roomSprites(m.model, m.size, { state, direction, ...tick, colorId: m.colorId ?? 0 });
   if (sprites.length === 0) return null;
   const placed = sprites.map((sp: RoomSprite): ItemSprite => {
     const shadow = sp.relativeDepth === Math.SQRT1_2 && sp.asset.includes('_sd_');
@@ -573,7 +584,7 @@ async function floorItem(
   a: LoadedRoomAssets,
   it: RoomItem,
   scale: RoomScale,
-  tick: number,
+  tick: ItemTick,
   seq: number,
   report: RoomReport,
 ): Promise<{ object: RoomObject; sprites: ObjectSprite[] } | null> {
@@ -614,7 +625,7 @@ async function wallItem(
   a: LoadedRoomAssets,
   it: RoomItem,
   scale: RoomScale,
-  tick: number,
+  tick: ItemTick,
   seq: number,
   report: RoomReport,
   wallTop: number,

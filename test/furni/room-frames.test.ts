@@ -94,6 +94,24 @@ test('room frame: a layer that plays a set number of loops holds its last frame 
   assert.equal(roomLayerFrameAt(layer([1, 2, 3], { loopCount: 3 }), 0, 2)!.id, 3);
 });
 
+test('room frame: held false shows a play-once layer still playing at the update the tool captures', () => {
+  // boutique_changing2's curtain in state 1 (frames 0, 0, 1 at frameRepeat 30): index 0 at update 3.
+  const once = layer([1, 2, 3, 4, 5], { loopCount: 1, frameRepeat: 2 });
+  assert.equal(roomLayerFrameAt(once, 0, 2, false)!.id, 2);
+  assert.equal(roomLayerFrameAt(once, 3, 2, false)!.id, 3);
+  // Past its loops it holds the last frame all the same (AnimationLayerData.getFrame).
+  assert.equal(roomLayerFrameAt(once, 20, 2, false)!.id, 5);
+  assert.equal(roomLayerFrameAt(layer([1, 2, 3, 4, 5], { loopCount: 1 }), 0, 2, false)!.id, 4);
+  // Looping layers are the same either way.
+  const loop = layer([10, 11, 12, 13, 14, 15]);
+  assert.equal(roomLayerFrameAt(loop, 0, 2, false)!.id, roomLayerFrameAt(loop, 0, 2)!.id);
+  const f = roomFramesAt(size(2, []), anim(1, { '1': once }), 0, 2, false);
+  assert.deepEqual(
+    f.map((x) => x.id),
+    [0, 2],
+  );
+});
+
 test('room animation: the state own animation, else animation 0; a counter clock always 0; static none', () => {
   const s = size(1, [anim(0, { '0': layer([1]) }), anim(2, { '0': layer([2]) })]);
   assert.equal(roomAnimation('furniture_animated', s, 2)!.id, 2);
