@@ -214,7 +214,7 @@ async function main(): Promise<void> {
     },
   });
   if (positionals.length === 0) {
-    console.error('usage: room-db-reference [--out DIR] [--furnidata FILE] room.json...');
+    console.error('usage: room-db-reference [--out DIR] [--furnidata FILE] [--sql FILE] room.json... | room-id...');
     process.exit(2);
   }
   const { MARIADB_SKIP, startMariaDb, IMAGER_PASSWORD, IMAGER_USER, HOTEL_DB } = await import(
