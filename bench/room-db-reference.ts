@@ -16,6 +16,12 @@
 // default shared nitro-rooms), --figures DIR (a Nitro hotel for bots; default shared nitro), --furnidata FILE
 // (the FurnitureData.json the client resolves classnames by; rows of the shared nitro-rooms FurnitureData are
 // added for classnames it lacks), --json. Everything written goes under --out (keep it outside the checkout).
+//
+// Rooms already in a database dump: --sql FILE is run as root after the tables are made (a dump's own DROP/CREATE
+// TABLE and INSERT statements for rooms, room_models(_custom), items, items_base, bots: the imager account's
+// table grants stay), and a positional that is a number is a room id of those rows, exported by the tool's
+// export.mjs (the FurnitureData is completed from the exported classnames) instead of seeded:
+//   node --import tsx bench/room-db-reference.ts --out /tmp/dbr/dump --sql /tmp/dbr/dump-rooms.sql 50 51 52
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -202,12 +208,13 @@ async function main(): Promise<void> {
       generic: { type: 'string' },
       figures: { type: 'string' },
       furnidata: { type: 'string' },
+      sql: { type: 'string' },
       'first-id': { type: 'string', default: '101' },
       json: { type: 'boolean', default: false },
     },
   });
   if (positionals.length === 0) {
-    console.error('usage: room-db-reference [--out DIR] [--furnidata FILE] room.json...');
+    console.error('usage: room-db-reference [--out DIR] [--furnidata FILE] [--sql FILE] room.json... | room-id...');
     process.exit(2);
   }
   const { MARIADB_SKIP, startMariaDb, IMAGER_PASSWORD, IMAGER_USER, HOTEL_DB } = await import(
@@ -219,17 +226,19 @@ async function main(): Promise<void> {
   const generic = resolve(values.generic ?? join(SHARED, 'realdata/nitro-rooms/bundled/generic'));
   const figures = resolve(values.figures ?? join(SHARED, 'realdata/nitro'));
   const firstId = Number(values['first-id']);
-  const rooms = await Promise.all(
-    positionals.map(async (file, i) => ({
+  const existingIds = positionals.filter((p) => /^\d+$/.test(p)).map(Number);
+  if (existingIds.length > 0 && !values.sql) throw new Error('room ids need --sql (the rows they are in)');
+  const files = positionals.filter((p) => !/^\d+$/.test(p));
+  const seeded = await Promise.all(
+    files.map(async (file, i) => ({
       id: firstId + i,
       name: basename(file).replace(/\.input\.json$|\.json$/, ''),
       desc: JSON.parse(await readFile(file, 'utf8')) as Description,
     })),
   );
+  if (seeded.some((r) => existingIds.includes(r.id))) throw new Error('--first-id: seeded room ids meet the given ids');
   await mkdir(join(out, 'ours'), { recursive: true });
-  const fd = await mergedFurnitureData(values.furnidata, rooms);
   const fdFile = join(out, 'FurnitureData.json');
-  await writeFile(fdFile, JSON.stringify(fd));
   // The hotel folder: links to the furni, the room visualization and the figure data (bots).
   const hotel = await mkdtemp(join(tmpdir(), 'room-db-hotel-'));
   await mkdir(join(hotel, 'bundled'), { recursive: true });
@@ -241,8 +250,32 @@ async function main(): Promise<void> {
 
   const db = await startMariaDb();
   const rows: Record<string, unknown>[] = [];
+  const mysqlEnv = {
+    ROOMREF_MYSQL: `mariadb -h 127.0.0.1 -P ${db.port} -u ${IMAGER_USER} ${HOTEL_DB}`,
+    MYSQL_PWD: IMAGER_PASSWORD,
+  };
   try {
-    await db.sql(seedSql(rooms, fd));
+    // Rooms of a dump: its rows as they are, exported as the tool exports them (for their classnames).
+    const existing: typeof seeded = [];
+    if (values.sql) {
+      await db.sql(await readFile(resolve(values.sql), 'utf8'));
+      const exportDir = join(out, 'export');
+      if (existingIds.length > 0)
+        execFileSync('node', [join(TOOL, 'export.mjs'), exportDir, ...existingIds.map(String)], {
+          env: { ...process.env, ...mysqlEnv },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
+      for (const id of existingIds)
+        existing.push({
+          id,
+          name: `db-${id}`,
+          desc: JSON.parse(await readFile(join(exportDir, `${id}.json`), 'utf8')) as Description,
+        });
+    }
+    const rooms = [...existing, ...seeded];
+    const fd = await mergedFurnitureData(values.furnidata, rooms);
+    await writeFile(fdFile, JSON.stringify(fd));
+    if (seeded.length > 0) await db.sql(seedSql(seeded, fd));
     // The client's side: the tool exports the same rows (read-only account) and renders them.
     const refDir = join(out, 'ref');
     const tool = spawnSync('bash', [join(TOOL, 'run.sh'), '--db', refDir, ...rooms.map((r) => String(r.id))], {
@@ -254,8 +287,7 @@ async function main(): Promise<void> {
         ROOMREF_FURNIDATA: fdFile,
         ROOMREF_GENERIC: generic,
         ROOMREF_NITRO: figures,
-        ROOMREF_MYSQL: `mariadb -h 127.0.0.1 -P ${db.port} -u ${IMAGER_USER} ${HOTEL_DB}`,
-        MYSQL_PWD: IMAGER_PASSWORD,
+        ...mysqlEnv,
       },
       maxBuffer: 64 << 20,
     });
