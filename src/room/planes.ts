@@ -65,6 +65,8 @@ export interface ShapeOptions {
   wallThickness: number;
   floorThickness: number;
   walls: boolean;
+  /** Tiles cut out of the floor by floor-hole items (RoomPlaneParser.initializeHoleMap: each item's rectangle). */
+  holes?: readonly { x: number; y: number; width: number; height: number }[];
 }
 
 /** The thickness multiplier of a stored thickness (−2 … 1). */
@@ -73,9 +75,14 @@ export function thicknessMultiplier(stored: number): number {
   return 2 ** t;
 }
 
-/** Quarter-tile heights ×4 (expandFloorTiles); NO_TILE where there is no tile. */
-export function expandFloor(map: Heightmap, door: Door | null): number[][] {
-  const h = (x: number, y: number) => (door && door.x === x && door.y === y ? NO_TILE : tileHeight(map, x, y));
+/** Quarter-tile heights ×4 (expandFloorTiles); NO_TILE where there is no tile (or a floor hole). */
+export function expandFloor(
+  map: Heightmap,
+  door: Door | null,
+  isHole: (x: number, y: number) => boolean = () => false,
+): number[][] {
+  const h = (x: number, y: number) =>
+    (door && door.x === x && door.y === y) || isHole(x, y) ? NO_TILE : tileHeight(map, x, y);
   const out: number[][] = [];
   for (let i = 0; i < map.height * 4; i++) out.push(new Array(map.width * 4).fill(NO_TILE));
   for (let y = 0; y < map.height; y++) {
@@ -157,14 +164,24 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
   // row starting left of both its neighbours); the door the room's mask is cut for (`o.door`) only sorts.
   const door = entranceTile(map);
   const isDoor = (x: number, y: number) => !!door && door.x === x && door.y === y;
-  const inRoom = (x: number, y: number) => tileHeight(map, x, y) !== NO_TILE && !isDoor(x, y);
+  // initializeFromTileData: the floor holes become TILE_HOLE after the entrance is found (clamped to the map).
+  const holeCells = new Set<number>();
+  for (const h of o.holes ?? [])
+    for (let y = Math.max(0, h.y); y <= Math.min(map.height - 1, h.y + h.height - 1); y++)
+      for (let x = Math.max(0, h.x); x <= Math.min(map.width - 1, h.x + h.width - 1); x++)
+        holeCells.add(y * map.width + x);
+  const isHole = (x: number, y: number) =>
+    x >= 0 && y >= 0 && x < map.width && y < map.height && holeCells.has(y * map.width + x);
+  // The room without its holes (a hole counts as room: generateWallData(…, false)) and with them cut away.
+  const inRoomWhole = (x: number, y: number) => (tileHeight(map, x, y) !== NO_TILE || isHole(x, y)) && !isDoor(x, y);
+  const inRoom = (x: number, y: number) => tileHeight(map, x, y) !== NO_TILE && !isDoor(x, y) && !isHole(x, y);
   let maxHeight = 0;
   let tiles = 0;
   for (let y = 0; y < map.height; y++)
     for (let x = 0; x < map.width; x++) {
       if (tileHeight(map, x, y) === NO_TILE) continue;
       tiles++;
-      if (!isDoor(x, y)) maxHeight = Math.max(maxHeight, tileHeight(map, x, y));
+      if (inRoom(x, y)) maxHeight = Math.max(maxHeight, tileHeight(map, x, y));
     }
   const fixed = o.wallHeight >= 0 ? Math.trunc(o.wallHeight) : -1;
   const floorHeight = Math.min(MAX_WALL_ADDITIONAL_HEIGHT, fixed >= 0 ? fixed : maxHeight);
@@ -201,7 +218,7 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
   };
 
   if (o.walls) {
-    const walls = outlineWalls(map, inRoom);
+    const { walls, original } = roomWalls(map, inRoom, inRoomWhole, isHole, holeCells.size > 0);
     const count = walls.length;
     for (let i = 0; i < count; i++) {
       const w = walls[i]!;
@@ -219,20 +236,27 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
       const k: V3 = [w.x + nx * 0.5 - dx * 0.5 + dx * w.len, w.y + ny * 0.5 - dy * 0.5 + dy * w.len, z];
       const next = walls[(i + 1) % count]!;
       const prev = walls[(i - 1 + count) % count]!;
+      // addWalls: the neighbours' directions are those of the wall holding this one in the room without holes
+      const o = originalIndex(w, original);
+      const nextDir = o >= 0 ? original[(o + 1) % original.length]!.dir : next.dir;
+      const prevDir = o >= 0 ? original[(o - 1 + original.length) % original.length]!.dir : prev.dir;
       // a wall meeting the next or previous one at a right turn also needs that one's face towards the camera
       const side =
-        (next.dir - w.dir + 4) % 4 === 3
-          ? normal3(next.dir)
-          : (w.dir - prev.dir + 4) % 4 === 3
-            ? normal3(prev.dir)
-            : null;
-      addWall(k, [0 - dx * w.len, 0 - dy * w.len, 0], side, !prev.leftTurn, !w.leftTurn, !next.hidden);
+        (nextDir - w.dir + 4) % 4 === 3 ? normal3(nextDir) : (w.dir - prevDir + 4) % 4 === 3 ? normal3(prevDir) : null;
+      addWall(
+        k,
+        [0 - dx * w.len, 0 - dy * w.len, 0],
+        side,
+        !prev.leftTurn || !!w.cutStart,
+        !w.leftTurn || !!w.cutEnd,
+        !next.hidden,
+      );
     }
   }
 
   // The floor: RoomPlaneParser.extractPlanes merges equal quarter-tile heights into rectangles; each gets the
   // floor thickness as a skirt on every side where its neighbour differs (addFloor), never a taller face.
-  const q = expandFloor(map, door);
+  const q = expandFloor(map, door, isHole);
   const rows = q.length;
   const cols = rows > 0 ? q[0]!.length : 0;
   const seen: boolean[][] = q.map((r) => r.map(() => false));
@@ -422,6 +446,9 @@ interface OutlineWall {
   /** The walk turned left (a concave corner) at the wall's end. */
   leftTurn: boolean;
   hidden: boolean;
+  /** Shortened at its start or end beside a floor hole (RoomWallData.moveCorner, setLength). */
+  cutStart?: boolean;
+  cutEnd?: boolean;
 }
 
 /**
@@ -430,24 +457,13 @@ interface OutlineWall {
  * straight stretch; then hidePeninsulaWallChains hides each chain of walls inside the bounding box that turns
  * left more than once on balance (a wall sticking into the room).
  */
-function outlineWalls(map: Heightmap, inRoom: (x: number, y: number) => boolean): OutlineWall[] {
-  let minX = Infinity;
-  let maxX = -1;
-  let minY = Infinity;
-  let maxY = -1;
-  for (let y = 0; y < map.height; y++)
-    for (let x = 0; x < map.width; x++)
-      if (inRoom(x, y)) {
-        minX = Math.min(minX, x);
-        maxX = Math.max(maxX, x);
-        minY = Math.min(minY, y);
-        maxY = Math.max(maxY, y);
-      }
-  if (maxX < 0) return [];
-  let sy = minY;
-  while (sy <= maxY && !inRoom(minX, sy)) sy++;
-  if (sy > maxY) return [];
-  const start = { x: minX, y: sy - 1 };
+function outlineWalls(
+  inRoom: (x: number, y: number) => boolean,
+  bounds: { minX: number; maxX: number; minY: number; maxY: number },
+  start: { x: number; y: number },
+  peninsulas: boolean,
+): OutlineWall[] {
+  const { minX, maxX, minY, maxY } = bounds;
   // extractTopWall … extractLeftWall: along the outside until the room blocks the way (straight) or ends
   // beside it (the walk steps diagonally round the corner).
   const extract = (dir: number, px: number, py: number): { x: number; y: number } | null => {
@@ -494,7 +510,12 @@ function outlineWalls(map: Heightmap, inRoom: (x: number, y: number) => boolean)
     if (next.x === start.x && next.y === start.y && (next.x !== pos.x || next.y !== pos.y)) break;
     pos = next;
   }
-  // hidePeninsulaWallChains
+  if (peninsulas) hidePeninsulas(walls);
+  return walls;
+}
+
+/** RoomPlaneParser.hidePeninsulaWallChains: a chain of inner walls turning left more than once on balance. */
+function hidePeninsulas(walls: OutlineWall[]): void {
   for (let i = 0; i < walls.length; i++) {
     const first = i;
     let last = i;
@@ -509,7 +530,98 @@ function outlineWalls(map: Heightmap, inRoom: (x: number, y: number) => boolean)
     }
     if (hide) for (let j = first; j <= last; j++) walls[j]!.hidden = true;
   }
-  return walls;
+}
+
+/**
+ * RoomPlaneParser.createWallPlanes + checkWallHiding: the outline walked with the floor holes outside the room
+ * and without them (`original`, its peninsulas hidden); a wall of the first is shortened where the cell
+ * behind it is a hole (updateWallsNextToHoles) and hidden unless it lies along a shown wall of the original
+ * (hideOriginallyHiddenWalls). Without holes both walks are the same outline.
+ */
+function roomWalls(
+  map: Heightmap,
+  inRoom: (x: number, y: number) => boolean,
+  inRoomWhole: (x: number, y: number) => boolean,
+  isHole: (x: number, y: number) => boolean,
+  holes: boolean,
+): { walls: OutlineWall[]; original: OutlineWall[] } {
+  let minX = Infinity;
+  let maxX = -1;
+  let minY = Infinity;
+  let maxY = -1;
+  // the tile bounds (setTileHeight): the heightmap's tiles but the door; a hole never widens them
+  for (let y = 0; y < map.height; y++)
+    for (let x = 0; x < map.width; x++)
+      if (inRoomWhole(x, y) && tileHeight(map, x, y) !== NO_TILE) {
+        minX = Math.min(minX, x);
+        maxX = Math.max(maxX, x);
+        minY = Math.min(minY, y);
+        maxY = Math.max(maxY, y);
+      }
+  if (maxX < 0) return { walls: [], original: [] };
+  let sy = minY;
+  while (sy <= maxY && !inRoom(minX, sy)) sy++;
+  if (sy > maxY) return { walls: [], original: [] };
+  const bounds = { minX, maxX, minY, maxY };
+  const start = { x: minX, y: sy - 1 };
+  if (!holes) {
+    const walls = outlineWalls(inRoom, bounds, start, true);
+    return { walls, original: walls };
+  }
+  const walls = outlineWalls(inRoom, bounds, start, false);
+  const original = outlineWalls(inRoomWhole, bounds, start, true);
+  for (const w of walls) {
+    if (w.hidden) continue;
+    const [dx, dy] = STEP[w.dir]!;
+    const [nx, ny] = NORMAL[w.dir]!;
+    let behind = 0;
+    for (let j = 0; j < w.len; j++) {
+      if (isHole(w.x + j * dx - nx, w.y + j * dy - ny)) {
+        if (j > 0 && behind === 0) {
+          w.len = j;
+          w.cutEnd = true;
+          break;
+        }
+        behind++;
+      } else if (behind > 0) {
+        if (behind < w.len) {
+          w.x += behind * dx;
+          w.y += behind * dy;
+          w.len -= behind;
+          w.cutStart = true;
+        }
+        break;
+      }
+    }
+    if (behind === w.len) w.hidden = true;
+  }
+  for (const w of walls) {
+    if (w.hidden) continue;
+    const o = originalIndex(w, original);
+    if (o < 0 || original[o]!.hidden) w.hidden = true;
+  }
+  return { walls, original };
+}
+
+/** RoomPlaneParser.resolveOriginalWallIndex: the first wall of `original` whose line holds the whole of `w`. */
+function originalIndex(w: OutlineWall, original: OutlineWall[]): number {
+  const [dx, dy] = STEP[w.dir]!;
+  const ex = w.x + dx * w.len;
+  const ey = w.y + dy * w.len;
+  for (let i = 0; i < original.length; i++) {
+    const o = original[i]!;
+    const [odx, ody] = STEP[o.dir]!;
+    const ox = o.x + odx * o.len;
+    const oy = o.y + ody * o.len;
+    if (w.x === ex) {
+      if (o.x === w.x && ox === w.x && Math.min(o.y, oy) <= Math.min(w.y, ey) && Math.max(w.y, ey) <= Math.max(o.y, oy))
+        return i;
+    } else if (w.y === ey) {
+      if (o.y === w.y && oy === w.y && Math.min(o.x, ox) <= Math.min(w.x, ex) && Math.max(w.x, ex) <= Math.max(o.x, ox))
+        return i;
+    }
+  }
+  return -1;
 }
 
 /** A number as a signed 32-bit integer (the client's ToInt32: modulo 2^32). */

@@ -21,7 +21,7 @@ import {
 } from './draw-planes.js';
 import { depthOf, parseWallPosition, project, type RoomScale, wallLocation } from './geometry.js';
 import { findDoor, type Heightmap, parseHeightmap, withDoorTile } from './heightmap.js';
-import { drawnClassname, furniState, splitClassname } from './items.js';
+import { drawnClassname, type FloorHole, floorHole, furniState, splitClassname } from './items.js';
 import { type RoomData, type RoomItem } from './model.js';
 import { roomShape, thicknessMultiplier, type RoomPlane } from './planes.js';
 
@@ -170,12 +170,17 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   const map = withDoorTile(parseHeightmap(room.heightmap), room.door.x, room.door.y, room.door.dir);
   const door = findDoor(map, room.door.x, room.door.y);
   const walls = options.walls && !room.hideWalls;
+  const items = options.furni ? room.items.slice(0, MAX_DRAWN_ITEMS) : [];
+  // Every bundle the room needs, read at once (the cache keeps each read to one).
+  await Promise.all([...new Set(items.map((i) => splitClassname(drawnClassname(i)).base))].map((b) => a.furni(b)));
+  const holes = await floorHoles(a, items, map);
   const shape = roomShape(map, {
     door,
     wallHeight: room.wallHeight,
     wallThickness: thicknessMultiplier(room.wallThickness),
     floorThickness: thicknessMultiplier(room.floorThickness),
     walls,
+    holes,
   });
   const vis = a.visualization;
   const deco = {
@@ -223,9 +228,6 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     held: options.heldFrames ?? true,
   };
   if (options.furni) {
-    const items = room.items.slice(0, MAX_DRAWN_ITEMS);
-    // Every bundle the room needs, read at once (the cache keeps each read to one).
-    await Promise.all([...new Set(items.map((i) => splitClassname(drawnClassname(i)).base))].map((b) => a.furni(b)));
     for (const it of room.items.slice(MAX_DRAWN_ITEMS))
       report.skipped.push({ id: it.id, kind: it.kind, classname: it.classname, reason: 'over the items drawn' });
     for (const it of items.filter((i) => i.kind === 'floor')) {
@@ -420,6 +422,23 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     rgba: Buffer.from(data.buffer, data.byteOffset, data.length),
     report,
   };
+}
+
+/**
+ * The floor the room's floor-hole items cut away (FurnitureFloorHoleLogic in state 0 → RoomEngine.
+ * addRoomInstanceFloorHole → RoomPlaneParser.addFloorHole): each such item's root tile and logic size.
+ */
+async function floorHoles(a: LoadedRoomAssets, items: RoomItem[], map: Heightmap): Promise<FloorHole[]> {
+  const out: FloorHole[] = [];
+  for (const it of items) {
+    if (it.kind !== 'floor' || !onMap(map, it.x, it.y, it.z)) continue;
+    const found = await a.furni(splitClassname(drawnClassname(it)).base);
+    if (!found.ok) continue;
+    const def = found.model.def;
+    const hole = floorHole(def.logicType, furniState(it.extraData, def.logicType), it, def.dimensions);
+    if (hole) out.push(hole);
+  }
+  return out;
 }
 
 function summarizePlanes(planes: RoomPlane[]): ReportPlane[] {
