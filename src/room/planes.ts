@@ -26,6 +26,8 @@ export interface RoomPlane {
   wall?: 'l' | 'r';
   /** Painter's order among the room's planes: drawn ascending (the client's sprite depth, farthest first). */
   order: number;
+  /** The plane sprite's depth on the room canvas (larger = farther), to sort objects' sprites among the planes. */
+  depth: number;
   /** Texture offset in texels (FloorPlane: the back corner's fraction of a tile; LandscapePlane: the panorama so far). */
   texOffset?: [
     number,
@@ -344,11 +346,7 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
     }
   // RoomEngine: the canvas geometry displaces the door tile 2000 tiles back (RoomGeometry.setDisplacement, keyed
   // by the rounded point), so a plane with a corner there (the door's floor) sorts behind the wall.
-  const displaced = (c: V3): number => {
-    const d = o.door;
-    if (!d || Math.round(c[0]) !== d.x || Math.round(c[1]) !== d.y || Math.round(c[2]) !== d.z) return depthAt(c);
-    return depthAt(d.wall === 90 ? [c[0] - 2000, c[1], c[2]] : [c[0], c[1] - 2000, c[2]]);
-  };
+  const displaced = (c: V3): number => depthAt(c) + doorDisplacement(o.door, c[0], c[1], c[2]);
   // RoomEngine seeds the room's randomness from the tile bounds; initializeRoomPlanes steps it once per plane.
   let x0 = Infinity;
   let x1 = -1;
@@ -387,6 +385,7 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
       ...(p.texOffset ? { texOffset: p.texOffset } : {}),
       ...(p.kind === 'landscape' ? { seed: seeds[index]! } : {}),
       order: depth,
+      depth,
     });
   });
   planes.sort((a, b) => b.order - a.order);
@@ -394,6 +393,16 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
     p.order = i;
   });
   return { planes, wallTop, tiles };
+}
+
+/**
+ * RoomEngine's door displacement (RoomGeometry.setDisplacement / getScreenPosition): the depth a room point
+ * gains when it rounds to the door tile (x, y and height), which the canvas sorts 2000 tiles back, through
+ * the wall the door is in; 0 elsewhere.
+ */
+export function doorDisplacement(door: Door | null, x: number, y: number, z: number): number {
+  if (!door || Math.round(x) !== door.x || Math.round(y) !== door.y || Math.round(z) !== door.z) return 0;
+  return DEPTH_XY * 2000;
 }
 
 /** RoomVisualization.initializeRoomPlanes: a plane's colour by its normal. */

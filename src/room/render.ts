@@ -20,10 +20,10 @@ import {
   UNSENT_DECORATION,
 } from './draw-planes.js';
 import { depthOf, parseWallPosition, project, type RoomScale, wallLocation } from './geometry.js';
-import { findDoor, type Heightmap, parseHeightmap, withDoorTile } from './heightmap.js';
+import { type Door, findDoor, type Heightmap, parseHeightmap, withDoorTile } from './heightmap.js';
 import { drawnClassname, type FloorHole, floorHole, furniState, splitClassname } from './items.js';
 import { type RoomData, type RoomItem } from './model.js';
-import { roomShape, thicknessMultiplier, type RoomPlane } from './planes.js';
+import { doorDisplacement, roomShape, thicknessMultiplier, type RoomPlane } from './planes.js';
 
 export interface RoomRenderOptions {
   size: 32 | 64;
@@ -235,13 +235,13 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
         report.skipped.push({ id: it.id, kind: 'floor', classname: it.classname, reason: OFF_MAP });
         continue;
       }
-      const o = await floorItem(a, it, scale, tick, seq++, report);
+      const o = await floorItem(a, it, scale, tick, seq++, report, door);
       if (!o) continue;
       objects.push(o.object);
       for (const sp of o.sprites) add(sp);
     }
     for (const it of items.filter((i) => i.kind === 'wall')) {
-      const o = await wallItem(a, it, scale, tick, seq++, report, shape.wallTop, walls, masks, map);
+      const o = await wallItem(a, it, scale, tick, seq++, report, shape.wallTop, walls, masks, map, door);
       if (!o) continue;
       objects.push(o.object);
       for (const sp of o.sprites) add(sp);
@@ -275,7 +275,7 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
         const sy = Math.round(at.y);
         // AvatarVisualization: centred on the tile.
         const object: RoomObject = {
-          depth: depthOf(bot.x, bot.y, bot.z, sx),
+          depth: depthOf(bot.x, bot.y, bot.z, sx) + doorDisplacement(door, bot.x, bot.y, bot.z),
           seq: seq++,
           item: {
             id: bot.id,
@@ -354,53 +354,75 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     floorDepth: new Float32Array(width * height).fill(Number.NEGATIVE_INFINITY),
   };
   report.origin = { x: -x0, y: -y0 };
-  // The planes farthest first, each with the masks on it (planes.ts, draw-planes.ts).
-  const cuts = drawRoomPlanes(
-    canvas,
-    vis,
-    shape.planes,
-    deco,
-    masks.map((m) => ({
-      image: m.image,
-      flipH: m.flipH,
-      kind: m.kind,
-      left: m.x - x0,
-      top: m.y - y0,
-      ox: m.ox,
-      oy: m.oy,
-      at: m.at,
-    })),
-  );
-  masks.forEach((m, i) => report.masks.push({ id: m.id, pixelsCut: cuts[i]! }));
-
-  // RoomSpriteCanvas: every sprite by its depth, farthest first.
+  const placedMasks = masks.map((m) => ({
+    image: m.image,
+    flipH: m.flipH,
+    kind: m.kind,
+    left: m.x - x0,
+    top: m.y - y0,
+    ox: m.ox,
+    oy: m.oy,
+    at: m.at,
+  }));
+  const cuts = masks.map(() => 0);
+  // RoomSpriteCanvas: every sprite by its depth, farthest first, the room's planes among them (each plane with
+  // the masks on it: planes.ts, draw-planes.ts). Only a sprite sorted 2000 tiles back (the door tile's
+  // displacement) goes behind planes: it is drawn between the door's floor and the rest of the room.
   drawables.sort((p, q) => q.depth - p.depth);
-  const target = zoomOut ? evenPixels(canvas.image) : canvas.image;
-  const boxes = new Map<RoomObject, { x0: number; y0: number; x1: number; y1: number }>();
-  for (const d of drawables) {
-    const shown = zoomOut
-      ? atHalfScale(d.image, d.left - x0, d.top - y0, !!d.flipH)
-      : { image: d.image, left: d.left - x0, top: d.top - y0, flipH: !!d.flipH };
-    drawSprite(target, shown.image, shown.left, shown.top, {
-      ...(d.alpha !== undefined ? { alpha: d.alpha } : {}),
-      ...(shown.flipH ? { flipH: true } : {}),
-      ...(d.tint !== undefined && d.tint !== 0xffffff ? { tint: d.tint } : {}),
-      ...(d.ink ? { ink: roomBlend(d.ink) } : {}),
+  let target: RgbaImage | null = zoomOut ? null : canvas.image;
+  let group: RoomPlane[] = [];
+  const drawPlanes = () => {
+    if (group.length === 0) return;
+    // At half scale a later group is drawn on its own canvas and laid over what is drawn (the half-scale room
+    // is the 64 one's even pixels, so layering commutes with taking them).
+    const on = zoomOut && target ? { ...canvas, image: createImage(width, height) } : canvas;
+    drawRoomPlanes(on, vis, group, deco, placedMasks).forEach((n, i) => {
+      cuts[i]! += n;
     });
-    if (d.shadow) continue;
-    const b = boxes.get(d.owner);
-    const l = shown.left;
-    const t = shown.top;
-    const r = l + shown.image.width;
-    const btm = t + shown.image.height;
-    if (!b) boxes.set(d.owner, { x0: l, y0: t, x1: r, y1: btm });
-    else {
-      b.x0 = Math.min(b.x0, l);
-      b.y0 = Math.min(b.y0, t);
-      b.x1 = Math.max(b.x1, r);
-      b.y1 = Math.max(b.y1, btm);
+    if (zoomOut) {
+      if (!target) target = evenPixels(canvas.image);
+      else drawSprite(target, evenPixels(on.image), 0, 0);
     }
+    group = [];
+  };
+  const boxes = new Map<RoomObject, { x0: number; y0: number; x1: number; y1: number }>();
+  let next = 0;
+  const drawObjects = (until: number) => {
+    drawPlanes();
+    if (!target) target = evenPixels(canvas.image);
+    for (; next < drawables.length && drawables[next]!.depth > until; next++) {
+      const d = drawables[next]!;
+      const shown = zoomOut
+        ? atHalfScale(d.image, d.left - x0, d.top - y0, !!d.flipH)
+        : { image: d.image, left: d.left - x0, top: d.top - y0, flipH: !!d.flipH };
+      drawSprite(target, shown.image, shown.left, shown.top, {
+        ...(d.alpha !== undefined ? { alpha: d.alpha } : {}),
+        ...(shown.flipH ? { flipH: true } : {}),
+        ...(d.tint !== undefined && d.tint !== 0xffffff ? { tint: d.tint } : {}),
+        ...(d.ink ? { ink: roomBlend(d.ink) } : {}),
+      });
+      if (d.shadow) continue;
+      const b = boxes.get(d.owner);
+      const l = shown.left;
+      const t = shown.top;
+      const r = l + shown.image.width;
+      const btm = t + shown.image.height;
+      if (!b) boxes.set(d.owner, { x0: l, y0: t, x1: r, y1: btm });
+      else {
+        b.x0 = Math.min(b.x0, l);
+        b.y0 = Math.min(b.y0, t);
+        b.x1 = Math.max(b.x1, r);
+        b.y1 = Math.max(b.y1, btm);
+      }
+    }
+  };
+  for (const p of shape.planes) {
+    if (next < drawables.length && drawables[next]!.depth > p.depth) drawObjects(p.depth);
+    group.push(p);
   }
+  drawObjects(Number.NEGATIVE_INFINITY);
+  masks.forEach((m, i) => report.masks.push({ id: m.id, pixelsCut: cuts[i]! }));
+  const picture = target ?? canvas.image;
   // The report lists the objects by their depth, farthest first (on a tie the later added first).
   objects.sort((p, q) => q.depth - p.depth || q.seq - p.seq);
   let order = 0;
@@ -415,10 +437,10 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     });
   }
   if (zoomOut) report.origin = { x: -x0 / 2, y: -y0 / 2 };
-  const data = target.data;
+  const data = picture.data;
   return {
-    width: target.width,
-    height: target.height,
+    width: picture.width,
+    height: picture.height,
     rgba: Buffer.from(data.buffer, data.byteOffset, data.length),
     report,
   };
@@ -606,6 +628,7 @@ async function floorItem(
   tick: ItemTick,
   seq: number,
   report: RoomReport,
+  door: Door | null,
 ): Promise<{ object: RoomObject; sprites: ObjectSprite[] } | null> {
   const m = await modelFor(a, it, scale, report);
   if (!m) return null;
@@ -622,7 +645,7 @@ async function floorItem(
   }
   const turned = rot % 4 === 2;
   const object: RoomObject = {
-    depth: depthOf(it.x, it.y, it.z, sx),
+    depth: depthOf(it.x, it.y, it.z, sx) + doorDisplacement(door, it.x, it.y, it.z),
     seq,
     item: {
       id: it.id,
@@ -651,6 +674,7 @@ async function wallItem(
   walls: boolean,
   masks: (Omit<PlacedMask, 'left' | 'top'> & { x: number; y: number; id: string })[],
   map: Heightmap,
+  door: Door | null,
 ): Promise<{ object: RoomObject; sprites: ObjectSprite[] } | null> {
   const pos = parseWallPosition(it.wallPosition);
   const at0 = pos && wallLocation(pos, wallTop);
@@ -702,7 +726,7 @@ async function wallItem(
       });
   }
   const object: RoomObject = {
-    depth: depthOf(loc.x, loc.y, loc.z, sx),
+    depth: depthOf(loc.x, loc.y, loc.z, sx) + doorDisplacement(door, loc.x, loc.y, loc.z),
     seq,
     item: {
       id: it.id,
