@@ -195,6 +195,8 @@ interface ScreenPlane {
   det: number;
   width: number;
   height: number;
+  /** The plane's bitmap: the box of its rounded corners (RoomPlane.updateCorners), which clips the drawing. */
+  box: { x0: number; y0: number; x1: number; y1: number };
 }
 
 function screenPlane(c: PlaneCanvas, p: RoomPlane): ScreenPlane {
@@ -213,11 +215,27 @@ function screenPlane(c: PlaneCanvas, p: RoomPlane): ScreenPlane {
   const k = c.scale / 2;
   const width = Math.max(1, Math.round(Math.hypot(...p.left) * k));
   const height = Math.max(1, Math.round(Math.hypot(...p.right) * k));
-  const ux = bx - cx;
-  const uy = by - cy;
-  const vx = dx - cx;
-  const vy = dy - cy;
-  return { cx, cy, ux, uy, vx, vy, det: ux * vy - uy * vx, width, height };
+  let ux = bx - cx;
+  let uy = by - cy;
+  let vx = dx - cx;
+  let vy = dy - cy;
+  const [ax, ay] = pt(0, 0);
+  const box = {
+    x0: Math.min(ax, bx, cx, dx),
+    y0: Math.min(ay, by, cy, dy),
+    x1: Math.max(ax, bx, cx, dx),
+    y1: Math.max(ay, by, cy, dy),
+  };
+  // RoomPlane.getMatrixForDimensions: a wall's or landscape's texture axes are snapped to the texture's size
+  // when within a pixel of it, each component against the width (C → B) or the height (C → D), so a thin
+  // piece whose C → D drops one pixel is drawn dropping its texture's two.
+  if (p.kind !== 'floor') {
+    if (Math.abs(ux - width) <= 1) ux = width;
+    if (Math.abs(uy - width) <= 1) uy = width;
+    if (Math.abs(vx - height) <= 1) vx = height;
+    if (Math.abs(vy - height) <= 1) vy = height;
+  }
+  return { cx, cy, ux, uy, vx, vy, det: ux * vy - uy * vx, width, height, box };
 }
 
 /** A plane's normal as the screen x the client picks textures and masks by (left wall +√½, right wall −√½). */
@@ -292,12 +310,10 @@ export function drawRoomPlanes(
       p.kind === 'landscape'
         ? landscapeTexture(vis, deco.landscape, nx, s.width, s.height, Math.trunc(offset[0]), p.seed ?? 0)
         : null;
-    const xs = [s.cx, s.cx + s.ux, s.cx + s.vx, s.cx + s.ux + s.vx];
-    const ys = [s.cy, s.cy + s.uy, s.cy + s.vy, s.cy + s.uy + s.vy];
-    const x0 = Math.max(0, Math.min(...xs));
-    const x1 = Math.min(img.width, Math.max(...xs));
-    const y0 = Math.max(0, Math.min(...ys));
-    const y1 = Math.min(img.height, Math.max(...ys));
+    const x0 = Math.max(0, s.box.x0);
+    const x1 = Math.min(img.width, s.box.x1);
+    const y0 = Math.max(0, s.box.y0);
+    const y1 = Math.min(img.height, s.box.y1);
     // One opaque top-aligned texture (most floors and walls): its texels tinted once.
     const only = drawn.length === 1 && drawn[0]!.texture && drawn[0]!.align === 'top' ? drawn[0]! : null;
     const tinted = only ? tintedTexels(only.texture!, only.color, p.color) : null;

@@ -118,3 +118,17 @@ test('an item on the door tile sorts behind the wall, seen through the door open
   const front = at(4.5, 3.9, 1.2);
   assert.notDeepEqual(pixel(inRoom, ...front), pixel(empty, ...front));
 });
+
+test("a thin wall's front cap is drawn as the client lays its texture: the axis one pixel off its size snaps to it", async () => {
+  const thin = await renderRoom(
+    roomData({ id: 7, heightmap: HEIGHTMAP, door: { x: 3, y: 3, dir: 2 }, wallThickness: -2, floorThickness: -2 }),
+    assets,
+    OPTIONS,
+  );
+  // the left wall's front cap (2 × 1 px out, 2 px thick texture): RoomPlane.getMatrixForDimensions takes its
+  // C → D of (2, 1) px as (2, 2), so the outer column reaches one pixel lower, and starts one lower
+  const [x, y] = at(3.5 - 0.0625, 5.5, -0.0625);
+  assert.deepEqual([x, y], [-66, 145]);
+  assert.equal(pixel(thin, x, y)[3], 255);
+  assert.equal(pixel(thin, x, y + 1)[3], 0);
+});
