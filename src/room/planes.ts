@@ -220,7 +220,7 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
   };
 
   if (o.walls) {
-    const { walls, original } = roomWalls(map, inRoom, inRoomWhole, isHole, holeCells.size > 0);
+    const { walls, original } = roomWalls(map, inRoom, inRoomWhole, isHole, holeCells.size > 0, door);
     const count = walls.length;
     for (let i = 0; i < count; i++) {
       const w = walls[i]!;
@@ -553,20 +553,9 @@ function roomWalls(
   inRoomWhole: (x: number, y: number) => boolean,
   isHole: (x: number, y: number) => boolean,
   holes: boolean,
+  door: Door | null,
 ): { walls: OutlineWall[]; original: OutlineWall[] } {
-  let minX = Infinity;
-  let maxX = -1;
-  let minY = Infinity;
-  let maxY = -1;
-  // the tile bounds (setTileHeight): the heightmap's tiles but the door; a hole never widens them
-  for (let y = 0; y < map.height; y++)
-    for (let x = 0; x < map.width; x++)
-      if (inRoomWhole(x, y) && tileHeight(map, x, y) !== NO_TILE) {
-        minX = Math.min(minX, x);
-        maxX = Math.max(maxX, x);
-        minY = Math.min(minY, y);
-        maxY = Math.max(maxY, y);
-      }
+  const { minX, maxX, minY, maxY } = tileBounds(map, isHole, door);
   if (maxX < 0) return { walls: [], original: [] };
   let sy = minY;
   while (sy <= maxY && !inRoom(minX, sy)) sy++;
@@ -610,6 +599,62 @@ function roomWalls(
     if (o < 0 || original[o]!.hidden) w.hidden = true;
   }
   return { walls, original };
+}
+
+/**
+ * The tile bounds the outline walk starts from, as RoomPlaneParser.setTileHeight keeps them while the map is
+ * read (initializeFromMapData, row by row), the holes are set (initializeFromTileData) and the door tile is
+ * blocked (initialize): a tile widens them; a cell set below 0 on the leftmost or rightmost column narrows
+ * them by one when that column has no tile in the rows from the top bound to (not including) the bottom one
+ * (a blocked cell below a left-wall door takes the door's column off; a column of holes, its own), and the
+ * same for rows over the columns (whose heights it reads unsigned, so a row never goes).
+ */
+function tileBounds(
+  map: Heightmap,
+  isHole: (x: number, y: number) => boolean,
+  door: Door | null,
+): { minX: number; maxX: number; minY: number; maxY: number } {
+  const w = map.width;
+  const h = map.height;
+  const BLOCKED = -110;
+  const cells = new Array<number>(w * h).fill(BLOCKED);
+  let minX = w;
+  let maxX = -1;
+  let minY = h;
+  let maxY = -1;
+  const at = (x: number, y: number) => (x < 0 || y < 0 || x >= w || y >= h ? BLOCKED : cells[y * w + x]!);
+  const set = (x: number, y: number, v: number) => {
+    if (x < 0 || y < 0 || x >= w || y >= h) return;
+    cells[y * w + x] = v;
+    if (v >= 0) {
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
+      return;
+    }
+    if (x === minX || x === maxX) {
+      let found = false;
+      for (let r = minY; r < maxY && !found; r++) found = at(x, r) >= 0;
+      if (!found) {
+        if (x === minX) minX++;
+        if (x === maxX) maxX--;
+      }
+    }
+    if (y === minY || y === maxY) {
+      let found = false;
+      for (let c = minX; c < maxX && !found; c++) found = Math.abs(at(c, y)) >= 0;
+      if (!found) {
+        if (y === minY) minY++;
+        if (y === maxY) maxY--;
+      }
+    }
+  };
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) set(x, y, tileHeight(map, x, y) === NO_TILE ? BLOCKED : tileHeight(map, x, y));
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (isHole(x, y)) set(x, y, -100);
+  if (door) set(door.x, door.y, BLOCKED);
+  return { minX, maxX, minY, maxY };
 }
 
 /** RoomPlaneParser.resolveOriginalWallIndex: the first wall of `original` whose line holds the whole of `w`. */

@@ -132,3 +132,13 @@ test("a thin wall's front cap is drawn as the client lays its texture: the axis 
   assert.equal(pixel(thin, x, y)[3], 255);
   assert.equal(pixel(thin, x, y + 1)[3], 0);
 });
+
+test('holes over the first columns narrow the tile bounds as the client keeps them: the wall starts past them', async () => {
+  const holes = [1, 2, 3, 4, 5].map((y) => item(y, 'kit_test_hole', 4, y, '0'));
+  const pic = await renderRoom(room(holes), assets, OPTIONS);
+  // RoomPlaneParser.setTileHeight: each hole on the leftmost column with no tile above it takes the column
+  // off, so the outline starts at column 6 and its right wall stands behind tiles 6 … 9 only
+  assert.equal(pixel(pic, ...at(7, 0.5, 1.5))[3], 255);
+  assert.deepEqual(pixel(pic, ...at(5, 0.5, 1.5)), [0, 0, 0, 0]);
+  assert.deepEqual(pixel(pic, ...at(3.5, 2, 1.5)), [0, 0, 0, 0]);
+});
