@@ -323,11 +323,12 @@ export function roomShape(map: Heightmap, o: ShapeOptions): RoomShape {
       const d = (n - r) / 4;
       addFloor([c / 4 - 0.5 + w, r / 4 - 0.5 + d, h / 4], [-w, 0, 0], [0, -d, 0], { xPlus, xMinus, yPlus, yMinus });
     }
-  // RoomPlaneParser.initialize: the door tile, a flat tile without skirts.
+  // RoomPlaneParser.initialize: the door tile, a flat tile without skirts, at its height read unsigned (so a
+  // floor hole over the door lifts it to 100, TILE_HOLE's size, as the client draws it).
   if (door)
     raw.push({
       kind: 'floor',
-      loc: [door.x + 0.5, door.y + 0.5, door.z],
+      loc: [door.x + 0.5, door.y + 0.5, isHole(door.x, door.y) ? 100 : door.z],
       left: [-1, 0, 0],
       right: [0, -1, 0],
       secondary: [],
