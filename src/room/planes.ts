@@ -28,11 +28,12 @@ export interface RoomPlane {
   order: number;
   /** The plane sprite's depth on the room canvas (larger = farther), to sort objects' sprites among the planes. */
   depth: number;
-  /** Texture offset in texels (FloorPlane: the back corner's fraction of a tile; LandscapePlane: the panorama so far). */
-  texOffset?: [
-    number,
-    number,
-  ] /** The plane's random seed (RoomVisualization.initializeRoomPlanes): a landscape's random columns and items. */;
+  /**
+   * Texture offset in texels (FloorPlane: the back corner's fraction of a tile; LandscapePlane: the panorama so
+   * far).
+   */
+  texOffset?: [number, number];
+  /** The plane's random seed (RoomVisualization.initializeRoomPlanes): a landscape's random columns and items. */
   seed?: number;
 }
 
