@@ -68,3 +68,16 @@ test('hidden walls: an L-shaped room with thin walls and a thick floor, walls hi
   assert.deepEqual([pic.width, pic.height, pic.report.origin], [448, 330, { x: 224, y: 26 }]);
   assert.equal(pic.report.planes.filter((p) => p.kind === 'wall').length, 0);
 });
+
+test('door tile: a plant standing on it sorts 2000 tiles back, seen through the door opening only', {
+  skip,
+}, async () => {
+  const pic = await draw('door-tile');
+  assert.deepEqual([pic.width, pic.height, pic.report.origin], [656, 451, { x: 328, y: 107 }]);
+  // plant_big_cactus on the door tile (0, 5): the left wall covers the part beside the opening
+  assert.deepEqual(at(pic, -178, 43), [146, 149, 160, 255]);
+  assert.deepEqual(at(pic, -168, 13), [146, 149, 160, 255]);
+  // and the part in the opening shows
+  assert.deepEqual(at(pic, -153, 23), [28, 79, 15, 255]);
+  assert.deepEqual(at(pic, -148, 43), [28, 79, 15, 255]);
+});
