@@ -1,8 +1,9 @@
-// A room drawn as the client draws it: planes (walls, masks, floor), then every object sprite sorted by the
-// client's depth (RoomSpriteCanvas: depth of the object's location + the sprite's relative depth, farthest
-// first; of equal depths the object added later (floor items, then wall items, then bots, each in row order)
-// is drawn first). The picture is
-// sized to what is drawn and transparent elsewhere; the same inputs give the same bytes.
+// A room drawn as the client draws it: planes (walls, masks, floor, with the floor holes' tiles cut away), then
+// every object sprite sorted by the client's depth (RoomSpriteCanvas: depth of the object's location + the
+// sprite's relative depth, farthest first; of equal depths the object added later (floor items, then wall
+// items, then bots, each in row order) is drawn first); an object on the door tile sorts among the planes,
+// behind the walls (RoomGeometry's door displacement). The picture is sized to what is drawn and transparent
+// elsewhere; the same inputs give the same bytes.
 import { type AvatarRequest, renderAvatar } from '../avatar/index.js';
 import { UPRIGHT_H } from '../avatar/canvas.js';
 import { parseAction } from '../avatar/request.js';
