@@ -3,9 +3,11 @@
 //   rises towards it in three quarter steps (stairs), every other tile is flat; each quarter tile is a top
 //   face with a side face where the floor drops towards the viewer (to the lower neighbour, or by the floor
 //   thickness at the room's edge);
-// - the walls: along the room's back edges (the first tile of each row: left wall; of each column: right
-//   wall), from the lowest tile beside the wall segment up to the wall top (wall height + the highest floor,
-//   at most 20), with the top border and the front end caps of the wall's thickness;
+// - the walls: along the room's outline (generateWallData), one per straight stretch, from the lowest tile
+//   beside it up to the wall top (wall height + the highest floor, at most 20), with the top border, the end
+//   caps and the corner piece of the wall's thickness;
+// - the floor holes (floor-hole items in state 0): their tiles taken out of the floor, and the walls behind
+//   them out of the outline (initializeFromTileData, checkWallHiding);
 // - the door tile: taken out while the walls are made (the wall runs behind it) and drawn as a flat tile.
 // Each plane has the client's colour by its normal (RoomVisualization.initializeRoomPlanes).
 import { type Door, type Heightmap, NO_TILE, tileHeight } from './heightmap.js';
