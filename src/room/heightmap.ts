@@ -3,7 +3,8 @@
 // neither is no tile (parseInt gives NaN). Rows as stored end in `\r`, `\r\n`, `\n` or the two characters
 // `\n` (some dumps): all are line breaks here, as the emulators split them before sending `\r` rows.
 // The door (RoomMessageHandler.onRoomModelEvent): the last tile that sticks out of the room through the left
-// wall (blocked above, left and below: 90°) or the right wall (above, left, right: 180°).
+// wall (blocked above, left and below: 90°) or the right wall (above, left, right: 180°), found in the map as
+// the emulator sends it (Arcturus: as stored, RoomLayout.getRelativeMap), whatever the model's door tile says.
 
 /** Height of a tile, or NO_TILE. */
 export const NO_TILE = -1;
@@ -74,7 +75,7 @@ export function tileHeight(map: Heightmap, x: number, y: number): number {
  * Arcturus sends none): every tile off the outer corners is tried in row order, a tile open only towards the
  * room on its right (blocked above, left and below) is a 90° door, one open only below (blocked above, left
  * and right) a 180° door, and the last tile found wins; null when none is. The model's door tile (`doorX`,
- * `doorY`) only matters through `withDoorTile`, which gives a stored `x` door tile its height.
+ * `doorY`) is not asked: a door tile stored as `x` stays no tile, as Arcturus sends the map as stored.
  */
 export function findDoor(map: Heightmap, _doorX?: number, _doorY?: number): Door | null {
   const blocked = (tx: number, ty: number) => tileHeight(map, tx, ty) === NO_TILE;
@@ -93,10 +94,11 @@ export function findDoor(map: Heightmap, _doorX?: number, _doorY?: number): Door
 }
 
 /**
- * The heightmap as the emulator sends it: dumps of the Plus and Comet lineage keep the door tile as `x` and
- * write the door's height there when they send the map (their relative map); a door tile stored as `x`
- * gets the height of the tile in front of the door (the model's door direction: 2 → x + 1, 4 → y + 1,
- * as Arcturus sets the door's z), so the client finds the door either way.
+ * The heightmap as an emulator of the Plus and Comet lineage sends it: those write the door's height into the
+ * door tile when they send the map, so a door tile stored as `x` gets the height of the tile in front of the
+ * door (the model's door direction: 2 → x + 1, 4 → y + 1, as Arcturus sets the door's z). Not applied by
+ * `renderRoom`: Arcturus sends the map as stored (RoomLayout.getRelativeMap), so the client sees no tile there
+ * (no door cut, or the tile beside it sticking out is the door).
  */
 export function withDoorTile(map: Heightmap, doorX: number, doorY: number, doorDir: number): Heightmap {
   if (doorX < 0 || doorY < 0 || doorX >= map.width || doorY >= map.height) return map;

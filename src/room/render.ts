@@ -21,7 +21,7 @@ import {
   UNSENT_DECORATION,
 } from './draw-planes.js';
 import { depthOf, parseWallPosition, project, type RoomScale, wallLocation } from './geometry.js';
-import { type Door, findDoor, type Heightmap, parseHeightmap, withDoorTile } from './heightmap.js';
+import { type Door, findDoor, type Heightmap, parseHeightmap } from './heightmap.js';
 import { drawnClassname, type FloorHole, floorHole, furniState, splitClassname } from './items.js';
 import { type RoomData, type RoomItem } from './model.js';
 import { doorDisplacement, roomShape, thicknessMultiplier, type RoomPlane } from './planes.js';
@@ -168,7 +168,8 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   // size-64 room with every sprite shown at half scale, not a geometry-32 room (Nitro bundles carry 64 art only).
   const scale: RoomScale = 64;
   const zoomOut = options.size === 32;
-  const map = withDoorTile(parseHeightmap(room.heightmap), room.door.x, room.door.y, room.door.dir);
+  // The map as Arcturus sends it (RoomLayout.getRelativeMap): a door tile stored as `x` is no tile.
+  const map = parseHeightmap(room.heightmap);
   const door = findDoor(map, room.door.x, room.door.y);
   const walls = options.walls && !room.hideWalls;
   const items = options.furni ? room.items.slice(0, MAX_DRAWN_ITEMS) : [];

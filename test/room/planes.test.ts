@@ -77,6 +77,23 @@ test('stairs rise in quarter steps, each riser the floor thickness; the top row 
   assert.equal(at(pic, 1.5, 3, 1)[3], 0);
 });
 
+test('a door tile stored as x stays no tile, as Arcturus sends the map as stored: the door is the notch, or none', async () => {
+  // the model's door (0, 3) is x in front of the tile (1, 3) sticking out of the left wall: that tile is the door,
+  // the picture the same as with the model's door on it (the client never reads the model's door tile)
+  const notch = ['xxxxxx', 'xx0000', 'xx0000', 'x00000', 'xx0000', 'xx0000', 'xxxxxx'];
+  const pic = await draw(notch, { x: 0, y: 3, dir: 2 });
+  assert.deepEqual(pic.report.door, { x: 1, y: 3, z: 0, wall: 'l' });
+  assert.deepEqual([pic.width, pic.height, pic.report.origin.x, pic.report.origin.y], [304, 275, 136, 91]);
+  const same = await draw(notch, { x: 1, y: 3, dir: 2 });
+  assert.deepEqual([same.width, same.height], [pic.width, pic.height]);
+  assert.ok(Buffer.from(same.rgba).equals(Buffer.from(pic.rgba)));
+  // a straight left wall with the model's door (1, 2) stored as x: no door, the wall has no opening
+  const flat = await draw(['xxxxxx', 'xx0000', 'xx0000', 'xx0000', 'xx0000', 'xxxxxx'], { x: 1, y: 2, dir: 2 });
+  assert.equal(flat.report.door, null);
+  assert.deepEqual([flat.width, flat.height, flat.report.origin.x, flat.report.origin.y], [272, 259, 104, 91]);
+  assert.deepEqual(at(flat, 1.5, 2, 1), LEFT_WALL);
+});
+
 test('the landscape: a repeated column mirrored by its panorama offset, random columns and items by seed', async () => {
   const vis = await readRoomVisualization(dir);
   const texel = (t: { width: number; px: Uint32Array }, x: number, y: number) => t.px[y * t.width + x]!;
