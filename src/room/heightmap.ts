@@ -92,22 +92,3 @@ export function findDoor(map: Heightmap, _doorX?: number, _doorY?: number): Door
     }
   return door;
 }
-
-/**
- * The heightmap as an emulator of the Plus and Comet lineage sends it: those write the door's height into the
- * door tile when they send the map, so a door tile stored as `x` gets the height of the tile in front of the
- * door (the model's door direction: 2 → x + 1, 4 → y + 1, as Arcturus sets the door's z). Not applied by
- * `renderRoom`: Arcturus sends the map as stored (RoomLayout.getRelativeMap), so the client sees no tile there
- * (no door cut, or the tile beside it sticking out is the door).
- */
-export function withDoorTile(map: Heightmap, doorX: number, doorY: number, doorDir: number): Heightmap {
-  if (doorX < 0 || doorY < 0 || doorX >= map.width || doorY >= map.height) return map;
-  if (tileHeight(map, doorX, doorY) !== NO_TILE) return map;
-  const step: Record<number, [number, number]> = { 0: [0, -1], 2: [1, 0], 4: [0, 1], 6: [-1, 0] };
-  const [dx, dy] = step[((doorDir % 8) + 8) % 8] ?? [1, 0];
-  const front = tileHeight(map, doorX + dx, doorY + dy);
-  if (front === NO_TILE) return map;
-  const heights = map.heights.map((row) => row.slice());
-  heights[doorY]![doorX] = front;
-  return { ...map, heights };
-}
