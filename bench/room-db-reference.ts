@@ -86,7 +86,7 @@ interface FurnitureData {
 }
 
 async function childMain(): Promise<void> {
-  const { defaultAvatarConfig } = await import('../src/imager/config.js');
+  const { defaultAvatarConfig } = await import('../src/imager/avatar/config.js');
   const { startAvatarService } = await import('../src/server/imager.js');
   const [assetsDir, port, database] = process.argv.slice(3);
   const running = await startAvatarService({
@@ -316,7 +316,7 @@ async function main(): Promise<void> {
     // In-process: the exported description drawn as compare:rooms draws it.
     const { loadAvatarHotel } = await import('../src/avatar/index.js');
     const { loadRoomAssets, renderRoom } = await import('../src/room/index.js');
-    const { encodeRoomPicture } = await import('../src/imager/room/room-service.js');
+    const { encodeRoomPicture } = await import('../src/room/index.js');
     const avatarHotel = await loadAvatarHotel(figures);
     const assets = await loadRoomAssets(hotel, { avatarHotel });
     for (const r of rooms) {

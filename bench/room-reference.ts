@@ -29,7 +29,7 @@ import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadAvatarHotel } from '../src/avatar/index.js';
-import { encodeRoomPicture } from '../src/imager/room/room-service.js';
+import { encodeRoomPicture } from '../src/room/index.js';
 import { PNG } from 'pngjs';
 import { loadRoomAssets, renderRoom, type RoomPicture } from '../src/room/index.js';
 import { type Description, descriptionRoom } from '../test/helpers/room-description.js';

@@ -54,7 +54,7 @@ export interface AvatarParameters {
   direction?: number | string;
   /** Head direction 0-7; default the body's. */
   head_direction?: number | string;
-  /** s (half of m), m (default), b (same as m), l (double). */
+  /** s (half of m), m, b (same as m), l (double, the default when absent); any other value is m. */
   size?: 's' | 'm' | 'b' | 'l';
   /** Comma-separated actions: `wav`, `sit`, `lay`, `crr=<item id>`, `dance.1`…; unknown ones are dropped. */
   action?: string;

@@ -11,7 +11,7 @@ import {
   defaultAvatarConfig,
   validateAvatarConfig,
   type AvatarServiceConfig,
-} from '../imager/config.js';
+} from '../imager/avatar/config.js';
 import { startAvatarService } from '../server/imager.js';
 import { redactRedisUrl } from '../imager/cache/redis-store.js';
 import { checkPortFree, describeBind } from '../http/http-server.js';

@@ -24,6 +24,7 @@ export {
   type RoomReport,
 } from './render.js';
 export { HeightmapError } from './heightmap.js';
+export { encodeRoomPicture, encodeThumbnail, THUMBNAIL_SIZE } from './encode.js';
 
 /** Bump whenever output pixels change: part of the service's cache key, with the assets' identity. */
 export const ROOM_RENDERER_VERSION = 'room-3';

@@ -1,6 +1,7 @@
 // Composition of the avatar service: the imager core (src/imager/: the hotel in service and its reloads,
-// the render pool, the cache tiers, the user lookup, the limits, the badges) behind its routes (the avatar
-// routes of server/avatar/, the badge routes of server/badge/, mounted here so neither imports the other).
+// the render pool, the cache tiers, the user lookup, the limits, the badges, rooms and furni on demand) behind
+// its routes (server/avatar/, server/badge/, server/room/ and server/hotel-furni/, mounted here so none of them
+// imports another).
 import { type FastifyInstance } from 'fastify';
 import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../http/build-info.js';
@@ -12,7 +13,7 @@ import { stdoutLineStream } from '../http/log-stream.js';
 import { setDecodeBudget } from '../imaging/decode-budget.js';
 import { setFollowOutsideLinks } from '../hotel/files.js';
 import { AvatarService, type AvatarRenderer } from '../imager/avatar/avatar-service.js';
-import { type AvatarServiceConfig } from '../imager/config.js';
+import { type AvatarServiceConfig } from '../imager/avatar/config.js';
 import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from '../imager/avatar/hotel-reload.js';
 import { HotUrls } from '../imager/cache/hot-urls.js';
 import { ImageCache } from '../imager/cache/image-cache.js';

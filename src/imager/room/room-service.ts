@@ -12,8 +12,11 @@
 // deadline, a read deadline, a queue wait and a render deadline; past one the answer is the last image of the
 // room (marked stale) or a 503 with Retry-After, never a hung request.
 import {
+  encodeRoomPicture,
+  encodeThumbnail,
   ROOM_RENDERER_VERSION,
   renderRoom,
+  THUMBNAIL_SIZE,
   type RoomAssets,
   type RoomData,
   type RoomPicture,
@@ -22,16 +25,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodePng, encodePngInSquare } from '../../imaging/codec.js';
 import { isPng } from '../../imaging/png.js';
-import {
-  createImage,
-  effectiveZoom,
-  overColor,
-  scaleNearest,
-  type FlatColor,
-  type RgbaImage,
-} from '../../imaging/image.js';
 import { sha256Hex } from '../../util/hash.js';
 import { RenderBusyError, RenderCrashError, RenderFailedError } from '../render/render-pool.js';
 import { cachedImage, type CachedImage, type ImageCache, type ImageSource } from '../cache/image-cache.js';
@@ -137,23 +131,6 @@ function describeReadError(err: unknown): string {
   const kind = (err as { kind?: unknown }).kind;
   const message = (err as Error).message ?? String(err);
   return typeof kind === 'string' ? `${kind}: ${message}` : message;
-}
-
-/** PNG bytes of a picture (a room with nothing drawn is one transparent pixel: a PNG cannot be 0 × 0). */
-export async function encodeRoomPicture(p: RoomPicture, bg: FlatColor | undefined, zoom = 1): Promise<Buffer> {
-  const empty = p.width === 0 || p.height === 0;
-  let image: RgbaImage = empty ? createImage(1, 1) : { width: p.width, height: p.height, data: p.rgba };
-  if (bg !== undefined) image = overColor(image, bg.rgb, bg.alpha);
-  const z = effectiveZoom(image.width, image.height, zoom);
-  return encodePng(z === 1 ? image : scaleNearest(image, z), { compressionLevel: 6 });
-}
-
-/** The square the Nitro client shows a room thumbnail in (nitro-react LayoutRoomThumbnailView: 110 × 110 px). */
-export const THUMBNAIL_SIZE = 110;
-
-export function encodeThumbnail(p: RoomPicture): Promise<Buffer> {
-  if (p.width === 0 || p.height === 0) return encodeRoomPicture(p, undefined);
-  return encodePngInSquare({ width: p.width, height: p.height, data: p.rgba }, THUMBNAIL_SIZE, { compressionLevel: 6 });
 }
 
 export class RoomService {

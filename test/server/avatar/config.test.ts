@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultAvatarConfig } from '../../../src/imager/config.js';
+import { defaultAvatarConfig } from '../../../src/imager/avatar/config.js';
 import { avatarConfigFromFlags, defaultSampleKitDir } from '../../../src/cli/serve-avatar.js';
 
 const avatarConfigFromEnv = (env: NodeJS.ProcessEnv) => avatarConfigFromFlags({}, env);

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readNitroBundle, writeNitroBundle } from '../../../src/formats/nitro-container.js';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { type AvatarServiceConfig } from '../../../src/imager/config.js';
+import { type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
 import {
   startAvatarService,
   type AvatarServiceInstance,

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { defaultAvatarConfig, type AvatarServiceConfig } from '../../../src/imager/config.js';
+import { defaultAvatarConfig, type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
 import {
   startAvatarService,
   type AvatarServiceInstance,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { RENDERER_VERSION } from '../../../src/avatar/index.js';
-import { type AvatarServiceConfig } from '../../../src/imager/config.js';
+import { type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
 import {
   startAvatarService,
   type AvatarServiceInstance,

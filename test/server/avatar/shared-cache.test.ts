@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { encodePng } from '../../../src/imaging/codec.js';
 import { createImage } from '../../../src/imaging/image.js';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { type AvatarServiceConfig } from '../../../src/imager/config.js';
+import { type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
 import {
   startAvatarService,
   type AvatarServiceInstance,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit, writeSampleKit } from '../../../src/samplekit/index.js';
 import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
-import { type AvatarServiceConfig } from '../../../src/imager/config.js';
+import { type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
 import { MemorySharedStore } from '../../../src/imager/cache/shared-store.js';
 import { type OpenAvatarServiceOptions } from '../../../src/server/imager.js';
 import { decodeImage } from '../../../src/imaging/codec.js';

@@ -10,12 +10,12 @@ import {
   url,
   wholeNumber,
   type Parser,
-} from '../settings/values.js';
-import { DEFAULT_DECODE_BUDGET_BYTES } from '../imaging/decode-budget.js';
-import { DEFAULT_HOST, ownAddresses } from '../http/http-server.js';
-import { type LogLevel } from '../http/request-log.js';
-import { DEFAULT_USER_TIMEOUT_MS } from './avatar/user-lookup.js';
-import { DEFAULT_DATABASE_POOL, DEFAULT_DATABASE_TIMEOUT_MS, parseDatabaseUrl } from '../database/index.js';
+} from '../../settings/values.js';
+import { DEFAULT_DECODE_BUDGET_BYTES } from '../../imaging/decode-budget.js';
+import { DEFAULT_HOST, ownAddresses } from '../../http/http-server.js';
+import { type LogLevel } from '../../http/request-log.js';
+import { DEFAULT_USER_TIMEOUT_MS } from './user-lookup.js';
+import { DEFAULT_DATABASE_POOL, DEFAULT_DATABASE_TIMEOUT_MS, parseDatabaseUrl } from '../../database/index.js';
 
 export interface AvatarServiceConfig {
   host: string;
