@@ -1,17 +1,12 @@
 // Public API of the room renderer (the room service is written against exactly this).
 export {
   loadRoomAssets,
-  furniBundlesAt,
-  openFurniBundles,
   roomAssetsSource,
   type RoomAssetsSource,
-  type FurniBundles,
-  type FurniLookup,
   type LoadRoomAssetsOptions,
   type RoomAssets,
 } from './assets.js';
 export type { RoomData, RoomItem, RoomBot } from './model.js';
-export { drawnClassname } from './items.js';
 export { roomData } from './model.js';
 export {
   MAX_DRAWN_ITEMS,

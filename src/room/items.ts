@@ -12,14 +12,6 @@ export function splitClassname(classname: string): { base: string; colorId?: num
 }
 
 /**
- * The classname the client draws a stored item as (RoomContentLoader.getFurnitureWallNameForTypeId): a wall
- * item of type `poster` is `poster<extra_data>` (poster 5 is the `poster5` bundle); any other is its own.
- */
-export function drawnClassname(it: { classname: string; kind: 'floor' | 'wall'; extraData: string }): string {
-  return it.kind === 'wall' && it.classname === 'poster' ? `poster${it.extraData ?? ''}` : it.classname;
-}
-
-/**
  * The state the client shows once the room is loaded. The emulator stores the item's stuff data as
  * `extra_data`; its legacy string is that text for the legacy form (most logic types: `0`, `1`) and the
  * first value for string and number arrays (a toner's `1:126:255:112`, a mannequin's `M:…`); a map stored

@@ -22,7 +22,8 @@ import {
 } from './draw-planes.js';
 import { depthOf, parseWallPosition, project, type RoomScale, wallLocation } from './geometry.js';
 import { type Door, findDoor, type Heightmap, parseHeightmap } from './heightmap.js';
-import { drawnClassname, type FloorHole, floorHole, furniState, splitClassname } from './items.js';
+import { drawnClassname } from '../furni/bundles.js';
+import { type FloorHole, floorHole, furniState, splitClassname } from './items.js';
 import { type RoomData, type RoomItem } from './model.js';
 import { doorDisplacement, roomShape, thicknessMultiplier, type RoomPlane } from './planes.js';
 

@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openFurniBundles } from '../../src/room/index.js';
+import { openFurniBundles } from '../../src/furni/bundles.js';
 import { openHotelFurni, type HotelFurni } from '../../src/imager/hotel-furni/index.js';
 import { parseChromaQuery, parseVortexQuery } from '../../src/imager/hotel-furni/params.js';
 import { ImageCache } from '../../src/imager/cache/image-cache.js';

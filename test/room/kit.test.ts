@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { furniBundlesAt } from '../../src/furni/bundles.js';
 import {
-  furniBundlesAt,
   loadRoomAssets,
   renderRoom,
   roomData,

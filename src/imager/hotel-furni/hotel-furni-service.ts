@@ -11,7 +11,7 @@ import { type FurnitureData, splitClassname } from '../../formats/furnidata.js';
 import { type FurniPicture } from '../../furni/on-demand.js';
 import { RENDERER_VERSION } from '../../furni/version.js';
 import { isDir } from '../../hotel/files.js';
-import { drawnClassname, type FurniBundles } from '../../room/index.js';
+import { drawnClassname, type FurniBundles } from '../../furni/bundles.js';
 import { sha256Hex } from '../../util/hash.js';
 import {
   cachedImage,

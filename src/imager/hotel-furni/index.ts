@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { type FurnitureData } from '../../formats/furnidata.js';
 import { isFile, readAssetFile } from '../../hotel/files.js';
 import { readFurnidata } from '../../hotel/furni.js';
-import { type FurniBundles } from '../../room/index.js';
+import { type FurniBundles } from '../../furni/bundles.js';
 import { sha256Hex } from '../../util/hash.js';
 import {
   flashOnlyHint,

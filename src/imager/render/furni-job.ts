@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import { finishFurniPicture, type FurniPicture, renderFurniPicture } from '../../furni/on-demand.js';
 import { type RgbaImage } from '../../imaging/image.js';
 import { encodePngCompact } from '../../imaging/png-compact.js';
-import { furniBundlesAt, type FurniBundles } from '../../room/index.js';
+import { furniBundlesAt, type FurniBundles } from '../../furni/bundles.js';
 import { type FurniRenderOutput, RenderFailedError } from './render-pool.js';
 import { FURNI_FAILURES, type FurniWork, pictureData, pictureOf } from './render-protocol.js';
 

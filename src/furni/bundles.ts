@@ -1,0 +1,110 @@
+// A hotel's furni bundles (`bundled/furniture/<classname>.nitro`) as the things that draw furni read them: rooms,
+// furni on demand and the render workers. Read on first use, kept in a bounded cache, and named the way the
+// client names a stored item's bundle.
+import { LRUCache } from 'lru-cache';
+import { join } from 'node:path';
+import { pathsSignature } from '../hotel/files.js';
+import { ROOM_FURNI_DIR, readRoomFurni, roomFurniFile } from '../hotel/room.js';
+import { type FurniModel, furniModelFromLibrary } from './model.js';
+
+/** Furni models kept in memory at once (the most distinct items a busy room shows; real bundles ≤ 0.7 MB). */
+export const FURNI_CACHE_ENTRIES = 256;
+/**
+ * Bytes of decoded sprite pixels one bundle cache keeps, whatever the count: 256 real bundles take ~100 MB,
+ * but 256 hostile ones each at the decode budget would take 16 GB. A larger bundle is drawn and not kept.
+ */
+export const FURNI_CACHE_BYTES = 256 * 1024 * 1024;
+
+export type FurniLookup =
+  | { ok: true; model: FurniModel /** The window's plane mask (logic.maskType), if it is one. */; maskType?: string }
+  | { ok: false; reason: string };
+
+/**
+ * A hotel's furni bundles (`bundled/furniture/<cn>.nitro`), read on first use and kept in a bounded cache by
+ * base classname: what rooms draw from (and, in each render worker, what furni on demand draws from).
+ */
+export interface FurniBundles {
+  readonly hotelRoot: string;
+  /** The bundle folder's signature (names, sizes, times): a changed file gives a new one. */
+  readonly signature: string;
+  furni(base: string): Promise<FurniLookup>;
+  /** What the cache holds: decoded bundles (and remembered misses) and their bytes. */
+  stats(): { entries: number; bytes: number };
+}
+
+/**
+ * The bundles of a hotel folder; `previous` again when its folder is unchanged (its decoded bundles kept).
+ * @example
+ *   let bundles = await openFurniBundles('/srv/hotel');
+ *   const chair = await bundles.furni('chair_plasto');   // { ok: true, model } or { ok: false, reason }
+ *   bundles = await openFurniBundles('/srv/hotel', bundles); // after a reload: the same object if nothing changed
+ */
+export async function openFurniBundles(hotelRoot: string, previous?: FurniBundles): Promise<FurniBundles> {
+  const signature = await pathsSignature([{ path: join(hotelRoot, ROOM_FURNI_DIR), depth: 0 }]);
+  if (previous && previous.hotelRoot === hotelRoot && previous.signature === signature) return previous;
+  return furniBundlesAt(hotelRoot, signature);
+}
+
+/**
+ * The bundles of a hotel folder whose signature is already known (a render worker is told it by the thread
+ * that read the folder), with a cache of their own: at most FURNI_CACHE_ENTRIES bundles and `maxBytes` of
+ * their pixels, least recently used out; concurrent asks for one bundle share one read.
+ */
+export function furniBundlesAt(hotelRoot: string, signature: string, maxBytes = FURNI_CACHE_BYTES): FurniBundles {
+  const cache = new LRUCache<string, FurniLookup>({
+    max: FURNI_CACHE_ENTRIES,
+    maxSize: Math.max(1, maxBytes),
+    sizeCalculation: lookupBytes,
+  });
+  const reading = new Map<string, Promise<FurniLookup>>();
+  const furni = (base: string): Promise<FurniLookup> => {
+    const held = cache.get(base);
+    if (held) return Promise.resolve(held);
+    let read = reading.get(base);
+    if (!read) {
+      read = loadFurni(hotelRoot, base)
+        .then((found) => {
+          cache.set(base, found); // not kept when it alone is over maxBytes
+          return found;
+        })
+        .finally(() => reading.delete(base));
+      reading.set(base, read);
+    }
+    return read;
+  };
+  return { hotelRoot, signature, furni, stats: () => ({ entries: cache.size, bytes: cache.calculatedSize }) };
+}
+
+/** The memory a lookup holds: its sprites' pixels (an image two assets share counted once). */
+function lookupBytes(found: FurniLookup): number {
+  if (!found.ok) return 64 + found.reason.length * 2;
+  const images = new Set<Uint8Array>();
+  for (const s of found.model.sprites.values()) images.add(s.image.data);
+  let bytes = 1024;
+  for (const data of images) bytes += data.byteLength;
+  return bytes;
+}
+
+async function loadFurni(hotelRoot: string, base: string): Promise<FurniLookup> {
+  const file = await roomFurniFile(hotelRoot, base);
+  if (!file) return { ok: false, reason: `no bundle ${ROOM_FURNI_DIR}/${base}.nitro` };
+  try {
+    const lib = await readRoomFurni(hotelRoot, file);
+    const maskType = (lib.data as { logic?: { maskType?: unknown } }).logic?.maskType;
+    return {
+      ok: true,
+      model: furniModelFromLibrary(lib),
+      ...(typeof maskType === 'string' && maskType ? { maskType } : {}),
+    };
+  } catch (e) {
+    return { ok: false, reason: (e as Error).message };
+  }
+}
+
+/**
+ * The classname the client draws a stored item as (RoomContentLoader.getFurnitureWallNameForTypeId): a wall
+ * item of type `poster` is `poster<extra_data>` (poster 5 is the `poster5` bundle); any other is its own.
+ */
+export function drawnClassname(it: { classname: string; kind: 'floor' | 'wall'; extraData: string }): string {
+  return it.kind === 'wall' && it.classname === 'poster' ? `poster${it.extraData ?? ''}` : it.classname;
+}
