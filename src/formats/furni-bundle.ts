@@ -86,19 +86,31 @@ export interface ManifestSprite {
   flipH: boolean;
 }
 
+/**
+ * A compact furni bundle's manifest (`manifest.json` inside the bundle): what the item is and how the client
+ * draws it, with every sprite's place in the bundle's one atlas image.
+ */
 export interface BundleManifest {
+  /** The bundle format version: 1. */
   format: 1;
+  /** The base classname (no `*<n>` colour suffix). */
   classname: string;
+  /** The client's logic and visualization types (`furniture_multistate`, `furniture_animated` …). */
   logicType: string;
   visualizationType: string;
+  /** Footprint in tiles (x, y) and height (z); the directions the item can face, in degrees. */
   logic: { dimensions: { x: number; y: number; z: number }; directions: number[] };
+  /** The atlas image's size in pixels. */
   atlas: { width: number; height: number };
+  /** Sprites by asset name (`<cn>_64_a_2_0`), each with its rect in the atlas. */
   sprites: Record<string, ManifestSprite>;
+  /** The draw definitions by size (`64`, `32`, `1` for the icon). */
   sizes: Record<string, ManifestSize>;
   /** Size-64 colour table: colour id → layer id → 0xRRGGBB. Not a list of valid variants. */
   cl: Record<string, Record<string, number>>;
   /** Resting states by id. */
   states: Record<string, ManifestState>;
+  /** Animations that play between two states. */
   transitions: ManifestTransition[];
   /** What the published still shows (state, direction); frame is the state's first tick. */
   still: { state: number; direction: number };

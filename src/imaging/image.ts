@@ -1,7 +1,10 @@
-// The one pixel type every module shares: straight (not premultiplied) RGBA, row-major, 4 bytes a pixel.
+/** The one pixel type every module shares: straight (not premultiplied) RGBA, row-major, 4 bytes a pixel. */
 export interface RgbaImage {
+  /** Width in pixels. */
   readonly width: number;
+  /** Height in pixels. */
   readonly height: number;
+  /** width × height × 4 bytes: red, green, blue, alpha, row after row from the top left. */
   readonly data: Uint8Array;
 }
 
