@@ -32,46 +32,12 @@ import { parseArgs } from 'node:util';
 import { PNG } from 'pngjs';
 import { runBench, startChild, stopChild } from './child.js';
 import { freePort } from './http-load.js';
-import { descriptionRoom } from '../test/helpers/room-description.js';
+import { type Description, descriptionRoom } from '../test/helpers/room-description.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const SHARED = resolve(process.cwd(), '..', 'shared');
 const TOOL = process.env.ROOMREF_TOOL ?? join(SHARED, 'tools', 'room-reference');
 const ROOMREF_WORK = process.env.ROOMREF_WORK ?? join(tmpdir(), 'room-reference');
-
-interface DescItem {
-  id: number;
-  classname: string;
-  x?: number;
-  y?: number;
-  z?: number;
-  rot?: number;
-  state?: string;
-  wall?: string;
-}
-interface Description {
-  heightmap: string | string[];
-  door?: { x: number; y: number; dir: number };
-  wallHeight?: number;
-  floorType?: string | null;
-  wallType?: string | null;
-  landscapeType?: string | null;
-  wallThickness?: number;
-  floorThickness?: number;
-  hideWalls?: boolean;
-  items?: DescItem[];
-  bots?: {
-    id: number;
-    figure: string;
-    gender?: string;
-    x: number;
-    y: number;
-    z?: number;
-    rot?: number;
-    dance?: number;
-    effect?: number;
-  }[];
-}
 
 interface FurniRow {
   id: number;

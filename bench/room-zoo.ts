@@ -14,6 +14,8 @@
 //   npm run room-zoo -- --out /tmp/zoo/rooms [--furni DIR] [--seed 1] [--count 240] [--per-room 30]
 //
 // Nothing here is committed output: point --out outside the checkout (the bundles are Sulake's art).
+import { type DescriptionItem } from '../test/helpers/room-description.js';
+import { furniRow } from '../src/samplekit/furni/furnidata.js';
 import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -233,16 +235,7 @@ function pickClassnames(all: ZooCandidate[], count: number, rnd: () => number): 
   return [...chosen.values()].sort((a, b) => (a.classname < b.classname ? -1 : a.classname > b.classname ? 1 : 0));
 }
 
-interface ZooItem {
-  id: number;
-  classname: string;
-  x?: number;
-  y?: number;
-  z?: number;
-  rot?: number;
-  wall?: string;
-  state: string;
-}
+type ZooItem = DescriptionItem & { state: string };
 
 /** Floor items on shelves (a free tile between footprints and rows); the ones that do not fit are returned. */
 function layFloor(picks: Pick[], rnd: () => number, firstId: number): { items: ZooItem[]; left: Pick[] } {
@@ -319,42 +312,22 @@ function heightmap(): string[] {
   ];
 }
 
-/** FurnitureData.json rows (the client's schema) for every classname placed. */
+/** FurnitureData.json rows (the client's schema, as the sample kit writes them) for every classname placed. */
 function furnitureData(picks: Pick[]): object {
-  const row = (p: Pick, id: number) => {
-    const c = p.candidate;
-    const common = {
+  const row = (p: Pick, id: number) =>
+    furniRow({
+      kind: p.candidate.kind,
       id,
       classname: p.classname,
       revision: 1,
-      category: 'unknown',
       name: p.classname,
       description: p.classname,
-      adurl: '',
-      offerid: -1,
-      buyout: false,
-      rentofferid: -1,
-      rentbuyout: false,
-      bc: false,
-      excludeddynamic: false,
-      customparams: '',
-      specialtype: 1,
-    };
-    if (c.kind === 'wall') return { ...common, furniline: '', environment: '', rare: false };
-    return {
-      ...common,
       defaultdir: 0,
-      xdim: c.width,
-      ydim: c.length,
-      partcolors: { color: [] },
-      canstandon: false,
-      cansiton: false,
-      canlayon: false,
-      furniline: '',
-      environment: '',
-      rare: false,
-    };
-  };
+      xdim: p.candidate.width,
+      ydim: p.candidate.length,
+      partcolors: [],
+      furniline: 'room-zoo',
+    });
   const floor = picks.filter((p) => p.candidate.kind === 'floor');
   const wall = picks.filter((p) => p.candidate.kind === 'wall');
   return {

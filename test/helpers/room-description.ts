@@ -3,6 +3,18 @@
 // pictures of them against the client's.
 import { type RoomData, roomData } from '../../src/room/index.js';
 
+/** A floor item (tile, height, rotation) or a wall item (`wall`: Arcturus' wall_pos), with its stored state. */
+export interface DescriptionItem {
+  id: number;
+  classname: string;
+  x?: number;
+  y?: number;
+  z?: number;
+  rot?: number;
+  state?: string;
+  wall?: string;
+}
+
 export interface Description {
   heightmap: string | string[];
   door?: { x: number; y: number; dir: number };
@@ -13,16 +25,7 @@ export interface Description {
   wallThickness?: number;
   floorThickness?: number;
   hideWalls?: boolean;
-  items?: {
-    id: number;
-    classname: string;
-    x?: number;
-    y?: number;
-    z?: number;
-    rot?: number;
-    state?: string;
-    wall?: string;
-  }[];
+  items?: DescriptionItem[];
   bots?: {
     id: number;
     figure: string;

@@ -50,6 +50,8 @@ export interface RowInput {
   partcolors: string[];
   cansiton?: boolean;
   canstandon?: boolean;
+  /** The furni line the row names (default `samplekit`). */
+  furniline?: string;
 }
 
 export function furniRow(r: RowInput): FloorRow | WallRow {
@@ -69,7 +71,7 @@ export function furniRow(r: RowInput): FloorRow | WallRow {
     excludeddynamic: false,
     customparams: '',
     specialtype: 1,
-    furniline: 'samplekit',
+    furniline: r.furniline ?? 'samplekit',
   };
   if (r.kind === 'wall') return common;
   return {
