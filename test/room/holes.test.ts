@@ -12,6 +12,7 @@ import { loadRoomAssets, renderRoom, roomData, type RoomAssets, type RoomItem } 
 import { writeSampleKit } from '../../src/samplekit/index.js';
 import { FurniBuilder, vis64, visIcon } from '../../src/samplekit/furni/builder.js';
 import { drawSprite, rgba } from '../../src/samplekit/furni/draw.js';
+import { floorItem, pixel } from '../helpers/room-items.js';
 
 let dir: string;
 let assets: RoomAssets;
@@ -49,31 +50,11 @@ after(async () => {
 });
 
 const HEIGHTMAP = ['xxxxxxxxxx', 'xxxx000000', 'xxxx000000', 'xxx0000000', 'xxxx000000', 'xxxx000000'].join('\r\n');
-const item = (id: number, classname: string, x: number, y: number, extraData = '0'): RoomItem => ({
-  id,
-  classname,
-  kind: 'floor',
-  x,
-  y,
-  z: 0,
-  rot: 0,
-  wallPosition: '',
-  extraData,
-  width: 1,
-  length: 1,
-  interactionType: 'default',
-});
+const item = (id: number, classname: string, x: number, y: number, extraData = '0'): RoomItem =>
+  floorItem(id, classname, x, y, { extraData });
 const room = (items: RoomItem[] = []) => roomData({ id: 7, heightmap: HEIGHTMAP, door: { x: 3, y: 3, dir: 2 }, items });
 const OPTIONS = { size: 64, walls: true, furni: true, bots: false } as const;
 
-function pixel(
-  pic: { width: number; rgba: Buffer; report: { origin: { x: number; y: number } } },
-  sx: number,
-  sy: number,
-) {
-  const i = ((pic.report.origin.y + sy) * pic.width + pic.report.origin.x + sx) * 4;
-  return [...pic.rgba.subarray(i, i + 4)];
-}
 // A room point's screen place (size 64), from the origin.
 const at = (x: number, y: number, z = 0): [number, number] => [
   Math.floor(32 * (x - y)),

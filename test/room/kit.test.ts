@@ -18,6 +18,7 @@ import {
 import { loadAvatarHotel } from '../../src/avatar/index.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
 import { bombNitroFile } from '../helpers/bombs.js';
+import { floorItem, pixel } from '../helpers/room-items.js';
 
 let dir: string;
 let assets: RoomAssets;
@@ -31,32 +32,11 @@ after(async () => {
 });
 
 const HEIGHTMAP = ['xxxxxxxxxx', 'xxxx000000', 'xxxx000000', 'xxx0000000', 'xxxx000000', 'xxxx000000'].join('\r\n');
-const item = (id: number, classname: string, x: number, y: number, rot: number): RoomItem => ({
-  id,
-  classname,
-  kind: 'floor',
-  x,
-  y,
-  z: 0,
-  rot,
-  wallPosition: '',
-  extraData: '0',
-  width: 1,
-  length: 1,
-  interactionType: 'default',
-});
+const item = (id: number, classname: string, x: number, y: number, rot: number): RoomItem =>
+  floorItem(id, classname, x, y, { rot });
 const room = (items: RoomItem[] = []): RoomData =>
   roomData({ id: 7, heightmap: HEIGHTMAP, door: { x: 3, y: 3, dir: 2 }, items });
 const OPTIONS = { size: 64, walls: true, furni: true, bots: false } as const;
-
-function pixel(
-  pic: { width: number; rgba: Buffer; report: { origin: { x: number; y: number } } },
-  sx: number,
-  sy: number,
-) {
-  const i = ((pic.report.origin.y + sy) * pic.width + pic.report.origin.x + sx) * 4;
-  return [...pic.rgba.subarray(i, i + 4)];
-}
 
 test('plane colours by side as the client shades them; decoration ids override the room', async () => {
   // wall 999: not in the kit's room.nitro, so its default plane (untinted white)

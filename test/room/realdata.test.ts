@@ -13,6 +13,7 @@ import {
   type RoomItem,
 } from '../../src/room/index.js';
 import { realdata } from '../helpers/realdata.js';
+import { floorItem } from '../helpers/room-items.js';
 
 const rooms = realdata('nitro-rooms');
 let assets: RoomAssets;
@@ -34,20 +35,8 @@ function room(items: RoomItem[]): RoomData {
   return roomData({ id: 1, heightmap: HEIGHTMAP, door: { x: 2, y: 3, dir: 2 }, items });
 }
 
-const floor = (id: number, classname: string, x: number, y: number, z: number, rot: number): RoomItem => ({
-  id,
-  classname,
-  kind: 'floor',
-  x,
-  y,
-  z,
-  rot,
-  wallPosition: '',
-  extraData: '0',
-  width: 1,
-  length: 1,
-  interactionType: 'default',
-});
+const floor = (id: number, classname: string, x: number, y: number, z: number, rot: number): RoomItem =>
+  floorItem(id, classname, x, y, { z, rot });
 
 const OPTIONS = { walls: true, furni: true, bots: false } as const;
 
