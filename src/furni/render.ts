@@ -169,6 +169,8 @@ export interface RoomSprite {
   tint: number;
   /** FurnitureVisualization's relative depth × DEPTH_MULTIPLIER (√½): (z / −1000 − layer id / 1000), shadow 1. */
   relativeDepth: number;
+  /** The item's shadow (`<cn>_<size>_sd_<direction>_0`), not one of its layers. */
+  shadow: boolean;
 }
 
 /**
@@ -207,6 +209,7 @@ export function roomSprites(
       ink: p.ink,
       tint: p.tint,
       relativeDepth: (p.z / -1000 - p.layerId * 0.001) * Math.SQRT1_2,
+      shadow: false,
     }));
   const sd = shadowSprite(model, size.size, at.direction);
   if (sd)
@@ -220,6 +223,7 @@ export function roomSprites(
       ink: 'normal',
       tint: 0xffffff,
       relativeDepth: Math.SQRT1_2,
+      shadow: true,
     });
   return out;
 }

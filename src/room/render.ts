@@ -607,9 +607,8 @@ function itemSprites(
 ): { sprites: ItemSprite[]; layers: string[] } | null {
   const sprites = roomSprites(m.model, m.size, { state, direction, ...tick, colorId: m.colorId ?? 0 });
   if (sprites.length === 0) return null;
-  const placed = sprites.map((sp: RoomSprite): ItemSprite => {
-    const shadow = sp.relativeDepth === Math.SQRT1_2 && sp.asset.includes('_sd_');
-    return {
+  const placed = sprites.map(
+    (sp: RoomSprite): ItemSprite => ({
       image: sp.image,
       left: sx + sp.left,
       top: sy + sp.top,
@@ -617,11 +616,11 @@ function itemSprites(
       ...(sp.flipH ? { flipH: true } : {}),
       tint: sp.tint,
       ink: sp.ink,
-      ...(shadow ? { shadow: true } : {}),
+      ...(sp.shadow ? { shadow: true } : {}),
       relativeDepth: sp.relativeDepth,
-    };
-  });
-  return { sprites: placed, layers: sprites.filter((sp) => !sp.asset.includes('_sd_')).map((sp) => sp.asset) };
+    }),
+  );
+  return { sprites: placed, layers: sprites.filter((sp) => !sp.shadow).map((sp) => sp.asset) };
 }
 
 async function floorItem(
