@@ -57,10 +57,19 @@ export function framesAt(
   tick: number,
   direction: number,
 ): LayerFrame[] {
+  return layerFrames(size, animation, (layer) => layerFrameAt(layer, tick, direction));
+}
+
+/** Every layer's frame by `frameOf`; a layer the animation does not mention (or without frames) shows 0. */
+function layerFrames(
+  size: SizeDef,
+  animation: AnimationDef | undefined,
+  frameOf: (layer: AnimationLayerDef) => LayerFrame | null,
+): LayerFrame[] {
   const out: LayerFrame[] = [];
   for (let i = 0; i < size.layerCount; i++) {
     const layer = animation?.layers[String(i)];
-    out.push((layer && layerFrameAt(layer, tick, direction)) || STILL_FRAME);
+    out.push((layer && frameOf(layer)) || STILL_FRAME);
   }
   return out;
 }
@@ -253,12 +262,7 @@ export function roomFramesAt(
   direction: number,
   held = true,
 ): LayerFrame[] {
-  const out: LayerFrame[] = [];
-  for (let i = 0; i < size.layerCount; i++) {
-    const layer = animation?.layers[String(i)];
-    out.push((layer && roomLayerFrameAt(layer, tick, direction, held)) || STILL_FRAME);
-  }
-  return out;
+  return layerFrames(size, animation, (layer) => roomLayerFrameAt(layer, tick, direction, held));
 }
 
 /**
