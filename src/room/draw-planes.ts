@@ -96,29 +96,28 @@ export interface PlacedMask {
   kind: 'hole' | 'window';
 }
 
-/** Source-over of an ARGB colour onto the canvas pixel `i`. */
-function put(img: RgbaImage, i: number, argb: number): void {
-  const sa = argb >>> 24;
-  if (sa === 0) return;
-  const d = img.data;
-  const o = i * 4;
-  const sr = (argb >> 16) & 0xff;
-  const sg = (argb >> 8) & 0xff;
-  const sb = argb & 0xff;
-  const da = d[o + 3]!;
-  if (sa === 255 || da === 0) {
-    d[o] = sr;
-    d[o + 1] = sg;
-    d[o + 2] = sb;
-    d[o + 3] = sa;
-    return;
-  }
+/** Source-over of ARGB `src` on ARGB `dst`, in straight alpha (the canvas and landscape texels alike). */
+function over(dst: number, src: number): number {
+  const sa = src >>> 24;
+  if (sa === 0) return dst;
+  const da = dst >>> 24;
+  if (sa === 255 || da === 0) return src;
   const dw = da * (255 - sa);
   const oa = sa * 255 + dw;
-  d[o] = Math.round((sr * sa * 255 + d[o]! * dw) / oa);
-  d[o + 1] = Math.round((sg * sa * 255 + d[o + 1]! * dw) / oa);
-  d[o + 2] = Math.round((sb * sa * 255 + d[o + 2]! * dw) / oa);
-  d[o + 3] = Math.round(oa / 255);
+  const ch = (s: number) => Math.round((((src >>> s) & 0xff) * sa * 255 + ((dst >>> s) & 0xff) * dw) / oa) << s;
+  return ((Math.round(oa / 255) << 24) | ch(16) | ch(8) | ch(0)) >>> 0;
+}
+
+/** Source-over of an ARGB colour onto the canvas pixel `i`. */
+function put(img: RgbaImage, i: number, argb: number): void {
+  if (argb >>> 24 === 0) return;
+  const d = img.data;
+  const o = i * 4;
+  const v = over(((d[o + 3]! << 24) | (d[o]! << 16) | (d[o + 1]! << 8) | d[o + 2]!) >>> 0, argb);
+  d[o] = (v >>> 16) & 0xff;
+  d[o + 1] = (v >>> 8) & 0xff;
+  d[o + 2] = v & 0xff;
+  d[o + 3] = v >>> 24;
 }
 
 const wrap = (v: number, n: number): number => ((v % n) + n) % n;
@@ -430,19 +429,8 @@ const bitmap = (width: number, height: number): Bitmap => ({
 /** Source-over of `argb` at (x, y) of `b`. */
 function blend(b: Bitmap, x: number, y: number, argb: number): void {
   if (x < 0 || y < 0 || x >= b.width || y >= b.height) return;
-  const a = argb >>> 24;
-  if (a === 0) return;
   const i = y * b.width + x;
-  const d = b.px[i]!;
-  const da = d >>> 24;
-  if (a === 255 || da === 0) {
-    b.px[i] = argb;
-    return;
-  }
-  const dw = da * (255 - a);
-  const oa = a * 255 + dw;
-  const ch = (s: number) => Math.round((((argb >>> s) & 0xff) * a * 255 + ((d >>> s) & 0xff) * dw) / oa) << s;
-  b.px[i] = ((Math.round(oa / 255) << 24) | ch(16) | ch(8) | ch(0)) >>> 0;
+  b.px[i] = over(b.px[i]!, argb);
 }
 
 /** An asset's pixels as ARGB, mirrored when it is a flipped alias. */

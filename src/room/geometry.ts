@@ -17,8 +17,8 @@ export function project(scale: RoomScale, x: number, y: number, z: number): Scre
 }
 
 // The depth vector's weights: cos(0.5°)·√½ on x and y, sin(0.5°)·√(½)/√(¾) on z (RoomGeometry z_scale).
-const DEPTH_XY = Math.cos((0.5 / 180) * Math.PI) * Math.SQRT1_2;
-const DEPTH_Z = Math.sin((0.5 / 180) * Math.PI) * (Math.SQRT1_2 / Math.sqrt(0.75));
+export const DEPTH_XY = Math.cos((0.5 / 180) * Math.PI) * Math.SQRT1_2;
+export const DEPTH_Z = Math.sin((0.5 / 180) * Math.PI) * (Math.SQRT1_2 / Math.sqrt(0.75));
 
 /**
  * The client's sort depth of a room point (larger = farther, drawn first): the projection on the depth

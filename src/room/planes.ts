@@ -11,6 +11,7 @@
 // - the door tile: taken out while the walls are made (the wall runs behind it) and drawn as a flat tile.
 // Each plane has the client's colour by its normal (RoomVisualization.initializeRoomPlanes).
 import { type Door, type Heightmap, NO_TILE, tileHeight } from './heightmap.js';
+import { DEPTH_XY, DEPTH_Z } from './geometry.js';
 
 export type PlaneKind = 'floor' | 'wall' | 'landscape';
 
@@ -149,8 +150,6 @@ function facesCamera(n: V3): boolean {
 }
 
 // Depth of a room point along the canvas's depth vector (−135°, 0.5°), as RoomGeometry.getScreenPosition's z.
-const DEPTH_XY = Math.cos((0.5 / 180) * Math.PI) * Math.SQRT1_2;
-const DEPTH_Z = Math.sin((0.5 / 180) * Math.PI) * (Math.SQRT1_2 / Math.sqrt(0.75));
 const depthAt = (p: V3): number => -DEPTH_XY * (p[0] + p[1]) - DEPTH_Z * p[2];
 
 interface RawPlane {
