@@ -33,8 +33,8 @@ module.exports = {
     layer('http', ['settings', 'util']),
     // The hotel's own database (the emulator's MySQL/MariaDB): the query catalogue and a pooled client.
     layer('database', ['settings', 'util']),
-    // The service core (avatar imager, badges, rooms, the furni corpus service): framework-free, below the routes.
-    layer('imager', [
+    // The service core (avatar service, badges, rooms, the furni corpus service): framework-free, below the routes.
+    layer('core', [
       'avatar',
       'badge',
       'database',
@@ -49,35 +49,35 @@ module.exports = {
       'util',
     ]),
     {
-      name: 'imager-framework-free',
+      name: 'core-framework-free',
       comment: 'The service core answers with plain values; only src/http/ and src/server/ know the HTTP framework.',
       severity: 'error',
-      from: { path: '^src/imager/' },
+      from: { path: '^src/core/' },
       to: { path: 'node_modules/(fastify|@fastify/)' },
     },
     {
-      name: 'imager-cache-below-services',
+      name: 'core-cache-below-services',
       comment:
-        'src/imager/cache/ (the cache tiers every image kind shares) imports no image kind of the core (README, Layout of the code).',
+        'src/core/cache/ (the cache tiers every image kind shares) imports no image kind of the core (README, Layout of the code).',
       severity: 'error',
-      from: { path: '^src/imager/cache/' },
-      to: { path: '^src/imager/', pathNot: '^src/imager/cache/' },
+      from: { path: '^src/core/cache/' },
+      to: { path: '^src/core/', pathNot: '^src/core/cache/' },
     },
     {
-      name: 'imager-render-below-services',
+      name: 'core-render-below-services',
       comment:
-        'src/imager/render/ (the render workers avatars and furni on demand share) imports no image kind of the core (README, Layout of the code).',
+        'src/core/render/ (the render workers avatars and furni on demand share) imports no image kind of the core (README, Layout of the code).',
       severity: 'error',
-      from: { path: '^src/imager/render/' },
-      to: { path: '^src/imager/', pathNot: ['^src/imager/render/', '^src/imager/cache/'] },
+      from: { path: '^src/core/render/' },
+      to: { path: '^src/core/', pathNot: ['^src/core/render/', '^src/core/cache/'] },
     },
     {
-      name: 'imager-peers',
+      name: 'core-peers',
       comment:
-        'The image kinds of the core (src/imager/avatar/, src/imager/badge/, …) are peers: none imports another; they share the cache tiers (src/imager/cache/) and the render workers (src/imager/render/) (README, Layout of the code).',
+        'The image kinds of the core (src/core/avatar/, src/core/badge/, …) are peers: none imports another; they share the cache tiers (src/core/cache/) and the render workers (src/core/render/) (README, Layout of the code).',
       severity: 'error',
-      from: { path: '^src/imager/([^/]+)/', pathNot: ['^src/imager/cache/', '^src/imager/render/'] },
-      to: { path: '^src/imager/([^/]+)/', pathNot: ['^src/imager/$1/', '^src/imager/cache/', '^src/imager/render/'] },
+      from: { path: '^src/core/([^/]+)/', pathNot: ['^src/core/cache/', '^src/core/render/'] },
+      to: { path: '^src/core/([^/]+)/', pathNot: ['^src/core/$1/', '^src/core/cache/', '^src/core/render/'] },
     },
     {
       name: 'routes-apart',

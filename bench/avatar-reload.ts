@@ -23,7 +23,7 @@ const HERE = fileURLToPath(import.meta.url);
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 async function childMain(): Promise<void> {
-  const { defaultAvatarConfig } = await import('../src/imager/avatar/config.js');
+  const { defaultAvatarConfig } = await import('../src/core/avatar/config.js');
   const { startAvatarService } = await import('../src/server/imager.js');
   const [assetsDir, port, reloadMs] = process.argv.slice(3);
   const running = await startAvatarService({

@@ -31,7 +31,7 @@ interface AutocannonResult {
 type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 
 async function childMain(): Promise<void> {
-  const { defaultAvatarConfig } = await import('../src/imager/avatar/config.js');
+  const { defaultAvatarConfig } = await import('../src/core/avatar/config.js');
   const { startAvatarService } = await import('../src/server/imager.js');
   const [assetsDir, port, elements] = process.argv.slice(3);
   const running = await startAvatarService({

@@ -22,7 +22,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const AVATAR = '/habbo-imaging/avatarimage?figure=hd-180-1.hr-100-61.ch-210-66.lg-270-82.sh-290-80&direction=2';
 
 async function childMain(): Promise<void> {
-  const { defaultAvatarConfig } = await import('../src/imager/avatar/config.js');
+  const { defaultAvatarConfig } = await import('../src/core/avatar/config.js');
   const { startAvatarService } = await import('../src/server/imager.js');
   const [assetsDir, port] = process.argv.slice(3);
   const running = await startAvatarService({

@@ -52,7 +52,7 @@ interface FurnitureData {
 }
 
 async function childMain(): Promise<void> {
-  const { defaultAvatarConfig } = await import('../src/imager/avatar/config.js');
+  const { defaultAvatarConfig } = await import('../src/core/avatar/config.js');
   const { startAvatarService } = await import('../src/server/imager.js');
   const [assetsDir, port, database] = process.argv.slice(3);
   const running = await startAvatarService({

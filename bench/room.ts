@@ -23,7 +23,7 @@ const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 30);
 const WRK_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
 async function childMain(): Promise<void> {
-  const { defaultAvatarConfig } = await import('../src/imager/avatar/config.js');
+  const { defaultAvatarConfig } = await import('../src/core/avatar/config.js');
   const { startAvatarService } = await import('../src/server/imager.js');
   const [assetsDir, port, reread, database] = process.argv.slice(3);
   const running = await startAvatarService({

@@ -22,7 +22,7 @@ import {
   writeBundle as writeBundleBytes,
 } from './formats/furni-bundle.js';
 import { readNitroBundle } from './formats/nitro-container.js';
-import { parseAvatarParameters, parseAvatarQuery } from './imager/avatar/params.js';
+import { parseAvatarParameters, parseAvatarQuery } from './core/avatar/params.js';
 import { readPackageVersion } from './http/build-info.js';
 
 export { AvatarRenderError };

@@ -100,7 +100,7 @@ test('npm pack: what runs (dist/, the player page), the docs the README links an
     'dist/index.js',
     'dist/index.d.ts',
     'dist/build-info.json',
-    'dist/imager/render/render-worker.js',
+    'dist/core/render/render-worker.js',
     'dist/corpus/worker.js',
     'player/index.html',
     'LICENSE',

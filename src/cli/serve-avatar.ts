@@ -11,9 +11,9 @@ import {
   defaultAvatarConfig,
   validateAvatarConfig,
   type AvatarServiceConfig,
-} from '../imager/avatar/config.js';
+} from '../core/avatar/config.js';
 import { startAvatarService } from '../server/imager.js';
-import { redactRedisUrl } from '../imager/cache/redis-store.js';
+import { redactRedisUrl } from '../core/cache/redis-store.js';
 import { checkPortFree, describeBind } from '../http/http-server.js';
 import { LOG_LEVELS } from '../http/request-log.js';
 import {
@@ -40,7 +40,7 @@ import {
   type OptionDef,
 } from './options.js';
 import { stopOnSignals } from './shutdown.js';
-import { DatabaseConfigError } from '../imager/database.js';
+import { DatabaseConfigError } from '../core/database.js';
 import { DatabaseUrlError } from '../database/index.js';
 import { prepareWritableFolder } from '../util/fs-error.js';
 

@@ -12,7 +12,7 @@ import {
   type RunningFurniServer,
 } from '../server/furni/index.js';
 import { DEFAULT_HOST, describeBind } from '../http/http-server.js';
-import { DEFAULT_VARIANT_OPTIONS } from '../imager/furni/variants.js';
+import { DEFAULT_VARIANT_OPTIONS } from '../core/furni/variants.js';
 import { boolean, byteSize, milliseconds, oneOf, port, wholeNumber } from '../settings/values.js';
 import { isS3Url } from '../storage/s3-settings.js';
 import { explainFsError, prepareWritableFolder } from '../util/fs-error.js';

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { type Command } from 'commander';
 import { runBuild } from '../corpus/run.js';
 import { ensureSampleKit } from '../samplekit/index.js';
-import { defaultAvatarConfig } from '../imager/avatar/config.js';
+import { defaultAvatarConfig } from '../core/avatar/config.js';
 import { DEFAULT_FURNI_PORT } from '../server/furni/index.js';
 import { checkPortFree, DEFAULT_HOST } from '../http/http-server.js';
 import { port } from '../settings/values.js';

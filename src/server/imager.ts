@@ -1,4 +1,4 @@
-// Composition of the avatar service: the imager core (src/imager/: the hotel in service and its reloads,
+// Composition of the avatar service: the imager core (src/core/: the hotel in service and its reloads,
 // the render pool, the cache tiers, the user lookup, the limits, the badges, rooms and furni on demand) behind
 // its routes (server/avatar/, server/badge/, server/room/ and server/hotel-furni/, mounted here so none of them
 // imports another).
@@ -6,38 +6,38 @@ import { type FastifyInstance } from 'fastify';
 import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../http/build-info.js';
 import { type RawRouteContext } from '../http/respond.js';
-import { openBadges, type Badges } from '../imager/badge/index.js';
+import { openBadges, type Badges } from '../core/badge/index.js';
 import { healthBody, type HealthCheck, type HealthIdentity } from '../http/health.js';
 import { checkPortFree, localUrl } from '../http/http-server.js';
 import { stdoutLineStream } from '../http/log-stream.js';
 import { setDecodeBudget } from '../imaging/decode-budget.js';
 import { setFollowOutsideLinks } from '../hotel/files.js';
-import { AvatarService, type AvatarRenderer } from '../imager/avatar/avatar-service.js';
-import { type AvatarServiceConfig } from '../imager/avatar/config.js';
-import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from '../imager/avatar/hotel-reload.js';
-import { HotUrls } from '../imager/cache/hot-urls.js';
-import { ImageCache } from '../imager/cache/image-cache.js';
+import { AvatarService, type AvatarRenderer } from '../core/avatar/avatar-service.js';
+import { type AvatarServiceConfig } from '../core/avatar/config.js';
+import { HotelReloader, logLibraryProblems, ServedHotel, type ReloadResult } from '../core/avatar/hotel-reload.js';
+import { HotUrls } from '../core/cache/hot-urls.js';
+import { ImageCache } from '../core/cache/image-cache.js';
 import { ClientRateLimiter, RenderBudget } from '../http/limits.js';
 import { createAvatarMetrics, type AvatarMetrics, type HotelState } from './avatar/metrics.js';
-import { RedisSharedStore } from '../imager/cache/redis-store.js';
-import { RenderPool } from '../imager/render/render-pool.js';
+import { RedisSharedStore } from '../core/cache/redis-store.js';
+import { RenderPool } from '../core/render/render-pool.js';
 import { buildAvatarApp } from './avatar/routes.js';
 import { createBadgeHandler } from './badge/badge-handler.js';
 import { createConvertHandler } from './avatar/convert-handler.js';
-import { LegacyFigures } from '../imager/avatar/legacy-figures.js';
-import { openRooms, type Rooms } from '../imager/room/index.js';
-import { openHotelFurni, type HotelFurni } from '../imager/hotel-furni/index.js';
+import { LegacyFigures } from '../core/avatar/legacy-figures.js';
+import { openRooms, type Rooms } from '../core/room/index.js';
+import { openHotelFurni, type HotelFurni } from '../core/hotel-furni/index.js';
 import { createFurniHandler } from './hotel-furni/furni-handler.js';
 import { type FurniBundles, openFurniBundles } from '../furni/bundles.js';
 import { roomAssetsSource } from '../room/index.js';
 import { createRoomHandler } from './room/room-handler.js';
-import { SharedAvatarCache } from '../imager/cache/shared-cache.js';
-import { type SharedStore } from '../imager/cache/shared-store.js';
-import { DEFAULT_USER_LOOKUP, UserLookup } from '../imager/avatar/user-lookup.js';
-import { databaseUserSource } from '../imager/avatar/user-database.js';
-import { openHotelDatabase } from '../imager/database.js';
+import { SharedAvatarCache } from '../core/cache/shared-cache.js';
+import { type SharedStore } from '../core/cache/shared-store.js';
+import { DEFAULT_USER_LOOKUP, UserLookup } from '../core/avatar/user-lookup.js';
+import { databaseUserSource } from '../core/avatar/user-database.js';
+import { openHotelDatabase } from '../core/database.js';
 import { type HotelDatabase } from '../database/index.js';
-import { userCacheControl } from '../imager/avatar/avatar-service.js';
+import { userCacheControl } from '../core/avatar/avatar-service.js';
 
 /** The avatar service's name in /healthz, /version and the logs. */
 export const AVATAR_SERVICE_NAME = 'hotel-imager-avatar';

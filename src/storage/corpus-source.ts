@@ -1,5 +1,5 @@
 // Where a served corpus lives: corpus.json plus the bytes of each file it lists. The furni server's
-// store (src/imager/furni/corpus-store.ts) keeps the table, the memory cache and the polling; a source
+// store (src/core/furni/corpus-store.ts) keeps the table, the memory cache and the polling; a source
 // only reads. Two sources: a local folder (disk-corpus-source.ts) and a bucket (s3-corpus-source.ts).
 
 /** Why a listed file could not be served. `missing` → 404; `changed` → 503 until corpus.json catches up. */

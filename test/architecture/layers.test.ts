@@ -47,15 +47,15 @@ test('src/ has no import circles and imports point down the layers (README, Layo
 test('each rule of the service layers catches the arrow it forbids (planted in a scratch tree)', async () => {
   // One import per rule, each the kind of shortcut the layers exist to stop, in a tree of one-line modules.
   const planted: [from: string, imports: string, rule: string][] = [
-    ['src/http/respond.ts', 'src/imager/cache/image-cache.ts', 'layer-http'],
-    ['src/imager/avatar/avatar-service.ts', 'src/server/avatar/routes.ts', 'layer-imager'],
-    ['src/imager/furni/corpus-store.ts', 'src/server/furni/app.ts', 'layer-imager'],
-    ['src/storage/corpus-source.ts', 'src/imager/furni/corpus-store.ts', 'layer-storage'],
-    ['src/imager/badge/badge-service.ts', 'src/imager/avatar/avatar-service.ts', 'imager-peers'],
-    ['src/imager/furni/variants.ts', 'src/imager/badge/badge-service.ts', 'imager-peers'],
-    ['src/imager/cache/image-cache.ts', 'src/imager/avatar/cache-key.ts', 'imager-cache-below-services'],
-    ['src/imager/render/render-pool.ts', 'src/imager/avatar/avatar-service.ts', 'imager-render-below-services'],
-    ['src/imager/avatar/params.ts', 'fastify', 'imager-framework-free'],
+    ['src/http/respond.ts', 'src/core/cache/image-cache.ts', 'layer-http'],
+    ['src/core/avatar/avatar-service.ts', 'src/server/avatar/routes.ts', 'layer-core'],
+    ['src/core/furni/corpus-store.ts', 'src/server/furni/app.ts', 'layer-core'],
+    ['src/storage/corpus-source.ts', 'src/core/furni/corpus-store.ts', 'layer-storage'],
+    ['src/core/badge/badge-service.ts', 'src/core/avatar/avatar-service.ts', 'core-peers'],
+    ['src/core/furni/variants.ts', 'src/core/badge/badge-service.ts', 'core-peers'],
+    ['src/core/cache/image-cache.ts', 'src/core/avatar/cache-key.ts', 'core-cache-below-services'],
+    ['src/core/render/render-pool.ts', 'src/core/avatar/avatar-service.ts', 'core-render-below-services'],
+    ['src/core/avatar/params.ts', 'fastify', 'core-framework-free'],
     ['src/server/badge/badge-handler.ts', 'src/server/avatar/avatar-handler.ts', 'routes-apart'],
     ['src/index.ts', 'src/server/imager.ts', 'facade-uses-the-core'],
   ];

@@ -13,7 +13,7 @@ import {
   scanAvatarHotel,
   type AvatarRequest,
 } from '../../src/avatar/index.js';
-import { parseAvatarQuery } from '../../src/imager/avatar/params.js';
+import { parseAvatarQuery } from '../../src/core/avatar/params.js';
 import { goldenQueries } from '../server/avatar/golden-urls.js';
 import { useKitHotel } from './kit-hotel.js';
 

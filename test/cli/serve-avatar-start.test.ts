@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createProgram, reportError } from '../../src/cli/program.js';
 import { avatarConfigFromFlags, upstreamsLine } from '../../src/cli/serve-avatar.js';
-import { defaultAvatarConfig } from '../../src/imager/avatar/config.js';
+import { defaultAvatarConfig } from '../../src/core/avatar/config.js';
 import { ensureSampleKit } from '../../src/samplekit/index.js';
 import { MARIADB_SKIP, startMariaDb } from '../helpers/mariadb.js';
 

@@ -17,7 +17,7 @@ import { CORPUS_JSON } from '../../src/formats/corpus-json.js';
 import { runBuild, REPORT_FILE } from '../../src/corpus/run.js';
 import { buildItem, type ItemTask } from '../../src/corpus/item.js';
 import { STAGING_DIR } from '../../src/corpus/commit.js';
-import { CorpusStore } from '../../src/imager/furni/corpus-store.js';
+import { CorpusStore } from '../../src/core/furni/corpus-store.js';
 import { DiskCorpusSource } from '../../src/storage/disk-corpus-source.js';
 import { type CorpusIndex, type BuildReport } from '../../src/corpus/corpus.js';
 import { createImage, type RgbaImage } from '../../src/imaging/image.js';

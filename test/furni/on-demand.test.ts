@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_TICK, UNCROPPED_SIZE } from '../../src/furni/on-demand.js';
 import { effectiveZoom, MAX_OUTPUT_PIXELS, MAX_ZOOM } from '../../src/imaging/image.js';
-import { parseChromaQuery, parseVortexQuery, pathClassOf } from '../../src/imager/hotel-furni/params.js';
+import { parseChromaQuery, parseVortexQuery, pathClassOf } from '../../src/core/hotel-furni/params.js';
 
 test('documented bounds', () => {
   assert.equal(MAX_OUTPUT_PIXELS, 16_777_216);

@@ -22,10 +22,10 @@ import {
 import { type RequestDone } from '../../http/request-log.js';
 import { queryOf } from '../../http/request-target.js';
 import { handItemAction, parseBoolean, type AvatarPart } from '../../avatar/index.js';
-import { FIGURE_CACHE_CONTROL, type AvatarAnswer, type AvatarService } from '../../imager/avatar/avatar-service.js';
-import { FALLBACK_CACHE_CONTROL } from '../../imager/avatar/fallback.js';
-import { type HotUrls } from '../../imager/cache/hot-urls.js';
-import { type CachedImage } from '../../imager/cache/image-cache.js';
+import { FIGURE_CACHE_CONTROL, type AvatarAnswer, type AvatarService } from '../../core/avatar/avatar-service.js';
+import { FALLBACK_CACHE_CONTROL } from '../../core/avatar/fallback.js';
+import { type HotUrls } from '../../core/cache/hot-urls.js';
+import { type CachedImage } from '../../core/cache/image-cache.js';
 
 export interface AvatarHandlerOptions {
   service: AvatarService;

@@ -18,7 +18,7 @@ import {
   type RawRoute,
   type RawRouteContext,
 } from '../../http/respond.js';
-import { type LegacyFigures } from '../../imager/avatar/legacy-figures.js';
+import { type LegacyFigures } from '../../core/avatar/legacy-figures.js';
 
 export const CONVERT_PATH = '/habbo-imaging/avatarimage/convert';
 const CONVERT_CACHE_CONTROL = 'public, max-age=3600';

@@ -4,9 +4,9 @@
 // leaves the cache).
 import { type FastAnswerer, type FastResponse, headBlock } from '../../http/fast-path.js';
 import { fastResponse, notModified, statusLine } from '../../http/respond.js';
-import { FIGURE_CACHE_CONTROL, type AvatarService } from '../../imager/avatar/avatar-service.js';
-import { type HotUrls } from '../../imager/cache/hot-urls.js';
-import { type CachedImage } from '../../imager/cache/image-cache.js';
+import { FIGURE_CACHE_CONTROL, type AvatarService } from '../../core/avatar/avatar-service.js';
+import { type HotUrls } from '../../core/cache/hot-urls.js';
+import { type CachedImage } from '../../core/cache/image-cache.js';
 import {
   answerAvatarUrl,
   avatarResponse,

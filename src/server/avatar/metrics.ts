@@ -4,14 +4,14 @@
 // the caches, user lookups, Redis and the hotel in service. Names and meanings: docs/operations.md.
 import client from 'prom-client';
 import { HttpMetrics, METRIC_PREFIX, serviceRegistry, type ServiceRegistry } from '../../http/metrics.js';
-import { type ImageSource } from '../../imager/cache/image-cache.js';
-import { FALLBACK_REASONS, type FallbackReason } from '../../imager/avatar/fallback.js';
-import { type ImageCacheStats } from '../../imager/cache/image-cache.js';
-import { type RenderPoolStats } from '../../imager/render/render-pool.js';
-import { type SharedCacheStats } from '../../imager/cache/shared-cache.js';
-import { type SharedStoreStatus } from '../../imager/cache/shared-store.js';
+import { type ImageSource } from '../../core/cache/image-cache.js';
+import { FALLBACK_REASONS, type FallbackReason } from '../../core/avatar/fallback.js';
+import { type ImageCacheStats } from '../../core/cache/image-cache.js';
+import { type RenderPoolStats } from '../../core/render/render-pool.js';
+import { type SharedCacheStats } from '../../core/cache/shared-cache.js';
+import { type SharedStoreStatus } from '../../core/cache/shared-store.js';
 import { type DatabaseHealth, type QueryObservation, type QueryStats } from '../../database/index.js';
-import { type UserLookupStats } from '../../imager/avatar/user-lookup.js';
+import { type UserLookupStats } from '../../core/avatar/user-lookup.js';
 
 /**
  * The `route` label values; the last is everything else (unknown paths, CONNECT). The classic imager's

@@ -2,7 +2,7 @@
 // Everything that came from the request is HTML-escaped.
 import { CONTENT_TYPES, type AvatarRequest } from '../../avatar/index.js';
 import { escapeHtml } from '../../http/respond.js';
-import { type DebugAnswer } from '../../imager/avatar/avatar-service.js';
+import { type DebugAnswer } from '../../core/avatar/avatar-service.js';
 
 function cell(value: unknown): string {
   if (value === undefined || value === null) return '';

@@ -31,10 +31,10 @@ import {
   type RawRouteContext,
 } from '../../http/respond.js';
 import { createAvatarHandler, type QueryRewrite } from './avatar-handler.js';
-import { type AvatarService } from '../../imager/avatar/avatar-service.js';
-import { type ImageSource } from '../../imager/cache/image-cache.js';
+import { type AvatarService } from '../../core/avatar/avatar-service.js';
+import { type ImageSource } from '../../core/cache/image-cache.js';
 import { claimsAvatar, fastAvatarAnswerer } from './fast-answer.js';
-import { type HotUrls } from '../../imager/cache/hot-urls.js';
+import { type HotUrls } from '../../core/cache/hot-urls.js';
 import { AVATAR_TIERS, avatarRoute, type AvatarMetrics } from './metrics.js';
 import { renderDebugPage } from './render-page.js';
 

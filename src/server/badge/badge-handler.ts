@@ -21,8 +21,8 @@ import {
   type RawRouteContext,
 } from '../../http/respond.js';
 import { renderBadgeDebugPage } from './badge-page.js';
-import { BADGE_CACHE_CONTROL, type BadgeService } from '../../imager/badge/badge-service.js';
-import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from '../../imager/badge/params.js';
+import { BADGE_CACHE_CONTROL, type BadgeService } from '../../core/badge/badge-service.js';
+import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from '../../core/badge/params.js';
 import { pathAfter, queryOf } from '../../http/request-target.js';
 
 export interface BadgeHandlerOptions extends RawRouteContext {

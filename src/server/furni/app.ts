@@ -24,15 +24,15 @@ import {
   NOT_FOUND_BODY,
   NOT_FOUND_HEADERS,
   type FurniTier,
-} from '../../imager/furni/asset-answer.js';
+} from '../../core/furni/asset-answer.js';
 import { createAssetHandler } from './asset-handler.js';
 import { ALLOWED_METHODS, createClientErrorHandler, METHOD_NOT_ALLOWED_BODY } from './client-error.js';
-import { type CorpusStore } from '../../imager/furni/corpus-store.js';
+import { type CorpusStore } from '../../core/furni/corpus-store.js';
 import { installFastPath } from '../../http/fast-path.js';
 import { claimsAsset, fastAssetAnswerer } from './fast-answer.js';
 import { furniRoute, type FurniMetrics } from './metrics.js';
 import { type PlayerPage } from './player-page.js';
-import { type VariantService } from '../../imager/furni/variants.js';
+import { type VariantService } from '../../core/furni/variants.js';
 
 export const FURNI_SERVICE_NAME = 'hotel-imager-furni';
 /** Headers a browser may send on a cross-origin asset request, when the preflight names none we can echo. */

@@ -13,7 +13,7 @@ import {
   unavailableResponse,
   type AssetAnswer,
   type AssetAnswerer,
-} from '../../imager/furni/asset-answer.js';
+} from '../../core/furni/asset-answer.js';
 
 /**
  * Returns a request listener that answers GET and HEAD on asset paths and reports `false` for any

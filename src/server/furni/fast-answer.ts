@@ -1,4 +1,4 @@
-// Asset answers (src/imager/furni/asset-answer.ts) as the socket-level fast path writes them
+// Asset answers (src/core/furni/asset-answer.ts) as the socket-level fast path writes them
 // (src/http/fast-path.ts): each file's 200 and 304 heads built once, the fixed 404 and 429 once for the
 // process.
 import { headBlock, type FastAnswerer, type FastResponse } from '../../http/fast-path.js';
@@ -11,8 +11,8 @@ import {
   unavailableResponse,
   type AssetAnswer,
   type AssetAnswerer,
-} from '../../imager/furni/asset-answer.js';
-import { type CorpusFile } from '../../imager/furni/corpus-manifest.js';
+} from '../../core/furni/asset-answer.js';
+import { type CorpusFile } from '../../core/furni/corpus-manifest.js';
 
 const NOT_FOUND: FastResponse = {
   status: 404,

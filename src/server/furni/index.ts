@@ -8,12 +8,12 @@ import { createFurniApp } from './app.js';
 import { createFurniMetrics } from './metrics.js';
 import { DiskCorpusSource } from '../../storage/disk-corpus-source.js';
 import { isS3Url, type S3Settings } from '../../storage/s3-settings.js';
-import { CorpusStore } from '../../imager/furni/corpus-store.js';
+import { CorpusStore } from '../../core/furni/corpus-store.js';
 import { PlayerPage } from './player-page.js';
-import { DEFAULT_VARIANT_OPTIONS, VariantService, type VariantOptions } from '../../imager/furni/variants.js';
+import { DEFAULT_VARIANT_OPTIONS, VariantService, type VariantOptions } from '../../core/furni/variants.js';
 
 export { createFurniApp, FURNI_SERVICE_NAME } from './app.js';
-export { CorpusStore } from '../../imager/furni/corpus-store.js';
+export { CorpusStore } from '../../core/furni/corpus-store.js';
 
 export const DEFAULT_FURNI_PORT = 8080;
 export const DEFAULT_MEMORY_BUDGET = 256 * 1024 * 1024;

@@ -6,9 +6,9 @@
 import client from 'prom-client';
 import { RENDERER_VERSION as FURNI_RENDERER_VERSION } from '../../furni/version.js';
 import { HttpMetrics, METRIC_PREFIX, serviceRegistry, type ServiceRegistry } from '../../http/metrics.js';
-import { FURNI_TIERS } from '../../imager/furni/asset-answer.js';
-import { type CorpusStore, type CorpusStoreStats } from '../../imager/furni/corpus-store.js';
-import { type VariantService } from '../../imager/furni/variants.js';
+import { FURNI_TIERS } from '../../core/furni/asset-answer.js';
+import { type CorpusStore, type CorpusStoreStats } from '../../core/furni/corpus-store.js';
+import { type VariantService } from '../../core/furni/variants.js';
 
 /** The `route` label values; the last is everything else (404s, probes, CONNECT, bad requests). */
 export const FURNI_ROUTES = [

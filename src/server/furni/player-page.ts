@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FastifyInstance } from 'fastify';
-import { decodeSegment } from '../../imager/furni/asset-path.js';
-import { type CorpusStore } from '../../imager/furni/corpus-store.js';
+import { decodeSegment } from '../../core/furni/asset-path.js';
+import { type CorpusStore } from '../../core/furni/corpus-store.js';
 
 /** player/ at the package root: three folders up from src/server/furni/ and from dist/server/furni/. */
 export const PLAYER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../player');

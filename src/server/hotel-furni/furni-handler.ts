@@ -15,14 +15,14 @@ import {
   type RawRouteContext,
 } from '../../http/respond.js';
 import { pathAfter, queryOf } from '../../http/request-target.js';
-import { HOTEL_FURNI_CACHE_CONTROL, type HotelFurniService } from '../../imager/hotel-furni/index.js';
+import { HOTEL_FURNI_CACHE_CONTROL, type HotelFurniService } from '../../core/hotel-furni/index.js';
 import {
   CHROMA_FURNI_PATH,
   parseChromaQuery,
   parseVortexQuery,
   pathClassOf,
   VORTEX_FURNITURE_PATH,
-} from '../../imager/hotel-furni/params.js';
+} from '../../core/hotel-furni/params.js';
 
 export interface FurniHandlerOptions extends RawRouteContext {
   service: HotelFurniService;

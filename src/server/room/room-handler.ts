@@ -18,8 +18,8 @@ import {
   type RawRoute,
   type RawRouteContext,
 } from '../../http/respond.js';
-import { type RoomAnswer, type RoomService } from '../../imager/room/room-service.js';
-import { badRoomPath, parseRoomId, ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from '../../imager/room/params.js';
+import { type RoomAnswer, type RoomService } from '../../core/room/room-service.js';
+import { badRoomPath, parseRoomId, ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from '../../core/room/params.js';
 import { pathAfter, queryOf } from '../../http/request-target.js';
 import { renderRoomDebugPage } from './room-page.js';
 

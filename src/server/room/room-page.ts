@@ -4,8 +4,8 @@
 // the source (and whether the room had more rows than the bound), and the cache key. Everything that came
 // from a request or the hotel's rows is HTML-escaped.
 import { escapeHtml } from '../../http/respond.js';
-import { type RoomAnswer, type RoomDebugAnswer } from '../../imager/room/room-service.js';
-import { canonicalOptions, ROOM_PATH } from '../../imager/room/params.js';
+import { type RoomAnswer, type RoomDebugAnswer } from '../../core/room/room-service.js';
+import { canonicalOptions, ROOM_PATH } from '../../core/room/params.js';
 
 const STYLE = [
   'body{font:14px system-ui,sans-serif;margin:1.5em;background:#f4f4f4;color:#222}',

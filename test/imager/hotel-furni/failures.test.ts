@@ -4,16 +4,16 @@
 // files change (a hostile bundle must not cost a worker a request).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ImageCache } from '../../../src/imager/cache/image-cache.js';
-import { HotelFurniService, type HotelFurniFiles } from '../../../src/imager/hotel-furni/hotel-furni-service.js';
-import { parseChromaQuery } from '../../../src/imager/hotel-furni/params.js';
+import { ImageCache } from '../../../src/core/cache/image-cache.js';
+import { HotelFurniService, type HotelFurniFiles } from '../../../src/core/hotel-furni/hotel-furni-service.js';
+import { parseChromaQuery } from '../../../src/core/hotel-furni/params.js';
 import {
   type FurniRenderOutput,
   RenderBusyError,
   RenderCrashError,
   RenderFailedError,
-} from '../../../src/imager/render/render-pool.js';
-import { type FurniWork } from '../../../src/imager/render/render-protocol.js';
+} from '../../../src/core/render/render-pool.js';
+import { type FurniWork } from '../../../src/core/render/render-protocol.js';
 
 let cache: ImageCache;
 before(async () => {

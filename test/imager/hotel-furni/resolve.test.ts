@@ -3,11 +3,11 @@
 // follows the bundle drawn.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ImageCache } from '../../../src/imager/cache/image-cache.js';
-import { HotelFurniService } from '../../../src/imager/hotel-furni/hotel-furni-service.js';
-import { parseVortexQuery } from '../../../src/imager/hotel-furni/params.js';
-import { type FurniRenderOutput } from '../../../src/imager/render/render-pool.js';
-import { type FurniWork } from '../../../src/imager/render/render-protocol.js';
+import { ImageCache } from '../../../src/core/cache/image-cache.js';
+import { HotelFurniService } from '../../../src/core/hotel-furni/hotel-furni-service.js';
+import { parseVortexQuery } from '../../../src/core/hotel-furni/params.js';
+import { type FurniRenderOutput } from '../../../src/core/render/render-pool.js';
+import { type FurniWork } from '../../../src/core/render/render-protocol.js';
 
 let cache: ImageCache;
 before(async () => {

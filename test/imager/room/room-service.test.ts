@@ -3,10 +3,10 @@
 // ends in an answer within its deadline: the last image marked stale, or 503 with Retry-After 5.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ImageCache } from '../../../src/imager/cache/image-cache.js';
-import { RoomService, type RoomRenderer } from '../../../src/imager/room/room-service.js';
-import { type RoomRead, type RoomSource } from '../../../src/imager/room/source.js';
-import { canonicalOptions, parseRoomId, parseRoomQuery } from '../../../src/imager/room/params.js';
+import { ImageCache } from '../../../src/core/cache/image-cache.js';
+import { RoomService, type RoomRenderer } from '../../../src/core/room/room-service.js';
+import { type RoomRead, type RoomSource } from '../../../src/core/room/source.js';
+import { canonicalOptions, parseRoomId, parseRoomQuery } from '../../../src/core/room/params.js';
 import { roomData, type RoomData } from '../../../src/room/index.js';
 
 const ROOM: RoomData = roomData({ id: 1, heightmap: '000\r000', door: { x: 0, y: 0, dir: 2 } });
@@ -117,7 +117,7 @@ test('a read that never answers: 503 with Retry-After 5 at the read deadline, an
 });
 
 test('a database error names its kind; a model that is not there is a 404 with the reason', async () => {
-  const { RoomDataError } = await import('../../../src/imager/room/source.js');
+  const { RoomDataError } = await import('../../../src/core/room/source.js');
   const down = service({
     kind: 'database',
     read: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { kind: 'unavailable' })),
@@ -155,7 +155,7 @@ test('a render that never ends is a 503 at the render deadline; more renders tha
 
 test('the render workers busy, past their deadline or crashed: 503 with Retry-After 5, not a 500', async () => {
   const { RenderBusyError, RenderCrashError, RenderFailedError } = await import(
-    '../../../src/imager/render/render-pool.js'
+    '../../../src/core/render/render-pool.js'
   );
   const failures: [Error, string][] = [
     [new RenderBusyError('render queue full (1024 waiting)'), 'render queue full (1024 waiting)'],

@@ -5,9 +5,9 @@ import { mkdtemp, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256Hex } from '../../../src/util/hash.js';
-import { cachedImage, ENTRY_OVERHEAD, ImageCache } from '../../../src/imager/cache/image-cache.js';
+import { cachedImage, ENTRY_OVERHEAD, ImageCache } from '../../../src/core/cache/image-cache.js';
 import { ClientRateLimiter, RenderBudget } from '../../../src/http/limits.js';
-import { pngFrameCount } from '../../../src/imager/cache/png-frames.js';
+import { pngFrameCount } from '../../../src/core/cache/png-frames.js';
 import { encodePng } from '../../../src/imaging/codec.js';
 import { createImage } from '../../../src/imaging/image.js';
 

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultAvatarConfig } from '../../../src/imager/avatar/config.js';
+import { defaultAvatarConfig } from '../../../src/core/avatar/config.js';
 import { avatarConfigFromFlags, defaultSampleKitDir } from '../../../src/cli/serve-avatar.js';
 
 const avatarConfigFromEnv = (env: NodeJS.ProcessEnv) => avatarConfigFromFlags({}, env);
-import { RenderPool } from '../../../src/imager/render/render-pool.js';
+import { RenderPool } from '../../../src/core/render/render-pool.js';
 import { scanAvatarHotel } from '../../../src/avatar/index.js';
 
 test('defaults: port 8081, the public Habbo imager and API, limits that never trip on page traffic', () => {

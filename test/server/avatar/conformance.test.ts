@@ -12,13 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readNitroBundle, writeNitroBundle } from '../../../src/formats/nitro-container.js';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
+import { type AvatarServiceConfig } from '../../../src/core/avatar/config.js';
 import {
   startAvatarService,
   type AvatarServiceInstance,
   type OpenAvatarServiceOptions,
 } from '../../../src/server/imager.js';
-import { pngFrameCount } from '../../../src/imager/cache/png-frames.js';
+import { pngFrameCount } from '../../../src/core/cache/png-frames.js';
 import { startFakeUserApi, testAvatarConfig, TEST_FALLBACK, type FakeApi } from './fixtures.js';
 
 const FALLBACK = TEST_FALLBACK;

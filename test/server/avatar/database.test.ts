@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
+import { type AvatarServiceConfig } from '../../../src/core/avatar/config.js';
 import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
 import { MARIADB_SKIP, startMariaDb, type TestMariaDb } from '../../helpers/mariadb.js';
 import { deadBase, testAvatarConfig } from './fixtures.js';

@@ -2,7 +2,7 @@
 // hotel's public user API, and an address where nothing listens.
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { defaultAvatarConfig, type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
+import { defaultAvatarConfig, type AvatarServiceConfig } from '../../../src/core/avatar/config.js';
 
 /** Where fallbacks point in tests: never reached, only read from Location headers. */
 export const TEST_FALLBACK = 'http://fallback.invalid/habbo-imaging/avatarimage';

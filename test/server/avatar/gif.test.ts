@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
+import { type AvatarServiceConfig } from '../../../src/core/avatar/config.js';
 import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
 import { apngFramesRgba } from '../../helpers/apng-frames.js';
 import { gifFramesRgba, readGif } from '../../helpers/gif-reader.js';

@@ -7,14 +7,14 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { defaultAvatarConfig, type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
+import { defaultAvatarConfig, type AvatarServiceConfig } from '../../../src/core/avatar/config.js';
 import {
   startAvatarService,
   type AvatarServiceInstance,
   type OpenAvatarServiceOptions,
 } from '../../../src/server/imager.js';
-import { pngFrameCount } from '../../../src/imager/cache/png-frames.js';
-import { ENTRY_OVERHEAD } from '../../../src/imager/cache/image-cache.js';
+import { pngFrameCount } from '../../../src/core/cache/png-frames.js';
+import { ENTRY_OVERHEAD } from '../../../src/core/cache/image-cache.js';
 import { RENDERER_VERSION, scanAvatarHotel } from '../../../src/avatar/index.js';
 import { deadBase, startFakeUserApi, testAvatarConfig, TEST_FALLBACK, type FakeApi } from './fixtures.js';
 import { parseAction } from '../../../src/avatar/request.js';
@@ -479,7 +479,7 @@ test('garbage never produces a 5xx: each input gets its own documented answer', 
 });
 
 test('render pool: a full queue refuses at once; a dead worker fails only its job and is replaced', async () => {
-  const { RenderPool, RenderBusyError, RenderCrashError } = await import('../../../src/imager/render/render-pool.js');
+  const { RenderPool, RenderBusyError, RenderCrashError } = await import('../../../src/core/render/render-pool.js');
   const pool = await RenderPool.start({
     hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) },
     workers: 1,
@@ -519,7 +519,7 @@ test('render pool: a full queue refuses at once; a dead worker fails only its jo
 });
 
 test('render pool: a busy worker holds the jobs behind its own, handed over together; when it dies, they are rendered by its replacement', async () => {
-  const { RenderPool, RenderCrashError } = await import('../../../src/imager/render/render-pool.js');
+  const { RenderPool, RenderCrashError } = await import('../../../src/core/render/render-pool.js');
   const pool = await RenderPool.start({
     hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) },
     workers: 1,
@@ -574,7 +574,7 @@ test('render pool: a busy worker holds the jobs behind its own, handed over toge
 });
 
 test('render pool: a burst is shared between the workers, at most WORKER_DEPTH each, the rest in line; every job is answered', async () => {
-  const { RenderPool, WORKER_DEPTH } = await import('../../../src/imager/render/render-pool.js');
+  const { RenderPool, WORKER_DEPTH } = await import('../../../src/core/render/render-pool.js');
   const pool = await RenderPool.start({
     hotel: { generation: 1, snapshot: await scanAvatarHotel(kit) },
     workers: 2,

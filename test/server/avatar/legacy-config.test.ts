@@ -2,7 +2,7 @@
 // the asset folder), HOTEL_IMAGER_AVATAR_LEGACY_FIGUREDATA, and the flag winning over it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultAvatarConfig } from '../../../src/imager/avatar/config.js';
+import { defaultAvatarConfig } from '../../../src/core/avatar/config.js';
 import { avatarConfigFromFlags } from '../../../src/cli/serve-avatar.js';
 
 test('legacy figure list: none by default, from HOTEL_IMAGER_AVATAR_LEGACY_FIGUREDATA, the flag wins', () => {

@@ -13,7 +13,7 @@ import { runInNewContext } from 'node:vm';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
 import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
 import { deadBase, testAvatarConfig } from './fixtures.js';
-import { HOT_URL_OVERHEAD } from '../../../src/imager/cache/hot-urls.js';
+import { HOT_URL_OVERHEAD } from '../../../src/core/cache/hot-urls.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

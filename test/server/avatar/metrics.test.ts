@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { RENDERER_VERSION } from '../../../src/avatar/index.js';
-import { type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
+import { type AvatarServiceConfig } from '../../../src/core/avatar/config.js';
 import {
   startAvatarService,
   type AvatarServiceInstance,
   type OpenAvatarServiceOptions,
 } from '../../../src/server/imager.js';
-import { MemorySharedStore } from '../../../src/imager/cache/shared-store.js';
+import { MemorySharedStore } from '../../../src/core/cache/shared-store.js';
 import { readPackageVersion } from '../../../src/http/build-info.js';
 import { LOG_URL_PART_MAX } from '../../../src/http/request-log.js';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';

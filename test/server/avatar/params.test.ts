@@ -1,9 +1,9 @@
 // §4.1 parameter rules, §7.2 fallback Location, §8.1 cache keys: pure functions, every table row.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAvatarQuery, type ParsedAvatarQuery } from '../../../src/imager/avatar/params.js';
-import { fallbackLocation } from '../../../src/imager/avatar/fallback.js';
-import { avatarCacheKey, canonicalAvatarKey } from '../../../src/imager/avatar/cache-key.js';
+import { parseAvatarQuery, type ParsedAvatarQuery } from '../../../src/core/avatar/params.js';
+import { fallbackLocation } from '../../../src/core/avatar/fallback.js';
+import { avatarCacheKey, canonicalAvatarKey } from '../../../src/core/avatar/cache-key.js';
 import { parseFrameNum, parseImageFormat, settleLoop } from '../../../src/avatar/request.js';
 
 function parse(q: string): ParsedAvatarQuery {

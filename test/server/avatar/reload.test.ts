@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { ensureSampleKit, writeSampleKit } from '../../../src/samplekit/index.js';
-import { type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
+import { type AvatarServiceConfig } from '../../../src/core/avatar/config.js';
 import {
   startAvatarService,
   type AvatarServiceInstance,

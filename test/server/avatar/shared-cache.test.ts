@@ -11,14 +11,14 @@ import { join } from 'node:path';
 import { encodePng } from '../../../src/imaging/codec.js';
 import { createImage } from '../../../src/imaging/image.js';
 import { ensureSampleKit } from '../../../src/samplekit/index.js';
-import { type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
+import { type AvatarServiceConfig } from '../../../src/core/avatar/config.js';
 import {
   startAvatarService,
   type AvatarServiceInstance,
   type OpenAvatarServiceOptions,
 } from '../../../src/server/imager.js';
-import { SharedAvatarCache } from '../../../src/imager/cache/shared-cache.js';
-import { MemorySharedStore } from '../../../src/imager/cache/shared-store.js';
+import { SharedAvatarCache } from '../../../src/core/cache/shared-cache.js';
+import { MemorySharedStore } from '../../../src/core/cache/shared-store.js';
 import { freePort, REDIS_SKIP, startRedis, type TestRedis } from '../../helpers/redis-server.js';
 import { startFakeUserApi, testAvatarConfig, type FakeApi } from './fixtures.js';
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import sharp from 'sharp';
 import * as threads from 'node:worker_threads';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
-import { transferableBytes } from '../../../src/imager/render/transfer.js';
+import { transferableBytes } from '../../../src/core/render/transfer.js';
 
 const filled = (b: Buffer) => {
   for (let i = 0; i < b.length; i++) b[i] = (i * 7) & 0xff;

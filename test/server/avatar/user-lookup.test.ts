@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type RequestListener } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { UserLookup, DEFAULT_USER_LOOKUP } from '../../../src/imager/avatar/user-lookup.js';
+import { UserLookup, DEFAULT_USER_LOOKUP } from '../../../src/core/avatar/user-lookup.js';
 import { deadBase, startFakeUserApi } from './fixtures.js';
 
 test('found: the figureString, cached (case-insensitively) for the next ask', async () => {

@@ -2,7 +2,7 @@
 // defaults (no table or parts folder named: look in the asset folder).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultAvatarConfig } from '../../../src/imager/avatar/config.js';
+import { defaultAvatarConfig } from '../../../src/core/avatar/config.js';
 import { avatarConfigFromFlags } from '../../../src/cli/serve-avatar.js';
 
 test('badge settings: none by default, from HOTEL_IMAGER_AVATAR_BADGE_*, flags win', () => {

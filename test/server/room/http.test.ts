@@ -13,7 +13,7 @@ import { demoRoom } from '../../../src/samplekit/demo-room.js';
 import { ROOM_LIBRARY_PATH, roomLibrary } from '../../../src/samplekit/room/index.js';
 import { writeAssetLibrary } from '../../../src/formats/asset-library.js';
 import { startAvatarService, type AvatarServiceInstance } from '../../../src/server/imager.js';
-import { type AvatarServiceConfig } from '../../../src/imager/avatar/config.js';
+import { type AvatarServiceConfig } from '../../../src/core/avatar/config.js';
 import { decodeImage } from '../../../src/imaging/codec.js';
 import { scaleNearest } from '../../../src/imaging/image.js';
 import { parsePrometheusText, sampleValue } from '../../helpers/prom-text.js';

@@ -48,7 +48,7 @@ export const TOO_MANY_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
 };
 
-/** Answers the reserved names (§2.6) when variants are on: see src/imager/furni/variants.ts. */
+/** Answers the reserved names (§2.6) when variants are on: see src/core/furni/variants.ts. */
 export interface VariantAnswerer {
   answer(
     url: string,

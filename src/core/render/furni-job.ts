@@ -1,4 +1,4 @@
-// Furni on demand's pixel work (src/imager/hotel-furni/ asks for it): draw a picture from the hotel's bundle
+// Furni on demand's pixel work (src/core/hotel-furni/ asks for it): draw a picture from the hotel's bundle
 // folder, or take one the main thread holds, then finish and encode it. A render worker runs it off the event
 // loop; `inThreadFurniRenderer` runs the very same steps on the calling thread (tools and tests without a pool).
 import { LRUCache } from 'lru-cache';

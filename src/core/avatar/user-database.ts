@@ -1,5 +1,5 @@
 // `?user=` names looked up in the hotel's own database (the catalogue's `user_look`), for hotels without a
-// public user API. The lookup around it (src/imager/avatar/user-lookup.ts) keeps its caches, its Redis
+// public user API. The lookup around it (src/core/avatar/user-lookup.ts) keeps its caches, its Redis
 // sharing and its deadline; this only turns rows and database errors into its outcomes.
 import { type HotelDatabase, isDatabaseError } from '../../database/index.js';
 import { MAX_FIGURE_BYTES } from './params.js';
