@@ -19,7 +19,23 @@ export {
   type RoomReport,
 } from './render.js';
 export { HeightmapError } from './heightmap.js';
-export { encodeRoomPicture, encodeThumbnail, THUMBNAIL_SIZE } from './encode.js';
+export {
+  encodeRoomAnimation,
+  encodeRoomPicture,
+  encodeThumbnail,
+  type RoomAnimationFormat,
+  THUMBNAIL_SIZE,
+} from './encode.js';
+export {
+  MAX_ANIMATED_PIXELS,
+  MAX_ANIMATED_SPRITE_DRAWS,
+  MAX_LOOP_UPDATES,
+  ROOM_UPDATE_DELAY,
+  ROOM_UPDATES_PER_SECOND,
+  type LoopCut,
+  type RoomLoop,
+  type RoomMotion,
+} from './motion.js';
 
 /** Bump whenever output pixels change: part of the service's cache key, with the assets' identity. */
 export const ROOM_RENDERER_VERSION = 'room-3';

@@ -25,6 +25,7 @@ import { type Door, findDoor, type Heightmap, parseHeightmap } from './heightmap
 import { drawnClassname } from '../furni/bundles.js';
 import { type FloorHole, floorHole, furniState, splitClassname } from './items.js';
 import { type RoomData, type RoomItem } from './model.js';
+import { type RoomMotion } from './motion.js';
 import { doorDisplacement, roomShape, thicknessMultiplier, type RoomPlane } from './planes.js';
 
 export interface RoomRenderOptions {
@@ -46,6 +47,11 @@ export interface RoomRenderOptions {
    * the picture the room-reference tool captures, not the last frame the client then holds (default true).
    */
   heldFrames?: boolean;
+  /**
+   * The room as it moves from `tick` on: every object at each client update of one loop (motion.ts), the
+   * frames in `RoomPicture.motion`; the picture itself (and the report) is the first frame, the still at `tick`.
+   */
+  animated?: boolean;
 }
 
 /** The animation update items are drawn at, and whether play-once layers hold their last frame. */
@@ -102,6 +108,8 @@ export interface RoomPicture {
   /** straight (not premultiplied) RGBA, row-major, transparent outside the room */
   rgba: Buffer;
   report: RoomReport;
+  /** The room as it moves (RoomRenderOptions.animated), when it does: the loop's frames and their updates. */
+  motion?: RoomMotion;
 }
 
 /** An object of the room (an item or a bot) as the report lists it, with the sprites drawn for it. */

@@ -51,6 +51,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
       `${BADGE_PATH}/b0503Xs09114s05013s05015.gif`,
       // A room (the sample kit's demo room).
       `${ROOM_PATH}/1.png`,
+      `${ROOM_PATH}/1.gif`,
       // Furni on demand: Chroma's query (Havana's CMS templates), vortex-imager's query and path form.
       `${CHROMA_FURNI_PATH}?sprite=kit_table_sd&direction=2&canvas=transparent`,
       `${CHROMA_FURNI_PATH}?sprite=kit_table_sd&direction=2&icon=1&canvas=transparent`,

@@ -12,6 +12,7 @@
 // deadline, a read deadline, a queue wait and a render deadline; past one the answer is the last image of the
 // room (marked stale) or a 503 with Retry-After, never a hung request.
 import {
+  encodeRoomAnimation,
   encodeRoomPicture,
   encodeThumbnail,
   ROOM_RENDERER_VERSION,
@@ -183,9 +184,9 @@ export class RoomService {
     return `public, max-age=${maxAge}, stale-while-revalidate=${ROOM_STALE_WHILE_REVALIDATE_S}`;
   }
 
-  /** The picture of a room for a query string. */
-  answer(roomId: number, query: string): Promise<RoomAnswer> {
-    return this.answerFor(parseRoomQuery(roomId, query), false);
+  /** The picture of a room for a query string; `format` is the path's (`.gif`: the room as it moves). */
+  answer(roomId: number, query: string, format: 'png' | 'gif' = 'png'): Promise<RoomAnswer> {
+    return this.answerFor(parseRoomQuery(roomId, query, format), false);
   }
 
   /**
@@ -380,12 +381,14 @@ export class RoomService {
           return { image, source: 'redis' };
         }
       }
-      const body = await this.turn(async () => {
+      const { body, frames } = await this.turn(async () => {
         const picture = await this.render(read.room, assets, req.options);
-        return thumb ? encodeThumbnail(picture) : encodeRoomPicture(picture, req.bg, req.zoom);
+        if (thumb) return { body: await encodeThumbnail(picture), frames: 1 };
+        if (req.motion) return encodeRoomAnimation(picture, req.motion, req.bg, req.zoom);
+        return { body: await encodeRoomPicture(picture, req.bg, req.zoom), frames: 1 };
       });
       this.counts.renders++;
-      const image = cachedImage(body, 1, version);
+      const image = cachedImage(body, frames, version);
       cache.put(key, image);
       shared?.release(key, undefined, { image: body });
       return { image, source: 'render' };
