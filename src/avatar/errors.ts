@@ -30,7 +30,7 @@ export class AvatarRenderError extends Error {
    * @param message - What failed, for people: the set, part or file concerned.
    */
   constructor(
-    /** Why the figure cannot be drawn (see above); stable, for code to branch on. */
+    /** Why the figure cannot be drawn (the codes are listed on the class); stable, for code to branch on. */
     readonly code: AvatarRenderErrorCode,
     message: string,
   ) {
