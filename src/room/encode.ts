@@ -60,6 +60,12 @@ export async function encodeRoomAnimation(
   if (z > 1) frames = frames.map((f) => scaleNearest(f, z));
   const updates = !empty && motion && frames.length > 1 ? motion.updates : [1];
   if (format === 'gif')
-    return { body: encodeGif(frames, frames.length > 1 ? gifDelays(frameDelays(updates)) : [0]), frames: frames.length };
-  return { body: await encodeFrames(frames, { compressionLevel: 6, delays: frameDelays(updates) }), frames: frames.length };
+    return {
+      body: encodeGif(frames, frames.length > 1 ? gifDelays(frameDelays(updates)) : [0]),
+      frames: frames.length,
+    };
+  return {
+    body: await encodeFrames(frames, { compressionLevel: 6, delays: frameDelays(updates) }),
+    frames: frames.length,
+  };
 }

@@ -82,7 +82,10 @@ export function avatarFrameUpdates(delay: FrameDelay): number {
  * Frames with identical pixels one after another become one frame showing for their summed updates (as the
  * avatar loops' runs of equal ticks are one frame); the first frame of the loop stays first.
  */
-export function mergeIdenticalFrames(frames: readonly Buffer[], updates: readonly number[]): {
+export function mergeIdenticalFrames(
+  frames: readonly Buffer[],
+  updates: readonly number[],
+): {
   frames: Buffer[];
   updates: number[];
 } {

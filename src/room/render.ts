@@ -9,6 +9,7 @@ import { UPRIGHT_H } from '../avatar/canvas.js';
 import { parseAction } from '../avatar/request.js';
 import { type FurniModel, type SizeDef, sizeOf } from '../furni/model.js';
 import { type RoomSprite, roomSprites, validDirection } from '../furni/render.js';
+import { roomItemPeriod } from '../furni/animation.js';
 import { drawSprite, type Ink } from '../imaging/composite.js';
 import { createImage, type RgbaImage } from '../imaging/image.js';
 import { type LoadedRoomAssets, loaded, type RoomAssets } from './assets.js';
@@ -25,7 +26,16 @@ import { type Door, findDoor, type Heightmap, parseHeightmap } from './heightmap
 import { drawnClassname } from '../furni/bundles.js';
 import { type FloorHole, floorHole, furniState, splitClassname } from './items.js';
 import { type RoomData, type RoomItem } from './model.js';
-import { type RoomMotion } from './motion.js';
+import {
+  avatarFrameUpdates,
+  type LoopCut,
+  MAX_ANIMATED_SPRITE_DRAWS,
+  MAX_ANIMATED_PIXELS,
+  mergeIdenticalFrames,
+  type RoomLoop,
+  type RoomMotion,
+  roomLoop,
+} from './motion.js';
 import { doorDisplacement, roomShape, thicknessMultiplier, type RoomPlane } from './planes.js';
 
 export interface RoomRenderOptions {
@@ -100,6 +110,11 @@ export interface RoomReport {
   masks: { id: string; pixelsCut: number; reason?: string }[];
   items: ReportItem[];
   skipped: { id: number; kind: 'floor' | 'wall' | 'bot'; classname: string; reason: string }[];
+  /**
+   * An animated room's loop (motion.ts): the objects' common period in updates (null: one never repeats), the
+   * updates drawn, why fewer (the 5 s cap, the pixel or sprite budget) or null, and its frames' updates.
+   */
+  motion?: { period: number | null; updates: number; cut: LoopCut | null; frames: number; updatesPerFrame: number[] };
 }
 
 export interface RoomPicture {
@@ -234,6 +249,8 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     drawables.push({ ...rest, depth: d.owner.depth + relativeDepth + 3.7e-11 * count++ });
   };
   const objects: RoomObject[] = [];
+  // Every drawn object in the order added, with its sprites at any later update (animated rooms).
+  const movers: Mover[] = [];
   const tick: ItemTick = {
     tick: Math.max(0, Math.min(MAX_ROOM_TICK, Math.trunc(options.tick ?? 0))),
     held: options.heldFrames ?? true,
@@ -249,12 +266,14 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
       const o = await floorItem(a, it, scale, tick, seq++, report, door);
       if (!o) continue;
       objects.push(o.object);
+      movers.push(o);
       for (const sp of o.sprites) add(sp);
     }
     for (const it of items.filter((i) => i.kind === 'wall')) {
       const o = await wallItem(a, it, scale, tick, seq++, report, shape.wallTop, walls, masks, map, door);
       if (!o) continue;
       objects.push(o.object);
+      movers.push(o);
       for (const sp of o.sprites) add(sp);
     }
   }
@@ -273,8 +292,9 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
         action: parseAction(bot.dance > 0 && bot.dance <= 4 ? `dance.${bot.dance}` : 'std'),
         gesture: '',
         headOnly: false,
-        animated: false,
-        frames: 1,
+        // An animated room draws the bot's whole loop (its dance, its effect); a still the first frame.
+        animated: !!options.animated,
+        frames: options.animated ? 0 : 1,
         ...(bot.effect > 0 ? { effect: bot.effect } : {}),
         ...(bot.dance > 0 && bot.dance <= 4 ? { dance: bot.dance } : {}),
       };
@@ -300,9 +320,9 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
           },
         };
         objects.push(object);
-        add({
-          image: img,
-          left: sx - Math.floor(img.width / 2),
+        const sprite = (image: RgbaImage): ObjectSprite => ({
+          image,
+          left: sx - Math.floor(image.width / 2),
           // AvatarVisualization hangs the client's avatar canvas (90 × 130 at scale 64) a quarter scale below the
           // tile point with its feet 16 px above its bottom: the feet land on the tile's screen point. Ours
           // stand at UPRIGHT_H.ry of the imager's picture (half of it at size 32).
@@ -310,6 +330,22 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
           relativeDepth: -0.01,
           owner: object,
         });
+        const first = sprite(img);
+        // The avatar's loop at its own clock (each frame its delay in updates), from the room's first frame.
+        const lasts = r.frames.map((_, k) => avatarFrameUpdates(r.delays[k]!));
+        const period = lasts.reduce((n, u) => n + u, 0);
+        movers.push({
+          object,
+          sprites: [first],
+          period: r.frames.length > 1 ? period : 1,
+          at: (update) => {
+            let u = update % period;
+            let k = 0;
+            while (u >= lasts[k]!) u -= lasts[k++]!;
+            return [k === 0 ? first : sprite(r.frames[k]!)];
+          },
+        });
+        add(first);
       } catch (e) {
         report.skipped.push({ id: bot.id, kind: 'bot', classname: bot.name, reason: (e as Error).message });
       }
@@ -318,7 +354,32 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     for (const bot of room.bots)
       report.skipped.push({ id: bot.id, kind: 'bot', classname: bot.name, reason: 'no avatar hotel loaded' });
 
-  // The picture's extent: every plane corner and every drawn image.
+  // The room as it moves: every object at each update of one loop, a new frame wherever a sprite changed.
+  const frameLists: Drawable[][] = [drawables];
+  const frameUpdates: number[] = [1];
+  const loop: RoomLoop | null = options.animated ? roomLoop(movers.map((m) => m.period)) : null;
+  if (loop) {
+    let shown = movers.map((m) => m.sprites);
+    let draws = drawables.length;
+    for (let u = 1; u < loop.updates; u++) {
+      const now = movers.map((m, i) => (m.period === 1 ? shown[i]! : m.at(u)));
+      if (now.every((list, i) => sameSprites(list, shown[i]!))) {
+        frameUpdates[frameUpdates.length - 1]!++;
+        continue;
+      }
+      const list = placedSprites(now);
+      if (draws + list.length > MAX_ANIMATED_SPRITE_DRAWS) {
+        loop.cut = 'sprites';
+        break;
+      }
+      draws += list.length;
+      frameLists.push(list);
+      frameUpdates.push(1);
+      shown = now;
+    }
+  }
+
+  // The picture's extent: every plane corner and every drawn image (of every frame: one size for the loop).
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
@@ -329,41 +390,52 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     x1 = Math.max(x1, bx);
     y1 = Math.max(y1, by);
   };
-  for (const p of shape.planes)
-    for (const [da, db] of [
-      [0, 0],
-      [1, 0],
-      [0, 1],
-      [1, 1],
-    ] as const) {
-      const s = project(
-        scale,
-        p.origin[0] + da * p.left[0] + db * p.right[0],
-        p.origin[1] + da * p.left[1] + db * p.right[1],
-        p.origin[2] + da * p.left[2] + db * p.right[2],
-      );
-      grow(Math.round(s.x), Math.round(s.y), Math.round(s.x), Math.round(s.y));
+  const extent = () => {
+    x0 = y0 = Infinity;
+    x1 = y1 = -Infinity;
+    for (const p of shape.planes)
+      for (const [da, db] of [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ] as const) {
+        const s = project(
+          scale,
+          p.origin[0] + da * p.left[0] + db * p.right[0],
+          p.origin[1] + da * p.left[1] + db * p.right[1],
+          p.origin[2] + da * p.left[2] + db * p.right[2],
+        );
+        grow(Math.round(s.x), Math.round(s.y), Math.round(s.x), Math.round(s.y));
+      }
+    for (const list of frameLists)
+      for (const d of list) grow(d.left, d.top, d.left + d.image.width, d.top + d.image.height);
+    if (!Number.isFinite(x0)) {
+      x0 = y0 = 0;
+      x1 = y1 = 1;
     }
-  for (const d of drawables) grow(d.left, d.top, d.left + d.image.width, d.top + d.image.height);
-  if (!Number.isFinite(x0)) {
-    x0 = y0 = 0;
-    x1 = y1 = 1;
-  }
-  if (zoomOut) {
-    // The half-scale picture starts on an even pixel of the 64 one, so the room origin stays on whole pixels.
-    x0 = Math.floor(x0 / 2) * 2;
-    y0 = Math.floor(y0 / 2) * 2;
+    if (zoomOut) {
+      // The half-scale picture starts on an even pixel of the 64 one, so the room origin stays on whole pixels.
+      x0 = Math.floor(x0 / 2) * 2;
+      y0 = Math.floor(y0 / 2) * 2;
+    }
+  };
+  extent();
+  if (loop && frameLists.length > 1) {
+    // MAX_ANIMATED_PIXELS: the frames kept together; the loop ends after the last that fits, a room where two
+    // do not fit is its still.
+    const pixels = (zoomOut ? Math.ceil((x1 - x0) / 2) * Math.ceil((y1 - y0) / 2) : (x1 - x0) * (y1 - y0)) || 1;
+    const fit = Math.floor(MAX_ANIMATED_PIXELS / pixels);
+    if (frameLists.length > fit) {
+      loop.cut = 'pixels';
+      const keep = Math.max(1, fit < 2 ? 1 : fit);
+      frameLists.splice(keep);
+      frameUpdates.splice(keep);
+      extent();
+    }
   }
   const width = x1 - x0;
   const height = y1 - y0;
-  const canvas: PlaneCanvas = {
-    image: createImage(width, height),
-    originX: -x0,
-    originY: -y0,
-    scale,
-    wallOwner: new Uint16Array(width * height),
-    floorDepth: new Float32Array(width * height).fill(Number.NEGATIVE_INFINITY),
-  };
   report.origin = { x: -x0, y: -y0 };
   const placedMasks = masks.map((m) => ({
     image: m.image,
@@ -375,65 +447,89 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     oy: m.oy,
     at: m.at,
   }));
-  const cuts = masks.map(() => 0);
-  // RoomSpriteCanvas: every sprite by its depth, farthest first, the room's planes among them (each plane with
-  // the masks on it: planes.ts, draw-planes.ts). Only a sprite sorted 2000 tiles back (the door tile's
-  // displacement) goes behind planes: it is drawn between the door's floor and the rest of the room.
-  drawables.sort((p, q) => q.depth - p.depth);
-  let target: RgbaImage | null = zoomOut ? null : canvas.image;
-  let group: RoomPlane[] = [];
-  const drawPlanes = () => {
-    if (group.length === 0) return;
-    // At half scale a later group is drawn on its own canvas and laid over what is drawn (the half-scale room
-    // is the 64 one's even pixels, so layering commutes with taking them).
-    const on = zoomOut && target ? { ...canvas, image: createImage(width, height) } : canvas;
-    drawRoomPlanes(on, vis, group, deco, placedMasks).forEach((n, i) => {
-      cuts[i]! += n;
-    });
-    if (zoomOut) {
-      if (!target) target = evenPixels(canvas.image);
-      else drawSprite(target, evenPixels(on.image), 0, 0);
-    }
-    group = [];
-  };
-  const boxes = new Map<RoomObject, { x0: number; y0: number; x1: number; y1: number }>();
-  let next = 0;
-  const drawObjects = (until: number) => {
-    drawPlanes();
-    if (!target) target = evenPixels(canvas.image);
-    for (; next < drawables.length && drawables[next]!.depth > until; next++) {
-      const d = drawables[next]!;
-      const shown = zoomOut
-        ? atHalfScale(d.image, d.left - x0, d.top - y0, !!d.flipH)
-        : { image: d.image, left: d.left - x0, top: d.top - y0, flipH: !!d.flipH };
-      drawSprite(target, shown.image, shown.left, shown.top, {
-        ...(d.alpha !== undefined ? { alpha: d.alpha } : {}),
-        ...(shown.flipH ? { flipH: true } : {}),
-        ...(d.tint !== undefined && d.tint !== 0xffffff ? { tint: d.tint } : {}),
-        ...(d.ink ? { ink: roomBlend(d.ink) } : {}),
+  const lowestPlane = shape.planes.reduce((d, p) => Math.min(d, p.depth), Number.POSITIVE_INFINITY);
+  /**
+   * One frame: its sprites sorted and drawn among the planes. With `background` (the planes alone, drawn once)
+   * a frame whose sprites all sort in front of every plane starts from a copy of it instead of drawing them.
+   */
+  const compose = (list: Drawable[], background?: RgbaImage) => {
+    const cuts = masks.map(() => 0);
+    // RoomSpriteCanvas: every sprite by its depth, farthest first, the room's planes among them (each plane with
+    // the masks on it: planes.ts, draw-planes.ts). Only a sprite sorted 2000 tiles back (the door tile's
+    // displacement) goes behind planes: it is drawn between the door's floor and the rest of the room.
+    list.sort((p, q) => q.depth - p.depth);
+    const reuse = background !== undefined && !(list.length > 0 && list[0]!.depth > lowestPlane);
+    let target: RgbaImage | null = reuse
+      ? { width: background.width, height: background.height, data: Uint8Array.from(background.data) }
+      : null;
+    let planeCanvas: PlaneCanvas | null = null;
+    const canvasOf = (): PlaneCanvas =>
+      (planeCanvas ??= {
+        image: createImage(width, height),
+        originX: -x0,
+        originY: -y0,
+        scale,
+        wallOwner: new Uint16Array(width * height),
+        floorDepth: new Float32Array(width * height).fill(Number.NEGATIVE_INFINITY),
       });
-      if (d.shadow) continue;
-      const b = boxes.get(d.owner);
-      const l = shown.left;
-      const t = shown.top;
-      const r = l + shown.image.width;
-      const btm = t + shown.image.height;
-      if (!b) boxes.set(d.owner, { x0: l, y0: t, x1: r, y1: btm });
-      else {
-        b.x0 = Math.min(b.x0, l);
-        b.y0 = Math.min(b.y0, t);
-        b.x1 = Math.max(b.x1, r);
-        b.y1 = Math.max(b.y1, btm);
+    if (!reuse && !zoomOut) target = canvasOf().image;
+    let group: RoomPlane[] = [];
+    const drawPlanes = () => {
+      if (group.length === 0) return;
+      const canvas = canvasOf();
+      // At half scale a later group is drawn on its own canvas and laid over what is drawn (the half-scale room
+      // is the 64 one's even pixels, so layering commutes with taking them).
+      const on = zoomOut && target ? { ...canvas, image: createImage(width, height) } : canvas;
+      drawRoomPlanes(on, vis, group, deco, placedMasks).forEach((n, i) => {
+        cuts[i]! += n;
+      });
+      if (zoomOut) {
+        if (!target) target = evenPixels(canvas.image);
+        else drawSprite(target, evenPixels(on.image), 0, 0);
       }
+      group = [];
+    };
+    const boxes = new Map<RoomObject, { x0: number; y0: number; x1: number; y1: number }>();
+    let next = 0;
+    const drawObjects = (until: number) => {
+      drawPlanes();
+      if (!target) target = evenPixels(canvasOf().image);
+      for (; next < list.length && list[next]!.depth > until; next++) {
+        const d = list[next]!;
+        const shown = zoomOut
+          ? atHalfScale(d.image, d.left - x0, d.top - y0, !!d.flipH)
+          : { image: d.image, left: d.left - x0, top: d.top - y0, flipH: !!d.flipH };
+        drawSprite(target, shown.image, shown.left, shown.top, {
+          ...(d.alpha !== undefined ? { alpha: d.alpha } : {}),
+          ...(shown.flipH ? { flipH: true } : {}),
+          ...(d.tint !== undefined && d.tint !== 0xffffff ? { tint: d.tint } : {}),
+          ...(d.ink ? { ink: roomBlend(d.ink) } : {}),
+        });
+        if (d.shadow) continue;
+        const b = boxes.get(d.owner);
+        const l = shown.left;
+        const t = shown.top;
+        const r = l + shown.image.width;
+        const btm = t + shown.image.height;
+        if (!b) boxes.set(d.owner, { x0: l, y0: t, x1: r, y1: btm });
+        else {
+          b.x0 = Math.min(b.x0, l);
+          b.y0 = Math.min(b.y0, t);
+          b.x1 = Math.max(b.x1, r);
+          b.y1 = Math.max(b.y1, btm);
+        }
+      }
+    };
+    for (const p of reuse ? [] : shape.planes) {
+      if (next < list.length && list[next]!.depth > p.depth) drawObjects(p.depth);
+      group.push(p);
     }
+    drawObjects(Number.NEGATIVE_INFINITY);
+    const picture: RgbaImage = target ?? canvasOf().image;
+    return { picture, boxes, cuts };
   };
-  for (const p of shape.planes) {
-    if (next < drawables.length && drawables[next]!.depth > p.depth) drawObjects(p.depth);
-    group.push(p);
-  }
-  drawObjects(Number.NEGATIVE_INFINITY);
+  const { picture, boxes, cuts } = compose(drawables);
   masks.forEach((m, i) => report.masks.push({ id: m.id, pixelsCut: cuts[i]! }));
-  const picture = target ?? canvas.image;
   // The report lists the objects by their depth, farthest first (on a tie the later added first).
   objects.sort((p, q) => q.depth - p.depth || q.seq - p.seq);
   let order = 0;
@@ -448,13 +544,29 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     });
   }
   if (zoomOut) report.origin = { x: -x0 / 2, y: -y0 / 2 };
-  const data = picture.data;
-  return {
-    width: picture.width,
-    height: picture.height,
-    rgba: Buffer.from(data.buffer, data.byteOffset, data.length),
-    report,
-  };
+  const bytes = (image: RgbaImage) => Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length);
+  const rgba = bytes(picture);
+  const out: RoomPicture = { width: picture.width, height: picture.height, rgba, report };
+  if (loop) {
+    // The planes alone, drawn once, under every later frame that does not sort a sprite among them.
+    let background: RgbaImage | undefined;
+    const frames = [rgba];
+    for (const list of frameLists.slice(1)) {
+      background ??= compose([]).picture;
+      frames.push(bytes(compose(list, background).picture));
+    }
+    const merged = mergeIdenticalFrames(frames, frameUpdates);
+    const updates = merged.updates.reduce((n, u) => n + u, 0);
+    report.motion = {
+      period: loop.period,
+      updates,
+      cut: loop.cut,
+      frames: merged.frames.length,
+      updatesPerFrame: merged.updates,
+    };
+    if (merged.frames.length > 1) out.motion = merged;
+  }
+  return out;
 }
 
 /**
@@ -601,6 +713,47 @@ async function modelFor(
 type ItemSprite = Omit<Drawable, 'depth' | 'owner'> & { relativeDepth: number };
 type ObjectSprite = ItemSprite & { owner: RoomObject };
 
+/** A drawn object with its sprites at the room's first frame and at any later update of an animated room. */
+interface Mover {
+  object: RoomObject;
+  sprites: ObjectSprite[];
+  /** Updates after which its sprites repeat (1: it stands still; null: it never repeats). */
+  period: number | null;
+  /** Its sprites `update` updates after the first frame. */
+  at: (update: number) => ObjectSprite[];
+}
+
+/** Whether two lists of an object's sprites draw the same (the same images at the same places, the same way). */
+function sameSprites(a: readonly ObjectSprite[], b: readonly ObjectSprite[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  return a.every((p, i) => {
+    const q = b[i]!;
+    return (
+      p.image === q.image &&
+      p.left === q.left &&
+      p.top === q.top &&
+      p.alpha === q.alpha &&
+      !!p.flipH === !!q.flipH &&
+      p.tint === q.tint &&
+      p.ink === q.ink &&
+      p.relativeDepth === q.relativeDepth
+    );
+  });
+}
+
+/** The objects' sprites as the canvas sorts them: depth + relative depth + 3.7e-11 per sprite added before. */
+function placedSprites(lists: readonly ObjectSprite[][]): Drawable[] {
+  const out: Drawable[] = [];
+  let count = 0;
+  for (const list of lists)
+    for (const d of list) {
+      const { relativeDepth, ...rest } = d;
+      out.push({ ...rest, depth: d.owner.depth + relativeDepth + 3.7e-11 * count++ });
+    }
+  return out;
+}
+
 /**
  * The item's sprites at its size, placed from its screen point
  * (sx, sy), with the assets they draw; null when it has none.
@@ -631,6 +784,27 @@ function itemSprites(
   return { sprites: placed, layers: sprites.filter((sp) => !sp.shadow).map((sp) => sp.asset) };
 }
 
+/** An item as a Mover: its sprites at later updates of its state's animation, repeating every period. */
+function mover(
+  m: ItemModel,
+  state: number,
+  direction: number,
+  tick: ItemTick,
+  sx: number,
+  sy: number,
+  object: RoomObject,
+  first: ItemSprite[],
+): Mover {
+  const owned = (list: ItemSprite[]) => list.map((sp) => ({ ...sp, owner: object }));
+  return {
+    object,
+    sprites: owned(first),
+    period: roomItemPeriod(m.model, m.size, { state, direction, held: tick.held }),
+    at: (update) =>
+      owned(itemSprites(m, state, direction, { ...tick, tick: tick.tick + update }, sx, sy)?.sprites ?? []),
+  };
+}
+
 async function floorItem(
   a: LoadedRoomAssets,
   it: RoomItem,
@@ -639,7 +813,7 @@ async function floorItem(
   seq: number,
   report: RoomReport,
   door: Door | null,
-): Promise<{ object: RoomObject; sprites: ObjectSprite[] } | null> {
+): Promise<Mover | null> {
   const m = await modelFor(a, it, scale, report);
   if (!m) return null;
   const rot = ((Math.trunc(it.rot) % 8) + 8) % 8;
@@ -670,7 +844,7 @@ async function floorItem(
       depth: 0,
     },
   };
-  return { object, sprites: c.sprites.map((sp) => ({ ...sp, owner: object })) };
+  return mover(m, state, direction, tick, sx, sy, object, c.sprites);
 }
 
 async function wallItem(
@@ -685,7 +859,7 @@ async function wallItem(
   masks: (Omit<PlacedMask, 'left' | 'top'> & { x: number; y: number; id: string })[],
   map: Heightmap,
   door: Door | null,
-): Promise<{ object: RoomObject; sprites: ObjectSprite[] } | null> {
+): Promise<Mover | null> {
   const pos = parseWallPosition(it.wallPosition);
   const at0 = pos && wallLocation(pos, wallTop);
   if (at0 && !onMap(map, at0.x, at0.y, at0.z)) {
@@ -751,7 +925,7 @@ async function wallItem(
       depth: 0,
     },
   };
-  return { object, sprites: c.sprites.map((sp) => ({ ...sp, owner: object })) };
+  return mover(m, state, direction, tick, sx, sy, object, c.sprites);
 }
 
 export type { Heightmap };
