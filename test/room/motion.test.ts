@@ -39,12 +39,12 @@ after(async () => {
 /** The demo room with its LED board and lamp animating, and its bot dancing (dance 1) when `dance`. */
 function movingRoom(dance = false): RoomData {
   const room = demoRoom();
-  for (const it of room.items) {
-    if (it.classname === 'kit_wall_led') it.extraData = '1';
-    if (it.classname === 'kit_lamp_state2') it.extraData = '3';
-  }
-  room.bots[0]!.dance = dance ? 1 : 0;
-  return room;
+  const on: Record<string, string> = { kit_wall_led: '1', kit_lamp_state2: '3' };
+  return {
+    ...room,
+    items: room.items.map((it) => (on[it.classname] ? { ...it, extraData: on[it.classname]! } : it)),
+    bots: room.bots.map((b) => ({ ...b, dance: dance ? 1 : 0 })),
+  };
 }
 
 const OPTIONS = { size: 64, walls: true, furni: true, bots: true } as const;
