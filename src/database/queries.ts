@@ -186,14 +186,14 @@ FROM bots
 WHERE room_id = :room_id
 ORDER BY id
 LIMIT :limit`,
-  room_pets: `SELECT id, name, type, race, color, x, y, z, rot, hair_style, hair_color, saddle, mp_type, mp_color, mp_nose,
-  mp_nose_color, mp_eyes, mp_eyes_color, mp_mouth, mp_mouth_color, mp_is_dead, gnome_data
+  room_pets: `SELECT id, name, type, race, color, x, y, z, rot, hair_style, hair_color, saddle, mp_type, mp_color,
+  mp_nose, mp_nose_color, mp_eyes, mp_eyes_color, mp_mouth, mp_mouth_color, mp_is_dead, gnome_data
 FROM users_pets
 WHERE room_id = :room_id
 ORDER BY id
 LIMIT :limit`,
-  pet: `SELECT id, name, type, race, color, x, y, z, rot, hair_style, hair_color, saddle, mp_type, mp_color, mp_nose,
-  mp_nose_color, mp_eyes, mp_eyes_color, mp_mouth, mp_mouth_color, mp_is_dead, gnome_data
+  pet: `SELECT id, name, type, race, color, x, y, z, rot, hair_style, hair_color, saddle, mp_type, mp_color,
+  mp_nose, mp_nose_color, mp_eyes, mp_eyes_color, mp_mouth, mp_mouth_color, mp_is_dead, gnome_data
 FROM users_pets
 WHERE id = :pet_id
 LIMIT 1`,
