@@ -10,7 +10,7 @@ export interface ReportPlane {
 }
 
 /** The kinds of room object the report names (one file of src/room/objects/ each). */
-export type ReportKind = 'floor' | 'wall' | 'bot';
+export type ReportKind = 'floor' | 'wall' | 'bot' | 'pet';
 
 export interface ReportItem {
   id: number;
@@ -24,7 +24,7 @@ export interface ReportItem {
   colorId?: number;
   /** Footprint after rotation (floor items). */
   footprint?: { x: number; y: number };
-  /** What was drawn, bottom to top: the furni's assets, or a bot's figure parts (`<library>:<asset>`). */
+  /** What was drawn, bottom to top: the furni's or pet's assets, or a bot's figure parts (`<library>:<asset>`). */
   layers: string[];
   /** 0 = drawn first (farthest). */
   depthOrder: number;
