@@ -18,6 +18,16 @@ export {
   type RoomRenderOptions,
   type RoomReport,
 } from './render.js';
+export {
+  currentHeight,
+  itemsUnder,
+  roomItemPosture,
+  unitPosture,
+  type Posture,
+  type PostureItem,
+  type PostureType,
+  type PostureUnit,
+} from './posture.js';
 export { HeightmapError } from './heightmap.js';
 export { encodeRoomPicture, encodeThumbnail, THUMBNAIL_SIZE } from './encode.js';
 
