@@ -25,7 +25,8 @@ module.exports = {
     layer('furni', ['formats', 'imaging', 'hotel', 'util']),
     layer('avatar', ['formats', 'imaging', 'hotel', 'util']),
     layer('badge', ['formats', 'imaging', 'hotel', 'util']),
-    layer('room', ['avatar', 'furni', 'formats', 'imaging', 'hotel', 'util']),
+    layer('pet', ['furni', 'formats', 'imaging', 'hotel', 'util']),
+    layer('room', ['avatar', 'furni', 'pet', 'formats', 'imaging', 'hotel', 'util']),
     // The furni build, and where a built corpus lives (read by the furni service core, written by publish).
     layer('corpus', ['formats', 'furni', 'hotel', 'imaging', 'util']),
     layer('storage', ['corpus', 'formats', 'util']),
@@ -43,6 +44,7 @@ module.exports = {
       'hotel',
       'http',
       'imaging',
+      'pet',
       'room',
       'settings',
       'storage',

@@ -227,16 +227,21 @@ export interface BuildCorpusOptions {
 export interface BuildCorpusResult {
   /** The asset layout that was found. */
   layout: 'nitro' | 'flash';
-  /** Items built by this run, and items whose inputs had not changed. */
+  /** Items built by this run. */
   built: number;
+  /** Items kept as they were, their inputs unchanged. */
   unchanged: number;
-  /** Items by outcome: ok, failed (reported, skipped), skipped (nothing to draw, no furnidata row, …). */
+  /** Items that are ok, built by this run or unchanged. */
   ok: number;
+  /** Items that failed to build: reported in `problems` and left out. */
   failed: number;
+  /** Items with nothing to build (nothing to draw, no furnidata row, …), also in `problems`. */
   skipped: number;
-  /** What the corpus publishes now. */
+  /** Rendered stills the corpus publishes now. */
   renders: number;
+  /** Catalogue icons the corpus publishes now. */
   icons: number;
+  /** Furni bundles the corpus publishes now. */
   bundles: number;
   /** Every item that is not ok, with the reason (also in the corpus's build-report.json). */
   problems: { classname: string; status: 'failed' | 'skipped'; reason: string }[];

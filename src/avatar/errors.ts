@@ -1,6 +1,7 @@
 // Typed render failures. The HTTP service maps every one of them to its fallback redirect.
 // `asset-changed`: a library file changed after the hotel was loaded; the render can be done on the
 // hotel loaded after the change.
+/** Why a figure could not be drawn: AvatarRenderError's `code` (each one is described there). */
 export type AvatarRenderErrorCode =
   | 'unknown-set'
   | 'asset-load'
@@ -24,7 +25,12 @@ export type AvatarRenderErrorCode =
  * }
  */
 export class AvatarRenderError extends Error {
+  /**
+   * @param code - Why the figure cannot be drawn.
+   * @param message - What failed, for people: the set, part or file concerned.
+   */
   constructor(
+    /** Why the figure cannot be drawn (the codes are listed on the class); stable, for code to branch on. */
     readonly code: AvatarRenderErrorCode,
     message: string,
   ) {

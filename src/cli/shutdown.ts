@@ -28,8 +28,8 @@ export function stopOnSignals(
 
 /**
  * Run through npm (`npx hotel-imager …`, `npm exec`, `npm start`), the service is npm's grandchild
- * (npm → `sh -c` → node), and npm ended by a signal does not pass it on: the service kept running with
- * no terminal and no parent (measured with npx and SIGTERM on npm 11). So under npm the processes
+ * (npm → `sh -c` → node), and npm ended by a signal does not pass it on: the service would keep running
+ * with no terminal and no parent (docs/deployment.md, "systemd"). So under npm the processes
  * between the service and npm are watched, once a second; when one of them is gone the service stops
  * as on SIGTERM. Started any other way (a shell, systemd, a container) nothing is watched: a service
  * whose launching shell exits on purpose (nohup, `&`) keeps serving.

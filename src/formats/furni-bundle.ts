@@ -25,24 +25,37 @@ export interface BundleHeader {
 
 /** Frame as stored: zero fields are omitted. */
 export interface ManifestFrame {
+  /** The frame's sprite number: the `<frame>` of the asset name `<cn>_64_<letter>_<dir>_<frame>`. */
   id: number;
+  /** Horizontal offset added to the layer's position, in pixels (default 0). */
   x?: number;
+  /** Vertical offset added to the layer's position, in pixels (default 0). */
   y?: number;
+  /** The client's horizontal random offset range for this frame, in pixels, as the source data gives it. */
   randomX?: number;
+  /** The client's vertical random offset range for this frame, in pixels, as the source data gives it. */
   randomY?: number;
+  /** Offsets by direction id that replace `x`, `y` when the item faces that direction. */
   offsets?: Record<string, { x: number; y: number }>;
 }
 
+/** One layer's part of an animation: its frame sequences and how they play. */
 export interface ManifestAnimationLayer {
+  /** Ticks each frame is held (at least 1). */
   frameRepeat: number;
+  /** Plays of the sequences: 0 loops forever; after the last play the last frame holds. */
   loopCount: number;
+  /** The client picks a random sequence instead of playing them in order. */
   random: boolean;
+  /** The frame sequences, played one after another, each repeated its own `loopCount` times. */
   sequences: { loopCount: number; random: boolean; frames: ManifestFrame[] }[];
 }
 
+/** A resting animation: what the item shows while it stays in one state. */
 export interface ManifestState {
   /** Key of the animation in the source data. */
   key: string;
+  /** Animated layers by layer id; a layer not listed shows frame 0 with no offset. */
   layers: Record<string, ManifestAnimationLayer>;
   /** Ticks of one play-through (common multiple of the layer cycles, capped at 10 000). */
   loopTicks: number;
@@ -50,26 +63,38 @@ export interface ManifestState {
   frameCount: number;
   /** frameCount × 120 ms: what the §2.5 player uses for one loop. */
   loopMs: number;
+  /** The client's `immediateChangeFrom` attribute, kept as the source data spells it. */
   immediateChangeFrom?: string;
+  /** The client's `randomStart` flag, set when the source data sets it. */
   randomStart?: boolean;
 }
 
+/** An animation the client plays between two states; never a resting state. */
 export interface ManifestTransition {
+  /** Key of the animation in the source data. */
   key: string;
   /** The client's animation id: 1 000 000 + to for transitionTo, 2 000 000 + from for transitionFrom. */
   id: number;
+  /** The state this animation leads into (a transitionTo animation). */
   transitionTo?: number;
+  /** The state this animation leads out of (a transitionFrom animation). */
   transitionFrom?: number;
+  /** Animated layers by layer id, as in a ManifestState. */
   layers: Record<string, ManifestAnimationLayer>;
 }
 
 /** Layer fields as the data sets them (absent fields take the client's defaults): the Nitro JSON's own. */
 export type ManifestLayer = NitroLayer;
 
+/** The draw definition of one size (64 for the room, 32 for the small room scale, 1 for the icon). */
 export interface ManifestSize {
+  /** Layers 0 … layerCount − 1, which name the sprite letters a, b, c…. */
   layerCount: number;
+  /** Degrees of one direction step (45 at size 64): a direction id × angle is its angle. */
   angle: number;
+  /** Layer fields by layer id, for every direction. */
   layers: Record<string, ManifestLayer>;
+  /** The defined directions in data order, each with layer fields that override `layers` field by field. */
   directions: { id: number; layers: Record<string, ManifestLayer> }[];
   /** Colour table of this size (size 64's is the top-level `cl`). */
   cl?: Record<string, Record<string, number>>;
@@ -77,12 +102,15 @@ export interface ManifestSize {
   states?: Record<string, ManifestState>;
 }
 
+/** Where a sprite's pixels are in the atlas, and how it is placed. */
 export interface ManifestSprite {
   /** Atlas rectangle [x, y, width, height]; aliases share their source's rectangle. */
   rect: [number, number, number, number];
   /** The asset's x, y as the source data stores them (see the offset rule in the spec). */
   x: number;
+  /** See `x`. */
   y: number;
+  /** The sprite is drawn mirrored horizontally (an alias of an unmirrored sprite). */
   flipH: boolean;
 }
 
@@ -95,8 +123,9 @@ export interface BundleManifest {
   format: 1;
   /** The base classname (no `*<n>` colour suffix). */
   classname: string;
-  /** The client's logic and visualization types (`furniture_multistate`, `furniture_animated` …). */
+  /** The client's logic type (`furniture_multistate` …). */
   logicType: string;
+  /** The client's visualization type (`furniture_animated`, `furniture_static` …). */
   visualizationType: string;
   /** Footprint in tiles (x, y) and height (z); the directions the item can face, in degrees. */
   logic: { dimensions: { x: number; y: number; z: number }; directions: number[] };
@@ -118,9 +147,13 @@ export interface BundleManifest {
 
 /** A sprite as a bundle carries it: its pixels (aliases share them, and so one atlas cell), x, y, mirror flag. */
 export interface BundleSprite {
+  /** The sprite's pixels; an alias holds the same object as its source. */
   image: RgbaImage;
+  /** The asset's x, y offsets as the source data stores them (docs/bundle-format.md, "sprites"). */
   x: number;
+  /** See `x`. */
   y: number;
+  /** The pixels are drawn mirrored horizontally. */
   flipH: boolean;
 }
 

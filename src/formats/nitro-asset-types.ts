@@ -10,13 +10,21 @@ export interface NitroAssetEntry {
   usesPalette?: boolean;
 }
 
+/** A visualization layer's fields as the data sets them; an absent field takes the client's default. */
 export interface NitroLayer {
+  /** Horizontal offset of the layer's sprites, in pixels (default 0). */
   x?: number;
+  /** Vertical offset of the layer's sprites, in pixels (default 0). */
   y?: number;
+  /** Draw order among the item's layers: a higher z is drawn on top (default 0). */
   z?: number;
+  /** Opacity 0-255 (default 255). */
   alpha?: number;
+  /** Blend mode: `ADD`, `SUBTRACT`, `DARKEN`, `COPY`, …; absent draws normally. */
   ink?: string;
+  /** A name the client gives the layer meaning by (`BADGE` marks a group badge's layer); default "". */
   tag?: string;
+  /** The client ignores clicks on this layer (default false). */
   ignoreMouse?: boolean;
 }
 

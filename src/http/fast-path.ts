@@ -1,10 +1,10 @@
 // Requests answered straight from the socket. Node's http module spends about twice nginx's CPU
-// on each request before our code runs (measured: a bare `http.createServer` returning a fixed buffer
-// costs ~32 µs a request here, nginx ~15 µs), which alone keeps a static service under half of nginx's
-// throughput. So a service takes each new connection first: while its requests are plain HTTP/1.1
-// GET/HEAD heads (see request-head.ts) that the service's `answer` takes, they are answered here, with
-// header blocks the service may build once; at the first request that is anything else, the connection
-// — with every byte not yet answered — is handed to Node's http server, which owns it from then on.
+// on each request before our code runs (docs/furni-service.md, "How it is built"), which alone keeps a
+// static service under half of nginx's throughput. So a service takes each new connection first: while
+// its requests are plain HTTP/1.1 GET/HEAD heads (see request-head.ts) that the service's `answer` takes,
+// they are answered here, with header blocks the service may build once; at the first request that is
+// anything else, the connection — with every byte not yet answered — is handed to Node's http server,
+// which owns it from then on.
 // The furni service answers its asset paths here (furni/fast-answer.ts), the avatar service its image
 // paths (avatar/fast-answer.ts).
 import { type Server } from 'node:http';

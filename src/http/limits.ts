@@ -18,7 +18,7 @@ interface Bucket {
 
 /** Bytes the buckets of all clients may hold together (~70,000 clients); the least recently seen go first. */
 export const CLIENT_BUCKET_BYTES = 8 * 1024 * 1024;
-/** A bucket's object and the LRU's bookkeeping, besides the client id (measured on Node 20, rounded up). */
+/** A bucket's object and the LRU's bookkeeping, besides the client id (docs/avatar-service.md, "Memory"). */
 const BUCKET_OVERHEAD = 96;
 /** Ids longer than an IPv6 address (a forged X-Forwarded-For behind --trust-proxy) are kept as a digest. */
 const MAX_CLIENT_ID = 64;

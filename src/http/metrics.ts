@@ -3,12 +3,12 @@
 // per process, shared by every instance in it), and the request counters of the hot paths.
 //
 // The hot paths (the furni fast path, the avatar memory path) answer tens of thousands of requests a
-// second at 15–30 µs each. prom-client's Counter.inc and Histogram.observe with labels cost 0.4–0.8 µs
-// each (they hash the label object on every call; measured on Node 20 here), so a request's counter,
-// latency and cache outcome through them would add 1.5 µs, 5–10 % of a cached request. HttpMetrics
-// records into plain arrays indexed by route, status and bucket (a few ns) and hands the totals to
-// prom-client at scrape time: the counters through `collect()`, the histogram as a metric object of
-// the shape prom-client's Registry reads from every metric (`get()`).
+// second, each in a few tens of µs. prom-client's Counter.inc and Histogram.observe with labels hash the
+// label object on every call, so a request's counter, latency and cache outcome through them would be a
+// noticeable share of a cached request (docs/operations.md, "Cost"). HttpMetrics records into plain
+// arrays indexed by route, status and bucket (a few ns) and hands the totals to prom-client at scrape
+// time: the counters through `collect()`, the histogram as a metric object of the shape prom-client's
+// Registry reads from every metric (`get()`).
 import client, { type Metric, type Registry } from 'prom-client';
 
 /** Every metric of ours starts with this. */

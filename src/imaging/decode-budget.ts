@@ -5,11 +5,10 @@
 // file over budget costs at most the budget, and is refused with a message naming the file, the part of
 // it and the budget.
 //
-// The defaults are far above real assets (measured on the real-data set: largest .nitro member 0.66 MB,
-// largest SWF 0.6 MB uncompressed, largest spritesheet 2.2 M pixels, at most 2,653 assets in a library,
-// 2 members in a bundle) and low enough that a few threads decoding at once stay well inside a small
-// container. The byte budget is the operator's one knob (`--decode-budget`, `HOTEL_IMAGER_DECODE_BUDGET`);
-// the pixel budget follows from it (4 bytes a pixel), the counts are fixed.
+// The defaults are far above real assets (the README's "Untrusted asset files" gives the largest real
+// ones) and low enough that a few threads decoding at once stay well inside a small container. The byte
+// budget is the operator's one knob (`--decode-budget`, `HOTEL_IMAGER_DECODE_BUDGET`); the pixel budget
+// follows from it (4 bytes a pixel), the counts are fixed.
 import { gunzipSync, inflateSync } from 'node:zlib';
 
 export interface DecodeBudget {

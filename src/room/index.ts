@@ -6,7 +6,7 @@ export {
   type LoadRoomAssetsOptions,
   type RoomAssets,
 } from './assets.js';
-export type { RoomData, RoomItem, RoomBot } from './model.js';
+export type { RoomData, RoomItem, RoomBot, RoomPet } from './model.js';
 export { roomData } from './model.js';
 export {
   MAX_DRAWN_ITEMS,

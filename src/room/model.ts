@@ -53,6 +53,21 @@ export interface RoomBot {
   readonly effect: number;
 }
 
+/** A pet in the room (Arcturus `users_pets` with its `room_id`), as the emulator places it. */
+export interface RoomPet {
+  readonly id: number;
+  readonly name: string;
+  /** The figure string the emulator sends for it (src/pet/figure.ts: arcturusPetFigure). */
+  readonly figure: string;
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  /** Body direction 0–7. */
+  readonly rot: number;
+  /** The posture it is drawn in (`std`; a dead monster plant `rip`), a name from its library's postures. */
+  readonly posture: string;
+}
+
 /** Everything that decides a room's picture. */
 export interface RoomData {
   readonly id: number;
@@ -73,11 +88,12 @@ export interface RoomData {
   readonly hideWalls: boolean;
   readonly items: readonly RoomItem[];
   readonly bots: readonly RoomBot[];
+  readonly pets: readonly RoomPet[];
 }
 
 /**
  * A room with the emulator's defaults for what the caller leaves out: the default decorations (`0.0`), normal
- * wall and floor thickness, the client's wall height, walls shown, no items, no bots.
+ * wall and floor thickness, the client's wall height, walls shown, no items, no bots, no pets.
  */
 export function roomData(fields: Pick<RoomData, 'id' | 'heightmap' | 'door'> & Partial<RoomData>): RoomData {
   // The fields in RoomData's order, so a room written as JSON (the kit's demo room) keeps its bytes.
@@ -94,5 +110,6 @@ export function roomData(fields: Pick<RoomData, 'id' | 'heightmap' | 'door'> & P
     hideWalls: fields.hideWalls ?? false,
     items: fields.items ?? [],
     bots: fields.bots ?? [],
+    pets: fields.pets ?? [],
   };
 }

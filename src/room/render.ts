@@ -517,8 +517,8 @@ function evenPixels(src: RgbaImage): RgbaImage {
 const halfScaled = new WeakMap<RgbaImage, Map<string, RgbaImage>>();
 
 /**
- * A sprite placed at (left, top) on the 64 picture as the zoomed-out client shows it (measured against the
- * client canvas at scale 0.5, rounding beat truncating the corners): PixiJS rounds the
+ * A sprite placed at (left, top) on the 64 picture as the zoomed-out client shows it (docs/rooms.md,
+ * "size 32", which says how it was checked against the client): PixiJS rounds the
  * half-scale corners to whole pixels (ROUND_PIXELS, which Nitro sets) and fills them by nearest sampling at
  * each pixel's centre, mirrored in the sampling when the sprite is; made once per image and parity.
  */

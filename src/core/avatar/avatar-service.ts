@@ -133,7 +133,7 @@ const EXTRAS_KEY_REVISION = 1;
 export const FAILURE_CACHE_BYTES = 8 * 1024 * 1024;
 /** A remembered message is cut here: it is a fallback's log detail, not a record of the request. */
 const MAX_FAILURE_TEXT = 300;
-/** The key (64 characters), the failure object and the LRU's bookkeeping (measured, rounded up). */
+/** The key (64 characters), the failure object and the LRU's bookkeeping (docs/avatar-service.md, "Memory"). */
 const FAILURE_OVERHEAD = 300;
 const failureBytes = (f: Failure): number => 2 * (f.code.length + f.message.length) + FAILURE_OVERHEAD;
 

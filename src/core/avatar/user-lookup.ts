@@ -55,7 +55,10 @@ export const DEFAULT_USER_LOOKUP: Omit<UserLookupOptions, 'apiBase'> = {
 const MAX_ANSWER_BYTES = 64 * 1024;
 /** Lookups waiting on the API at once; more are refused (unreachable) rather than queued without bound. */
 export const MAX_LOOKUPS_IN_FLIGHT = 1024;
-/** An entry's outcome object and the LRU's bookkeeping, besides its strings (measured, rounded up). */
+/**
+ * An entry's outcome object and the LRU's bookkeeping, besides its strings (docs/avatar-service.md,
+ * "Memory").
+ */
 const ENTRY_OVERHEAD = 200;
 
 function outcomeBytes(outcome: Outcome, id: string): number {

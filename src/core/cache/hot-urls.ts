@@ -3,7 +3,10 @@
 // of ignored parameters (a cache-buster with padding), and each one counts at its own length.
 import { LRUCache } from 'lru-cache';
 
-/** The 64-character key, the LRU's bookkeeping and string headers, besides the URL (measured on Node 20: ~320). */
+/**
+ * The 64-character key, the LRU's bookkeeping and string headers, besides the URL (rounded up:
+ * docs/avatar-service.md, "Memory").
+ */
 export const HOT_URL_OVERHEAD = 352;
 
 /**

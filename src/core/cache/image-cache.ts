@@ -50,7 +50,7 @@ export interface ImageCacheStats {
 
 /**
  * Bytes an entry holds besides its PNG: the 64-character key, the ETag, the entry object, the Buffer's
- * own objects and the LRU's bookkeeping (measured on Node 20: ~550 bytes; rounded up).
+ * own objects and the LRU's bookkeeping (rounded up: docs/avatar-service.md, "Memory").
  */
 export const ENTRY_OVERHEAD = 640;
 

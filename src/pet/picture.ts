@@ -1,0 +1,96 @@
+// A pet alone (the pet picture of CMS pages): its sprites composed as the room would draw them, every frame of
+// its posture's and gesture's loop on one canvas (the union of the frames' bounds, so the picture does not move
+// or change size between frames), at the avatar sizes: s half, m the client's 64, l twice.
+import { loopTicks } from '../furni/animation.js';
+import { type AnimationDef } from '../furni/model.js';
+import { drawSprite } from '../imaging/composite.js';
+import { downscaleHalf } from '../imaging/downscale.js';
+import { lcm } from '../imaging/frame-delay.js';
+import { createImage, type RgbaImage, scaleNearest } from '../imaging/image.js';
+import { type PetFigure } from './figure.js';
+import { type PetModel } from './model.js';
+import { gestureAnimationId, type PetPose, petSprites, postureAnimationId } from './render.js';
+import { type RoomSprite } from '../furni/render.js';
+
+/** The client's animation rate: furni and pets advance one frame per update, 24 updates a second. */
+export const PET_UPDATE_MS = 1000 / 24;
+/** Most animation updates one animated pet picture covers (10 s): a longer loop is cut there. */
+export const MAX_PET_UPDATES = 240;
+
+export type PetSize = 's' | 'm' | 'l';
+
+export interface PetFrames {
+  frames: RgbaImage[];
+  /** Milliseconds each frame shows (identical consecutive updates merged into one frame). */
+  delaysMs: number[];
+  /** Where the pet's tile point lies in the picture (at size m; halved or doubled with the size). */
+  originX: number;
+  originY: number;
+}
+
+/** Animation updates in one loop of a pose: the common period of its posture's and gesture's layers, capped. */
+export function petLoopUpdates(model: PetModel, posture: string, gesture: string): number {
+  // Each animation's own period is loopTicks'; the two together repeat after their lcm.
+  return [postureAnimationId(model, posture), gestureAnimationId(model, posture, gesture)]
+    .map((id) => (id === undefined ? undefined : model.size.animations.findLast((x) => x.id === id)))
+    .filter((a): a is AnimationDef => a !== undefined)
+    .reduce((n, a) => Math.min(MAX_PET_UPDATES, lcm(n, loopTicks(a))), 1);
+}
+
+/** Draws sprites on a canvas with the pet's point at (ox, oy), farthest first (as the room sorts them). */
+export function drawPetSprites(canvas: RgbaImage, sprites: RoomSprite[], ox: number, oy: number): void {
+  const order = sprites.map((s, i) => ({ s, i })).sort((a, b) => b.s.relativeDepth - a.s.relativeDepth || a.i - b.i);
+  for (const { s } of order)
+    drawSprite(canvas, s.image, ox + s.left, oy + s.top, { flipH: s.flipH, tint: s.tint, alpha: s.alpha, ink: s.ink });
+}
+
+/**
+ * The pet at a pose: one frame (the still, at tick `pose.tick`), or with `animated` every distinct frame of its
+ * loop from there. Null when nothing of it can be drawn (no sprite for that pose).
+ */
+export function drawPet(
+  model: PetModel,
+  figure: PetFigure,
+  pose: PetPose,
+  opts: { animated: boolean; size: PetSize },
+): PetFrames | null {
+  const updates = opts.animated ? petLoopUpdates(model, pose.posture, pose.gesture) : 1;
+  const perUpdate = Array.from({ length: updates }, (_, t) =>
+    petSprites(model, figure, { ...pose, tick: pose.tick + t }),
+  );
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const sprites of perUpdate)
+    for (const s of sprites) {
+      x0 = Math.min(x0, s.left);
+      y0 = Math.min(y0, s.top);
+      x1 = Math.max(x1, s.left + s.image.width);
+      y1 = Math.max(y1, s.top + s.image.height);
+    }
+  if (!Number.isFinite(x0)) return null;
+  const frames: RgbaImage[] = [];
+  const delaysMs: number[] = [];
+  let previous: RgbaImage | undefined;
+  for (const sprites of perUpdate) {
+    const canvas = createImage(x1 - x0, y1 - y0);
+    drawPetSprites(canvas, sprites, -x0, -y0);
+    if (previous && Buffer.from(previous.data).equals(Buffer.from(canvas.data))) {
+      delaysMs[delaysMs.length - 1]! += PET_UPDATE_MS;
+      continue;
+    }
+    frames.push(canvas);
+    delaysMs.push(PET_UPDATE_MS);
+    previous = canvas;
+  }
+  const scale = (img: RgbaImage) =>
+    opts.size === 'l' ? scaleNearest(img, 2) : opts.size === 's' ? downscaleHalf(img) : img;
+  const factor = opts.size === 'l' ? 2 : opts.size === 's' ? 0.5 : 1;
+  return {
+    frames: frames.map(scale),
+    delaysMs: delaysMs.map((d) => Math.round(d)),
+    originX: Math.floor(-x0 * factor),
+    originY: Math.floor(-y0 * factor),
+  };
+}
