@@ -5,7 +5,6 @@
 // behind the walls (RoomGeometry's door displacement). The picture is sized to what is drawn and transparent
 // elsewhere; the same inputs give the same bytes.
 import { type AvatarRequest, renderAvatar } from '../avatar/index.js';
-import { UPRIGHT_H } from '../avatar/canvas.js';
 import { parseAction } from '../avatar/request.js';
 import { type FurniModel, type SizeDef, sizeOf } from '../furni/model.js';
 import { type RoomSprite, roomSprites, validDirection } from '../furni/render.js';
@@ -24,7 +23,9 @@ import { depthOf, parseWallPosition, project, type RoomScale, wallLocation } fro
 import { type Door, findDoor, type Heightmap, parseHeightmap } from './heightmap.js';
 import { drawnClassname } from '../furni/bundles.js';
 import { type FloorHole, floorHole, furniState, splitClassname } from './items.js';
-import { type RoomData, type RoomItem } from './model.js';
+import { type RoomBot, type RoomData, type RoomItem } from './model.js';
+import { itemsUnder, type Posture, roomItemPosture, unitPosture } from './posture.js';
+import { drawnDirection, unitPlacement } from './unit-placement.js';
 import { doorDisplacement, roomShape, thicknessMultiplier, type RoomPlane } from './planes.js';
 
 export interface RoomRenderOptions {
@@ -71,6 +72,8 @@ export interface ReportItem {
   direction: number;
   state: number;
   colorId?: number;
+  /** A bot's posture on a seat or bed (absent: standing) and its status height (the tile's z includes it). */
+  posture?: { type: 'sit' | 'lay'; height: number };
   /** Footprint after rotation (floor items). */
   footprint?: { x: number; y: number };
   /** What was drawn, bottom to top: the furni's assets, or a bot's figure parts (`<library>:<asset>`). */
@@ -251,42 +254,50 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     }
   }
   if (options.bots && a.avatarHotel) {
+    const floorItems = room.items.slice(0, MAX_DRAWN_ITEMS).filter((i) => i.kind === 'floor');
     for (const bot of room.bots) {
       if (!onMap(map, bot.x, bot.y, bot.z)) {
         report.skipped.push({ id: bot.id, kind: 'bot', classname: bot.name, reason: OFF_MAP });
         continue;
       }
+      // The status the emulator gives a bot on a seat or bed, and where the client then draws it (posture.ts,
+      // unit-placement.ts): at (x, y, z + height), its canvas moved for the posture.
+      const p = await botPosture(a, floorItems, bot);
+      const direction = drawnDirection(p.posture, p.direction);
+      // A seated unit stops dancing (the emulator's sit branch); a bot's dance is the one action it has standing.
+      const dance = p.posture === 'std' && bot.dance > 0 && bot.dance <= 4 ? bot.dance : 0;
       const req: AvatarRequest = {
         figure: bot.figure,
-        direction: ((bot.rot % 8) + 8) % 8,
-        headDirection: ((bot.rot % 8) + 8) % 8,
+        direction,
+        headDirection: direction,
         size: 'm',
-        // A bot's dance comes from its row, not a request: the one action it can have.
-        action: parseAction(bot.dance > 0 && bot.dance <= 4 ? `dance.${bot.dance}` : 'std'),
+        action: parseAction(p.posture !== 'std' ? p.posture : dance > 0 ? `dance.${dance}` : 'std'),
         gesture: '',
         headOnly: false,
         animated: false,
         frames: 1,
         ...(bot.effect > 0 ? { effect: bot.effect } : {}),
-        ...(bot.dance > 0 && bot.dance <= 4 ? { dance: bot.dance } : {}),
+        ...(dance > 0 ? { dance } : {}),
       };
       try {
         const r = await renderAvatar(a.avatarHotel, req);
         const img = r.frames[0]!;
-        const at = project(scale, bot.x, bot.y, bot.z);
+        const z = p.z + p.height;
+        const at = project(scale, p.x, p.y, z);
         const sx = Math.round(at.x);
         const sy = Math.round(at.y);
-        // AvatarVisualization: centred on the tile.
+        const place = unitPlacement(a.avatarHotel, p.posture, direction, img.width);
         const object: RoomObject = {
-          depth: depthOf(bot.x, bot.y, bot.z, sx) + doorDisplacement(door, bot.x, bot.y, bot.z),
+          depth: depthOf(p.x, p.y, z, sx) + doorDisplacement(door, p.x, p.y, z),
           seq: seq++,
           item: {
             id: bot.id,
             kind: 'bot',
             classname: bot.name,
-            tile: { x: bot.x, y: bot.y, z: bot.z },
+            tile: { x: p.x, y: p.y, z },
             direction: req.direction,
             state: 0,
+            ...(p.posture !== 'std' ? { posture: { type: p.posture, height: p.height } } : {}),
             layers: r.layers.filter((l) => l.frame === 0).map((l) => `${l.library}:${l.asset}`),
             depth: 0,
           },
@@ -294,12 +305,9 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
         objects.push(object);
         add({
           image: img,
-          left: sx - Math.floor(img.width / 2),
-          // AvatarVisualization hangs the client's avatar canvas (90 × 130 at scale 64) a quarter scale below the
-          // tile point with its feet 16 px above its bottom: the feet land on the tile's screen point. Ours
-          // stand at UPRIGHT_H.ry of the imager's picture (half of it at size 32).
-          top: sy - (UPRIGHT_H.ry * scale) / 64,
-          relativeDepth: -0.01,
+          left: sx + place.left,
+          top: sy + place.top,
+          relativeDepth: place.relativeDepth,
           owner: object,
         });
       } catch (e) {
@@ -447,6 +455,18 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     rgba: Buffer.from(data.buffer, data.byteOffset, data.length),
     report,
   };
+}
+
+/** A bot's posture on the floor items under it; an item without a stack height has its bundle's logic height. */
+async function botPosture(a: LoadedRoomAssets, floorItems: readonly RoomItem[], bot: RoomBot): Promise<Posture> {
+  const under = await Promise.all(
+    itemsUnder(floorItems, bot.x, bot.y).map(async (it) => {
+      if (it.stackHeight !== undefined) return roomItemPosture(it);
+      const found = await a.furni(splitClassname(drawnClassname(it)).base);
+      return roomItemPosture(it, found.ok ? found.model.def.dimensions.z : 0);
+    }),
+  );
+  return unitPosture(under, bot);
 }
 
 /**

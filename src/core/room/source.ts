@@ -134,6 +134,8 @@ function roomOf(
     hideWalls: flag(room.allow_hidewall ?? room.hideWalls),
     items,
     bots,
+    // Pets are not read yet (main's RoomData has them; their query comes with the pets work).
+    pets: [],
   };
 }
 
