@@ -1,6 +1,7 @@
 // The queries the services run against the hotel's database, in one place: each a parameterised SELECT
 // with named placeholders (`:name`) and named outputs. The default catalogue reads Arcturus Morningstar's
-// schema (users, bans, guilds_elements, rooms, room_models, room_models_custom, items, items_base, bots);
+// schema (users, bans, guilds_elements, rooms, room_models, room_models_custom, items, items_base, bots,
+// users_pets);
 // an emulator that names things differently (Plus, Comet, a fork) gets the same outputs from an operator's
 // file of overrides (`--database-queries FILE`, docs/database.md), read here and checked at start.
 //
@@ -17,9 +18,37 @@ export const QUERY_NAMES = [
   'room_model_custom',
   'room_items',
   'room_bots',
+  'room_pets',
+  'pet',
 ] as const;
 
 export type QueryName = (typeof QUERY_NAMES)[number];
+
+/** A pet's columns (Arcturus users_pets): what its figure is built from (src/pet/figure.ts, arcturusPetFigure). */
+const PET_OUTPUTS = [
+  'id',
+  'name',
+  'type',
+  'race',
+  'color',
+  'x',
+  'y',
+  'z',
+  'rot',
+  'hair_style',
+  'hair_color',
+  'saddle',
+  'mp_type',
+  'mp_color',
+  'mp_nose',
+  'mp_nose_color',
+  'mp_eyes',
+  'mp_eyes_color',
+  'mp_mouth',
+  'mp_mouth_color',
+  'mp_is_dead',
+  'gnome_data',
+] as const;
 
 export interface QueryShape {
   /** The placeholders the service binds (a query may leave some unused). */
@@ -105,6 +134,16 @@ export const QUERY_SHAPES: Record<QueryName, QueryShape> = {
     outputs: ['id', 'name', 'figure', 'gender', 'x', 'y', 'z', 'rot', 'dance', 'effect'],
     doc: 'the bots placed in a room, at most `limit` rows',
   },
+  room_pets: {
+    params: ['room_id', 'limit'],
+    outputs: PET_OUTPUTS,
+    doc: "the pets placed in a room, at most `limit` rows: the columns the emulator builds a pet's figure from",
+  },
+  pet: {
+    params: ['pet_id'],
+    outputs: PET_OUTPUTS,
+    doc: 'one pet by id (the pet picture `id=`), the same columns as room_pets',
+  },
 };
 
 /** Arcturus Morningstar (3.x base database): the default catalogue. */
@@ -156,6 +195,17 @@ FROM bots
 WHERE room_id = :room_id
 ORDER BY id
 LIMIT :limit`,
+  room_pets: `SELECT id, name, type, race, color, x, y, z, rot, hair_style, hair_color, saddle, mp_type, mp_color,
+  mp_nose, mp_nose_color, mp_eyes, mp_eyes_color, mp_mouth, mp_mouth_color, mp_is_dead, gnome_data
+FROM users_pets
+WHERE room_id = :room_id
+ORDER BY id
+LIMIT :limit`,
+  pet: `SELECT id, name, type, race, color, x, y, z, rot, hair_style, hair_color, saddle, mp_type, mp_color,
+  mp_nose, mp_nose_color, mp_eyes, mp_eyes_color, mp_mouth, mp_mouth_color, mp_is_dead, gnome_data
+FROM users_pets
+WHERE id = :pet_id
+LIMIT 1`,
 };
 
 /** The catalogue in use: the SQL of each query and which ones an operator's file replaced. */

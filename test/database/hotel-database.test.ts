@@ -122,6 +122,11 @@ describe('on MariaDB with the Arcturus tables', { skip: MARIADB_SKIP }, () => {
         (5, 1, 8, 103, '', 1, 1, 0, 4, '0'), (6, 1, 8, 104, '', 2, 2, 0, 2, '0'), (7, 1, 8, 105, '', 4, 4, 0, 0, '2');
       INSERT INTO bots (id, user_id, room_id, name, figure, gender, x, y, z, rot, dance, effect) VALUES
         (1, 1, 7, 'Frank', 'hd-180-1', 'M', 2, 2, 0, 4, 1, 0);
+      INSERT INTO users_pets (id, user_id, room_id, name, race, type, color, created, x, y, z, rot, hair_style,
+        hair_color, saddle) VALUES
+        (5, 1, 7, 'Rex', 4, 0, 'FFFFFF', 0, 1, 2, 0.5, 4, -1, 0, '0'),
+        (6, 1, 7, 'Star', 2, 15, 'CCAA88', 0, 2, 1, 0, 2, 101, 3, '1'),
+        (7, 1, 0, 'Home', 1, 1, 'FFFFFF', 0, 0, 0, 0, 0, -1, 0, '0');
     `);
   });
 
@@ -132,7 +137,7 @@ describe('on MariaDB with the Arcturus tables', { skip: MARIADB_SKIP }, () => {
 
   test('every catalogue query runs on the real table definitions, rows keyed by exactly its outputs', async () => {
     const c = open(db.url);
-    const params = { name: 'model_a', room_id: 7, limit: 10 };
+    const params = { name: 'model_a', room_id: 7, limit: 10, pet_id: 5 };
     for (const q of QUERY_NAMES) {
       const rows = await c.run(q, params);
       const shape = QUERY_SHAPES[q];
@@ -179,6 +184,32 @@ describe('on MariaDB with the Arcturus tables', { skip: MARIADB_SKIP }, () => {
     assert.deepEqual(await c.run('room_bots', { room_id: 7, limit: 5 }), [
       { id: 1, name: 'Frank', figure: 'hd-180-1', gender: 'M', x: 2, y: 2, z: 0, rot: 4, dance: 1, effect: 0 },
     ]);
+    const pets = await c.run('room_pets', { room_id: 7, limit: 5 });
+    assert.deepEqual(
+      pets.map((p) => [
+        p.id,
+        p.name,
+        p.type,
+        p.race,
+        p.color,
+        p.x,
+        p.y,
+        p.z,
+        p.rot,
+        p.hair_style,
+        p.hair_color,
+        p.saddle,
+      ]),
+      [
+        [5, 'Rex', 0, 4, 'FFFFFF', 1, 2, 0.5, 4, -1, 0, '0'],
+        [6, 'Star', 15, 2, 'CCAA88', 2, 1, 0, 2, 101, 3, '1'],
+      ],
+      "the room's pets in id order (not the one in its owner's inventory)",
+    );
+    assert.deepEqual(
+      (await c.run('pet', { pet_id: 7 })).map((p) => p.name),
+      ['Home'],
+    );
     const [v1] = await c.run('guild_elements_version');
     await db.sql("UPDATE guilds_elements SET enabled = '0' WHERE id = 1 AND type = 'base'");
     const [v2] = await c.run('guild_elements_version');

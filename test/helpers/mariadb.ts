@@ -33,6 +33,7 @@ export const ARCTURUS_TABLES = [
   'items',
   'items_base',
   'bots',
+  'users_pets',
 ] as const;
 
 function find(candidates: (string | undefined)[], versionPattern: RegExp): string | undefined {
@@ -184,7 +185,7 @@ async function template(): Promise<string> {
   const key = createHash('sha256')
     .update(version)
     .update(sql.join('\n'))
-    .update(`${IMAGER_USER}:${IMAGER_PASSWORD}`)
+    .update(`${IMAGER_USER}:${IMAGER_PASSWORD}:${ARCTURUS_TABLES.join(',')}`)
     .digest('hex')
     .slice(0, 16);
   const dir = join(tmpdir(), `hotel-imager-mariadb-template-${key}`);

@@ -5,7 +5,8 @@
 // row is asked for, to know the room has more).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type RoomBot, type RoomData, type RoomItem } from '../../room/index.js';
+import { arcturusPetFigure } from '../../pet/figure.js';
+import { type RoomBot, type RoomData, type RoomItem, type RoomPet } from '../../room/index.js';
 
 /** What a source read for one room: its data, and whether it has more items or bots than were read. */
 export interface RoomRead {
@@ -41,7 +42,7 @@ type Row = Record<string, Value>;
 /** What the database source needs of the database client (src/database's HotelDatabase has it). */
 export interface RoomQueries {
   run(
-    query: 'room' | 'room_model' | 'room_model_custom' | 'room_items' | 'room_bots',
+    query: 'room' | 'room_model' | 'room_model_custom' | 'room_items' | 'room_bots' | 'room_pets',
     params: Record<string, string | number>,
   ): Promise<Record<string, string | number | null>[]>;
 }
@@ -112,6 +113,47 @@ function botOf(r: Row): RoomBot {
   };
 }
 
+/** The monster plant's type: a dead one lies as `rip` (MonsterplantPet.cycle), every other pet stands. */
+const MONSTERPLANT = 16;
+
+/** A pet row (users_pets, or a file's pet with a `figure` of its own) as the emulator places it. */
+export function petOf(r: Row): RoomPet {
+  const type = int(r.type);
+  const figure =
+    typeof r.figure === 'string'
+      ? r.figure
+      : arcturusPetFigure({
+          type,
+          race: int(r.race),
+          color: text(r.color),
+          hairStyle: int(r.hair_style, -1),
+          hairColor: int(r.hair_color),
+          saddle: flag(r.saddle),
+          mp: {
+            type: int(r.mp_type),
+            color: int(r.mp_color),
+            mouth: int(r.mp_mouth),
+            mouthColor: int(r.mp_mouth_color),
+            nose: int(r.mp_nose),
+            noseColor: int(r.mp_nose_color),
+            eyes: int(r.mp_eyes),
+            eyesColor: int(r.mp_eyes_color),
+          },
+          gnomeData: text(r.gnome_data),
+        });
+  const posture = typeof r.posture === 'string' && r.posture ? r.posture : undefined;
+  return {
+    id: int(r.id),
+    name: text(r.name),
+    figure,
+    x: int(r.x),
+    y: int(r.y),
+    z: num(r.z),
+    rot: int(r.rot),
+    posture: posture ?? (type === MONSTERPLANT && flag(r.mp_is_dead) ? 'rip' : 'std'),
+  };
+}
+
 /** RoomData in its one key order from rows (or a file's object, whose keys are the same as RoomData's). */
 function roomOf(
   id: number,
@@ -119,6 +161,7 @@ function roomOf(
   model: Row,
   items: readonly RoomItem[],
   bots: readonly RoomBot[],
+  pets: readonly RoomPet[],
   names: { floor: string; wall: string; landscape: string; wallThickness: string; floorThickness: string },
 ): RoomData {
   return {
@@ -134,8 +177,7 @@ function roomOf(
     hideWalls: flag(room.allow_hidewall ?? room.hideWalls),
     items,
     bots,
-    // Pets are not read yet (main's RoomData has them; their query comes with the pets work).
-    pets: [],
+    pets,
   };
 }
 
@@ -158,10 +200,11 @@ export class DatabaseRoomSource implements RoomSource {
     if (!room) return null;
     const modelName = text(room.model);
     // Items, bots and the model are independent: one round trip's wait for the three.
-    const [model, itemRows, botRows] = await Promise.all([
+    const [model, itemRows, botRows, petRows] = await Promise.all([
       this.model(roomId, modelName, flag(room.override_model)),
       this.db.run('room_items', { room_id: roomId, limit: limits.maxItems + 1 }),
       this.db.run('room_bots', { room_id: roomId, limit: limits.maxBots + 1 }),
+      this.pets(roomId, limits.maxBots + 1),
     ]);
     const items: RoomItem[] = [];
     for (const r of itemRows.slice(0, limits.maxItems)) {
@@ -169,11 +212,25 @@ export class DatabaseRoomSource implements RoomSource {
       if (item) items.push(item);
     }
     const bots = botRows.slice(0, limits.maxBots).map(botOf);
+    const pets = petRows.slice(0, limits.maxBots).map(petOf);
     return {
-      room: roomOf(roomId, room, model, items, bots, ROW_NAMES),
+      room: roomOf(roomId, room, model, items, bots, pets, ROW_NAMES),
       moreItems: itemRows.length > limits.maxItems,
-      moreBots: botRows.length > limits.maxBots,
+      moreBots: botRows.length > limits.maxBots || petRows.length > limits.maxBots,
     };
+  }
+
+  /**
+   * The room's pets; none when the query itself fails (an account not granted `users_pets`, an emulator without
+   * the table): the room is still drawn. An outage or a timeout fails the read as any other query's does.
+   */
+  private async pets(roomId: number, limit: number): Promise<Row[]> {
+    try {
+      return await this.db.run('room_pets', { room_id: roomId, limit });
+    } catch (e) {
+      if ((e as { kind?: string }).kind === 'query') return [];
+      throw e;
+    }
   }
 
   /** The room's own floor plan where the emulator marks one (override_model), else its named model. */
@@ -230,12 +287,14 @@ export class FileRoomSource implements RoomSource {
       if (item) items.push({ ...item, interactionType: text(r.interactionType) });
     }
     const bots = list(o.bots).slice(0, limits.maxBots).map(botOf);
+    const pets = list(o.pets).slice(0, limits.maxBots).map(petOf);
     const room = roomOf(
       roomId,
       o as Row,
       { heightmap: o.heightmap, door_x: door.x, door_y: door.y, door_dir: door.dir },
       items,
       bots,
+      pets,
       {
         floor: 'floor',
         wall: 'wall',
@@ -244,6 +303,7 @@ export class FileRoomSource implements RoomSource {
         floorThickness: 'floorThickness',
       },
     );
-    return { room, moreItems: list(o.items).length > limits.maxItems, moreBots: list(o.bots).length > limits.maxBots };
+    const moreBots = list(o.bots).length > limits.maxBots || list(o.pets).length > limits.maxBots;
+    return { room, moreItems: list(o.items).length > limits.maxItems, moreBots };
   }
 }
