@@ -8,16 +8,8 @@ export {
 } from './assets.js';
 export type { RoomData, RoomItem, RoomBot, RoomPet } from './model.js';
 export { roomData } from './model.js';
-export {
-  MAX_DRAWN_ITEMS,
-  MAX_ROOM_TICK,
-  renderRoom,
-  type ReportItem,
-  type ReportPlane,
-  type RoomPicture,
-  type RoomRenderOptions,
-  type RoomReport,
-} from './render.js';
+export { MAX_DRAWN_ITEMS, MAX_ROOM_TICK, renderRoom, type RoomPicture, type RoomRenderOptions } from './render.js';
+export type { ReportItem, ReportPlane, RoomReport } from './report.js';
 export {
   currentHeight,
   itemsUnder,

@@ -101,7 +101,7 @@ test('src/ parses action text in one place: normalizeRequest (and normalizeActio
   const text = readFileSync(file, 'utf8').split('\n');
   const where = (needle: string) => `${file}:${text.findIndex((l) => l.includes(needle)) + 1}`;
   // The room's bots are the one other edge: their posture and dance come from the rows, not a query.
-  const room = join(src, 'room', 'render.ts');
+  const room = join(src, 'room', 'objects', 'avatar.ts');
   const roomText = readFileSync(room, 'utf8').split('\n');
   const roomCall = `${room}:${roomText.findIndex((l) => l.includes('action: parseAction(p.posture')) + 1}`;
   assert.deepEqual(
