@@ -22,6 +22,8 @@ export interface ReportItem {
   direction: number;
   state: number;
   colorId?: number;
+  /** A bot's posture on a seat or bed (absent: standing) and its status height (the tile's z includes it). */
+  posture?: { type: 'sit' | 'lay'; height: number };
   /** Footprint after rotation (floor items). */
   footprint?: { x: number; y: number };
   /** What was drawn, bottom to top: the furni's or pet's assets, or a bot's figure parts (`<library>:<asset>`). */
