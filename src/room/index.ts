@@ -10,6 +10,16 @@ export type { RoomData, RoomItem, RoomBot, RoomPet } from './model.js';
 export { roomData } from './model.js';
 export { MAX_DRAWN_ITEMS, MAX_ROOM_TICK, renderRoom, type RoomPicture, type RoomRenderOptions } from './render.js';
 export type { ReportItem, ReportPlane, RoomReport } from './report.js';
+export {
+  currentHeight,
+  itemsUnder,
+  roomItemPosture,
+  unitPosture,
+  type Posture,
+  type PostureItem,
+  type PostureType,
+  type PostureUnit,
+} from './posture.js';
 export { HeightmapError } from './heightmap.js';
 export {
   encodeRoomAnimation,

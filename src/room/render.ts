@@ -1,7 +1,7 @@
 // A room drawn as the client draws it: planes (walls, masks, floor, with the floor holes' tiles cut away), then
 // every object sprite sorted by the client's depth (RoomSpriteCanvas: depth of the object's location + the
 // sprite's relative depth, farthest first; of equal depths the object added later (floor items, then wall
-// items, then bots, each in row order) is drawn first); an object on the door tile sorts among the planes,
+// items, then bots, then pets, each in row order) is drawn first); an object on the door tile sorts among the planes,
 // behind the walls (RoomGeometry's door displacement). Each kind of object is a file of objects/ (its plan
 // and its sprites at a tick); this file collects them, sorts their sprites and composites them with the
 // planes (composite.ts). The picture is sized to what is drawn and transparent elsewhere; the same inputs
@@ -33,6 +33,7 @@ import {
   type RoomObject,
 } from './objects/room-object.js';
 import { type RgbaImage } from '../imaging/image.js';
+import { pets } from './objects/pet.js';
 import { wallItems } from './objects/wall-item.js';
 import { roomShape, type RoomPlane, thicknessMultiplier } from './planes.js';
 import { type ReportItem, type ReportMask, type ReportPlane, type RoomReport, type SkippedObject } from './report.js';
@@ -80,7 +81,7 @@ export interface RoomPicture {
 export const MAX_DRAWN_ITEMS = 5000;
 
 /** The kinds of object, in the order the client adds them to the room (of equal depths, the later drawn first). */
-const OBJECT_KINDS: readonly ObjectKind[] = [floorItems, wallItems, avatars];
+const OBJECT_KINDS: readonly ObjectKind[] = [floorItems, wallItems, avatars, pets];
 
 /** An object the room draws: with the assets its sprites draw at the tick, and its place in the adding order. */
 interface DrawnObject {
@@ -127,6 +128,7 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
     walls,
     items,
     bots: options.bots ? room.bots : [],
+    pets: options.bots ? room.pets : [],
     ...(options.animated ? { animated: true } : {}),
     skip: (row) => skipped.push(row),
   };

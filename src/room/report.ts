@@ -11,7 +11,7 @@ export interface ReportPlane {
 }
 
 /** The kinds of room object the report names (one file of src/room/objects/ each). */
-export type ReportKind = 'floor' | 'wall' | 'bot';
+export type ReportKind = 'floor' | 'wall' | 'bot' | 'pet';
 
 export interface ReportItem {
   id: number;
@@ -23,9 +23,11 @@ export interface ReportItem {
   direction: number;
   state: number;
   colorId?: number;
+  /** A bot's posture on a seat or bed (absent: standing) and its status height (the tile's z includes it). */
+  posture?: { type: 'sit' | 'lay'; height: number };
   /** Footprint after rotation (floor items). */
   footprint?: { x: number; y: number };
-  /** What was drawn, bottom to top: the furni's assets, or a bot's figure parts (`<library>:<asset>`). */
+  /** What was drawn, bottom to top: the furni's or pet's assets, or a bot's figure parts (`<library>:<asset>`). */
   layers: string[];
   /** 0 = drawn first (farthest). */
   depthOrder: number;

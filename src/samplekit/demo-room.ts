@@ -1,5 +1,5 @@
-// The sample kit's demo room, `rooms/1.json`: a RoomData (src/room/model.ts) the avatar service serves at
-// /habbo-imaging/room/1.png when there is no database, so `npm start` shows a room. Furnished with the kit's
+// The sample kit's demo room, `rooms/1.json`: a RoomData (src/room/model.ts) the avatar service's room route
+// (server/room/) serves as room 1 when there is no database, so `npm start` shows a room. Furnished with the kit's
 // own furni (multi-tile items in several rotations, a stack, wall items on both walls, a raised platform
 // with a step) and one bot wearing kit clothes.
 import { type KitFile } from './kit-file.js';

@@ -10,9 +10,9 @@ import {
   HAND_ITEM_PATH_PREFIX,
 } from './avatar/avatar-handler.js';
 import { CONVERT_PATH } from './avatar/convert-handler.js';
-import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from '../core/badge/params.js';
-import { ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from '../core/room/params.js';
-import { CHROMA_FURNI_PATH, VORTEX_FURNITURE_PATH } from '../core/hotel-furni/params.js';
+import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from './badge/paths.js';
+import { ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from './room/paths.js';
+import { CHROMA_FURNI_PATH, VORTEX_FURNITURE_PATH } from './hotel-furni/furni-handler.js';
 
 export type PublicService = 'avatar' | 'furni';
 

@@ -37,6 +37,8 @@ export interface Description {
     dance?: number;
     effect?: number;
   }[];
+  /** Pets as the tool places them: the client's figure string, tile, direction and posture. */
+  pets?: { id: number; figure: string; x: number; y: number; z?: number; rot?: number; posture?: string }[];
 }
 
 /** The description as the emulator's rows: an unsent paper is the stored "0.0". */
@@ -78,6 +80,16 @@ export function descriptionRoom(d: Description, id = 1): RoomData {
       rot: b.rot ?? 2,
       dance: b.dance ?? 0,
       effect: b.effect ?? 0,
+    })),
+    pets: (d.pets ?? []).map((p) => ({
+      id: p.id,
+      name: `pet${p.id}`,
+      figure: p.figure,
+      x: p.x,
+      y: p.y,
+      z: p.z ?? 0,
+      rot: p.rot ?? 2,
+      posture: p.posture ?? 'std',
     })),
   });
 }

@@ -1,5 +1,5 @@
-// Furni on demand in the avatar service: what `/habbo-imaging/furni` (Chroma) and `/habbo-imaging/furniture`
-// (vortex-imager) answer, independent of HTTP. The item comes from the hotel's own files: the furnidata (ids,
+// Furni on demand in the avatar service: what the furni route (server/hotel-furni/) answers for Chroma's and
+// vortex-imager's paths, independent of HTTP. The item comes from the hotel's own files: the furnidata (ids,
 // colour rows) and the Nitro bundles (`bundled/furniture/`). A URL names one picture for a set of files, so an
 // answer is immutable and keyed by the renderer version, the files' identity and the canonical request. The
 // pixel work runs in the avatar render workers (each reads the bundles into a cache of its own): this thread

@@ -1,5 +1,6 @@
-// The room routes' URLs, read once into a structured request:
-//   /habbo-imaging/room/<id>.png?size=m|s|l|b&zoom=&walls=0&furni=0&bots=0&floor=<id>&wall=<id>&landscape=<id>
+// The room routes' URLs, read once into a structured request. The room route (server/room/) owns the paths and
+// hands over what follows its path (the rest) and the query:
+//   /<id>.png?size=m|s|l|b&zoom=&walls=0&furni=0&bots=0&floor=<id>&wall=<id>&landscape=<id>
 //       &bg=[AA]RRGGBB&frame=<0-600>             as vortex-imager's parseRoomRequest reads them (zoom in whole steps;
 //                                                frame: the tick of every item's animation, as the furni route's)
 //       &animated=1                              the room as it moves (APNG), from tick `frame`
@@ -9,10 +10,6 @@
 import { parseBackgroundColor, parseZoom, type FlatColor } from '../../imaging/image.js';
 import { parseBoolean } from '../../avatar/request.js';
 import { MAX_ROOM_TICK, type RoomAnimationFormat, type RoomRenderOptions } from '../../room/index.js';
-
-export const ROOM_PATH = '/habbo-imaging/room';
-export const ROOM_RENDER_PATH = '/render/room';
-export const THUMBNAIL_PATH = '/thumbnail';
 
 /** The largest room id read (Arcturus keeps `rooms.id` in a signed INT). */
 export const MAX_ROOM_ID = 2_147_483_647;
@@ -52,7 +49,7 @@ export function parseRoomId(rest: string, extension: boolean): number | undefine
   return id <= MAX_ROOM_ID ? id : undefined;
 }
 
-/** What a 404 for a path that names no room says. */
+/** What a 404 for a path that names no room says (`prefix`: the route's path). */
 export function badRoomPath(prefix: string, extension: boolean): string {
   return `not found: use ${prefix}/<room id>${extension ? '.png' : ''} (a room id is a whole number ≥ 1)\n`;
 }

@@ -190,9 +190,9 @@ export class RoomService {
   }
 
   /**
-   * The navigator's thumbnail of a room (`/thumbnail/<id>.png`, the client's camera.url): the hotel's stored
-   * `<id>.png` when the operator named their folder and it has one, else the room at size 32 fitted into the
-   * THUMBNAIL_SIZE square the client shows.
+   * The navigator's thumbnail of a room (the thumbnail route of server/room/, the client's camera.url): the
+   * hotel's stored `<id>.png` when the operator named their folder and it has one, else the room at size 32
+   * fitted into the THUMBNAIL_SIZE square the client shows.
    */
   async thumbnail(roomId: number): Promise<RoomAnswer> {
     const dir = this.deps.thumbnailsDir;

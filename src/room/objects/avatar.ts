@@ -1,17 +1,23 @@
-// An avatar standing in the room: a bot's row (figure, tile, rotation, dance, effect) drawn by the avatar
-// renderer as one sprite, its feet on the tile's screen point (AvatarVisualization).
+// An avatar in the room: a bot's row (figure, tile, rotation, dance, effect) drawn by the avatar renderer as one
+// sprite, standing with its feet on the tile's screen point (AvatarVisualization), or seated or laid on the items
+// under it as the emulator sets its status (posture.ts) and the client then places it (unit-placement.ts).
 import { type AvatarRequest, renderAvatar } from '../../avatar/index.js';
-import { UPRIGHT_H } from '../../avatar/canvas.js';
 import { parseAction } from '../../avatar/request.js';
 import { depthOf, project } from '../geometry.js';
-import { type RoomBot } from '../model.js';
+import { drawnClassname } from '../../furni/bundles.js';
+import { type LoadedRoomAssets } from '../assets.js';
+import { splitClassname } from '../items.js';
+import { type RoomBot, type RoomItem } from '../model.js';
 import { type RgbaImage } from '../../imaging/image.js';
 import { avatarFrameUpdates } from '../motion.js';
 import { doorDisplacement } from '../planes.js';
+import { itemsUnder, type Posture, roomItemPosture, unitPosture } from '../posture.js';
+import { drawnDirection, unitPlacement } from '../unit-placement.js';
 import { type ObjectContext, OFF_MAP, onMap, type RoomObject } from './room-object.js';
 
 export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
   const hotel = ctx.assets.avatarHotel;
+  const floorItems = ctx.items.filter((i) => i.kind === 'floor');
   for (const bot of ctx.bots) {
     const skip = (reason: string) => ctx.skip({ id: bot.id, kind: 'bot', classname: bot.name, reason });
     if (!hotel) {
@@ -22,24 +28,26 @@ export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
       skip(OFF_MAP);
       continue;
     }
-    const req = botRequest(bot, !!ctx.animated);
+    // The status the emulator gives a bot on a seat or bed (none with furni off: the bot stands).
+    const p = await botPosture(ctx.assets, floorItems, bot);
+    const req = botRequest(bot, p, !!ctx.animated);
     let object: RoomObject;
     try {
       const r = await renderAvatar(hotel, req);
-      const at = project(ctx.scale, bot.x, bot.y, bot.z);
+      const img = r.frames[0]!;
+      // The client's location: (x, y, z + the posture height), its canvas moved for the posture.
+      const z = p.z + p.height;
+      const at = project(ctx.scale, p.x, p.y, z);
       const sx = Math.round(at.x);
       const sy = Math.round(at.y);
-      const spriteOf = (img: RgbaImage) => ({
-        image: img,
-        // AvatarVisualization: centred on the tile.
-        left: sx - Math.floor(img.width / 2),
-        // AvatarVisualization hangs the client's avatar canvas (90 × 130 at scale 64) a quarter scale below the
-        // tile point with its feet 16 px above its bottom: the feet land on the tile's screen point. Ours
-        // stand at UPRIGHT_H.ry of the imager's picture (half of it at size 32).
-        top: sy - (UPRIGHT_H.ry * ctx.scale) / 64,
-        relativeDepth: -0.01,
+      const place = unitPlacement(hotel, p.posture, req.direction, img.width);
+      const spriteOf = (image: RgbaImage) => ({
+        image,
+        left: sx + place.left,
+        top: sy + place.top,
+        relativeDepth: place.relativeDepth,
       });
-      const sprite = spriteOf(r.frames[0]!);
+      const sprite = spriteOf(img);
       const layers = r.layers.filter((l) => l.frame === 0).map((l) => `${l.library}:${l.asset}`);
       // An animated room: the avatar's loop at its own clock (each frame its delay in updates) from the room's
       // first frame; a still: its first frame.
@@ -53,14 +61,15 @@ export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
       };
       const sprites = r.frames.map((img, k) => (k === 0 ? sprite : spriteOf(img)));
       object = {
-        depth: depthOf(bot.x, bot.y, bot.z, sx) + doorDisplacement(ctx.door, bot.x, bot.y, bot.z),
+        depth: depthOf(p.x, p.y, z, sx) + doorDisplacement(ctx.door, p.x, p.y, z),
         entry: {
           id: bot.id,
           kind: 'bot',
           classname: bot.name,
-          tile: { x: bot.x, y: bot.y, z: bot.z },
+          tile: { x: p.x, y: p.y, z },
           direction: req.direction,
           state: 0,
+          ...(p.posture !== 'std' ? { posture: { type: p.posture, height: p.height } } : {}),
         },
         frame: (tick) => ({ sprites: [sprites[frameAt(tick.since ?? 0)]!], layers }),
         period: () => (r.frames.length > 1 ? period : 1),
@@ -73,24 +82,38 @@ export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
   }
 }
 
+/** A bot's posture on the floor items under it; an item without a stack height has its bundle's logic height. */
+async function botPosture(a: LoadedRoomAssets, floorItems: readonly RoomItem[], bot: RoomBot): Promise<Posture> {
+  const under = await Promise.all(
+    itemsUnder(floorItems, bot.x, bot.y).map(async (it) => {
+      if (it.stackHeight !== undefined) return roomItemPosture(it);
+      const found = await a.furni(splitClassname(drawnClassname(it)).base);
+      return roomItemPosture(it, found.ok ? found.model.def.dimensions.z : 0);
+    }),
+  );
+  return unitPosture(under, bot);
+}
+
 /**
- * The avatar request a bot's row makes: its figure standing (or dancing) in its direction, one frame (its
- * whole loop in an animated room).
+ * The avatar request a bot's row makes: its figure in its posture (std, sit, lay) at the direction drawn, or
+ * dancing when standing (a seated unit stops dancing: the emulator's sit branch), one frame (its whole loop in
+ * an animated room).
  */
-function botRequest(bot: RoomBot, animated: boolean): AvatarRequest {
-  const direction = ((bot.rot % 8) + 8) % 8;
+function botRequest(bot: RoomBot, p: Posture, animated: boolean): AvatarRequest {
+  const direction = drawnDirection(p.posture, p.direction);
+  const dance = p.posture === 'std' && bot.dance > 0 && bot.dance <= 4 ? bot.dance : 0;
   return {
     figure: bot.figure,
     direction,
     headDirection: direction,
     size: 'm',
-    // A bot's dance comes from its row, not a request: the one action it can have.
-    action: parseAction(bot.dance > 0 && bot.dance <= 4 ? `dance.${bot.dance}` : 'std'),
+    // A bot's posture and dance come from its rows, not a request.
+    action: parseAction(p.posture !== 'std' ? p.posture : dance > 0 ? `dance.${dance}` : 'std'),
     gesture: '',
     headOnly: false,
     animated,
     frames: animated ? 0 : 1,
     ...(bot.effect > 0 ? { effect: bot.effect } : {}),
-    ...(bot.dance > 0 && bot.dance <= 4 ? { dance: bot.dance } : {}),
+    ...(dance > 0 ? { dance } : {}),
   };
 }

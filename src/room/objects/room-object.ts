@@ -8,7 +8,7 @@ import { type LoadedRoomAssets } from '../assets.js';
 import { type RoomScale } from '../geometry.js';
 import { type Door, type Heightmap } from '../heightmap.js';
 import { type RoomMask } from '../masks.js';
-import { type RoomBot, type RoomItem } from '../model.js';
+import { type RoomBot, type RoomItem, type RoomPet } from '../model.js';
 import { type ReportItem, type ReportMask, type SkippedObject } from '../report.js';
 
 /**
@@ -76,6 +76,8 @@ export interface ObjectContext {
   readonly items: readonly RoomItem[];
   /** The bots drawn (none with bots off). */
   readonly bots: readonly RoomBot[];
+  /** The pets drawn (none with bots off: the `bots=0` switch takes every unit off). */
+  readonly pets: readonly RoomPet[];
   /** An animated room: avatars are drawn with their whole loop (dance, effect). */
   readonly animated?: boolean;
   /** Lists a row that is not drawn, and why. */
@@ -84,7 +86,7 @@ export interface ObjectContext {
 
 /**
  * A kind of room object: its objects in the room, in row order, each planned once; the rows it cannot draw it
- * lists through `ctx.skip`. The room adds the kinds in the client's order (floor items, wall items, bots).
+ * lists through `ctx.skip`. The room adds the kinds in the client's order (floor items, wall items, bots, pets).
  */
 export type ObjectKind = (ctx: ObjectContext) => AsyncIterable<RoomObject>;
 

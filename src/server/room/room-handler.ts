@@ -20,15 +20,9 @@ import {
   type RawRouteContext,
 } from '../../http/respond.js';
 import { type RoomAnswer, type RoomService } from '../../core/room/room-service.js';
-import {
-  badRoomPath,
-  parseRoomId,
-  parseRoomImagePath,
-  ROOM_PATH,
-  ROOM_RENDER_PATH,
-  THUMBNAIL_PATH,
-} from '../../core/room/params.js';
+import { badRoomPath, parseRoomId, parseRoomImagePath } from '../../core/room/params.js';
 import { pathAfter, queryOf } from '../../http/request-target.js';
+import { ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from './paths.js';
 import { renderRoomDebugPage } from './room-page.js';
 
 export interface RoomHandlerOptions extends RawRouteContext {

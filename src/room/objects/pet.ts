@@ -1,0 +1,65 @@
+// A pet in the room: a users_pets row drawn from its library (the client's pet type list names it) as the pet
+// visualization draws it, its sprites placed from its tile's screen point like a floor item's (PetVisualization
+// is a furniture visualization), in its posture.
+import { parsePetFigure } from '../../pet/figure.js';
+import { petSprites } from '../../pet/render.js';
+import { depthOf, project } from '../geometry.js';
+import { doorDisplacement } from '../planes.js';
+import { type ObjectContext, type ObjectSprite, OFF_MAP, onMap, type RoomObject } from './room-object.js';
+
+export async function* pets(ctx: ObjectContext): AsyncGenerator<RoomObject> {
+  for (const pet of ctx.pets) {
+    const skip = (reason: string) => ctx.skip({ id: pet.id, kind: 'pet', classname: pet.name, reason });
+    if (!onMap(ctx.map, pet.x, pet.y, pet.z)) {
+      skip(OFF_MAP);
+      continue;
+    }
+    let figure: ReturnType<typeof parsePetFigure>;
+    try {
+      figure = parsePetFigure(pet.figure);
+    } catch (e) {
+      skip(`its figure "${pet.figure}": ${(e as Error).message}`);
+      continue;
+    }
+    const found = await ctx.assets.pet(figure.typeId);
+    if (!found.ok) {
+      skip(found.reason);
+      continue;
+    }
+    const model = found.model;
+    const direction = ((Math.trunc(pet.rot) % 8) + 8) % 8;
+    const at = project(ctx.scale, pet.x, pet.y, pet.z);
+    const sx = Math.round(at.x);
+    const sy = Math.round(at.y);
+    yield {
+      depth: depthOf(pet.x, pet.y, pet.z, sx) + doorDisplacement(ctx.door, pet.x, pet.y, pet.z),
+      entry: {
+        id: pet.id,
+        kind: 'pet',
+        classname: model.furni.def.classname,
+        tile: { x: pet.x, y: pet.y, z: pet.z },
+        direction,
+        state: 0,
+      },
+      frame: (tick) => {
+        const pose = { posture: pet.posture, gesture: '', direction, headDirection: direction, tick: tick.tick };
+        const sprites = petSprites(model, figure, pose);
+        if (sprites.length === 0) return null;
+        const placed = sprites.map(
+          (sp): ObjectSprite => ({
+            image: sp.image,
+            left: sx + sp.left,
+            top: sy + sp.top,
+            alpha: sp.alpha,
+            ...(sp.flipH ? { flipH: true } : {}),
+            tint: sp.tint,
+            ink: sp.ink,
+            ...(sp.shadow ? { shadow: true } : {}),
+            relativeDepth: sp.relativeDepth,
+          }),
+        );
+        return { sprites: placed, layers: sprites.filter((sp) => !sp.shadow).map((sp) => sp.asset) };
+      },
+    };
+  }
+}
