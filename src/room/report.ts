@@ -23,8 +23,11 @@ export interface ReportItem {
   direction: number;
   state: number;
   colorId?: number;
-  /** A bot's posture on a seat or bed (absent: standing) and its status height (the tile's z includes it). */
-  posture?: { type: 'sit' | 'lay'; height: number };
+  /**
+   * A unit's posture when not standing: a bot's or pet's on a seat or bed, or a pet's stored one (rip), and its
+   * status height (the tile's z includes it).
+   */
+  posture?: { type: string; height: number };
   /** Footprint after rotation (floor items). */
   footprint?: { x: number; y: number };
   /** What was drawn, bottom to top: the furni's or pet's assets, or a bot's figure parts (`<library>:<asset>`). */

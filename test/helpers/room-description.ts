@@ -13,6 +13,10 @@ export interface DescriptionItem {
   rot?: number;
   state?: string;
   wall?: string;
+  /** The emulator's seat and bed columns (items_base allow_sit, allow_lay, stack_height); the tool ignores them. */
+  allowSit?: boolean;
+  allowLay?: boolean;
+  stackHeight?: number;
 }
 
 export interface Description {
@@ -68,6 +72,9 @@ export function descriptionRoom(d: Description, id = 1): RoomData {
       width: 1,
       length: 1,
       interactionType: 'default',
+      ...(i.allowSit !== undefined ? { allowSit: i.allowSit } : {}),
+      ...(i.allowLay !== undefined ? { allowLay: i.allowLay } : {}),
+      ...(i.stackHeight !== undefined ? { stackHeight: i.stackHeight } : {}),
     })),
     bots: (d.bots ?? []).map((b) => ({
       id: b.id,
@@ -89,7 +96,8 @@ export function descriptionRoom(d: Description, id = 1): RoomData {
       y: p.y,
       z: p.z ?? 0,
       rot: p.rot ?? 2,
-      posture: p.posture ?? 'std',
+      // sit and lay are the tool's status for a pet on a seat or bed: ours comes from the items under it.
+      posture: p.posture === undefined || p.posture === 'sit' || p.posture === 'lay' ? 'std' : p.posture,
     })),
   });
 }

@@ -4,16 +4,14 @@
 import { type AvatarRequest, renderAvatar } from '../../avatar/index.js';
 import { parseAction } from '../../avatar/request.js';
 import { depthOf, project } from '../geometry.js';
-import { drawnClassname } from '../../furni/bundles.js';
-import { type LoadedRoomAssets } from '../assets.js';
-import { splitClassname } from '../items.js';
-import { type RoomBot, type RoomItem } from '../model.js';
+import { type RoomBot } from '../model.js';
 import { type RgbaImage } from '../../imaging/image.js';
 import { avatarFrameUpdates } from '../motion.js';
 import { doorDisplacement } from '../planes.js';
-import { itemsUnder, type Posture, roomItemPosture, unitPosture } from '../posture.js';
+import { type Posture } from '../posture.js';
 import { drawnDirection, unitPlacement } from '../unit-placement.js';
 import { type ObjectContext, OFF_MAP, onMap, type RoomObject } from './room-object.js';
+import { furniPosture } from './unit-posture.js';
 
 export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
   const hotel = ctx.assets.avatarHotel;
@@ -29,7 +27,7 @@ export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
       continue;
     }
     // The status the emulator gives a bot on a seat or bed (none with furni off: the bot stands).
-    const p = await botPosture(ctx.assets, floorItems, bot);
+    const p = await furniPosture(ctx.assets, floorItems, bot);
     const req = botRequest(bot, p, !!ctx.animated);
     let object: RoomObject;
     try {
@@ -80,18 +78,6 @@ export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
     }
     yield object;
   }
-}
-
-/** A bot's posture on the floor items under it; an item without a stack height has its bundle's logic height. */
-async function botPosture(a: LoadedRoomAssets, floorItems: readonly RoomItem[], bot: RoomBot): Promise<Posture> {
-  const under = await Promise.all(
-    itemsUnder(floorItems, bot.x, bot.y).map(async (it) => {
-      if (it.stackHeight !== undefined) return roomItemPosture(it);
-      const found = await a.furni(splitClassname(drawnClassname(it)).base);
-      return roomItemPosture(it, found.ok ? found.model.def.dimensions.z : 0);
-    }),
-  );
-  return unitPosture(under, bot);
 }
 
 /**

@@ -1,13 +1,17 @@
 // A pet in the room: a users_pets row drawn from its library (the client's pet type list names it) as the pet
 // visualization draws it, its sprites placed from its tile's screen point like a floor item's (PetVisualization
-// is a furniture visualization), in its posture.
+// is a furniture visualization), in its posture: its stored one (a dead monster plant's rip), else seated on a
+// seat or laid on a bed under it as the emulator sets every unit's status (posture.ts). The client places a pet
+// at z + the status height and, unlike an avatar, moves none of its sprites for the posture.
 import { parsePetFigure } from '../../pet/figure.js';
 import { petSprites } from '../../pet/render.js';
 import { depthOf, project } from '../geometry.js';
 import { doorDisplacement } from '../planes.js';
 import { type ObjectContext, type ObjectSprite, OFF_MAP, onMap, type RoomObject } from './room-object.js';
+import { furniPosture } from './unit-posture.js';
 
 export async function* pets(ctx: ObjectContext): AsyncGenerator<RoomObject> {
+  const floorItems = ctx.items.filter((i) => i.kind === 'floor');
   for (const pet of ctx.pets) {
     const skip = (reason: string) => ctx.skip({ id: pet.id, kind: 'pet', classname: pet.name, reason });
     if (!onMap(ctx.map, pet.x, pet.y, pet.z)) {
@@ -27,22 +31,27 @@ export async function* pets(ctx: ObjectContext): AsyncGenerator<RoomObject> {
       continue;
     }
     const model = found.model;
-    const direction = ((Math.trunc(pet.rot) % 8) + 8) % 8;
-    const at = project(ctx.scale, pet.x, pet.y, pet.z);
+    const p = await furniPosture(ctx.assets, floorItems, pet);
+    // A stored posture (rip) stays: the emulator's seat and bed rule only replaces standing.
+    const posture = pet.posture !== 'std' ? pet.posture : p.posture;
+    const z = p.z + p.height;
+    const direction = ((Math.trunc(p.direction) % 8) + 8) % 8;
+    const at = project(ctx.scale, p.x, p.y, z);
     const sx = Math.round(at.x);
     const sy = Math.round(at.y);
     yield {
-      depth: depthOf(pet.x, pet.y, pet.z, sx) + doorDisplacement(ctx.door, pet.x, pet.y, pet.z),
+      depth: depthOf(p.x, p.y, z, sx) + doorDisplacement(ctx.door, p.x, p.y, z),
       entry: {
         id: pet.id,
         kind: 'pet',
         classname: model.furni.def.classname,
-        tile: { x: pet.x, y: pet.y, z: pet.z },
+        tile: { x: p.x, y: p.y, z },
         direction,
         state: 0,
+        ...(posture !== 'std' ? { posture: { type: posture, height: p.height } } : {}),
       },
       frame: (tick) => {
-        const pose = { posture: pet.posture, gesture: '', direction, headDirection: direction, tick: tick.tick };
+        const pose = { posture, gesture: '', direction, headDirection: direction, tick: tick.tick };
         const sprites = petSprites(model, figure, pose);
         if (sprites.length === 0) return null;
         const placed = sprites.map(
