@@ -4,7 +4,7 @@
 // seat or laid on a bed under it as the emulator sets every unit's status (posture.ts). The client places a pet
 // at z + the status height and, unlike an avatar, moves none of its sprites for the posture.
 import { parsePetFigure } from '../../pet/figure.js';
-import { petSprites } from '../../pet/render.js';
+import { petPeriod, petSprites } from '../../pet/render.js';
 import { depthOf, project } from '../geometry.js';
 import { doorDisplacement } from '../planes.js';
 import { type ObjectContext, type ObjectSprite, OFF_MAP, onMap, type RoomObject } from './room-object.js';
@@ -50,6 +50,7 @@ export async function* pets(ctx: ObjectContext): AsyncGenerator<RoomObject> {
         state: 0,
         ...(posture !== 'std' ? { posture: { type: posture, height: p.height } } : {}),
       },
+      period: () => petPeriod(model, { posture, gesture: '', direction }),
       frame: (tick) => {
         const pose = { posture, gesture: '', direction, headDirection: direction, tick: tick.tick };
         const sprites = petSprites(model, figure, pose);
