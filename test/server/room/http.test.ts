@@ -321,6 +321,7 @@ test('a room with more items than --room-max-items is drawn with the first ones,
     length: 1,
   }));
   room.bots = [];
+  room.pets = [];
   await writeRoom(6, room);
   const started = Date.now();
   const { res } = await get('/habbo-imaging/room/6.png');
