@@ -7,7 +7,7 @@
 //   npm run compare:rooms -- --ref /tmp/rr/out --out /tmp/rr/ours rooms/*.json    # ours, and the table
 //
 // Options: --furni DIR (bundled/furniture; default the tool's ROOMREF_FURNI or shared nitro-rooms),
-// --generic DIR (room.nitro; default shared nitro-rooms), --figures DIR (a Nitro hotel for bots; default
+// --generic DIR (room.nitro; default shared nitro-rooms), --pets DIR (bundled/pet; default ROOMREF_PETS, else none), --figures DIR (a Nitro hotel for bots; default
 // shared nitro), --json (one line a room), --tick N (every item at tick N), --playing (play-once layers at the
 // update the tool captures, still playing, not the last frame the client holds: heldFrames false; sorts
 // the frame rule's differences from the rest). Rows: identical %, within ±3 %, mask IoU, size ours/ref.
@@ -46,6 +46,7 @@ async function main(): Promise<void> {
       furni: { type: 'string' },
       generic: { type: 'string' },
       figures: { type: 'string' },
+      pets: { type: 'string' },
       json: { type: 'boolean', default: false },
       size: { type: 'string', default: '64' },
       tick: { type: 'string', default: '0' },
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
   await mkdir(join(hotel, 'bundled'), { recursive: true });
   await symlink(furni, join(hotel, 'bundled', 'furniture'));
   await symlink(generic, join(hotel, 'bundled', 'generic'));
+  const pets = values.pets ?? process.env.ROOMREF_PETS;
+  if (pets) await symlink(resolve(pets), join(hotel, 'bundled', 'pet'));
   const avatarHotel = existsSync(join(figures, 'gamedata')) ? await loadAvatarHotel(figures) : undefined;
   const assets = await loadRoomAssets(hotel, { ...(avatarHotel ? { avatarHotel } : {}) });
   await mkdir(values.out!, { recursive: true });

@@ -52,6 +52,21 @@ export interface ActionIndex {
   /** Action id (`Move`, `CarryItem`) → definition: effect layers name actions by id. */
   byId?: Map<string, ActionDefinitionJson>;
   defaultAction: ActionDefinitionJson;
+  /**
+   * Canvas offsets [x, y, z] by `<state>:<size>:<direction>` (HabboAvatarActions' `actionOffsets`: lay's): where
+   * the room client moves the avatar's canvas and its sprite depth (AvatarImage.getCanvasOffsets).
+   */
+  canvasOffsets?: Map<string, readonly [number, number, number]>;
+}
+
+/** The canvas offsets of an action state at a size and direction, or undefined (the client's [0, 0, 0]). */
+export function canvasOffsets(
+  index: ActionIndex,
+  state: string,
+  size: 'h' | 'sh',
+  direction: number,
+): readonly [number, number, number] | undefined {
+  return index.canvasOffsets?.get(`${state}:${size}:${direction}`);
 }
 
 export function indexActions(doc: AvatarActionsDoc): ActionIndex {
@@ -72,7 +87,17 @@ export function indexActions(doc: AvatarActionsDoc): ActionIndex {
       assetPartDefinition: 'std',
     };
   if (!byId.has(defaultAction.id)) byId.set(defaultAction.id, defaultAction);
-  return { byState, byId, defaultAction };
+  // AvatarActionManager.parseActionOffsets: an entry names its action by state; one without size or direction
+  // is skipped; missing x, y, z are 0.
+  const offsets = new Map<string, readonly [number, number, number]>();
+  for (const o of doc.actionOffsets ?? []) {
+    if (!o || !byState.has(o.action)) continue;
+    for (const c of o.offsets ?? []) {
+      if (!c?.size || c.direction === undefined) continue;
+      offsets.set(`${o.action}:${c.size}:${c.direction}`, [c.x || 0, c.y || 0, c.z || 0]);
+    }
+  }
+  return { byState, byId, defaultAction, ...(offsets.size > 0 ? { canvasOffsets: offsets } : {}) };
 }
 
 export interface PartSetIndex {

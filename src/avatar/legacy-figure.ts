@@ -1,7 +1,7 @@
 // Pre-v18 numeric figures (`1000118001270012900121001`, what Shockwave-era hotels stored and old CMS
 // databases still hold), turned into a figure string through the hotel's own figure data. The mapping is
 // Alcosmos's converter as Avatara and Avatara4j run it (`FigureConverter.convertOldToNew`; Minerva serves
-// it at /habbo-imaging/avatarimage/convert):
+// it as its imager's convert path, which the convert route, server/avatar/convert-handler.ts, answers too):
 // - 25 digits: hair sprite (3) and colour index (2), then head, legs, shoes, shirt the same way;
 // - a sprite id is the set id of the new figure data (the v18 sets kept the old sprite numbers), except
 //   shoes 730, which became set 3206;

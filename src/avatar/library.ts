@@ -1,6 +1,7 @@
 // Figure libraries: which library holds a part (from the figure map), lazy loading on first use into
 // a byte-bounded LRU, and asset lookup inside a library (aliases, flipped aliases).
 import { LRUCache } from 'lru-cache';
+import { KeyedInflight } from '../util/keyed-inflight.js';
 import { type AssetLibrary } from '../formats/asset-library.js';
 import { type RgbaImage } from '../imaging/image.js';
 import { AvatarRenderError } from './errors.js';
@@ -189,7 +190,8 @@ export interface LibraryStoreOptions {
 export class LibraryStore {
   private readonly cache: LibraryCache;
   private readonly keyOf: (name: string) => string;
-  private readonly inflight = new Map<string, Promise<FigureLibrary>>();
+  /** Loads in flight, by library name (not the cache key): concurrent asks share one load. */
+  private readonly inflight = new KeyedInflight<FigureLibrary>();
   /** `type:id` → library names holding that part, preferred first. */
   private readonly partLibs = new Map<string, string[]>();
   /** Bounded by the figure data's parts: only parts of real sets are asked for. */
@@ -312,9 +314,7 @@ export class LibraryStore {
     const key = this.keyOf(name);
     const hit = this.cache.get(key);
     if (hit) return hit;
-    const pending = this.inflight.get(name);
-    if (pending) return pending;
-    const p = (async () => {
+    return this.inflight.run(name, async () => {
       try {
         const lib = new FigureLibrary(await this.loader(name));
         this.cache.set(key, lib);
@@ -326,11 +326,7 @@ export class LibraryStore {
           'asset-load',
           `figure library ${name} could not be loaded: ${(e as Error).message}`,
         );
-      } finally {
-        this.inflight.delete(name);
       }
-    })();
-    this.inflight.set(name, p);
-    return p;
+    });
   }
 }

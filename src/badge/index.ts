@@ -1,5 +1,5 @@
-// Group badges (`/habbo-imaging/badge/<code>`): codes, the hotel's badge data, the client's layout, the
-// drawing. What other layers use; they import this file, not the modules behind it.
+// Group badges (what the badge route, server/badge/, serves): codes, the hotel's badge data, the client's
+// layout, the drawing. What other layers use; they import this file, not the modules behind it.
 export {
   canonicalParts,
   MAX_BADGE_PARTS,

@@ -13,6 +13,7 @@ import {
   type AvatarServiceConfig,
 } from '../core/avatar/config.js';
 import { startAvatarService } from '../server/imager.js';
+import { CLASSIC_AVATAR_PATH } from '../server/avatar/avatar-handler.js';
 import { redactRedisUrl } from '../core/cache/redis-store.js';
 import { checkPortFree, describeBind } from '../http/http-server.js';
 import { LOG_LEVELS } from '../http/request-log.js';
@@ -472,7 +473,7 @@ export function registerServeAvatarCommand(serve: Command): void {
   const cmd = serve
     .command('avatar')
     .description(
-      'serve /avatar.png (and the classic /habbo-imaging/avatarimage paths), a drop-in replacement for the Habbo ' +
+      `serve /avatar.png (and the classic ${CLASSIC_AVATAR_PATH} paths), a drop-in replacement for the Habbo ` +
         'imager, rendered from the hotel’s own assets',
     );
   addOptions(cmd, SERVE_AVATAR_OPTIONS).action(async (_o: unknown, command: Command) => {

@@ -165,7 +165,8 @@ export class HotelDatabase {
   }
 
   /**
-   * Runs a catalogue query with named parameters; rows carry exactly the query's outputs.
+   * Runs a catalogue query with named parameters; rows carry exactly the query's outputs, and those of its
+   * optional outputs the statement gives.
    *
    * @example
    *   const [row] = await db.run('user_look', { name: 'Alice' });
@@ -193,7 +194,8 @@ export class HotelDatabase {
         );
       this.observe(query, started);
       this.markQuery(query, undefined);
-      return rows.map((r) => pick(r, shape.outputs));
+      const given = [...shape.outputs, ...(shape.optionalOutputs ?? []).filter((o) => names.has(o))];
+      return rows.map((r) => pick(r, given));
     } catch (e) {
       const err = e instanceof DatabaseError ? e : classify(e, query);
       this.observe(query, started, err.kind);

@@ -55,6 +55,11 @@ export interface QueryShape {
   params: readonly string[];
   /** The columns every row has, whatever the emulator calls them (aliases in the SQL). */
   outputs: readonly string[];
+  /**
+   * Columns the service uses when the query gives them: the default catalogue does, and an operator's override
+   * written before they were added keeps running without them (docs/database.md says what is lost).
+   */
+  optionalOutputs?: readonly string[];
   /** What the service uses it for (docs/database.md lists the same). */
   doc: string;
 }
@@ -119,7 +124,10 @@ export const QUERY_SHAPES: Record<QueryName, QueryShape> = {
       'length',
       'interaction_type',
     ],
-    doc: "the furni placed in a room, at most `limit` rows; type is 's' (floor) or 'i' (wall)",
+    optionalOutputs: ['allow_sit', 'allow_lay', 'stack_height', 'multiheight'],
+    doc:
+      "the furni placed in a room, at most `limit` rows; type is 's' (floor) or 'i' (wall); optionally " +
+      'allow_sit, allow_lay (0/1), stack_height and multiheight: the seats and beds a bot sits or lies on',
   },
   room_bots: {
     params: ['room_id', 'limit'],
@@ -175,7 +183,8 @@ WHERE id = :room_id
 LIMIT 1`,
   room_items: `SELECT i.id AS id, b.item_name AS classname, b.type AS type, i.x AS x, i.y AS y, i.z AS z,
   i.rot AS rot, i.wall_pos AS wall_pos, i.extra_data AS extra_data, b.width AS width, b.length AS length,
-  b.interaction_type AS interaction_type
+  b.interaction_type AS interaction_type, b.allow_sit AS allow_sit, b.allow_lay AS allow_lay,
+  b.stack_height AS stack_height, b.multiheight AS multiheight
 FROM items i
 JOIN items_base b ON b.id = i.item_id
 WHERE i.room_id = :room_id AND b.type IN ('s', 'i')

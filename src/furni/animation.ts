@@ -285,3 +285,57 @@ export function roomItemFrames(
   }
   return frames;
 }
+
+/**
+ * Longest cycle whose shortest period is looked for frame by frame; a longer one (never seen in bundles) is
+ * taken whole, which is still a period of the layer.
+ */
+const MAX_PERIOD_SEARCH = 10_000;
+
+/**
+ * The period, in animation updates, of what a layer shows in a room (roomLayerFrameAt at ticks 0, 1, …): 1 for
+ * a layer that holds its last frame or shows one picture all along; else the shortest p dividing the layer's
+ * cycle (its frames × frameRepeat) with the same frame (id and offset) at every t and t + p. null for a
+ * play-once layer drawn still playing (held false): it plays once and holds, it does not repeat.
+ */
+export function roomLayerPeriod(layer: AnimationLayerDef, direction: number, held = true): number | null {
+  const total = layerFrameCount(layer);
+  if (total < 1) return 1;
+  if (holdsLastFrame(layer)) return held ? 1 : null;
+  const cycle = total * layer.frameRepeat;
+  if (cycle > MAX_PERIOD_SEARCH) return cycle;
+  const shown = Array.from({ length: cycle }, (_, t) => roomLayerFrameAt(layer, t, direction, held));
+  const same = (a: LayerFrame | null, b: LayerFrame | null) =>
+    a === b || (a !== null && b !== null && a.id === b.id && a.x === b.x && a.y === b.y);
+  for (let p = 1; p < cycle; p++) {
+    if (cycle % p !== 0) continue;
+    let repeats = true;
+    for (let t = p; t < cycle && repeats; t++) repeats = same(shown[t]!, shown[t - p]!);
+    if (repeats) return p;
+  }
+  return cycle;
+}
+
+/**
+ * The period, in animation updates, of an item in a room in a state and direction: the least common multiple of
+ * its layers' periods (roomLayerPeriod; layers its animation does not mention show frame 0 and never move), 1
+ * for an item that stands still; null when a layer never repeats (held false). Digit layers (score boards,
+ * counter clocks) show the state's digits with the animation's offsets, so the animation's period covers them.
+ */
+export function roomItemPeriod(
+  model: FurniModel,
+  size: SizeDef,
+  at: { state: number; direction: number; held?: boolean },
+): number | null {
+  const animation = roomAnimation(model.def.visualizationType, size, at.state);
+  if (!animation) return 1;
+  let period = 1;
+  for (let i = 0; i < size.layerCount; i++) {
+    const layer = animation.layers[String(i)];
+    if (!layer) continue;
+    const p = roomLayerPeriod(layer, at.direction, at.held ?? true);
+    if (p === null) return null;
+    period = lcm(period, p);
+  }
+  return period;
+}

@@ -2,6 +2,7 @@
 // furni on demand and the render workers. Read on first use, kept in a bounded cache, and named the way the
 // client names a stored item's bundle.
 import { LRUCache } from 'lru-cache';
+import { KeyedInflight } from '../util/keyed-inflight.js';
 import { join } from 'node:path';
 import { pathsSignature } from '../hotel/files.js';
 import { ROOM_FURNI_DIR, readRoomFurni, roomFurniFile } from '../hotel/room.js';
@@ -56,21 +57,16 @@ export function furniBundlesAt(hotelRoot: string, signature: string, maxBytes = 
     maxSize: Math.max(1, maxBytes),
     sizeCalculation: lookupBytes,
   });
-  const reading = new Map<string, Promise<FurniLookup>>();
+  const reading = new KeyedInflight<FurniLookup>();
   const furni = (base: string): Promise<FurniLookup> => {
     const held = cache.get(base);
     if (held) return Promise.resolve(held);
-    let read = reading.get(base);
-    if (!read) {
-      read = loadFurni(hotelRoot, base)
-        .then((found) => {
-          cache.set(base, found); // not kept when it alone is over maxBytes
-          return found;
-        })
-        .finally(() => reading.delete(base));
-      reading.set(base, read);
-    }
-    return read;
+    return reading.run(base, () =>
+      loadFurni(hotelRoot, base).then((found) => {
+        cache.set(base, found); // not kept when it alone is over maxBytes
+        return found;
+      }),
+    );
   };
   return { hotelRoot, signature, furni, stats: () => ({ entries: cache.size, bytes: cache.calculatedSize }) };
 }

@@ -1,5 +1,5 @@
-// One furni picture for a request of the imagers' query strings (Chroma's `/habbo-imaging/furni`,
-// vortex-imager's `/habbo-imaging/furniture`): a size (64, or 32), a state and a direction the item has (a
+// One furni picture for a request of the imagers' query strings (Chroma's and vortex-imager's, as the furni
+// route, server/hotel-furni/, serves them): a size (64, or 32), a state and a direction the item has (a
 // missing one falls back by the request's rule), an animation tick, a colour, the shadow, or the catalogue
 // icon; then what the answer's encoding adds to that one picture (no crop, a background, a zoom). Pure: a
 // draw model and a request in, pixels or a refusal out. The default request draws the corpus still.

@@ -3,6 +3,7 @@
 import { LRUCache } from 'lru-cache';
 import { join } from 'node:path';
 import { pathsSignature } from '../hotel/files.js';
+import { KeyedInflight } from '../util/keyed-inflight.js';
 import { PET_DIR, petLibraryFile, readPetLibrary } from '../hotel/pet.js';
 import { type PetModel, petModelFromLibrary } from './model.js';
 import { DEFAULT_PET_TYPES, petLibraryName } from './types.js';
@@ -49,21 +50,16 @@ export function petLibrariesAt(
     maxSize: Math.max(1, maxBytes),
     sizeCalculation: lookupBytes,
   });
-  const reading = new Map<string, Promise<PetLookup>>();
+  const reading = new KeyedInflight<PetLookup>();
   const byName = (name: string): Promise<PetLookup> => {
     const held = cache.get(name);
     if (held) return Promise.resolve(held);
-    let read = reading.get(name);
-    if (!read) {
-      read = loadPet(hotelRoot, name)
-        .then((found) => {
-          cache.set(name, found);
-          return found;
-        })
-        .finally(() => reading.delete(name));
-      reading.set(name, read);
-    }
-    return read;
+    return reading.run(name, () =>
+      loadPet(hotelRoot, name).then((found) => {
+        cache.set(name, found);
+        return found;
+      }),
+    );
   };
   const pet = (typeId: number): Promise<PetLookup> => {
     const name = petLibraryName(typeId, types);

@@ -1,15 +1,12 @@
 // A pet alone (the pet picture of CMS pages): its sprites composed as the room would draw them, every frame of
 // its posture's and gesture's loop on one canvas (the union of the frames' bounds, so the picture does not move
 // or change size between frames), at the avatar sizes: s half, m the client's 64, l twice.
-import { loopTicks } from '../furni/animation.js';
-import { type AnimationDef } from '../furni/model.js';
 import { drawSprite } from '../imaging/composite.js';
 import { downscaleHalf } from '../imaging/downscale.js';
-import { lcm } from '../imaging/frame-delay.js';
 import { createImage, type RgbaImage, scaleNearest } from '../imaging/image.js';
 import { type PetFigure } from './figure.js';
 import { type PetModel } from './model.js';
-import { gestureAnimationId, type PetPose, petSprites, postureAnimationId } from './render.js';
+import { type PetPose, petPeriod, petSprites } from './render.js';
 import { type RoomSprite } from '../furni/render.js';
 
 /** The client's animation rate: furni and pets advance one frame per update, 24 updates a second. */
@@ -28,13 +25,9 @@ export interface PetFrames {
   originY: number;
 }
 
-/** Animation updates in one loop of a pose: the common period of its posture's and gesture's layers, capped. */
-export function petLoopUpdates(model: PetModel, posture: string, gesture: string): number {
-  // Each animation's own period is loopTicks'; the two together repeat after their lcm.
-  return [postureAnimationId(model, posture), gestureAnimationId(model, posture, gesture)]
-    .map((id) => (id === undefined ? undefined : model.size.animations.findLast((x) => x.id === id)))
-    .filter((a): a is AnimationDef => a !== undefined)
-    .reduce((n, a) => Math.min(MAX_PET_UPDATES, lcm(n, loopTicks(a))), 1);
+/** Animation updates in one loop of a pose (petPeriod), capped at MAX_PET_UPDATES. */
+export function petLoopUpdates(model: PetModel, posture: string, gesture: string, direction = 2): number {
+  return Math.min(MAX_PET_UPDATES, petPeriod(model, { posture, gesture, direction }));
 }
 
 /** Draws sprites on a canvas with the pet's point at (ox, oy), farthest first (as the room sorts them). */
@@ -54,7 +47,7 @@ export function drawPet(
   pose: PetPose,
   opts: { animated: boolean; size: PetSize },
 ): PetFrames | null {
-  const updates = opts.animated ? petLoopUpdates(model, pose.posture, pose.gesture) : 1;
+  const updates = opts.animated ? petLoopUpdates(model, pose.posture, pose.gesture, pose.direction) : 1;
   const perUpdate = Array.from({ length: updates }, (_, t) =>
     petSprites(model, figure, { ...pose, tick: pose.tick + t }),
   );

@@ -3,7 +3,8 @@
 // gesture's frame where the gesture animates that layer and the posture's elsewhere, offset by both; head and
 // hair layers facing the head direction; custom parts appended to the asset name; sprites drawn through the
 // pet's palette (or a part's own) and tinted with the pet's colour; the shadow last.
-import { roomLayerFrameAt } from '../furni/animation.js';
+import { roomLayerFrameAt, roomLayerPeriod } from '../furni/animation.js';
+import { lcm } from '../imaging/frame-delay.js';
 import { type AnimationDef, resolveLayer } from '../furni/model.js';
 import { roomAssetName, type RoomSprite, SHADOW_ALPHA, validDirection } from '../furni/render.js';
 import { parseInk } from '../imaging/composite.js';
@@ -43,6 +44,26 @@ function animation(model: PetModel, id: number | undefined): AnimationDef | unde
   return id === undefined ? undefined : model.size.animations.findLast((a) => a.id === id);
 }
 
+/** The animations a pose plays, the gesture's first (PetVisualization walks its states from the last down). */
+function poseAnimations(model: PetModel, posture: string, gesture: string): AnimationDef[] {
+  return [
+    animation(model, gestureAnimationId(model, posture, gesture)),
+    animation(model, postureAnimationId(model, posture)),
+  ].filter((a): a is AnimationDef => a !== undefined);
+}
+
+/**
+ * Animation updates after which a pose's sprites repeat: the least common multiple of its animated layers'
+ * periods (roomLayerPeriod: play-once layers hold their last frame), 1 for a pose that stands still.
+ */
+export function petPeriod(model: PetModel, pose: Omit<PetPose, 'tick' | 'headDirection'>): number {
+  let period = 1;
+  const direction = validDirection(model.size, pose.direction);
+  for (const a of poseAnimations(model, pose.posture, pose.gesture))
+    for (const layer of Object.values(a.layers)) period = lcm(period, roomLayerPeriod(layer, direction) ?? 1);
+  return period;
+}
+
 /**
  * The sprites of a pet at a pose, in the visualization's sprite order (layers by id, then the shadow), with
  * offsets from the pet's screen point. Layers without a sprite are left out, as the client leaves them empty.
@@ -52,11 +73,7 @@ export function petSprites(model: PetModel, figure: PetFigure, pose: PetPose): R
   const name = furni.def.classname;
   const direction = validDirection(size, pose.direction);
   const headDirection = validDirection(size, pose.headDirection);
-  // Gesture first, as PetVisualization.getFrameNumber walks its states from the last (the gesture) down.
-  const states = [
-    animation(model, gestureAnimationId(model, pose.posture, pose.gesture)),
-    animation(model, postureAnimationId(model, pose.posture)),
-  ].filter((a): a is AnimationDef => a !== undefined);
+  const states = poseAnimations(model, pose.posture, pose.gesture);
   const mainPalette = String(figure.paletteId);
   const out: RoomSprite[] = [];
   const sprite = (asset: string, layerId: number) => {

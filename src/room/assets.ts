@@ -5,6 +5,7 @@
 import { type AvatarHotel } from '../avatar/index.js';
 import { type FurniBundles, type FurniLookup, openFurniBundles } from '../furni/bundles.js';
 import { decodeBudget, setDecodeBudget } from '../imaging/decode-budget.js';
+import { openPetLibraries, type PetLibraries, type PetLookup } from '../pet/libraries.js';
 import { readRoomVisualization, type RoomVisualizationAssets } from '../hotel/room.js';
 import { sha256Hex } from '../util/hash.js';
 
@@ -19,7 +20,11 @@ export interface LoadedRoomAssets extends RoomAssets {
   readonly visualization: RoomVisualizationAssets;
   readonly avatarHotel: AvatarHotel | undefined;
   readonly bundlesSignature: string;
+  /** The pet folder's signature (`petLibrariesAt(hotelRoot, petsSignature)`). */
+  readonly petsSignature: string;
   furni(base: string): Promise<FurniLookup>;
+  /** The library a pet type draws with (the client's pet type list names it). */
+  pet(typeId: number): Promise<PetLookup>;
 }
 
 export interface LoadRoomAssetsOptions {
@@ -32,6 +37,8 @@ export interface LoadRoomAssetsOptions {
   decodeBudget?: number;
   /** The avatar hotel bots are drawn with; without one bots are listed as skipped. */
   avatarHotel?: AvatarHotel;
+  /** The pet libraries to draw with (the service's, kept across reloads); the folder's own when absent. */
+  pets?: PetLibraries;
 }
 
 /**
@@ -47,19 +54,22 @@ export async function loadRoomAssets(hotelRoot: string, options: LoadRoomAssetsO
     setDecodeBudget(options.decodeBudget);
   const visualization = await readRoomVisualization(hotelRoot);
   const bundles = options.bundles ?? (await openFurniBundles(hotelRoot));
+  const petLibraries = options.pets ?? (await openPetLibraries(hotelRoot));
   const folder = bundles.signature;
   const avatar = options.avatarHotel;
   const identity = sha256Hex(
-    `room-assets\0${visualization.digest}\0${folder}\0${avatar ? JSON.stringify(avatar.digests) : '-'}`,
+    `room-assets\0${visualization.digest}\0${folder}\0${avatar ? JSON.stringify(avatar.digests) : '-'}` +
+      `\0${petLibraries.signature}`,
   ).slice(0, 32);
-  const furni = bundles.furni;
   const loaded: LoadedRoomAssets = {
     identity,
     hotelRoot,
     visualization,
     avatarHotel: avatar,
     bundlesSignature: folder,
-    furni,
+    petsSignature: petLibraries.signature,
+    furni: bundles.furni,
+    pet: petLibraries.pet,
   };
   return loaded;
 }
@@ -71,11 +81,18 @@ export interface RoomAssetsSource {
   bundlesSignature: string;
   /** The room.nitro's digest: assets loaded from another room.nitro are not these. */
   visualizationDigest: string;
+  /** The pet folder's signature (`petLibrariesAt(hotelRoot, petsSignature)`). */
+  petsSignature: string;
 }
 
 export function roomAssetsSource(assets: RoomAssets): RoomAssetsSource {
   const a = loaded(assets);
-  return { hotelRoot: a.hotelRoot, bundlesSignature: a.bundlesSignature, visualizationDigest: a.visualization.digest };
+  return {
+    hotelRoot: a.hotelRoot,
+    bundlesSignature: a.bundlesSignature,
+    visualizationDigest: a.visualization.digest,
+    petsSignature: a.petsSignature,
+  };
 }
 
 export function loaded(assets: RoomAssets): LoadedRoomAssets {

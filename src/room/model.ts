@@ -25,6 +25,16 @@ export interface RoomItem {
   readonly length: number;
   /** `items_base.interaction_type` (e.g. `default`, `gate`, `dice`, `roller`): picks how extraData is read. */
   readonly interactionType: string;
+  /**
+   * `items_base.allow_sit` / `allow_lay`: a unit on the item sits or lies (src/room/posture.ts). Absent when the
+   * source does not say (a room description, an operator's query without these columns): no unit sits on it.
+   */
+  readonly allowSit?: boolean;
+  readonly allowLay?: boolean;
+  /** `items_base.stack_height`; absent: the furni bundle's logic height (dimensions z) stands in for it. */
+  readonly stackHeight?: number;
+  /** `items_base.multiheight` (`0.5;1;1.5`): a multi-height item's heights, picked by its state. */
+  readonly multiHeight?: string;
 }
 
 /** A bot standing in the room (Arcturus `bots`). */

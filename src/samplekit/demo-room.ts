@@ -1,7 +1,7 @@
-// The sample kit's demo room, `rooms/1.json`: a RoomData (src/room/model.ts) the avatar service serves at
-// /habbo-imaging/room/1.png when there is no database, so `npm start` shows a room. Furnished with the kit's
+// The sample kit's demo room, `rooms/1.json`: a RoomData (src/room/model.ts) the avatar service's room route
+// (server/room/) serves as room 1 when there is no database, so `npm start` shows a room. Furnished with the kit's
 // own furni (multi-tile items in several rotations, a stack, wall items on both walls, a raised platform
-// with a step) and one bot wearing kit clothes.
+// with a step), one bot wearing kit clothes and one pet, the kit's dog (bundled/pet/dog.nitro), sitting.
 import { type KitFile } from './kit-file.js';
 import { roomData, type RoomData } from '../room/model.js';
 
@@ -88,6 +88,20 @@ export function demoRoom(): RoomData {
         rot: 4,
         dance: 0,
         effect: 0,
+      },
+    ],
+    pets: [
+      {
+        id: 1,
+        name: 'Biscuit',
+        // As the emulator sends a dog of palette 0 (arcturusPetFigure): its tail and emoticon layers are drawn in
+        // palette 0 whatever the pet's own, so palette 0 keeps the dog one colour.
+        figure: '0 0 ffffff 2 2 -1 0 3 -1 0',
+        x: 7,
+        y: 5,
+        z: 0,
+        rot: 4,
+        posture: 'sit',
       },
     ],
   });

@@ -1,7 +1,7 @@
 // The built-in sample kit: our own procedurally drawn hotel in the Nitro layout (figure gamedata and
 // libraries from ./avatar, group badge parts and their table from ./badge, the room visualization from
-// ./room, furnidata and furni bundles from ./furni). Both services use it as their default assets; most tests
-// use it as their fixture.
+// ./room, furnidata and furni bundles from ./furni, a pet library from ./pet, the demo room). Both services use
+// it as their default assets; most tests use it as their fixture.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -13,6 +13,7 @@ import { type FurniKitOptions, furniKitStream } from './furni/index.js';
 import { flashKitStream } from './flash/index.js';
 import { badgeKitFiles } from './badge/index.js';
 import { demoRoomFiles } from './demo-room.js';
+import { petKitFiles } from './pet/index.js';
 import { roomKitFiles } from './room/index.js';
 
 export type { KitFile } from './kit-file.js';
@@ -38,7 +39,7 @@ export interface KitStamp {
 
 /**
  * Every kit file in a fixed order: avatar files, badge files, the room visualization, then the furnidata, then
- * furni files (bundles, or SWFs for the Flash layout).
+ * furni files (bundles, or SWFs for the Flash layout); in the Nitro layout then the pet library and the demo room.
  */
 export async function* sampleKitStream(opts: SampleKitOptions = {}): AsyncGenerator<KitFile> {
   if (opts.layout === 'flash') {
@@ -49,6 +50,7 @@ export async function* sampleKitStream(opts: SampleKitOptions = {}): AsyncGenera
   for (const f of await badgeKitFiles('nitro')) yield f;
   for (const f of await roomKitFiles()) yield f;
   yield* furniKitStream(opts);
+  for (const f of await petKitFiles()) yield f;
   yield* demoRoomFiles();
 }
 

@@ -10,9 +10,9 @@ import {
   HAND_ITEM_PATH_PREFIX,
 } from './avatar/avatar-handler.js';
 import { CONVERT_PATH } from './avatar/convert-handler.js';
-import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from '../core/badge/params.js';
-import { ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from '../core/room/params.js';
-import { CHROMA_FURNI_PATH, VORTEX_FURNITURE_PATH } from '../core/hotel-furni/params.js';
+import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from './badge/paths.js';
+import { ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from './room/paths.js';
+import { CHROMA_FURNI_PATH, VORTEX_FURNITURE_PATH } from './hotel-furni/furni-handler.js';
 
 export type PublicService = 'avatar' | 'furni';
 
@@ -51,6 +51,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
       `${BADGE_PATH}/b0503Xs09114s05013s05015.gif`,
       // A room (the sample kit's demo room).
       `${ROOM_PATH}/1.png`,
+      `${ROOM_PATH}/1.gif`,
       // Furni on demand: Chroma's query (Havana's CMS templates), vortex-imager's query and path form.
       `${CHROMA_FURNI_PATH}?sprite=kit_table_sd&direction=2&canvas=transparent`,
       `${CHROMA_FURNI_PATH}?sprite=kit_table_sd&direction=2&icon=1&canvas=transparent`,

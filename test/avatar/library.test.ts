@@ -72,6 +72,23 @@ test('a library that fails to load is an asset-load error', async () => {
   );
 });
 
+test('a failed load is not remembered, whether the loader threw at once or rejected: the next get loads again', async () => {
+  let calls = 0;
+  const store = new LibraryStore(MAP, new Set(['a']), (n) => {
+    calls++;
+    if (calls === 1) throw new Error('thrown at once');
+    if (calls === 2) return Promise.reject(new Error('rejected'));
+    return Promise.resolve(lib(n, {}, []));
+  });
+  const loadError = (why: RegExp) => (e: unknown) =>
+    e instanceof AvatarRenderError && e.code === 'asset-load' && why.test(e.message);
+  await assert.rejects(store.get('a'), loadError(/thrown at once/));
+  await assert.rejects(store.get('a'), loadError(/rejected/));
+  const l = await store.get('a');
+  assert.equal(await store.get('a'), l, 'kept once loaded');
+  assert.equal(calls, 3);
+});
+
 test('asset lookup: aliases take the source pixels with their own offset; flipped aliases', async () => {
   const store = new LibraryStore(MAP, new Set(['a']), async () =>
     lib(

@@ -100,10 +100,10 @@ test('src/ parses action text in one place: normalizeRequest (and normalizeActio
   const file = join(src, 'avatar', 'request.ts');
   const text = readFileSync(file, 'utf8').split('\n');
   const where = (needle: string) => `${file}:${text.findIndex((l) => l.includes(needle)) + 1}`;
-  // The room's bots are the one other edge: their dance id comes from the bots row, not a query.
-  const room = join(src, 'room', 'render.ts');
+  // The room's bots are the one other edge: their posture and dance come from the rows, not a query.
+  const room = join(src, 'room', 'objects', 'avatar.ts');
   const roomText = readFileSync(room, 'utf8').split('\n');
-  const roomCall = `${room}:${roomText.findIndex((l) => l.includes('action: parseAction(bot.dance')) + 1}`;
+  const roomCall = `${room}:${roomText.findIndex((l) => l.includes('action: parseAction(p.posture')) + 1}`;
   assert.deepEqual(
     calls.sort(),
     [

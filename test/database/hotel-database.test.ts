@@ -113,9 +113,13 @@ describe('on MariaDB with the Arcturus tables', { skip: MARIADB_SKIP }, () => {
       INSERT INTO items_base (id, item_name, type, width, length, interaction_type) VALUES
         (100, 'kit_table', 's', 2, 1, 'default'), (101, 'kit_poster', 'i', 1, 1, 'default'),
         (102, 'an_effect', 'e', 1, 1, 'default');
+      INSERT INTO items_base (id, item_name, type, width, length, stack_height, allow_sit, allow_lay, multiheight)
+        VALUES (103, 'kit_chair', 's', 1, 1, 1.1, 1, 0, '0'), (104, 'kit_bed', 's', 2, 3, 1.73, 0, 1, '0'),
+        (105, 'kit_stool', 's', 1, 1, 0.5, 1, 0, '0.5;1;1.5');
       INSERT INTO items (id, user_id, room_id, item_id, wall_pos, x, y, z, rot, extra_data) VALUES
         (1, 1, 7, 100, '', 3, 4, 0.5, 2, '1'), (2, 1, 7, 101, ':w=2,3 l=10,20 r', 0, 0, 0, 0, ''),
-        (3, 1, 7, 102, '', 0, 0, 0, 0, ''), (4, 1, 7, 100, '', 5, 5, 0, 0, '');
+        (3, 1, 7, 102, '', 0, 0, 0, 0, ''), (4, 1, 7, 100, '', 5, 5, 0, 0, ''),
+        (5, 1, 8, 103, '', 1, 1, 0, 4, '0'), (6, 1, 8, 104, '', 2, 2, 0, 2, '0'), (7, 1, 8, 105, '', 4, 4, 0, 0, '2');
       INSERT INTO bots (id, user_id, room_id, name, figure, gender, x, y, z, rot, dance, effect) VALUES
         (1, 1, 7, 'Frank', 'hd-180-1', 'M', 2, 2, 0, 4, 1, 0);
       INSERT INTO users_pets (id, user_id, room_id, name, race, type, color, created, x, y, z, rot, hair_style,
@@ -136,7 +140,9 @@ describe('on MariaDB with the Arcturus tables', { skip: MARIADB_SKIP }, () => {
     const params = { name: 'model_a', room_id: 7, limit: 10, pet_id: 5 };
     for (const q of QUERY_NAMES) {
       const rows = await c.run(q, params);
-      for (const row of rows) assert.deepEqual(Object.keys(row), [...QUERY_SHAPES[q].outputs], q);
+      const shape = QUERY_SHAPES[q];
+      for (const row of rows)
+        assert.deepEqual(Object.keys(row), [...shape.outputs, ...(shape.optionalOutputs ?? [])], q);
     }
     assert.deepEqual(await c.run('user_look', { name: 'aLiCe' }), [{ look: 'hd-180-1', gender: 'F' }]);
     assert.equal((await c.run('guild_elements')).length, 480, "the emulator's default badge elements");
@@ -160,6 +166,21 @@ describe('on MariaDB with the Arcturus tables', { skip: MARIADB_SKIP }, () => {
       'floor and wall items only, at most the limit, in id order',
     );
     assert.equal((await c.run('room_items', { room_id: 7, limit: 10 })).length, 3, 'the effect row is not an item');
+    assert.deepEqual(
+      (await c.run('room_items', { room_id: 8, limit: 10 })).map((i) => [
+        i.classname,
+        i.allow_sit,
+        i.allow_lay,
+        i.stack_height,
+        i.multiheight,
+      ]),
+      [
+        ['kit_chair', 1, 0, 1.1, '0'],
+        ['kit_bed', 0, 1, 1.73, '0'],
+        ['kit_stool', 1, 0, 0.5, '0.5;1;1.5'],
+      ],
+      'the seat and bed columns of items_base',
+    );
     assert.deepEqual(await c.run('room_bots', { room_id: 7, limit: 5 }), [
       { id: 1, name: 'Frank', figure: 'hd-180-1', gender: 'M', x: 2, y: 2, z: 0, rot: 4, dance: 1, effect: 0 },
     ]);
@@ -234,6 +255,22 @@ describe('on MariaDB with the Arcturus tables', { skip: MARIADB_SKIP }, () => {
       'plus.sql',
     );
     assert.deepEqual(await open(db.url, { catalogue: good }).checkOverrides(), []);
+  });
+
+  test('an override of room_items without the seat columns runs: its rows leave them out', async () => {
+    const old = parseQueryFile(
+      `-- name: room_items
+SELECT i.id AS id, b.item_name AS classname, b.type AS type, i.x AS x, i.y AS y, i.z AS z, i.rot AS rot,
+  i.wall_pos AS wall_pos, i.extra_data AS extra_data, b.width AS width, b.length AS length,
+  b.interaction_type AS interaction_type, b.allow_sit AS allow_sit
+FROM items i JOIN items_base b ON b.id = i.item_id WHERE i.room_id = :room_id ORDER BY i.id LIMIT :limit`,
+      'old.sql',
+    );
+    const c = open(db.url, { catalogue: old });
+    assert.deepEqual(await c.checkOverrides(), []);
+    const [chair] = await c.run('room_items', { room_id: 8, limit: 1 });
+    assert.deepEqual(Object.keys(chair ?? {}), [...QUERY_SHAPES.room_items.outputs, 'allow_sit']);
+    assert.equal(chair?.allow_sit, 1);
   });
 
   test('a pool taken by slow queries: callers wait at most the deadline, the overflow is refused at once', async () => {

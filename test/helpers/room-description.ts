@@ -13,6 +13,10 @@ export interface DescriptionItem {
   rot?: number;
   state?: string;
   wall?: string;
+  /** The emulator's seat and bed columns (items_base allow_sit, allow_lay, stack_height); the tool ignores them. */
+  allowSit?: boolean;
+  allowLay?: boolean;
+  stackHeight?: number;
 }
 
 export interface Description {
@@ -37,6 +41,8 @@ export interface Description {
     dance?: number;
     effect?: number;
   }[];
+  /** Pets as the tool places them: the client's figure string, tile, direction and posture. */
+  pets?: { id: number; figure: string; x: number; y: number; z?: number; rot?: number; posture?: string }[];
 }
 
 /** The description as the emulator's rows: an unsent paper is the stored "0.0". */
@@ -66,6 +72,9 @@ export function descriptionRoom(d: Description, id = 1): RoomData {
       width: 1,
       length: 1,
       interactionType: 'default',
+      ...(i.allowSit !== undefined ? { allowSit: i.allowSit } : {}),
+      ...(i.allowLay !== undefined ? { allowLay: i.allowLay } : {}),
+      ...(i.stackHeight !== undefined ? { stackHeight: i.stackHeight } : {}),
     })),
     bots: (d.bots ?? []).map((b) => ({
       id: b.id,
@@ -78,6 +87,17 @@ export function descriptionRoom(d: Description, id = 1): RoomData {
       rot: b.rot ?? 2,
       dance: b.dance ?? 0,
       effect: b.effect ?? 0,
+    })),
+    pets: (d.pets ?? []).map((p) => ({
+      id: p.id,
+      name: `pet${p.id}`,
+      figure: p.figure,
+      x: p.x,
+      y: p.y,
+      z: p.z ?? 0,
+      rot: p.rot ?? 2,
+      // sit and lay are the tool's status for a pet on a seat or bed: ours comes from the items under it.
+      posture: p.posture === undefined || p.posture === 'sit' || p.posture === 'lay' ? 'std' : p.posture,
     })),
   });
 }

@@ -49,6 +49,8 @@ test('sample-kit command: full Nitro layout, deterministic, stamped, with a cont
     'gamedata/FurnitureData.json',
     'bundled/furniture/kit_crate.nitro',
     'bundled/furniture/kit_gen_00003.nitro',
+    'bundled/pet/dog.nitro',
+    'rooms/1.json',
     KIT_STAMP,
   ]) {
     assert.ok(onDisk.includes(f), `${f} is written`);

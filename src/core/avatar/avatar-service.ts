@@ -13,6 +13,7 @@ import {
   type AvatarRequest,
 } from '../../avatar/request.js';
 import { sha256Hex } from '../../util/hash.js';
+import { KeyedInflight } from '../../util/keyed-inflight.js';
 import { avatarCacheKey, canonicalAvatarKey } from './cache-key.js';
 import { fallbackLocation, FALLBACK_REASONS, type FallbackReason } from './fallback.js';
 import {
@@ -158,7 +159,7 @@ export class AvatarService {
    * the making is (a render here, or a wait on another instance's under the shared lock). A key names what
    * the render reads, so requests planned with different hotel generations may share one.
    */
-  private readonly pending = new Map<string, Promise<{ image: CachedImage; source: ImageSource }>>();
+  private readonly pending = new KeyedInflight<{ image: CachedImage; source: ImageSource }>();
   /** Requests that joined a render in flight instead of starting one. */
   private coalesced = 0;
   readonly fallbackCounts: Record<FallbackReason, number>;
@@ -242,7 +243,7 @@ export class AvatarService {
           return fallback('rate-limited', `client ${client} is over its render rate`);
         if (!retried && !this.deps.budget.take())
           return fallback('no-budget', 'the render budget of this window is spent');
-        job = this.startRender(key, version, req, hotel);
+        job = this.pending.run(key, () => this.startRender(key, version, req, hotel));
       }
       const done = await job;
       return answer(done.image, done.source);
@@ -370,13 +371,9 @@ export class AvatarService {
     hotel: HotelView,
   ): Promise<{ image: CachedImage; source: ImageSource }> {
     const shared = this.deps.shared;
-    const job = (
-      shared
-        ? this.renderShared(shared, key, version, req, hotel)
-        : this.renderHere(key, version, req, hotel).then((image) => ({ image, source: 'render' as const }))
-    ).finally(() => this.pending.delete(key));
-    this.pending.set(key, job);
-    return job;
+    return shared
+      ? this.renderShared(shared, key, version, req, hotel)
+      : this.renderHere(key, version, req, hotel).then((image) => ({ image, source: 'render' as const }));
   }
 
   /** One render across instances: this one renders under the shared lock, or takes another's result. */

@@ -66,7 +66,10 @@ export interface AvatarServiceConfig {
   badgePartsDir?: string;
   /** The guilds_elements export (CSV or JSON); default gamedata/guilds_elements.csv in the asset folder. */
   badgeElementsFile?: string;
-  /** The hotel's stored room thumbnails (`<room id>.png`) for /thumbnail/<id>.png; undefined = always rendered. */
+  /**
+   * The hotel's stored room thumbnails (`<room id>.png`) for the thumbnail route (server/room/); undefined =
+   * always rendered.
+   */
   roomThumbnailsDir?: string;
   /** How long a room's rows are trusted before they are read again (ms, at most 30 s). */
   roomRereadMs: number;

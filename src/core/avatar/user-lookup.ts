@@ -6,6 +6,7 @@
 import { LRUCache } from 'lru-cache';
 import { MAX_FIGURE_BYTES, MAX_USER_NAME_CHARS } from './params.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
+import { KeyedInflight } from '../../util/keyed-inflight.js';
 
 export type UserLookupResult =
   | { ok: true; figure: string; cached: boolean }
@@ -93,7 +94,8 @@ export function usersEndpoint(apiBase: string): URL {
 
 export class UserLookup {
   private readonly cache: LRUCache<string, Outcome>;
-  private readonly inFlight = new Map<string, Promise<Outcome>>();
+  /** Lookups in flight, by lower-cased name (at most MAX_LOOKUPS_IN_FLIGHT). */
+  private readonly inFlight = new KeyedInflight<Outcome>();
   private hits = 0;
   private sharedHits = 0;
   private lookups = 0;
@@ -129,23 +131,21 @@ export class UserLookup {
       this.hits++;
       return { ...cached, cached: true };
     }
-    let pending = this.inFlight.get(id);
-    if (pending === undefined) {
-      if (this.inFlight.size >= MAX_LOOKUPS_IN_FLIGHT) {
-        return {
-          ok: false,
-          reason: 'unreachable',
-          detail: `${MAX_LOOKUPS_IN_FLIGHT} user lookups already waiting on the API`,
-          cached: false,
-        };
-      }
-      pending = this.find(name, id).then(({ outcome, ttl }) => {
-        this.inFlight.delete(id);
+    // Joining a lookup is free; only a new one is bounded.
+    if (!this.inFlight.has(id) && this.inFlight.size >= MAX_LOOKUPS_IN_FLIGHT) {
+      return {
+        ok: false,
+        reason: 'unreachable',
+        detail: `${MAX_LOOKUPS_IN_FLIGHT} user lookups already waiting on the API`,
+        cached: false,
+      };
+    }
+    const pending = this.inFlight.run(id, () =>
+      this.find(name, id).then(({ outcome, ttl }) => {
         if (ttl > 0) this.cache.set(id, outcome, { ttl });
         return outcome;
-      });
-      this.inFlight.set(id, pending);
-    }
+      }),
+    );
     return { ...(await pending), cached: false };
   }
 

@@ -23,7 +23,7 @@ import {
   type ImageSource,
 } from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
-import { parseBadgeRequest, type BadgeRequest } from './params.js';
+import { parseBadgeRequest, type BadgeRequest, type BadgeRoute } from './params.js';
 
 /** A code names one picture for a given part set: cached like a `?figure=` avatar. */
 export const BADGE_CACHE_CONTROL = IMMUTABLE_CACHE_CONTROL;
@@ -83,9 +83,12 @@ export class BadgeService {
     return this.data;
   }
 
-  /** `url`, the raw request target, is remembered with the key of an image answer (see memoryImage). */
-  async answer(rest: string, query: string, url?: string, fill = false): Promise<BadgeAnswer> {
-    const answer = await this.answerFresh(rest, query, fill);
+  /**
+   * `rest` and `query` as parseBadgeRequest reads them, for the route they came by; `url`, the raw request
+   * target, is remembered with the key of an image answer (see memoryImage).
+   */
+  async answer(rest: string, query: string, route: BadgeRoute, url?: string): Promise<BadgeAnswer> {
+    const answer = await this.answerFresh(rest, query, route);
     // Only for the data the key was made from: a swap meanwhile drops the URL map.
     if (url !== undefined && answer.kind === 'image' && answer.data === this.data) this.hot.set(url, answer.key);
     return answer;
@@ -94,11 +97,11 @@ export class BadgeService {
   private async answerFresh(
     rest: string,
     query: string,
-    fill: boolean,
+    route: BadgeRoute,
   ): Promise<BadgeAnswer & { data?: BadgeLoadResult }> {
     const data = this.data;
     if (!data.ok) return this.refuse(404, `badges are off on this server: ${data.reason}\n`);
-    const req = parseBadgeRequest(rest, query, fill);
+    const req = parseBadgeRequest(rest, query, route);
     if (!req.ok) return this.refuse(req.status, req.reason);
     const { key, version } = badgeKey(data.hotel, req);
     const { cache, shared } = this.deps;
@@ -123,11 +126,14 @@ export class BadgeService {
     return { kind: 'image', image, key, source: 'render', data };
   }
 
-  /** A fresh render with every part's image, colour and cell, for the debug page; never cached. */
-  debug(rest: string, query: string): BadgeDebugAnswer {
+  /**
+   * A fresh render with every part's image, colour and cell, for the debug page; never cached. `route`: the
+   * image route the page shows the badge as (its path is what a 404 for a missing code names).
+   */
+  debug(rest: string, query: string, route: BadgeRoute): BadgeDebugAnswer {
     const data = this.data;
     if (!data.ok) return { kind: 'text', status: 404, reason: `badges are off on this server: ${data.reason}\n` };
-    const req = parseBadgeRequest(rest, query);
+    const req = parseBadgeRequest(rest, query, route);
     if (!req.ok) return { kind: 'text', status: req.status, reason: req.reason };
     const { key, canonical } = badgeKey(data.hotel, req);
     const plan = planBadge(data.hotel, req.parts, req.layout);

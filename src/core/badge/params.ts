@@ -1,8 +1,9 @@
-// The badge routes' URLs, read into a code and a format:
-//   /habbo-imaging/badge/<code>[<hash>][.png|.gif]   the official imager's form (hash: 32 hex, ignored)
-//   /habbo-imaging/badge/?b=<code>[…]                what retro scripts send (also without the slash)
-//   /habbo-imaging/badge-fill/<code>.gif             the same badge on opaque white (the game client's
-//                                                    group_logo_url_template; Havana, Minerva)
+// The badge routes' URLs, read into a code and a format. The badge route (server/badge/) owns the paths and
+// hands over what follows its path (the rest) and the query:
+//   /<code>[<hash>][.png|.gif]   the official imager's form (hash: 32 hex, ignored)
+//   /?b=<code>[…]                what retro scripts send (also with an empty rest: no slash)
+// The badge-fill path takes the same forms and draws the same badge on opaque white (the game client's
+// group_logo_url_template; Havana, Minerva).
 // The path's code wins over `b`; other query parameters are ignored (a code names one picture, so
 // cache-busters share its entry). No extension is PNG.
 import {
@@ -13,9 +14,11 @@ import {
   type BadgeLayout,
 } from '../../badge/index.js';
 
-export const BADGE_PATH = '/habbo-imaging/badge';
-export const BADGE_FILL_PATH = '/habbo-imaging/badge-fill';
-export const BADGE_RENDER_PATH = '/render/badge';
+/** The route a badge request came by: its path (which a 404 for a missing code names) and whether it fills. */
+export interface BadgeRoute {
+  path: string;
+  fill: boolean;
+}
 
 export type BadgeRequest =
   | { ok: true; parts: BadgeCodePart[]; layout: BadgeLayout; format: BadgeFormat; code: string; fill: boolean }
@@ -36,10 +39,11 @@ function firstB(query: string): string | undefined {
 }
 
 /**
- * Reads a badge URL: `rest` is the path after the route prefix (`/…` or empty), `query` the raw query
- * string, `fill` whether it came by the badge-fill path.
+ * Reads a badge URL: `rest` is the path after the route's path (`/…` or empty), `query` the raw query
+ * string, `route` the route it came by.
  */
-export function parseBadgeRequest(rest: string, query: string, fill = false): BadgeRequest {
+export function parseBadgeRequest(rest: string, query: string, route: BadgeRoute): BadgeRequest {
+  const { fill } = route;
   let text: string | undefined;
   if (rest.length > 1) {
     try {
@@ -52,7 +56,7 @@ export function parseBadgeRequest(rest: string, query: string, fill = false): Ba
     text = firstB(query);
   }
   if (text === undefined || text === '') {
-    const path = fill ? BADGE_FILL_PATH : BADGE_PATH;
+    const { path } = route;
     return {
       ok: false,
       status: 404,

@@ -7,6 +7,7 @@ import { LRUCache } from 'lru-cache';
 import { AssetReadError, ManifestReadError, type CorpusSource } from '../../storage/corpus-source.js';
 import { parseCorpusManifest, type CorpusFile, type CorpusManifest } from './corpus-manifest.js';
 import { sha256Hex } from '../../util/hash.js';
+import { KeyedInflight } from '../../util/keyed-inflight.js';
 
 export { AssetReadError } from '../../storage/corpus-source.js';
 
@@ -87,7 +88,8 @@ export class CorpusStore {
   private checking: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly cache: LRUCache<string, Buffer> | undefined;
-  private readonly inflight = new Map<string, Promise<Buffer>>();
+  /** Reads in flight, by file key. */
+  private readonly inflight = new KeyedInflight<Buffer>();
   /** Base classname → bundle file, built once per loaded table on first use (variants, player page). */
   private readonly bundleIndex = new WeakMap<CorpusManifest, Map<string, CorpusFile>>();
 
@@ -133,17 +135,13 @@ export class CorpusStore {
     // Keyed by content hash: a rebuild that keeps a file's bytes keeps it hot.
     const hit = this.cache?.get(file.sha256);
     if (hit) return hit;
-    let pending = this.inflight.get(file.key);
-    if (!pending) {
-      pending = this.readListed(file)
-        .catch((e: unknown) => {
-          this.errors.read[e instanceof AssetReadError ? e.reason : 'io']++;
-          throw e;
-        })
-        .finally(() => this.inflight.delete(file.key));
-      this.inflight.set(file.key, pending);
-    }
-    return pending;
+    // A failed read is counted once, however many asks shared it.
+    return this.inflight.run(file.key, () =>
+      this.readListed(file).catch((e: unknown) => {
+        this.errors.read[e instanceof AssetReadError ? e.reason : 'io']++;
+        throw e;
+      }),
+    );
   }
 
   private async readListed(file: CorpusFile): Promise<Buffer> {

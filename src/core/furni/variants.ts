@@ -13,6 +13,7 @@ import { readFurniBundle } from '../../furni/bundle.js';
 import { RENDERER_VERSION } from '../../furni/version.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { sha256Hex } from '../../util/hash.js';
+import { KeyedInflight } from '../../util/keyed-inflight.js';
 import { type FurniModel } from '../../furni/model.js';
 import { encodeVariant, frameCountOf, renderVariant, sizeOffer } from '../../furni/variant.js';
 import { parseVariantName, type VariantRequest } from '../../furni/variant-name.js';
@@ -73,8 +74,10 @@ interface LoadedModel {
 export class VariantService {
   private readonly files: LRUCache<string, Cached>;
   private readonly models: LRUCache<string, LoadedModel>;
-  private readonly inflight = new Map<string, Promise<Produced | 'busy' | 'timeout'>>();
-  private readonly modelLoads = new Map<string, Promise<FurniModel>>();
+  /** Variants being produced, by `<bundle sha256>/<name>`. */
+  private readonly inflight = new KeyedInflight<Produced | 'busy' | 'timeout'>();
+  /** Bundle decodes in flight, by bundle sha256. */
+  private readonly modelLoads = new KeyedInflight<FurniModel>();
   private readonly clientRate: ClientRateLimiter;
   private readonly budget: RenderBudget;
   private running = 0;
@@ -116,13 +119,7 @@ export class VariantService {
     const key = `${bundle.sha256}/${name}`;
     const hit = this.files.get(key);
     if (hit) return this.fromCached(hit, ifNoneMatch, 'memory');
-    let pending = this.inflight.get(key);
-    if (!pending) {
-      pending = this.produce(key, name, bundle, colorId, parsed.variant, client).finally(() =>
-        this.inflight.delete(key),
-      );
-      this.inflight.set(key, pending);
-    }
+    const pending = this.inflight.run(key, () => this.produce(key, name, bundle, colorId, parsed.variant, client));
     return pending.then(
       (c) =>
         c === 'busy'
@@ -277,20 +274,15 @@ export class VariantService {
   }
 
   private loadModel(bundle: CorpusFile): Promise<FurniModel> {
-    let p = this.modelLoads.get(bundle.sha256);
-    if (!p) {
-      p = (async () => {
-        const bytes = await this.store.body(bundle);
-        const { model, manifest } = await readFurniBundle(bytes, bundle.key);
-        this.models.set(bundle.sha256, {
-          model,
-          bytes: manifest.atlas.width * manifest.atlas.height * 4 + bytes.length,
-        });
-        return model;
-      })().finally(() => this.modelLoads.delete(bundle.sha256));
-      this.modelLoads.set(bundle.sha256, p);
-    }
-    return p;
+    return this.modelLoads.run(bundle.sha256, async () => {
+      const bytes = await this.store.body(bundle);
+      const { model, manifest } = await readFurniBundle(bytes, bundle.key);
+      this.models.set(bundle.sha256, {
+        model,
+        bytes: manifest.atlas.width * manifest.atlas.height * 4 + bytes.length,
+      });
+      return model;
+    });
   }
 
   private diskPath(key: string, name: string): string | undefined {

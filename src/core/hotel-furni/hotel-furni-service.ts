@@ -1,5 +1,5 @@
-// Furni on demand in the avatar service: what `/habbo-imaging/furni` (Chroma) and `/habbo-imaging/furniture`
-// (vortex-imager) answer, independent of HTTP. The item comes from the hotel's own files: the furnidata (ids,
+// Furni on demand in the avatar service: what the furni route (server/hotel-furni/) answers for Chroma's and
+// vortex-imager's paths, independent of HTTP. The item comes from the hotel's own files: the furnidata (ids,
 // colour rows) and the Nitro bundles (`bundled/furniture/`). A URL names one picture for a set of files, so an
 // answer is immutable and keyed by the renderer version, the files' identity and the canonical request. The
 // pixel work runs in the avatar render workers (each reads the bundles into a cache of its own): this thread
@@ -13,6 +13,7 @@ import { RENDERER_VERSION } from '../../furni/version.js';
 import { isDir } from '../../hotel/files.js';
 import { drawnClassname, type FurniBundles } from '../../furni/bundles.js';
 import { sha256Hex } from '../../util/hash.js';
+import { KeyedInflight } from '../../util/keyed-inflight.js';
 import {
   cachedImage,
   IMMUTABLE_CACHE_CONTROL,
@@ -89,7 +90,8 @@ export class HotelFurniService {
     maxSize: PICTURE_CACHE_BYTES,
     sizeCalculation: (p) => Math.max(1, p.image.data.length + 64),
   });
-  private readonly inFlight = new Map<string, Promise<HotelFurniAnswer>>();
+  /** Answers being made, by cache key: joiners share the maker's answer (its 429 too). */
+  private readonly inFlight = new KeyedInflight<HotelFurniAnswer>();
   /** Items whose bundle failed to draw (broke the renderer, ran out of time, took a worker down), with why. */
   private readonly unDrawable = new LRUCache<string, string>({ max: 1024 });
   private readonly counts = { renders: 0, encodes: 0, notFound: 0, coalesced: 0, renderErrors: 0, limited: 0 };
@@ -139,7 +141,7 @@ export class HotelFurniService {
       this.counts.coalesced++;
       return running;
     }
-    const work = (async (): Promise<HotelFurniAnswer> => {
+    return this.inFlight.run(key, async (): Promise<HotelFurniAnswer> => {
       const onDisk = cache.hasDisk ? await cache.getDisk(key, version) : undefined;
       if (onDisk) return { kind: 'image', image: onDisk, key, source: 'disk' };
       if (shared) {
@@ -196,13 +198,7 @@ export class HotelFurniService {
       cache.put(key, image);
       shared?.release(key, undefined, { image: body });
       return { kind: 'image', image, key, source: 'render' };
-    })();
-    this.inFlight.set(key, work);
-    try {
-      return await work;
-    } finally {
-      this.inFlight.delete(key);
-    }
+    });
   }
 
   /** What a render that drew nothing answers: 404 with the reason, or 429 when the workers are busy. */

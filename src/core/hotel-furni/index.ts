@@ -1,7 +1,7 @@
-// Furni on demand in the avatar service (`/habbo-imaging/furni`, `/habbo-imaging/furniture`): reads the
-// hotel's furnidata and the bundle folder's signature, and gives the service the core, its /healthz section
-// and a reload. Self-contained like the badges and rooms: the avatar service hands over its caches, the
-// bundle folder and the render pool's furni jobs, and mounts the routes (src/server/hotel-furni/).
+// Furni on demand in the avatar service (Chroma's and vortex-imager's furni paths): reads the hotel's furnidata
+// and the bundle folder's signature, and gives the service the core, its /healthz section and a reload.
+// Self-contained like the badges and rooms: the avatar service hands over its caches, the bundle folder and
+// the render pool's furni jobs, and mounts the routes (src/server/hotel-furni/).
 import { join } from 'node:path';
 import { type FurnitureData } from '../../formats/furnidata.js';
 import { isFile, readAssetFile } from '../../hotel/files.js';

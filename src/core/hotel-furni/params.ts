@@ -1,16 +1,14 @@
 // The furni-on-demand URLs, read once into one structured request. Two families, each read as the project
-// that defined it reads it (where they disagree, docs/furni-on-demand.md says which and why):
-//   /habbo-imaging/furni?sprite=<class or furnidata id>&direction=&rotation=&state=&color=&colour=&small=&s=
+// that defined it reads it (where they disagree, docs/furni-on-demand.md says which and why). The furni route
+// (server/hotel-furni/) owns the paths and hands over the query, and the vortex path form's rest:
+//   Chroma's path:  ?sprite=<class or furnidata id>&direction=&rotation=&state=&color=&colour=&small=&s=
 //       &icon=&shadow=&crop=&canvas=&bg=                       Quackster/Chroma, HomeController.Index
-//   /habbo-imaging/furniture?class=&id=&wallitem=&extra=&direction=&size=&state=&frame=&frame_num=&color=&bg=&zoom=
-//   /habbo-imaging/furniture/<class>[.png|.gif]               vortex-imager, FurnitureRequest.parseFurnitureRequest
+//   vortex's path:  ?class=&id=&wallitem=&extra=&direction=&size=&state=&frame=&frame_num=&color=&bg=&zoom=
+//                   /<class>[.png|.gif]                       vortex-imager, FurnitureRequest.parseFurnitureRequest
 // Tolerant as the avatar parameters are: a malformed value is the default, unknown parameters are ignored.
 // Only the item decides 404 (no class or id, an unknown id, no bundle).
 import { MAX_TICK } from '../../furni/on-demand.js';
 import { parseBackgroundColor, parseZoom, type FlatColor } from '../../imaging/image.js';
-
-export const CHROMA_FURNI_PATH = '/habbo-imaging/furni';
-export const VORTEX_FURNITURE_PATH = '/habbo-imaging/furniture';
 
 /**
  * Which item: a classname (with an optional `*<colour>`), or a furnidata id (room items first, then wall; a

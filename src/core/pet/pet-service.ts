@@ -18,6 +18,7 @@ import { type PetFigure, PetFigureError, parsePetFigure } from '../../pet/figure
 import { type StoredPet, petOf } from '../../pet/stored.js';
 import { DEFAULT_PET_TYPES, petLibraryName } from '../../pet/types.js';
 import { sha256Hex } from '../../util/hash.js';
+import { KeyedInflight } from '../../util/keyed-inflight.js';
 import {
   cachedImage,
   IMMUTABLE_CACHE_CONTROL,
@@ -79,11 +80,14 @@ export interface PetServiceDeps {
 }
 
 export class PetService {
-  /** Library content digests by folder signature and library name (one folder's at a time). */
-  private digests = { signature: '', byName: new Map<string, Promise<string | undefined>>() };
+  /** Library content digests ('' for no file) by library name, of the folder signature `digestsOf`. */
+  private digests = new Map<string, string>();
+  private digestsOf = '';
+  private readonly digesting = new KeyedInflight<string>();
   private readonly rows = new LRUCache<number, { pet: StoredPet | null }>({ max: 10_000, ttl: PET_ROW_TTL_MS });
-  private readonly reading = new Map<number, Promise<StoredPet | null>>();
-  private readonly inFlight = new Map<string, Promise<{ image: CachedImage; source: ImageSource }>>();
+  private readonly reading = new KeyedInflight<StoredPet | null>();
+  /** The one map of renders in flight, by cache key. */
+  private readonly inFlight = new KeyedInflight<{ image: CachedImage; source: ImageSource }>();
   private readonly counts = {
     renders: 0,
     coalesced: 0,
@@ -161,20 +165,16 @@ export class PetService {
     const { cache, shared } = this.deps;
     const hot = cache.getMemory(key);
     if (hot) return answer(hot, 'memory');
-    const running = this.inFlight.get(key);
-    if (running) {
-      this.counts.coalesced++;
-      return this.settle(running, answer, name);
-    }
-    const work = (async (): Promise<{ image: CachedImage; source: ImageSource }> => {
+    if (this.inFlight.has(key)) this.counts.coalesced++;
+    const work = this.inFlight.run(key, async () => {
       const onDisk = cache.hasDisk ? await cache.getDisk(key, version) : undefined;
-      if (onDisk) return { image: onDisk, source: 'disk' };
+      if (onDisk) return { image: onDisk, source: 'disk' as const };
       if (shared) {
         const got = await shared.lookup(key);
         if (got.image) {
           const image = cachedImage(got.image, imageFrameCount(got.image), version);
           cache.put(key, image);
-          return { image, source: 'redis' };
+          return { image, source: 'redis' as const };
         }
       }
       if (this.deps.limit && !this.deps.limit(client)) throw new Limited();
@@ -195,20 +195,15 @@ export class PetService {
       const image = cachedImage(done.body, done.frames, version);
       cache.put(key, image);
       shared?.release(key, undefined, { image: done.body });
-      return { image, source: 'render' };
-    })();
-    work.catch(() => undefined);
-    this.inFlight.set(key, work);
-    try {
-      return await this.settle(work, answer, name);
-    } finally {
-      this.inFlight.delete(key);
-    }
+      return { image, source: 'render' as const };
+    });
+    return this.settle(work, answer, name);
   }
 
   /** The pet folder changed (a reload): library digests are read again, pet rows too. */
   folderChanged(): void {
-    this.digests = { signature: '', byName: new Map() };
+    this.digests = new Map();
+    this.digestsOf = '';
     this.rows.clear();
   }
 
@@ -275,40 +270,38 @@ export class PetService {
    * The SHA-256 of a library's file, read once per folder signature (undefined: the hotel has no such file). What
    * a picture is drawn from, whatever the file's times: a copy of the same library keeps its keys and ETags.
    */
-  private libraryDigest(folder: PetFolder, name: string): Promise<string | undefined> {
-    if (this.digests.signature !== folder.signature) this.digests = { signature: folder.signature, byName: new Map() };
-    const byName = this.digests.byName;
-    let digest = byName.get(name);
-    if (!digest) {
-      digest = (async () => {
-        const file = await petLibraryFile(folder.hotelRoot, name);
-        return file === undefined ? undefined : sha256Hex(await readFile(file));
-      })();
-      // A file that could not be read is looked at again by the next request.
-      digest.catch(() => byName.get(name) === digest && byName.delete(name));
-      byName.set(name, digest);
+  private async libraryDigest(folder: PetFolder, name: string): Promise<string | undefined> {
+    if (this.digestsOf !== folder.signature) {
+      this.digests = new Map();
+      this.digestsOf = folder.signature;
     }
-    return digest.catch(() => undefined);
+    const known = this.digests.get(name);
+    if (known !== undefined) return known || undefined;
+    const digests = this.digests;
+    try {
+      const digest = await this.digesting.run(`${folder.signature}\0${name}`, async () => {
+        const file = await petLibraryFile(folder.hotelRoot, name);
+        return file === undefined ? '' : sha256Hex(await readFile(file));
+      });
+      digests.set(name, digest);
+      return digest || undefined;
+    } catch {
+      // A file that could not be read is looked at again by the next request.
+      return undefined;
+    }
   }
 
   /** A users_pets row by id (null: no such pet), read at most once per PET_ROW_TTL_MS; lookups coalesced. */
   private storedPet(id: number): Promise<StoredPet | null> {
     const known = this.rows.get(id);
     if (known) return Promise.resolve(known.pet);
-    let read = this.reading.get(id);
-    if (!read) {
-      this.counts.rowReads++;
-      read = this.deps
-        .database!.run('pet', { pet_id: id })
-        .then(([row]) => {
-          const pet = row ? petOf(row) : null;
-          this.rows.set(id, { pet });
-          return pet;
-        })
-        .finally(() => this.reading.delete(id));
-      this.reading.set(id, read);
-    }
-    return read;
+    if (!this.reading.has(String(id))) this.counts.rowReads++;
+    return this.reading.run(String(id), async () => {
+      const [row] = await this.deps.database!.run('pet', { pet_id: id });
+      const pet = row ? petOf(row) : null;
+      this.rows.set(id, { pet });
+      return pet;
+    });
   }
 }
 

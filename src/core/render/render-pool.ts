@@ -147,6 +147,17 @@ interface Held {
 }
 
 /** What a worker's answer gives a job, whatever its kind (each method returns its kind's part). */
+/** A room job's picture as the worker sent it: frame 0 is the picture's own bytes, sent once. */
+function roomPicture(room: NonNullable<Extract<WorkerMessage, { type: 'done' }>['room']>): RoomPicture {
+  const { motion, ...still } = room;
+  const rgba = asBuffer(room.rgba);
+  return {
+    ...still,
+    rgba,
+    ...(motion ? { motion: { frames: [rgba, ...motion.frames.map(asBuffer)], updates: motion.updates } } : {}),
+  };
+}
+
 type JobOutput = DebugRenderOutput & FurniRenderOutput & { room?: RoomPicture };
 
 interface Job {
@@ -587,7 +598,7 @@ export class RenderPool {
         height: msg.height,
         layers: msg.layers ?? [],
         ...(msg.picture ? { picture: msg.picture } : {}),
-        ...(msg.room ? { room: { ...msg.room, rgba: asBuffer(msg.room.rgba) } } : {}),
+        ...(msg.room ? { room: roomPicture(msg.room) } : {}),
       });
     } else {
       if (REJECTED_CODES.has(msg.code)) counts.rejected++;

@@ -158,7 +158,14 @@ export type WorkerMessage =
       /** A furni job that drew: the picture, for the main thread to keep for other encodings. */
       picture?: FurniPictureData;
       /** A room job: its picture, unencoded (`body` is then empty). */
-      room?: { width: number; height: number; rgba: Uint8Array; report: RoomReport };
+      room?: {
+        width: number;
+        height: number;
+        rgba: Uint8Array;
+        report: RoomReport;
+        /** An animated room's frames (frame 0's bytes are `rgba`'s, sent once) and their updates. */
+        motion?: { frames: Uint8Array[]; updates: number[] };
+      };
       ms: number;
     } & WorkerLoad)
   | ({ type: 'failed'; id: number; name: string; code: string; message: string } & WorkerLoad);

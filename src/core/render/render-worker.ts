@@ -179,10 +179,22 @@ function renderRoomJob(job: RoomJob): Promise<void> {
   return answer(
     job,
     async () => {
-      const { width, height, rgba: pixels, report } = await rooms.run(job);
+      const { width, height, rgba: pixels, report, motion } = await rooms.run(job);
       const rgba = transferableBytes(pixels);
-      const room = { width, height, rgba, report };
-      return [{ body: new Uint8Array(0), frames: 1, width, height, reused: false, room }, [rgba.buffer]];
+      // Frame 0 is the picture itself: only the later frames go beside it.
+      const later = motion ? motion.frames.slice(1).map(transferableBytes) : [];
+      const room = {
+        width,
+        height,
+        rgba,
+        report,
+        ...(motion ? { motion: { frames: later, updates: motion.updates } } : {}),
+      };
+      const frames = motion ? motion.frames.length : 1;
+      return [
+        { body: new Uint8Array(0), frames, width, height, reused: false, room },
+        [rgba.buffer, ...later.map((f) => f.buffer)],
+      ];
     },
     errorName,
   );

@@ -3,6 +3,7 @@
 // gives the service the room core, its /healthz section and a reload. Self-contained like the badges: the avatar
 // service hands over its caches and mounts the room routes (src/server/room/) on `service`.
 import { join } from 'node:path';
+import { PET_DIR } from '../../hotel/pet.js';
 import { type AvatarHotel } from '../../avatar/index.js';
 import { ROOM_FURNI_DIR, ROOM_VISUALIZATION_PATH } from '../../hotel/room.js';
 import { isDir } from '../../hotel/files.js';
@@ -141,7 +142,11 @@ export async function openRooms(
         deps.log?.('warn', 'room assets not reloaded', { error: reloadError });
       }
     },
-    watchPaths: () => [join(config.assetsDir, ROOM_VISUALIZATION_PATH), join(config.assetsDir, ROOM_FURNI_DIR)],
+    watchPaths: () => [
+      join(config.assetsDir, ROOM_VISUALIZATION_PATH),
+      join(config.assetsDir, ROOM_FURNI_DIR),
+      join(config.assetsDir, PET_DIR),
+    ],
     announce: () =>
       deps.log?.('info', 'rooms on', {
         source: source.kind,

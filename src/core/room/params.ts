@@ -1,15 +1,15 @@
-// The room routes' URLs, read once into a structured request:
-//   /habbo-imaging/room/<id>.png?size=m|s|l|b&zoom=&walls=0&furni=0&bots=0&floor=<id>&wall=<id>&landscape=<id>
+// The room routes' URLs, read once into a structured request. The room route (server/room/) owns the paths and
+// hands over what follows its path (the rest) and the query:
+//   /<id>.png?size=m|s|l|b&zoom=&walls=0&furni=0&bots=0&floor=<id>&wall=<id>&landscape=<id>
 //       &bg=[AA]RRGGBB&frame=<0-600>             as vortex-imager's parseRoomRequest reads them (zoom in whole steps;
 //                                                frame: the tick of every item's animation, as the furni route's)
+//       &animated=1                              the room as it moves (APNG), from tick `frame`
+//   /habbo-imaging/room/<id>.gif?…                the same parameters: the room as it moves, as a GIF
 // Tolerant as the avatar parameters are: an unknown or malformed value means the default (size=x is size m,
 // bg=red is no background), unknown parameters are ignored. Only the room id decides 404.
 import { parseBackgroundColor, parseZoom, type FlatColor } from '../../imaging/image.js';
-import { MAX_ROOM_TICK, type RoomRenderOptions } from '../../room/index.js';
-
-export const ROOM_PATH = '/habbo-imaging/room';
-export const ROOM_RENDER_PATH = '/render/room';
-export const THUMBNAIL_PATH = '/thumbnail';
+import { parseBoolean } from '../../avatar/request.js';
+import { MAX_ROOM_TICK, type RoomAnimationFormat, type RoomRenderOptions } from '../../room/index.js';
 
 /** The largest room id read (Arcturus keeps `rooms.id` in a signed INT). */
 export const MAX_ROOM_ID = 2_147_483_647;
@@ -21,6 +21,21 @@ export interface RoomRequest {
   bg?: FlatColor;
   /** Nearest-neighbour zoom of the finished picture, 2–4 (`size=l` 2, `b` 3, or `zoom=`); undefined = 1. */
   zoom?: number;
+  /**
+   * The room as it moves (`options.animated`), written as an APNG (`.png?animated=1`) or a GIF (`.gif`);
+   * undefined for the still.
+   */
+  motion?: RoomAnimationFormat;
+}
+
+/**
+ * The room id and the format of an image path rest (`/123.png`, `/123.gif`); undefined when it names no room.
+ * A GIF is always the room as it moves.
+ */
+export function parseRoomImagePath(rest: string): { roomId: number; format: 'png' | 'gif' } | undefined {
+  const gif = rest.endsWith('.gif');
+  const roomId = parseRoomId(gif ? `${rest.slice(0, -4)}.png` : rest, true);
+  return roomId === undefined ? undefined : { roomId, format: gif ? 'gif' : 'png' };
 }
 
 /**
@@ -34,7 +49,7 @@ export function parseRoomId(rest: string, extension: boolean): number | undefine
   return id <= MAX_ROOM_ID ? id : undefined;
 }
 
-/** What a 404 for a path that names no room says. */
+/** What a 404 for a path that names no room says (`prefix`: the route's path). */
 export function badRoomPath(prefix: string, extension: boolean): string {
   return `not found: use ${prefix}/<room id>${extension ? '.png' : ''} (a room id is a whole number ≥ 1)\n`;
 }
@@ -66,8 +81,11 @@ const SIZES: Record<string, { scale: 64 | 32; zoom: number }> = {
 
 const off = (v: string | undefined) => v === '0' || v === 'false' || v === 'no';
 
-/** Reads the query into render options and the background; never fails. */
-export function parseRoomQuery(roomId: number, query: string): RoomRequest {
+/**
+ * Reads the query into render options and the background; never fails. `format` is the path's: a `.gif` is the
+ * room as it moves, a `.png` with `animated=1` (also `true`, `yes`) too.
+ */
+export function parseRoomQuery(roomId: number, query: string, format: 'png' | 'gif' = 'png'): RoomRequest {
   const p = queryParams(query);
   const deco = (name: string) => {
     const v = p.get(name);
@@ -96,6 +114,10 @@ export function parseRoomQuery(roomId: number, query: string): RoomRequest {
   if (bg) req.bg = bg;
   const zoom = parseZoom(p.get('zoom') ?? p.get('scale'), size.zoom);
   if (zoom > 1) req.zoom = zoom;
+  if (format === 'gif' || parseBoolean(p.get('animated'))) {
+    req.motion = format;
+    options.animated = true;
+  }
   return req;
 }
 
@@ -114,8 +136,10 @@ export function canonicalOptions(req: RoomRequest): string {
     `wall=${o.wall ?? '-'}`,
     `landscape=${o.landscape ?? '-'}`,
     `bg=${bg}`,
-    // Only a zoom or a frame joins the key, so the keys of the pictures before they were read stay.
+    // Only a zoom, a frame or motion joins the key, so the keys of the pictures before they were read stay.
     ...(req.zoom === undefined ? [] : [`zoom=${req.zoom}`]),
     ...(o.tick === undefined ? [] : [`frame=${o.tick}`]),
+    // A GIF moves whatever the query says; an APNG is `animated=1` (the debug page's link reads it back).
+    ...(req.motion === undefined ? [] : [req.motion === 'gif' ? 'format=gif' : 'animated=1']),
   ].join('&');
 }

@@ -12,6 +12,7 @@
 // deadline, a read deadline, a queue wait and a render deadline; past one the answer is the last image of the
 // room (marked stale) or a 503 with Retry-After, never a hung request.
 import {
+  encodeRoomAnimation,
   encodeRoomPicture,
   encodeThumbnail,
   ROOM_RENDERER_VERSION,
@@ -27,6 +28,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPng } from '../../imaging/png.js';
 import { sha256Hex } from '../../util/hash.js';
+import { KeyedInflight } from '../../util/keyed-inflight.js';
 import { RenderBusyError, RenderCrashError, RenderFailedError } from '../render/render-pool.js';
 import { cachedImage, type CachedImage, type ImageCache, type ImageSource } from '../cache/image-cache.js';
 import { type SharedAvatarCache } from '../cache/shared-cache.js';
@@ -137,10 +139,10 @@ export class RoomService {
   readonly options: RoomServiceOptions;
   /** Rooms by id, bounded by what their data holds (items and bots). */
   private readonly rooms: LRUCache<number, RoomState>;
-  /** Reads in flight, by room id. */
-  private readonly reading = new Map<number, Promise<RoomState>>();
-  /** Renders in flight, by cache key. */
-  private readonly rendering = new Map<string, Promise<CachedImage>>();
+  /** Reads in flight, by room id (in decimal). */
+  private readonly reading = new KeyedInflight<RoomState>();
+  /** Renders in flight, by cache key: the image alone (a joiner's source is 'render'). */
+  private readonly rendering = new KeyedInflight<CachedImage>();
   /** The key last answered for a room and options: what is served stale while the database is away. */
   private readonly lastKeys = new LRUCache<string, string>({ max: 50_000 });
   private running = 0;
@@ -183,15 +185,15 @@ export class RoomService {
     return `public, max-age=${maxAge}, stale-while-revalidate=${ROOM_STALE_WHILE_REVALIDATE_S}`;
   }
 
-  /** The picture of a room for a query string. */
-  answer(roomId: number, query: string): Promise<RoomAnswer> {
-    return this.answerFor(parseRoomQuery(roomId, query), false);
+  /** The picture of a room for a query string; `format` is the path's (`.gif`: the room as it moves). */
+  answer(roomId: number, query: string, format: 'png' | 'gif' = 'png'): Promise<RoomAnswer> {
+    return this.answerFor(parseRoomQuery(roomId, query, format), false);
   }
 
   /**
-   * The navigator's thumbnail of a room (`/thumbnail/<id>.png`, the client's camera.url): the hotel's stored
-   * `<id>.png` when the operator named their folder and it has one, else the room at size 32 fitted into the
-   * THUMBNAIL_SIZE square the client shows.
+   * The navigator's thumbnail of a room (the thumbnail route of server/room/, the client's camera.url): the
+   * hotel's stored `<id>.png` when the operator named their folder and it has one, else the room at size 32
+   * fitted into the THUMBNAIL_SIZE square the client shows.
    */
   async thumbnail(roomId: number): Promise<RoomAnswer> {
     const dir = this.deps.thumbnailsDir;
@@ -322,14 +324,9 @@ export class RoomService {
   private state(roomId: number): Promise<RoomState> {
     const known = this.rooms.get(roomId);
     if (known && Date.now() - known.readAt < this.options.rereadMs) return Promise.resolve(known);
-    const inFlight = this.reading.get(roomId);
-    if (inFlight) {
-      this.counts.coalescedReads++;
-      return inFlight;
-    }
-    const read = this.readRoom(roomId).finally(() => this.reading.delete(roomId));
-    this.reading.set(roomId, read);
-    return read;
+    const key = String(roomId);
+    if (this.reading.has(key)) this.counts.coalescedReads++;
+    return this.reading.run(key, () => this.readRoom(roomId));
   }
 
   private async readRoom(roomId: number): Promise<RoomState> {
@@ -380,19 +377,21 @@ export class RoomService {
           return { image, source: 'redis' };
         }
       }
-      const body = await this.turn(async () => {
+      const { body, frames } = await this.turn(async () => {
         const picture = await this.render(read.room, assets, req.options);
-        return thumb ? encodeThumbnail(picture) : encodeRoomPicture(picture, req.bg, req.zoom);
+        if (thumb) return { body: await encodeThumbnail(picture), frames: 1 };
+        if (req.motion) return encodeRoomAnimation(picture, req.motion, req.bg, req.zoom);
+        return { body: await encodeRoomPicture(picture, req.bg, req.zoom), frames: 1 };
       });
       this.counts.renders++;
-      const image = cachedImage(body, 1, version);
+      const image = cachedImage(body, frames, version);
       cache.put(key, image);
       shared?.release(key, undefined, { image: body });
       return { image, source: 'render' };
     })();
-    const imageOnly = made.then((m) => m.image);
+    // Nothing is in flight for the key (asked just above, with no await since): `made` is what joiners share.
+    const imageOnly = this.rendering.run(key, () => made.then((m) => m.image));
     imageOnly.catch(() => undefined);
-    this.rendering.set(key, imageOnly);
     try {
       return await made;
     } catch (err) {
@@ -401,8 +400,6 @@ export class RoomService {
         this.deps.log?.('error', 'room render failed', { room: read.room.id, error: (err as Error).message });
       }
       throw err;
-    } finally {
-      this.rendering.delete(key);
     }
   }
 

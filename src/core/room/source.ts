@@ -66,6 +66,24 @@ function itemOf(r: Row): RoomItem | undefined {
     width: Math.max(1, int(r.width, 1)),
     length: Math.max(1, int(r.length, 1)),
     interactionType: text(r.interaction_type),
+    ...seatColumns(r),
+  };
+}
+
+/**
+ * The seat and bed columns (room_items' optional outputs, or a file's allowSit …), only those the row has: a
+ * source that does not give them leaves them out, and no unit sits or lies on the item (src/room/posture.ts).
+ */
+function seatColumns(r: Row): Pick<RoomItem, 'allowSit' | 'allowLay' | 'stackHeight' | 'multiHeight'> {
+  const sit = r.allow_sit ?? r.allowSit;
+  const lay = r.allow_lay ?? r.allowLay;
+  const height = r.stack_height ?? r.stackHeight;
+  const multi = r.multiheight ?? r.multiHeight;
+  return {
+    ...(sit !== undefined && sit !== null ? { allowSit: flag(sit) } : {}),
+    ...(lay !== undefined && lay !== null ? { allowLay: flag(lay) } : {}),
+    ...(height !== undefined && height !== null ? { stackHeight: num(height) } : {}),
+    ...(multi !== undefined && multi !== null && text(multi) !== '' ? { multiHeight: text(multi) } : {}),
   };
 }
 

@@ -65,11 +65,14 @@ const AVATAR_PATHS: ReadonlyMap<string, Fixed> = new Map<string, Fixed>([
   ['/habbo-imaging/head.gif', [HEAD, GIF]],
 ]);
 
+/** The classic imager's avatar path, the stem of its forms above and below (`serve avatar --help` names it). */
+export const CLASSIC_AVATAR_PATH = '/habbo-imaging/avatarimage';
+
 /**
  * The name-in-path form other imagers answer: `/habbo-imaging/avatarimage/<name>.png` (or `.gif`) is
  * `?user=<name>` with the same parameters.
  */
-export const USER_PATH_PREFIX = '/habbo-imaging/avatarimage/';
+export const USER_PATH_PREFIX = `${CLASSIC_AVATAR_PATH}/`;
 const USER_PATH = /^\/habbo-imaging\/avatarimage\/([^/]+)\.(png|gif)$/;
 
 /** Every path of the avatar route, for docs and tests (the name-in-path form with an example name). */

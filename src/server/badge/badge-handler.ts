@@ -22,12 +22,16 @@ import {
 } from '../../http/respond.js';
 import { renderBadgeDebugPage } from './badge-page.js';
 import { BADGE_CACHE_CONTROL, type BadgeService } from '../../core/badge/badge-service.js';
-import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from '../../core/badge/params.js';
+import { type BadgeRoute } from '../../core/badge/params.js';
+import { BADGE_FILL_PATH, BADGE_PATH, BADGE_RENDER_PATH } from './paths.js';
 import { pathAfter, queryOf } from '../../http/request-target.js';
 
 export interface BadgeHandlerOptions extends RawRouteContext {
   service: BadgeService;
 }
+
+const PLAIN: BadgeRoute = { path: BADGE_PATH, fill: false };
+const FILL: BadgeRoute = { path: BADGE_FILL_PATH, fill: true };
 
 /** Returns the request listener for the badge paths; it reports false for every other request. */
 export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
@@ -58,13 +62,13 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
     rest: string,
     reqId: string,
     finish: Finish,
-    fill: boolean,
+    route: BadgeRoute,
   ) => {
     let status: number;
     let bytes: number;
     let cache: string | null = null;
     try {
-      const answer = await service.answer(rest, queryOf(url), url, fill);
+      const answer = await service.answer(rest, queryOf(url), route, url);
       if (answer.kind === 'image') {
         [status, bytes] = write(
           req,
@@ -85,7 +89,8 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
   };
 
   const debugPage = (req: IncomingMessage, res: ServerResponse, url: string, rest: string): [number, number] => {
-    const answer = service.debug(rest, queryOf(url));
+    // The page shows the badge as the plain image route serves it.
+    const answer = service.debug(rest, queryOf(url), PLAIN);
     return write(
       req,
       res,
@@ -111,7 +116,7 @@ export function createBadgeHandler(opts: BadgeHandlerOptions): RawRoute {
             ...write(req, res, imageResponse(image, BADGE_CACHE_CONTROL, 'memory', ifNoneMatch(req))),
             'memory',
           );
-        else void answerImage(req, res, url, rest, reqId, finish, filled !== undefined);
+        else void answerImage(req, res, url, rest, reqId, finish, filled === undefined ? PLAIN : FILL);
       } else if (method === 'OPTIONS') {
         finish(method, url, ...write(req, res, preflight(req)));
       } else {

@@ -4,7 +4,7 @@
 import { BADGE_CONTENT_TYPES } from '../../badge/index.js';
 import { escapeHtml } from '../../http/respond.js';
 import { type BadgeDebugAnswer } from '../../core/badge/badge-service.js';
-import { BADGE_PATH } from '../../core/badge/params.js';
+import { BADGE_PATH } from './paths.js';
 
 const STYLE = `body{font:14px system-ui,sans-serif;margin:1.5em;background:#f4f4f4;color:#222}
 img{image-rendering:pixelated;border:1px solid #999}.light{background:#fff}.dark{background:#222}

@@ -16,13 +16,11 @@ import {
 } from '../../http/respond.js';
 import { pathAfter, queryOf } from '../../http/request-target.js';
 import { HOTEL_FURNI_CACHE_CONTROL, type HotelFurniService } from '../../core/hotel-furni/index.js';
-import {
-  CHROMA_FURNI_PATH,
-  parseChromaQuery,
-  parseVortexQuery,
-  pathClassOf,
-  VORTEX_FURNITURE_PATH,
-} from '../../core/hotel-furni/params.js';
+import { parseChromaQuery, parseVortexQuery, pathClassOf } from '../../core/hotel-furni/params.js';
+
+/** The furni-on-demand paths: Chroma's, and vortex-imager's (its query and its path form). */
+export const CHROMA_FURNI_PATH = '/habbo-imaging/furni';
+export const VORTEX_FURNITURE_PATH = '/habbo-imaging/furniture';
 
 export interface FurniHandlerOptions extends RawRouteContext {
   service: HotelFurniService;

@@ -2,7 +2,8 @@
 // OPTIONS is the CORS preflight, anything else 405):
 //   /habbo-imaging/room/<id>.png   the room's picture (404 text/plain for no such room, 503 + Retry-After when
 //                                  it cannot be drawn now and no earlier picture is held; a held one is marked
-//                                  `x-imager-stale`)
+//                                  `x-imager-stale`); `?animated=1`: the room as it moves, an APNG
+//   /habbo-imaging/room/<id>.gif   the room as it moves, a GIF
 //   /thumbnail/<id>.png            the Nitro client's camera.url thumbnail: the stored file, else our render
 //   /render/room/<id>              the debug page (planes, items, skipped and why)
 // A request body is never read. Answers are logged in the avatar route's line format.
@@ -19,8 +20,9 @@ import {
   type RawRouteContext,
 } from '../../http/respond.js';
 import { type RoomAnswer, type RoomService } from '../../core/room/room-service.js';
-import { badRoomPath, parseRoomId, ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from '../../core/room/params.js';
+import { badRoomPath, parseRoomId, parseRoomImagePath } from '../../core/room/params.js';
 import { pathAfter, queryOf } from '../../http/request-target.js';
+import { ROOM_PATH, ROOM_RENDER_PATH, THUMBNAIL_PATH } from './paths.js';
 import { renderRoomDebugPage } from './room-page.js';
 
 export interface RoomHandlerOptions extends RawRouteContext {
@@ -57,11 +59,11 @@ export function createRoomHandler(opts: RoomHandlerOptions): RawRoute {
     const url = req.url ?? '';
     const image = pathAfter(url, ROOM_PATH);
     if (image !== undefined) {
-      const id = parseRoomId(image, true);
+      const at = parseRoomImagePath(image);
       handle(req, res, url, async () =>
-        id === undefined
+        at === undefined
           ? notFound(badRoomPath(ROOM_PATH, true))
-          : roomResponse(await service.answer(id, queryOf(url)), ifNoneMatch(req)),
+          : roomResponse(await service.answer(at.roomId, queryOf(url), at.format), ifNoneMatch(req)),
       );
       return true;
     }

@@ -5,7 +5,8 @@
 // from a request or the hotel's rows is HTML-escaped.
 import { escapeHtml } from '../../http/respond.js';
 import { type RoomAnswer, type RoomDebugAnswer } from '../../core/room/room-service.js';
-import { canonicalOptions, ROOM_PATH } from '../../core/room/params.js';
+import { canonicalOptions } from '../../core/room/params.js';
+import { ROOM_PATH } from './paths.js';
 
 const STYLE = [
   'body{font:14px system-ui,sans-serif;margin:1.5em;background:#f4f4f4;color:#222}',

@@ -118,3 +118,23 @@ test("no bundle, or nothing visible: 404 with the worker's reason, not remembere
   await ask(missing.svc, 'gone');
   assert.deepEqual(missing.asked, ['gone', 'gone']);
 });
+
+test('concurrent asks for one picture share one worker job and its answer, a 429 too; the next ask asks again', async () => {
+  const { svc, asked } = service('crowded_sofa', () => new RenderBusyError('render queue full (64 waiting)'));
+  const busy = await Promise.all([1, 2, 3].map(() => ask(svc, 'crowded_sofa')));
+  assert.equal(busy[1], busy[0], 'the joiners get the answer of the ask that started the job');
+  assert.equal(busy[2], busy[0]);
+  assert.equal(busy[0].kind === 'text' && busy[0].status, 429);
+  assert.deepEqual(asked, ['crowded_sofa']);
+  assert.equal(svc.stats().coalesced, 2);
+  await ask(svc, 'crowded_sofa');
+  assert.deepEqual(asked, ['crowded_sofa', 'crowded_sofa'], 'a settled job is not joined');
+
+  const drawn = await Promise.all([1, 2, 3].map(() => ask(svc, 'shared_lamp')));
+  assert.ok(drawn.every((a) => a.kind === 'image' && a.source === 'render'));
+  assert.equal(drawn[1], drawn[0]);
+  assert.deepEqual(asked, ['crowded_sofa', 'crowded_sofa', 'shared_lamp']);
+  assert.equal(svc.stats().coalesced, 4);
+  const later = await ask(svc, 'shared_lamp');
+  assert.equal(later.kind === 'image' && later.source, 'memory');
+});

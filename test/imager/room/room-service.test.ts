@@ -178,3 +178,57 @@ test('the render workers busy, past their deadline or crashed: 503 with Retry-Af
   );
   await assert.rejects(broken.answer(1, ''), /x is undefined/);
 });
+
+test('concurrent asks share one read and one render, counted as joined; a failed render is not remembered', async () => {
+  const pause = () => new Promise((r) => setTimeout(r, 20));
+  let reads = 0;
+  let renders = 0;
+  let fail = true;
+  const source: RoomSource = {
+    kind: 'file',
+    read: async () => {
+      reads++;
+      await pause();
+      return found();
+    },
+  };
+  const render: RoomRenderer = async (...args) => {
+    renders++;
+    await pause();
+    if (fail) throw new Error('the renderer broke');
+    return tinyRender(...args);
+  };
+  const logged: string[] = [];
+  const svc = new RoomService(
+    {
+      source,
+      assets: () => ({ identity: 'test-assets' }),
+      cache: new ImageCache({ memoryBytes: 1 << 20, diskBytes: 0 }),
+      render,
+      log: (_level, message) => logged.push(message),
+    },
+    { rereadMs: 0, readTimeoutMs: 1000, renderTimeoutMs: 1000 },
+  );
+  const failed = await Promise.allSettled([1, 2, 3].map(() => svc.answer(1, 'size=s')));
+  for (const f of failed) assert.match(f.status === 'rejected' ? String(f.reason) : 'fulfilled', /the renderer broke/);
+  assert.deepEqual([reads, renders], [1, 1]);
+  let stats = svc.stats();
+  assert.deepEqual([stats.coalescedReads, stats.coalescedRenders, stats.renderErrors], [2, 2, 1]);
+  assert.deepEqual(logged, ['room render failed'], 'the failure is logged once, by the ask that rendered');
+
+  fail = false;
+  const answers = await Promise.all([1, 2, 3].map(() => svc.answer(1, 'size=s')));
+  assert.deepEqual([reads, renders], [2, 2], 'read and rendered again');
+  const images = answers.map((a) => (a.kind === 'image' ? a.image : undefined));
+  assert.ok(images[0]);
+  assert.ok(
+    images.every((i) => i === images[0]),
+    'one image for all three',
+  );
+  assert.deepEqual(
+    answers.map((a) => a.kind === 'image' && a.source),
+    ['render', 'render', 'render'],
+  );
+  stats = svc.stats();
+  assert.deepEqual([stats.coalescedReads, stats.coalescedRenders, stats.renders, stats.renderErrors], [4, 4, 1, 1]);
+});

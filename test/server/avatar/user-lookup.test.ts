@@ -177,3 +177,22 @@ test('an answer without a usable figureString is a bad response', async () => {
   assert.equal(r.ok, false);
   if (!r.ok) assert.equal(r.reason, 'bad-response');
 });
+
+test('a source that throws fails that ask only: the name is not held in flight, the next ask asks again', async () => {
+  let calls = 0;
+  const users = new UserLookup({
+    ...DEFAULT_USER_LOOKUP,
+    apiBase: 'http://unused.invalid',
+    source: {
+      async find() {
+        calls++;
+        if (calls === 1) throw new Error('source bug');
+        return { ok: true, figure: 'hd-180-1' };
+      },
+    },
+  });
+  await assert.rejects(Promise.all([users.resolve('Frank'), users.resolve('frank')]), /source bug/);
+  assert.equal(users.stats().inFlight, 0);
+  assert.deepEqual(await users.resolve('frank'), { ok: true, figure: 'hd-180-1', cached: false });
+  assert.equal(calls, 2);
+});

@@ -240,6 +240,8 @@ test('/healthz and /metrics count pet renders, 400s and 404s', async () => {
 test('a hotel without bundled/pet/ has pets off: 404 naming why', async () => {
   const bare = join(scratch, 'bare');
   await ensureSampleKit(bare);
+  // The sample kit has a pet library of its own: taken away, as a hotel without pets has none.
+  await rm(join(bare, 'bundled', 'pet'), { recursive: true, force: true });
   const off = await startAvatarService(testAvatarConfig(bare, await deadBase(), { checkIntervalMs: 0 }));
   started.push(off);
   const { res, body } = await get(DOG, {}, off.url);

@@ -143,7 +143,7 @@ test('an unknown room and a path that names no room: 404 text/plain with the rea
   assert.equal(none.res.status, 404);
   assert.equal(none.res.headers.get('content-type'), 'text/plain; charset=utf-8');
   assert.equal(none.body.toString(), 'no room 999 in this hotel\n');
-  for (const path of ['/habbo-imaging/room/abc.png', '/habbo-imaging/room/01.png', '/habbo-imaging/room/1.gif']) {
+  for (const path of ['/habbo-imaging/room/abc.png', '/habbo-imaging/room/01.png', '/habbo-imaging/room/1.jpg']) {
     const bad = await get(path);
     assert.equal(bad.res.status, 404, path);
     assert.equal(bad.res.headers.get('content-type'), 'text/plain; charset=utf-8');
@@ -321,6 +321,7 @@ test('a room with more items than --room-max-items is drawn with the first ones,
     length: 1,
   }));
   room.bots = [];
+  room.pets = [];
   await writeRoom(6, room);
   const started = Date.now();
   const { res } = await get('/habbo-imaging/room/6.png');

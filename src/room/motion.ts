@@ -1,0 +1,116 @@
+// A room as it moves (`animated=1`, `.gif`): the client's animation clock, the loop's length and the bounds of
+// one animated picture. The drawing is render.ts's (the planes once, the objects at every update); this file
+// holds the numbers and rules it follows, so they are read and tested in one place (docs/rooms.md, Motion).
+import { type FrameDelay, lcm } from '../imaging/frame-delay.js';
+
+/**
+ * The client's furniture animation updates a second. RoomSpriteCanvas.render counts the ticker's time
+ * (`_totalTimeRunning`, in 60ths of a second: PixiJS's deltaTime) and updates every object's visualization
+ * once each time `round(time / (60 / system.fps.animation))` moves on (default 24); each update adds
+ * `frameIncrease` (1) to a furni's frame counter (FurnitureAnimatedVisualization.updateFramesForAnimation).
+ * The ticker itself runs at `system.fps.max` (Nitro.onConfigurationLoadedEvent, default 24), so one animation
+ * update per rendered frame: 1/24 s each.
+ */
+export const ROOM_UPDATES_PER_SECOND = 24;
+
+/** How long one animation update shows: 1/24 s. */
+export const ROOM_UPDATE_DELAY: FrameDelay = { num: 1, den: ROOM_UPDATES_PER_SECOND };
+
+/**
+ * Longest loop, in updates: 5 s. A room whose common period is longer is cut here: its picture plays the
+ * first 5 s and starts again (the items whose own loops do not divide 120 jump at the wrap).
+ */
+export const MAX_LOOP_UPDATES = 5 * ROOM_UPDATES_PER_SECOND;
+
+/**
+ * Most pixels the frames of one animated picture may hold together (distinct frames × width × height, after
+ * identical neighbours are merged): 2^25, 128 MiB of RGBA (a 1,300 × 770 room of 20 × 20 tiles keeps 33
+ * frames; a 64 × 64 room at size 64, ~9.7 Mpx, keeps 3). The loop is cut after the last frame that fits; a
+ * room where not even two fit is its still.
+ */
+export const MAX_ANIMATED_PIXELS = 2 ** 25;
+
+/**
+ * Most sprites drawn over all frames of one animated picture (every object's sprites at every distinct frame):
+ * the drawing's time grows with it. 250,000: a 93-item room of ~300 sprites draws its 5 s loop (≤ 120
+ * frames) well inside it; a 5,000-item room of ~15,000 sprites keeps 16 frames. The loop is cut after the
+ * last frame that fits.
+ */
+export const MAX_ANIMATED_SPRITE_DRAWS = 250_000;
+
+/** Why a loop is shorter than the room's common period. */
+export type LoopCut = 'length' | 'pixels' | 'sprites';
+
+/** The loop an animated room plays. */
+export interface RoomLoop {
+  /** The objects' common period in updates (their periods' least common multiple); null when one never repeats. */
+  period: number | null;
+  /** Updates the picture loops over: the period, or MAX_LOOP_UPDATES when the period is longer (or none). */
+  updates: number;
+  /** Why the loop is shorter than the period, or null. */
+  cut: LoopCut | null;
+}
+
+/**
+ * The loop of objects that repeat every `periods[i]` updates (null: never): their least common multiple,
+ * capped at `max` updates (MAX_LOOP_UPDATES). A room where nothing moves has a loop of 1.
+ */
+export function roomLoop(periods: Iterable<number | null>, max = MAX_LOOP_UPDATES): RoomLoop {
+  let period: number | null = 1;
+  for (const p of periods) {
+    if (p === null) {
+      period = null;
+      break;
+    }
+    period = lcm(period, p);
+    // Past the cap the exact value no longer matters: stop before the product overflows.
+    if (period > Number.MAX_SAFE_INTEGER / 1e6) break;
+  }
+  if (period !== null && period <= max) return { period, updates: period, cut: null };
+  return { period, updates: max, cut: 'length' };
+}
+
+/**
+ * Client updates a frame of an avatar's loop lasts (its delay in 1/24 s, at least 1): the avatar renderer's
+ * frames are the client's avatar ticks (1/6 s, 4 updates).
+ */
+export function avatarFrameUpdates(delay: FrameDelay): number {
+  return Math.max(1, Math.round((delay.num * ROOM_UPDATES_PER_SECOND) / delay.den));
+}
+
+/**
+ * Frames with identical pixels one after another become one frame showing for their summed updates (as the
+ * avatar loops' runs of equal ticks are one frame); the first frame of the loop stays first.
+ */
+export function mergeIdenticalFrames(
+  frames: readonly Buffer[],
+  updates: readonly number[],
+): {
+  frames: Buffer[];
+  updates: number[];
+} {
+  const outFrames: Buffer[] = [];
+  const outUpdates: number[] = [];
+  frames.forEach((f, i) => {
+    const last = outFrames.length - 1;
+    if (last >= 0 && outFrames[last]!.equals(f)) outUpdates[last]! += updates[i]!;
+    else {
+      outFrames.push(f);
+      outUpdates.push(updates[i]!);
+    }
+  });
+  return { frames: outFrames, updates: outUpdates };
+}
+
+/** The frames' delays as the encoders take them: each frame's updates × 1/24 s, exact. */
+export function frameDelays(updates: readonly number[]): FrameDelay[] {
+  return updates.map((u) => ({ num: u * ROOM_UPDATE_DELAY.num, den: ROOM_UPDATE_DELAY.den }));
+}
+
+/** The frames of a room as it moves (RoomPicture.motion): one loop, identical neighbours merged. */
+export interface RoomMotion {
+  /** Every frame's pixels, straight RGBA of the picture's size; frame 0 is the picture's own `rgba`. */
+  frames: Buffer[];
+  /** Client updates (1/24 s) each frame shows. */
+  updates: number[];
+}

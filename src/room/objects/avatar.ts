@@ -1,0 +1,105 @@
+// An avatar in the room: a bot's row (figure, tile, rotation, dance, effect) drawn by the avatar renderer as one
+// sprite, standing with its feet on the tile's screen point (AvatarVisualization), or seated or laid on the items
+// under it as the emulator sets its status (posture.ts) and the client then places it (unit-placement.ts).
+import { type AvatarRequest, renderAvatar } from '../../avatar/index.js';
+import { parseAction } from '../../avatar/request.js';
+import { depthOf, project } from '../geometry.js';
+import { type RoomBot } from '../model.js';
+import { type RgbaImage } from '../../imaging/image.js';
+import { avatarFrameUpdates } from '../motion.js';
+import { doorDisplacement } from '../planes.js';
+import { type Posture } from '../posture.js';
+import { drawnDirection, unitPlacement } from '../unit-placement.js';
+import { type ObjectContext, OFF_MAP, onMap, type RoomObject } from './room-object.js';
+import { furniPosture } from './unit-posture.js';
+
+export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
+  const hotel = ctx.assets.avatarHotel;
+  const floorItems = ctx.items.filter((i) => i.kind === 'floor');
+  for (const bot of ctx.bots) {
+    const skip = (reason: string) => ctx.skip({ id: bot.id, kind: 'bot', classname: bot.name, reason });
+    if (!hotel) {
+      skip('no avatar hotel loaded');
+      continue;
+    }
+    if (!onMap(ctx.map, bot.x, bot.y, bot.z)) {
+      skip(OFF_MAP);
+      continue;
+    }
+    // The status the emulator gives a bot on a seat or bed (none with furni off: the bot stands).
+    const p = await furniPosture(ctx.assets, floorItems, bot);
+    const req = botRequest(bot, p, !!ctx.animated);
+    let object: RoomObject;
+    try {
+      const r = await renderAvatar(hotel, req);
+      const img = r.frames[0]!;
+      // The client's location: (x, y, z + the posture height), its canvas moved for the posture.
+      const z = p.z + p.height;
+      const at = project(ctx.scale, p.x, p.y, z);
+      const sx = Math.round(at.x);
+      const sy = Math.round(at.y);
+      const place = unitPlacement(hotel, p.posture, req.direction, img.width);
+      const spriteOf = (image: RgbaImage) => ({
+        image,
+        left: sx + place.left,
+        top: sy + place.top,
+        relativeDepth: place.relativeDepth,
+      });
+      const sprite = spriteOf(img);
+      const layers = r.layers.filter((l) => l.frame === 0).map((l) => `${l.library}:${l.asset}`);
+      // An animated room: the avatar's loop at its own clock (each frame its delay in updates) from the room's
+      // first frame; a still: its first frame.
+      const lasts = r.frames.map((_, k) => avatarFrameUpdates(r.delays[k]!));
+      const period = lasts.reduce((n, u) => n + u, 0);
+      const frameAt = (since: number) => {
+        let u = since % period;
+        let k = 0;
+        while (u >= lasts[k]!) u -= lasts[k++]!;
+        return k;
+      };
+      const sprites = r.frames.map((img, k) => (k === 0 ? sprite : spriteOf(img)));
+      object = {
+        depth: depthOf(p.x, p.y, z, sx) + doorDisplacement(ctx.door, p.x, p.y, z),
+        entry: {
+          id: bot.id,
+          kind: 'bot',
+          classname: bot.name,
+          tile: { x: p.x, y: p.y, z },
+          direction: req.direction,
+          state: 0,
+          ...(p.posture !== 'std' ? { posture: { type: p.posture, height: p.height } } : {}),
+        },
+        frame: (tick) => ({ sprites: [sprites[frameAt(tick.since ?? 0)]!], layers }),
+        period: () => (r.frames.length > 1 ? period : 1),
+      };
+    } catch (e) {
+      skip((e as Error).message);
+      continue;
+    }
+    yield object;
+  }
+}
+
+/**
+ * The avatar request a bot's row makes: its figure in its posture (std, sit, lay) at the direction drawn, or
+ * dancing when standing (a seated unit stops dancing: the emulator's sit branch), one frame (its whole loop in
+ * an animated room).
+ */
+function botRequest(bot: RoomBot, p: Posture, animated: boolean): AvatarRequest {
+  const direction = drawnDirection(p.posture, p.direction);
+  const dance = p.posture === 'std' && bot.dance > 0 && bot.dance <= 4 ? bot.dance : 0;
+  return {
+    figure: bot.figure,
+    direction,
+    headDirection: direction,
+    size: 'm',
+    // A bot's posture and dance come from its rows, not a request.
+    action: parseAction(p.posture !== 'std' ? p.posture : dance > 0 ? `dance.${dance}` : 'std'),
+    gesture: '',
+    headOnly: false,
+    animated,
+    frames: animated ? 0 : 1,
+    ...(bot.effect > 0 ? { effect: bot.effect } : {}),
+    ...(dance > 0 ? { dance } : {}),
+  };
+}
