@@ -1,6 +1,7 @@
 // A room as the renderer takes it: plain, immutable data read from the hotel's rows (or the sample kit),
 // before any geometry. Where it comes from (database rows, a kit file) is the service's business; what it
 // looks like on screen is the renderer's (src/room/render.ts).
+import { type StoredPet } from '../pet/stored.js';
 
 /** One floor or wall item as the emulator stores it (Arcturus `items` joined with `items_base`). */
 export interface RoomItem {
@@ -54,19 +55,7 @@ export interface RoomBot {
 }
 
 /** A pet in the room (Arcturus `users_pets` with its `room_id`), as the emulator places it. */
-export interface RoomPet {
-  readonly id: number;
-  readonly name: string;
-  /** The figure string the emulator sends for it (src/pet/figure.ts: arcturusPetFigure). */
-  readonly figure: string;
-  readonly x: number;
-  readonly y: number;
-  readonly z: number;
-  /** Body direction 0–7. */
-  readonly rot: number;
-  /** The posture it is drawn in (`std`; a dead monster plant `rip`), a name from its library's postures. */
-  readonly posture: string;
-}
+export type RoomPet = StoredPet;
 
 /** Everything that decides a room's picture. */
 export interface RoomData {

@@ -1,7 +1,7 @@
 // Composition of the avatar service: the imager core (src/core/: the hotel in service and its reloads,
-// the render pool, the cache tiers, the user lookup, the limits, the badges, rooms and furni on demand) behind
-// its routes (server/avatar/, server/badge/, server/room/ and server/hotel-furni/, mounted here so none of them
-// imports another).
+// the render pool, the cache tiers, the user lookup, the limits, the badges, rooms, furni on demand and the pet
+// picture) behind its routes (server/avatar/, server/badge/, server/room/, server/hotel-furni/ and server/pet/,
+// mounted here so none of them imports another).
 import { type FastifyInstance } from 'fastify';
 import { avatarFolderSignature, RENDERER_VERSION, scanAvatarHotel } from '../avatar/index.js';
 import { readBuildInfo, readPackageVersion } from '../http/build-info.js';
@@ -28,6 +28,8 @@ import { LegacyFigures } from '../core/avatar/legacy-figures.js';
 import { openRooms, type Rooms } from '../core/room/index.js';
 import { openHotelFurni, type HotelFurni } from '../core/hotel-furni/index.js';
 import { createFurniHandler } from './hotel-furni/furni-handler.js';
+import { openPets, type Pets } from '../core/pet/index.js';
+import { createPetHandler } from './pet/pet-handler.js';
 import { type FurniBundles, openFurniBundles } from '../furni/bundles.js';
 import { roomAssetsSource } from '../room/index.js';
 import { createRoomHandler } from './room/room-handler.js';
@@ -57,6 +59,8 @@ export interface AvatarServiceInstance {
   rooms?: Rooms;
   /** Furni on demand (/habbo-imaging/furni, /habbo-imaging/furniture) from the hotel's bundles. */
   furni: HotelFurni;
+  /** The pet picture (/habbo-imaging/pet.png) from the hotel's pet libraries; off (404) without bundled/pet/. */
+  pets: Pets;
   /** The hotel's database when `databaseUrl` is set. */
   database?: HotelDatabase;
   config: AvatarServiceConfig & { assetsDir: string };
@@ -199,6 +203,7 @@ export async function openAvatarService(
   let bundles: FurniBundles | undefined;
   const currentBundles = async () => (bundles = await openFurniBundles(config.assetsDir, bundles));
   let furni: HotelFurni;
+  let pets: Pets;
   try {
     furni = await openHotelFurni(config.assetsDir, currentBundles, {
       cache,
@@ -219,6 +224,14 @@ export async function openAvatarService(
     });
     if (opened.ok) rooms = opened.rooms;
     else roomsOff = opened.reason;
+    pets = await openPets(config.assetsDir, {
+      cache,
+      shared,
+      log,
+      limit: (client) => clientRate.take(client) && budget.take(),
+      render: (work) => pool.renderPet(work),
+      ...(database ? { database } : {}),
+    });
   } catch (err) {
     await pool.close();
     await ownStore?.close();
@@ -263,6 +276,7 @@ export async function openAvatarService(
       hotel: hotelState(),
       rooms: rooms ? rooms.service.stats() : null,
       furni: furni.service.stats(),
+      pets: pets.service.stats(),
       database: database ? { health: database.health(), queries: database.queryStats() } : null,
     }),
     version,
@@ -293,6 +307,7 @@ export async function openAvatarService(
         legacyFigures: legacyFigures.health(),
         rooms: rooms ? rooms.health() : { enabled: false, reason: roomsOff },
         furni: furni.health(),
+        pets: pets.health(),
         // A database away is not unhealthy: ?figure= images are untouched, ?user= falls back meanwhile.
         database: database ? { ...database.health(), queries: database.queryStats() } : null,
         limits: {
@@ -318,6 +333,7 @@ export async function openAvatarService(
       (ctx) => createConvertHandler({ legacy: legacyFigures, ...ctx }),
       ...(rooms ? [(ctx: RawRouteContext) => createRoomHandler({ service: rooms.service, ...ctx })] : []),
       (ctx) => createFurniHandler({ service: furni.service, ...ctx }),
+      (ctx) => createPetHandler({ service: pets.service, ...ctx }),
     ],
     rewriteQuery: (query) => legacyFigures.rewrite(query),
   });
@@ -325,6 +341,7 @@ export async function openAvatarService(
   badges.announce();
   if (rooms) rooms.announce();
   else log('info', 'rooms are off', { reason: roomsOff });
+  pets.announce();
   const built = app;
   logLibraryProblems(first, log);
   // Badge data is watched with the hotel and reloaded with it (its files, and where they would appear).
@@ -335,6 +352,7 @@ export async function openAvatarService(
     reload: () => legacyFigures.reload(),
   });
   hotels.addCompanion({ name: 'furni', paths: () => furni.watchPaths(), reload: () => furni.reload() });
+  hotels.addCompanion({ name: 'pets', paths: () => pets.watchPaths(), reload: () => pets.reload() });
   if (rooms) hotels.addCompanion({ name: 'rooms', paths: () => rooms.watchPaths(), reload: () => rooms.reload() });
   // The database's table is asked whether it changed as often as the folder is looked at (2 s by default).
   badges.watchDatabase(config.checkIntervalMs || 2000);
@@ -349,6 +367,7 @@ export async function openAvatarService(
     legacyFigures,
     rooms,
     furni,
+    pets,
     ...(database ? { database } : {}),
     config,
     reload: () => hotels.reload('signal'),

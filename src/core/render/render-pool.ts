@@ -1,7 +1,7 @@
 // Renders off the event loop: worker threads (one a core by default), a bounded queue with a bounded
-// wait, for three kinds of job: avatars, furni on demand and rooms. Identical concurrent requests are joined before
-// they get here, in each service's one map of renders in flight (avatar-service.ts, hotel-furni-service.ts),
-// so every job the pool takes is a render to do. A busy worker holds the jobs
+// wait, for four kinds of job: avatars, furni on demand, rooms and pets. Identical concurrent requests are
+// joined before they get here, in each service's one map of renders in flight (avatar-service.ts,
+// hotel-furni-service.ts, pet-service.ts), so every job the pool takes is a render to do. A busy worker holds the jobs
 // after its current one (up to WORKER_DEPTH) and is refilled in one message when down to half, so it goes
 // from render to render without waiting for the main thread and seldom sleeps (each wake-up of a thread
 // costs tens of µs of CPU on a virtual machine).
@@ -9,7 +9,7 @@
 // (`prepare`), then put in service in one step (`commit`); each job renders with the generation it was
 // planned with, and a generation is dropped from the workers once no job of it is left (a room job renders
 // its bots with one too). Furni and room jobs name their bundle folder by signature: each worker keeps the
-// last two folders it was asked for.
+// last two folders it was asked for; pet jobs name their pet folder the same way.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type AvatarRenderErrorCode } from '../../avatar/index.js';
@@ -19,6 +19,8 @@ import { type RoomPicture } from '../../room/index.js';
 import {
   FURNI_FAILURES,
   type FurniJob,
+  PET_FAILURES,
+  type PetWork,
   type FurniPictureData,
   type FurniWork,
   type RoomWork,
@@ -95,6 +97,8 @@ export const REJECTED_CODES: ReadonlySet<string> = new Set<string>([
   ...(['bad-figure', 'unknown-set', 'no-parts', 'nothing-visible'] satisfies AvatarRenderErrorCode[]),
   FURNI_FAILURES.noBundle,
   FURNI_FAILURES.nothing,
+  PET_FAILURES.noLibrary,
+  PET_FAILURES.nothing,
 ]);
 
 export interface RenderPoolStats {
@@ -112,7 +116,7 @@ export interface RenderPoolStats {
   rejected: number;
   /** Renders that failed for another reason: the hotel's libraries, a timeout, a crashed worker. */
   failed: number;
-  /** The three counts above for each kind of job: avatars, furni on demand, rooms. */
+  /** The three counts above for each kind of job: avatars, furni on demand, rooms, pets. */
   byKind: Record<RenderJob['kind'], JobCounts>;
   /** Jobs refused as busy: `refusedQueueFull` + `refusedQueueWait`. */
   refusedBusy: number;
@@ -236,6 +240,7 @@ export class RenderPool {
     avatar: { rendered: 0, rejected: 0, failed: 0 },
     furni: { rendered: 0, rejected: 0, failed: 0 },
     room: { rendered: 0, rejected: 0, failed: 0 },
+    pet: { rendered: 0, rejected: 0, failed: 0 },
   };
   private reusedDrawings = 0;
   private refusedQueueFull = 0;
@@ -271,12 +276,6 @@ export class RenderPool {
   }
 
   /**
-   * Draws and encodes a furni picture (furni on demand), or encodes a held one, off the event loop: the
-   * same workers, queue, deadlines and replacement of a stuck worker as avatars. A worker reads the bundles
-   * into its own bounded cache. An item with nothing to draw rejects with a RenderFailedError whose code is one
-   * of FURNI_FAILURES and whose message is the reason.
-   */
-  /**
    * Draws a room (its picture unencoded) with the room assets of `work.hotelRoot` and the bots' hotel
    * `generation` (default: the one in service), off the event loop, in the same workers and queue; a worker
    * past the render deadline is replaced, as for an avatar.
@@ -287,9 +286,26 @@ export class RenderPool {
     return out.room;
   }
 
+  /**
+   * Draws and encodes a furni picture (furni on demand), or encodes a held one, off the event loop: the
+   * same workers, queue, deadlines and replacement of a stuck worker as avatars. A worker reads the bundles
+   * into its own bounded cache. An item with nothing to draw rejects with a RenderFailedError whose code is one
+   * of FURNI_FAILURES and whose message is the reason.
+   */
   renderFurni(work: FurniWork): Promise<FurniRenderOutput> {
     return new Promise<FurniRenderOutput>((resolve, reject) => {
       this.take({ msg: { kind: 'furni', id: this.nextId++, ...work } as FurniJob, resolve, reject });
+    });
+  }
+
+  /**
+   * Draws and encodes a pet alone (the pet picture) off the event loop, in the same workers, queue and
+   * deadlines as the other kinds. A worker reads the pet libraries into its own bounded cache. A pet with no
+   * library or nothing to draw rejects with a RenderFailedError whose code is one of PET_FAILURES.
+   */
+  renderPet(work: PetWork): Promise<RenderOutput> {
+    return new Promise<RenderOutput>((resolve, reject) => {
+      this.take({ msg: { kind: 'pet', id: this.nextId++, ...work }, resolve, reject });
     });
   }
 

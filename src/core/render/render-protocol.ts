@@ -2,6 +2,9 @@
 import { type AvatarHotelSnapshot } from '../../avatar/index.js';
 import { type AvatarRequest } from '../../avatar/request.js';
 import { type FurniOutput, type FurniPicture, type FurniPictureRequest } from '../../furni/on-demand.js';
+import { type FlatColor } from '../../imaging/image.js';
+import { type PetFigure } from '../../pet/figure.js';
+import { type PetSize } from '../../pet/picture.js';
 import { type RoomAssetsSource, type RoomData, type RoomReport, type RoomRenderOptions } from '../../room/index.js';
 
 /** One hotel generation as a worker builds it: the main thread's reading of the folder. */
@@ -77,7 +80,42 @@ export interface RoomWork extends RoomAssetsSource {
 
 export type RoomJob = { kind: 'room'; id: number; generation: number } & RoomWork;
 
-export type RenderJob = AvatarJob | FurniJob | RoomJob;
+/**
+ * A pet alone (the pet picture): drawn with the library its type names in the pet folder `hotelRoot`
+ * (`bundled/pet/`, read by the worker into its own bounded cache, keyed by the folder's signature), at a pose
+ * its `actions` name, finished (background, zoom) and encoded.
+ */
+export interface PetWork {
+  hotelRoot: string;
+  /** The pet folder's signature (a changed folder is read anew). */
+  signature: string;
+  figure: PetFigure;
+  /** The action tokens in the order sent: the first its library has as a posture, the first it has as a gesture. */
+  actions: string[];
+  direction: number;
+  headDirection: number;
+  size: PetSize;
+  /** Every distinct frame of the pose's loop (APNG, or GIF), else its first. */
+  animated: boolean;
+  format: 'png' | 'gif';
+  background?: FlatColor;
+  /** Nearest-neighbour enlargement 2–4 (lowered when a long loop would pass the frames' byte bound). */
+  zoom?: number;
+}
+
+export type PetJob = { kind: 'pet'; id: number } & PetWork;
+
+export type RenderJob = AvatarJob | FurniJob | RoomJob | PetJob;
+
+/** Why a pet job drew nothing (the failure's code; its message is the reason). */
+export const PET_FAILURES = {
+  /** The type names no library, or the library is missing or does not read. */
+  noLibrary: 'pet-no-library',
+  /** The library has no sprite for the pose. */
+  nothing: 'pet-nothing',
+  /** The renderer failed on the library. */
+  broken: 'pet-broken',
+} as const;
 
 /** Why a furni job drew nothing (the failure's code; its message is the reason). */
 export const FURNI_FAILURES = {

@@ -2,7 +2,8 @@
 // main thread's reading of the folder), then renders and encodes on request with the generation each job
 // names, so pixel work never blocks the HTTP event loop. All generations share one library cache keyed
 // by content: a reload does not make the unchanged libraries cold. Furni jobs (furni on demand) draw from
-// the bundle folder they name, through furni-job.ts.
+// the bundle folder they name, through furni-job.ts; pet jobs (the pet picture) from the pet folder they name,
+// through pet-job.ts.
 import { LRUCache } from 'lru-cache';
 import { parentPort, workerData } from 'node:worker_threads';
 import {
@@ -22,12 +23,15 @@ import {
 import { ImageScratch } from '../../imaging/image.js';
 import { setDecodeBudget } from '../../imaging/decode-budget.js';
 import { bundleFolders, furniJobRunner, FurniJobFailure } from './furni-job.js';
+import { petFolders, PetJobFailure, petJobRunner } from './pet-job.js';
 import { roomJobRunner } from './room-job.js';
 import { transferableBytes } from './transfer.js';
 import {
   type AvatarJob,
   FURNI_FAILURES,
   type FurniJob,
+  PET_FAILURES,
+  type PetJob,
   type RenderJob,
   type RoomJob,
   type HotelLoad,
@@ -212,10 +216,36 @@ function renderFurni(job: FurniJob): Promise<void> {
   );
 }
 
+const runPet = petJobRunner(petFolders());
+
+function renderPetJob(job: PetJob): Promise<void> {
+  return answer(
+    job,
+    async () => {
+      const { body: encoded, frames, width, height } = await runPet(job);
+      const body = transferableBytes(encoded);
+      return [{ body, frames, width, height, reused: false }, [body.buffer]];
+    },
+    (err) => (err instanceof PetJobFailure ? err.code : PET_FAILURES.broken),
+  );
+}
+
+function run(job: RenderJob): Promise<void> {
+  switch (job.kind) {
+    case 'avatar':
+      return render(job);
+    case 'furni':
+      return renderFurni(job);
+    case 'room':
+      return renderRoomJob(job);
+    case 'pet':
+      return renderPetJob(job);
+  }
+}
+
 port.on('message', (msg: PoolMessage) => {
   if (msg.type === 'render') {
-    for (const job of msg.jobs)
-      void (job.kind === 'avatar' ? render(job) : job.kind === 'furni' ? renderFurni(job) : renderRoomJob(job));
+    for (const job of msg.jobs) void run(job);
   } else if (msg.type === 'load') {
     try {
       load(msg);

@@ -5,7 +5,8 @@
 // row is asked for, to know the room has more).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { arcturusPetFigure } from '../../pet/figure.js';
+import { petOf } from '../../pet/stored.js';
+import { type Row, rowFlag, rowInt, rowNumber, rowText } from '../../util/row-values.js';
 import { type RoomBot, type RoomData, type RoomItem, type RoomPet } from '../../room/index.js';
 
 /** What a source read for one room: its data, and whether it has more items or bots than were read. */
@@ -36,9 +37,6 @@ export class RoomDataError extends Error {
   }
 }
 
-type Value = string | number | null | boolean | undefined;
-type Row = Record<string, Value>;
-
 /** What the database source needs of the database client (src/database's HotelDatabase has it). */
 export interface RoomQueries {
   run(
@@ -47,19 +45,10 @@ export interface RoomQueries {
   ): Promise<Record<string, string | number | null>[]>;
 }
 
-const num = (v: Value, fallback = 0): number => {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : fallback;
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string' && v.trim() !== '') {
-    const n = Number(v);
-    return Number.isFinite(n) ? n : fallback;
-  }
-  return fallback;
-};
-const int = (v: Value, fallback = 0): number => Math.trunc(num(v, fallback));
-const text = (v: Value): string => (v === null || v === undefined ? '' : String(v));
-/** MySQL booleans arrive as 1/0, '1'/'0', or an ENUM('0','1') read as text. */
-const flag = (v: Value): boolean => v === true || v === 1 || v === '1' || v === 'true';
+const num = rowNumber;
+const int = rowInt;
+const text = rowText;
+const flag = rowFlag;
 
 function itemOf(r: Row): RoomItem | undefined {
   const type = text(r.type).toLowerCase();
@@ -110,47 +99,6 @@ function botOf(r: Row): RoomBot {
     rot: int(r.rot),
     dance: int(r.dance),
     effect: int(r.effect),
-  };
-}
-
-/** The monster plant's type: a dead one lies as `rip` (MonsterplantPet.cycle), every other pet stands. */
-const MONSTERPLANT = 16;
-
-/** A pet row (users_pets, or a file's pet with a `figure` of its own) as the emulator places it. */
-export function petOf(r: Row): RoomPet {
-  const type = int(r.type);
-  const figure =
-    typeof r.figure === 'string'
-      ? r.figure
-      : arcturusPetFigure({
-          type,
-          race: int(r.race),
-          color: text(r.color),
-          hairStyle: int(r.hair_style, -1),
-          hairColor: int(r.hair_color),
-          saddle: flag(r.saddle),
-          mp: {
-            type: int(r.mp_type),
-            color: int(r.mp_color),
-            mouth: int(r.mp_mouth),
-            mouthColor: int(r.mp_mouth_color),
-            nose: int(r.mp_nose),
-            noseColor: int(r.mp_nose_color),
-            eyes: int(r.mp_eyes),
-            eyesColor: int(r.mp_eyes_color),
-          },
-          gnomeData: text(r.gnome_data),
-        });
-  const posture = typeof r.posture === 'string' && r.posture ? r.posture : undefined;
-  return {
-    id: int(r.id),
-    name: text(r.name),
-    figure,
-    x: int(r.x),
-    y: int(r.y),
-    z: num(r.z),
-    rot: int(r.rot),
-    posture: posture ?? (type === MONSTERPLANT && flag(r.mp_is_dead) ? 'rip' : 'std'),
   };
 }
 

@@ -35,6 +35,7 @@ export const AVATAR_ROUTES = [
   '/thumbnail',
   '/habbo-imaging/furni',
   '/habbo-imaging/furniture',
+  '/habbo-imaging/pet.png',
   '/healthz',
   '/version',
   '/metrics',
@@ -104,6 +105,8 @@ export interface AvatarStatsSnapshot {
   rooms: Record<string, number> | null;
   /** Furni on demand's counts (HotelFurniService.stats). */
   furni: Record<string, number>;
+  /** The pet picture's counts (PetService.stats). */
+  pets: Record<string, number>;
   /** The hotel's database (null without --database). */
   database: { health: DatabaseHealth; queries: Record<string, QueryStats> } | null;
 }
@@ -262,6 +265,27 @@ export function createAvatarMetrics(opts: {
     'avatar_furni_not_found_total',
     'Furni answers 404: no such classname or id, no bundle, nothing visible',
     () => furni('notFound'),
+  );
+  // The pet picture (/habbo-imaging/pet.png): drawn in the render workers from the hotel's pet libraries.
+  const pet = (k: string) => s.pets?.[k] ?? 0;
+  labelled(
+    'counter',
+    'avatar_pet_renders_total',
+    'Pet pictures finished by the worker threads: result="ok"; "rejected": no library for the type, nothing to ' +
+      'draw; "failed": a library that breaks the renderer, a timeout, a crashed worker',
+    'result',
+    () => ({ ok: s.pool.byKind.pet.rendered, rejected: s.pool.byKind.pet.rejected, failed: s.pool.byKind.pet.failed }),
+  );
+  counter('avatar_pet_bad_requests_total', 'Pet answers 400: no figure or id, a malformed figure or id', () =>
+    pet('badRequests'),
+  );
+  counter(
+    'avatar_pet_not_found_total',
+    'Pet answers 404: no such id, a type without a library, nothing to draw, pets off',
+    () => pet('notFound'),
+  );
+  counter('avatar_pet_unavailable_total', 'Pet answers 503: the workers busy, a timeout, the database away', () =>
+    pet('unavailable'),
   );
   gauge('avatar_render_workers', 'Render worker threads ready', () => s.pool.ready);
   gauge('avatar_render_workers_busy', 'Render worker threads with a job', () => s.pool.busy);
