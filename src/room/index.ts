@@ -40,4 +40,4 @@ export {
 } from './motion.js';
 
 /** Bump whenever output pixels change: part of the service's cache key, with the assets' identity. */
-export const ROOM_RENDERER_VERSION = 'room-4';
+export const ROOM_RENDERER_VERSION = 'room-5';

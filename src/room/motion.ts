@@ -71,11 +71,28 @@ export function roomLoop(periods: Iterable<number | null>, max = MAX_LOOP_UPDATE
 }
 
 /**
- * Client updates a frame of an avatar's loop lasts (its delay in 1/24 s, at least 1): the avatar renderer's
- * frames are the client's avatar ticks (1/6 s, 4 updates).
+ * Room updates per step of an avatar's frame counter: 2. nitro-renderer `AvatarVisualization.update` runs at
+ * the canvas's animation updates, gated on time (it returns unless `time >= _lastUpdate +
+ * UPDATE_TIME_INCREASER` (41 ms), then moves `_lastUpdate` on by 41, or to `time - 41` when further behind), and
+ * calls `AvatarImage.updateAnimationByFrames(1)` only when `_updatesUntilFrameUpdate` (reset to
+ * ANIMATION_FRAME_UPDATE_INTERVAL, 2) runs out, or at once on the update that creates or changes it
+ * (`update1`). Room updates come every 1/24 s (41.7 ms, or 50 and 33.3 ms in turn on a 60 fps ticker), so
+ * the 41 ms gate lets every one through (after a 50 ms gap `_lastUpdate` is `time - 41`, after a 33.3 ms one
+ * `time - 33.3`): the counter moves every second room update, 12 steps a second.
  */
-export function avatarFrameUpdates(delay: FrameDelay): number {
-  return Math.max(1, Math.round((delay.num * ROOM_UPDATES_PER_SECOND) / delay.den));
+export const AVATAR_UPDATES_PER_FRAME = 2;
+
+/**
+ * The client's avatar frame counter (`AvatarImage._frameCounter`) at room update `since` (0 = the picture's
+ * first frame, ROOM_FIRST_UPDATE): the avatar's first update is the one before it (the reference tool's
+ * engine update 1; its capture render passes time -1, which the 41 ms gate keeps out), where the new
+ * avatar image's counter goes from 0 to 1 at once; then it moves on every AVATAR_UPDATES_PER_FRAME updates,
+ * at updates 1, 3, 5, … So 1, 2, 2, 3, 3, 4, …: `floor((since + 3) / 2)`. The avatar renderer's loop has one
+ * tick per counter value (its animation frames with their repeats, `Animation.getFrame(counter % frames)`),
+ * so the bot shows tick `counter % ticks` (checked against the client's captures, docs/rooms.md Motion).
+ */
+export function avatarFrameCounter(since: number): number {
+  return Math.floor((Math.max(0, Math.trunc(since)) + 1) / AVATAR_UPDATES_PER_FRAME) + 1;
 }
 
 /**

@@ -21,7 +21,13 @@ import {
   type RoomData,
 } from '../../src/room/index.js';
 import { loaded } from '../../src/room/assets.js';
-import { avatarFrameUpdates, frameDelays, mergeIdenticalFrames, roomLoop } from '../../src/room/motion.js';
+import {
+  AVATAR_UPDATES_PER_FRAME,
+  avatarFrameCounter,
+  frameDelays,
+  mergeIdenticalFrames,
+  roomLoop,
+} from '../../src/room/motion.js';
 import { demoRoom } from '../../src/samplekit/demo-room.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
 
@@ -49,11 +55,16 @@ function movingRoom(dance = false): RoomData {
 
 const OPTIONS = { size: 64, walls: true, furni: true, bots: true } as const;
 
-test("the client's clock: 24 updates a second; an avatar frame (1/6 s) is 4 of them", () => {
+test("the client's clock: 24 updates a second; an avatar's frame counter steps every 2 of them", () => {
   assert.deepEqual(ROOM_UPDATE_DELAY, { num: 1, den: 24 });
   assert.equal(MAX_LOOP_UPDATES, 120);
-  assert.equal(avatarFrameUpdates({ num: 1, den: 6 }), 4);
-  assert.equal(avatarFrameUpdates({ num: 3, den: 6 }), 12);
+  // AvatarVisualization: updateAnimationByFrames(1) every ANIMATION_FRAME_UPDATE_INTERVAL (2) updates, the first
+  // update (the one before the room's first picture) at once: counter 1 at update 0, then a step at 1, 3, 5, …
+  assert.equal(AVATAR_UPDATES_PER_FRAME, 2);
+  assert.deepEqual(
+    Array.from({ length: 10 }, (_, t) => avatarFrameCounter(t)),
+    [1, 2, 2, 3, 3, 4, 4, 5, 5, 6],
+  );
   assert.deepEqual(frameDelays([2, 4]), [
     { num: 2, den: 24 },
     { num: 4, den: 24 },
@@ -133,11 +144,16 @@ test('the demo room with an LED board and a lamp on: 6 frames of 2 updates (a 12
   assert.ok(from1.rgba.equals((await renderRoom(room, assets, { ...OPTIONS, tick: 1 })).rgba));
 });
 
-test('a dancing bot: its dance loop at 4 updates a frame joins the loop (96 updates, 48 frames of 2)', async () => {
+// The client's rule (AvatarVisualization.update: the frame counter steps every ANIMATION_FRAME_UPDATE_INTERVAL = 2
+// room updates, at updates 1, 3, 5, …; motion.ts avatarFrameCounter) changed this from "96 updates, 48 frames
+// of 2" (a dance tick held 4 updates, 1/6 s): dance 1's 8 ticks at 2 updates each are 16 updates, the LED
+// board's 12 and the lamp's 6 make 48; the items move at even updates and the bot at odd ones, so every
+// update is a frame.
+test('a dancing bot: its dance loop at 2 updates a tick joins the loop (48 updates, 48 frames of 1)', async () => {
   const pic = await renderRoom(movingRoom(true), assets, { ...OPTIONS, animated: true });
-  assert.equal(pic.report.motion!.period, 96);
+  assert.equal(pic.report.motion!.period, 48);
   assert.equal(pic.report.motion!.frames, 48);
-  assert.deepEqual(new Set(pic.report.motion!.updatesPerFrame), new Set([2]));
+  assert.deepEqual(new Set(pic.report.motion!.updatesPerFrame), new Set([1]));
   // Size 32: the same loop at half scale.
   const half = await renderRoom(movingRoom(true), assets, { ...OPTIONS, size: 32, animated: true });
   assert.equal(half.report.motion!.frames, 48);

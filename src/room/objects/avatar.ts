@@ -6,7 +6,7 @@ import { parseAction } from '../../avatar/request.js';
 import { depthOf, project } from '../geometry.js';
 import { type RoomBot } from '../model.js';
 import { type RgbaImage } from '../../imaging/image.js';
-import { avatarFrameUpdates } from '../motion.js';
+import { AVATAR_UPDATES_PER_FRAME, avatarFrameCounter } from '../motion.js';
 import { doorDisplacement } from '../planes.js';
 import { type Posture } from '../posture.js';
 import { drawnDirection, unitPlacement } from '../unit-placement.js';
@@ -47,16 +47,12 @@ export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
       });
       const sprite = spriteOf(img);
       const layers = r.layers.filter((l) => l.frame === 0).map((l) => `${l.library}:${l.asset}`);
-      // An animated room: the avatar's loop at its own clock (each frame its delay in updates) from the room's
-      // first frame; a still: its first frame.
-      const lasts = r.frames.map((_, k) => avatarFrameUpdates(r.delays[k]!));
-      const period = lasts.reduce((n, u) => n + u, 0);
-      const frameAt = (since: number) => {
-        let u = since % period;
-        let k = 0;
-        while (u >= lasts[k]!) u -= lasts[k++]!;
-        return k;
-      };
+      // An animated room: the avatar's loop as the client's frame counter plays it (avatarFrameCounter: one
+      // tick of the loop every AVATAR_UPDATES_PER_FRAME updates, tick 1 at the room's first frame); a still:
+      // its first frame.
+      const tickFrame = r.frameTicks.flatMap((n, k) => Array.from({ length: n }, () => k));
+      const frameAt = (since: number) =>
+        r.frames.length > 1 ? tickFrame[avatarFrameCounter(since) % tickFrame.length]! : 0;
       const sprites = r.frames.map((img, k) => (k === 0 ? sprite : spriteOf(img)));
       object = {
         depth: depthOf(p.x, p.y, z, sx) + doorDisplacement(ctx.door, p.x, p.y, z),
@@ -70,7 +66,7 @@ export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
           ...(p.posture !== 'std' ? { posture: { type: p.posture, height: p.height } } : {}),
         },
         frame: (tick) => ({ sprites: [sprites[frameAt(tick.since ?? 0)]!], layers }),
-        period: () => (r.frames.length > 1 ? period : 1),
+        period: () => (r.frames.length > 1 ? AVATAR_UPDATES_PER_FRAME * tickFrame.length : 1),
       };
     } catch (e) {
       skip((e as Error).message);
