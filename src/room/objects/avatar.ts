@@ -28,7 +28,8 @@ export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
     }
     // The status the emulator gives a bot on a seat or bed (none with furni off: the bot stands).
     const p = await furniPosture(ctx.assets, floorItems, bot);
-    const req = botRequest(bot, p, !!ctx.animated);
+    // A dancing bot or one with an effect moves in a still too: the client shows the frame its clock is on.
+    const req = botRequest(bot, p, !!ctx.animated || bot.effect > 0 || (p.posture === 'std' && bot.dance > 0));
     let object: RoomObject;
     try {
       const r = await renderAvatar(hotel, req);
@@ -47,9 +48,9 @@ export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
       });
       const sprite = spriteOf(img);
       const layers = r.layers.filter((l) => l.frame === 0).map((l) => `${l.library}:${l.asset}`);
-      // An animated room: the avatar's loop as the client's frame counter plays it (avatarFrameCounter: one
-      // tick of the loop every AVATAR_UPDATES_PER_FRAME updates, tick 1 at the room's first frame); a still:
-      // its first frame.
+      // The avatar's loop as the client's frame counter plays it (avatarFrameCounter: one tick of the loop every
+      // AVATAR_UPDATES_PER_FRAME updates, tick 1 at the room's first frame): in an animated room from its first
+      // frame, in a still at the still's tick.
       const tickFrame = r.frameTicks.flatMap((n, k) => Array.from({ length: n }, () => k));
       const frameAt = (since: number) =>
         r.frames.length > 1 ? tickFrame[avatarFrameCounter(since) % tickFrame.length]! : 0;
@@ -65,7 +66,7 @@ export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
           state: 0,
           ...(p.posture !== 'std' ? { posture: { type: p.posture, height: p.height } } : {}),
         },
-        frame: (tick) => ({ sprites: [sprites[frameAt(tick.since ?? 0)]!], layers }),
+        frame: (tick) => ({ sprites: [sprites[frameAt(tick.since ?? tick.tick)]!], layers }),
         period: () => (r.frames.length > 1 ? AVATAR_UPDATES_PER_FRAME * tickFrame.length : 1),
       };
     } catch (e) {
