@@ -19,6 +19,11 @@ export interface LayerFrame {
 }
 
 const STILL_FRAME: LayerFrame = { id: 0, x: 0, y: 0 };
+/**
+ * The client's animation updates a second (RoomSpriteCanvas.render: `system.fps.animation`, 24): each one steps a
+ * furni's or pet's frame counter by 1, so a frame held frameRepeat updates shows frameRepeat/24 s.
+ */
+export const ANIMATION_UPDATES_PER_SECOND = 24;
 /** Upper bound on the ticks examined when counting a state's distinct frames. */
 export const MAX_LOOP_TICKS = 10_000;
 /** The player's duration of one distinct frame (contract F2.5). */

@@ -9,8 +9,6 @@ import { type PetModel } from './model.js';
 import { type PetPose, petPeriod, petSprites } from './render.js';
 import { type RoomSprite } from '../furni/render.js';
 
-/** The client's animation rate: furni and pets advance one frame per update, 24 updates a second. */
-export const PET_UPDATE_MS = 1000 / 24;
 /** Most animation updates one animated pet picture covers (10 s): a longer loop is cut there. */
 export const MAX_PET_UPDATES = 240;
 
@@ -18,8 +16,8 @@ export type PetSize = 's' | 'm' | 'l';
 
 export interface PetFrames {
   frames: RgbaImage[];
-  /** Milliseconds each frame shows (identical consecutive updates merged into one frame). */
-  delaysMs: number[];
+  /** Animation updates (ANIMATION_UPDATES_PER_SECOND a second) each frame shows: identical neighbours merged. */
+  updates: number[];
   /** Where the pet's tile point lies in the picture (at size m; halved or doubled with the size). */
   originX: number;
   originY: number;
@@ -64,17 +62,17 @@ export function drawPet(
     }
   if (!Number.isFinite(x0)) return null;
   const frames: RgbaImage[] = [];
-  const delaysMs: number[] = [];
+  const shows: number[] = [];
   let previous: RgbaImage | undefined;
   for (const sprites of perUpdate) {
     const canvas = createImage(x1 - x0, y1 - y0);
     drawPetSprites(canvas, sprites, -x0, -y0);
     if (previous && Buffer.from(previous.data).equals(Buffer.from(canvas.data))) {
-      delaysMs[delaysMs.length - 1]! += PET_UPDATE_MS;
+      shows[shows.length - 1]! += 1;
       continue;
     }
     frames.push(canvas);
-    delaysMs.push(PET_UPDATE_MS);
+    shows.push(1);
     previous = canvas;
   }
   const scale = (img: RgbaImage) =>
@@ -82,7 +80,7 @@ export function drawPet(
   const factor = opts.size === 'l' ? 2 : opts.size === 's' ? 0.5 : 1;
   return {
     frames: frames.map(scale),
-    delaysMs: delaysMs.map((d) => Math.round(d)),
+    updates: shows,
     originX: Math.floor(-x0 * factor),
     originY: Math.floor(-y0 * factor),
   };

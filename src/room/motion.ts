@@ -1,6 +1,7 @@
 // A room as it moves (`animated=1`, `.gif`): the client's animation clock, the loop's length and the bounds of
 // one animated picture. The drawing is render.ts's (the planes once, the objects at every update); this file
 // holds the numbers and rules it follows, so they are read and tested in one place (docs/rooms.md, Motion).
+import { ANIMATION_UPDATES_PER_SECOND } from '../furni/animation.js';
 import { type FrameDelay, lcm } from '../imaging/frame-delay.js';
 
 /**
@@ -11,7 +12,7 @@ import { type FrameDelay, lcm } from '../imaging/frame-delay.js';
  * The ticker itself runs at `system.fps.max` (Nitro.onConfigurationLoadedEvent, default 24), so one animation
  * update per rendered frame: 1/24 s each.
  */
-export const ROOM_UPDATES_PER_SECOND = 24;
+export const ROOM_UPDATES_PER_SECOND = ANIMATION_UPDATES_PER_SECOND;
 
 /** How long one animation update shows: 1/24 s. */
 export const ROOM_UPDATE_DELAY: FrameDelay = { num: 1, den: ROOM_UPDATES_PER_SECOND };

@@ -10,7 +10,8 @@ import { encodeGif, gifDelays } from '../../imaging/gif.js';
 import { overColor, type RgbaImage, scaleNearest } from '../../imaging/image.js';
 import { type PetLibraries, petLibrariesAt } from '../../pet/libraries.js';
 import { type PetModel } from '../../pet/model.js';
-import { drawPet, PET_UPDATE_MS } from '../../pet/picture.js';
+import { drawPet } from '../../pet/picture.js';
+import { ANIMATION_UPDATES_PER_SECOND } from '../../furni/animation.js';
 import { type RenderOutput, RenderFailedError } from './render-pool.js';
 import { PET_FAILURES, type PetWork } from './render-protocol.js';
 
@@ -62,8 +63,8 @@ export function petPose(model: PetModel, actions: readonly string[]): { posture:
   return { posture, gesture };
 }
 
-/** A delay of `ms` (a whole number of the client's 1/24 s updates, rounded to ms) as the exact fraction. */
-const updatesDelay = (ms: number): FrameDelay => ({ num: Math.max(1, Math.round(ms / PET_UPDATE_MS)), den: 24 });
+/** How long a frame showing `updates` of the client's animation updates lasts, exactly. */
+const updatesDelay = (updates: number): FrameDelay => ({ num: updates, den: ANIMATION_UPDATES_PER_SECOND });
 
 /** A runner of pet jobs reading from `foldersOf`. */
 export function petJobRunner(foldersOf: PetFolders): (work: PetWork) => Promise<PetJobResult> {
@@ -95,7 +96,7 @@ export function petJobRunner(foldersOf: PetFolders): (work: PetWork) => Promise<
     const first = frames[0]!;
     const zoom = boundedZoom({ width: first.width, height: first.height, frames }, work.zoom ?? 1);
     if (zoom > 1) frames = frames.map((f) => scaleNearest(f, zoom));
-    const delays = drawn.delaysMs.map(updatesDelay);
+    const delays = drawn.updates.map(updatesDelay);
     const body =
       work.format === 'gif'
         ? encodeGif(frames, frames.length > 1 ? gifDelays(delays) : [0])
