@@ -1,4 +1,4 @@
-// What the pet picture (`/habbo-imaging/pet.png`) answers, independent of HTTP: a pet alone, drawn from the
+// What the pet picture (the pet route, server/pet/) answers, independent of HTTP: a pet alone, drawn from the
 // hotel's own pet libraries (`bundled/pet/<name>.nitro`) as the client's pet visualization draws it. The figure
 // comes from the query, or from the hotel's database (`id=`, a users_pets row, read at most once per
 // PET_ROW_TTL_MS per id). The key digests the canonical request, the pet renderer version and the content of

@@ -4,7 +4,7 @@
 //       &bg=[AA]RRGGBB&frame=<0-600>             as vortex-imager's parseRoomRequest reads them (zoom in whole steps;
 //                                                frame: the tick of every item's animation, as the furni route's)
 //       &animated=1                              the room as it moves (APNG), from tick `frame`
-//   /habbo-imaging/room/<id>.gif?…                the same parameters: the room as it moves, as a GIF
+//   /<id>.gif?…                                   the same parameters: the room as it moves, as a GIF
 // Tolerant as the avatar parameters are: an unknown or malformed value means the default (size=x is size m,
 // bg=red is no background), unknown parameters are ignored. Only the room id decides 404.
 import { parseBackgroundColor, parseZoom, type FlatColor } from '../../imaging/image.js';
