@@ -52,30 +52,50 @@ export async function openFurniBundles(hotelRoot: string, previous?: FurniBundle
  * their pixels, least recently used out; concurrent asks for one bundle share one read.
  */
 export function furniBundlesAt(hotelRoot: string, signature: string, maxBytes = FURNI_CACHE_BYTES): FurniBundles {
-  const cache = new LRUCache<string, FurniLookup>({
+  const lookups = cachedLookups((base) => loadFurni(hotelRoot, base), {
     max: FURNI_CACHE_ENTRIES,
-    maxSize: Math.max(1, maxBytes),
-    sizeCalculation: lookupBytes,
+    maxBytes,
+    bytes: (found) => lookupBytes(found, (f) => f.model.sprites.values()),
   });
-  const reading = new KeyedInflight<FurniLookup>();
-  const furni = (base: string): Promise<FurniLookup> => {
-    const held = cache.get(base);
+  return { hotelRoot, signature, furni: lookups.get, stats: lookups.stats };
+}
+
+/**
+ * Lookups by name read on first use and kept in a cache of at most `max` entries and `maxBytes` (by `bytes`),
+ * least recently used out; concurrent asks for one name share one read. A lookup alone over `maxBytes` is given
+ * and not kept. The furni bundles' cache, and the pet libraries'.
+ */
+export function cachedLookups<T extends {}>(
+  load: (name: string) => Promise<T>,
+  limits: { max: number; maxBytes: number; bytes: (found: T) => number },
+): { get(name: string): Promise<T>; stats(): { entries: number; bytes: number } } {
+  const cache = new LRUCache<string, T>({
+    max: limits.max,
+    maxSize: Math.max(1, limits.maxBytes),
+    sizeCalculation: limits.bytes,
+  });
+  const reading = new KeyedInflight<T>();
+  const get = (name: string): Promise<T> => {
+    const held = cache.get(name);
     if (held) return Promise.resolve(held);
-    return reading.run(base, () =>
-      loadFurni(hotelRoot, base).then((found) => {
-        cache.set(base, found); // not kept when it alone is over maxBytes
+    return reading.run(name, () =>
+      load(name).then((found) => {
+        cache.set(name, found); // not kept when it alone is over maxBytes
         return found;
       }),
     );
   };
-  return { hotelRoot, signature, furni, stats: () => ({ entries: cache.size, bytes: cache.calculatedSize }) };
+  return { get, stats: () => ({ entries: cache.size, bytes: cache.calculatedSize }) };
 }
 
-/** The memory a lookup holds: its sprites' pixels (an image two assets share counted once). */
-function lookupBytes(found: FurniLookup): number {
+/** The memory a lookup holds: its sprites' pixels (an image two assets share counted once), or its reason. */
+export function lookupBytes<T extends { ok: true }>(
+  found: T | { ok: false; reason: string },
+  spritesOf: (found: T) => Iterable<{ image: { data: Uint8Array } }>,
+): number {
   if (!found.ok) return 64 + found.reason.length * 2;
   const images = new Set<Uint8Array>();
-  for (const s of found.model.sprites.values()) images.add(s.image.data);
+  for (const s of spritesOf(found as T)) images.add(s.image.data);
   let bytes = 1024;
   for (const data of images) bytes += data.byteLength;
   return bytes;

@@ -1,9 +1,8 @@
 // A hotel's pet libraries (`bundled/pet/<name>.nitro`) as rooms and the pet picture read them: by type id through
 // the client's pet type list, read on first use and kept in a bounded cache.
-import { LRUCache } from 'lru-cache';
 import { join } from 'node:path';
 import { pathsSignature } from '../hotel/files.js';
-import { KeyedInflight } from '../util/keyed-inflight.js';
+import { cachedLookups, lookupBytes } from '../furni/bundles.js';
 import { PET_DIR, petLibraryFile, readPetLibrary } from '../hotel/pet.js';
 import { type PetModel, petModelFromLibrary } from './model.js';
 import { DEFAULT_PET_TYPES, petLibraryName } from './types.js';
@@ -45,37 +44,17 @@ export function petLibrariesAt(
   types: readonly string[] = DEFAULT_PET_TYPES,
   maxBytes = PET_CACHE_BYTES,
 ): PetLibraries {
-  const cache = new LRUCache<string, PetLookup>({
+  const lookups = cachedLookups((name) => loadPet(hotelRoot, name), {
     max: PET_CACHE_ENTRIES,
-    maxSize: Math.max(1, maxBytes),
-    sizeCalculation: lookupBytes,
+    maxBytes,
+    bytes: (found) => lookupBytes(found, (f) => f.model.furni.sprites.values()),
   });
-  const reading = new KeyedInflight<PetLookup>();
-  const byName = (name: string): Promise<PetLookup> => {
-    const held = cache.get(name);
-    if (held) return Promise.resolve(held);
-    return reading.run(name, () =>
-      loadPet(hotelRoot, name).then((found) => {
-        cache.set(name, found);
-        return found;
-      }),
-    );
-  };
   const pet = (typeId: number): Promise<PetLookup> => {
     const name = petLibraryName(typeId, types);
     if (name === undefined) return Promise.resolve({ ok: false, reason: `no pet type ${typeId} in the pet type list` });
-    return byName(name);
+    return lookups.get(name);
   };
-  return { hotelRoot, signature, pet, stats: () => ({ entries: cache.size, bytes: cache.calculatedSize }) };
-}
-
-function lookupBytes(found: PetLookup): number {
-  if (!found.ok) return 64 + found.reason.length * 2;
-  const images = new Set<Uint8Array>();
-  for (const s of found.model.furni.sprites.values()) images.add(s.image.data);
-  let bytes = 1024;
-  for (const data of images) bytes += data.byteLength;
-  return bytes;
+  return { hotelRoot, signature, pet, stats: lookups.stats };
 }
 
 async function loadPet(hotelRoot: string, name: string): Promise<PetLookup> {

@@ -2,10 +2,10 @@
 // from its screen point.
 import { drawnClassname } from '../../furni/bundles.js';
 import { type FurniModel, type SizeDef, sizeOf } from '../../furni/model.js';
-import { type RoomSprite, roomSprites } from '../../furni/render.js';
+import { roomSprites } from '../../furni/render.js';
 import { splitClassname } from '../items.js';
 import { type RoomItem } from '../model.js';
-import { type ItemTick, type ObjectContext, type ObjectFrame, type ObjectSprite } from './room-object.js';
+import { type ItemTick, type ObjectContext, type ObjectFrame, placeSprites } from './room-object.js';
 
 export interface ItemModel {
   model: FurniModel;
@@ -52,20 +52,5 @@ export function itemFrame(
   sx: number,
   sy: number,
 ): ObjectFrame | null {
-  const sprites = roomSprites(m.model, m.size, { state, direction, ...tick, colorId: m.colorId ?? 0 });
-  if (sprites.length === 0) return null;
-  const placed = sprites.map(
-    (sp: RoomSprite): ObjectSprite => ({
-      image: sp.image,
-      left: sx + sp.left,
-      top: sy + sp.top,
-      alpha: sp.alpha,
-      ...(sp.flipH ? { flipH: true } : {}),
-      tint: sp.tint,
-      ink: sp.ink,
-      ...(sp.shadow ? { shadow: true } : {}),
-      relativeDepth: sp.relativeDepth,
-    }),
-  );
-  return { sprites: placed, layers: sprites.filter((sp) => !sp.shadow).map((sp) => sp.asset) };
+  return placeSprites(roomSprites(m.model, m.size, { state, direction, ...tick, colorId: m.colorId ?? 0 }), sx, sy);
 }

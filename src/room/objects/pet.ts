@@ -7,7 +7,7 @@ import { parsePetFigure } from '../../pet/figure.js';
 import { petPeriod, petSprites } from '../../pet/render.js';
 import { depthOf, project } from '../geometry.js';
 import { doorDisplacement } from '../planes.js';
-import { type ObjectContext, type ObjectSprite, OFF_MAP, onMap, type RoomObject } from './room-object.js';
+import { type ObjectContext, OFF_MAP, onMap, placeSprites, type RoomObject } from './room-object.js';
 import { furniPosture } from './unit-posture.js';
 
 export async function* pets(ctx: ObjectContext): AsyncGenerator<RoomObject> {
@@ -53,22 +53,7 @@ export async function* pets(ctx: ObjectContext): AsyncGenerator<RoomObject> {
       period: () => petPeriod(model, { posture, gesture: '', direction }),
       frame: (tick) => {
         const pose = { posture, gesture: '', direction, headDirection: direction, tick: tick.tick };
-        const sprites = petSprites(model, figure, pose);
-        if (sprites.length === 0) return null;
-        const placed = sprites.map(
-          (sp): ObjectSprite => ({
-            image: sp.image,
-            left: sx + sp.left,
-            top: sy + sp.top,
-            alpha: sp.alpha,
-            ...(sp.flipH ? { flipH: true } : {}),
-            tint: sp.tint,
-            ink: sp.ink,
-            ...(sp.shadow ? { shadow: true } : {}),
-            relativeDepth: sp.relativeDepth,
-          }),
-        );
-        return { sprites: placed, layers: sprites.filter((sp) => !sp.shadow).map((sp) => sp.asset) };
+        return placeSprites(petSprites(model, figure, pose), sx, sy);
       },
     };
   }

@@ -2,6 +2,7 @@
 // this folder): the object's report entry, the sort depth of its location, and its sprites at a tick. A kind
 // plans its objects from the room's rows once (bundle, location, direction, state), listing the rows it cannot
 // draw; the room then asks each object for its sprites, sorts every sprite by depth and composites them.
+import { type RoomSprite } from '../../furni/render.js';
 import { type Ink } from '../../imaging/composite.js';
 import { type RgbaImage } from '../../imaging/image.js';
 import { type LoadedRoomAssets } from '../assets.js';
@@ -38,6 +39,28 @@ export interface ObjectSprite {
 export interface ObjectFrame {
   sprites: ObjectSprite[];
   layers: string[];
+}
+
+/**
+ * A furni-like visualization's sprites (a furni's, a pet's: FurnitureVisualization.updateSprite) placed from the
+ * object's screen point (sx, sy), with the assets they draw (the shadow drawn, not listed); null when it has none.
+ */
+export function placeSprites(sprites: readonly RoomSprite[], sx: number, sy: number): ObjectFrame | null {
+  if (sprites.length === 0) return null;
+  const placed = sprites.map(
+    (sp): ObjectSprite => ({
+      image: sp.image,
+      left: sx + sp.left,
+      top: sy + sp.top,
+      alpha: sp.alpha,
+      ...(sp.flipH ? { flipH: true } : {}),
+      tint: sp.tint,
+      ink: sp.ink,
+      ...(sp.shadow ? { shadow: true } : {}),
+      relativeDepth: sp.relativeDepth,
+    }),
+  );
+  return { sprites: placed, layers: sprites.filter((sp) => !sp.shadow).map((sp) => sp.asset) };
 }
 
 /** The report's entry of an object, less what the drawing gives (layers, depth, order, box). */
