@@ -2,7 +2,7 @@
 // square; a room that moves as an APNG or a GIF with the avatar loops' encoders.
 import { encodeFrames } from '../imaging/apng.js';
 import { encodePng, encodePngInSquare } from '../imaging/codec.js';
-import { encodeGif, gifDelays } from '../imaging/gif.js';
+import { encodeGif, encodeGifRects, gifDelays } from '../imaging/gif.js';
 import {
   createImage,
   effectiveZoom,
@@ -11,7 +11,7 @@ import {
   type RgbaImage,
   scaleNearest,
 } from '../imaging/image.js';
-import { frameDelays, MAX_ANIMATED_PIXELS } from './motion.js';
+import { frameDelays, MAX_ANIMATED_PIXELS, storedPixels } from './motion.js';
 import { type RoomPicture } from './render.js';
 
 /** PNG bytes of a picture (a room with nothing drawn is one transparent pixel: a PNG cannot be 0 × 0). */
@@ -35,10 +35,12 @@ export function encodeThumbnail(p: RoomPicture): Promise<Buffer> {
 export type RoomAnimationFormat = 'png' | 'gif';
 
 /**
- * The bytes of a room as it moves: every frame of `p.motion` on the background at the zoom (lowered until the
- * zoomed frames fit MAX_ANIMATED_PIXELS together, as the avatar loops' zoom is bounded), each showing for its
- * updates × 1/24 s: an APNG looping forever (indexed when the frames share 256 colours), or a GIF (centisecond
- * delays, imaging/gif.ts). A picture without motion, or of one frame, is the still's PNG (or a one-frame GIF).
+ * The bytes of a room as it moves: frame 0 whole and every later frame as the rectangle that changed
+ * (`p.motion`), on the background at the zoom (lowered until the zoomed frames' kept pixels fit
+ * MAX_ANIMATED_PIXELS, as the avatar loops' zoom is bounded), each showing for its updates × 1/24 s: an APNG
+ * looping forever whose later frames are those rectangles (fcTL x/y, dispose NONE, blend SOURCE; indexed when
+ * the frames share 256 colours), or a GIF of the same pixels (centisecond delays, imaging/gif.ts
+ * encodeGifRects). A picture without motion, or of one frame, is the still's PNG (or a one-frame GIF).
  */
 export async function encodeRoomAnimation(
   p: RoomPicture,
@@ -48,24 +50,30 @@ export async function encodeRoomAnimation(
 ): Promise<{ body: Buffer; frames: number }> {
   const motion = p.motion;
   const empty = p.width === 0 || p.height === 0;
-  if (format === 'png' && (!motion || motion.frames.length < 2 || empty))
-    return { body: await encodeRoomPicture(p, bg, zoom), frames: 1 };
-  const sources = !empty && motion ? motion.frames : [p.rgba];
-  let frames: RgbaImage[] = empty
-    ? [createImage(1, 1)]
-    : sources.map((data) => ({ width: p.width, height: p.height, data }));
-  if (bg !== undefined) frames = frames.map((f) => overColor(f, bg.rgb, bg.alpha));
-  let z = effectiveZoom(frames[0]!.width, frames[0]!.height, zoom);
-  while (z > 1 && frames.length * frames[0]!.width * frames[0]!.height * z * z > MAX_ANIMATED_PIXELS) z--;
-  if (z > 1) frames = frames.map((f) => scaleNearest(f, z));
-  const updates = !empty && motion && frames.length > 1 ? motion.updates : [1];
-  if (format === 'gif')
-    return {
-      body: encodeGif(frames, frames.length > 1 ? gifDelays(frameDelays(updates)) : [0]),
-      frames: frames.length,
-    };
+  if (!motion || motion.frames.length < 2 || empty) {
+    if (format === 'png') return { body: await encodeRoomPicture(p, bg, zoom), frames: 1 };
+    let still: RgbaImage = empty ? createImage(1, 1) : { width: p.width, height: p.height, data: p.rgba };
+    if (bg !== undefined) still = overColor(still, bg.rgb, bg.alpha);
+    let z = effectiveZoom(still.width, still.height, zoom);
+    while (z > 1 && still.width * still.height * z * z > MAX_ANIMATED_PIXELS) z--;
+    return { body: encodeGif([z > 1 ? scaleNearest(still, z) : still], [0]), frames: 1 };
+  }
+  let z = effectiveZoom(p.width, p.height, zoom);
+  const stored = storedPixels(motion.frames);
+  while (z > 1 && stored * z * z > MAX_ANIMATED_PIXELS) z--;
+  const rects = motion.frames.map((f) => {
+    let image: RgbaImage = { width: f.width, height: f.height, data: f.data };
+    if (bg !== undefined) image = overColor(image, bg.rgb, bg.alpha);
+    if (z > 1) image = scaleNearest(image, z);
+    return { x: f.x * z, y: f.y * z, image };
+  });
+  const delays = frameDelays(motion.updates);
+  if (format === 'gif') return { body: encodeGifRects(rects, gifDelays(delays)), frames: rects.length };
   return {
-    body: await encodeFrames(frames, { compressionLevel: 6, delays: frameDelays(updates) }),
-    frames: frames.length,
+    body: await encodeFrames(
+      rects.map((r) => r.image),
+      { compressionLevel: 6, delays, offsets: rects.map(({ x, y }) => ({ x, y })) },
+    ),
+    frames: rects.length,
   };
 }

@@ -1,0 +1,142 @@
+// A moving room's frames drawn only where they change (render.ts drawMotion: each changed object's sprites
+// before and after, redrawn over the planes' background with every sprite reaching in) are byte for byte the
+// frames drawn whole (the planes' background and every sprite, motionDrawing.whole), with the same merged frames
+// and updates: on the kit's moving demo room (LED board, lamp, a dancing bot) and on a room of animated items
+// overlapping one another, ADD and SUBTRACT inks over and under them, stacked items, a dancing bot among them and
+// an animated item on the door tile (drawn among the planes: that frame whole), at sizes 64 and 32.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadAvatarHotel } from '../../src/avatar/index.js';
+import { loadRoomAssets, renderRoom, type RoomAssets, type RoomData } from '../../src/room/index.js';
+import { fullFrames, MAX_ANIMATED_PIXELS } from '../../src/room/motion.js';
+import { motionDrawing } from '../../src/room/render.js';
+import { roomData } from '../../src/room/model.js';
+import { demoRoom } from '../../src/samplekit/demo-room.js';
+import { writeSampleKit } from '../../src/samplekit/index.js';
+
+let dir: string;
+let assets: RoomAssets;
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'room-motion-dirty-'));
+  await writeSampleKit(dir);
+  assets = await loadRoomAssets(dir, { avatarHotel: await loadAvatarHotel(dir) });
+});
+after(async () => {
+  motionDrawing.whole = false;
+  await rm(dir, { recursive: true, force: true });
+});
+
+function movingDemo(): RoomData {
+  const room = demoRoom();
+  const on: Record<string, string> = { kit_wall_led: '1', kit_lamp_state2: '3' };
+  return {
+    ...room,
+    items: room.items.map((it) => (on[it.classname] ? { ...it, extraData: on[it.classname]! } : it)),
+    bots: room.bots.map((b) => ({ ...b, dance: 1 })),
+  };
+}
+
+/** Animated items packed together, stacked, with ADD and SUBTRACT inks among them, and one on the door tile. */
+function crowded(): RoomData {
+  const rows = ['xxxxxxx', 'x000000', 'x000000', '0000000', 'x000000', 'x000000'];
+  const floor: [string, string, number, number, number, number][] = [
+    ['kit_lamp_state2', '3', 1, 1, 0, 0],
+    ['kit_orb_blankframe', '0', 2, 1, 0, 2],
+    ['kit_lamp_add', '0', 1, 2, 0, 2],
+    ['kit_fan_tieframes', '1', 2, 2, 0, 4],
+    ['kit_xray_subtract', '0', 3, 2, 0, 2],
+    ['kit_clock_repeat', '1', 3, 1, 0, 0],
+    ['kit_sign_tieall', '2', 2, 3, 0, 2],
+    ['kit_crate', '0', 3, 3, 0, 0],
+    ['kit_orb_blankframe', '0', 3, 3, 1, 0],
+    ['kit_lamp_add', '0', 4, 3, 0, 4],
+    ['kit_lamp_state2', '3', 4, 2, 0, 2],
+    ['kit_fan_tieframes', '1', 0, 3, 0, 2],
+  ];
+  return roomData({
+    id: 77,
+    heightmap: rows.join('\r'),
+    door: { x: 0, y: 3, dir: 2 },
+    items: [
+      ...floor.map(([classname, extraData, x, y, z, rot], i) => ({
+        id: i + 1,
+        classname,
+        kind: 'floor' as const,
+        x,
+        y,
+        z,
+        rot,
+        wallPosition: '',
+        extraData,
+        width: 1,
+        length: 1,
+        interactionType: 'default',
+      })),
+      {
+        id: 50,
+        classname: 'kit_wall_led',
+        kind: 'wall' as const,
+        x: 0,
+        y: 0,
+        z: 0,
+        rot: 0,
+        wallPosition: ':w=2,0 l=10,30 r',
+        extraData: '1',
+        width: 1,
+        length: 1,
+        interactionType: 'default',
+      },
+    ],
+    bots: [
+      {
+        id: 1,
+        name: 'Kit',
+        figure: 'hd-180-1.hr-100-61.ch-210-66.lg-270-82.sh-290-80',
+        gender: 'M',
+        x: 2,
+        y: 2,
+        z: 0,
+        rot: 2,
+        dance: 1,
+        effect: 0,
+      },
+    ],
+  });
+}
+
+async function both(room: RoomData, size: 32 | 64) {
+  const options = { size, walls: true, furni: true, bots: true, animated: true } as const;
+  motionDrawing.whole = true;
+  const whole = await renderRoom(room, assets, options);
+  motionDrawing.whole = false;
+  const dirty = await renderRoom(room, assets, options);
+  return { whole, dirty };
+}
+
+for (const [name, make] of [
+  ['the moving demo room', movingDemo],
+  ['a crowded room (overlapping animations, ADD, SUBTRACT, a stack, a dancing bot, the door tile)', crowded],
+] as const)
+  for (const size of [64, 32] as const)
+    test(`${name} at size ${size}: dirty rectangles draw the frames drawn whole, byte for byte`, async () => {
+      const { whole, dirty } = await both(make(), size);
+      assert.ok(whole.motion && dirty.motion, 'it moves');
+      assert.deepEqual(dirty.report, whole.report);
+      assert.ok(dirty.rgba.equals(whole.rgba));
+      assert.deepEqual(dirty.motion.updates, whole.motion.updates);
+      // The kept rectangles are the same (each the box of the pixels that changed), so the frames are.
+      assert.deepEqual(
+        dirty.motion.frames.map(({ x, y, width, height }) => [x, y, width, height]),
+        whole.motion.frames.map(({ x, y, width, height }) => [x, y, width, height]),
+      );
+      const a = fullFrames(dirty.width, dirty.height, dirty.motion);
+      const b = fullFrames(whole.width, whole.height, whole.motion);
+      a.forEach((f, i) => assert.ok(f.equals(b[i]!), `frame ${i}`));
+      for (let i = 1; i < a.length; i++) assert.ok(!a[i]!.equals(a[i - 1]!), `frame ${i} differs from the one before`);
+      const stored = dirty.motion.frames.reduce((n, f) => n + f.width * f.height, 0);
+      assert.ok(stored <= MAX_ANIMATED_PIXELS);
+      assert.ok(stored < a.length * dirty.width * dirty.height, 'the later frames are kept as rectangles');
+    });
