@@ -11,7 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAvatarHotel } from '../../src/avatar/index.js';
 import { loadRoomAssets, renderRoom, type RoomAssets, type RoomData } from '../../src/room/index.js';
-import { fullFrames, MAX_ANIMATED_PIXELS } from '../../src/room/motion.js';
+import { encodeFrames } from '../../src/imaging/apng.js';
+import { encodeGif, encodeGifRects, gifDelays } from '../../src/imaging/gif.js';
+import { overColor, type RgbaImage } from '../../src/imaging/image.js';
+import { encodeRoomAnimation } from '../../src/room/encode.js';
+import { frameDelays, fullFrames, MAX_ANIMATED_PIXELS } from '../../src/room/motion.js';
+import { decodeApng } from '../helpers/apng-decode.js';
+import { apngFramesRgba } from '../helpers/apng-frames.js';
+import { gifFramesRgba, readGif } from '../helpers/gif-reader.js';
 import { motionDrawing } from '../../src/room/render.js';
 import { roomData } from '../../src/room/model.js';
 import { demoRoom } from '../../src/samplekit/demo-room.js';
@@ -140,3 +147,90 @@ for (const [name, make] of [
       assert.ok(stored <= MAX_ANIMATED_PIXELS);
       assert.ok(stored < a.length * dirty.width * dirty.height, 'the later frames are kept as rectangles');
     });
+
+/** RGBA with every transparent pixel all zero (as decoders give them). */
+function norm(data: Uint8Array): Buffer {
+  const out = Buffer.from(data);
+  for (let i = 0; i < out.length; i += 4) if (out[i + 3] === 0) out.fill(0, i, i + 4);
+  return out;
+}
+
+/** An APNG's frames as a viewer composites them (dispose NONE, blend SOURCE: each region replaced). */
+function apngShown(body: Buffer): Buffer[] {
+  const apng = decodeApng(body);
+  const canvas = new Uint8Array(apng.width * apng.height * 4);
+  return apng.frames.map((f) => {
+    assert.deepEqual([f.dispose, f.blend], [0, 0]);
+    const row = f.image.width * 4;
+    for (let y = 0; y < f.image.height; y++)
+      canvas.set(f.image.data.subarray(y * row, (y + 1) * row), ((f.y + y) * apng.width + f.x) * 4);
+    return norm(canvas);
+  });
+}
+
+for (const [name, bg] of [
+  ['transparent', undefined],
+  ['on a flat colour', { rgb: 0x336699, alpha: 255 }],
+] as const)
+  test(`encoded as rectangles (${name}): the APNG and the GIF show the pixels the whole frames' encoders show`, async () => {
+    for (const room of [movingDemo(), crowded()]) {
+      const pic = await renderRoom(room, assets, { size: 64, walls: true, furni: true, bots: true, animated: true });
+      let full: RgbaImage[] = fullFrames(pic.width, pic.height, pic.motion!).map((data) => ({
+        width: pic.width,
+        height: pic.height,
+        data,
+      }));
+      if (bg) full = full.map((f) => overColor(f, bg.rgb, bg.alpha));
+      const delays = frameDelays(pic.motion!.updates);
+      const apng = await encodeRoomAnimation(pic, 'png', bg);
+      const wholeApng = await encodeFrames(full, { compressionLevel: 6, delays });
+      const shown = apngShown(apng.body);
+      const expected = apngFramesRgba(wholeApng);
+      assert.equal(shown.length, expected.length);
+      shown.forEach((f, i) => assert.ok(f.equals(norm(expected[i]!)), `APNG frame ${i}`));
+      assert.ok(apng.body.length < wholeApng.length, 'smaller');
+      const gif = await encodeRoomAnimation(pic, 'gif', bg);
+      const wholeGif = encodeGif(full, gifDelays(delays));
+      const a = gifFramesRgba(readGif(gif.body));
+      const b = gifFramesRgba(readGif(wholeGif));
+      assert.equal(a.length, b.length);
+      a.forEach((f, i) => assert.ok(Buffer.from(f).equals(Buffer.from(b[i]!)), `GIF frame ${i}`));
+      assert.deepEqual(
+        readGif(gif.body).frames.map((f) => f.delayCs),
+        readGif(wholeGif).frames.map((f) => f.delayCs),
+      );
+    }
+  });
+
+test('GIF rectangles: a frame that clears a pixel starts from a blank canvas (the frame before disposed)', () => {
+  const px = (rgba: number[][]): RgbaImage => ({ width: rgba.length, height: 1, data: Uint8Array.from(rgba.flat()) });
+  const R = [255, 0, 0, 255];
+  const G = [0, 255, 0, 255];
+  const T = [0, 0, 0, 0];
+  // 4 × 1: frame 1 changes pixel 1, frame 2 clears pixel 0, frame 3 sets pixel 3; at the wrap pixel 3 clears.
+  const frames = [px([R, R, T, T]), px([R, G, T, T]), px([T, G, T, T]), px([T, G, T, R])];
+  const rects = [
+    { x: 0, y: 0, image: frames[0]! },
+    { x: 1, y: 0, image: px([G]) },
+    { x: 0, y: 0, image: px([T]) },
+    { x: 3, y: 0, image: px([R]) },
+  ];
+  const delays = [10, 10, 10, 10];
+  const shown = gifFramesRgba(readGif(encodeGifRects(rects, delays)));
+  const expected = gifFramesRgba(readGif(encodeGif(frames, delays)));
+  shown.forEach((f, i) => assert.ok(Buffer.from(f).equals(Buffer.from(expected[i]!)), `frame ${i}`));
+  // The second play, on the canvas the first left (a viewer that does not clear it at the wrap): the same.
+  const gif = readGif(encodeGifRects(rects, delays));
+  const twice = gifFramesRgba({ ...gif, frames: [...gif.frames, ...gif.frames] });
+  twice.forEach((f, i) => assert.ok(Buffer.from(f).equals(Buffer.from(expected[i % 4]!)), `frame ${i}`));
+  const frames2 = readGif(encodeGifRects(rects, delays)).frames;
+  assert.deepEqual(
+    frames2.map((f) => [f.left, f.width, f.disposal]),
+    [
+      [0, 2, 1],
+      [0, 2, 2],
+      [1, 1, 1],
+      [1, 3, 2],
+    ],
+  );
+});
