@@ -23,6 +23,11 @@ export interface ApngOptions extends PngOptions {
    * (dispose_op NONE, blend_op SOURCE). Absent: every frame covers the whole canvas.
    */
   offsets?: readonly { x: number; y: number }[];
+  /**
+   * Per-frame blend_op: 0 SOURCE (the default: the frame's pixels replace the region), 1 OVER (drawn over it: a
+   * frame whose changed pixels are all opaque, its other pixels transparent, keeps those of the frame before).
+   */
+  blends?: readonly (0 | 1)[];
 }
 
 /** Builds an APNG from already-encoded PNG frames of one size. */
@@ -68,7 +73,8 @@ export function assembleApng(pngFrames: Uint8Array[], opts: ApngOptions = {}): B
     fctl.writeUInt16BE(delay ? delay.num : delayNum, 20);
     fctl.writeUInt16BE(delay ? delay.den : delayDen, 22);
     fctl.writeUInt8(0, 24); // dispose: none (the next frame covers the whole canvas, or changes a part of it)
-    fctl.writeUInt8(0, 25); // blend: source, so transparent pixels replace the previous frame
+    // blend: source, so transparent pixels replace the previous frame (or over, where asked)
+    fctl.writeUInt8(opts.blends?.[i] ?? 0, 25);
     parts.push(chunk('fcTL', fctl));
     for (const c of chunks) {
       if (c.type !== 'IDAT') continue;

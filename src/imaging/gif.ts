@@ -385,7 +385,8 @@ export interface GifRect {
 /**
  * The GIF `encodeGif` makes of the full frames, showing the same pixels, from the first frame whole and each
  * later one as the rectangle that changed (`rects[0]` the whole canvas at 0, 0): each later frame is written
- * as its rectangle only, drawn over the frame before (disposal 1), when the frames have no translucent pixel
+ * as its rectangle only, drawn over the frame before (disposal 1; a pixel it leaves as it was is the
+ * transparent index there), when the frames have no translucent pixel
  * (nothing to dither) and share one table of 255 colours. A rectangle cannot make a pixel transparent again,
  * so a frame that clears a pixel (and the last, when frame 0 clears one at the wrap) starts from a blank
  * canvas: the frame before it is written as its visible pixels' box and disposed to the background (2), as
@@ -437,12 +438,13 @@ export function encodeGifRects(rects: GifRect[], delaysCs: number[]): Buffer {
   cur.set(first);
   const gifFrames = rects.map((r, i): GifFrame => {
     const idx = shared.indexes[i]!;
-    if (i > 0) pasteIndexes(cur, width, r.x, r.y, r.image.width, r.image.height, idx);
     const next = clears[(i + 1) % rects.length]! && rects.length > 1;
     const whole = i === 0 || clears[i]! || next;
+    // A rectangle drawn over the frame before: a pixel it does not change is the transparent index (kept).
+    const kept = i > 0 ? pasteIndexes(cur, width, r.x, r.y, r.image.width, r.image.height, idx, !whole) : idx;
     const body = whole
       ? croppedFrame(cur, width, height)
-      : { left: r.x, top: r.y, width: r.image.width, height: r.image.height, indexes: idx };
+      : { left: r.x, top: r.y, width: r.image.width, height: r.image.height, indexes: kept };
     return { ...body, delayCs: delaysCs[i]!, disposal: next ? 2 : 1 };
   });
   return writeGif({
@@ -469,8 +471,30 @@ function pasteRect(canvas: Uint8Array, width: number, r: GifRect): void {
     canvas.set(r.image.data.subarray(y * row, (y + 1) * row), ((r.y + y) * width + r.x) * 4);
 }
 
-function pasteIndexes(cur: Uint8Array, width: number, x: number, y: number, w: number, h: number, idx: Uint8Array) {
-  for (let row = 0; row < h; row++) cur.set(idx.subarray(row * w, (row + 1) * w), (y + row) * width + x);
+/**
+ * Writes a rectangle's indexes onto the index canvas; with `keep`, returns them with every pixel the canvas
+ * already showed as the transparent index (a frame drawn over the one before leaves those: less to compress).
+ */
+function pasteIndexes(
+  cur: Uint8Array,
+  width: number,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  idx: Uint8Array,
+  keep: boolean,
+): Uint8Array {
+  const out = keep ? new Uint8Array(w * h) : idx;
+  for (let row = 0; row < h; row++) {
+    const at = (y + row) * width + x;
+    for (let col = 0; col < w; col++) {
+      const v = idx[row * w + col]!;
+      if (keep && cur[at + col] !== v) out[row * w + col] = v;
+      cur[at + col] = v;
+    }
+  }
+  return out;
 }
 
 /** Browsers draw a GIF delay of 0 or 1 cs as 10 cs; no frame gets less than this. */

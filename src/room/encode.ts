@@ -64,16 +64,52 @@ export async function encodeRoomAnimation(
   const rects = motion.frames.map((f) => {
     let image: RgbaImage = { width: f.width, height: f.height, data: f.data };
     if (bg !== undefined) image = overColor(image, bg.rgb, bg.alpha);
-    if (z > 1) image = scaleNearest(image, z);
-    return { x: f.x * z, y: f.y * z, image };
+    return { x: f.x, y: f.y, image };
   });
+  const zoomed = (r: { x: number; y: number; image: RgbaImage }) =>
+    z > 1 ? { x: r.x * z, y: r.y * z, image: scaleNearest(r.image, z) } : r;
   const delays = frameDelays(motion.updates);
-  if (format === 'gif') return { body: encodeGifRects(rects, gifDelays(delays)), frames: rects.length };
+  if (format === 'gif') return { body: encodeGifRects(rects.map(zoomed), gifDelays(delays)), frames: rects.length };
+  const blends: (0 | 1)[] = [0];
+  const canvas = Uint8Array.from(rects[0]!.image.data);
+  const drawn = rects.map((r, i) => {
+    if (i === 0) return zoomed(r);
+    const over = keptOver(canvas, p.width, r);
+    blends.push(over ? 1 : 0);
+    return zoomed(over ? { ...r, image: over } : r);
+  });
   return {
     body: await encodeFrames(
-      rects.map((r) => r.image),
-      { compressionLevel: 6, delays, offsets: rects.map(({ x, y }) => ({ x, y })) },
+      drawn.map((r) => r.image),
+      { compressionLevel: 6, delays, offsets: drawn.map(({ x, y }) => ({ x, y })), blends },
     ),
     frames: rects.length,
   };
+}
+
+/**
+ * A later APNG frame to draw OVER the frame before (`canvas`, which takes its pixels): its changed pixels, the
+ * others transparent, when every changed pixel is opaque (OVER then gives exactly what SOURCE gives, and the
+ * unchanged pixels cost next to nothing to compress); else null (SOURCE, the rectangle as it is).
+ */
+function keptOver(canvas: Uint8Array, width: number, r: { x: number; y: number; image: RgbaImage }): RgbaImage | null {
+  const { image } = r;
+  const c32 = new Uint32Array(canvas.buffer, canvas.byteOffset, canvas.length / 4);
+  const data = image.data.byteOffset % 4 === 0 ? image.data : image.data.slice();
+  const s32 = new Uint32Array(data.buffer, data.byteOffset, image.width * image.height);
+  const out = createImage(image.width, image.height);
+  const o32 = new Uint32Array(out.data.buffer, out.data.byteOffset, image.width * image.height);
+  let opaque = true;
+  for (let y = 0; y < image.height; y++) {
+    const at = (r.y + y) * width + r.x;
+    for (let x = 0; x < image.width; x++) {
+      const v = s32[y * image.width + x]!;
+      if (c32[at + x] === v) continue;
+      // little-endian: alpha is the top byte
+      if (v >>> 24 !== 255) opaque = false;
+      o32[y * image.width + x] = v;
+      c32[at + x] = v;
+    }
+  }
+  return opaque ? out : null;
 }

@@ -153,10 +153,22 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   const loop = options.animated ? roomLoop(drawn.map((d) => (d.object.period ? d.object.period(tick) : 1))) : null;
   const moving = loop ? frameSprites(drawn, tick, sprites, loop) : null;
   let box = moving ? roomExtent(scene, moving.lists) : undefined;
-  let pic = compositeRoom(scene, sprites, box ? { box } : {});
+  // A moving room: the planes alone over its extent (the background every frame is drawn on), and frame 0 on it
+  // when its sprites all sort over the planes (the masks' cuts are the background's: the same planes drawn).
+  const first = (over: Box) => {
+    const planes = compositeRoom(scene, [], { box: over });
+    if (motionDrawing.whole || !overPlanes(scene, sprites))
+      return { pic: compositeRoom(scene, sprites, { box: over }), background: planes.image };
+    return {
+      pic: { ...compositeRoom(scene, sprites, { box: over, background: planes.image }), cuts: planes.cuts },
+      background: planes.image,
+    };
+  };
+  let drawnFirst = box ? first(box) : { pic: compositeRoom(scene, sprites), background: undefined };
+  let pic = drawnFirst.pic;
   let motion: RoomMotion | undefined;
-  if (moving && loop && box) {
-    let drawnMotion = drawMotion(scene, box, pic.image, moving);
+  if (moving && loop && box && drawnFirst.background) {
+    let drawnMotion = drawMotion(scene, box, pic.image, drawnFirst.background, moving);
     if (drawnMotion.lists < moving.lists.length) {
       // MAX_ANIMATED_PIXELS: the loop ends after the last frame that fits (a room where two do not fit is its
       // still), and the picture is the extent of the frames kept.
@@ -167,8 +179,9 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
       const kept = roomExtent(scene, moving.lists);
       if (kept.x0 !== box.x0 || kept.y0 !== box.y0 || kept.x1 !== box.x1 || kept.y1 !== box.y1) {
         box = kept;
-        pic = compositeRoom(scene, sprites, { box });
-        drawnMotion = drawMotion(scene, box, pic.image, moving);
+        drawnFirst = first(box);
+        pic = drawnFirst.pic;
+        drawnMotion = drawMotion(scene, box, pic.image, drawnFirst.background!, moving);
       }
     }
     motion = drawnMotion.motion;
@@ -219,6 +232,7 @@ function drawMotion(
   scene: RoomScene,
   box: Box,
   first: RgbaImage,
+  background: RgbaImage,
   moving: { lists: CanvasSprite<DrawnObject>[][]; updates: number[]; dirty: Box[][] },
 ): { motion: RoomMotion; lists: number } {
   const { width, height } = first;
@@ -226,10 +240,8 @@ function drawMotion(
   const frames: FrameRect[] = [{ x: 0, y: 0, width, height, data: Buffer.alloc(0) }];
   const updates = [moving.updates[0]!];
   let stored = width * height;
-  let background: RgbaImage | undefined;
   for (let k = 1; k < moving.lists.length; k++) {
     const list = moving.lists[k]!;
-    background ??= compositeRoom(scene, [], { box }).image;
     let changed: Box | null = null;
     if (motionDrawing.whole || !overPlanes(scene, list)) {
       const whole = compositeRoom(scene, list, { box, background }).image;

@@ -132,6 +132,10 @@ for (const [name, make] of [
       const { whole, dirty } = await both(make(), size);
       assert.ok(whole.motion && dirty.motion, 'it moves');
       assert.deepEqual(dirty.report, whole.report);
+      // Frame 0 (drawn on the planes' background) and its report are the still's.
+      const still = await renderRoom(make(), assets, { size, walls: true, furni: true, bots: true });
+      assert.ok(dirty.rgba.equals(still.rgba));
+      assert.deepEqual({ ...dirty.report, motion: undefined }, { ...still.report, motion: undefined });
       assert.ok(dirty.rgba.equals(whole.rgba));
       assert.deepEqual(dirty.motion.updates, whole.motion.updates);
       // The kept rectangles are the same (each the box of the pixels that changed), so the frames are.
@@ -159,11 +163,19 @@ function norm(data: Uint8Array): Buffer {
 function apngShown(body: Buffer): Buffer[] {
   const apng = decodeApng(body);
   const canvas = new Uint8Array(apng.width * apng.height * 4);
-  return apng.frames.map((f) => {
-    assert.deepEqual([f.dispose, f.blend], [0, 0]);
-    const row = f.image.width * 4;
-    for (let y = 0; y < f.image.height; y++)
-      canvas.set(f.image.data.subarray(y * row, (y + 1) * row), ((f.y + y) * apng.width + f.x) * 4);
+  return apng.frames.map((f, i) => {
+    assert.equal(f.dispose, 0);
+    assert.ok(f.blend === 0 || (i > 0 && f.blend === 1));
+    const { width, height, data } = f.image;
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const s = (y * width + x) * 4;
+        const a = data[s + 3]!;
+        // OVER: an opaque pixel replaces, a transparent one keeps (a frame drawn OVER has no other)
+        if (f.blend === 1 && a === 0) continue;
+        if (f.blend === 1) assert.equal(a, 255);
+        canvas.set(data.subarray(s, s + 4), ((f.y + y) * apng.width + f.x + x) * 4);
+      }
     return norm(canvas);
   });
 }
