@@ -224,7 +224,12 @@ export function drawWindow(
     out.data.set(background.data.subarray(at, at + row), y * row);
   }
   for (const d of sprites) {
-    const r = pictureRect(scene, box, { x0: d.left, y0: d.top, x1: d.left + d.image.width, y1: d.top + d.image.height });
+    const r = pictureRect(scene, box, {
+      x0: d.left,
+      y0: d.top,
+      x1: d.left + d.image.width,
+      y1: d.top + d.image.height,
+    });
     if (r.x1 <= win.x0 || r.x0 >= win.x1 || r.y1 <= win.y0 || r.y0 >= win.y1) continue;
     placeSprite(out, d, box.x0, box.y0, scene.zoomOut, win);
   }

@@ -209,7 +209,8 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
       frames: motion.frames.length,
       updatesPerFrame: motion.updates,
     };
-    if (motion.frames.length > 1) out.motion = { ...motion, frames: [{ ...motion.frames[0]!, data: rgba }, ...motion.frames.slice(1)] };
+    if (motion.frames.length > 1)
+      out.motion = { ...motion, frames: [{ ...motion.frames[0]!, data: rgba }, ...motion.frames.slice(1)] };
   }
   return out;
 }
@@ -247,7 +248,11 @@ function drawMotion(
       const whole = compositeRoom(scene, list, { box, background }).image;
       changed = copyChanges(canvas, width, whole, { x0: 0, y0: 0, x1: width, y1: height });
     } else
-      for (const win of windows(moving.dirty[k]!.map((b) => pictureRect(scene, box, b)), width, height)) {
+      for (const win of windows(
+        moving.dirty[k]!.map((b) => pictureRect(scene, box, b)),
+        width,
+        height,
+      )) {
         const d = copyChanges(canvas, width, drawWindow(scene, list, box, background, win), win);
         if (d) changed = changed ? union(changed, d) : d;
       }
@@ -271,7 +276,12 @@ function union(a: Box, b: Box): Box {
 /** Rectangles clipped to the picture, overlapping ones merged into their union until none overlap. */
 function windows(rects: Box[], width: number, height: number): Box[] {
   let out = rects
-    .map((r) => ({ x0: Math.max(0, r.x0), y0: Math.max(0, r.y0), x1: Math.min(width, r.x1), y1: Math.min(height, r.y1) }))
+    .map((r) => ({
+      x0: Math.max(0, r.x0),
+      y0: Math.max(0, r.y0),
+      x1: Math.min(width, r.x1),
+      y1: Math.min(height, r.y1),
+    }))
     .filter((r) => r.x1 > r.x0 && r.y1 > r.y0);
   for (let merged = true; merged; ) {
     merged = false;

@@ -129,7 +129,10 @@ export type WorkerMessage =
          * An animated room's frames after the first (frame 0 is `rgba`, sent once), each the rectangle that
          * changed (room/motion.ts FrameRect), and the updates of every frame.
          */
-        motion?: { frames: { x: number; y: number; width: number; height: number; data: Uint8Array }[]; updates: number[] };
+        motion?: {
+          frames: { x: number; y: number; width: number; height: number; data: Uint8Array }[];
+          updates: number[];
+        };
       };
       ms: number;
     } & WorkerLoad)
