@@ -8,10 +8,11 @@ import {
   effectiveZoom,
   type FlatColor,
   overColor,
+  overColorWord,
   type RgbaImage,
   scaleNearest,
 } from '../imaging/image.js';
-import { frameDelays, MAX_ANIMATED_PIXELS, storedPixels } from './motion.js';
+import { type FrameRect, frameDelays, MAX_ANIMATED_PIXELS, storedPixels } from './motion.js';
 import { type RoomPicture } from './render.js';
 
 /** PNG bytes of a picture (a room with nothing drawn is one transparent pixel: a PNG cannot be 0 × 0). */
@@ -61,54 +62,59 @@ export async function encodeRoomAnimation(
   let z = effectiveZoom(p.width, p.height, zoom);
   const stored = storedPixels(motion.frames);
   while (z > 1 && stored * z * z > MAX_ANIMATED_PIXELS) z--;
-  const rects = motion.frames.map((f) => {
-    let image: RgbaImage = { width: f.width, height: f.height, data: f.data };
-    if (bg !== undefined) image = overColor(image, bg.rgb, bg.alpha);
-    return { x: f.x, y: f.y, image };
-  });
+  const onBg = (f: FrameRect): RgbaImage => {
+    const image: RgbaImage = { width: f.width, height: f.height, data: f.data };
+    return bg === undefined ? image : overColor(image, bg.rgb, bg.alpha);
+  };
   const zoomed = (r: { x: number; y: number; image: RgbaImage }) =>
     z > 1 ? { x: r.x * z, y: r.y * z, image: scaleNearest(r.image, z) } : r;
   const delays = frameDelays(motion.updates);
-  if (format === 'gif') return { body: encodeGifRects(rects.map(zoomed), gifDelays(delays)), frames: rects.length };
+  if (format === 'gif') {
+    const rects = motion.frames.map((f) => zoomed({ x: f.x, y: f.y, image: onBg(f) }));
+    return { body: encodeGifRects(rects, gifDelays(delays)), frames: rects.length };
+  }
   const blends: (0 | 1)[] = [0];
-  const canvas = Uint8Array.from(rects[0]!.image.data);
-  const drawn = rects.map((r, i) => {
-    if (i === 0) return zoomed(r);
-    const over = keptOver(canvas, p.width, r);
-    blends.push(over ? 1 : 0);
-    return zoomed(over ? { ...r, image: over } : r);
+  const canvas = Uint8Array.from(motion.frames[0]!.data);
+  const over = bg === undefined ? (v: number) => v : overColorWord(bg.rgb, bg.alpha);
+  const drawn = motion.frames.map((f, i) => {
+    if (i === 0) return zoomed({ x: 0, y: 0, image: onBg(f) });
+    const kept = keptOver(canvas, p.width, f, over);
+    blends.push(kept ? 1 : 0);
+    return zoomed({ x: f.x, y: f.y, image: kept ?? onBg(f) });
   });
   return {
     body: await encodeFrames(
       drawn.map((r) => r.image),
       { compressionLevel: 6, delays, offsets: drawn.map(({ x, y }) => ({ x, y })), blends },
     ),
-    frames: rects.length,
+    frames: drawn.length,
   };
 }
 
 /**
- * A later APNG frame to draw OVER the frame before (`canvas`, which takes its pixels): its changed pixels, the
- * others transparent, when every changed pixel is opaque (OVER then gives exactly what SOURCE gives, and the
- * unchanged pixels cost next to nothing to compress); else null (SOURCE, the rectangle as it is).
+ * A later APNG frame to draw OVER the frame before (`canvas`, the frames' own pixels before the background,
+ * which takes the frame's): its changed pixels on the background (`over`), the others transparent, when every
+ * changed pixel is then opaque (OVER then gives exactly what SOURCE gives, and the unchanged pixels cost next to
+ * nothing to compress); else null (SOURCE, the rectangle as it is).
  */
-function keptOver(canvas: Uint8Array, width: number, r: { x: number; y: number; image: RgbaImage }): RgbaImage | null {
-  const { image } = r;
+function keptOver(canvas: Uint8Array, width: number, f: FrameRect, over: (v: number) => number): RgbaImage | null {
   const c32 = new Uint32Array(canvas.buffer, canvas.byteOffset, canvas.length / 4);
-  const data = image.data.byteOffset % 4 === 0 ? image.data : image.data.slice();
-  const s32 = new Uint32Array(data.buffer, data.byteOffset, image.width * image.height);
-  const out = createImage(image.width, image.height);
-  const o32 = new Uint32Array(out.data.buffer, out.data.byteOffset, image.width * image.height);
+  const data = f.data.byteOffset % 4 === 0 ? f.data : f.data.slice();
+  const s32 = new Uint32Array(data.buffer, data.byteOffset, f.width * f.height);
+  const out = createImage(f.width, f.height);
+  const o32 = new Uint32Array(out.data.buffer, out.data.byteOffset, f.width * f.height);
   let opaque = true;
-  for (let y = 0; y < image.height; y++) {
-    const at = (r.y + y) * width + r.x;
-    for (let x = 0; x < image.width; x++) {
-      const v = s32[y * image.width + x]!;
+  for (let y = 0; y < f.height; y++) {
+    const at = (f.y + y) * width + f.x;
+    const row = y * f.width;
+    for (let x = 0; x < f.width; x++) {
+      const v = s32[row + x]!;
       if (c32[at + x] === v) continue;
-      // little-endian: alpha is the top byte
-      if (v >>> 24 !== 255) opaque = false;
-      o32[y * image.width + x] = v;
       c32[at + x] = v;
+      const shown = over(v);
+      // little-endian: alpha is the top byte
+      if (shown >>> 24 !== 255) opaque = false;
+      o32[row + x] = shown;
     }
   }
   return opaque ? out : null;
