@@ -273,6 +273,9 @@ function union(a: Box, b: Box): Box {
   return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
 }
 
+/** Most windows one frame is redrawn in (each costs a pass over the frame's sprites). */
+const MAX_WINDOWS = 48;
+
 /** Rectangles clipped to the picture, overlapping ones merged into their union until none overlap. */
 function windows(rects: Box[], width: number, height: number): Box[] {
   let out = rects
@@ -283,6 +286,7 @@ function windows(rects: Box[], width: number, height: number): Box[] {
       y1: Math.min(height, r.y1),
     }))
     .filter((r) => r.x1 > r.x0 && r.y1 > r.y0);
+  if (out.length > 4 * MAX_WINDOWS) return [out.reduce(union)];
   for (let merged = true; merged; ) {
     merged = false;
     const next: Box[] = [];
@@ -296,6 +300,9 @@ function windows(rects: Box[], width: number, height: number): Box[] {
     }
     out = next;
   }
+  // Each window looks at every sprite of the frame: past MAX_WINDOWS (a big room with many items moving) the
+  // frame is redrawn as one window, the box of them all.
+  if (out.length > MAX_WINDOWS) return [out.reduce(union)];
   return out;
 }
 
