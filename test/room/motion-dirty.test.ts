@@ -251,3 +251,36 @@ test('GIF rectangles: a frame that clears a pixel starts from a blank canvas (th
     ],
   );
 });
+
+test('GIF rectangles with translucent pixels (dithered whole): every frame rebuilt, the same pixels as encodeGif', () => {
+  const W = 40;
+  const H = 30;
+  const frame = (shift: number): RgbaImage => {
+    const data = new Uint8Array(W * H * 4);
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) {
+        const o = (y * W + x) * 4;
+        // an opaque block, a large translucent glow (dithered) and a moving opaque bar
+        if (x < 10) data.set([200, 40, 40, 255], o);
+        else if (x < 30 && y < 20) data.set([250, 240, 120, 90 + ((x + y) % 5) * 20], o);
+        if (x >= shift && x < shift + 3 && y >= 22) data.set([20, 20, 200, 255], o);
+      }
+    return { width: W, height: H, data };
+  };
+  const frames = [frame(2), frame(12), frame(22)];
+  const crop = (f: RgbaImage, x0: number, x1: number): RgbaImage => {
+    const data = new Uint8Array((x1 - x0) * H * 4);
+    for (let y = 0; y < H; y++) data.set(f.data.subarray((y * W + x0) * 4, (y * W + x1) * 4), y * (x1 - x0) * 4);
+    return { width: x1 - x0, height: H, data };
+  };
+  const rects = [
+    { x: 0, y: 0, image: frames[0]! },
+    { x: 2, y: 0, image: crop(frames[1]!, 2, 15) },
+    { x: 12, y: 0, image: crop(frames[2]!, 12, 25) },
+  ];
+  const delays = [10, 10, 10];
+  const shown = gifFramesRgba(readGif(encodeGifRects(rects, delays)));
+  const expected = gifFramesRgba(readGif(encodeGif(frames, delays)));
+  assert.equal(shown.length, 3);
+  shown.forEach((f, i) => assert.ok(Buffer.from(f).equals(Buffer.from(expected[i]!)), `frame ${i}`));
+});
