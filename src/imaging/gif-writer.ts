@@ -16,6 +16,8 @@ export interface GifFrame {
   delayCs: number;
   /** Local colour table (RGB triples, at most 256 entries); the global one when absent. */
   palette?: Uint8Array;
+  /** This frame's disposal, when not the image's. */
+  disposal?: 0 | 1 | 2 | 3;
 }
 
 export interface GifImage {
@@ -122,7 +124,7 @@ export function writeGif(image: GifImage): Buffer {
     if (transparent !== undefined && (transparent < 0 || transparent >= entries))
       throw new RangeError(`transparent index ${transparent} is outside frame ${i}'s colour table`);
     // Graphic control extension: disposal, no user input, transparency flag; delay; transparent index.
-    out.bytes(0x21, 0xf9, 4, (image.disposal << 2) | (transparent !== undefined ? 1 : 0));
+    out.bytes(0x21, 0xf9, 4, ((f.disposal ?? image.disposal) << 2) | (transparent !== undefined ? 1 : 0));
     out.u16(u16Checked(f.delayCs, `frame ${i} delay`));
     out.bytes(transparent ?? 0, 0);
     out.bytes(0x2c);

@@ -15,7 +15,7 @@
 // (docs/avatar-service.md)
 import { writeGif, type GifFrame } from './gif-writer.js';
 import { gcd, type FrameDelay } from './frame-delay.js';
-import { type RgbaImage } from './image.js';
+import { createImage, type RgbaImage } from './image.js';
 
 /** Pixels with at least this alpha are drawn opaque; the rest are transparent. */
 export const GIF_ALPHA_THRESHOLD = 128;
@@ -373,6 +373,128 @@ export function encodeGif(frames: RgbaImage[], delaysCs: number[]): Buffer {
     disposal: 2,
     frames: gifFrames,
   });
+}
+
+/** A frame of an animation kept as the rectangle that changed from the frame before (at x, y on the canvas). */
+export interface GifRect {
+  x: number;
+  y: number;
+  image: RgbaImage;
+}
+
+/**
+ * The GIF `encodeGif` makes of the full frames, showing the same pixels, from the first frame whole and each
+ * later one as the rectangle that changed (`rects[0]` the whole canvas at 0, 0): each later frame is written
+ * as its rectangle only, drawn over the frame before (disposal 1; a pixel it leaves as it was is the
+ * transparent index there), when the frames have no translucent pixel
+ * (nothing to dither) and share one table of 255 colours. A rectangle cannot make a pixel transparent again,
+ * so a frame that clears a pixel (and the last, when frame 0 clears one at the wrap) starts from a blank
+ * canvas: the frame before it is written as its visible pixels' box and disposed to the background (2), as
+ * every frame of `encodeGif`. Otherwise every frame is rebuilt whole, one at a time, and written as
+ * `encodeGif` writes it with a table of its own.
+ */
+export function encodeGifRects(rects: GifRect[], delaysCs: number[]): Buffer {
+  if (rects.length === 0) throw new RangeError('no frames to encode');
+  if (delaysCs.length !== rects.length) throw new RangeError(`${rects.length} frames but ${delaysCs.length} delays`);
+  const { width, height } = rects[0]!.image;
+  if (width < 1 || height < 1) throw new RangeError(`cannot encode an empty ${width}x${height} image`);
+  if (rects[0]!.x !== 0 || rects[0]!.y !== 0) throw new RangeError('frame 0 must be the whole canvas');
+  const loops = rects.length > 1 ? 0 : undefined;
+  const images = rects.map((r) => r.image);
+  const shared = images.some(hasTranslucent) ? null : exactIndexes(images, MAX_OPAQUE);
+  if (!shared) {
+    // Every frame whole, each dithered and indexed on its own (its own table: the same pixels as one shared
+    // table would give, as the colours are exact), visible box, disposed to the background.
+    const canvas = createImage(width, height);
+    const gifFrames = rects.map((r, i): GifFrame => {
+      pasteRect(canvas.data, width, r);
+      const frame = ditherTranslucentAreas({ width, height, data: Uint8Array.from(canvas.data) });
+      const own = exactIndexes([frame], MAX_OPAQUE);
+      const { colours, indexes } = own ? { colours: own.colours, indexes: own.indexes[0]! } : reducedFrame(frame);
+      return { ...croppedFrame(indexes, width, height), delayCs: delaysCs[i]!, palette: paletteBytes(colours) };
+    });
+    return writeGif({ width, height, transparentIndex: GIF_TRANSPARENT_INDEX, loops, disposal: 2, frames: gifFrames });
+  }
+  // The index canvas frame by frame: whether each frame clears a pixel the frame before shows.
+  const cur = Uint8Array.from(shared.indexes[0]!);
+  const clears: boolean[] = [false];
+  for (let i = 1; i < rects.length; i++) {
+    const { x, y, image } = rects[i]!;
+    const idx = shared.indexes[i]!;
+    let clear = false;
+    for (let row = 0; row < image.height; row++) {
+      const at = (y + row) * width + x;
+      for (let col = 0; col < image.width; col++) {
+        const v = idx[row * image.width + col]!;
+        if (v === GIF_TRANSPARENT_INDEX && cur[at + col] !== GIF_TRANSPARENT_INDEX) clear = true;
+        cur[at + col] = v;
+      }
+    }
+    clears.push(clear);
+  }
+  // At the wrap frame 0 (its visible box) is drawn over the last frame.
+  const first = shared.indexes[0]!;
+  clears[0] = cur.some((v, i) => v !== GIF_TRANSPARENT_INDEX && first[i] === GIF_TRANSPARENT_INDEX);
+  cur.set(first);
+  const gifFrames = rects.map((r, i): GifFrame => {
+    const idx = shared.indexes[i]!;
+    const next = clears[(i + 1) % rects.length]! && rects.length > 1;
+    const whole = i === 0 || clears[i]! || next;
+    // A rectangle drawn over the frame before: a pixel it does not change is the transparent index (kept).
+    const kept = i > 0 ? pasteIndexes(cur, width, r.x, r.y, r.image.width, r.image.height, idx, !whole) : idx;
+    const body = whole
+      ? croppedFrame(cur, width, height)
+      : { left: r.x, top: r.y, width: r.image.width, height: r.image.height, indexes: kept };
+    return { ...body, delayCs: delaysCs[i]!, disposal: next ? 2 : 1 };
+  });
+  return writeGif({
+    width,
+    height,
+    palette: paletteBytes(shared.colours),
+    transparentIndex: GIF_TRANSPARENT_INDEX,
+    loops,
+    disposal: 1,
+    frames: gifFrames,
+  });
+}
+
+/** Whether an image has a pixel neither transparent nor opaque (one `ditherTranslucentAreas` may change). */
+function hasTranslucent(image: RgbaImage): boolean {
+  const d = image.data;
+  for (let p = 3; p < d.length; p += 4) if (d[p] !== 0 && d[p] !== 255) return true;
+  return false;
+}
+
+function pasteRect(canvas: Uint8Array, width: number, r: GifRect): void {
+  const row = r.image.width * 4;
+  for (let y = 0; y < r.image.height; y++)
+    canvas.set(r.image.data.subarray(y * row, (y + 1) * row), ((r.y + y) * width + r.x) * 4);
+}
+
+/**
+ * Writes a rectangle's indexes onto the index canvas; with `keep`, returns them with every pixel the canvas
+ * already showed as the transparent index (a frame drawn over the one before leaves those: less to compress).
+ */
+function pasteIndexes(
+  cur: Uint8Array,
+  width: number,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  idx: Uint8Array,
+  keep: boolean,
+): Uint8Array {
+  const out = keep ? new Uint8Array(w * h) : idx;
+  for (let row = 0; row < h; row++) {
+    const at = (y + row) * width + x;
+    for (let col = 0; col < w; col++) {
+      const v = idx[row * w + col]!;
+      if (keep && cur[at + col] !== v) out[row * w + col] = v;
+      cur[at + col] = v;
+    }
+  }
+  return out;
 }
 
 /** Browsers draw a GIF delay of 0 or 1 cs as 10 cs; no frame gets less than this. */

@@ -200,6 +200,14 @@ export function overColor(img: RgbaImage, rgb: number, alpha = 255): RgbaImage {
   const bb = rgb & 255;
   const s = img.data;
   const d = out.data;
+  if (s.byteOffset % 4 === 0 && img.width * img.height * 4 === s.length) {
+    // The same sums a pixel at a time on 32-bit words (overColorWord).
+    const s32 = new Uint32Array(s.buffer, s.byteOffset, s.length / 4);
+    const d32 = new Uint32Array(d.buffer, d.byteOffset, s32.length);
+    const over = overColorWord(rgb, alpha);
+    for (let i = 0; i < s32.length; i++) d32[i] = over(s32[i]!);
+    return out;
+  }
   for (let i = 0; i < s.length; i += 4) {
     const a = s[i + 3]!;
     // Weights in 0..255²: the pixel's a·255 and the colour's alpha·(255 − a).
@@ -212,6 +220,35 @@ export function overColor(img: RgbaImage, rgb: number, alpha = 255): RgbaImage {
     d[i + 3] = Math.round(total / 255);
   }
   return out;
+}
+
+/**
+ * `overColor` for one pixel as a little-endian 32-bit word (alpha the top byte), the same sums: an opaque pixel
+ * is itself, and a pixel the same as the one before (most of a picture's runs) gives the same word.
+ */
+export function overColorWord(rgb: number, alpha = 255): (v: number) => number {
+  const br = (rgb >> 16) & 255;
+  const bg = (rgb >> 8) & 255;
+  const bb = rgb & 255;
+  let last = -1;
+  let lastOut = 0;
+  return (v) => {
+    if (v >>> 24 === 255) return v;
+    if (v === last) return lastOut;
+    last = v;
+    const a = v >>> 24;
+    const under = alpha * (255 - a);
+    const total = a * 255 + under;
+    lastOut =
+      total === 0
+        ? 0
+        : ((Math.round(total / 255) << 24) |
+            (Math.round((((v >>> 16) & 255) * a * 255 + bb * under) / total) << 16) |
+            (Math.round((((v >>> 8) & 255) * a * 255 + bg * under) / total) << 8) |
+            Math.round(((v & 255) * a * 255 + br * under) / total)) >>>
+          0;
+    return lastOut;
+  };
 }
 
 export function imagesEqual(a: RgbaImage, b: RgbaImage): boolean {

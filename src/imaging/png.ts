@@ -83,9 +83,10 @@ function scratchRows(length: number): Uint8Array {
  * Indexed PNGs (colour type 3) sharing one palette, for frames that together use at most 256 colours,
  * which avatars nearly always do: a quarter of the RGBA bytes to deflate, so faster and smaller. Every
  * fully transparent pixel maps to entry 0; entries follow first appearance in scan order
- * (deterministic). Returns null when the frames need more than 256 colours.
+ * (deterministic). Returns null when the frames need more than 256 colours. `anySize`: the frames may differ
+ * in size (an APNG's sub-rectangle frames), each file with its own IHDR; else a frame of another size throws.
  */
-export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | null {
+export function encodeIndexedPngs(frames: RgbaImage[], level = 6, anySize = false): Buffer[] | null {
   const first = frames[0]!;
   // Colour → palette index in an open-addressing table on typed arrays: this lookup runs at every change
   // of colour along a row, and a Map made it most of an avatar's encode time.
@@ -94,7 +95,7 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
   slotIndex[0] = 0; // entry 0 is transparent: colour 0, which hashes to slot 0
   const indexed: Uint8Array[] = [];
   for (const f of frames) {
-    if (f.width !== first.width || f.height !== first.height) throw new Error('frames differ in size');
+    if (!anySize && (f.width !== first.width || f.height !== first.height)) throw new Error('frames differ in size');
     const px = new Uint32Array(f.data.buffer, f.data.byteOffset, f.width * f.height);
     const stride = f.width + 1;
     // filter byte 0 (none) per row and index 0 (transparent) everywhere until written; a still's rows
@@ -161,9 +162,12 @@ export function encodeIndexedPngs(frames: RgbaImage[], level = 6): Buffer[] | nu
     ['PLTE', plte],
   ];
   if (last > 0) chunks.push(['tRNS', trns.subarray(0, last)]);
-  return indexed.map((raw) =>
-    pngFile([...chunks, ['IDAT', deflateSync(raw, { level, chunkSize: DEFLATE_CHUNK })], ['IEND', EMPTY]]),
-  );
+  return indexed.map((raw, i) => {
+    // (pngFile copies the chunks: the one IHDR scratch takes each frame's size in turn)
+    ihdr.writeUInt32BE(frames[i]!.width, 0);
+    ihdr.writeUInt32BE(frames[i]!.height, 4);
+    return pngFile([...chunks, ['IDAT', deflateSync(raw, { level, chunkSize: DEFLATE_CHUNK })], ['IEND', EMPTY]]);
+  });
 }
 
 const EMPTY = new Uint8Array(0);

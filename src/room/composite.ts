@@ -177,6 +177,93 @@ export function compositeRoom<O>(
   return { image, origin: zoomOut ? { x: -x0 / 2, y: -y0 / 2 } : { x: -x0, y: -y0 }, boxes, cuts };
 }
 
+/**
+ * Whether a frame's sprites (sorted farthest first) all sort in front of every plane, so the frame is the planes
+ * alone (`compositeRoom` with no sprite: the background) with the sprites over them, and any rectangle of it can
+ * be drawn on its own (`drawWindow`); else (an object on the door tile) it is drawn whole.
+ */
+export function overPlanes(scene: RoomScene, sprites: readonly CanvasSprite<unknown>[]): boolean {
+  const lowest = scene.planes.reduce((d, p) => Math.min(d, p.depth), Number.POSITIVE_INFINITY);
+  return !(sprites.length > 0 && sprites[0]!.depth > lowest);
+}
+
+/**
+ * A sprite's rectangle in the picture drawn over `box` (at size 32 it may be a pixel larger than drawn: the
+ * half-scale corners rounded outwards), to find the sprites a window needs.
+ */
+export function pictureRect(scene: RoomScene, box: Box, r: Box): Box {
+  if (!scene.zoomOut) return { x0: r.x0 - box.x0, y0: r.y0 - box.y0, x1: r.x1 - box.x0, y1: r.y1 - box.y0 };
+  return {
+    x0: Math.floor((r.x0 - box.x0) / 2),
+    y0: Math.floor((r.y0 - box.y0) / 2),
+    x1: Math.ceil((r.x1 - box.x0) / 2),
+    y1: Math.ceil((r.y1 - box.y0) / 2),
+  };
+}
+
+/**
+ * The rectangle `win` (picture pixels) of the frame `compositeRoom(scene, sprites, { box, background })` draws,
+ * for sprites that all sort over the planes (`overPlanes`): the background's pixels there with every sprite
+ * that reaches into it drawn over them in order, clipped. Every pixel is the one the whole frame has: each
+ * sprite is placed as on the whole frame (the same half-scale image at size 32) and a pixel's blend reads only
+ * that pixel.
+ */
+export function drawWindow(
+  scene: RoomScene,
+  sprites: readonly CanvasSprite<unknown>[],
+  box: Box,
+  background: RgbaImage,
+  win: Box,
+): RgbaImage {
+  const w = win.x1 - win.x0;
+  const h = win.y1 - win.y0;
+  const out = createImage(w, h);
+  const row = w * 4;
+  for (let y = 0; y < h; y++) {
+    const at = ((win.y0 + y) * background.width + win.x0) * 4;
+    out.data.set(background.data.subarray(at, at + row), y * row);
+  }
+  for (const d of sprites) {
+    const r = pictureRect(scene, box, {
+      x0: d.left,
+      y0: d.top,
+      x1: d.left + d.image.width,
+      y1: d.top + d.image.height,
+    });
+    if (r.x1 <= win.x0 || r.x0 >= win.x1 || r.y1 <= win.y0 || r.y0 >= win.y1) continue;
+    placeSprite(out, d, box.x0, box.y0, scene.zoomOut, win);
+  }
+  return out;
+}
+
+/**
+ * Draws one sprite on `target`, the picture whose top-left is (x0, y0) of the size-64 screen, or (`win`) the
+ * window of it at that place: the sprite is placed (and at size 32 scaled) as on the whole picture.
+ */
+function placeSprite(
+  target: RgbaImage,
+  d: CanvasSprite<unknown>,
+  x0: number,
+  y0: number,
+  zoomOut: boolean,
+  win?: Box,
+): { image: RgbaImage; left: number; top: number } {
+  const shown = zoomOut
+    ? atHalfScale(d.image, d.left - x0, d.top - y0, !!d.flipH)
+    : { image: d.image, left: d.left - x0, top: d.top - y0, flipH: !!d.flipH };
+  const dx = win ? win.x0 : 0;
+  const dy = win ? win.y0 : 0;
+  // On a window, shifted by its place: a pixel's blend reads only that pixel, so the window's pixels are the
+  // whole picture's.
+  drawSprite(target, shown.image, shown.left - dx, shown.top - dy, {
+    ...(d.alpha !== undefined ? { alpha: d.alpha } : {}),
+    ...(shown.flipH ? { flipH: true } : {}),
+    ...(d.tint !== undefined && d.tint !== 0xffffff ? { tint: d.tint } : {}),
+    ...(d.ink ? { ink: roomBlend(d.ink) } : {}),
+  });
+  return shown;
+}
+
 /** Draws one sprite on the picture whose top-left is (x0, y0) of the size-64 screen, and grows its object's box. */
 function drawOne<O>(
   target: RgbaImage,
@@ -186,15 +273,7 @@ function drawOne<O>(
   zoomOut: boolean,
   boxes: Map<O, Box>,
 ): void {
-  const shown = zoomOut
-    ? atHalfScale(d.image, d.left - x0, d.top - y0, !!d.flipH)
-    : { image: d.image, left: d.left - x0, top: d.top - y0, flipH: !!d.flipH };
-  drawSprite(target, shown.image, shown.left, shown.top, {
-    ...(d.alpha !== undefined ? { alpha: d.alpha } : {}),
-    ...(shown.flipH ? { flipH: true } : {}),
-    ...(d.tint !== undefined && d.tint !== 0xffffff ? { tint: d.tint } : {}),
-    ...(d.ink ? { ink: roomBlend(d.ink) } : {}),
-  });
+  const shown = placeSprite(target, d, x0, y0, zoomOut);
   if (d.shadow) return;
   const b = boxes.get(d.owner);
   const l = shown.left;

@@ -34,6 +34,8 @@ export {
   MAX_LOOP_UPDATES,
   ROOM_UPDATE_DELAY,
   ROOM_UPDATES_PER_SECOND,
+  type FrameRect,
+  fullFrames,
   type LoopCut,
   type RoomLoop,
   type RoomMotion,

@@ -24,10 +24,13 @@ export const ROOM_UPDATE_DELAY: FrameDelay = { num: 1, den: ROOM_UPDATES_PER_SEC
 export const MAX_LOOP_UPDATES = 5 * ROOM_UPDATES_PER_SECOND;
 
 /**
- * Most pixels the frames of one animated picture may hold together (distinct frames × width × height, after
- * identical neighbours are merged): 2^25, 128 MiB of RGBA (a 1,300 × 770 room of 20 × 20 tiles keeps 33
- * frames; a 64 × 64 room at size 64, ~9.7 Mpx, keeps 3). The loop is cut after the last frame that fits; a
- * room where not even two fit is its still.
+ * Most pixels one animated picture keeps for its frames: the full first frame plus each later frame's changed
+ * rectangle (the bounding box of the pixels that differ from the frame before; `RoomMotion.frames`), after
+ * identical neighbours are merged: 2^25, 128 MiB of RGBA. This is the hard cap on the frames' memory whatever
+ * the room (a 5,000-item 64 × 64 room at size 64, ~9.7 Mpx a frame, keeps its first frame and ~23 Mpx of
+ * changes); a typical room's changes are small rectangles, so its whole loop fits (the bench's 16 × 16 room,
+ * ~1 Mpx a frame, keeps all 120 updates). The loop is cut after the last frame that fits; a room where not
+ * even two fit is its still.
  */
 export const MAX_ANIMATED_PIXELS = 2 ** 25;
 
@@ -125,10 +128,47 @@ export function frameDelays(updates: readonly number[]): FrameDelay[] {
   return updates.map((u) => ({ num: u * ROOM_UPDATE_DELAY.num, den: ROOM_UPDATE_DELAY.den }));
 }
 
+/**
+ * One frame of a moving room as it is kept: the rectangle (x, y, width, height, in the picture's pixels) of the
+ * pixels that differ from the frame before, straight RGBA row-major; the rest of the frame is the frame before.
+ * Frame 0 is the whole picture (0, 0, width, height).
+ */
+export interface FrameRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  data: Buffer;
+}
+
 /** The frames of a room as it moves (RoomPicture.motion): one loop, identical neighbours merged. */
 export interface RoomMotion {
-  /** Every frame's pixels, straight RGBA of the picture's size; frame 0 is the picture's own `rgba`. */
-  frames: Buffer[];
+  /** Frame 0 the whole picture (its `rgba`), each later frame the rectangle that changed (never empty). */
+  frames: FrameRect[];
   /** Client updates (1/24 s) each frame shows. */
   updates: number[];
+}
+
+/** Pixels the frames keep (MAX_ANIMATED_PIXELS counts these): the first frame's and every changed rectangle's. */
+export function storedPixels(frames: readonly FrameRect[]): number {
+  return frames.reduce((n, f) => n + f.width * f.height, 0);
+}
+
+/** Copies `rect`'s pixels onto `canvas` (straight RGBA of `width` pixels a row) at its place. */
+export function applyFrameRect(canvas: Uint8Array, width: number, rect: FrameRect): void {
+  const row = rect.width * 4;
+  for (let y = 0; y < rect.height; y++)
+    canvas.set(rect.data.subarray(y * row, (y + 1) * row), ((rect.y + y) * width + rect.x) * 4);
+}
+
+/**
+ * Every frame of a motion in full (the picture's size), each from the one before and its rectangle: for tests
+ * and tools (the encoders take the rectangles).
+ */
+export function fullFrames(width: number, height: number, motion: RoomMotion): Buffer[] {
+  const canvas = new Uint8Array(width * height * 4);
+  return motion.frames.map((f) => {
+    applyFrameRect(canvas, width, f);
+    return Buffer.from(canvas);
+  });
 }

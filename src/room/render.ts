@@ -8,7 +8,16 @@
 // give the same bytes.
 import { drawnClassname } from '../furni/bundles.js';
 import { type LoadedRoomAssets, loaded, type RoomAssets } from './assets.js';
-import { type Box, type CanvasSprite, compositeRoom, roomExtent, type RoomScene } from './composite.js';
+import {
+  type Box,
+  type CanvasSprite,
+  compositeRoom,
+  drawWindow,
+  overPlanes,
+  pictureRect,
+  roomExtent,
+  type RoomScene,
+} from './composite.js';
 import { type Decorations, decorationId, UNSENT_DECORATION } from './draw-planes.js';
 import { type RoomScale } from './geometry.js';
 import { findDoor, parseHeightmap } from './heightmap.js';
@@ -16,9 +25,9 @@ import { splitClassname } from './items.js';
 import { doorMask, type RoomMask } from './masks.js';
 import { type RoomData } from './model.js';
 import {
+  type FrameRect,
   MAX_ANIMATED_PIXELS,
   MAX_ANIMATED_SPRITE_DRAWS,
-  mergeIdenticalFrames,
   type RoomLoop,
   type RoomMotion,
   roomLoop,
@@ -143,23 +152,40 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   const scene: RoomScene = { planes: shape.planes, masks, vis: a.visualization, deco, scale, zoomOut };
   const loop = options.animated ? roomLoop(drawn.map((d) => (d.object.period ? d.object.period(tick) : 1))) : null;
   const moving = loop ? frameSprites(drawn, tick, sprites, loop) : null;
-  let box: Box | undefined;
-  if (moving && loop) {
-    box = roomExtent(scene, moving.lists);
-    // MAX_ANIMATED_PIXELS: the frames kept together; the loop ends after the last that fits, a room where two
-    // do not fit is its still.
-    const w = box.x1 - box.x0;
-    const h = box.y1 - box.y0;
-    const fit = Math.floor(MAX_ANIMATED_PIXELS / Math.max(1, zoomOut ? Math.ceil(w / 2) * Math.ceil(h / 2) : w * h));
-    if (moving.lists.length > fit) {
+  let box = moving ? roomExtent(scene, moving.lists) : undefined;
+  // A moving room: the planes alone over its extent (the background every frame is drawn on), and frame 0 on it
+  // when its sprites all sort over the planes (the masks' cuts are the background's: the same planes drawn).
+  const first = (over: Box) => {
+    const planes = compositeRoom(scene, [], { box: over });
+    if (motionDrawing.whole || !overPlanes(scene, sprites))
+      return { pic: compositeRoom(scene, sprites, { box: over }), background: planes.image };
+    return {
+      pic: { ...compositeRoom(scene, sprites, { box: over, background: planes.image }), cuts: planes.cuts },
+      background: planes.image,
+    };
+  };
+  let drawnFirst = box ? first(box) : { pic: compositeRoom(scene, sprites), background: undefined };
+  let pic = drawnFirst.pic;
+  let motion: RoomMotion | undefined;
+  if (moving && loop && box && drawnFirst.background) {
+    let drawnMotion = drawMotion(scene, box, pic.image, drawnFirst.background, moving);
+    if (drawnMotion.lists < moving.lists.length) {
+      // MAX_ANIMATED_PIXELS: the loop ends after the last frame that fits (a room where two do not fit is its
+      // still), and the picture is the extent of the frames kept.
       loop.cut = 'pixels';
-      const keep = fit < 2 ? 1 : fit;
-      moving.lists.splice(keep);
-      moving.updates.splice(keep);
-      box = roomExtent(scene, moving.lists);
+      moving.lists.splice(drawnMotion.lists);
+      moving.updates.splice(drawnMotion.lists);
+      moving.dirty.splice(drawnMotion.lists);
+      const kept = roomExtent(scene, moving.lists);
+      if (kept.x0 !== box.x0 || kept.y0 !== box.y0 || kept.x1 !== box.x1 || kept.y1 !== box.y1) {
+        box = kept;
+        drawnFirst = first(box);
+        pic = drawnFirst.pic;
+        drawnMotion = drawMotion(scene, box, pic.image, drawnFirst.background!, moving);
+      }
     }
+    motion = drawnMotion.motion;
   }
-  const pic = compositeRoom(scene, sprites, box ? { box } : {});
   const report: RoomReport = {
     size: zoomOut ? 32 : 64,
     origin: pic.origin,
@@ -175,25 +201,153 @@ export async function renderRoom(room: RoomData, assets: RoomAssets, options: Ro
   const bytes = (image: RgbaImage) => Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length);
   const rgba = bytes(pic.image);
   const out: RoomPicture = { width: pic.image.width, height: pic.image.height, rgba, report };
-  if (moving && loop && box) {
-    // The planes alone, drawn once, under every later frame that sorts no sprite among them.
-    let background: RgbaImage | undefined;
-    const frames = [rgba];
-    for (const list of moving.lists.slice(1)) {
-      background ??= compositeRoom(scene, [], { box }).image;
-      frames.push(bytes(compositeRoom(scene, list, { box, background }).image));
-    }
-    const merged = mergeIdenticalFrames(frames, moving.updates);
+  if (motion && loop) {
     report.motion = {
       period: loop.period,
-      updates: merged.updates.reduce((n, u) => n + u, 0),
+      updates: motion.updates.reduce((n, u) => n + u, 0),
       cut: loop.cut,
-      frames: merged.frames.length,
-      updatesPerFrame: merged.updates,
+      frames: motion.frames.length,
+      updatesPerFrame: motion.updates,
     };
-    if (merged.frames.length > 1) out.motion = merged;
+    if (motion.frames.length > 1)
+      out.motion = { ...motion, frames: [{ ...motion.frames[0]!, data: rgba }, ...motion.frames.slice(1)] };
   }
   return out;
+}
+
+/**
+ * For tests: `whole` draws every frame of a moving room whole (the planes' background and all its sprites) instead
+ * of its dirty rectangles, the reference the rectangles must match byte for byte.
+ */
+export const motionDrawing = { whole: false };
+
+/**
+ * The frames of an animated room (frame 0 drawn: `first`) as they are kept: each later one redrawn only where
+ * it can differ from the one before (its dirty rectangles: every changed object's sprites before and after,
+ * merged where they overlap; each the planes drawn once with every sprite reaching into it, `drawWindow`; a
+ * frame that sorts a sprite among the planes is drawn whole), then kept as the rectangle of pixels that
+ * differ; a frame equal to the one before shows an update longer. Stops before the frame whose rectangle
+ * would take the kept pixels past MAX_ANIMATED_PIXELS: `lists` is how many sprite lists were used.
+ */
+function drawMotion(
+  scene: RoomScene,
+  box: Box,
+  first: RgbaImage,
+  background: RgbaImage,
+  moving: { lists: CanvasSprite<DrawnObject>[][]; updates: number[]; dirty: Box[][] },
+): { motion: RoomMotion; lists: number } {
+  const { width, height } = first;
+  const canvas = Uint8Array.from(first.data);
+  const frames: FrameRect[] = [{ x: 0, y: 0, width, height, data: Buffer.alloc(0) }];
+  const updates = [moving.updates[0]!];
+  let stored = width * height;
+  for (let k = 1; k < moving.lists.length; k++) {
+    const list = moving.lists[k]!;
+    let changed: Box | null = null;
+    if (motionDrawing.whole || !overPlanes(scene, list)) {
+      const whole = compositeRoom(scene, list, { box, background }).image;
+      changed = copyChanges(canvas, width, whole, { x0: 0, y0: 0, x1: width, y1: height });
+    } else
+      for (const win of windows(
+        moving.dirty[k]!.map((b) => pictureRect(scene, box, b)),
+        width,
+        height,
+      )) {
+        const d = copyChanges(canvas, width, drawWindow(scene, list, box, background, win), win);
+        if (d) changed = changed ? union(changed, d) : d;
+      }
+    if (!changed) {
+      updates[updates.length - 1]! += moving.updates[k]!;
+      continue;
+    }
+    const area = (changed.x1 - changed.x0) * (changed.y1 - changed.y0);
+    if (stored + area > MAX_ANIMATED_PIXELS) return { motion: { frames, updates }, lists: k };
+    stored += area;
+    frames.push(cropFrame(canvas, width, changed));
+    updates.push(moving.updates[k]!);
+  }
+  return { motion: { frames, updates }, lists: moving.lists.length };
+}
+
+function union(a: Box, b: Box): Box {
+  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+}
+
+/** Most windows one frame is redrawn in (each costs a pass over the frame's sprites). */
+const MAX_WINDOWS = 48;
+
+/** Rectangles clipped to the picture, overlapping ones merged into their union until none overlap. */
+function windows(rects: Box[], width: number, height: number): Box[] {
+  let out = rects
+    .map((r) => ({
+      x0: Math.max(0, r.x0),
+      y0: Math.max(0, r.y0),
+      x1: Math.min(width, r.x1),
+      y1: Math.min(height, r.y1),
+    }))
+    .filter((r) => r.x1 > r.x0 && r.y1 > r.y0);
+  if (out.length > 4 * MAX_WINDOWS) return [out.reduce(union)];
+  for (let merged = true; merged; ) {
+    merged = false;
+    const next: Box[] = [];
+    for (const r of out) {
+      const hit = next.findIndex((q) => q.x0 < r.x1 && r.x0 < q.x1 && q.y0 < r.y1 && r.y0 < q.y1);
+      if (hit < 0) next.push(r);
+      else {
+        next[hit] = union(next[hit]!, r);
+        merged = true;
+      }
+    }
+    out = next;
+  }
+  // Each window looks at every sprite of the frame: past MAX_WINDOWS (a big room with many items moving) the
+  // frame is redrawn as one window, the box of them all.
+  if (out.length > MAX_WINDOWS) return [out.reduce(union)];
+  return out;
+}
+
+/**
+ * Writes `part` (the pixels of rectangle `at`) onto the canvas; returns the bounding box of the pixels that
+ * changed, or null.
+ */
+function copyChanges(canvas: Uint8Array, width: number, part: RgbaImage, at: Box): Box | null {
+  const c32 = new Uint32Array(canvas.buffer, canvas.byteOffset, canvas.length / 4);
+  const p32 = new Uint32Array(part.data.buffer, part.data.byteOffset, part.width * part.height);
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < part.height; y++) {
+    const c = (at.y0 + y) * width + at.x0;
+    const p = y * part.width;
+    let first = -1;
+    let last = -1;
+    for (let x = 0; x < part.width; x++) {
+      const v = p32[p + x]!;
+      if (c32[c + x] === v) continue;
+      c32[c + x] = v;
+      if (first < 0) first = x;
+      last = x;
+    }
+    if (first < 0) continue;
+    x0 = Math.min(x0, at.x0 + first);
+    x1 = Math.max(x1, at.x0 + last + 1);
+    if (y0 === Infinity) y0 = at.y0 + y;
+    y1 = at.y0 + y + 1;
+  }
+  return x1 < 0 ? null : { x0, y0, x1, y1 };
+}
+
+/** The canvas's pixels in a rectangle, as a frame. */
+function cropFrame(canvas: Uint8Array, width: number, r: Box): FrameRect {
+  const w = r.x1 - r.x0;
+  const h = r.y1 - r.y0;
+  const data = Buffer.allocUnsafe(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    const at = ((r.y0 + y) * width + r.x0) * 4;
+    data.set(canvas.subarray(at, at + w * 4), y * w * 4);
+  }
+  return { x: r.x0, y: r.y0, width: w, height: h, data };
 }
 
 /**
@@ -207,9 +361,10 @@ function frameSprites(
   tick: ItemTick,
   first: CanvasSprite<DrawnObject>[],
   loop: RoomLoop,
-): { lists: CanvasSprite<DrawnObject>[][]; updates: number[] } {
+): { lists: CanvasSprite<DrawnObject>[][]; updates: number[]; dirty: Box[][] } {
   const lists = [first];
   const updates = [1];
+  const dirty: Box[][] = [[]];
   const periods = drawn.map((d) => (d.object.period ? d.object.period(tick) : 1));
   let shown = drawn.map((d) => d.object.frame(tick)?.sprites ?? []);
   let draws = first.length;
@@ -237,9 +392,30 @@ function frameSprites(
     list.sort((p, q) => q.depth - p.depth);
     lists.push(list);
     updates.push(1);
+    // Where this frame can differ from the one before: each changed object's sprites before and now.
+    const boxes: Box[] = [];
+    now.forEach((sprites, i) => {
+      if (sprites === shown[i] || sameSprites(sprites, shown[i]!)) return;
+      const b = spriteBox([...shown[i]!, ...sprites]);
+      if (b) boxes.push(b);
+    });
+    dirty.push(boxes);
     shown = now;
   }
-  return { lists, updates };
+  return { lists, updates, dirty };
+}
+
+/** The size-64 screen rectangle an object's sprites cover, or null when it has none. */
+function spriteBox(sprites: readonly ObjectSprite[]): Box | null {
+  if (sprites.length === 0) return null;
+  const b = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  for (const d of sprites) {
+    b.x0 = Math.min(b.x0, d.left);
+    b.y0 = Math.min(b.y0, d.top);
+    b.x1 = Math.max(b.x1, d.left + d.image.width);
+    b.y1 = Math.max(b.y1, d.top + d.image.height);
+  }
+  return b;
 }
 
 /** Whether two lists of an object's sprites draw the same (the same images at the same places, the same way). */

@@ -25,6 +25,7 @@ import {
   AVATAR_UPDATES_PER_FRAME,
   avatarFrameCounter,
   frameDelays,
+  fullFrames,
   mergeIdenticalFrames,
   roomLoop,
 } from '../../src/room/motion.js';
@@ -131,7 +132,7 @@ test('the demo room with an LED board and a lamp on: 6 frames of 2 updates (a 12
   assert.equal(pic.width, still.width);
   assert.equal(pic.height, still.height);
   assert.ok(pic.rgba.equals(still.rgba), 'frame 0 is the still');
-  const frames = pic.motion!.frames;
+  const frames = fullFrames(pic.width, pic.height, pic.motion!);
   assert.equal(frames.length, 6);
   for (const f of frames) assert.equal(f.length, pic.width * pic.height * 4, 'every frame is the picture size');
   // Frame 2 starts at update 4: the still at tick 4.
@@ -169,10 +170,27 @@ test('encoded: an APNG of 6 frames of 2/24 s, a GIF of 6 frames; a still room is
   assert.equal(actl.data.readUInt32BE(0), 6);
   assert.equal(actl.data.readUInt32BE(4), 0, 'loops forever');
   const fctl = chunks.filter((c) => c.type === 'fcTL');
+  // Frame 0 the whole canvas; each later one the rectangle that changed, over the frame before (dispose NONE;
+  // blend SOURCE, or OVER where every changed pixel is opaque), the rectangles kept by the render.
   assert.deepEqual(
-    fctl.map((c) => [c.data.readUInt32BE(4), c.data.readUInt32BE(8), c.data.readUInt16BE(20), c.data.readUInt16BE(22)]),
-    Array.from({ length: 6 }, () => [pic.width, pic.height, 2, 24]),
+    fctl.map((c) => [
+      c.data.readUInt32BE(12),
+      c.data.readUInt32BE(16),
+      c.data.readUInt32BE(4),
+      c.data.readUInt32BE(8),
+      c.data.readUInt16BE(20),
+      c.data.readUInt16BE(22),
+      c.data[24],
+    ]),
+    pic.motion!.frames.map((f) => [f.x, f.y, f.width, f.height, 2, 24, 0]),
   );
+  assert.deepEqual(
+    fctl.map((c) => c.data[25]),
+    [0, 1, 1, 1, 1, 1],
+  );
+  assert.deepEqual(pic.motion!.frames[0], { x: 0, y: 0, width: pic.width, height: pic.height, data: pic.rgba });
+  for (const f of pic.motion!.frames.slice(1))
+    assert.ok(f.width * f.height < (pic.width * pic.height) / 4, 'a later frame is the small rectangle that moved');
   const gif = await encodeRoomAnimation(pic, 'gif', undefined);
   assert.equal(gif.frames, 6);
   assert.equal(gif.body.subarray(0, 6).toString('latin1'), 'GIF89a');

@@ -154,7 +154,17 @@ function roomPicture(room: NonNullable<Extract<WorkerMessage, { type: 'done' }>[
   return {
     ...still,
     rgba,
-    ...(motion ? { motion: { frames: [rgba, ...motion.frames.map(asBuffer)], updates: motion.updates } } : {}),
+    ...(motion
+      ? {
+          motion: {
+            frames: [
+              { x: 0, y: 0, width: room.width, height: room.height, data: rgba },
+              ...motion.frames.map((f) => ({ ...f, data: asBuffer(f.data) })),
+            ],
+            updates: motion.updates,
+          },
+        }
+      : {}),
   };
 }
 

@@ -163,8 +163,14 @@ export type WorkerMessage =
         height: number;
         rgba: Uint8Array;
         report: RoomReport;
-        /** An animated room's frames (frame 0's bytes are `rgba`'s, sent once) and their updates. */
-        motion?: { frames: Uint8Array[]; updates: number[] };
+        /**
+         * An animated room's frames after the first (frame 0 is `rgba`, sent once), each the rectangle that
+         * changed (room/motion.ts FrameRect), and the updates of every frame.
+         */
+        motion?: {
+          frames: { x: number; y: number; width: number; height: number; data: Uint8Array }[];
+          updates: number[];
+        };
       };
       ms: number;
     } & WorkerLoad)

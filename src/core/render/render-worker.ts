@@ -182,7 +182,7 @@ function renderRoomJob(job: RoomJob): Promise<void> {
       const { width, height, rgba: pixels, report, motion } = await rooms.run(job);
       const rgba = transferableBytes(pixels);
       // Frame 0 is the picture itself: only the later frames go beside it.
-      const later = motion ? motion.frames.slice(1).map(transferableBytes) : [];
+      const later = motion ? motion.frames.slice(1).map((f) => ({ ...f, data: transferableBytes(f.data) })) : [];
       const room = {
         width,
         height,
@@ -193,7 +193,7 @@ function renderRoomJob(job: RoomJob): Promise<void> {
       const frames = motion ? motion.frames.length : 1;
       return [
         { body: new Uint8Array(0), frames, width, height, reused: false, room },
-        [rgba.buffer, ...later.map((f) => f.buffer)],
+        [rgba.buffer, ...later.map((f) => f.data.buffer)],
       ];
     },
     errorName,

@@ -42,7 +42,7 @@ async function get(path: string) {
   return { res, body: Buffer.from(await res.arrayBuffer()) };
 }
 
-test('.png?animated=1 is an APNG of the moving room: 6 frames of 2/24 s, each the still size', async () => {
+test('.png?animated=1 is an APNG of the moving room: 6 frames of 2/24 s, the still size, later frames what changed', async () => {
   const still = await get('/habbo-imaging/room/2.png');
   assert.equal(still.res.status, 200);
   assert.equal(
@@ -64,11 +64,15 @@ test('.png?animated=1 is an APNG of the moving room: 6 frames of 2/24 s, each th
       .equals(size.subarray(0, 8)),
     'the still size',
   );
-  for (const f of chunks.filter((c) => c.type === 'fcTL')) {
-    assert.deepEqual([f.data.readUInt32BE(4), f.data.readUInt32BE(8)], [size.readUInt32BE(0), size.readUInt32BE(4)]);
-    assert.deepEqual([f.data.readUInt32BE(12), f.data.readUInt32BE(16)], [0, 0], 'same origin');
-    assert.deepEqual([f.data.readUInt16BE(20), f.data.readUInt16BE(22)], [2, 24]);
-  }
+  // Frame 0 the whole canvas; each later frame the rectangle that changed, inside it.
+  chunks
+    .filter((c) => c.type === 'fcTL')
+    .forEach((f, i) => {
+      const [w, h, x, y] = [0, 4, 8, 12].map((o) => f.data.readUInt32BE(4 + o));
+      if (i === 0) assert.deepEqual([w, h, x, y], [size.readUInt32BE(0), size.readUInt32BE(4), 0, 0]);
+      else assert.ok(x + w <= size.readUInt32BE(0) && y + h <= size.readUInt32BE(4), 'inside the canvas');
+      assert.deepEqual([f.data.readUInt16BE(20), f.data.readUInt16BE(22)], [2, 24]);
+    });
   assert.notEqual(res.headers.get('etag'), still.res.headers.get('etag'));
 });
 
