@@ -29,6 +29,16 @@ export const UPRIGHT_H: Placement = { rx: 0, ry: 100, mirrorShift: 67, exception
 // The client's horizontal canvas (128×80, dx 30) keeps the registration at (62, 64).
 export const LYING_H: Placement = { rx: 62, ry: 64, mirrorShift: 0, exceptionShift: -65 };
 
+/**
+ * The direction a lying avatar is drawn at, from the direction it is given: lying has sprites for one side only
+ * (AvatarImage.appendAction, after AvatarVisualization has set the unit's direction: 0 lies at 4, the mirror of
+ * 2, with its head on the right; every other direction at 2, head on the left). Not idempotent (4 gives 2): apply
+ * it once, to the unit's own direction.
+ */
+export function lyingDirection(direction: number): number {
+  return direction === 0 ? 4 : 2;
+}
+
 // Size-m windows on the drawing plane. Full body: the 64×110 canvas itself. Head only: a fixed
 // window around the head, the same for every head part. Lying: a fixed window on the horizontal plane.
 const M_FULL = { x: 0, y: 0, width: 64, height: 110 };

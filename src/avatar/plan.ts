@@ -15,7 +15,7 @@ import {
   type Pose,
   type RequestedEffect,
 } from './actions.js';
-import { LYING_H, LYING_SH2, UPRIGHT_H, UPRIGHT_SH2, outputWindow } from './canvas.js';
+import { LYING_H, LYING_SH2, UPRIGHT_H, UPRIGHT_SH2, lyingDirection, outputWindow } from './canvas.js';
 import { planEffectTicks } from './effect-frame.js';
 import { AvatarRenderError } from './errors.js';
 import { partsByBodyPart, resolveFigure, withoutSetTypes, type FigurePart } from './figure.js';
@@ -126,8 +126,8 @@ export function planPose(hotel: AvatarHotel, req: AvatarRequest): PoseStructure 
     bodyDir = wrapDirection(bodyDir + turn);
     headDir = wrapDirection(headDir + turn);
   }
-  // Lying has sprites for one side only: direction 0 lies to the left (4), everything else right (2).
-  if (pose.lying) bodyDir = bodyDir === 0 ? 4 : 2;
+  // Lying has sprites for one side only: direction 0 lies at 4 (mirrored), everything else at 2.
+  if (pose.lying) bodyDir = lyingDirection(bodyDir);
   // head_direction is ignored for lay (docs/contract.md) even under headonly, where the lying pose itself is not drawn.
   const lyingRequested = req.headOnly && action !== req.action && plainPose(hotel, req.action, req.gesture).lying;
   if (pose.preventHeadTurn || lyingRequested) headDir = bodyDir;

@@ -12,7 +12,7 @@
 // the main action at the avatar's direction (lay: (22, 17, −0.9) at 2, (−17, 17, −0.9) at 4).
 import { canvasOffsets } from '../avatar/actions.js';
 import { type AvatarHotel } from '../avatar/hotel.js';
-import { LYING_H, outputWindow, UPRIGHT_H } from '../avatar/canvas.js';
+import { LYING_H, lyingDirection, outputWindow, UPRIGHT_H } from '../avatar/canvas.js';
 import { type PostureType } from './posture.js';
 
 /** The room's scale the placement is for (rooms draw at 64 and halve for 32). */
@@ -32,11 +32,13 @@ export interface UnitPlacement {
 }
 
 /**
- * The avatar's direction as drawn: lying has sprites for one side only (AvatarImage.appendAction: direction 0
- * lies to the left, 4, every other to the right, 2).
+ * The avatar's direction as drawn, from the unit's own direction: lying has sprites for one side only
+ * (AvatarImage.appendAction: direction 0 lies at 4, the mirror of 2, head on the right; every other at 2). The
+ * placement's canvas offsets are for this direction; the avatar request takes the unit's own direction, since the
+ * avatar renderer applies the same rule (applying it twice turns 0 into 4 and then 2, head on the wrong side).
  */
 export function drawnDirection(posture: PostureType, direction: number): number {
-  return posture === 'lay' ? (direction === 0 ? 4 : 2) : direction;
+  return posture === 'lay' ? lyingDirection(direction) : direction;
 }
 
 /**

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadAvatarHotel } from '../../src/avatar/index.js';
+import { loadAvatarHotel, parseAction, renderAvatar, type AvatarHotel } from '../../src/avatar/index.js';
 import { loadRoomAssets, renderRoom, roomData, type RoomAssets, type RoomBot } from '../../src/room/index.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
 import { realdata } from '../helpers/realdata.js';
@@ -14,10 +14,12 @@ import { floorItem } from '../helpers/room-items.js';
 
 let dir: string;
 let assets: RoomAssets;
+let avatarHotel: AvatarHotel;
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'room-postures-'));
   await writeSampleKit(dir);
-  assets = await loadRoomAssets(dir, { avatarHotel: await loadAvatarHotel(dir) });
+  avatarHotel = await loadAvatarHotel(dir);
+  assets = await loadRoomAssets(dir, { avatarHotel });
 });
 after(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -90,17 +92,44 @@ test('a bot on a bed lies at its pillow row, on the horizontal canvas with the l
   // A bed at rotation 0 → direction 0 → drawn lying left (4): registration at (sx − 32 + 30 − 17, …), in our
   // picture mirrored about the lying registration at (110 − 38, 48) = (72, 48).
   const left = floorItem(1, 'kit_big_3x2', 5, 1, { rot: 0, width: 3, length: 2, allowLay: true, stackHeight: 1.2 });
-  const laidLeft = botBox(
-    await renderRoom(
-      roomData({ id: 7, heightmap: HEIGHTMAP, door: { x: 3, y: 3, dir: 2 }, items: [left], bots: [bot(6, 2)] }),
-      assets,
-      OPTIONS,
-    ),
-    6,
-    1,
+  const pic = await renderRoom(
+    roomData({ id: 7, heightmap: HEIGHTMAP, door: { x: 3, y: 3, dir: 2 }, items: [left], bots: [bot(6, 2)] }),
+    assets,
+    OPTIONS,
   );
+  const laidLeft = botBox(pic, 6, 1);
   assert.deepEqual([laidLeft.tile, laidLeft.direction], [{ x: 6, y: 1, z: 1.2 }, 4]);
   assert.deepEqual(laidLeft.rel, { x: -91, y: -37 });
+  // Drawn as the avatar picture at the unit's direction 0 (the client's 4: the mirror of 2, head on the right),
+  // not as the picture at 4, which the renderer turns to 2 (the rule applied twice).
+  const opaqueMatch = async (direction: number) => {
+    const r = await renderAvatar(avatarHotel, {
+      figure: bot(0, 0).figure,
+      direction,
+      headDirection: direction,
+      size: 'm',
+      action: parseAction('lay'),
+      gesture: '',
+      headOnly: false,
+      animated: false,
+      frames: 1,
+    });
+    const img = r.frames[0]!;
+    let opaque = 0;
+    let same = 0;
+    for (let y = 0; y < img.height; y++) {
+      for (let x = 0; x < img.width; x++) {
+        const i = (y * img.width + x) * 4;
+        if (img.data[i + 3] !== 255) continue;
+        opaque++;
+        const j = ((laidLeft.box.y + y) * pic.width + laidLeft.box.x + x) * 4;
+        if ([0, 1, 2, 3].every((c) => pic.rgba[j + c] === img.data[i + c])) same++;
+      }
+    }
+    return same / opaque;
+  };
+  assert.equal(await opaqueMatch(0), 1);
+  assert.ok((await opaqueMatch(4)) < 0.9);
 });
 
 const chairs = realdata('nitro-rooms/bundled/furniture');

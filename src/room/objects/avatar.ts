@@ -39,7 +39,9 @@ export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
       const at = project(ctx.scale, p.x, p.y, z);
       const sx = Math.round(at.x);
       const sy = Math.round(at.y);
-      const place = unitPlacement(hotel, p.posture, req.direction, img.width);
+      // Placed at the direction drawn (lying: 4 or 2); the request has the unit's own, the renderer turns it.
+      const drawn = drawnDirection(p.posture, p.direction);
+      const place = unitPlacement(hotel, p.posture, drawn, img.width);
       const spriteOf = (image: RgbaImage) => ({
         image,
         left: sx + place.left,
@@ -62,7 +64,7 @@ export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
           kind: 'bot',
           classname: bot.name,
           tile: { x: p.x, y: p.y, z },
-          direction: req.direction,
+          direction: drawn,
           state: 0,
           ...(p.posture !== 'std' ? { posture: { type: p.posture, height: p.height } } : {}),
         },
@@ -78,12 +80,13 @@ export async function* avatars(ctx: ObjectContext): AsyncGenerator<RoomObject> {
 }
 
 /**
- * The avatar request a bot's row makes: its figure in its posture (std, sit, lay) at the direction drawn, or
+ * The avatar request a bot's row makes: its figure in its posture (std, sit, lay) at the unit's direction (the
+ * renderer turns a lying one to the direction drawn, as AvatarImage.appendAction does), or
  * dancing when standing (a seated unit stops dancing: the emulator's sit branch), one frame (its whole loop in
  * an animated room).
  */
 function botRequest(bot: RoomBot, p: Posture, animated: boolean): AvatarRequest {
-  const direction = drawnDirection(p.posture, p.direction);
+  const direction = p.direction;
   const dance = p.posture === 'std' && bot.dance > 0 && bot.dance <= 4 ? bot.dance : 0;
   return {
     figure: bot.figure,
