@@ -96,8 +96,8 @@ export function descriptionRoom(d: Description, id = 1): RoomData {
       y: p.y,
       z: p.z ?? 0,
       rot: p.rot ?? 2,
-      // sit and lay are the tool's status for a pet on a seat or bed: ours comes from the items under it.
-      posture: p.posture === undefined || p.posture === 'sit' || p.posture === 'lay' ? 'std' : p.posture,
+      // The tool's status for the pet (a pet told to sit or lie down); on a seat or bed the items say it too.
+      posture: p.posture ?? 'std',
     })),
   });
 }
