@@ -1,11 +1,11 @@
 // Furni on demand's pixel work (src/core/hotel-furni/ asks for it): draw a picture from the hotel's bundle
 // folder, or take one the main thread holds, then finish and encode it. A render worker runs it off the event
 // loop; `inThreadFurniRenderer` runs the very same steps on the calling thread (tools and tests without a pool).
-import { LRUCache } from 'lru-cache';
 import { finishFurniPicture, type FurniPicture, renderFurniPicture } from '../../furni/on-demand.js';
 import { type RgbaImage } from '../../imaging/image.js';
 import { encodePngCompact } from '../../imaging/png-compact.js';
 import { furniBundlesAt, type FurniBundles } from '../../furni/bundles.js';
+import { type Folders, lastFolders } from './folders.js';
 import { type FurniRenderOutput, RenderFailedError } from './render-pool.js';
 import { FURNI_FAILURES, type FurniWork, pictureData, pictureOf } from './render-protocol.js';
 
@@ -29,21 +29,10 @@ export interface FurniJobResult {
 }
 
 /** The bundle folder of a signature, its decoded bundles kept: what a thread's furni and room jobs draw from. */
-export type BundleFolders = (hotelRoot: string, signature: string) => FurniBundles;
+export type BundleFolders = Folders<FurniBundles>;
 
-/**
- * Bundle folders by signature: the last two asked for (the one in service and one being reloaded; an older
- * one leaves with its decoded bundles).
- */
-export function bundleFolders(): BundleFolders {
-  const folders = new LRUCache<string, FurniBundles>({ max: 2 });
-  return (hotelRoot, signature) => {
-    const key = `${hotelRoot}\0${signature}`;
-    let bundles = folders.get(key);
-    if (!bundles) folders.set(key, (bundles = furniBundlesAt(hotelRoot, signature)));
-    return bundles;
-  };
-}
+/** Bundle folders by signature (lastFolders: the one in service and one being reloaded). */
+export const bundleFolders = (): BundleFolders => lastFolders(furniBundlesAt);
 
 /** A runner of furni jobs drawing from `bundlesOf`. */
 export function furniJobRunner(bundlesOf: BundleFolders): (work: FurniWork) => Promise<FurniJobResult> {

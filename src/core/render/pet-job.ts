@@ -2,7 +2,6 @@
 // pick the posture and gesture its action tokens name, draw every frame of the pose (src/pet/picture.ts), put
 // them on the background, enlarge them and encode them (PNG, APNG or GIF). A render worker runs it off the
 // event loop; `inThreadPetRenderer` runs the very same steps on the calling thread (tools and tests).
-import { LRUCache } from 'lru-cache';
 import { boundedZoom } from '../../avatar/output.js';
 import { encodeFrames } from '../../imaging/apng.js';
 import { type FrameDelay } from '../../imaging/frame-delay.js';
@@ -12,6 +11,7 @@ import { type PetLibraries, petLibrariesAt } from '../../pet/libraries.js';
 import { type PetModel } from '../../pet/model.js';
 import { drawPet } from '../../pet/picture.js';
 import { ANIMATION_UPDATES_PER_SECOND } from '../../furni/animation.js';
+import { type Folders, lastFolders } from './folders.js';
 import { type RenderOutput, RenderFailedError } from './render-pool.js';
 import { PET_FAILURES, type PetWork } from './render-protocol.js';
 
@@ -39,18 +39,12 @@ export interface PetJobResult {
   gesture: string;
 }
 
-/** The pet folder of a signature, its decoded libraries kept: the one in service and one being reloaded. */
-export type PetFolders = (hotelRoot: string, signature: string) => PetLibraries;
+/** The pet folder of a signature, its decoded libraries kept: what a thread's pet and room jobs draw from. */
+export type PetFolders = Folders<PetLibraries>;
 
-export function petFolders(maxBytes = PET_JOB_LIBRARY_BYTES): PetFolders {
-  const folders = new LRUCache<string, PetLibraries>({ max: 2 });
-  return (hotelRoot, signature) => {
-    const key = `${hotelRoot}\0${signature}`;
-    let libraries = folders.get(key);
-    if (!libraries) folders.set(key, (libraries = petLibrariesAt(hotelRoot, signature, undefined, maxBytes)));
-    return libraries;
-  };
-}
+/** Pet folders by signature (lastFolders: the one in service and one being reloaded). */
+export const petFolders = (maxBytes = PET_JOB_LIBRARY_BYTES): PetFolders =>
+  lastFolders((hotelRoot, signature) => petLibrariesAt(hotelRoot, signature, undefined, maxBytes));
 
 /**
  * The posture and gesture of action tokens, as the client takes a pet's status: the first token its library

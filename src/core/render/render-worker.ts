@@ -170,10 +170,12 @@ function render(job: AvatarJob): Promise<void> {
   );
 }
 
-// One cache of bundle folders for furni and room jobs: a bundle decoded for one is there for the other.
+// One cache of bundle folders for furni and room jobs, one of pet folders for pet and room jobs: what is
+// decoded for one job kind is there for the other.
 const bundlesOf = bundleFolders();
+const petsOf = petFolders();
 const runFurni = furniJobRunner(bundlesOf);
-const rooms = roomJobRunner(bundlesOf, (generation) => hotels.get(generation));
+const rooms = roomJobRunner(bundlesOf, petsOf, (generation) => hotels.get(generation));
 
 function renderRoomJob(job: RoomJob): Promise<void> {
   return answer(
@@ -216,7 +218,7 @@ function renderFurni(job: FurniJob): Promise<void> {
   );
 }
 
-const runPet = petJobRunner(petFolders());
+const runPet = petJobRunner(petsOf);
 
 function renderPetJob(job: PetJob): Promise<void> {
   return answer(

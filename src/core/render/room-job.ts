@@ -4,9 +4,9 @@
 // encodes it (libvips, off the event loop) for each background, zoom or thumbnail.
 import { LRUCache } from 'lru-cache';
 import { type AvatarHotel } from '../../avatar/index.js';
-import { petLibrariesAt } from '../../pet/libraries.js';
 import { loadRoomAssets, renderRoom, type RoomAssets, type RoomPicture } from '../../room/index.js';
 import { type BundleFolders } from './furni-job.js';
+import { type PetFolders } from './pet-job.js';
 import { type RoomJob } from './render-protocol.js';
 
 export interface RoomJobRunner {
@@ -17,6 +17,7 @@ export interface RoomJobRunner {
 
 export function roomJobRunner(
   bundlesOf: BundleFolders,
+  petsOf: PetFolders,
   hotelOf: (generation: number) => AvatarHotel | undefined,
 ): RoomJobRunner {
   // The assets in service and one being reloaded (a new generation, bundle folder or room.nitro).
@@ -31,8 +32,7 @@ export function roomJobRunner(
       if (!avatarHotel) throw new Error(`hotel generation ${job.generation} is not loaded in this worker`);
       loading = loadRoomAssets(job.hotelRoot, {
         bundles: bundlesOf(job.hotelRoot, job.bundlesSignature),
-        // The pet libraries of the folder the service read, with this worker's own cache of them.
-        pets: petLibrariesAt(job.hotelRoot, job.petsSignature),
+        pets: petsOf(job.hotelRoot, job.petsSignature),
         avatarHotel,
       });
       // A room.nitro that did not read is read again by the next job (the service keeps the last good assets).
