@@ -15,3 +15,27 @@ export function gcd(a: number, b: number): number {
 export function lcm(a: number, b: number): number {
   return (a / gcd(a, b)) * b;
 }
+
+/**
+ * Frames with identical pixels one after another become one frame showing for their summed updates (a
+ * moving room's, a pet's: identical neighbours merged); the first frame of the loop stays first.
+ */
+export function mergeIdenticalFrames(
+  frames: readonly Buffer[],
+  updates: readonly number[],
+): {
+  frames: Buffer[];
+  updates: number[];
+} {
+  const outFrames: Buffer[] = [];
+  const outUpdates: number[] = [];
+  frames.forEach((f, i) => {
+    const last = outFrames.length - 1;
+    if (last >= 0 && outFrames[last]!.equals(f)) outUpdates[last]! += updates[i]!;
+    else {
+      outFrames.push(f);
+      outUpdates.push(updates[i]!);
+    }
+  });
+  return { frames: outFrames, updates: outUpdates };
+}

@@ -3,6 +3,7 @@
 // or change size between frames), at the avatar sizes: s half, m the client's 64, l twice.
 import { drawSprite } from '../imaging/composite.js';
 import { downscaleHalf } from '../imaging/downscale.js';
+import { mergeIdenticalFrames } from '../imaging/frame-delay.js';
 import { createImage, type RgbaImage, scaleNearest } from '../imaging/image.js';
 import { type PetFigure } from './figure.js';
 import { type PetModel } from './model.js';
@@ -61,20 +62,23 @@ export function drawPet(
       y1 = Math.max(y1, s.top + s.image.height);
     }
   if (!Number.isFinite(x0)) return null;
-  const frames: RgbaImage[] = [];
-  const shows: number[] = [];
-  let previous: RgbaImage | undefined;
-  for (const sprites of perUpdate) {
-    const canvas = createImage(x1 - x0, y1 - y0);
+  const w = x1 - x0;
+  const h = y1 - y0;
+  const drawn = perUpdate.map((sprites) => {
+    const canvas = createImage(w, h);
     drawPetSprites(canvas, sprites, -x0, -y0);
-    if (previous && Buffer.from(previous.data).equals(Buffer.from(canvas.data))) {
-      shows[shows.length - 1]! += 1;
-      continue;
-    }
-    frames.push(canvas);
-    shows.push(1);
-    previous = canvas;
-  }
+    return Buffer.from(canvas.data.buffer, canvas.data.byteOffset, canvas.data.length);
+  });
+  const merged = mergeIdenticalFrames(
+    drawn,
+    drawn.map(() => 1),
+  );
+  const frames: RgbaImage[] = merged.frames.map((b) => ({
+    width: w,
+    height: h,
+    data: new Uint8Array(b.buffer, b.byteOffset, b.length),
+  }));
+  const shows = merged.updates;
   const scale = (img: RgbaImage) =>
     opts.size === 'l' ? scaleNearest(img, 2) : opts.size === 's' ? downscaleHalf(img) : img;
   const factor = opts.size === 'l' ? 2 : opts.size === 's' ? 0.5 : 1;

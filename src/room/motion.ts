@@ -99,30 +99,6 @@ export function avatarFrameCounter(since: number): number {
   return Math.floor((Math.max(0, Math.trunc(since)) + 1) / AVATAR_UPDATES_PER_FRAME) + 1;
 }
 
-/**
- * Frames with identical pixels one after another become one frame showing for their summed updates (as the
- * avatar loops' runs of equal ticks are one frame); the first frame of the loop stays first.
- */
-export function mergeIdenticalFrames(
-  frames: readonly Buffer[],
-  updates: readonly number[],
-): {
-  frames: Buffer[];
-  updates: number[];
-} {
-  const outFrames: Buffer[] = [];
-  const outUpdates: number[] = [];
-  frames.forEach((f, i) => {
-    const last = outFrames.length - 1;
-    if (last >= 0 && outFrames[last]!.equals(f)) outUpdates[last]! += updates[i]!;
-    else {
-      outFrames.push(f);
-      outUpdates.push(updates[i]!);
-    }
-  });
-  return { frames: outFrames, updates: outUpdates };
-}
-
 /** The frames' delays as the encoders take them: each frame's updates × 1/24 s, exact. */
 export function frameDelays(updates: readonly number[]): FrameDelay[] {
   return updates.map((u) => ({ num: u * ROOM_UPDATE_DELAY.num, den: ROOM_UPDATE_DELAY.den }));

@@ -26,9 +26,9 @@ import {
   avatarFrameCounter,
   frameDelays,
   fullFrames,
-  mergeIdenticalFrames,
   roomLoop,
 } from '../../src/room/motion.js';
+import { mergeIdenticalFrames } from '../../src/imaging/frame-delay.js';
 import { demoRoom } from '../../src/samplekit/demo-room.js';
 import { writeSampleKit } from '../../src/samplekit/index.js';
 
